@@ -1,0 +1,402 @@
+"""Load data/*.toml once into a frozen `Catalog` and check it whole.
+
+Per-file checks (keys, types, ranges) live in `schema.py`; this module adds what needs several
+rows or files: unique ids, dangling references, tables that must cover a range exactly.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from attrs import frozen
+
+from . import records as r
+from .schema import Builder, DataError
+
+T = TypeVar("T")
+
+DATA_ENV = "MAC_TUI_DATA"
+UNIVERSAL = "universal"
+CONTESTED = "contested"
+LOCATION_ORDER: tuple[r.LocationId, ...] = (
+    "head",
+    "center_torso",
+    "left_torso",
+    "right_torso",
+    "left_arm",
+    "right_arm",
+    "legs",
+)
+SIZES: tuple[r.Size, ...] = ("small", "medium", "large")
+OUTCOMES: tuple[r.Outcome, ...] = ("victory", "defeat", "withdrawal")
+
+
+def data_dir() -> Path:
+    """Where the rules tables are: $MAC_TUI_DATA, the wheel's copy, or the source checkout."""
+    override = os.environ.get(DATA_ENV)
+    if override:
+        return Path(override)
+    package = Path(__file__).resolve().parent.parent
+    shipped = package / "data"
+    if shipped.is_dir():
+        return shipped
+    return package.parent / "data"
+
+
+@frozen(kw_only=True)
+class Catalog:
+    """Every rules table, validated. Lookups by id; tuples keep the data files' order."""
+
+    root: Path
+    weapons: Mapping[str, r.Weapon]
+    chassis: Mapping[str, r.Chassis]
+    equipment: Mapping[str, r.Equipment]
+    terrain: Mapping[str, r.Terrain]
+    classes: Mapping[str, r.FrameClass]
+    ranges: r.RangesFile
+    combat: r.CombatFile
+    pilots: r.PilotsFile
+    economy: r.EconomyFile
+    factions: Mapping[str, r.Faction]
+    galaxy: r.GalaxyFile
+    systems: Mapping[str, r.StarSystem]
+    places: Mapping[str, r.Place]
+    maps: r.MapsFile
+    missions: r.MissionsFile
+    start: r.StartFile
+
+    # ---- lookups the engine and screens share ------------------------------------------
+    def range_class(self, range_id: str) -> r.RangeClass:
+        return next(rc for rc in self.ranges.range_class if rc.id == range_id)
+
+    def location(self, location_id: str) -> r.Location:
+        return next(loc for loc in self.combat.location if loc.id == location_id)
+
+    def frame_class(self, chassis: r.Chassis) -> r.FrameClass:
+        return self.classes[chassis.class_]
+
+    def chassis_price(self, chassis: r.Chassis) -> int:
+        return self.classes[chassis.class_].price
+
+    def standing_level(self, standing: int) -> r.StandingLevel:
+        for level in self.economy.standing_level:
+            if level.min <= standing <= level.max:
+                return level
+        levels = self.economy.standing_level
+        return levels[0] if standing < levels[0].min else levels[-1]
+
+    def standing_level_by_id(self, level_id: str) -> r.StandingLevel:
+        return next(lv for lv in self.economy.standing_level if lv.id == level_id)
+
+    def reward(self, difficulty: int) -> r.Reward:
+        return next(rw for rw in self.economy.reward if rw.difficulty == difficulty)
+
+    def payout_level(self, level: int) -> r.PayoutLevel:
+        return next(p for p in self.economy.payout_level if p.level == level)
+
+    def default_payout_level(self) -> r.PayoutLevel:
+        return next(p for p in self.economy.payout_level if p.default)
+
+    def market_tier(self, tier: str) -> r.MarketTier:
+        return next(t for t in self.economy.market_tier if t.id == tier)
+
+    def standing_change(self, outcome: str) -> r.StandingChange:
+        return next(c for c in self.economy.standing_change if c.outcome == outcome)
+
+    def enemy_force(self, difficulty: int) -> r.EnemyForce:
+        return next(f for f in self.missions.enemy_force if f.difficulty == difficulty)
+
+    def map_size(self, difficulty: int) -> r.MapSize:
+        return next(
+            m for m in self.maps.map_size if m.min_difficulty <= difficulty <= m.max_difficulty
+        )
+
+    def landscape(self, landscape_id: str) -> r.Landscape:
+        return next(ls for ls in self.maps.landscape if ls.id == landscape_id)
+
+    def places_in(self, system_id: str) -> tuple[r.Place, ...]:
+        return tuple(p for p in self.galaxy.location if p.system == system_id)
+
+    def arrival_place(self, system_id: str) -> r.Place:
+        return self.places_in(system_id)[0]
+
+    def routes_from(self, system_id: str) -> tuple[tuple[str, r.Route], ...]:
+        out: list[tuple[str, r.Route]] = []
+        for route in self.galaxy.route:
+            if route.a == system_id:
+                out.append((route.b, route))
+            elif route.b == system_id:
+                out.append((route.a, route))
+        return tuple(out)
+
+    def route(self, a: str, b: str) -> r.Route | None:
+        for other, route in self.routes_from(a):
+            if other == b:
+                return route
+        return None
+
+    def territory(self, faction_id: str) -> tuple[str, ...]:
+        return tuple(s.id for s in self.galaxy.system if s.faction == faction_id)
+
+    def controller(self, place_id: str) -> str | None:
+        """The controlling faction of a location's system, or None when contested."""
+        faction = self.systems[self.places[place_id].system].faction
+        return None if faction == CONTESTED else faction
+
+
+def _read(root: Path, name: str) -> tuple[str, dict[str, Any]]:
+    path = root / name
+    shown = f"data/{name}"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(shown, "", f"the file is missing (looked in {root}).") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(shown, "", f"cannot be read: {exc}.") from None
+    try:
+        return shown, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(shown, "", f"is not valid TOML: {exc}.") from None
+
+
+def _file(root: Path, name: str, cls: type[T]) -> tuple[Builder, T]:
+    shown, raw = _read(root, name)
+    builder = Builder(shown)
+    return builder, builder.file(cls, raw)
+
+
+def _index(builder: Builder, items: Iterable[T], attr: str, kind: str) -> dict[str, T]:
+    out: dict[str, T] = {}
+    for i, item in enumerate(items):
+        ident = getattr(item, attr)
+        if ident in out:
+            builder.fail(f'{kind} "{ident}" (entry {i + 1})', f'duplicates the {attr} "{ident}".')
+        out[ident] = item
+    return out
+
+
+def _ref(builder: Builder, where: str, field: str, value: str, allowed: Iterable[str]) -> None:
+    options = sorted(set(allowed))
+    if value not in options:
+        builder.fail(
+            f'{where}, field "{field}"',
+            f'"{value}" does not name a known entry (known: {", ".join(options)}).',
+        )
+
+
+def _covers(builder: Builder, where: str, spans: list[tuple[int, int]], lo: int, hi: int) -> None:
+    """Check that the inclusive spans, in order, tile lo..hi with no gap or overlap."""
+    expect = lo
+    for a, b in spans:
+        if a != expect or b < a:
+            builder.fail(where, f"rows must cover {lo} to {hi} in order without gaps or overlaps.")
+        expect = b + 1
+    if expect != hi + 1:
+        builder.fail(where, f"rows must cover {lo} to {hi} in order without gaps or overlaps.")
+
+
+def load_catalog(root: Path | None = None) -> Catalog:
+    """Read and validate every data file; raise DataError naming file, entry and field."""
+    root = root or data_dir()
+    fb, factions_file = _file(root, "factions.toml", r.FactionsFile)
+    factions = _index(fb, factions_file.faction, "id", "faction")
+    owners = [*factions, UNIVERSAL]
+
+    cb, classes_file = _file(root, "classes.toml", r.ClassesFile)
+    classes = _index(cb, classes_file.class_, "id", "class")
+    if sorted(classes) != sorted(["light", "medium", "heavy", "assault"]):
+        cb.fail("class", "must list light, medium, heavy and assault once each.")
+
+    wb, weapons_file = _file(root, "weapons.toml", r.WeaponsFile)
+    weapons = _index(wb, weapons_file.weapon, "id", "weapon")
+    for i, w in enumerate(weapons_file.weapon):
+        where = f'weapon "{w.id}" (entry {i + 1})'
+        _ref(wb, where, "faction", w.faction, owners)
+        if w.exclusive and w.faction == UNIVERSAL:
+            wb.fail(f'{where}, field "exclusive"', "a universal weapon cannot be exclusive.")
+        if w.type == "energy" and w.uses_ammo:
+            wb.fail(f'{where}, field "ammo_per_shot"', "energy weapons use no ammo (must be 0).")
+        if w.type != "energy" and not w.uses_ammo:
+            wb.fail(f'{where}, field "ammo_per_shot"', "ballistic and missile weapons use ammo.")
+
+    hb, chassis_file = _file(root, "chassis.toml", r.ChassisFile)
+    chassis = _index(hb, chassis_file.chassis, "designation", "chassis")
+    for i, c in enumerate(chassis_file.chassis):
+        where = f'chassis "{c.designation}" (entry {i + 1})'
+        _ref(hb, where, "faction", c.faction, owners)
+
+    eb, equipment_file = _file(root, "equipment.toml", r.EquipmentFile)
+    equipment = _index(eb, equipment_file.equipment, "id", "equipment")
+    for i, e in enumerate(equipment_file.equipment):
+        where = f'equipment "{e.id}" (entry {i + 1})'
+        if (e.category == "slot") != (e.slot_size != "none"):
+            eb.fail(f'{where}, field "slot_size"', "slot equipment needs a size; others none.")
+        if e.category != "active" and e.energy:
+            eb.fail(f'{where}, field "energy"', "only active equipment draws energy.")
+
+    tb, terrain_file = _file(root, "terrain.toml", r.TerrainFile)
+    terrain = _index(tb, terrain_file.terrain, "id", "terrain")
+    if "open" not in terrain:
+        tb.fail("terrain", 'an "open" terrain is required (deployment zones).')
+
+    rb, ranges = _file(root, "ranges.toml", r.RangesFile)
+    _index(rb, ranges.range_class, "id", "range_class")
+    for i, rc in enumerate(ranges.range_class):
+        if not rc.optimal_min <= rc.optimal_max <= rc.max_range:
+            rb.fail(
+                f'range_class "{rc.id}" (entry {i + 1})',
+                "needs optimal_min <= optimal_max <= max_range.",
+            )
+
+    mb, combat = _file(root, "combat.toml", r.CombatFile)
+    locations = _index(mb, combat.location, "id", "location")
+    if tuple(locations) != LOCATION_ORDER:
+        mb.fail("location", f"must list the seven locations in order: {', '.join(LOCATION_ORDER)}.")
+    if sum(loc.hit_weight for loc in combat.location) != 100:
+        mb.fail("location", "hit_weight values must add up to 100 (§4.1).")
+    if sum(loc.armor_permille for loc in combat.location) != 1000:
+        mb.fail("location", "armor_permille values must add up to 1000 (§8.2).")
+    _covers(mb, "component", [(c.low, c.high) for c in combat.component], 0, 99)
+    _index(mb, combat.component, "id", "component")
+
+    pb, pilots = _file(root, "pilots.toml", r.PilotsFile)
+    for fname in ("gunnery_d6", "piloting_d6", "tactics_d6"):
+        if len(getattr(pilots.hiring, fname)) != 6:
+            pb.fail(f'[hiring], field "{fname}"', "needs one value per face of a d6 (6 values).")
+    if len(set(pilots.callsigns.pool)) != len(pilots.callsigns.pool):
+        pb.fail('[callsigns], field "pool"', "callsigns must be unique.")
+    for i, sp in enumerate(pilots.starting_pilot):
+        where = f'starting_pilot "{sp.callsign}" (entry {i + 1})'
+        _ref(pb, where, "callsign", sp.callsign, pilots.callsigns.pool)
+
+    xb, economy = _file(root, "economy.toml", r.EconomyFile)
+    _covers(xb, "reward", [(rw.difficulty, rw.difficulty) for rw in economy.reward], 1, 5)
+    levels = economy.standing_level
+    _covers(
+        xb,
+        "standing_level",
+        [(lv.min, lv.max) for lv in levels],
+        economy.standing.min,
+        economy.standing.max,
+    )
+    _ref(
+        xb,
+        "[standing]",
+        "exclusive_level",
+        economy.standing.exclusive_level,
+        [lv.id for lv in levels],
+    )
+    if not economy.standing.min <= economy.standing.start <= economy.standing.max:
+        xb.fail('[standing], field "start"', "must lie within min..max.")
+    if sorted(c.outcome for c in economy.standing_change) != sorted(OUTCOMES):
+        xb.fail("standing_change", "needs one row each for victory, defeat and withdrawal.")
+    tiers = _index(xb, economy.market_tier, "id", "market_tier")
+    if len(tiers) != 10:
+        xb.fail("market_tier", "needs every tier of §11.8 once.")
+    for i, t in enumerate(economy.market_tier):
+        if t.qty_min > t.qty_max:
+            xb.fail(f'market_tier "{t.id}" (entry {i + 1})', "qty_min exceeds qty_max.")
+    _covers(xb, "payout_level", [(p.level, p.level) for p in economy.payout_level], 0, 4)
+    if sum(p.default for p in economy.payout_level) != 1:
+        xb.fail("payout_level", "exactly one level must be the default.")
+
+    gb, galaxy = _file(root, "galaxy.toml", r.GalaxyFile)
+    systems = _index(gb, galaxy.system, "id", "system")
+    places = _index(gb, galaxy.location, "id", "location")
+    for i, s in enumerate(galaxy.system):
+        _ref(gb, f'system "{s.id}" (entry {i + 1})', "faction", s.faction, [*factions, CONTESTED])
+        if not any(p.system == s.id for p in galaxy.location):
+            gb.fail(f'system "{s.id}" (entry {i + 1})', "has no locations.")
+    for i, p in enumerate(galaxy.location):
+        where = f'location "{p.id}" (entry {i + 1})'
+        _ref(gb, where, "system", p.system, systems)
+        if p.min_difficulty > p.max_difficulty:
+            gb.fail(f'{where}, field "min_difficulty"', "exceeds max_difficulty.")
+    seen_routes: set[frozenset[str]] = set()
+    for i, rt in enumerate(galaxy.route):
+        where = f"route {rt.a}-{rt.b} (entry {i + 1})"
+        _ref(gb, where, "a", rt.a, systems)
+        _ref(gb, where, "b", rt.b, systems)
+        pair = frozenset((rt.a, rt.b))
+        if len(pair) != 2 or pair in seen_routes:
+            gb.fail(where, "a route joins two different systems, once.")
+        seen_routes.add(pair)
+
+    ab, maps = _file(root, "maps.toml", r.MapsFile)
+    _covers(ab, "map_size", [(m.min_difficulty, m.max_difficulty) for m in maps.map_size], 1, 5)
+    _index(ab, maps.landscape, "id", "landscape")
+    for i, ls in enumerate(maps.landscape):
+        if ls.forest + ls.rocks + ls.rough + ls.sand > 100:
+            ab.fail(f'landscape "{ls.id}" (entry {i + 1})', "shares add up to more than 100%.")
+    for i, p in enumerate(galaxy.location):
+        _ref(
+            gb,
+            f'location "{p.id}" (entry {i + 1})',
+            "type",
+            p.type,
+            [ls.id for ls in maps.landscape],
+        )
+    if maps.forest_clusters.extra_min > maps.forest_clusters.extra_max:
+        ab.fail("[forest_clusters]", "extra_min exceeds extra_max.")
+    for i, m in enumerate(maps.map_size):
+        if m.width <= 4 * maps.deployment.columns:
+            ab.fail(
+                f'map_size "{m.id}" (entry {i + 1}), field "width"',
+                "leaves no interior between the deployment zones.",
+            )
+
+    nb, missions = _file(root, "missions.toml", r.MissionsFile)
+    _covers(nb, "enemy_force", [(f.difficulty, f.difficulty) for f in missions.enemy_force], 1, 5)
+
+    sb, start = _file(root, "start.toml", r.StartFile)
+    _ref(sb, "[company]", "location", start.company.location, places)
+    if start.company.fuel > galaxy.travel.fuel_capacity:
+        sb.fail('[company], field "fuel"', "exceeds the fuel capacity in galaxy.toml.")
+    starters = [sp.callsign for sp in pilots.starting_pilot]
+    for i, fr in enumerate(start.frame):
+        where = f'frame "{fr.chassis}" (entry {i + 1})'
+        _ref(sb, where, "chassis", fr.chassis, chassis)
+        _ref(sb, where, "pilot", fr.pilot, starters)
+        used: dict[tuple[str, str], int] = {}
+        for j, entry in enumerate(fr.loadout):
+            at = f"{where}, loadout item {j + 1}"
+            _ref(sb, at, "weapon", entry.weapon, weapons)
+            size = weapons[entry.weapon].size
+            slot = (size, entry.mount)
+            used[slot] = used.get(slot, 0) + 1
+            if used[slot] > chassis[fr.chassis].hardpoints.of(size).count(entry.mount):
+                sb.fail(
+                    f'{at}, field "mount"',
+                    f"{fr.chassis} has no free {size} hardpoint at {entry.mount}.",
+                )
+
+    return Catalog(
+        root=root,
+        weapons=weapons,
+        chassis=chassis,
+        equipment=equipment,
+        terrain=terrain,
+        classes=classes,
+        ranges=ranges,
+        combat=combat,
+        pilots=pilots,
+        economy=economy,
+        factions=factions,
+        galaxy=galaxy,
+        systems=systems,
+        places=places,
+        maps=maps,
+        missions=missions,
+        start=start,
+    )
+
+
+@functools.cache
+def catalog() -> Catalog:
+    """The catalog of the installed data, loaded once per process."""
+    return load_catalog()

@@ -1,0 +1,737 @@
+"""The rules tables as frozen attrs records: one class per kind of table row.
+
+Field names follow the TOML keys (see data/*.toml); numbers are whole numbers, percentages are
+whole percent. Cross-references (a faction, weapon or system id) are checked in `load.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from attrs import frozen
+
+from .schema import bounds, key
+
+Size = Literal["small", "medium", "large"]
+SlotSize = Literal["none", "small", "medium", "large"]
+WeaponType = Literal["energy", "ballistic", "missile"]
+RangeId = Literal["short", "medium", "long"]
+ClassId = Literal["light", "medium", "heavy", "assault"]
+LocationId = Literal[
+    "head", "center_torso", "left_torso", "right_torso", "left_arm", "right_arm", "legs"
+]
+MountId = Literal["head", "center_torso", "left_torso", "right_torso", "left_arm", "right_arm"]
+StructureKey = Literal["head", "center_torso", "side_torso", "arm", "legs"]
+ComponentId = Literal[
+    "weapon_destroyed",
+    "actuator_damaged",
+    "ammo_explosion",
+    "reactor_hit",
+    "gyro_hit",
+    "sensor_hit",
+    "cockpit_hit",
+    "no_effect",
+]
+EquipmentCategory = Literal["passive", "active", "slot"]
+EquipmentEffect = Literal[
+    "reactor_boost",
+    "structure_damage_reduction",
+    "bonus_reloads",
+    "evasion_reduction",
+    "jump",
+    "ecm",
+    "designate",
+    "barrier",
+    "long_range_bonus",
+    "missile_intercept",
+    "ranged_ecm",
+    "stealth",
+]
+LandscapeId = Literal["habitable", "industrial", "mining", "station", "outpost"]
+SystemType = Literal["core", "colony", "frontier", "contested"]
+Outcome = Literal["victory", "defeat", "withdrawal"]
+MarketTierId = Literal[
+    "small_weapon",
+    "medium_weapon",
+    "large_weapon",
+    "light_chassis",
+    "medium_chassis",
+    "heavy_chassis",
+    "assault_chassis",
+    "passive_equipment",
+    "active_equipment",
+    "slot_equipment",
+]
+Rounding = Literal["down", "up"]
+
+PRICE = (0, 10_000_000)
+
+
+# --- weapons.toml -------------------------------------------------------------------------
+@frozen(kw_only=True)
+class Weapon:
+    __toml_name__ = "weapon"
+    id: str
+    name: str
+    abbrev: str
+    size: Size
+    type: WeaponType
+    damage: int = bounds(1, 100)
+    energy: int = bounds(0, 50)
+    ammo_per_shot: int = bounds(0, 100)
+    space: int = bounds(1, 50)
+    range: RangeId
+    accuracy: int = bounds(0, 100)
+    price: int = bounds(*PRICE)
+    faction: str
+    exclusive: bool
+    stress_on_hit: int = bounds(0, 50, default=0)
+    indirect: bool = False
+
+    @property
+    def uses_ammo(self) -> bool:
+        return self.ammo_per_shot > 0
+
+
+@frozen(kw_only=True)
+class WeaponsFile:
+    weapon: tuple[Weapon, ...]
+
+
+# --- chassis.toml -------------------------------------------------------------------------
+@frozen(kw_only=True)
+class Hardpoints:
+    __toml_name__ = "hardpoints"
+    small: tuple[MountId, ...]
+    medium: tuple[MountId, ...]
+    large: tuple[MountId, ...]
+
+    def of(self, size: str) -> tuple[MountId, ...]:
+        mounts: tuple[MountId, ...] = getattr(self, size)
+        return mounts
+
+
+@frozen(kw_only=True)
+class Structure:
+    __toml_name__ = "structure"
+    head: int = bounds(1, 100)
+    center_torso: int = bounds(1, 100)
+    side_torso: int = bounds(1, 100)
+    arm: int = bounds(1, 100)
+    legs: int = bounds(1, 100)
+
+    def of(self, structure_key: str) -> int:
+        value: int = getattr(self, structure_key)
+        return value
+
+
+@frozen(kw_only=True)
+class Chassis:
+    __toml_name__ = "chassis"
+    designation: str
+    name: str
+    class_: ClassId = key("class")
+    faction: str
+    tonnage: int = bounds(1, 200)
+    armor: int = bounds(1, 1000)
+    reactor: int = bounds(1, 100)
+    move_energy: int = bounds(0, 50)
+    speed: int = bounds(1, 20)
+    evasion: int = bounds(0, 100)
+    space: int = bounds(1, 500)
+    hardpoints: Hardpoints
+    structure: Structure
+
+
+@frozen(kw_only=True)
+class ChassisFile:
+    chassis: tuple[Chassis, ...]
+
+
+# --- equipment.toml -----------------------------------------------------------------------
+@frozen(kw_only=True)
+class Equipment:
+    __toml_name__ = "equipment"
+    id: str
+    name: str
+    category: EquipmentCategory
+    slot_size: SlotSize
+    space: int = bounds(1, 50)
+    energy: int = bounds(0, 50)
+    price: int = bounds(*PRICE)
+    effect: EquipmentEffect
+    value: int = bounds(-100, 100)
+    range: int = bounds(0, 20, default=0)
+    move_penalty: int = bounds(0, 5, default=0)
+    description: str
+
+
+@frozen(kw_only=True)
+class EquipmentFile:
+    equipment: tuple[Equipment, ...]
+
+
+# --- terrain.toml -------------------------------------------------------------------------
+@frozen(kw_only=True)
+class Terrain:
+    __toml_name__ = "terrain"
+    id: str
+    name: str
+    move_cost: int = bounds(1, 10)
+    defense: int = bounds(0, 100)
+    los_penalty: int = bounds(0, 100)
+    glyph: str
+    unicode: str
+
+
+@frozen(kw_only=True)
+class TerrainFile:
+    terrain: tuple[Terrain, ...]
+
+
+# --- classes.toml -------------------------------------------------------------------------
+@frozen(kw_only=True)
+class FrameClass:
+    __toml_name__ = "class"
+    id: ClassId
+    name: str
+    letter: str
+    hex_movement: int = bounds(1, 10)
+    price: int = bounds(*PRICE)
+    upkeep: int = bounds(0, 100_000)
+    deployment_cost: int = bounds(0, 1_000_000)
+
+
+@frozen(kw_only=True)
+class ClassesFile:
+    class_: tuple[FrameClass, ...] = key("class")
+
+
+# --- ranges.toml --------------------------------------------------------------------------
+@frozen(kw_only=True)
+class Bands:
+    __toml_name__ = "bands"
+    point_blank_max: int = bounds(0, 30)
+    short_max: int = bounds(0, 30)
+    medium_max: int = bounds(0, 30)
+
+
+@frozen(kw_only=True)
+class RangeClass:
+    __toml_name__ = "range_class"
+    id: RangeId
+    name: str
+    point_blank: int = bounds(-100, 100)
+    short: int = bounds(-100, 100)
+    medium: int = bounds(-100, 100)
+    long: int = bounds(-100, 100)
+    optimal_min: int = bounds(1, 30)
+    optimal_max: int = bounds(1, 30)
+    max_range: int = bounds(1, 30)
+    modifier_at_optimal: int = bounds(-100, 100)
+    modifier_at_max: int = bounds(-100, 100)
+
+    def band_modifier(self, band: str) -> int:
+        value: int = getattr(self, band)
+        return value
+
+
+@frozen(kw_only=True)
+class RangesFile:
+    bands: Bands
+    range_class: tuple[RangeClass, ...]
+
+
+# --- combat.toml --------------------------------------------------------------------------
+@frozen(kw_only=True)
+class RoundRules:
+    __toml_name__ = "rounds"
+    action_points: int = bounds(1, 10)
+    gyro_hit_action_points: int = bounds(0, 10)
+    round_limit: int = bounds(1, 10_000)
+
+
+@frozen(kw_only=True)
+class ApCosts:
+    __toml_name__ = "ap_costs"
+    move: int = bounds(1, 10)
+    sprint: int = bounds(1, 10)
+    fire_group: int = bounds(1, 10)
+    called_shot: int = bounds(1, 10)
+    brace: int = bounds(1, 10)
+    overwatch: int = bounds(1, 10)
+    vent: int = bounds(1, 10)
+    equipment: int = bounds(1, 10)
+
+
+@frozen(kw_only=True)
+class AccuracyRules:
+    __toml_name__ = "accuracy"
+    min_chance: int = bounds(0, 100)
+    max_chance: int = bounds(0, 100)
+    gunnery_per_point: int = bounds(0, 20)
+    brace: int = bounds(0, 100)
+    sensor_hit: int = bounds(0, 100)
+    called_shot: int = bounds(0, 100)
+    arm_actuator: int = bounds(0, 100)
+    overwatch: int = bounds(0, 100)
+    indirect_fire: int = bounds(0, 100)
+    indirect_spotter_range: int = bounds(0, 30)
+    critical_chance: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DamageRules:
+    __toml_name__ = "damage"
+    ammo_explosion_min: int = bounds(0, 200)
+    ammo_explosion_max: int = bounds(0, 200)
+    head_survival_base: int = bounds(0, 100)
+    head_survival_per_piloting: int = bounds(0, 100)
+    destroyed_pilot_kia_chance: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ReactorRules:
+    __toml_name__ = "reactor"
+    min_output: int = bounds(0, 100)
+    reactor_hit_output: int = bounds(0, 100)
+    reactor_hit_stress_percent: int = bounds(0, 100)
+    overload_percent: int = bounds(100, 500)
+    shutdown_chance: int = bounds(0, 100)
+    auto_shutdown_percent: int = bounds(100, 500)
+    dissipation_divisor: int = bounds(1, 100)
+    dissipation_min: int = bounds(0, 100)
+    vent_divisor: int = bounds(1, 100)
+    vent_min: int = bounds(0, 100)
+    shutdown_stress_keep_percent: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class MovementRules:
+    __toml_name__ = "movement"
+    sprint_range_multiplier: int = bounds(1, 10)
+    sprint_energy_multiplier: int = bounds(1, 10)
+    pullback_energy_percent: int = bounds(100, 500)
+    leg_actuator_energy: int = bounds(0, 50)
+
+
+@frozen(kw_only=True)
+class AmmoRules:
+    __toml_name__ = "ammo"
+    reloads: int = bounds(1, 100)
+
+
+@frozen(kw_only=True)
+class Location:
+    __toml_name__ = "location"
+    id: LocationId
+    name: str
+    abbrev: str
+    hit_weight: int = bounds(0, 100)
+    armor_permille: int = bounds(0, 1000)
+    structure_key: StructureKey
+    transfer_to: LocationId | None = None
+
+
+@frozen(kw_only=True)
+class ComponentRow:
+    __toml_name__ = "component"
+    id: ComponentId
+    name: str
+    low: int = bounds(0, 99)
+    high: int = bounds(0, 99)
+
+
+@frozen(kw_only=True)
+class CombatFile:
+    rounds: RoundRules
+    ap_costs: ApCosts
+    accuracy: AccuracyRules
+    damage: DamageRules
+    reactor: ReactorRules
+    movement: MovementRules
+    ammo: AmmoRules
+    location: tuple[Location, ...]
+    component: tuple[ComponentRow, ...]
+
+
+# --- pilots.toml --------------------------------------------------------------------------
+@frozen(kw_only=True)
+class SkillRange:
+    __toml_name__ = "skills"
+    min: int = bounds(0, 20)
+    max: int = bounds(0, 20)
+
+
+@frozen(kw_only=True)
+class HiringRules:
+    __toml_name__ = "hiring"
+    cost: int = bounds(*PRICE)
+    overflow_prefix: str
+    gunnery_d6: tuple[int, ...] = bounds(1, 10)
+    piloting_d6: tuple[int, ...] = bounds(1, 10)
+    tactics_d6: tuple[int, ...] = bounds(1, 10)
+    morale_base: int = bounds(0, 100)
+    morale_die: int = bounds(1, 100)
+
+
+@frozen(kw_only=True)
+class InjuryRules:
+    __toml_name__ = "injury"
+    base_days: int = bounds(0, 100)
+    extra_days_max: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class XpRules:
+    __toml_name__ = "xp"
+    per_difficulty: int = bounds(0, 1000)
+    victory_bonus: int = bounds(0, 1000)
+
+
+@frozen(kw_only=True)
+class Callsigns:
+    __toml_name__ = "callsigns"
+    pool: tuple[str, ...]
+
+
+@frozen(kw_only=True)
+class StartingPilot:
+    __toml_name__ = "starting_pilot"
+    callsign: str
+    gunnery: int = bounds(1, 5)
+    piloting: int = bounds(1, 5)
+    tactics: int = bounds(1, 5)
+    morale: int = bounds(0, 100)
+    notes: str
+
+
+@frozen(kw_only=True)
+class PilotsFile:
+    skills: SkillRange
+    hiring: HiringRules
+    injury: InjuryRules
+    xp: XpRules
+    callsigns: Callsigns
+    starting_pilot: tuple[StartingPilot, ...]
+
+
+# --- economy.toml -------------------------------------------------------------------------
+@frozen(kw_only=True)
+class Prices:
+    __toml_name__ = "prices"
+    sell_percent: int = bounds(0, 100)
+    fuel_price: int = bounds(0, 100_000)
+    refit_cost: int = bounds(0, 100_000)
+    refit_days: int = bounds(0, 30)
+
+
+@frozen(kw_only=True)
+class RepairRules:
+    __toml_name__ = "repair"
+    chassis_percent: int = bounds(0, 100)
+    per_component: int = bounds(0, 1_000_000)
+    days_per_ratio: int = bounds(0, 100)
+    min_days: int = bounds(0, 100)
+    ready_threshold_percent: int = bounds(0, 100)
+    rush_cost_multiplier: int = bounds(1, 10)
+    rush_time_divisor: int = bounds(1, 10)
+    rebuild_days: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class FailureRules:
+    __toml_name__ = "failure"
+    negative_credit_days: int = bounds(1, 1000)
+
+
+@frozen(kw_only=True)
+class Reward:
+    __toml_name__ = "reward"
+    difficulty: int = bounds(1, 5)
+    base: int = bounds(*PRICE)
+    bonus_max: int = bounds(*PRICE)
+
+
+@frozen(kw_only=True)
+class OutcomePercents:
+    __toml_name__ = "outcome"
+    victory: int = bounds(0, 200)
+    zero_losses_bonus: int = bounds(0, 200)
+    withdrawal: int = bounds(0, 200)
+    defeat: int = bounds(0, 200)
+
+
+@frozen(kw_only=True)
+class StandingRules:
+    __toml_name__ = "standing"
+    min: int = bounds(-1000, 1000)
+    max: int = bounds(-1000, 1000)
+    start: int = bounds(-1000, 1000)
+    exclusive_level: str
+    market_bonus_divisor: int = bounds(1, 1000)
+
+
+@frozen(kw_only=True)
+class StandingLevel:
+    __toml_name__ = "standing_level"
+    id: str
+    name: str
+    min: int = bounds(-1000, 1000)
+    max: int = bounds(-1000, 1000)
+    reward_percent: int = bounds(0, 200)
+    price_percent: int = bounds(0, 200)
+
+
+@frozen(kw_only=True)
+class StandingChange:
+    __toml_name__ = "standing_change"
+    outcome: Outcome
+    employer_base: int = bounds(-100, 100)
+    employer_per_difficulty: int = bounds(-100, 100)
+    others_base: int = bounds(-100, 100)
+    others_per_difficulty: int = bounds(-100, 100)
+
+
+@frozen(kw_only=True)
+class MarketRules:
+    __toml_name__ = "market"
+    refresh_days: int = bounds(1, 365)
+
+
+@frozen(kw_only=True)
+class MarketTier:
+    __toml_name__ = "market_tier"
+    id: MarketTierId
+    threshold: int = bounds(0, 100)
+    qty_min: int = bounds(1, 100)
+    qty_max: int = bounds(1, 100)
+
+
+@frozen(kw_only=True)
+class SalvageRules:
+    __toml_name__ = "salvage"
+    victory_base_picks: int = bounds(0, 10)
+    victory_picks_divisor: int = bounds(1, 10)
+    withdrawal_picks: int = bounds(0, 10)
+    defeat_picks: int = bounds(0, 10)
+    chance_base: int = bounds(0, 100)
+    chance_per_difficulty: int = bounds(0, 100)
+    bonus_find_chance: int = bounds(0, 100)
+    frame_price_percent: int = bounds(0, 100)
+    frame_repair_percent: int = bounds(0, 100)
+    frame_repair_days: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class PayoutLevel:
+    __toml_name__ = "payout_level"
+    level: int = bounds(0, 10)
+    name: str
+    credit_percent: int = bounds(0, 100)
+    picks_halves: int = bounds(0, 10)
+    rounding: Rounding
+    default: bool = False
+
+
+@frozen(kw_only=True)
+class EconomyFile:
+    prices: Prices
+    repair: RepairRules
+    failure: FailureRules
+    reward: tuple[Reward, ...]
+    outcome: OutcomePercents
+    standing: StandingRules
+    standing_level: tuple[StandingLevel, ...]
+    standing_change: tuple[StandingChange, ...]
+    market: MarketRules
+    market_tier: tuple[MarketTier, ...]
+    salvage: SalvageRules
+    payout_level: tuple[PayoutLevel, ...]
+
+
+# --- factions.toml ------------------------------------------------------------------------
+@frozen(kw_only=True)
+class Faction:
+    __toml_name__ = "faction"
+    id: str
+    name: str
+    short: str
+    abbrev: str
+    identity: str
+    colour: str
+
+
+@frozen(kw_only=True)
+class FactionsFile:
+    faction: tuple[Faction, ...]
+
+
+# --- galaxy.toml --------------------------------------------------------------------------
+@frozen(kw_only=True)
+class TravelRules:
+    __toml_name__ = "travel"
+    fuel_capacity: int = bounds(1, 10_000)
+    intra_system_fuel: int = bounds(0, 100)
+    intra_system_days: int = bounds(0, 30)
+
+
+@frozen(kw_only=True)
+class StarSystem:
+    __toml_name__ = "system"
+    id: str
+    name: str
+    faction: str
+    type: SystemType
+    description: str
+    x: int = bounds(0, 1000)
+    y: int = bounds(0, 1000)
+
+
+@frozen(kw_only=True)
+class Place:
+    __toml_name__ = "location"
+    id: str
+    name: str
+    system: str
+    type: LandscapeId
+    market: bool
+    hiring: bool
+    min_difficulty: int = bounds(1, 5)
+    max_difficulty: int = bounds(1, 5)
+
+
+@frozen(kw_only=True)
+class Route:
+    __toml_name__ = "route"
+    a: str
+    b: str
+    fuel: int = bounds(0, 100)
+    days: int = bounds(1, 30)
+
+
+@frozen(kw_only=True)
+class GalaxyFile:
+    travel: TravelRules
+    system: tuple[StarSystem, ...]
+    location: tuple[Place, ...]
+    route: tuple[Route, ...]
+
+
+# --- maps.toml ----------------------------------------------------------------------------
+@frozen(kw_only=True)
+class DeploymentRules:
+    __toml_name__ = "deployment"
+    columns: int = bounds(1, 5)
+
+
+@frozen(kw_only=True)
+class ForestClusters:
+    __toml_name__ = "forest_clusters"
+    extra_min: int = bounds(0, 6)
+    extra_max: int = bounds(0, 6)
+
+
+@frozen(kw_only=True)
+class MapSize:
+    __toml_name__ = "map_size"
+    id: str
+    name: str
+    min_difficulty: int = bounds(1, 5)
+    max_difficulty: int = bounds(1, 5)
+    width: int = bounds(6, 40)
+    height: int = bounds(4, 40)
+
+
+@frozen(kw_only=True)
+class Landscape:
+    __toml_name__ = "landscape"
+    id: LandscapeId
+    name: str
+    forest: int = bounds(0, 100)
+    rocks: int = bounds(0, 100)
+    rough: int = bounds(0, 100)
+    sand: int = bounds(0, 100)
+
+    def share(self, terrain: str) -> int:
+        value: int = getattr(self, terrain, 0)
+        return value
+
+
+@frozen(kw_only=True)
+class MapsFile:
+    deployment: DeploymentRules
+    forest_clusters: ForestClusters
+    map_size: tuple[MapSize, ...]
+    landscape: tuple[Landscape, ...]
+
+
+# --- missions.toml ------------------------------------------------------------------------
+@frozen(kw_only=True)
+class DifficultyRules:
+    __toml_name__ = "difficulty"
+    min: int = bounds(1, 5)
+    max: int = bounds(1, 5)
+    base: int = bounds(0, 5)
+    reputation_divisor: int = bounds(1, 100)
+    base_min: int = bounds(1, 5)
+    base_max: int = bounds(1, 5)
+    roll_min: int = bounds(-5, 5)
+    roll_max: int = bounds(-5, 5)
+
+
+@frozen(kw_only=True)
+class ContractRules:
+    __toml_name__ = "contracts"
+    employer_controller_chance: int = bounds(0, 100)
+    faction_chassis_chance: int = bounds(0, 100)
+    offers: int = bounds(1, 10)
+
+
+@frozen(kw_only=True)
+class EnemyForce:
+    __toml_name__ = "enemy_force"
+    difficulty: int = bounds(1, 5)
+    classes: tuple[ClassId, ...]
+    gunnery: int = bounds(1, 10)
+    piloting: int = bounds(1, 10)
+    tactics: int = bounds(1, 10)
+
+
+@frozen(kw_only=True)
+class MissionsFile:
+    difficulty: DifficultyRules
+    contracts: ContractRules
+    enemy_force: tuple[EnemyForce, ...]
+
+
+# --- start.toml ---------------------------------------------------------------------------
+@frozen(kw_only=True)
+class StartCompany:
+    __toml_name__ = "company"
+    credits: int = bounds(0, 100_000_000)
+    year: int = bounds(1, 9999)
+    location: str
+    fuel: int = bounds(0, 10_000)
+
+
+@frozen(kw_only=True)
+class LoadoutEntry:
+    __toml_name__ = "loadout"
+    weapon: str
+    mount: MountId
+    group: int = bounds(1, 4)
+
+
+@frozen(kw_only=True)
+class StartFrame:
+    __toml_name__ = "frame"
+    chassis: str
+    pilot: str
+    loadout: tuple[LoadoutEntry, ...]
+
+
+@frozen(kw_only=True)
+class StartFile:
+    company: StartCompany
+    frame: tuple[StartFrame, ...]
