@@ -21,7 +21,9 @@ def test_wheel_ships_every_data_file(tmp_path: Path) -> None:
     for toml in sorted((ROOT / "data").glob("*.toml")):
         assert f"mac_tui/data/{toml.name}" in names, toml.name
     assert "mac_tui/catalog/load.py" in names
-    entry = zipfile.ZipFile(wheel).read(
-        next(n for n in names if n.endswith("entry_points.txt"))
-    ).decode()
+    entry = (
+        zipfile.ZipFile(wheel)
+        .read(next(n for n in names if n.endswith("entry_points.txt")))
+        .decode()
+    )
     assert "mac-tui = mac_tui.cli:main" in entry
