@@ -69,8 +69,13 @@ class Catalog:
     maps: r.MapsFile
     missions: r.MissionsFile
     start: r.StartFile
+    loadouts: Mapping[str, tuple[r.StockLoadout, ...]]
 
     # ---- lookups the engine and screens share ------------------------------------------
+    def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
+        """The enemy stock loadouts of a chassis (R18), in file order; KeyError if unknown."""
+        return self.loadouts[designation]
+
     def range_class(self, range_id: str) -> r.RangeClass:
         return next(rc for rc in self.ranges.range_class if rc.id == range_id)
 
@@ -375,6 +380,11 @@ def load_catalog(root: Path | None = None) -> Catalog:
                     f"{fr.chassis} has no free {size} hardpoint at {entry.mount}.",
                 )
 
+    lb, loadouts_file = _file(root, "loadouts.toml", r.LoadoutsFile)
+    loadouts = _check_loadouts(
+        lb, loadouts_file, chassis, weapons, equipment, combat.reactor.overload_percent
+    )
+
     return Catalog(
         root=root,
         weapons=weapons,
@@ -393,7 +403,113 @@ def load_catalog(root: Path | None = None) -> Catalog:
         maps=maps,
         missions=missions,
         start=start,
+        loadouts=loadouts,
     )
+
+
+def _check_loadouts(
+    lb: Builder,
+    file: r.LoadoutsFile,
+    chassis: Mapping[str, r.Chassis],
+    weapons: Mapping[str, r.Weapon],
+    equipment: Mapping[str, r.Equipment],
+    overload_percent: int,
+) -> dict[str, tuple[r.StockLoadout, ...]]:
+    """Enemy stock loadouts (R18, D10): every chassis has two or more, and each one obeys the
+    rules a player's refit must obey (§7.1, §7.5, §7.7) with its chassis' faction's weapons."""
+    by_chassis = _index(lb, file.chassis, "designation", "chassis")
+    for i, entry in enumerate(file.chassis):
+        cw = f'chassis "{entry.designation}" (entry {i + 1})'
+        _ref(lb, cw, "designation", entry.designation, chassis)
+        frame = chassis[entry.designation]
+        if len(entry.loadout) < 2:
+            lb.fail(f'{cw}, field "loadout"', "needs at least two stock loadouts (R18).")
+        names: set[str] = set()
+        for j, lo in enumerate(entry.loadout):
+            lw = f'{cw}, field "loadout", loadout "{lo.name}" (entry {j + 1})'
+            if lo.name in names:
+                lb.fail(f'{lw}, field "name"', f'duplicates the name "{lo.name}" for this chassis.')
+            names.add(lo.name)
+            _check_stock_loadout(lb, lw, frame, lo, weapons, equipment, overload_percent)
+    for designation in chassis:
+        if designation not in by_chassis:
+            lb.fail(
+                f'chassis "{designation}"',
+                "has no stock loadouts; every chassis needs at least two (R18).",
+            )
+    return {c.designation: c.loadout for c in file.chassis}
+
+
+def _check_stock_loadout(
+    lb: Builder,
+    lw: str,
+    frame: r.Chassis,
+    lo: r.StockLoadout,
+    weapons: Mapping[str, r.Weapon],
+    equipment: Mapping[str, r.Equipment],
+    overload_percent: int,
+) -> None:
+    d = frame.designation
+    if not lo.weapons:
+        lb.fail(f'{lw}, field "weapons"', "a stock loadout carries at least one weapon.")
+    used: dict[tuple[str, str], int] = {}
+
+    def take(at: str, size: str, mount: str) -> None:
+        used[size, mount] = used.get((size, mount), 0) + 1
+        if used[size, mount] > frame.hardpoints.of(size).count(mount):
+            lb.fail(f'{at}, field "mount"', f"{d} has no free {size} hardpoint at {mount}.")
+
+    space = 0
+
+    def spend(at: str, what: str, cost: int) -> None:
+        nonlocal space
+        space += cost
+        if space > frame.space:
+            lb.fail(at, f"{what} brings the space used to {space}; {d} has {frame.space} (§7.5).")
+
+    cap = frame.reactor * overload_percent // 100
+    energy: dict[int, int] = {}
+    for k, entry in enumerate(lo.weapons):
+        at = f'{lw}, field "weapons", loadout entry {k + 1}'
+        _ref(lb, at, "weapon", entry.weapon, weapons)
+        w = weapons[entry.weapon]
+        if w.faction not in (frame.faction, UNIVERSAL):
+            lb.fail(
+                f'{at}, field "weapon"',
+                f'"{w.id}" belongs to {w.faction}; a {frame.faction} chassis carries only '
+                f"its own faction's and universal weapons (R18).",
+            )
+        if w.exclusive:
+            lb.fail(
+                f'{at}, field "weapon"',
+                f'"{w.id}" is faction-exclusive; stock loadouts carry none (R18).',
+            )
+        take(at, w.size, entry.mount)
+        spend(f'{at}, field "weapon"', f'"{w.id}"', w.space)
+        energy[entry.group] = energy.get(entry.group, 0) + w.energy
+        if energy[entry.group] > cap:
+            lb.fail(
+                f'{at}, field "group"',
+                f"group {entry.group} draws {energy[entry.group]} energy; {d} can spend at most "
+                f"{cap} a round (reactor {frame.reactor} at {overload_percent}%, §5.3).",
+            )
+    for k, eid in enumerate(lo.equipment):
+        at = f'{lw}, field "equipment", item {k + 1}'
+        _ref(lb, lw, "equipment", eid, equipment)
+        if equipment[eid].category == "slot":
+            lb.fail(at, f'"{eid}" is slot equipment: list it under "slots" with a mount.')
+        spend(at, f'"{eid}"', equipment[eid].space)
+    for k, fit in enumerate(lo.slots):
+        at = f'{lw}, field "slots", slot entry {k + 1}'
+        _ref(lb, at, "equipment", fit.equipment, equipment)
+        e = equipment[fit.equipment]
+        if e.category != "slot":
+            lb.fail(
+                f'{at}, field "equipment"',
+                f'"{e.id}" is {e.category} equipment: list it under "equipment".',
+            )
+        take(at, e.slot_size, fit.mount)
+        spend(f'{at}, field "equipment"', f'"{e.id}"', e.space)
 
 
 @functools.cache

@@ -735,3 +735,40 @@ class StartFrame:
 class StartFile:
     company: StartCompany
     frame: tuple[StartFrame, ...]
+
+
+# --- loadouts.toml ------------------------------------------------------------------------
+@frozen(kw_only=True)
+class SlotFitting:
+    """Slot equipment in a stock loadout: it takes a hardpoint of its slot size at `mount`."""
+
+    __toml_name__ = "slot"
+    equipment: str
+    mount: MountId
+
+
+@frozen(kw_only=True)
+class StockLoadout:
+    """One named enemy fit (R18): weapons with mount and group, plus optional equipment.
+
+    `equipment` lists passive and active equipment (no hardpoint); `slots` lists slot
+    equipment, each on a hardpoint of its size.
+    """
+
+    __toml_name__ = "loadout"
+    name: str
+    weapons: tuple[LoadoutEntry, ...]
+    equipment: tuple[str, ...] = ()
+    slots: tuple[SlotFitting, ...] = ()
+
+
+@frozen(kw_only=True)
+class ChassisLoadouts:
+    __toml_name__ = "chassis"
+    designation: str
+    loadout: tuple[StockLoadout, ...]
+
+
+@frozen(kw_only=True)
+class LoadoutsFile:
+    chassis: tuple[ChassisLoadouts, ...]
