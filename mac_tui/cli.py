@@ -24,6 +24,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     rules.add_argument("table", nargs="?", help="which table (omit to list them)")
     rules.add_argument("--json", action="store_true", help="print JSON for tools")
+    sim = sub.add_parser("sim", help="AI-against-AI battles, headless, with a summary")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the first battle (default 1)")
+    sim.add_argument("--difficulty", type=int, default=3, choices=range(1, 6), metavar="1-5")
+    sim.add_argument("--battles", type=int, default=1, help="how many (seeds S, S+1, ...)")
+    sim.add_argument("--log", metavar="FILE", help="write the battle log (JSON lines) here")
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.add_argument(
+        "--lance", metavar="CHASSIS,...", help="player chassis, e.g. EN-50,RD-30 (default: start)"
+    )
     return p
 
 
@@ -65,9 +74,37 @@ def cmd_rules(table: str | None, as_json: bool) -> int:
     return 0
 
 
+def cmd_sim(args: argparse.Namespace) -> int:
+    from .catalog import DataError, catalog
+    from .combat.simreport import run_many
+
+    try:
+        catalog()
+    except DataError as exc:
+        return _data_error(exc)
+    if args.battles < 1:
+        print("mac-tui sim: --battles must be at least 1", file=sys.stderr)
+        return 2
+    lance = [c.strip() for c in args.lance.split(",")] if args.lance else None
+    try:
+        return run_many(
+            seed=args.seed,
+            difficulty=args.difficulty,
+            battles=args.battles,
+            lance=lance,
+            log_path=args.log,
+            as_json=args.json,
+        )
+    except ValueError as exc:
+        print(f"mac-tui sim: {exc}", file=sys.stderr)
+        return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "rules":
         return cmd_rules(args.table, args.json)
+    if args.command == "sim":
+        return cmd_sim(args)
     _parser().print_help()
     return 0

@@ -195,3 +195,7 @@ def parse_command(line: str) -> Command:
         return cls(**values)
     except (TypeError, ValueError) as exc:
         raise CommandSyntaxError(f"{verb}: {exc}") from None
+
+
+# The command families register their handlers on import.
+from .combat import actions as _combat_actions  # noqa: E402, F401

@@ -50,15 +50,10 @@ def chassis(cat: Catalog) -> list[Row]:
 
 
 def armor_split(cat: Catalog, c: Chassis) -> dict[str, int]:
-    """§8.2 with R26: floor each share, then hand leftovers to the largest remainders."""
-    locs = cat.combat.location
-    exact = [c.armor * loc.armor_permille for loc in locs]
-    parts = [e // 1000 for e in exact]
-    leftover = c.armor - sum(parts)
-    order = sorted(range(len(locs)), key=lambda i: (-(exact[i] % 1000), i))
-    for i in order[:leftover]:
-        parts[i] += 1
-    return {loc.id: p for loc, p in zip(locs, parts, strict=True)}
+    """§8.2 with R26, by location id (the engine's `combat.stats.armor_split`)."""
+    from .combat.stats import armor_split as split
+
+    return {loc.id: p for loc, p in zip(cat.combat.location, split(c), strict=True)}
 
 
 def _records(getter: Callable[[Catalog], Any]) -> Callable[[Catalog], list[Row]]:

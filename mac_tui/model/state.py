@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from ..combat.state import Battle
 from ..dice import RngState
 
 
 @frozen(kw_only=True)
 class GameState:
-    """One game: the seed it began from, its dice, and how many commands it has taken."""
+    """One game: the seed it began from, its dice, the commands taken, the battle under way."""
 
     seed: int
     rng: RngState
     commands_applied: int = 0
+    battle: Battle | None = None
 
 
 def initial_state(seed: int) -> GameState:

@@ -1,0 +1,1 @@
+"""Battle rules: pure functions over the immutable battle state."""

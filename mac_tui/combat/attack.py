@@ -1,0 +1,450 @@
+"""To-hit resolution and the whole attack of one weapon (§3, §6.5, §7.4, §7.7.3, §4).
+
+* `range_modifier` — the distance modifier of a weapon's range class (§3.4, §6.5, R1, R2).
+* `line_of_sight` — the intervening hexes and their LOS penalties (§3.6).
+* `hit_chance` — the named, ordered modifiers of §3 (base, gunnery, evasion, range, brace,
+  sensor, called shot, actuator, cover, LOS or indirect fire (R10), equipment (§7.7.3, R11),
+  overwatch (§1, R4)) summed and clamped to the catalog's [min_chance, max_chance].
+* `resolve_attack` — the d100 roll-under (§3, §17.3), the cosmetic critical (§3.8), point
+  defense (§7.7.3), the hit location (§4.1) or called shot, the §4 damage cascade
+  (`damage.apply_damage`) and the Flamer's stress (R9). It pays no AP, energy or ammo.
+
+Every number is read from the catalog; every random draw comes from ``dice.COMBAT``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+import attrs
+from attrs import frozen
+
+from ..catalog import LOCATION_ORDER, catalog
+from ..dice import COMBAT, Dice
+from ..hexgrid import Hex, distance, intervening
+from .damage import DamageReport, apply_damage
+from .mapgen import BattleMap
+from .state import LOC_INDEX, Battle, Unit, Uplink, WeaponState
+from .stats import chassis_of, equipment_count, equipment_value, evasion, gunnery_bonus, weapon_of
+
+__all__ = [
+    "ARM_LOCATIONS",
+    "AttackResult",
+    "HitChance",
+    "LosHex",
+    "Modifier",
+    "clamp_chance",
+    "distance_band",
+    "hit_chance",
+    "hit_location_weights",
+    "line_of_sight",
+    "range_modifier",
+    "resolve_attack",
+    "spotter",
+]
+
+#: Mount locations whose actuator hits cost accuracy (§3.5 "the weapon's arm").
+ARM_LOCATIONS: Final[tuple[str, ...]] = ("left_arm", "right_arm")
+#: The range class Sensor Array helps (§7.7.3 "Long-range weapon").
+LONG_RANGE: Final = "long"
+#: The weapon type Point Defense intercepts (§7.7.3).
+MISSILE: Final = "missile"
+
+# Equipment effects (data/equipment.toml `effect`), in the order their modifiers are listed.
+EVASION_REDUCTION: Final = "evasion_reduction"
+LONG_RANGE_BONUS: Final = "long_range_bonus"
+STEALTH: Final = "stealth"
+RANGED_ECM: Final = "ranged_ecm"
+ECM: Final = "ecm"
+DESIGNATE: Final = "designate"
+MISSILE_INTERCEPT: Final = "missile_intercept"
+
+
+# --- the hit chance ---------------------------------------------------------------------------
+@frozen
+class Modifier:
+    """One named line of the hit-chance breakdown (§3.7), in percentage points."""
+
+    name: str
+    value: int
+    detail: str = ""
+
+
+def clamp_chance(total: int) -> int:
+    """§3: the final hit chance is clamped to the catalog's [min_chance, max_chance]."""
+    acc = catalog().combat.accuracy
+    return max(acc.min_chance, min(acc.max_chance, total))
+
+
+@frozen
+class HitChance:
+    """The breakdown, its sum and the clamped chance: ``chance == clamp(sum(values))``."""
+
+    modifiers: tuple[Modifier, ...]
+    total: int
+    chance: int
+
+    @classmethod
+    def of(cls, modifiers: Iterable[Modifier]) -> HitChance:
+        mods = tuple(modifiers)
+        total = sum(m.value for m in mods)
+        return cls(mods, total, clamp_chance(total))
+
+    def value(self, name: str) -> int | None:
+        """The value of the modifier called ``name``, or None when it does not apply."""
+        return next((m.value for m in self.modifiers if m.name == name), None)
+
+
+def _div_round_half_away(num: int, den: int) -> int:
+    """``num / den`` rounded half away from zero, in integers (``den > 0``)."""
+    q = (2 * abs(num) + den) // (2 * den)
+    return q if num >= 0 else -q
+
+
+def distance_band(dist: int) -> str:
+    """The §3.4 column of a distance: point_blank, short, medium or long (catalog bands)."""
+    bands = catalog().ranges.bands
+    if dist <= bands.point_blank_max:
+        return "point_blank"
+    if dist <= bands.short_max:
+        return "short"
+    if dist <= bands.medium_max:
+        return "medium"
+    return "long"
+
+
+def range_modifier(range_id: str, distance: int) -> int | None:
+    """R1: the accuracy modifier of range class ``range_id`` at ``distance`` hexes.
+
+    Inside the optimal band: ``modifier_at_optimal``. Past it: linear from
+    ``modifier_at_optimal`` at ``optimal_max`` to ``modifier_at_max`` at ``max_range``,
+    rounded half away from zero. Closer than the band: the §3.4 column of the distance band.
+    ``None`` beyond ``max_range`` (cannot fire) and at distance < 1 (R2: cannot happen).
+    """
+    rc = catalog().range_class(range_id)
+    if distance < 1 or distance > rc.max_range:
+        return None
+    if distance > rc.optimal_max:
+        span = rc.max_range - rc.optimal_max
+        num = rc.modifier_at_optimal * span + (rc.modifier_at_max - rc.modifier_at_optimal) * (
+            distance - rc.optimal_max
+        )
+        return _div_round_half_away(num, span)
+    if distance >= rc.optimal_min:
+        return rc.modifier_at_optimal
+    return rc.band_modifier(distance_band(distance))
+
+
+@frozen
+class LosHex:
+    """One intervening hex of a line of fire and its §3.6 penalty."""
+
+    hex: Hex
+    terrain: str
+    penalty: int
+
+
+def line_of_sight(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
+    """§3.6: every intervening hex from ``a`` to ``b`` (ends excluded), with its penalty.
+
+    A line between two hexes of the map can graze a hex beyond its ragged odd-r edge; such
+    a hex has no terrain and is left out.
+    """
+    terrain = catalog().terrain
+    out: list[LosHex] = []
+    for h in intervening(a, b):
+        if not battle_map.contains(h):
+            continue
+        tid = battle_map.terrain_at(h)
+        out.append(LosHex(h, tid, terrain[tid].los_penalty))
+    return tuple(out)
+
+
+def _los_detail(hexes: Sequence[LosHex]) -> str:
+    """E.g. ``2 forest, 1 rocks``: the penalising terrains in the order the line meets them."""
+    counts: dict[str, int] = {}
+    for lh in hexes:
+        if lh.penalty:
+            counts[lh.terrain] = counts.get(lh.terrain, 0) + 1
+    names = catalog().terrain
+    return ", ".join(f"{n} {names[t].name.lower()}" for t, n in counts.items())
+
+
+def spotter(battle: Battle, attacker: Unit, target: Unit) -> Unit | None:
+    """R10: the active ally of ``attacker`` (not itself) nearest ``target`` within the
+    catalog's ``indirect_spotter_range``; ties go to the first in ``battle.units``."""
+    if target.pos is None:
+        return None
+    reach = catalog().combat.accuracy.indirect_spotter_range
+    best: tuple[int, Unit] | None = None
+    for u in battle.units:
+        if u.side != attacker.side or u.id == attacker.id or not u.active or u.pos is None:
+            continue
+        d = distance(u.pos, target.pos)
+        if d <= reach and (best is None or d < best[0]):
+            best = (d, u)
+    return None if best is None else best[1]
+
+
+def _hexes(n: int) -> str:
+    return f"{n} hex" if n == 1 else f"{n} hexes"
+
+
+def _equipment_name(effect: str) -> str:
+    """The catalog name (lower case) of the first equipment with ``effect``."""
+    return next(e.name for e in catalog().equipment.values() if e.effect == effect).lower()
+
+
+def _equipment_modifiers(
+    battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState, dist: int
+) -> list[Modifier]:
+    """§7.7.3 and R11: one modifier per equipment effect that applies (values are signed)."""
+    cat = catalog()
+    mods: list[Modifier] = []
+
+    def add(effect: str, value: int, detail: str) -> None:
+        if value:
+            mods.append(Modifier(_equipment_name(effect), value, detail))
+
+    add(EVASION_REDUCTION, equipment_value(attacker, EVASION_REDUCTION), attacker.label)
+    if weapon_of(weapon).range == LONG_RANGE:
+        add(LONG_RANGE_BONUS, equipment_value(attacker, LONG_RANGE_BONUS), attacker.label)
+    add(STEALTH, equipment_value(target, STEALTH), target.label)
+    ranged = [
+        cat.equipment[e.equipment]
+        for e in target.equipment
+        if not e.destroyed and cat.equipment[e.equipment].effect == RANGED_ECM
+    ]
+    add(
+        RANGED_ECM,
+        sum(e.value for e in ranged if dist > e.range),
+        f"{target.label}, beyond {ranged[0].range} hexes" if ranged else "",
+    )
+    if target.ecm_active:
+        add(ECM, equipment_value(target, ECM), f"{target.label}, active")
+    if Uplink(side=attacker.side, target=target.id) in battle.uplinks:
+        uplink = next(e for e in cat.equipment.values() if e.effect == DESIGNATE)
+        add(DESIGNATE, uplink.value, f"{target.label} designated")
+    return mods
+
+
+def hit_chance(
+    battle: Battle,
+    attacker: Unit,
+    target: Unit,
+    weapon: WeaponState,
+    *,
+    called_shot: bool = False,
+    overwatch: bool = False,
+) -> HitChance | None:
+    """§3: the ordered, named modifiers of one weapon's shot and the clamped chance.
+
+    ``None`` when a frame has no position (or is off the map) or the target is out of the
+    weapon's range (R1, R2). ``base``, ``gunnery``, ``evasion`` and ``range`` are always
+    listed; every other modifier only when it applies: ``brace`` (§3.5), ``sensor`` (§3.5,
+    §4.3), ``called shot`` (§3.5), ``actuator`` (§3.5, per hit on the weapon's arm),
+    ``cover`` (§3.5 terrain defense), ``LOS`` (§3.6) or ``indirect`` (R10, whichever is
+    better for the shooter), one per equipment effect (§7.7.3, R11) named after the
+    equipment, and ``overwatch`` (§1 phase 4, R4).
+    """
+    if attacker.pos is None or target.pos is None:
+        return None
+    bmap = battle.map
+    if not (bmap.contains(attacker.pos) and bmap.contains(target.pos)):
+        return None
+    cat = catalog()
+    acc = cat.combat.accuracy
+    wpn = weapon_of(weapon)
+    dist = distance(attacker.pos, target.pos)
+    rng = range_modifier(wpn.range, dist)
+    if rng is None:
+        return None
+
+    gunnery = gunnery_bonus(attacker)
+    mods = [
+        Modifier("base", wpn.accuracy, wpn.name),
+        Modifier(
+            "gunnery",
+            gunnery,
+            "cockpit breached"
+            if attacker.cockpit_breached
+            else f"gunnery {attacker.pilot.gunnery}",
+        ),
+        Modifier("evasion", -evasion(target), chassis_of(target).name),
+        Modifier("range", rng, f"{_hexes(dist)}, {cat.range_class(wpn.range).name.lower()}"),
+    ]
+    if target.braced:
+        mods.append(Modifier("brace", -acc.brace, f"{target.label} bracing"))
+    if attacker.sensor_hit:
+        mods.append(Modifier("sensor", -acc.sensor_hit, "sensors damaged"))
+    if called_shot:
+        mods.append(Modifier("called shot", -acc.called_shot))
+    if weapon.mount in ARM_LOCATIONS:
+        hits = attacker.actuator_hits[LOC_INDEX[weapon.mount]]
+        if hits:
+            where = cat.location(weapon.mount).name.lower()
+            mods.append(Modifier("actuator", -acc.arm_actuator * hits, f"{hits} on {where}"))
+
+    ground = cat.terrain[bmap.terrain_at(target.pos)]
+    if ground.defense:
+        mods.append(Modifier("cover", -ground.defense, ground.name))
+
+    los = line_of_sight(bmap, attacker.pos, target.pos)
+    los_penalty = sum(h.penalty for h in los)
+    spot = spotter(battle, attacker, target) if wpn.indirect else None
+    if spot is not None and acc.indirect_fire < los_penalty:
+        detail = f"spotter {spot.label}, instead of LOS -{los_penalty} ({_los_detail(los)})"
+        mods.append(Modifier("indirect", -acc.indirect_fire, detail))
+    elif los_penalty:
+        detail = _los_detail(los)
+        if spot is not None:
+            detail += f" (better than indirect -{acc.indirect_fire})"
+        mods.append(Modifier("LOS", -los_penalty, detail))
+
+    mods.extend(_equipment_modifiers(battle, attacker, target, weapon, dist))
+    if overwatch:
+        mods.append(Modifier("overwatch", -acc.overwatch, "reaction fire"))
+    return HitChance.of(mods)
+
+
+# --- the attack -------------------------------------------------------------------------------
+@frozen(kw_only=True)
+class AttackResult:
+    """One weapon's shot, start to finish, as plain data (an event of the battle log)."""
+
+    attacker: str
+    target: str
+    attacker_label: str
+    target_label: str
+    weapon: str
+    weapon_index: int
+    distance: int
+    intervening: tuple[LosHex, ...]
+    modifiers: tuple[Modifier, ...]
+    chance: int
+    roll: int
+    hit: bool
+    critical: bool = False
+    intercepted: bool = False
+    called: str | None = None
+    location: str | None = None
+    damage: DamageReport | None = None
+    stress: int = 0  # R9: reactor stress the hit added to the target (Flamer)
+
+    def describe(self) -> str:
+        """Tabletop line, e.g. ``ML -> RAIDER-2: needs 62, rolls 40: hit LT for 10, armour
+        4 -> 0, structure 5 -> 1, actuator damaged``."""
+        cat = catalog()
+        head = (
+            f"{cat.weapons[self.weapon].abbrev} -> {self.target_label}: "
+            f"needs {self.chance}, rolls {self.roll}: "
+        )
+        if not self.hit:
+            return head + "miss"
+        words = ["critical hit" if self.critical else "hit"]
+        if self.called is not None:
+            words.append(f"(called {cat.location(self.called).abbrev})")
+        if self.intercepted:
+            words.append(f"intercepted by {_equipment_name(MISSILE_INTERCEPT)}")
+            return head + " ".join(words)
+        text = " ".join(words)
+        if self.damage is not None:
+            text += " " + self.damage.describe()
+        if self.stress:
+            text += f", stress +{self.stress}"
+        return head + text
+
+
+def hit_location_weights() -> tuple[tuple[str, int], ...]:
+    """§4.1: (location, weight) in LOCATION_ORDER, weights from the catalog."""
+    cat = catalog()
+    return tuple((loc, cat.location(loc).hit_weight) for loc in LOCATION_ORDER)
+
+
+def _intercepted(target: Unit, dice: Dice) -> bool:
+    """§7.7.3: each working Point Defense System rolls its value% to negate the missile hit
+    (one roll per system, stopping at the first success)."""
+    cat = catalog()
+    for e in target.equipment:
+        eq = cat.equipment[e.equipment]
+        if not e.destroyed and eq.effect == MISSILE_INTERCEPT and dice.chance(COMBAT, eq.value):
+            return True
+    return False
+
+
+def resolve_attack(
+    battle: Battle,
+    attacker_id: str,
+    target_id: str,
+    weapon_index: int,
+    dice: Dice,
+    *,
+    called_location: str | None = None,
+    overwatch: bool = False,
+) -> tuple[Battle, AttackResult]:
+    """One weapon fires at one target (§3, §3.8, §4, §7.7.3, R9, R10).
+
+    Draws from ``dice.COMBAT`` in this order: the d100 to hit; on a hit the critical roll
+    (cosmetic, §3.8); for a missile weapon against Point Defense the intercept roll(s); the
+    hit location (§4.1) unless ``called_location`` is given; then the damage cascade's draws.
+    A hit that is not intercepted adds the weapon's ``stress_on_hit`` to the target (R9).
+    Pays no AP, energy or ammo (the caller does). Raises ``ValueError`` when the shot is
+    impossible (no position, out of range, destroyed weapon, unknown called location).
+    """
+    attacker = battle.unit(attacker_id)
+    target = battle.unit(target_id)
+    if not 0 <= weapon_index < len(attacker.weapons):
+        raise ValueError(f"{attacker_id} has no weapon #{weapon_index}")
+    ws = attacker.weapons[weapon_index]
+    if ws.destroyed:
+        raise ValueError(f"{attacker_id}'s {ws.weapon} is destroyed")
+    if called_location is not None and called_location not in LOC_INDEX:
+        raise ValueError(f"unknown called location {called_location!r}")
+    chance = hit_chance(
+        battle, attacker, target, ws, called_shot=called_location is not None, overwatch=overwatch
+    )
+    if chance is None or attacker.pos is None or target.pos is None:
+        raise ValueError(f"{attacker_id} cannot fire {ws.weapon} at {target_id}")
+    cat = catalog()
+    wpn = weapon_of(ws)
+    base = AttackResult(
+        attacker=attacker.id,
+        target=target.id,
+        attacker_label=attacker.label,
+        target_label=target.label,
+        weapon=ws.weapon,
+        weapon_index=weapon_index,
+        distance=distance(attacker.pos, target.pos),
+        intervening=line_of_sight(battle.map, attacker.pos, target.pos),
+        modifiers=chance.modifiers,
+        chance=chance.chance,
+        roll=0,
+        hit=False,
+        called=called_location,
+    )
+
+    hit, roll = dice.roll_under(COMBAT, chance.chance)
+    if not hit:
+        return battle, attrs.evolve(base, roll=roll)
+    critical = dice.chance(COMBAT, cat.combat.accuracy.critical_chance)
+    if (
+        wpn.type == MISSILE
+        and equipment_count(target, MISSILE_INTERCEPT)
+        and _intercepted(target, dice)
+    ):
+        return battle, attrs.evolve(base, roll=roll, hit=True, critical=critical, intercepted=True)
+    location = called_location or dice.weighted(COMBAT, hit_location_weights())
+    damaged, report = apply_damage(target, location, wpn.damage, dice)
+    if wpn.stress_on_hit:
+        damaged = attrs.evolve(damaged, stress=damaged.stress + wpn.stress_on_hit)
+    result = attrs.evolve(
+        base,
+        roll=roll,
+        hit=True,
+        critical=critical,
+        location=location,
+        damage=report,
+        stress=wpn.stress_on_hit,
+    )
+    return battle.with_unit(damaged), result

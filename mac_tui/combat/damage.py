@@ -1,0 +1,510 @@
+"""Damage resolution: the §4 cascade, armour → structure → component → destruction → transfer.
+
+`apply_damage` takes one hit of ``amount`` damage on one location of a frame and returns the
+new frame and a `DamageReport` that tells, location by location, what happened (for the battle
+log and the tabletop line of `attack.AttackResult.describe`). Every number comes from the
+catalog (``data/combat.toml``, ``data/equipment.toml``); every random draw comes from the
+``dice.COMBAT`` stream, in the order the cascade meets them.
+
+Rules applied:
+
+* §4.2 — armour absorbs first; the excess hits structure; structure 0 destroys the location.
+* R11 — a Barrier Projector's temporary armour (``Unit.barrier``) absorbs before real armour,
+  once per hit, at the location first hit.
+* §7.7.3 — Reactive Armor (effect ``structure_damage_reduction``) reduces the *structure*
+  damage at each location by its value in percent, rounded down, leaving at least 1 damage.
+* §4.3 / docs D3 — each location whose structure takes damage makes ONE component roll, a
+  d100 read as 0-99 against the catalog's component rows.
+* §4.3 / R8 / R16 — the component effects (see `component_effect`).
+* §4.4 — a destroyed location passes its overflow to its ``transfer_to`` location, where the
+  cascade starts again with armour; with no transfer (head, centre torso, legs) it is lost.
+  A hit on a location that is already destroyed passes the whole amount on the same way.
+* §4.5 / §7.6 — a destroyed location takes every weapon and slot equipment mounted there with
+  it; a destroyed centre torso destroys the frame.
+* §4.6 / R15 — a destroyed head breaches the cockpit (sensor hit) and calls for the pilot's
+  survival roll: survived = injured and gunnery bonus zeroed; failed = pilot KIA, frame out of
+  the fight but not ``destroyed``.
+
+Choices this module makes (the rules are silent):
+
+* Reactive Armor reduces the structure damage first; the overflow of a destroyed location is
+  what is left of the *reduced* damage after that location's structure is gone. Reduction
+  applies again to structure damage at the location the overflow reaches.
+* Ammo-explosion damage (§4.3) is internal: it goes straight into the structure of its own
+  location (no armour, no reactive reduction, no further component roll). Its overflow, if it
+  destroys the location, transfers like any other. It is reported as ``internal`` so the
+  conservation law stays exact::
+
+      amount + Σ internal == barrier absorbed + Σ armour lost + Σ structure lost
+                              + Σ reduced + Σ lost
+
+* ``actuator_damaged`` on the head or a torso has nothing to damage: it is reported as
+  ``actuator_damaged:none`` and changes nothing; likewise ``weapon_destroyed:none`` and
+  ``ammo_explosion:none`` when there is no working weapon (with ammo) at the location.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import attrs
+from attrs import frozen
+
+from ..catalog import LOCATION_ORDER, catalog
+from ..catalog.records import ComponentRow
+from ..dice import COMBAT, Dice
+from .state import CENTER_TORSO, HEAD, LOC_INDEX, DestroyedBy, Unit
+from .stats import equipment_value
+
+__all__ = [
+    "ACTUATOR_LOCATIONS",
+    "DamageReport",
+    "LocationDamage",
+    "apply_damage",
+    "component_die",
+    "component_for_roll",
+    "describe_effect",
+]
+
+#: Locations with actuators (§4.3: arm actuators cost accuracy, leg actuators move energy).
+ACTUATOR_LOCATIONS: Final[tuple[str, ...]] = ("left_arm", "right_arm", "legs")
+
+#: Suffix of an effect id that found nothing to act on.
+NONE: Final = "none"
+
+# Effect ids of the component table (data/combat.toml [[component]]).
+WEAPON_DESTROYED: Final = "weapon_destroyed"
+ACTUATOR_DAMAGED: Final = "actuator_damaged"
+AMMO_EXPLOSION: Final = "ammo_explosion"
+REACTOR_HIT: Final = "reactor_hit"
+GYRO_HIT: Final = "gyro_hit"
+SENSOR_HIT: Final = "sensor_hit"
+COCKPIT_HIT: Final = "cockpit_hit"
+NO_EFFECT: Final = "no_effect"
+
+#: Equipment effect of Reactive Armor (§7.7.3).
+STRUCTURE_DAMAGE_REDUCTION: Final = "structure_damage_reduction"
+
+_PERCENT: Final = 100
+
+
+@frozen(kw_only=True)
+class LocationDamage:
+    """What one hit did at one location of the cascade (§4.2-§4.4).
+
+    ``incoming`` is the damage that arrived here (the whole hit at the first location,
+    the overflow of the previous location after a transfer). Per location::
+
+        incoming + internal == barrier absorbed + armour lost + structure lost
+                               + reduced + transferred + lost
+    """
+
+    location: str
+    incoming: int
+    barrier_before: int = 0
+    barrier_after: int = 0
+    armor_before: int
+    armor_after: int
+    structure_before: int
+    structure_after: int
+    reduced: int = 0
+    internal: int = 0
+    transferred_to: str | None = None
+    transferred: int = 0
+    lost: int = 0
+    destroyed: bool = False
+    component_roll: int | None = None
+    effects: tuple[str, ...] = ()
+    weapons_lost: tuple[str, ...] = ()
+
+    @property
+    def barrier_absorbed(self) -> int:
+        return self.barrier_before - self.barrier_after
+
+    @property
+    def armor_lost(self) -> int:
+        return self.armor_before - self.armor_after
+
+    @property
+    def structure_lost(self) -> int:
+        return self.structure_before - self.structure_after
+
+    def describe(self) -> str:
+        """Tabletop text, e.g. ``LT for 10, armour 4 -> 0, structure 5 -> 1, actuator damaged``."""
+        cat = catalog()
+        parts = [f"{cat.location(self.location).abbrev} for {self.incoming}"]
+        if self.barrier_absorbed:
+            parts.append(f"barrier {self.barrier_before} -> {self.barrier_after}")
+        if self.structure_before <= 0:
+            parts.append("already destroyed")
+        else:
+            parts.append(f"armour {self.armor_before} -> {self.armor_after}")
+            if self.structure_lost or self.reduced:
+                parts.append(f"structure {self.structure_before} -> {self.structure_after}")
+        if self.reduced:
+            parts.append(f"reactive armour -{self.reduced}")
+        parts.extend(t for t in (describe_effect(e) for e in self.effects) if t)
+        if self.destroyed:
+            parts.append(f"{cat.location(self.location).name} destroyed")
+            from_effects = {e.split(":", 1)[1] for e in self.effects if ":" in e}
+            gone = [n for n in self.weapons_lost if n not in from_effects]
+            if gone:
+                parts.append("lost " + ", ".join(_item_name(n) for n in gone))
+        if self.transferred_to is not None:
+            parts.append(f"{self.transferred} to {cat.location(self.transferred_to).abbrev}")
+        if self.lost:
+            parts.append(f"{self.lost} lost")
+        return ", ".join(parts)
+
+
+@frozen(kw_only=True)
+class DamageReport:
+    """One hit's whole cascade (§4) and the head / frame outcome (§4.5, §4.6, R15)."""
+
+    total: int
+    locations: tuple[LocationDamage, ...]
+    head_destroyed: bool = False
+    pilot_roll: int | None = None
+    pilot_needed: int | None = None
+    pilot_survived: bool | None = None
+    frame_destroyed: bool = False
+    destroyed_by: DestroyedBy = "none"
+
+    @property
+    def barrier_absorbed(self) -> int:
+        return sum(loc.barrier_absorbed for loc in self.locations)
+
+    @property
+    def armor_lost(self) -> int:
+        return sum(loc.armor_lost for loc in self.locations)
+
+    @property
+    def structure_lost(self) -> int:
+        return sum(loc.structure_lost for loc in self.locations)
+
+    @property
+    def reduced(self) -> int:
+        return sum(loc.reduced for loc in self.locations)
+
+    @property
+    def internal(self) -> int:
+        return sum(loc.internal for loc in self.locations)
+
+    @property
+    def lost(self) -> int:
+        return sum(loc.lost for loc in self.locations)
+
+    @property
+    def effects(self) -> tuple[str, ...]:
+        return tuple(e for loc in self.locations for e in loc.effects)
+
+    @property
+    def weapons_lost(self) -> tuple[str, ...]:
+        return tuple(w for loc in self.locations for w in loc.weapons_lost)
+
+    @property
+    def destroyed_locations(self) -> tuple[str, ...]:
+        return tuple(loc.location for loc in self.locations if loc.destroyed)
+
+    def describe(self) -> str:
+        """The cascade as one line: each location, transfers, the pilot and frame outcome."""
+        parts = [loc.describe() for loc in self.locations]
+        if self.pilot_roll is not None:
+            verdict = "pilot survives, injured" if self.pilot_survived else "pilot killed"
+            parts.append(f"{verdict} (rolls {self.pilot_roll}, needs {self.pilot_needed})")
+        if self.frame_destroyed:
+            parts.append("frame destroyed")
+        return "; ".join(parts)
+
+
+def _item_name(item_id: str) -> str:
+    cat = catalog()
+    if item_id in cat.weapons:
+        return cat.weapons[item_id].name
+    if item_id in cat.equipment:
+        return cat.equipment[item_id].name
+    return item_id
+
+
+def describe_effect(effect: str) -> str:
+    """Plain words for an effect id of `LocationDamage.effects` ('' for no effect)."""
+    base, _, arg = effect.partition(":")
+    if base == NO_EFFECT:
+        return ""
+    row = next((r for r in catalog().combat.component if r.id == base), None)
+    name = row.name.lower() if row is not None else base
+    if arg == NONE:
+        return f"{name} (nothing there)"
+    if base == WEAPON_DESTROYED and arg:
+        return f"{_item_name(arg)} destroyed"
+    if base == AMMO_EXPLOSION and arg:
+        return f"{name} {arg}"
+    return name
+
+
+def component_die() -> int:
+    """Faces of the §4.3 component die: a d100 read as 0-99 (the catalog rows tile it, D3)."""
+    return max(row.high for row in catalog().combat.component) + 1
+
+
+def component_for_roll(roll: int) -> ComponentRow:
+    """The §4.3 component row covering ``roll`` (0-99)."""
+    for row in catalog().combat.component:
+        if row.low <= roll <= row.high:
+            return row
+    raise ValueError(f"no component row covers roll {roll}")
+
+
+class _Work:
+    """A mutable working copy of the frame for the length of one `apply_damage` call."""
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
+        self.armor = list(unit.armor)
+        self.structure = list(unit.structure)
+        self.weapons = list(unit.weapons)
+        self.equipment = list(unit.equipment)
+        self.actuator_hits = list(unit.actuator_hits)
+        self.barrier = unit.barrier
+        self.stress = unit.stress
+        self.reactor_hits = unit.reactor_hits
+        self.gyro_hit = unit.gyro_hit
+        self.ap = unit.ap
+        self.sensor_hit = unit.sensor_hit
+        self.cockpit_hit = unit.cockpit_hit
+        self.cockpit_breached = unit.cockpit_breached
+        self.pilot_alive = unit.pilot_alive
+        self.destroyed = unit.destroyed
+        self.destroyed_by: DestroyedBy = unit.destroyed_by
+
+    def result(self) -> Unit:
+        return attrs.evolve(
+            self.unit,
+            armor=tuple(self.armor),
+            structure=tuple(self.structure),
+            weapons=tuple(self.weapons),
+            equipment=tuple(self.equipment),
+            actuator_hits=tuple(self.actuator_hits),
+            barrier=self.barrier,
+            stress=self.stress,
+            reactor_hits=self.reactor_hits,
+            gyro_hit=self.gyro_hit,
+            ap=self.ap,
+            sensor_hit=self.sensor_hit,
+            cockpit_hit=self.cockpit_hit,
+            cockpit_breached=self.cockpit_breached,
+            pilot_alive=self.pilot_alive,
+            destroyed=self.destroyed,
+            destroyed_by=self.destroyed_by,
+        )
+
+    # ---- §4.3 component effects ----------------------------------------------------------
+    def component(self, location: str, effect: str, dice: Dice) -> tuple[str, int, int]:
+        """Apply one component effect at ``location``.
+
+        Returns ``(effect label, internal damage, overflow of that internal damage)``.
+        """
+        cat = catalog()
+        idx = LOC_INDEX[location]
+        if effect == WEAPON_DESTROYED:
+            working = [
+                i for i, w in enumerate(self.weapons) if w.mount == location and not w.destroyed
+            ]
+            if not working:
+                return f"{WEAPON_DESTROYED}:{NONE}", 0, 0
+            i = dice.choice(COMBAT, working)
+            self.weapons[i] = attrs.evolve(self.weapons[i], destroyed=True)
+            return f"{WEAPON_DESTROYED}:{self.weapons[i].weapon}", 0, 0
+        if effect == ACTUATOR_DAMAGED:
+            if location not in ACTUATOR_LOCATIONS:
+                return f"{ACTUATOR_DAMAGED}:{NONE}", 0, 0
+            self.actuator_hits[idx] += 1
+            return ACTUATOR_DAMAGED, 0, 0
+        if effect == AMMO_EXPLOSION:
+            loaded = [
+                i
+                for i, w in enumerate(self.weapons)
+                if w.mount == location
+                and not w.destroyed
+                and w.ammo > 0
+                and cat.weapons[w.weapon].uses_ammo
+            ]
+            if not loaded:
+                return f"{AMMO_EXPLOSION}:{NONE}", 0, 0
+            i = dice.choice(COMBAT, loaded)
+            dmg = cat.combat.damage
+            internal = dice.between(COMBAT, dmg.ammo_explosion_min, dmg.ammo_explosion_max)
+            self.weapons[i] = attrs.evolve(self.weapons[i], ammo=0)
+            applied = min(internal, self.structure[idx])
+            self.structure[idx] -= applied
+            return f"{AMMO_EXPLOSION}:{internal}", internal, internal - applied
+        if effect == REACTOR_HIT:
+            base = cat.chassis[self.unit.chassis].reactor
+            self.stress += base * cat.combat.reactor.reactor_hit_stress_percent // _PERCENT
+            self.reactor_hits += 1
+            return REACTOR_HIT, 0, 0
+        if effect == GYRO_HIT:
+            self.gyro_hit = True
+            self.ap = min(self.ap, cat.combat.rounds.gyro_hit_action_points)
+            return GYRO_HIT, 0, 0
+        if effect == SENSOR_HIT:
+            self.sensor_hit = True
+            return SENSOR_HIT, 0, 0
+        if effect == COCKPIT_HIT:
+            self.cockpit_hit = True
+            return COCKPIT_HIT, 0, 0
+        return NO_EFFECT, 0, 0
+
+    # ---- §4.5 / §7.6 location destruction ------------------------------------------------
+    def destroy_location(self, location: str) -> list[str]:
+        """Destroy every weapon and slot equipment still working at ``location``."""
+        lost: list[str] = []
+        for i, w in enumerate(self.weapons):
+            if w.mount == location and not w.destroyed:
+                self.weapons[i] = attrs.evolve(w, destroyed=True)
+                lost.append(w.weapon)
+        for i, e in enumerate(self.equipment):
+            if e.mount == location and not e.destroyed:
+                self.equipment[i] = attrs.evolve(e, destroyed=True)
+                lost.append(e.equipment)
+        return lost
+
+
+def apply_damage(unit: Unit, location: str, amount: int, dice: Dice) -> tuple[Unit, DamageReport]:
+    """One hit of ``amount`` damage on ``location`` of ``unit`` (§4.2-§4.6, R8, R11, R15, R16).
+
+    Returns the new frame and the report; ``unit`` itself is never changed. Draws from
+    ``dice.COMBAT`` in cascade order: per location with structure damage one component roll
+    (then, for a destroyed weapon the weapon's pick; for an ammo explosion the weapon's pick
+    and the internal damage), and the pilot's survival roll when the head is destroyed.
+    """
+    if amount < 0:
+        raise ValueError(f"damage must be >= 0, got {amount}")
+    if location not in LOC_INDEX:
+        raise ValueError(f"unknown location {location!r} (known: {', '.join(LOCATION_ORDER)})")
+    cat = catalog()
+    work = _Work(unit)
+    # Reactive Armor is passive (no mount), so it never dies mid-cascade: read it once.
+    percent = equipment_value(unit, STRUCTURE_DAMAGE_REDUCTION)
+
+    records: list[LocationDamage] = []
+    visited: set[str] = set()
+    head_destroyed = False
+    frame_destroyed = False
+    destroyed_by: DestroyedBy = "none"
+    pilot_roll: int | None = None
+    pilot_needed: int | None = None
+    pilot_survived: bool | None = None
+
+    loc = location
+    remaining = amount
+    while True:
+        visited.add(loc)
+        idx = LOC_INDEX[loc]
+        incoming = remaining
+        barrier_before = work.barrier
+        if not records:  # R11: temporary armour absorbs first, once per hit
+            soaked = min(work.barrier, remaining)
+            work.barrier -= soaked
+            remaining -= soaked
+        barrier_after = work.barrier
+        armor_before = work.armor[idx]
+        structure_before = work.structure[idx]
+        reduced = 0
+        internal = 0
+        roll: int | None = None
+        effects: list[str] = []
+        weapons_lost: list[str] = []
+        destroyed = False
+
+        if structure_before <= 0:
+            overflow = remaining  # §4.4: an already destroyed location passes it all on
+        else:
+            soaked = min(work.armor[idx], remaining)
+            work.armor[idx] -= soaked
+            remaining -= soaked
+            overflow = 0
+            if remaining > 0:
+                cut = remaining * percent // _PERCENT if percent > 0 else 0
+                structure_damage = max(1, remaining - cut)
+                reduced = remaining - structure_damage
+                applied = min(structure_damage, work.structure[idx])
+                work.structure[idx] -= applied
+                overflow = structure_damage - applied
+                roll = dice.below(COMBAT, component_die())
+                label, internal, extra = work.component(loc, component_for_roll(roll).id, dice)
+                overflow += extra
+                effects.append(label)
+                if label.startswith(f"{WEAPON_DESTROYED}:") and not label.endswith(NONE):
+                    weapons_lost.append(label.split(":", 1)[1])
+            if work.structure[idx] <= 0:
+                destroyed = True
+                weapons_lost.extend(work.destroy_location(loc))
+
+        target = cat.location(loc).transfer_to
+        goes_on = overflow > 0 and target is not None and target not in visited
+        records.append(
+            LocationDamage(
+                location=loc,
+                incoming=incoming,
+                barrier_before=barrier_before,
+                barrier_after=barrier_after,
+                armor_before=armor_before,
+                armor_after=work.armor[idx],
+                structure_before=structure_before,
+                structure_after=work.structure[idx],
+                reduced=reduced,
+                internal=internal,
+                transferred_to=target if goes_on else None,
+                transferred=overflow if goes_on else 0,
+                lost=0 if goes_on else overflow,
+                destroyed=destroyed,
+                component_roll=roll,
+                effects=tuple(effects),
+                weapons_lost=tuple(weapons_lost),
+            )
+        )
+
+        if destroyed and idx == CENTER_TORSO and not work.destroyed:
+            # §4.5: the reactor is breached.
+            work.destroyed = True
+            work.destroyed_by = "center_torso"
+            frame_destroyed = True
+            destroyed_by = "center_torso"
+        if destroyed and idx == HEAD:
+            # §4.6: cockpit breached, sensors gone, the pilot rolls to survive.
+            head_destroyed = True
+            work.sensor_hit = True
+            if work.pilot_alive and not work.destroyed:
+                dmg = cat.combat.damage
+                pilot_needed = (
+                    dmg.head_survival_base + unit.pilot.piloting * dmg.head_survival_per_piloting
+                )
+                pilot_roll = dice.d100(COMBAT)
+                pilot_survived = pilot_roll <= pilot_needed
+                if pilot_survived:
+                    work.cockpit_breached = True
+                    work.cockpit_hit = True  # R16: injured after the battle
+                else:
+                    work.pilot_alive = False  # R15: out of the fight, frame not destroyed
+                    if work.destroyed_by == "none":
+                        work.destroyed_by = "pilot"
+                    destroyed_by = "pilot"
+
+        if not goes_on:
+            break
+        assert target is not None
+        loc = target
+        remaining = overflow
+
+    report = DamageReport(
+        total=amount,
+        locations=tuple(records),
+        head_destroyed=head_destroyed,
+        pilot_roll=pilot_roll,
+        pilot_needed=pilot_needed,
+        pilot_survived=pilot_survived,
+        frame_destroyed=frame_destroyed,
+        destroyed_by=destroyed_by,
+    )
+    return work.result(), report

@@ -1,0 +1,234 @@
+"""Round structure (§1): refresh, initiative, activations, overwatch, end of round, and the
+end conditions (§1, R13, R14), checked after every action."""
+
+from __future__ import annotations
+
+import attrs
+
+from ..catalog import catalog
+from ..dice import COMBAT, Dice
+from ..game import Event
+from ..hexgrid import distance
+from . import stats
+from .events import (
+    ActivationStarted,
+    BattleEnded,
+    GroupFired,
+    RoundStarted,
+    SideWithdrew,
+    StressChanged,
+)
+from .state import SIDES, Battle, Result, Side, Unit, other_side
+
+
+def initiative(battle: Battle) -> tuple[str, ...]:
+    """§1 phase 2: Speed descending, then Piloting descending; then the battle's unit order."""
+    ranked = sorted(
+        ((i, u) for i, u in enumerate(battle.units) if u.active),
+        key=lambda p: (-stats.chassis_of(p[1]).speed, -p[1].pilot.piloting, p[0]),
+    )
+    return tuple(u.id for _, u in ranked)
+
+
+def refresh(unit: Unit) -> Unit:
+    """§1 phase 1: full energy and AP; a shut-down frame gets neither (R7)."""
+    return attrs.evolve(
+        unit,
+        ap=0 if unit.shutdown else stats.max_ap(unit),
+        energy_used=0,
+        fired_groups=(),
+        braced=False,
+        overwatch_group=None,
+    )
+
+
+def check_end(battle: Battle) -> tuple[Battle, list[Event]]:
+    """§1, R13: all enemies down = Victory (mutual destruction included); all players = Defeat."""
+    if battle.phase != "combat":
+        return battle, []
+    if not battle.living("enemy"):
+        return _end(battle, "victory", "every enemy frame is down")
+    if not battle.living("player"):
+        return _end(battle, "defeat", "every player frame is down")
+    return battle, []
+
+
+def _end(battle: Battle, result: Result, reason: str) -> tuple[Battle, list[Event]]:
+    ended = attrs.evolve(battle, phase="over", result=result)
+    return ended, [BattleEnded(result=result, reason=reason, round=battle.round)]
+
+
+def end_battle(battle: Battle, result: Result, reason: str) -> tuple[Battle, list[Event]]:
+    return _end(battle, result, reason)
+
+
+def start_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
+    """Phases 1 and 2, then hand the turn to the first frame that can act."""
+    units = tuple(refresh(u) if u.active else u for u in battle.units)
+    battle = attrs.evolve(battle, units=units, round=battle.round + 1)
+    order = initiative(battle)
+    battle = attrs.evolve(battle, order=order, turn=0)
+    events: list[Event] = [RoundStarted(round=battle.round, order=order)]
+    return _next_activation(battle, dice, events)
+
+
+def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
+    unit = battle.active_unit
+    if unit is None:
+        return battle, []
+    # R11: Countermeasures last until the frame's next activation.
+    if unit.ecm_active:
+        unit = attrs.evolve(unit, ecm_active=False)
+        battle = battle.with_unit(unit)
+    return battle, [ActivationStarted(unit=unit.id, ap=unit.ap, energy=stats.energy_left(unit))]
+
+
+def _next_activation(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle, list[Event]]:
+    """From `battle.turn` on, find the next frame with AP; close the round if there is none."""
+    turn = battle.turn
+    while turn < len(battle.order):
+        u = battle.unit(battle.order[turn])
+        if u.active and u.ap > 0:
+            break
+        turn += 1
+    battle = attrs.evolve(battle, turn=turn)
+    if turn < len(battle.order):
+        battle, more = _begin_activation(battle)
+        return battle, events + more
+    return close_round(battle, dice, events)
+
+
+def advance(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
+    """After an action: end conditions; the same frame again while it has AP; else the next
+    frame; or, when nobody is left, phases 4-5 and the next round."""
+    battle, events = check_end(battle)
+    if battle.phase != "combat":
+        return battle, events
+    unit = battle.active_unit
+    if unit is not None and unit.active and unit.ap > 0:
+        return battle, events
+    return _next_activation(attrs.evolve(battle, turn=battle.turn + 1), dice, events)
+
+
+def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle, list[Event]]:
+    from .actions import resolve_overwatch
+
+    battle, more = resolve_overwatch(battle, dice)
+    events.extend(more)
+    battle, more = check_end(battle)
+    events.extend(more)
+    if battle.phase != "combat":
+        return battle, events
+    battle, more = end_of_round(battle, dice)
+    events.extend(more)
+    battle, more = check_end(battle)
+    events.extend(more)
+    if battle.phase != "combat":
+        return battle, events
+    for side in SIDES:
+        rule = battle.side_info(side).withdrawal
+        if battle.side_info(side).ai and withdrawal_tripped(battle, side):
+            events.append(SideWithdrew(side=side, rule=rule))
+            result: Result = "victory" if side == "enemy" else "withdrawal"
+            battle, more = _end(battle, result, f"the {side} side withdrew ({rule})")
+            return battle, events + more
+    if battle.round >= catalog().combat.rounds.round_limit:
+        battle, more = _end(battle, "withdrawal", "the round limit was reached")
+        return battle, events + more
+    battle, more = start_round(battle, dice)
+    return battle, events + more
+
+
+def end_of_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
+    """§1 phase 5 and §5.3-§5.4 with R7, R8."""
+    r = catalog().combat.reactor
+    events: list[Event] = []
+    units: list[Unit] = []
+    for unit in battle.units:
+        if not unit.active:
+            units.append(unit)
+            continue
+        output = stats.effective_output(unit)
+        overload = max(0, unit.energy_used - output)
+        stress = unit.stress + overload
+        restarted = False
+        roll: int | None = None
+        shutdown = False
+        reactor_hit = False
+        dissipated = 0
+        if unit.shutdown:
+            # R7: the round out is over; stress halves and the frame restarts.
+            stress = stress * r.shutdown_stress_keep_percent // 100
+            restarted = True
+        else:
+            dissipated = min(stress, max(r.dissipation_min, output // r.dissipation_divisor))
+            stress -= dissipated
+            if stress * 100 >= output * r.auto_shutdown_percent:
+                shutdown = True
+                reactor_hit = True
+            elif stress >= output:
+                roll = dice.d100(COMBAT)
+                shutdown = roll <= r.shutdown_chance
+        new = attrs.evolve(
+            unit,
+            stress=stress,
+            shutdown=shutdown,
+            reactor_hits=unit.reactor_hits + (1 if reactor_hit else 0),
+            barrier=0,
+        )
+        if overload or dissipated or restarted or roll is not None or shutdown:
+            events.append(
+                StressChanged(
+                    unit=unit.id,
+                    overload=overload,
+                    dissipated=dissipated,
+                    stress=stress,
+                    restarted=restarted,
+                    shutdown_roll=roll,
+                    shutdown=shutdown,
+                    reactor_hit=reactor_hit,
+                )
+            )
+        units.append(new)
+    return attrs.evolve(battle, units=tuple(units), uplinks=()), events
+
+
+def withdrawal_tripped(battle: Battle, side: Side) -> bool:
+    """§10.4 with R14: 'damaged' = lost any armour or structure since the battle began."""
+    rule = battle.side_info(side).withdrawal
+    if rule == "never":
+        return False
+    frames = battle.side_units(side)
+    alive = [u for u in frames if u.active]
+    lost = len(frames) - len(alive)
+    if rule == "at_50":
+        if lost * 2 >= len(frames):
+            return True
+        weak = sum(1 for u in alive if u.total_armor * 2 < u.start_armor)
+        return weak * 2 >= len(alive) > 0
+    if lost * 4 >= len(frames):
+        return True
+    damaged = sum(1 for u in alive if u.damaged)
+    return damaged * 4 >= 3 * len(alive) > 0
+
+
+def nearest_enemy_distance(battle: Battle, unit: Unit) -> int | None:
+    if unit.pos is None:
+        return None
+    ds = [
+        distance(unit.pos, e.pos) for e in battle.living(other_side(unit.side)) if e.pos is not None
+    ]
+    return min(ds) if ds else None
+
+
+__all__ = [
+    "GroupFired",
+    "advance",
+    "check_end",
+    "end_battle",
+    "end_of_round",
+    "initiative",
+    "nearest_enemy_distance",
+    "start_round",
+    "withdrawal_tripped",
+]

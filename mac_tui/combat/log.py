@@ -1,0 +1,89 @@
+"""The battle log: one JSON object per line (docs/battle-log.md).
+
+The first line describes the battle (map terrain per hex, every frame with chassis, pilot,
+loadout, equipment and position); then one line per event; the last line is the result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ..catalog import LOCATION_ORDER
+from ..game import Event
+from ..save import CONVERTER
+from .state import Battle, Unit
+
+
+def _unit_record(unit: Unit) -> dict[str, Any]:
+    return {
+        "id": unit.id,
+        "side": unit.side,
+        "label": unit.label,
+        "chassis": unit.chassis,
+        "pilot": CONVERTER.unstructure(unit.pilot),
+        "position": None if unit.pos is None else [unit.pos.q, unit.pos.r],
+        "armor": dict(zip(LOCATION_ORDER, unit.armor, strict=True)),
+        "structure": dict(zip(LOCATION_ORDER, unit.structure, strict=True)),
+        "weapons": [
+            {"weapon": w.weapon, "mount": w.mount, "group": w.group, "ammo": w.ammo}
+            for w in unit.weapons
+        ],
+        "equipment": [{"equipment": e.equipment, "mount": e.mount} for e in unit.equipment],
+        "stance": unit.stance,
+        "priority": unit.priority,
+    }
+
+
+def header(battle: Battle, seed: int) -> dict[str, Any]:
+    return {
+        "type": "battle",
+        "seed": seed,
+        "difficulty": battle.difficulty,
+        "landscape": battle.landscape,
+        "map": {
+            "width": battle.map.width,
+            "height": battle.map.height,
+            "coordinates": "axial q,r; rows in odd-r offset order",
+            "terrain": battle.map.to_rows(),
+        },
+        "sides": [CONVERTER.unstructure(s) for s in battle.sides],
+        "frames": [_unit_record(u) for u in battle.units],
+    }
+
+
+def event_record(event: Event) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": event.kind()}
+    data.update(CONVERTER.unstructure(event))
+    return data
+
+
+def result_record(battle: Battle) -> dict[str, Any]:
+    return {
+        "type": "result",
+        "result": battle.result,
+        "rounds": battle.round,
+        "frames": [
+            {
+                "id": u.id,
+                "armor": sum(u.armor),
+                "structure": sum(u.structure),
+                "destroyed": u.destroyed,
+                "pilot_alive": u.pilot_alive,
+                "destroyed_by": u.destroyed_by,
+            }
+            for u in battle.units
+        ],
+    }
+
+
+def dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def lines(battle_start: Battle, seed: int, events: Iterable[Event], end: Battle) -> list[str]:
+    out = [dumps(header(battle_start, seed))]
+    out.extend(dumps(event_record(e)) for e in events)
+    out.append(dumps(result_record(end)))
+    return out

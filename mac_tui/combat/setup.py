@@ -1,0 +1,193 @@
+"""Setting up a battle (§6.1-§6.3, §16.1, R12, R17, R18): frames from specs, the enemy lance,
+the map and the enemy's deployment."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+from attrs import frozen
+
+from ..catalog import UNIVERSAL, catalog
+from ..catalog.records import Chassis
+from ..dice import AI, Dice
+from .mapgen import generate_map
+from .state import (
+    Battle,
+    EquipmentState,
+    PilotSkills,
+    Priority,
+    Side,
+    SideInfo,
+    Stance,
+    Unit,
+    WeaponState,
+    WithdrawRule,
+)
+from .stats import armor_split, full_structure, starting_ammo
+
+STANCES: tuple[Stance, ...] = ("aggressive", "balanced", "defensive")
+PRIORITIES: tuple[Priority, ...] = ("focus_fire", "spread_damage", "threat", "opportunity")
+WITHDRAW_RULES: tuple[WithdrawRule, ...] = ("never", "at_50", "at_25")
+
+
+@frozen(kw_only=True)
+class MountSpec:
+    weapon: str
+    mount: str
+    group: int
+
+
+@frozen(kw_only=True)
+class FrameSpec:
+    """What a frame brings into a battle; armour/structure None = undamaged."""
+
+    chassis: str
+    pilot: PilotSkills
+    label: str
+    weapons: tuple[MountSpec, ...]
+    equipment: tuple[tuple[str, str | None], ...] = ()
+    armor: tuple[int, ...] | None = None
+    structure: tuple[int, ...] | None = None
+    stance: Stance = "balanced"
+    priority: Priority = "focus_fire"
+
+
+def build_unit(spec: FrameSpec, unit_id: str, side: Side) -> Unit:
+    """A frame enters with ammo (R12), full energy and its loadout, equipment and pilot."""
+    cat = catalog()
+    chassis = cat.chassis[spec.chassis]
+    bins = sum(1 for e, _ in spec.equipment if cat.equipment[e].effect == "bonus_reloads")
+    weapons = tuple(
+        WeaponState(
+            weapon=m.weapon,
+            mount=m.mount,
+            group=m.group,
+            ammo=starting_ammo(cat.weapons[m.weapon], bins),
+        )
+        for m in spec.weapons
+    )
+    armor = spec.armor if spec.armor is not None else armor_split(chassis)
+    structure = spec.structure if spec.structure is not None else full_structure(chassis)
+    return Unit(
+        id=unit_id,
+        side=side,
+        label=spec.label,
+        chassis=spec.chassis,
+        pilot=spec.pilot,
+        weapons=weapons,
+        equipment=tuple(EquipmentState(equipment=e, mount=m) for e, m in spec.equipment),
+        armor=tuple(armor),
+        structure=tuple(structure),
+        start_armor=sum(armor),
+        start_structure=sum(structure),
+        stance=spec.stance,
+        priority=spec.priority,
+    )
+
+
+def starting_lance() -> tuple[FrameSpec, ...]:
+    """The company's two starting frames with their pilots (§13.3, setup-facts)."""
+    cat = catalog()
+    pilots = {p.callsign: p for p in cat.pilots.starting_pilot}
+    out = []
+    for frame in cat.start.frame:
+        p = pilots[frame.pilot]
+        out.append(
+            FrameSpec(
+                chassis=frame.chassis,
+                pilot=PilotSkills(
+                    callsign=p.callsign, gunnery=p.gunnery, piloting=p.piloting, tactics=p.tactics
+                ),
+                label=p.callsign,
+                weapons=tuple(
+                    MountSpec(weapon=e.weapon, mount=e.mount, group=e.group) for e in frame.loadout
+                ),
+            )
+        )
+    return tuple(out)
+
+
+def stock_frame(
+    dice: Dice, chassis: Chassis, pilot: PilotSkills, label: str, stream: str = AI
+) -> FrameSpec:
+    """R18: a frame with one of its chassis' stock loadouts, picked at random."""
+    loadout = dice.choice(stream, catalog().stock_loadouts(chassis.designation))
+    return FrameSpec(
+        chassis=chassis.designation,
+        pilot=pilot,
+        label=label,
+        weapons=tuple(
+            MountSpec(weapon=e.weapon, mount=e.mount, group=e.group) for e in loadout.weapons
+        ),
+        equipment=(
+            *((e, None) for e in loadout.equipment),
+            *((f.equipment, f.mount) for f in loadout.slots),
+        ),
+        stance=dice.choice(stream, STANCES),
+        priority=dice.choice(stream, PRIORITIES),
+    )
+
+
+def pick_chassis(dice: Dice, frame_class: str, faction: str | None, stream: str = AI) -> Chassis:
+    """§16.1, R17: 70% the opponent faction's chassis of the class when it has one; otherwise a
+    universal chassis of the class, or any of the class when none is universal (D12)."""
+    cat = catalog()
+    of_class = [c for c in cat.chassis.values() if c.class_ == frame_class]
+    own = [c for c in of_class if faction is not None and c.faction == faction]
+    universal = [c for c in of_class if c.faction == UNIVERSAL]
+    roll = dice.chance(stream, cat.missions.contracts.faction_chassis_chance)
+    if own and roll:
+        return dice.choice(stream, own)
+    return dice.choice(stream, universal or of_class)
+
+
+def enemy_lance(
+    dice: Dice, difficulty: int, faction: str | None, stream: str = AI
+) -> tuple[FrameSpec, ...]:
+    """§16.1: the enemy force and its pilots for a difficulty (R17: the table exactly)."""
+    cat = catalog()
+    force = cat.enemy_force(difficulty)
+    frames = []
+    for i, frame_class in enumerate(force.classes, start=1):
+        chassis = pick_chassis(dice, frame_class, faction, stream)
+        pilot = PilotSkills(
+            callsign=f"Hostile-{i}",
+            gunnery=force.gunnery,
+            piloting=force.piloting,
+            tactics=force.tactics,
+        )
+        frames.append(stock_frame(dice, chassis, pilot, f"{chassis.name.upper()}-{i}", stream))
+    return tuple(frames)
+
+
+def new_battle(
+    dice: Dice,
+    *,
+    difficulty: int,
+    landscape: str,
+    player: Sequence[FrameSpec],
+    enemy: Sequence[FrameSpec],
+    player_ai: bool = False,
+    player_withdrawal: WithdrawRule = "never",
+    enemy_withdrawal: WithdrawRule | None = None,
+) -> Battle:
+    """The map (§6.1-§6.2), the frames, and the enemy deployed in its two columns (§6.3)."""
+    bmap = generate_map(dice, difficulty, landscape)
+    units = [build_unit(s, f"P{i}", "player") for i, s in enumerate(player, start=1)]
+    units += [build_unit(s, f"E{i}", "enemy") for i, s in enumerate(enemy, start=1)]
+    zone = dice.shuffle(AI, bmap.deployment_hexes("enemy"))
+    for i, unit in enumerate(units):
+        if unit.side == "enemy":
+            units[i] = attrs.evolve(unit, pos=zone.pop())
+    rule = enemy_withdrawal if enemy_withdrawal is not None else dice.choice(AI, WITHDRAW_RULES)
+    return Battle(
+        map=bmap,
+        units=tuple(units),
+        sides=(
+            SideInfo(side="player", ai=player_ai, withdrawal=player_withdrawal),
+            SideInfo(side="enemy", ai=True, withdrawal=rule),
+        ),
+        difficulty=difficulty,
+        landscape=landscape,
+    )

@@ -1,0 +1,201 @@
+"""The battle state (§1-§7): frozen attrs values, small and nested.
+
+A `Battle` holds the static map, the frames (`Unit`) and the round bookkeeping. Per-location
+values are tuples in `catalog.LOCATION_ORDER` order (head, CT, LT, RT, LA, RA, legs).
+Everything a rule derives from these (effective output, movement, evasion...) is computed by
+`combat.stats`, never stored twice.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+from attrs import frozen
+
+from ..catalog import LOCATION_ORDER
+from ..hexgrid import Hex
+from .mapgen import BattleMap
+
+Side = Literal["player", "enemy"]
+Phase = Literal["deployment", "combat", "over"]
+Result = Literal["victory", "defeat", "withdrawal"]
+Stance = Literal["aggressive", "balanced", "defensive"]
+Priority = Literal["focus_fire", "spread_damage", "threat", "opportunity"]
+WithdrawRule = Literal["never", "at_50", "at_25"]
+DestroyedBy = Literal["center_torso", "pilot", "none"]
+
+SIDES: tuple[Side, Side] = ("player", "enemy")
+LOC_INDEX: dict[str, int] = {loc: i for i, loc in enumerate(LOCATION_ORDER)}
+HEAD, CENTER_TORSO, LEGS = LOC_INDEX["head"], LOC_INDEX["center_torso"], LOC_INDEX["legs"]
+
+
+def other_side(side: Side) -> Side:
+    return "enemy" if side == "player" else "player"
+
+
+@frozen(kw_only=True)
+class PilotSkills:
+    callsign: str
+    gunnery: int
+    piloting: int
+    tactics: int
+
+
+@frozen(kw_only=True)
+class WeaponState:
+    """One mounted weapon: catalog id, hardpoint location, group 1-4, shots of ammo left."""
+
+    weapon: str
+    mount: str
+    group: int
+    ammo: int = 0
+    destroyed: bool = False
+
+
+@frozen(kw_only=True)
+class EquipmentState:
+    """One piece of equipment; slot equipment has a mount location and dies with it."""
+
+    equipment: str
+    mount: str | None = None
+    destroyed: bool = False
+
+
+@frozen(kw_only=True)
+class Unit:
+    """A frame in battle and everything that changes about it during the battle."""
+
+    id: str
+    side: Side
+    label: str
+    chassis: str
+    pilot: PilotSkills
+    weapons: tuple[WeaponState, ...]
+    equipment: tuple[EquipmentState, ...] = ()
+    pos: Hex | None = None
+    armor: tuple[int, ...]
+    structure: tuple[int, ...]
+    start_armor: int = 0  # totals when the battle began (R14 "damaged")
+    start_structure: int = 0
+    stance: Stance = "balanced"
+    priority: Priority = "focus_fire"
+    # per round
+    ap: int = 0
+    energy_used: int = 0
+    fired_groups: tuple[int, ...] = ()
+    braced: bool = False
+    overwatch_group: int | None = None
+    ecm_active: bool = False
+    barrier: int = 0
+    # damage effects (§4.3, §4.6)
+    stress: int = 0
+    reactor_hits: int = 0
+    gyro_hit: bool = False
+    sensor_hit: bool = False
+    actuator_hits: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0)
+    cockpit_hit: bool = False
+    cockpit_breached: bool = False  # head destroyed, pilot survived: gunnery bonus zeroed
+    pilot_alive: bool = True
+    shutdown: bool = False  # §5.4/R7: skips the next round
+    destroyed: bool = False
+    destroyed_by: DestroyedBy = "none"
+
+    @property
+    def active(self) -> bool:
+        """On the field and able to act in principle (not destroyed, pilot alive)."""
+        return not self.destroyed and self.pilot_alive
+
+    def location_destroyed(self, location: str) -> bool:
+        return self.structure[LOC_INDEX[location]] <= 0
+
+    @property
+    def total_armor(self) -> int:
+        return sum(self.armor)
+
+    @property
+    def total_structure(self) -> int:
+        return sum(self.structure)
+
+    @property
+    def damaged(self) -> bool:
+        return self.total_armor < self.start_armor or self.total_structure < self.start_structure
+
+    def live_weapons(self) -> tuple[tuple[int, WeaponState], ...]:
+        return tuple((i, w) for i, w in enumerate(self.weapons) if not w.destroyed)
+
+    def has_equipment(self, equipment_id: str) -> bool:
+        return any(e.equipment == equipment_id and not e.destroyed for e in self.equipment)
+
+
+@frozen(kw_only=True)
+class SideInfo:
+    """How one side is run: by a person or the AI, and when the AI side withdraws (§10.4)."""
+
+    side: Side
+    ai: bool
+    withdrawal: WithdrawRule = "never"
+
+
+@frozen(kw_only=True)
+class Uplink:
+    """A Targeting Uplink designation (R11): `side` gets the bonus against `target`."""
+
+    side: Side
+    target: str
+
+
+@frozen(kw_only=True)
+class Battle:
+    map: BattleMap
+    units: tuple[Unit, ...]
+    sides: tuple[SideInfo, SideInfo]
+    difficulty: int
+    landscape: str
+    phase: Phase = "deployment"
+    round: int = 0
+    order: tuple[str, ...] = ()
+    turn: int = 0
+    uplinks: tuple[Uplink, ...] = ()
+    result: Result | None = None
+
+    # ---- lookups ------------------------------------------------------------------------
+    def unit(self, unit_id: str) -> Unit:
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+    def index(self, unit_id: str) -> int:
+        for i, u in enumerate(self.units):
+            if u.id == unit_id:
+                return i
+        raise KeyError(unit_id)
+
+    def with_unit(self, unit: Unit) -> Battle:
+        units = tuple(unit if u.id == unit.id else u for u in self.units)
+        return attrs.evolve(self, units=units)
+
+    def side_info(self, side: Side) -> SideInfo:
+        return self.sides[0] if self.sides[0].side == side else self.sides[1]
+
+    @property
+    def active_unit(self) -> Unit | None:
+        if self.phase != "combat" or self.turn >= len(self.order):
+            return None
+        return self.unit(self.order[self.turn])
+
+    def side_units(self, side: Side) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.side == side)
+
+    def living(self, side: Side) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.side == side and u.active)
+
+    def occupant(self, h: Hex) -> Unit | None:
+        for u in self.units:
+            if u.pos == h and u.active:
+                return u
+        return None
+
+    def occupied(self) -> frozenset[Hex]:
+        return frozenset(u.pos for u in self.units if u.pos is not None and u.active)
