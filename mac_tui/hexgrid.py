@@ -19,6 +19,7 @@ Determinism
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections.abc import Callable
 from functools import lru_cache
@@ -125,6 +126,7 @@ def _round_axis(num: int, n: int, k: int) -> tuple[int, int, int]:
     return rounded, 0, abs(k)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def line(a: Hex, b: Hex) -> tuple[Hex, ...]:
     """The hexes on the straight line from ``a`` to ``b``, both ends included.
 
@@ -139,6 +141,8 @@ def line(a: Hex, b: Hex) -> tuple[Hex, ...]:
     ``line(Hex(0, 0), Hex(1, 1))`` passes between ``Hex(1, 0)`` and ``Hex(0, 1)`` and picks
     ``Hex(0, 1)``.  Because of the fixed nudge, ``line(b, a)`` is not always the reverse
     of ``line(a, b)``.
+
+    Results are cached (a pure function of its two hexes): the AI traces many lines.
     """
     n = distance(a, b)
     if n == 0:

@@ -84,7 +84,15 @@ def reach(battle: Battle, unit: Unit, sprint: bool = False) -> dict[Hex, tuple[i
     return reachable(unit.pos, stats.hex_movement(unit, sprint), cost)
 
 
-def check_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> MovePlan | str:
+def check_move(
+    battle: Battle,
+    unit: Unit,
+    target: Hex,
+    sprint: bool,
+    reached: dict[Hex, tuple[int, Hex | None]] | None = None,
+) -> MovePlan | str:
+    """Why a Move/Sprint to `target` is illegal, or its plan. `reached` may carry a precomputed
+    `reach(battle, unit, sprint)` when many targets are checked."""
     ap_cost = _ap().sprint if sprint else _ap().move
     if unit.ap < ap_cost:
         return f"needs {ap_cost} AP, {unit.ap} left"
@@ -96,7 +104,8 @@ def check_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> MovePla
         return f"hex {target.q},{target.r} is off the map"
     if battle.occupant(target) is not None:
         return f"hex {target.q},{target.r} is occupied"
-    reached = reach(battle, unit, sprint)
+    if reached is None:
+        reached = reach(battle, unit, sprint)
     if target not in reached:
         kind = "sprint" if sprint else "move"
         return f"hex {target.q},{target.r} is out of {kind} range"
@@ -312,10 +321,12 @@ def check_overwatch(unit: Unit, group: int) -> str | None:
     reason = check_simple(unit, _ap().overwatch, "overwatch")
     if reason:
         return reason
-    if not stats.group_weapons(unit, group):
-        return f"group {group} has no working weapon"
+    if not any(stats.has_shots(ws) for _, ws in stats.group_weapons(unit, group)):
+        return f"group {group} has no weapon that can still fire"
     if group in unit.fired_groups:
         return f"group {group} has already fired this round"
+    if unit.overwatch_group is not None:
+        return f"{unit.label} is already on overwatch with group {unit.overwatch_group}"
     return None
 
 
@@ -651,7 +662,7 @@ def legal_commands(state: GameState, *, called_shots: bool = True) -> list[Comma
     for sprint in (False, True):
         reached = reach(battle, unit, sprint) if stats.can_move(unit) else {}
         for h in sorted(reached, key=lambda x: (x.r, x.q)):
-            if h != unit.pos and not isinstance(check_move(battle, unit, h, sprint), str):
+            if h != unit.pos and not isinstance(check_move(battle, unit, h, sprint, reached), str):
                 cmds.append(Sprint(h) if sprint else Move(h))
     enemies = battle.living(other_side(unit.side))
     for group in stats.groups(unit):

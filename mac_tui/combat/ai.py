@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import attrs
 from attrs import frozen
 
 from ..catalog import catalog
+from ..catalog.records import RangeId
 from ..game import Command
 from ..hexgrid import Hex, distance, intervening
 from ..model import GameState
@@ -50,6 +50,8 @@ from .sim import Decision
 from .state import HEAD, LEGS, Battle, Unit, other_side
 
 TOP_OPTIONS = 5
+SPACING_WEIGHT = 1.2  # score per hex away from the preferred distance
+PATIENCE_ROUNDS = 6  # after this many rounds the push to close grows
 # Preferred distance per range class: the middle of the §6.5 optimal band.
 BAND_ORDER = ("short", "medium", "long")
 
@@ -179,79 +181,117 @@ def _called_location(enemy: Unit) -> str | None:
 
 
 # ---- positions ---------------------------------------------------------------------------
-def _cover(battle: Battle, h: Hex) -> int:
-    return catalog().terrain[battle.map.terrain_at(h)].defense
+Arsenal = list[list[tuple[int, int, int, RangeId]]]
 
 
-def _los_penalty(battle: Battle, a: Hex, b: Hex) -> int:
-    terrain = catalog().terrain
-    return sum(terrain[battle.map.terrain_at(x)].los_penalty for x in intervening(a, b))
+class _Estimator:
+    """Fast fire estimates for one decision: the main modifiers (base, gunnery, evasion, range,
+    cover, LOS), with lines of sight and loadouts cached."""
 
+    def __init__(self, battle: Battle) -> None:
+        self.battle = battle
+        self.terrain = catalog().terrain
+        self.los: dict[tuple[Hex, Hex], int] = {}
+        self.arsenals: dict[str, Arsenal] = {}
+        self.ranges: dict[tuple[str, int], int | None] = {}
 
-def _estimate_output(
-    battle: Battle, shooter: Unit, at: Hex, target: Unit, target_at: Hex, energy: int
-) -> float:
-    """Expected damage of the shooter's best group from `at` on a target at `target_at`: a fast
-    estimate with the main modifiers (base, gunnery, evasion, range, cover, LOS)."""
-    d = distance(at, target_at)
-    if d == 0:
-        return 0.0
-    los = _los_penalty(battle, at, target_at)
-    base_mod = stats.gunnery_bonus(shooter) - stats.evasion(target) - _cover(battle, target_at)
-    base_mod -= los
-    best = 0.0
-    for group in stats.groups(shooter):
-        total = 0.0
-        left = energy
-        for _, ws in stats.group_weapons(shooter, group):
-            w = stats.weapon_of(ws)
-            if w.uses_ammo and ws.ammo < w.ammo_per_shot:
-                continue
-            if w.energy > left:
-                continue
-            rm = range_modifier(w.range, d)
-            if rm is None:
-                continue
-            chance = min(95, max(5, w.accuracy + base_mod + rm))
-            total += chance / 100 * w.damage
-            left -= w.energy
-        best = max(best, total)
-    return best
+    def cover(self, h: Hex) -> int:
+        return self.terrain[self.battle.map.terrain_at(h)].defense
+
+    def los_penalty(self, a: Hex, b: Hex) -> int:
+        key = (a, b) if a <= b else (b, a)
+        value = self.los.get(key)
+        if value is None:
+            bmap = self.battle.map
+            value = sum(
+                self.terrain[bmap.terrain_at(x)].los_penalty
+                for x in intervening(*key)
+                if bmap.contains(x)
+            )
+            self.los[key] = value
+        return value
+
+    def arsenal(self, unit: Unit) -> Arsenal:
+        found = self.arsenals.get(unit.id)
+        if found is None:
+            found = []
+            for group in stats.groups(unit):
+                weapons = []
+                for _, ws in stats.group_weapons(unit, group):
+                    w = stats.weapon_of(ws)
+                    if w.uses_ammo and ws.ammo < w.ammo_per_shot:
+                        continue
+                    weapons.append((w.accuracy, w.damage, w.energy, w.range))
+                found.append(weapons)
+            self.arsenals[unit.id] = found
+        return found
+
+    def range_mod(self, range_id: str, d: int) -> int | None:
+        key = (range_id, d)
+        if key not in self.ranges:
+            self.ranges[key] = range_modifier(range_id, d)
+        return self.ranges[key]
+
+    def output(self, shooter: Unit, at: Hex, target: Unit, target_at: Hex, energy: int) -> float:
+        """Expected damage of the shooter's best group from `at` on a target at `target_at`."""
+        d = distance(at, target_at)
+        if d == 0:
+            return 0.0
+        base_mod = (
+            stats.gunnery_bonus(shooter)
+            - stats.evasion(target)
+            - self.cover(target_at)
+            - self.los_penalty(at, target_at)
+        )
+        best = 0.0
+        for weapons in self.arsenal(shooter):
+            total = 0.0
+            left = energy
+            for accuracy, damage, cost, range_id in weapons:
+                if cost > left:
+                    continue
+                rm = self.range_mod(range_id, d)
+                if rm is None:
+                    continue
+                total += min(95, max(5, accuracy + base_mod + rm)) / 100 * damage
+                left -= cost
+            best = max(best, total)
+        return best
 
 
 def _placed(units: Iterable[Unit]) -> list[tuple[Unit, Hex]]:
     return [(u, u.pos) for u in units if u.pos is not None]
 
 
-def _position_score(battle: Battle, unit: Unit, h: Hex, ap_after: int, energy_after: int) -> float:
+def _position_score(est: _Estimator, unit: Unit, h: Hex, ap_after: int, energy_after: int) -> float:
+    battle = est.battle
     enemies = _placed(battle.living(other_side(unit.side)))
     if not enemies:
         return 0.0
-    moved = attrs.evolve(unit, pos=h)
     offense = 0.0
     if ap_after > 0:
         offense = max(
-            _estimate_output(battle, moved, h, e, pos, energy_after)
-            * _priority_weight(unit, e, battle)
+            est.output(unit, h, e, pos, energy_after) * _priority_weight(unit, e, battle)
             for e, pos in enemies
         )
     # Fire the enemies could return next round at this hex (all of their energy).
-    threat = sum(
-        _estimate_output(battle, e, pos, moved, h, stats.overload_limit(e)) for e, pos in enemies
-    )
+    threat = sum(est.output(e, pos, unit, h, stats.overload_limit(e)) for e, pos in enemies)
     nearest = min(distance(h, pos) for _, pos in enemies)
     want = preferred_distance(unit)
     spacing = abs(nearest - want)
     stance_fear = {"aggressive": 0.25, "balanced": 0.45, "defensive": 0.7}[unit.stance]
     damaged = 1.0 - unit.total_armor / max(1, unit.start_armor)
-    return offense - threat * (stance_fear + damaged) * 0.5 - spacing * 1.2
+    # The longer a battle drags on, the harder both sides are pushed to close (no stalemates).
+    pressure = SPACING_WEIGHT * (1.0 + max(0, battle.round - PATIENCE_ROUNDS) / 3)
+    return offense - threat * (stance_fear + damaged) * 0.5 - spacing * pressure
 
 
-def _move_options(battle: Battle, unit: Unit) -> list[_Option]:
+def _move_options(est: _Estimator, unit: Unit) -> list[_Option]:
+    battle = est.battle
     if unit.pos is None or not stats.can_move(unit):
         return []
     out: list[_Option] = []
-    here = _position_score(battle, unit, unit.pos, unit.ap - 1, stats.energy_left(unit))
+    here = _position_score(est, unit, unit.pos, unit.ap - 1, stats.energy_left(unit))
     ap_costs = catalog().combat.ap_costs
     for sprint in (False, True):
         cost_ap = ap_costs.sprint if sprint else ap_costs.move
@@ -261,28 +301,29 @@ def _move_options(battle: Battle, unit: Unit) -> list[_Option]:
         for h in sorted(reached, key=lambda x: (x.r, x.q)):
             if h == unit.pos:
                 continue
-            plan = check_move(battle, unit, h, sprint)
+            plan = check_move(battle, unit, h, sprint, reached)
             if isinstance(plan, str):
                 continue
             energy_after = stats.energy_left(unit) - plan.energy
-            score = _position_score(battle, unit, h, unit.ap - cost_ap, energy_after)
+            score = _position_score(est, unit, h, unit.ap - cost_ap, energy_after)
             score -= here + _overload_cost(unit, plan.energy) + (1.0 if sprint else 0.0)
             out.append(_Option(Sprint(h) if sprint else Move(h), score))
     return out
 
 
 # ---- the rest ----------------------------------------------------------------------------
-def _incoming(battle: Battle, unit: Unit) -> float:
+def _incoming(est: _Estimator, unit: Unit) -> float:
     if unit.pos is None:
         return 0.0
     here = unit.pos
     return sum(
-        _estimate_output(battle, e, pos, unit, here, stats.overload_limit(e))
-        for e, pos in _placed(battle.living(other_side(unit.side)))
+        est.output(e, pos, unit, here, stats.overload_limit(e))
+        for e, pos in _placed(est.battle.living(other_side(unit.side)))
     )
 
 
-def _support_options(battle: Battle, unit: Unit) -> list[_Option]:
+def _support_options(est: _Estimator, unit: Unit) -> list[_Option]:
+    battle = est.battle
     out: list[_Option] = []
     output = stats.effective_output(unit)
     if check_vent(unit) is None:
@@ -292,7 +333,7 @@ def _support_options(battle: Battle, unit: Unit) -> list[_Option]:
         if unit.stance != "aggressive" and urgency >= 0.5:
             score += 6.0
         out.append(_Option(Vent(), score))
-    incoming = _incoming(battle, unit)
+    incoming = _incoming(est, unit)
     if not unit.braced and unit.ap >= catalog().combat.ap_costs.brace:
         damaged = 1.0 - unit.total_armor / max(1, unit.start_armor)
         brace = catalog().combat.accuracy.brace / 100 * incoming
@@ -301,14 +342,7 @@ def _support_options(battle: Battle, unit: Unit) -> list[_Option]:
         out.append(_Option(Brace(), brace * 0.6))
     for group in stats.groups(unit):
         if check_overwatch(unit, group) is None:
-            enemies = battle.living(other_side(unit.side))
-            in_reach = any(
-                hit_chance(battle, unit, e, ws) is not None
-                for e in enemies
-                for _, ws in stats.group_weapons(unit, group)
-            )
-            # Worth it when nobody is in reach yet but someone may walk in.
-            out.append(_Option(Overwatch(group), 2.0 if not in_reach else -1.0))
+            out.append(_Option(Overwatch(group), _overwatch_value(est, unit, group)))
     for e in unit.equipment:
         if e.destroyed:
             continue
@@ -330,7 +364,29 @@ def _support_options(battle: Battle, unit: Unit) -> list[_Option]:
     return out
 
 
-def _jump_options(battle: Battle, unit: Unit) -> Iterable[_Option]:
+def _overwatch_value(est: _Estimator, unit: Unit, group: int) -> float:
+    """R4: reaction fire pays when an enemy is, or can come, within the group's reach; firing
+    now is usually better, so overwatch is worth a fraction of the fire it promises."""
+    if unit.pos is None:
+        return -1.0
+    reach_hexes = max(
+        (stats.weapon_range(stats.weapon_of(ws)) for _, ws in stats.group_weapons(unit, group)),
+        default=0,
+    )
+    best = -1.0
+    for enemy, pos in _placed(est.battle.living(other_side(unit.side))):
+        d = distance(unit.pos, pos)
+        could_close = stats.hex_movement(enemy, sprint=True) if stats.can_move(enemy) else 0
+        if d > reach_hexes + could_close:
+            continue
+        at = min(d, reach_hexes)
+        promised = est.output(unit, unit.pos, enemy, pos, stats.energy_left(unit))
+        best = max(best, 0.35 * promised if promised else 0.1 * (reach_hexes >= at))
+    return best
+
+
+def _jump_options(est: _Estimator, unit: Unit) -> Iterable[_Option]:
+    battle = est.battle
     if unit.pos is None:
         return []
     out: list[_Option] = []
@@ -338,14 +394,14 @@ def _jump_options(battle: Battle, unit: Unit) -> Iterable[_Option]:
         item = catalog().equipment[e.equipment]
         if e.destroyed or item.effect != "jump":
             continue
-        here = _position_score(battle, unit, unit.pos, unit.ap - 1, stats.energy_left(unit))
+        here = _position_score(est, unit, unit.pos, unit.ap - 1, stats.energy_left(unit))
         for h in sorted(
             (x for x in _ring(unit.pos, item.value) if battle.map.contains(x)),
             key=lambda x: (x.r, x.q),
         ):
             if check_equipment(battle, unit, item.id, None, h) is None:
                 energy_after = stats.energy_left(unit) - item.energy
-                score = _position_score(battle, unit, h, unit.ap - 1, energy_after) - here - 2.0
+                score = _position_score(est, unit, h, unit.ap - 1, energy_after) - here - 2.0
                 out.append(_Option(UseEquipment(item.id, None, h), score))
     return out
 
@@ -370,9 +426,10 @@ def decide(state: GameState) -> Decision:
         raise ValueError("no frame is acting")
     options = [_Option(EndActivation(), 0.0)]
     options += _fire_options(battle, unit)
-    options += _move_options(battle, unit)
-    options += _support_options(battle, unit)
-    options += list(_jump_options(battle, unit))
+    est = _Estimator(battle)
+    options += _move_options(est, unit)
+    options += _support_options(est, unit)
+    options += list(_jump_options(est, unit))
     options.sort(key=lambda o: (-o.score, o.command.to_text()))
     best = options[0]
     shown = tuple((o.command.to_text(), o.score) for o in options[:TOP_OPTIONS])

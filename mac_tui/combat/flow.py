@@ -135,6 +135,10 @@ def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle
     if battle.round >= catalog().combat.rounds.round_limit:
         battle, more = _end(battle, "withdrawal", "the round limit was reached")
         return battle, events + more
+    if not any(stats.armed(u) for u in battle.units if u.active):
+        # D13: nobody can deal damage any more; end as the round limit would, without the wait.
+        battle, more = _end(battle, "withdrawal", "no frame on either side can still fire")
+        return battle, events + more
     battle, more = start_round(battle, dice)
     return battle, events + more
 

@@ -225,10 +225,12 @@ def run_battle(
 
 
 def random_policy(state: GameState) -> Decision:
-    """A player that picks uniformly among the legal commands (a baseline for the AI)."""
+    """A player that picks uniformly among the legal commands (a baseline for the AI); it
+    never orders the withdrawal, so it always fights the battle out."""
     from ..dice import raw
     from .actions import legal_commands
+    from .commands import Withdraw
 
-    options = legal_commands(state)
+    options = [c for c in legal_commands(state) if not isinstance(c, Withdraw)]
     pick = raw(state.seed, "random-player", state.commands_applied) % len(options)
     return Decision(options[pick], note="random")

@@ -137,6 +137,18 @@ def group_weapons(unit: Unit, group: int) -> tuple[tuple[int, WeaponState], ...]
     return tuple((i, w) for i, w in unit.live_weapons() if w.group == group)
 
 
+def has_shots(ws: WeaponState) -> bool:
+    """A working weapon that can still fire: energy weapons always, others while ammo lasts."""
+    if ws.destroyed:
+        return False
+    w = weapon_of(ws)
+    return not w.uses_ammo or ws.ammo >= w.ammo_per_shot
+
+
+def armed(unit: Unit) -> bool:
+    return any(has_shots(ws) for ws in unit.weapons)
+
+
 def groups(unit: Unit) -> tuple[int, ...]:
     """Weapon groups with at least one working weapon, ascending."""
     return tuple(sorted({w.group for _, w in unit.live_weapons()}))
