@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -146,3 +147,44 @@ def test_rules_weapons_fits_80_columns() -> None:
     )
     assert max(len(line) for line in proc.stdout.splitlines()) <= 80
     assert "Gauss Cannon (Heavy)" in proc.stdout
+
+
+def test_sim_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--seed", "3", "--difficulty", "2", "--battles", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["battles"] == 2
+    assert report["wins"] + report["defeats"] + report["withdrawals"] == 2
+    assert [b["seed"] for b in report["per_battle"]] == [3, 4]
+    assert 0.0 <= report["hit_rate"]["player"] <= 1.0
+    assert set(report["frames_lost"]) == {"player", "enemy"}
+
+
+def test_sim_writes_a_log_that_opens_with_the_battle_and_ends_with_the_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "b.jsonl"
+    assert main(["sim", "--seed", "5", "--difficulty", "1", "--log", str(log)]) == 0
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert lines[0]["type"] == "battle" and lines[-1]["type"] == "result"
+    assert any(x["type"] == "Attacked" for x in lines)
+    assert "victories" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--lance", "XX-1"], "no chassis 'XX-1'"),
+        (["--battles", "0"], "at least 1"),
+        (["--lance", "EN-50,EN-50,EN-50,EN-50,EN-50"], "1 to 4 frames"),
+    ],
+)
+def test_sim_refuses_bad_arguments(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["sim", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_sim_lance_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--seed", "2", "--lance", "sc-20,rg-55", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["battles"] == 1
