@@ -33,6 +33,14 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--lance", metavar="CHASSIS,...", help="player chassis, e.g. EN-50,RD-30 (default: start)"
     )
+    script = sub.add_parser("script", help="play a campaign headless from a command file")
+    script.add_argument("file", help="one command per line (text form); '-' reads stdin")
+    script.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    script.add_argument("--save", metavar="OUT", help="write the save file here at the end")
+    script.add_argument("--json", action="store_true", help="print results as JSON")
+    replay = sub.add_parser("replay", help="check a save by replaying its commands")
+    replay.add_argument("save", help="the save file")
+    replay.add_argument("--verify", action="store_true", help="exit non-zero on a mismatch")
     return p
 
 
@@ -100,6 +108,77 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return 2
 
 
+def cmd_script(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from .catalog import DataError, catalog
+    from .script import run_lines, summary
+    from .session import Session
+
+    try:
+        catalog()
+    except DataError as exc:
+        return _data_error(exc)
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
+    except OSError as exc:
+        print(f"mac-tui script: cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    session = Session.new(args.seed)
+    results = run_lines(session, text.splitlines())
+    if args.save:
+        session.save(Path(args.save))
+    refused = sum(1 for r in results if not r.accepted)
+    if args.json:
+        doc = {
+            "results": [
+                {
+                    "line": r.line,
+                    "command": r.text,
+                    "accepted": r.accepted,
+                    "reason": r.reason,
+                    "events": list(r.events),
+                }
+                for r in results
+            ],
+            "summary": summary(session),
+        }
+        print(json.dumps(doc, indent=1))
+    else:
+        for r in results:
+            if r.accepted:
+                print(f"{r.line:>4} ok       {r.text}")
+                for note in r.events:
+                    print(f"              {note}")
+            else:
+                print(f"{r.line:>4} REFUSED  {r.text}: {r.reason}")
+        s = summary(session)
+        print(
+            f"-- {s.get('company', 'no campaign')} · {s.get('date', '')} · "
+            f"{s.get('credits', 0):,} cr · missions {s.get('missions_won', 0)}/"
+            f"{s.get('missions_played', 0)} · {len(session.commands)} commands · "
+            f"{refused} refused"
+        )
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .save import SaveError, read_save
+    from .session import verify
+
+    try:
+        save = read_save(Path(args.save))
+    except SaveError as exc:
+        print(f"mac-tui replay: {exc}", file=sys.stderr)
+        return 2
+    verdict = verify(save)
+    print(verdict.message)
+    return 0 if verdict.ok or not args.verify else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)
@@ -118,5 +197,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return cmd_rules(args.table, args.json)
     if args.command == "sim":
         return cmd_sim(args)
+    if args.command == "script":
+        return cmd_script(args)
+    if args.command == "replay":
+        return cmd_replay(args)
     _parser().print_help()
     return 0

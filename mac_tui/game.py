@@ -64,6 +64,15 @@ Handler: TypeAlias = Callable[[GameState, Any], Outcome]
 
 _HANDLERS: dict[type[Command], Handler] = {}
 _VERBS: dict[str, type[Command]] = {}
+AfterHook: TypeAlias = Callable[[GameState, tuple[Event, ...]], tuple[GameState, tuple[Event, ...]]]
+_AFTER: list[AfterHook] = []
+
+
+def after_step(hook: AfterHook) -> AfterHook:
+    """Register a pure follow-up run after every accepted command (e.g. the campaign closing a
+    mission when its battle has ended)."""
+    _AFTER.append(hook)
+    return hook
 
 
 def handles(cls: type[C]) -> Callable[[Callable[[GameState, C], Outcome]], Callable[..., Outcome]]:
@@ -82,18 +91,23 @@ def handles(cls: type[C]) -> Callable[[Callable[[GameState, C], Outcome]], Calla
 
 
 def verbs() -> tuple[str, ...]:
+    _load_families()
     return tuple(sorted(_VERBS))
 
 
 def step(state: GameState, command: Command) -> Outcome:
     """Apply one command. Pure: the input state is never changed."""
+    _load_families()
     handler = _HANDLERS.get(type(command))
     if handler is None:
         return Refused(f"unknown command: {type(command).__name__}")
     outcome = handler(state, command)
     if isinstance(outcome, Accepted):
         new = attrs.evolve(outcome.state, commands_applied=state.commands_applied + 1)
-        return Accepted(new, outcome.events)
+        events = outcome.events
+        for hook in _AFTER:
+            new, events = hook(new, events)
+        return Accepted(new, events)
     return outcome
 
 
@@ -178,6 +192,7 @@ def parse_command(line: str) -> Command:
     if not tokens:
         raise CommandSyntaxError("empty command")
     verb, rest = tokens[0], tokens[1:]
+    _load_families()
     cls = _VERBS.get(verb)
     if cls is None:
         raise CommandSyntaxError(f"unknown command {verb!r} (known: {', '.join(verbs())})")
@@ -197,5 +212,14 @@ def parse_command(line: str) -> Command:
         raise CommandSyntaxError(f"{verb}: {exc}") from None
 
 
-# The command families register their handlers on import.
-from .combat import actions as _combat_actions  # noqa: E402, F401
+_LOADED = False
+
+
+def _load_families() -> None:
+    """The command families register their handlers when imported; import them once, on
+    first use, so that importing any engine module never runs into a circular import."""
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        from .campaign import handlers as _campaign  # noqa: F401
+        from .combat import actions as _combat  # noqa: F401

@@ -61,10 +61,13 @@ def state_hash(state: GameState) -> str:
 
 @frozen
 class SaveFile:
+    """`checkpoints[i]` is the start of `state_hash` after `commands[i]` (replay checks)."""
+
     seed: int
     commands: tuple[Command, ...]
     state: GameState
     header: dict[str, Any] = attrs.field(factory=dict)
+    checkpoints: tuple[str, ...] = ()
 
 
 def to_json(save: SaveFile) -> str:
@@ -75,6 +78,7 @@ def to_json(save: SaveFile) -> str:
         "header": save.header,
         "seed": save.seed,
         "commands": [format_command(c) for c in save.commands],
+        "checkpoints": list(save.checkpoints),
         "snapshot": state_to_data(save.state),
         "snapshot_hash": state_hash(save.state),
     }
@@ -119,7 +123,18 @@ def from_json(text: str, name: str = "save") -> SaveFile:
         raise SaveError(f'{name}: field "snapshot" does not match its hash (file damaged).')
     raw_header = doc.get("header")
     header: dict[str, Any] = raw_header if isinstance(raw_header, dict) else {}
-    return SaveFile(seed=doc["seed"], commands=tuple(commands), state=state, header=header)
+    checkpoints = doc.get("checkpoints", [])
+    if not isinstance(checkpoints, list) or not all(isinstance(c, str) for c in checkpoints):
+        raise SaveError(f'{name}: field "checkpoints" must be a list of hashes.')
+    if checkpoints and len(checkpoints) != len(commands):
+        raise SaveError(f'{name}: field "checkpoints" does not match the commands (damaged).')
+    return SaveFile(
+        seed=doc["seed"],
+        commands=tuple(commands),
+        state=state,
+        header=header,
+        checkpoints=tuple(checkpoints),
+    )
 
 
 def write_save(path: Path, save: SaveFile) -> None:

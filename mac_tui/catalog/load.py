@@ -384,6 +384,19 @@ def load_catalog(root: Path | None = None) -> Catalog:
     loadouts = _check_loadouts(
         lb, loadouts_file, chassis, weapons, equipment, combat.reactor.overload_percent
     )
+    groups = combat.loadout.weapon_groups  # §7.2: every fit uses groups 1..weapon_groups
+    for i, fr in enumerate(start.frame):
+        for j, entry in enumerate(fr.loadout):
+            if entry.group > groups:
+                at = f'frame "{fr.chassis}" (entry {i + 1}), loadout item {j + 1}, field "group"'
+                sb.fail(at, f"weapon groups run 1 to {groups} (combat.toml, §7.2).")
+    for designation, stock in loadouts.items():
+        for lo in stock:
+            if any(entry.group > groups for entry in lo.weapons):
+                lb.fail(
+                    f'chassis "{designation}", loadout "{lo.name}", field "weapons"',
+                    f"weapon groups run 1 to {groups} (combat.toml, §7.2).",
+                )
 
     return Catalog(
         root=root,

@@ -322,6 +322,12 @@ class AmmoRules:
 
 
 @frozen(kw_only=True)
+class LoadoutRules:
+    __toml_name__ = "loadout"
+    weapon_groups: int = bounds(1, 9)
+
+
+@frozen(kw_only=True)
 class Location:
     __toml_name__ = "location"
     id: LocationId
@@ -351,6 +357,7 @@ class CombatFile:
     reactor: ReactorRules
     movement: MovementRules
     ammo: AmmoRules
+    loadout: LoadoutRules
     location: tuple[Location, ...]
     component: tuple[ComponentRow, ...]
 
@@ -686,6 +693,21 @@ class ContractRules:
     employer_controller_chance: int = bounds(0, 100)
     faction_chassis_chance: int = bounds(0, 100)
     offers: int = bounds(1, 10)
+    refresh_days: int = bounds(1, 365)
+
+
+@frozen(kw_only=True)
+class LanceRules:
+    __toml_name__ = "lance"
+    max_frames: int = bounds(1, 10)
+
+
+@frozen(kw_only=True)
+class ReputationRules:
+    __toml_name__ = "reputation"
+    victory_per_difficulty: int = bounds(0, 100)
+    defeat: int = bounds(-100, 0)
+    min: int = bounds(0, 1000)
 
 
 @frozen(kw_only=True)
@@ -702,6 +724,8 @@ class EnemyForce:
 class MissionsFile:
     difficulty: DifficultyRules
     contracts: ContractRules
+    lance: LanceRules
+    reputation: ReputationRules
     enemy_force: tuple[EnemyForce, ...]
 
 

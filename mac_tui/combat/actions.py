@@ -364,6 +364,8 @@ def check_equipment(
         return f"{item.name} needs {item.energy} energy, {stats.energy_left(unit)} left"
     assert unit.pos is not None
     if item.effect == "jump":
+        if target_id is not None:
+            return f"{item.name} takes a hex, not a target frame"
         if not stats.can_move(unit):
             return "the legs are destroyed: this frame cannot jump"
         if hex_ is None:
@@ -376,9 +378,13 @@ def check_equipment(
             return f"{item.name} reaches {item.value} hexes"
         return None
     if item.effect == "ecm":
+        if target_id is not None or hex_ is not None:
+            return f"{item.name} takes no target: it shields its own frame"
         return None
     if target_id is None:
         return f"{item.name} needs a target frame"
+    if hex_ is not None:
+        return f"{item.name} takes a target frame, not a hex"
     try:
         target = battle.unit(target_id)
     except KeyError:
@@ -425,10 +431,10 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> Result | str
     assert cmd.target is not None
     battle = battle.with_unit(user)
     if item.effect == "designate":
-        link = Uplink(side=unit.side, target=cmd.target)
-        if link not in battle.uplinks:
-            battle = attrs.evolve(battle, uplinks=(*battle.uplinks, link))
-        return battle, events
+        # R11 "the one enemy it designates": a frame's new designation replaces its old one.
+        kept = tuple(u for u in battle.uplinks if u.user != unit.id)
+        link = Uplink(side=unit.side, target=cmd.target, user=unit.id)
+        return attrs.evolve(battle, uplinks=(*kept, link)), events
     target = battle.unit(cmd.target)
     return battle.with_unit(attrs.evolve(target, barrier=target.barrier + item.value)), events
 
@@ -445,8 +451,10 @@ def check_deploy(battle: Battle, unit_id: str, hex_: Hex) -> str | None:
         return f"{unit.label} is not yours to place"
     if not battle.map.is_deployment(hex_, "player"):
         return f"hex {hex_.q},{hex_.r} is outside your deployment zone"
+    if unit.pos == hex_:
+        return f"{unit.label} is already there"
     other = battle.occupant(hex_)
-    if other is not None and other.id != unit_id:
+    if other is not None:
         return f"hex {hex_.q},{hex_.r} is taken by {other.label}"
     return None
 

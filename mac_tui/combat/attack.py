@@ -25,7 +25,7 @@ from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance, intervening
 from .damage import DamageReport, apply_damage
 from .mapgen import BattleMap
-from .state import LOC_INDEX, Battle, Unit, Uplink, WeaponState
+from .state import LOC_INDEX, Battle, Unit, WeaponState
 from .stats import chassis_of, equipment_count, equipment_value, evasion, gunnery_bonus, weapon_of
 
 __all__ = [
@@ -223,7 +223,7 @@ def _equipment_modifiers(
     )
     if target.ecm_active:
         add(ECM, equipment_value(target, ECM), f"{target.label}, active")
-    if Uplink(side=attacker.side, target=target.id) in battle.uplinks:
+    if any(u.side == attacker.side and u.target == target.id for u in battle.uplinks):
         uplink = next(e for e in cat.equipment.values() if e.effect == DESIGNATE)
         add(DESIGNATE, uplink.value, f"{target.label} designated")
     return mods

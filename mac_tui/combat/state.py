@@ -139,10 +139,12 @@ class SideInfo:
 
 @frozen(kw_only=True)
 class Uplink:
-    """A Targeting Uplink designation (R11): `side` gets the bonus against `target`."""
+    """A Targeting Uplink designation (R11): `side` gets the bonus against `target`; `user`
+    is the designating frame (one designation per frame: a new one replaces it)."""
 
     side: Side
     target: str
+    user: str = ""
 
 
 @frozen(kw_only=True)

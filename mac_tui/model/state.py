@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from ..campaign.state import Campaign
 from ..combat.state import Battle
 from ..dice import RngState
 
@@ -20,6 +21,7 @@ class GameState:
     rng: RngState
     commands_applied: int = 0
     battle: Battle | None = None
+    campaign: Campaign | None = None
 
 
 def initial_state(seed: int) -> GameState:

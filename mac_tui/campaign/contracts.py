@@ -1,0 +1,207 @@
+"""Contracts (§14.4, §16, §11.6, R17, R18, R22): the mission board of the current location.
+
+A location's board holds `contracts.offers` contracts. It is posted again when the company
+arrives (§14.4, forced by travel), when it belongs to another location, and when it is
+`contracts.refresh_days` days old. Each contract rolls, in this order and all from the
+CONTRACTS stream:
+
+1. the employer (§14.4): in a faction system the controller with `employer_controller_chance`
+   percent, otherwise one of the other factions uniformly; in a contested system any faction
+   uniformly;
+2. the opponent: one of the factions other than the employer, uniformly;
+3. the difficulty (§16.2, R22): `1 + Reputation / 5` (whole division) clamped to 1-4, plus a
+   uniform whole number from -1 to +2, clamped to the location's own range;
+4. the random bonus of §11.6: a whole number from 0 to the difficulty's `bonus_max`;
+5. the enemy lance (§16.1, setup-facts): one frame per class of the difficulty's force, its
+   chassis picked as in battle set-up (`combat.setup.pick_chassis`: the opponent's chassis with
+   `faction_chassis_chance` percent (R17), else a universal one, else any of the class, D12),
+   then one of that chassis' stock loadouts (R18). Pilots come from §16.1 when the mission
+   starts; a contract stores only chassis, loadout and label.
+
+The battle landscape is the location's type (setup-facts).
+"""
+
+from __future__ import annotations
+
+import attrs
+from attrs import frozen
+
+from ..catalog import catalog
+from ..catalog.records import Place
+from ..combat.setup import pick_chassis
+from ..dice import CONTRACTS, Dice
+from ..game import Event
+from .events import Report
+from .state import Campaign, Contract, EnemyFrame
+
+
+# ---- difficulty (§16.2, R22) ---------------------------------------------------------------
+def base_difficulty(reputation: int) -> int:
+    """§16.2: BaseDifficulty = 1 + Reputation / 5 (whole division), clamped to 1-4."""
+    d = catalog().missions.difficulty
+    value = d.base + reputation // d.reputation_divisor
+    return max(d.base_min, min(d.base_max, value))
+
+
+def final_difficulty(reputation: int, roll: int, place: Place) -> int:
+    """§16.2: BaseDifficulty + roll (R22: -1..+2), clamped to the location's min..max."""
+    value = base_difficulty(reputation) + roll
+    return max(place.min_difficulty, min(place.max_difficulty, value))
+
+
+def roll_difficulty(reputation: int, place: Place, dice: Dice) -> int:
+    d = catalog().missions.difficulty
+    return final_difficulty(reputation, dice.between(CONTRACTS, d.roll_min, d.roll_max), place)
+
+
+# ---- factions (§14.4) ----------------------------------------------------------------------
+def roll_employer(place_id: str, dice: Dice) -> str:
+    """§14.4: the controller with the data's chance in a faction system (otherwise one of the
+    other factions, uniformly); any faction uniformly in a contested system."""
+    cat = catalog()
+    factions = tuple(cat.factions)
+    controller = cat.controller(place_id)
+    if controller is None:
+        return dice.choice(CONTRACTS, factions)
+    if dice.chance(CONTRACTS, cat.missions.contracts.employer_controller_chance):
+        return controller
+    return dice.choice(CONTRACTS, tuple(f for f in factions if f != controller))
+
+
+def roll_opponent(employer: str, dice: Dice) -> str:
+    """The faction the contract fights: any faction but the employer, uniformly."""
+    return dice.choice(CONTRACTS, tuple(f for f in catalog().factions if f != employer))
+
+
+# ---- contracts -----------------------------------------------------------------------------
+def roll_enemies(difficulty: int, opponent: str, dice: Dice) -> tuple[EnemyFrame, ...]:
+    """§16.1, R17, R18, D12: one frame per class of the force, labelled `RAIDER-1`..."""
+    cat = catalog()
+    out = []
+    for i, frame_class in enumerate(cat.enemy_force(difficulty).classes, start=1):
+        chassis = pick_chassis(dice, frame_class, opponent, CONTRACTS)
+        loadout = dice.choice(CONTRACTS, cat.stock_loadouts(chassis.designation))
+        out.append(
+            EnemyFrame(
+                chassis=chassis.designation,
+                loadout=loadout.name,
+                label=f"{chassis.name.upper()}-{i}",
+            )
+        )
+    return tuple(out)
+
+
+def generate_contract(campaign: Campaign, dice: Dice, contract_id: str) -> Contract:
+    """One contract at the company's location (see the module docstring for the draws)."""
+    cat = catalog()
+    place = cat.places[campaign.place]
+    employer = roll_employer(place.id, dice)
+    opponent = roll_opponent(employer, dice)
+    difficulty = roll_difficulty(campaign.reputation, place, dice)
+    reward = cat.reward(difficulty)
+    bonus = dice.between(CONTRACTS, 0, reward.bonus_max)
+    enemies = roll_enemies(difficulty, opponent, dice)
+    return Contract(
+        id=contract_id,
+        employer=employer,
+        opponent=opponent,
+        difficulty=difficulty,
+        base=reward.base,
+        bonus=bonus,
+        landscape=place.type,
+        enemies=enemies,
+        place=place.id,
+    )
+
+
+def board_is_due(campaign: Campaign) -> bool:
+    """The board must be posted again: it is `refresh_days` old or was posted elsewhere."""
+    age = campaign.day - campaign.contracts_day
+    if age >= catalog().missions.contracts.refresh_days:
+        return True
+    return any(c.place != campaign.place for c in campaign.contracts)
+
+
+def ensure_contracts(
+    campaign: Campaign, dice: Dice, force: bool = False
+) -> tuple[Campaign, list[Event]]:
+    """Post a fresh board of `contracts.offers` contracts at the company's location when
+    `force` (arrival, §14.4; a new company) or when the board is due; else change nothing."""
+    if not force and not board_is_due(campaign):
+        return campaign, []
+    offers = catalog().missions.contracts.offers
+    contracts = []
+    n = campaign.next_contract
+    for _ in range(offers):
+        contracts.append(generate_contract(campaign, dice, f"C{n}"))
+        n += 1
+    campaign = attrs.evolve(
+        campaign, contracts=tuple(contracts), contracts_day=campaign.day, next_contract=n
+    )
+    place = catalog().places[campaign.place]
+    low = min(c.difficulty for c in contracts)
+    high = max(c.difficulty for c in contracts)
+    span = str(low) if low == high else f"{low}-{high}"
+    text = f"{len(contracts)} contracts posted at {place.name} (difficulty {span})."
+    return campaign, [Report(topic="contracts", text=text)]
+
+
+# ---- the mission board ---------------------------------------------------------------------
+def reward_range(campaign: Campaign, contract: Contract) -> tuple[int, int]:
+    """§11.6, R23: the Victory reward before the payout level, from base to base + the
+    difficulty's largest bonus, times the standing multiplier with the employer (rounded down).
+    The rolled bonus stays hidden until the mission pays."""
+    cat = catalog()
+    percent = cat.standing_level(campaign.standing_with(contract.employer)).reward_percent
+    top = contract.base + cat.reward(contract.difficulty).bonus_max
+    return contract.base * percent // 100, top * percent // 100
+
+
+@frozen(kw_only=True)
+class ContractRow:
+    """One line of the mission board, ready to show."""
+
+    id: str
+    employer: str  # faction id
+    employer_name: str
+    opponent: str  # faction id
+    opponent_name: str
+    standing: str  # standing level name with the employer
+    difficulty: int
+    reward_min: int
+    reward_max: int
+    enemy_classes: tuple[str, ...]  # class names, one per enemy frame
+    map_size: str  # map size name
+    map_width: int
+    map_height: int
+    landscape: str  # landscape name
+
+
+def contract_rows(campaign: Campaign) -> list[ContractRow]:
+    """The board's contracts in posting order, with what a player weighs before accepting."""
+    cat = catalog()
+    rows = []
+    for c in campaign.contracts:
+        low, high = reward_range(campaign, c)
+        size = cat.map_size(c.difficulty)
+        rows.append(
+            ContractRow(
+                id=c.id,
+                employer=c.employer,
+                employer_name=cat.factions[c.employer].name,
+                opponent=c.opponent,
+                opponent_name=cat.factions[c.opponent].name,
+                standing=cat.standing_level(campaign.standing_with(c.employer)).name,
+                difficulty=c.difficulty,
+                reward_min=low,
+                reward_max=high,
+                enemy_classes=tuple(
+                    cat.classes[cat.chassis[e.chassis].class_].name for e in c.enemies
+                ),
+                map_size=size.name,
+                map_width=size.width,
+                map_height=size.height,
+                landscape=cat.landscape(c.landscape).name,
+            )
+        )
+    return rows

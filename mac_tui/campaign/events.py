@@ -1,0 +1,38 @@
+"""Campaign events: what happened, as plain data for the day report, the log and the screens."""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from ..game import Event
+
+
+@frozen
+class Report(Event):
+    """One line of news: `topic` groups them (day, market, pilots, repair, travel, mission...)."""
+
+    topic: str
+    text: str
+
+    def describe(self) -> str:
+        return self.text
+
+
+@frozen
+class CreditsMoved(Event):
+    category: str
+    amount: int
+    balance: int
+    text: str
+
+    def describe(self) -> str:
+        sign = "+" if self.amount >= 0 else "-"
+        return f"{sign}{abs(self.amount):,} cr  {self.text}"
+
+
+@frozen
+class CampaignEnded(Event):
+    cause: str
+
+    def describe(self) -> str:
+        return f"The company is finished: {self.cause}"

@@ -1,0 +1,127 @@
+"""Pilots (§9): hiring with rolled skills, seating pilots in frames, renaming frames."""
+
+from __future__ import annotations
+
+import attrs
+
+from ..catalog import catalog
+from ..dice import PILOTS, Dice
+from ..game import Event
+from . import ledger
+from .commands import Assign, Hire, RenameFrame, Unassign
+from .common import Change, campaign_command
+from .events import Report
+from .state import Campaign, Pilot
+
+NAME_MAX = 24
+
+
+def next_callsign(campaign: Campaign) -> tuple[str, int]:
+    """§9.3: the first unused name of the pool, then `Merc-001`, `Merc-002`..."""
+    used = {p.callsign for p in campaign.pilots}
+    for name in catalog().pilots.callsigns.pool:
+        if name not in used:
+            return name, campaign.mercs_hired
+    n = campaign.mercs_hired + 1
+    prefix = catalog().pilots.hiring.overflow_prefix
+    while f"{prefix}{n:03d}" in used:
+        n += 1
+    return f"{prefix}{n:03d}", n
+
+
+def roll_pilot(callsign: str, dice: Dice) -> Pilot:
+    """§9.3: Gunnery and Piloting 2-4, Tactics 1-3 by d6; Morale 70 + d20."""
+    h = catalog().pilots.hiring
+    return Pilot(
+        callsign=callsign,
+        gunnery=h.gunnery_d6[dice.d(PILOTS, 6) - 1],
+        piloting=h.piloting_d6[dice.d(PILOTS, 6) - 1],
+        tactics=h.tactics_d6[dice.d(PILOTS, 6) - 1],
+        morale=h.morale_base + dice.d(PILOTS, h.morale_die),
+    )
+
+
+def hire_refusal(campaign: Campaign) -> str | None:
+    place = catalog().places[campaign.place]
+    if not place.hiring:
+        return f"nobody is hiring out at {place.name}"
+    return ledger.short_of(campaign, catalog().pilots.hiring.cost)
+
+
+@campaign_command(Hire)
+def _hire(campaign: Campaign, cmd: Hire, dice: Dice) -> Change | str:
+    reason = hire_refusal(campaign)
+    if reason:
+        return reason
+    callsign, mercs = next_callsign(campaign)
+    pilot = roll_pilot(callsign, dice)
+    campaign = attrs.evolve(campaign, pilots=(*campaign.pilots, pilot), mercs_hired=mercs)
+    cost = catalog().pilots.hiring.cost
+    campaign, moved = ledger.post(campaign, "hiring", -cost, f"Hired {callsign}")
+    text = (
+        f"{callsign} signs on: gunnery {pilot.gunnery}, piloting {pilot.piloting}, "
+        f"tactics {pilot.tactics}, morale {pilot.morale}."
+    )
+    events: list[Event] = [moved, Report(topic="pilots", text=text)]
+    return campaign, events
+
+
+def assign_refusal(campaign: Campaign, callsign: str, frame_id: str) -> str | None:
+    try:
+        pilot = campaign.pilot(callsign)
+    except KeyError:
+        return f"no pilot called {callsign}"
+    try:
+        frame = campaign.frame(frame_id)
+    except KeyError:
+        return f"no frame {frame_id}"
+    if pilot.status == "kia":
+        return f"{callsign} was killed in action"
+    if frame.status == "destroyed":
+        return f"{frame.name} is destroyed: rebuild it first"
+    if frame.pilot == callsign:
+        return f"{callsign} already flies {frame.name}"
+    return None
+
+
+@campaign_command(Assign)
+def _assign(campaign: Campaign, cmd: Assign, dice: Dice) -> Change | str:
+    reason = assign_refusal(campaign, cmd.pilot, cmd.frame)
+    if reason:
+        return reason
+    events: list[Event] = []
+    old = campaign.frame_of(cmd.pilot)
+    if old is not None:
+        campaign = campaign.with_frame(attrs.evolve(old, pilot=None))
+    frame = campaign.frame(cmd.frame)
+    if frame.pilot is not None:
+        events.append(Report(topic="pilots", text=f"{frame.pilot} steps out of {frame.name}."))
+    campaign = campaign.with_frame(attrs.evolve(frame, pilot=cmd.pilot))
+    events.append(Report(topic="pilots", text=f"{cmd.pilot} now flies {frame.name}."))
+    return campaign, events
+
+
+@campaign_command(Unassign)
+def _unassign(campaign: Campaign, cmd: Unassign, dice: Dice) -> Change | str:
+    try:
+        campaign.pilot(cmd.pilot)
+    except KeyError:
+        return f"no pilot called {cmd.pilot}"
+    frame = campaign.frame_of(cmd.pilot)
+    if frame is None:
+        return f"{cmd.pilot} flies no frame"
+    campaign = campaign.with_frame(attrs.evolve(frame, pilot=None))
+    return campaign, [Report(topic="pilots", text=f"{cmd.pilot} steps out of {frame.name}.")]
+
+
+@campaign_command(RenameFrame)
+def _rename(campaign: Campaign, cmd: RenameFrame, dice: Dice) -> Change | str:
+    try:
+        frame = campaign.frame(cmd.frame)
+    except KeyError:
+        return f"no frame {cmd.frame}"
+    name = " ".join(cmd.name.split())
+    if not name or len(name) > NAME_MAX:
+        return f"a frame name has 1 to {NAME_MAX} characters"
+    campaign = campaign.with_frame(attrs.evolve(frame, name=name))
+    return campaign, [Report(topic="roster", text=f"{frame.name} is now called {name}.")]

@@ -1,0 +1,86 @@
+"""A new company (§13.3): credits, date, location, fuel, the two starting frames with their
+loadouts and pilots, the four starting pilots, neutral standing everywhere."""
+
+from __future__ import annotations
+
+import attrs
+
+from ..catalog import catalog
+from ..combat.stats import armor_split, full_structure
+from ..dice import Dice
+from ..game import Accepted, Outcome, Refused, handles
+from ..model import GameState
+from .calendar import date_text
+from .commands import NewCampaign
+from .events import Report
+from .state import Campaign, Frame, Mount, Pilot
+
+NAME_MAX = 40
+
+
+def fresh_frame(frame_id: str, chassis: str, name: str) -> Frame:
+    """A frame straight from the factory: full armour and structure, nothing mounted."""
+    ch = catalog().chassis[chassis]
+    return Frame(
+        id=frame_id,
+        chassis=chassis,
+        name=name,
+        armor=armor_split(ch),
+        structure=full_structure(ch),
+    )
+
+
+def new_campaign(name: str, dice: Dice) -> tuple[Campaign, list[Report]]:
+    from .contracts import ensure_contracts
+    from .market import ensure_market
+
+    cat = catalog()
+    start = cat.start
+    pilots = tuple(
+        Pilot(
+            callsign=p.callsign,
+            gunnery=p.gunnery,
+            piloting=p.piloting,
+            tactics=p.tactics,
+            morale=p.morale,
+        )
+        for p in cat.pilots.starting_pilot
+    )
+    frames = []
+    for i, spec in enumerate(start.frame, start=1):
+        frame = fresh_frame(f"F{i}", spec.chassis, cat.chassis[spec.chassis].name)
+        weapons = tuple(Mount(weapon=e.weapon, mount=e.mount, group=e.group) for e in spec.loadout)
+        frames.append(attrs.evolve(frame, weapons=weapons, pilot=spec.pilot))
+    campaign = Campaign(
+        company=name,
+        credits=start.company.credits,
+        place=start.company.location,
+        fuel=start.company.fuel,
+        frames=tuple(frames),
+        pilots=pilots,
+        standing=tuple((f, cat.economy.standing.start) for f in sorted(cat.factions)),
+        next_frame=len(frames) + 1,
+    )
+    campaign, market_events = ensure_market(campaign, dice)
+    campaign, contract_events = ensure_contracts(campaign, dice, force=True)
+    place = cat.places[campaign.place]
+    reports = [
+        Report(
+            topic="day",
+            text=f"{name} opens for business at {place.name} on {date_text(campaign.day)}.",
+        )
+    ]
+    reports += [e for e in (*market_events, *contract_events) if isinstance(e, Report)]
+    return campaign, reports
+
+
+@handles(NewCampaign)
+def _new(state: GameState, cmd: NewCampaign) -> Outcome:
+    if state.campaign is not None:
+        return Refused("a campaign is already under way in this game")
+    name = " ".join(cmd.name.split())
+    if not name or len(name) > NAME_MAX:
+        return Refused(f"a company name has 1 to {NAME_MAX} characters")
+    dice = Dice(state.rng)
+    campaign, reports = new_campaign(name, dice)
+    return Accepted(attrs.evolve(state, campaign=campaign, rng=dice.state()), tuple(reports))
