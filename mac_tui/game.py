@@ -129,6 +129,10 @@ def replay(seed: int, commands: Sequence[Command]) -> GameState:
 
 
 # ---- text form ---------------------------------------------------------------------------
+YES = ("yes", "y", "true", "on", "rush")
+NO = ("no", "n", "false", "off", "normal")
+
+
 class CommandSyntaxError(ValueError):
     """A command line that does not parse; the message says why."""
 
@@ -166,9 +170,12 @@ def _parse_value(hint: Any, token: str, name: str) -> Any:
         inner = next(a for a in args if a is not type(None))
         return _parse_value(inner, token, name)
     if hint is bool:
-        if token not in ("yes", "no"):
-            raise CommandSyntaxError(f"{name}: expected yes or no, got {token!r}")
-        return token == "yes"
+        word = token.lower()
+        if word in YES:
+            return True
+        if word in NO:
+            return False
+        raise CommandSyntaxError(f"{name}: expected yes or no, got {token!r}")
     if hint is int:
         try:
             return int(token)

@@ -207,3 +207,13 @@ def test_inventory_counts_never_go_negative() -> None:
     assert add_count(items, "medium_laser", -2) == ()
     with pytest.raises(ValueError):
         add_count(items, "medium_laser", -3)
+
+
+def test_the_day_tick_ends_a_run_that_cannot_field_anyone() -> None:
+    # R28: every frame destroyed, no money for a rebuild: the next day ends the run.
+    state = new()
+    c = camp(state)
+    wrecked = tuple(attrs.evolve(f, status="destroyed", pilot=None) for f in c.frames)
+    broke = attrs.evolve(c, frames=wrecked, credits=1_000)
+    out = camp(play(attrs.evolve(state, campaign=broke), "advance-day"))
+    assert out.ended is not None and "no frame can deploy" in out.ended

@@ -572,3 +572,19 @@ def test_accepted_refits_keep_every_frame_legal_and_items_conserved(lines: list[
             spent = camp(before).credits - c.credits
             days = c.frame(frame_id).busy_days - camp(before).frame(frame_id).busy_days
             assert spent == 500 * days  # 500 credits per day of bay time, 0 for groups
+
+
+def test_refit_without_an_equipment_list_keeps_the_equipment() -> None:
+    # The EQUIPMENT argument left out means "keep what is fitted": only the weapon change
+    # (one removal: the Light Laser from the head) is charged.
+    state = stocked(new_game(), {}, {"cooling_vents": 1})
+    weapons = "medium_laser@right_arm:1+autocannon_5@left_arm:1+heavy_laser@right_torso:2"
+    with_vents = run(state, f"refit F1 {weapons}+light_laser@head:1 cooling_vents").state
+    c = camp(with_vents)
+    assert [f.equipment for f in c.frame("F1").equipment] == ["cooling_vents"]
+    busy = attrs.evolve(c.frame("F1"), busy_days=0)
+    ready = attrs.evolve(with_vents, campaign=c.with_frame(busy))
+    out = run(ready, f"refit F1 {weapons}")
+    after = camp(out.state)
+    assert [f.equipment for f in after.frame("F1").equipment] == ["cooling_vents"]
+    assert after.credits == camp(ready).credits - 500

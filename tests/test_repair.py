@@ -291,3 +291,22 @@ def test_deployed_frames_cannot_be_repaired() -> None:
     assert plan_repair(c, "F1") == "Enforcer is deployed on a mission"
     c = attrs.evolve(c, mission=None)
     assert plan_repair(c, "F1") == Quote(cost=40_000, days=3)
+
+
+def test_a_salvaged_wreck_is_repaired_at_the_salvage_rate() -> None:
+    # §12.4: a Raider wreck sells for 40% of 100,000 = 40,000; its repair costs 30% of that,
+    # 12,000, and takes 3 days, whatever its damage; afterwards it is an ordinary frame.
+    wreck = frame("RD-30", armor=missing("RD-30", 50), wreck=True)
+    quote = repair_quote(wreck)
+    assert not isinstance(quote, str)
+    assert (quote.cost, quote.days) == (12_000, 3)
+    state = with_frame(new_game(), "F2", armor=missing("RD-30", 50), wreck=True)
+    done = run(state, "repair F2")
+    repaired = camp(done.state).frame("F2")
+    assert not repaired.wreck and repaired.busy_days == 3
+    assert camp(done.state).credits == camp(state).credits - 12_000
+
+
+def test_rush_is_spelled_as_a_word_too() -> None:
+    state = with_frame(new_game(), "F1", armor=missing("EN-50", 55))
+    assert run(state, "repair F1 rush").state == run(state, "repair F1 yes").state

@@ -94,13 +94,13 @@ class Unassign(Command):
 class Refit(Command):
     """§7.1-§7.8: give a frame a new loadout. `weapons` lists `weapon@mount:group` items and
     `equipment` lists `equipment` or `equipment@mount` (slot equipment), both joined by `+`
-    (`-` for none). Each install or removal costs 500 credits and a day; group changes are
-    free."""
+    (`-` for none; left out = keep the equipment as it is). Each install or removal costs
+    500 credits and a day; group changes are free."""
 
     verb = "refit"
     frame: str
     weapons: str
-    equipment: str = "-"
+    equipment: str = "keep"
 
 
 @frozen

@@ -42,7 +42,13 @@ from . import ledger
 from .commands import Accept, BuyWreck, Dismiss, Salvage
 from .common import Change, campaign_command, campaign_refusal, split
 from .events import CampaignEnded, Report
-from .repair import frame_status_after_battle, repair_cost
+from .repair import (
+    frame_status_after_battle,
+    repair_cost,
+    wreck_price,
+    wreck_repair_cost,
+    wreck_repair_days,
+)
 from .state import (
     AfterAction,
     Campaign,
@@ -387,25 +393,6 @@ def bonus_finds(battle: Battle, opponent: str, dice: Dice) -> tuple[SalvageItem,
     return tuple(found)
 
 
-def wreck_price(chassis: str) -> int:
-    """§12.4: 40% of the chassis' purchase price."""
-    cat = catalog()
-    return (
-        cat.chassis_price(cat.chassis[chassis]) * cat.economy.salvage.frame_price_percent // PERCENT
-    )
-
-
-def wreck_repair_cost(chassis: str) -> int:
-    """§12.4: a salvaged frame's repair costs 30% of its salvage price."""
-    s = catalog().economy.salvage
-    return wreck_price(chassis) * s.frame_repair_percent // PERCENT
-
-
-def wreck_repair_days() -> int:
-    """§12.4: and takes 3 days."""
-    return catalog().economy.salvage.frame_repair_days
-
-
 def head_kill_offers(battle: Battle) -> tuple[Frame, ...]:
     """§12.4: enemies whose pilot died with the head destroyed (not CT-breached) come up for
     sale as bare frames (their weapons are in the salvage pool, R24) with their combat damage,
@@ -601,7 +588,7 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
         missions_won=campaign.missions_won + (result == "victory"),
     )
     events += [Report(topic=TOPIC, text=line) for line in lines]
-    campaign, more_events = _end_if_finished(campaign)
+    campaign, more_events = end_if_finished(campaign)
     events += more_events
     return campaign, events
 
@@ -714,7 +701,7 @@ def _buy_wreck(campaign: Campaign, cmd: BuyWreck, dice: Dice) -> Change | str:
     reason = ledger.short_of(campaign, price)
     if reason:
         return reason
-    frame = attrs.evolve(offer, id=f"F{campaign.next_frame}")
+    frame = attrs.evolve(offer, id=f"F{campaign.next_frame}", wreck=True)
     offers = tuple(o for i, o in enumerate(aa.frame_offers) if i != cmd.index - 1)
     campaign = attrs.evolve(
         campaign,
@@ -744,7 +731,7 @@ def _done(campaign: Campaign, cmd: Dismiss, dice: Dice) -> Change | str:
             )
         campaign, events = reveal(campaign, [], dice)
     campaign = attrs.evolve(campaign, after_action=None)
-    campaign, more = _end_if_finished(campaign)
+    campaign, more = end_if_finished(campaign)
     return campaign, [*events, *more]
 
 
@@ -800,7 +787,7 @@ def check_end(campaign: Campaign) -> str | None:
     return f"{' and '.join(wants)}, with {campaign.credits:,} credits in hand"
 
 
-def _end_if_finished(campaign: Campaign) -> tuple[Campaign, list[Event]]:
+def end_if_finished(campaign: Campaign) -> tuple[Campaign, list[Event]]:
     if campaign.ended:
         return campaign, []
     cause = check_end(campaign)

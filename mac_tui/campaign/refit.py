@@ -353,9 +353,19 @@ def apply_refit(campaign: Campaign, plan: RefitPlan) -> tuple[Campaign, list[Eve
     return campaign, events
 
 
+KEEP = "keep"  # the `refit` command's equipment left out: keep what is fitted
+
+
 @campaign_command(Refit)
 def _refit(campaign: Campaign, cmd: Refit, dice: Dice) -> Change | str:
-    parsed = parse_loadout(cmd.weapons, cmd.equipment)
+    equipment = cmd.equipment
+    if equipment == KEEP:
+        try:
+            frame = campaign.frame(cmd.frame)
+        except KeyError:
+            return f"no frame {cmd.frame}"
+        equipment = loadout_text((), frame.equipment)[1]
+    parsed = parse_loadout(cmd.weapons, equipment)
     if isinstance(parsed, str):
         try:
             campaign.frame(cmd.frame)

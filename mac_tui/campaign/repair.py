@@ -106,6 +106,23 @@ def repair_days(frame: Frame) -> int:
     return max(rules.min_days, -(-rules.days_per_ratio * missing // full))
 
 
+def wreck_price(chassis: str) -> int:
+    """§12.4: a head-kill frame sells for 40% of the chassis' purchase price."""
+    cat = catalog()
+    percent = cat.economy.salvage.frame_price_percent
+    return cat.chassis_price(cat.chassis[chassis]) * percent // 100
+
+
+def wreck_repair_cost(chassis: str) -> int:
+    """§12.4: a salvaged frame's repair costs 30% of its salvage price."""
+    return wreck_price(chassis) * catalog().economy.salvage.frame_repair_percent // 100
+
+
+def wreck_repair_days() -> int:
+    """§12.4: and takes 3 days."""
+    return catalog().economy.salvage.frame_repair_days
+
+
 def repair_quote(frame: Frame, rush: bool = False) -> Quote | str:
     """The price and days of repairing (or rebuilding) this frame, or why it needs none."""
     cat = catalog()
@@ -113,6 +130,8 @@ def repair_quote(frame: Frame, rush: bool = False) -> Quote | str:
     if frame.status == "destroyed":
         cost = cat.chassis_price(cat.chassis[frame.chassis])
         days = rules.rebuild_days
+    elif frame.wreck:
+        cost, days = wreck_repair_cost(frame.chassis), wreck_repair_days()
     elif not needs_repair(frame):
         pct = damage_ratio_percent(frame)
         return (
@@ -165,6 +184,7 @@ def apply_repair(campaign: Campaign, frame_id: str, quote: Quote) -> tuple[Campa
         status="repairing",
         busy_days=quote.days,
         pilot=pilot,
+        wreck=False,
     )
     campaign = campaign.with_frame(fixed)
     work = ("rush " if quote.rush else "") + ("rebuild" if quote.rebuild else "repair")

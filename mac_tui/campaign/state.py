@@ -59,6 +59,7 @@ class Frame:
     components: int = 0  # component damage carried home (§11.2 ComponentDamageCount)
     pilot: str | None = None
     busy_days: int = 0  # repair or refit days left (the frame cannot deploy meanwhile)
+    wreck: bool = False  # bought from head-kill salvage: its first repair is §12.4's
 
 
 @frozen(kw_only=True)

@@ -82,6 +82,11 @@ def pass_day(campaign: Campaign, dice: Dice) -> tuple[Campaign, list[Event]]:
         cause = f"credits stayed below zero for {limit} days"
         campaign = attrs.evolve(campaign, ended=cause)
         events.append(CampaignEnded(cause=cause))
+    else:
+        from .mission import end_if_finished
+
+        campaign, more = end_if_finished(campaign)
+        events.extend(more)
     return campaign, events
 
 
