@@ -23,3 +23,18 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
     assert test in ci_lines
     assert "set -euo pipefail" in ci_lines
+
+
+def test_the_readme_command_file_plays_without_a_refusal() -> None:
+    from mac_tui.script import run_lines
+    from mac_tui.session import Session
+
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"```text\n(.*?)```", text, re.S)
+    assert block is not None
+    session = Session.new(3)
+    results = run_lines(session, block.group(1).splitlines())
+    refused = [(r.text, r.reason) for r in results if not r.accepted]
+    assert refused == []
+    assert session.state.campaign is not None
+    assert session.state.campaign.missions_played == 1
