@@ -15,10 +15,13 @@ RULES_EPILOG = "Run `mac-tui rules` with no table to list the tables."
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mac-tui",
-        description="Mechanized Armour Commander: run a mercenary company of combat frames.",
+        description="Mechanized Armour Commander: run a mercenary company of combat frames. "
+        "With no command, the game starts in the terminal.",
     )
     p.add_argument("--version", action="version", version=f"mac-tui {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    play = sub.add_parser("play", help="play the game in the terminal (the default)")
+    play.add_argument("--load", metavar="SAVE", help="open this save at once")
     rules = sub.add_parser(
         "rules", help="print a rules table (Rich table or --json)", epilog=RULES_EPILOG
     )
@@ -179,6 +182,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if verdict.ok or not args.verify else 1
 
 
+def cmd_play(load: str | None) -> int:
+    from pathlib import Path
+
+    from .catalog import DataError, catalog
+
+    try:
+        catalog()
+    except DataError as exc:
+        return _data_error(exc)
+    from .tui.app import run
+
+    run(Path(load) if load else None)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)
@@ -201,5 +219,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return cmd_script(args)
     if args.command == "replay":
         return cmd_replay(args)
+    if args.command == "play" or args.command is None:
+        return cmd_play(getattr(args, "load", None))
     _parser().print_help()
     return 0

@@ -1,0 +1,207 @@
+"""The Textual application: owns the running `Session`, applies commands, autosaves.
+
+Screens never change the game themselves: they call `app.act(command)`, which steps the engine,
+shows a refusal's reason on screen, autosaves after every accepted command, and asks the
+screens to redraw. SIGHUP and SIGTERM save and exit, so a dropped SSH session loses nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from ..game import Accepted, Command, Event
+from ..session import Session, saves_dir
+from .config import Settings, load_settings
+from .themes import THEMES
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "company"
+
+
+class GameScreen(Screen[None]):
+    """A screen that draws the game state; `refresh_view` redraws it after every change."""
+
+    def refresh_view(self) -> None:
+        """Redraw from `self.app.session`; the default redraws nothing."""
+
+    @property
+    def game(self) -> MacApp:
+        app = self.app
+        assert isinstance(app, MacApp)
+        return app
+
+
+class MacApp(App[None]):
+    """Mechanized Armour Commander."""
+
+    TITLE = "Mechanized Armour Commander"
+    CSS_PATH = "app.tcss"
+    BINDINGS = [
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        *,
+        saves: Path | None = None,
+        settings: Settings | None = None,
+        settings_problem: str | None = None,
+        load: Path | None = None,
+    ) -> None:
+        super().__init__()
+        if settings is None:
+            settings, settings_problem = load_settings()
+        self.settings = settings
+        self._settings_problem = settings_problem
+        self.saves = saves or saves_dir()
+        self.session: Session | None = None
+        self.save_path: Path | None = None
+        self.messages: list[str] = []
+        self._load_on_start = load
+
+    # ---- lifecycle ----------------------------------------------------------------------
+    def on_mount(self) -> None:
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.apply_settings(self.settings)
+        self._install_signal_handlers()
+        from .screens.title import TitleScreen
+
+        self.push_screen(TitleScreen())
+        if self._load_on_start is not None:
+            self.open_save(self._load_on_start)
+        if self._settings_problem:
+            self.notify(self._settings_problem, severity="warning", timeout=8)
+        self._check_size()
+
+    def apply_settings(self, settings: Settings) -> None:
+        self.settings = settings
+        names = {t.name for t in THEMES} | set(self.available_themes)
+        self.theme = settings.theme if settings.theme in names else THEMES[0].name
+        if settings.keys:
+            self.set_keymap(dict(settings.keys))
+
+    def _install_signal_handlers(self) -> None:
+        try:
+            import asyncio
+
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGHUP, signal.SIGTERM):
+                loop.add_signal_handler(sig, self.save_and_exit)
+        except (RuntimeError, NotImplementedError, AttributeError, ValueError):
+            pass  # not on the main thread (tests) or no signals on this platform
+
+    def save_and_exit(self) -> None:
+        self.autosave()
+        self.exit()
+
+    # ---- size guard ---------------------------------------------------------------------
+    def on_resize(self) -> None:
+        self._check_size()
+
+    def _check_size(self) -> None:
+        from .screens.too_small import TooSmallScreen
+
+        small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+        showing = isinstance(self.screen, TooSmallScreen)
+        if small and not showing:
+            self.push_screen(TooSmallScreen())
+        elif not small and showing:
+            self.pop_screen()
+
+    # ---- the game -----------------------------------------------------------------------
+    def start_session(self, session: Session, path: Path) -> None:
+        self.session = session
+        self.save_path = path
+        self.messages = []
+        self.autosave()
+
+    def new_save_path(self, company: str, seed: int) -> Path:
+        return self.saves / f"{slug(company)}-{seed}.json"
+
+    def open_save(self, path: Path) -> None:
+        from ..save import SaveError
+
+        try:
+            session = Session.load(path)
+        except SaveError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        self.session = session
+        self.save_path = path
+        self.show_game()
+
+    def show_game(self) -> None:
+        """Go to where the game stands: the hub (or the battle, once that screen exists)."""
+        from .screens.hub import HubScreen
+
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(HubScreen())
+
+    def act(self, command: Command) -> bool:
+        """Apply a command for the player. Refusals show their reason; nothing changes."""
+        if self.session is None:
+            return False
+        outcome = self.session.apply(command)
+        if not isinstance(outcome, Accepted):
+            self.say(f"Refused: {outcome.reason}", warning=True)
+            return False
+        self.autosave()
+        self.report(outcome.events)
+        self.redraw()
+        return True
+
+    def report(self, events: Sequence[Event]) -> None:
+        lines = [e.describe() for e in events]
+        self.messages.extend(lines)
+        del self.messages[:-200]
+        if lines:
+            self.say(lines[-1])
+
+    def say(self, text: str, warning: bool = False) -> None:
+        for screen in self.screen_stack:
+            if hasattr(screen, "show_message"):
+                screen.show_message(text, warning)
+        if warning:
+            self.notify(text, severity="warning", timeout=6)
+
+    def redraw(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                screen.refresh_view()
+
+    def autosave(self) -> None:
+        if self.session is None or self.save_path is None:
+            return
+        try:
+            self.session.save(self.save_path)
+        except OSError as exc:
+            self.notify(f"Could not save to {self.save_path}: {exc}", severity="error")
+
+    # ---- help and the command palette ---------------------------------------------------
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        self.push_screen(HelpScreen(self.screen))
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        commands = getattr(screen, "palette_commands", None)
+        if commands is not None:
+            yield from commands()
+
+
+def run(load: Path | None = None) -> None:
+    MacApp(load=load).run()

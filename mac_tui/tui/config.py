@@ -1,0 +1,93 @@
+"""Player settings: theme, glyphs, animation speed and key remapping, from a TOML file.
+
+The file is `config.toml` in the platform's config folder for mac-tui (or $MAC_TUI_CONFIG).
+A broken file never stops the game: the defaults are used and the problem is reported.
+
+    theme = "mac-okabe-ito"        # any theme from the settings screen
+    glyphs = "unicode"             # or "ascii"
+    animation = "normal"           # off, fast, normal, slow
+    [keys]                         # binding id = keys (comma-separated)
+    "hub.market" = "m,3"
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+import attrs
+from attrs import frozen
+
+CONFIG_ENV = "MAC_TUI_CONFIG"
+Glyphs = Literal["ascii", "unicode"]
+Animation = Literal["off", "fast", "normal", "slow"]
+GLYPHS: tuple[Glyphs, ...] = ("unicode", "ascii")
+ANIMATIONS: tuple[Animation, ...] = ("off", "fast", "normal", "slow")
+ANIMATION_SECONDS = {"off": 0.0, "fast": 0.15, "normal": 0.45, "slow": 0.9}
+
+
+@frozen
+class Settings:
+    theme: str = "mac-dark"
+    glyphs: Glyphs = "unicode"
+    animation: Animation = "normal"
+    keys: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def delay(self) -> float:
+        return ANIMATION_SECONDS[self.animation]
+
+
+def config_path() -> Path:
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return platformdirs.user_config_path("mac-tui", appauthor=False) / "config.toml"
+
+
+def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
+    """The settings and, when the file had a problem, a message naming file and field."""
+    path = path or config_path()
+    if not path.exists():
+        return Settings(), None
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return Settings(), f"{path}: unreadable ({exc}); using the default settings"
+    settings = Settings()
+    problems: list[str] = []
+    for key, value in raw.items():
+        if key == "theme" and isinstance(value, str):
+            settings = attrs.evolve(settings, theme=value)
+        elif key == "glyphs" and value in GLYPHS:
+            settings = attrs.evolve(settings, glyphs=value)
+        elif key == "animation" and value in ANIMATIONS:
+            settings = attrs.evolve(settings, animation=value)
+        elif key == "keys" and isinstance(value, dict):
+            keys = tuple(sorted((str(k), str(v)) for k, v in value.items() if isinstance(v, str)))
+            settings = attrs.evolve(settings, keys=keys)
+        else:
+            problems.append(f'field "{key}"')
+    message = f"{path}: ignored {', '.join(problems)}" if problems else None
+    return settings, message
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    path = path or config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [
+        f'theme = "{settings.theme}"',
+        f'glyphs = "{settings.glyphs}"',
+        f'animation = "{settings.animation}"',
+    ]
+    if settings.keys:
+        lines.append("")
+        lines.append("[keys]")
+        lines += [f'"{k}" = "{v}"' for k, v in settings.keys]
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,54 @@
+"""`?`: help for the screen in front, with its keys (as remapped) and what they do."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Label, Static
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,question_mark,enter", "close", "Close", id="help.close")]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Vertical {
+        width: 76; height: auto; max-height: 22; border: thick $primary; background: $surface;
+        padding: 0 1;
+    }
+    HelpScreen VerticalScroll { height: auto; max-height: 18; }
+    """
+
+    def __init__(self, under: Screen[object]) -> None:
+        super().__init__()
+        self.under = under
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("[b]Help[/b]  (Esc to close) · ctrl+p: command palette · ctrl+q: quit")
+            with VerticalScroll():
+                yield Static(self.text())
+
+    def text(self) -> str:
+        lines: list[str] = []
+        section = None
+        current = getattr(self.under, "current_section", None)
+        if callable(current):
+            section = current()
+        if section is not None:
+            lines.append(f"[b]{section.TITLE}[/b]: {section.HELP}")
+            lines.append("")
+        intro = getattr(self.under, "HELP", "")
+        if intro:
+            lines += [intro, ""]
+        seen = set()
+        for binding in self.under.active_bindings.values():
+            b = binding.binding
+            if b.description and (b.key, b.description) not in seen:
+                seen.add((b.key, b.description))
+                lines.append(f"  {b.key_display or b.key:<12} {b.description}")
+        return "\n".join(lines)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

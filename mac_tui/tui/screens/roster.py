@@ -1,0 +1,217 @@
+"""Roster: the frames with chassis, status, pilot, armour, repair cost and time; repair, rush
+repair, sell, rename, assign and unassign pilots."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from ...campaign.commands import Assign, RenameFrame, Repair, SellFrame, Unassign
+from ...campaign.market import frame_sale_price, sell_frame_refusal
+from ...campaign.pilots import assign_refusal
+from ...campaign.repair import damage_ratio_percent, full_armor, plan_repair
+from ...campaign.state import Frame
+from ...catalog import catalog
+from ..widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
+from ..widgets.section import Section
+
+STATUS = {
+    "ready": "Ready",
+    "damaged": "Damaged",
+    "repairing": "Repairing",
+    "destroyed": "DESTROYED",
+}
+
+
+def frame_status(frame: Frame) -> str:
+    text = STATUS[frame.status]
+    if frame.busy_days and frame.status != "repairing":
+        text += " (refit)"
+    if frame.busy_days:
+        text += f" {frame.busy_days}d"
+    return text
+
+
+class RosterSection(Section):
+    TITLE = "Roster"
+    KEY = "1"
+    HELP = (
+        "Your frames. Arrows pick a frame. r repairs it (R rushes: double cost, half time), "
+        "p seats a pilot, u unseats one, n renames the frame, x sells it at a market."
+    )
+    BINDINGS = [
+        Binding("r", "repair(False)", "Repair", id="roster.repair"),
+        Binding("R", "repair(True)", "Rush", id="roster.rush"),
+        Binding("p", "assign", "Pilot", id="roster.assign"),
+        Binding("u", "unassign", "Unseat", id="roster.unassign"),
+        Binding("n", "rename", "Rename", id="roster.rename"),
+        Binding("x", "sell", "Sell", id="roster.sell"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield DataTable(id="frames", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="frame-detail")
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Id", "Name", "Chassis", "Status", "Pilot", "Armour", "Repair")
+
+    # ---- drawing ------------------------------------------------------------------------
+    def refresh_view(self) -> None:
+        if getattr(self.app, "session", None) is None:
+            return
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        cat = catalog()
+        for f in self.campaign.frames:
+            ch = cat.chassis[f.chassis]
+            armour = f"{sum(f.armor) * 100 // max(1, full_armor(f))}%"
+            quote = plan_repair(self.campaign, f.id)
+            repair = "-" if isinstance(quote, str) else f"{quote.cost:,} / {quote.days}d"
+            table.add_row(
+                f.id,
+                f.name,
+                f"{ch.designation} {cat.classes[ch.class_].name}",
+                frame_status(f),
+                f.pilot or "-",
+                armour,
+                repair,
+                key=f.id,
+            )
+        if self.campaign.frames:
+            table.move_cursor(row=min(row, len(self.campaign.frames) - 1))
+        self.show_detail()
+        self.refresh_bindings()
+
+    def show_detail(self) -> None:
+        frame = self.selected()
+        detail = self.query_one("#frame-detail", Static)
+        if frame is None:
+            detail.update("No frames. Buy a chassis at a market (3).")
+            return
+        cat = catalog()
+        weapons = ", ".join(
+            f"{cat.weapons[m.weapon].abbrev}({cat.location(m.mount).abbrev} g{m.group})"
+            for m in frame.weapons
+        )
+        equipment = ", ".join(cat.equipment[e.equipment].name for e in frame.equipment)
+        ratio = damage_ratio_percent(frame)
+        lines = [
+            f"{frame.name}: {weapons or 'no weapons'}",
+            f"Equipment: {equipment or 'none'} · damage {float(ratio):.0f}% · "
+            f"components hit {frame.components}",
+        ]
+        quote = plan_repair(self.campaign, frame.id)
+        lines.append(f"Repair: {quote}" if isinstance(quote, str) else "")
+        detail.update("\n".join(lines))
+
+    def on_data_table_row_highlighted(self) -> None:
+        self.show_detail()
+        self.refresh_bindings()
+
+    def selected(self) -> Frame | None:
+        table = self.query_one(DataTable)
+        frames = self.campaign.frames
+        if not frames or table.cursor_row < 0 or table.cursor_row >= len(frames):
+            return None
+        return frames[table.cursor_row]
+
+    # ---- legality -----------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if getattr(self.app, "session", None) is None or self.state.campaign is None:
+            return None
+        frame = self.selected()
+        if frame is None:
+            return None if action in {"repair", "assign", "unassign", "rename", "sell"} else True
+        c = self.campaign
+        if action == "repair":
+            return None if isinstance(plan_repair(c, frame.id, bool(parameters[0])), str) else True
+        if action == "assign":
+            return True if self._seatable(frame) else None
+        if action == "unassign":
+            return True if frame.pilot else None
+        if action == "sell":
+            return None if sell_frame_refusal(c, frame.id) else True
+        return True
+
+    def _seatable(self, frame: Frame) -> list[str]:
+        return [
+            p.callsign
+            for p in self.campaign.pilots
+            if assign_refusal(self.campaign, p.callsign, frame.id) is None
+        ]
+
+    # ---- actions ------------------------------------------------------------------------
+    def action_repair(self, rush: bool) -> None:
+        frame = self.selected()
+        if frame is None:
+            return
+        quote = plan_repair(self.campaign, frame.id, rush)
+        if isinstance(quote, str):
+            self.say(f"Refused: {quote}", warning=True)
+            return
+        kind = "Rebuild" if quote.rebuild else "Repair"
+        text = f"{'Rush ' if rush else ''}{kind} {frame.name} for {quote.cost:,} cr, {quote.days} day(s)?"
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.act(Repair(frame.id, rush))
+
+        self.app.push_screen(ConfirmScreen(text), done)
+
+    def action_assign(self) -> None:
+        frame = self.selected()
+        if frame is None:
+            return
+        options = []
+        for callsign in self._seatable(frame):
+            p = self.campaign.pilot(callsign)
+            seat = self.campaign.frame_of(callsign)
+            where = f", now in {seat.name}" if seat else ""
+            options.append(
+                (callsign, f"{callsign}: G{p.gunnery} P{p.piloting} T{p.tactics} {p.status}{where}")
+            )
+        if not options:
+            self.say("Refused: no pilot can take this seat", warning=True)
+            return
+
+        def chosen(callsign: str | None) -> None:
+            if callsign:
+                self.act(Assign(callsign, frame.id))
+
+        self.app.push_screen(ChooseScreen(f"Who flies {frame.name}?", options), chosen)
+
+    def action_unassign(self) -> None:
+        frame = self.selected()
+        if frame is not None and frame.pilot:
+            self.act(Unassign(frame.pilot))
+
+    def action_rename(self) -> None:
+        frame = self.selected()
+        if frame is None:
+            return
+
+        def named(name: str | None) -> None:
+            if name:
+                self.act(RenameFrame(frame.id, name))
+
+        self.app.push_screen(AskScreen(f"New name for {frame.name}:", frame.name), named)
+
+    def action_sell(self) -> None:
+        frame = self.selected()
+        if frame is None:
+            return
+        reason = sell_frame_refusal(self.campaign, frame.id)
+        if reason:
+            self.say(f"Refused: {reason}", warning=True)
+            return
+        price = frame_sale_price(self.campaign, frame.id)
+        text = f"Sell {frame.name} for {price:,} cr? Its gear goes to the inventory."
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.act(SellFrame(frame.id))
+
+        self.app.push_screen(ConfirmScreen(text), done)

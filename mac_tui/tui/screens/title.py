@@ -1,0 +1,141 @@
+"""The title screen: new campaign, continue, load, rules reference, settings, quit."""
+
+from __future__ import annotations
+
+import os
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ... import __version__
+from ...campaign.commands import NewCampaign
+from ...session import Session
+from ..widgets.dialogs import AskScreen
+
+BANNER = r"""
+ __  __    _    ____
+|  \/  |  / \  / ___|   Mechanized
+| |\/| | / _ \| |       Armour
+| |  | |/ ___ \ |___    Commander
+|_|  |_/_/   \_\____|
+"""
+
+
+def random_seed() -> int:
+    return int.from_bytes(os.urandom(4), "big")
+
+
+def latest_save(folder: object) -> object:
+    from pathlib import Path
+
+    assert isinstance(folder, Path)
+    saves = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    return saves[0] if saves else None
+
+
+class TitleScreen(Screen[None]):
+    BINDINGS = [
+        Binding("n", "choose('new')", "New", id="title.new"),
+        Binding("c", "choose('continue')", "Continue", id="title.continue"),
+        Binding("l", "choose('load')", "Load", id="title.load"),
+        Binding("r", "choose('rules')", "Rules", id="title.rules"),
+        Binding("s", "choose('settings')", "Settings", id="title.settings"),
+        Binding("q", "choose('quit')", "Quit", id="title.quit"),
+    ]
+    DEFAULT_CSS = """
+    TitleScreen { align: center middle; }
+    TitleScreen #banner { width: auto; color: $primary; text-style: bold; }
+    TitleScreen OptionList { width: 40; height: auto; margin-top: 1; }
+    TitleScreen #version { width: auto; color: $text-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            with Center():
+                yield Static(BANNER.strip("\n"), id="banner")
+            with Center():
+                yield OptionList(
+                    Option("New campaign            n", id="new"),
+                    Option("Continue                c", id="continue"),
+                    Option("Load a save             l", id="load"),
+                    Option("Rules reference         r", id="rules"),
+                    Option("Settings                s", id="settings"),
+                    Option("Quit                    q", id="quit"),
+                )
+            with Center():
+                yield Static(f"mac-tui {__version__}", id="version")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.action_choose(event.option.id)
+
+    def action_choose(self, what: str) -> None:
+        app = self.app
+        if what == "new":
+            self.new_campaign()
+        elif what == "continue":
+            path = latest_save(app.saves)  # type: ignore[attr-defined]
+            if path is None:
+                app.notify("No saved campaign yet: start a new one (n).", severity="warning")
+            else:
+                app.open_save(path)  # type: ignore[attr-defined]
+        elif what == "load":
+            from .load import LoadScreen
+
+            app.push_screen(LoadScreen())
+        elif what == "rules":
+            from .rules import RulesScreen
+
+            app.push_screen(RulesScreen())
+        elif what == "settings":
+            from .settings import SettingsScreen
+
+            app.push_screen(SettingsScreen())
+        elif what == "quit":
+            app.exit()
+
+    def new_campaign(self) -> None:
+        seed = random_seed()
+
+        def named(name: str | None) -> None:
+            if not name:
+                return
+
+            def seeded(text: str | None) -> None:
+                if text is None:
+                    return
+                text = text.strip()
+                if text and not text.isdigit():
+                    self.app.notify("A seed is a whole number.", severity="warning")
+                    return
+                self.start(name, int(text) if text else seed)
+
+            self.app.push_screen(
+                AskScreen(
+                    "Seed (Enter keeps this one; type another to replay a game):",
+                    str(seed),
+                ),
+                seeded,
+            )
+
+        self.app.push_screen(AskScreen("Name your company:", placeholder="Iron Wolves"), named)
+
+    def start(self, name: str, seed: int) -> None:
+        app = self.app
+        session = Session.new(seed)
+        outcome = session.apply(NewCampaign(name))
+        if not outcome.accepted:
+            app.notify(f"Refused: {outcome.reason}", severity="warning")  # type: ignore[attr-defined]
+            return
+        path = app.new_save_path(name, seed)  # type: ignore[attr-defined]
+        app.start_session(session, path)  # type: ignore[attr-defined]
+        app.report(outcome.events)  # type: ignore[attr-defined,union-attr]
+        app.show_game()  # type: ignore[attr-defined]

@@ -1,0 +1,31 @@
+"""Below 80x24 this takes over until the terminal is large enough again."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Center, Middle
+from textual.screen import Screen
+from textual.widgets import Static
+
+
+class TooSmallScreen(Screen[None]):
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; }
+    TooSmallScreen Static { width: auto; text-align: center; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Middle(), Center():
+            yield Static("", id="size-note")
+
+    def on_mount(self) -> None:
+        self.update_note()
+
+    def on_resize(self) -> None:
+        self.update_note()
+
+    def update_note(self) -> None:
+        w, h = self.app.size
+        self.query_one("#size-note", Static).update(
+            f"Please enlarge the terminal to at least 80x24.\n(now {w}x{h})"
+        )

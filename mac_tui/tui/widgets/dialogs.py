@@ -1,0 +1,111 @@
+"""Small modal dialogs: confirm, ask for a line of text, choose from a list."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+DIALOG_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{
+    width: 64; height: auto; max-height: 20; border: thick $primary; background: $surface;
+    padding: 1 2;
+}}
+{name} Horizontal {{ height: auto; align-horizontal: right; margin-top: 1; }}
+{name} Button {{ margin-left: 2; }}
+"""
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Yes/no: `y`/Enter confirms, `n`/Escape cancels."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes", id="dialog.yes"),
+        Binding("n,escape", "answer(False)", "No", id="dialog.no"),
+    ]
+
+    def __init__(self, message: str, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__()
+        self.message = message
+        self.yes, self.no = yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.message)
+            with Horizontal():
+                yield Button(f"{self.no} (n)", id="no")
+                yield Button(f"{self.yes} (y)", id="yes", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#yes", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+
+class AskScreen(ModalScreen[str | None]):
+    """A line of text: Enter accepts, Escape cancels."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="AskScreen")
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
+
+    def __init__(self, prompt: str, value: str = "", placeholder: str = "") -> None:
+        super().__init__()
+        self.prompt = prompt
+        self.value = value
+        self.placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.prompt)
+            yield Input(value=self.value, placeholder=self.placeholder, id="answer")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ChooseScreen(ModalScreen[str | None]):
+    """Pick one of several options (arrows + Enter, or a click); Escape cancels."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="ChooseScreen")
+        + """
+    ChooseScreen OptionList { height: auto; max-height: 14; }
+    """
+    )
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
+
+    def __init__(self, title: str, options: Sequence[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.options = list(options)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.title_text)
+            yield OptionList(*(Option(label, id=value) for value, label in self.options))
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

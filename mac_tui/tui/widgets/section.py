@@ -1,0 +1,47 @@
+"""A hub section: one area of the company (roster, market...) drawn from the state.
+
+Sections declare their actions as bindings with ids (so keys can be remapped) and grey out the
+ones that are not legal now through `check_action`, asking the engine why, never guessing.
+"""
+
+from __future__ import annotations
+
+from textual.containers import Vertical
+
+from ...campaign.state import Campaign
+from ...game import Command
+from ...model import GameState
+
+
+class Section(Vertical):
+    """Subclasses set TITLE and KEY and implement `refresh_view`."""
+
+    TITLE = ""
+    KEY = ""
+    HELP = ""
+
+    @property
+    def state(self) -> GameState:
+        session = getattr(self.app, "session", None)
+        assert session is not None
+        state: GameState = session.state
+        return state
+
+    @property
+    def campaign(self) -> Campaign:
+        c = self.state.campaign
+        assert c is not None
+        return c
+
+    def act(self, command: Command) -> bool:
+        ok: bool = self.app.act(command)  # type: ignore[attr-defined]
+        return ok
+
+    def say(self, text: str, warning: bool = False) -> None:
+        self.app.say(text, warning)  # type: ignore[attr-defined]
+
+    def refresh_view(self) -> None:
+        """Redraw from the current state."""
+
+    def on_show(self) -> None:
+        self.refresh_view()
