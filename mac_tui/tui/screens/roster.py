@@ -153,7 +153,8 @@ class RosterSection(Section):
             self.say(f"Refused: {quote}", warning=True)
             return
         kind = "Rebuild" if quote.rebuild else "Repair"
-        text = f"{'Rush ' if rush else ''}{kind} {frame.name} for {quote.cost:,} cr, {quote.days} day(s)?"
+        work = f"{'Rush ' if rush else ''}{kind}"
+        text = f"{work} {frame.name} for {quote.cost:,} cr, {quote.days} day(s)?"
 
         def done(ok: bool | None) -> None:
             if ok:
