@@ -83,7 +83,7 @@ class MacApp(App[None]):
             self.open_save(self._load_on_start)
         if self._settings_problem:
             self.notify(self._settings_problem, severity="warning", timeout=8)
-        self._check_size()
+        self.check_size()
 
     def apply_settings(self, settings: Settings) -> None:
         self.settings = settings
@@ -108,9 +108,9 @@ class MacApp(App[None]):
 
     # ---- size guard ---------------------------------------------------------------------
     def on_resize(self) -> None:
-        self._check_size()
+        self.check_size()
 
-    def _check_size(self) -> None:
+    def check_size(self) -> None:
         from .screens.too_small import TooSmallScreen
 
         small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT

@@ -23,6 +23,9 @@ class TooSmallScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self.update_note()
+        check = getattr(self.app, "check_size", None)
+        if check is not None:
+            self.call_after_refresh(check)
 
     def update_note(self) -> None:
         w, h = self.app.size
