@@ -33,3 +33,27 @@ def starting_credits(campaign: Campaign) -> int:
         return campaign.credits
     first = campaign.ledger[0]
     return first.balance - first.amount
+
+
+def daily_balances(campaign: Campaign) -> list[tuple[int, int]]:
+    """(day, credits at the end of that day) for every day from day 1 to today."""
+    out: list[tuple[int, int]] = []
+    balance = starting_credits(campaign)
+    entries = iter(campaign.ledger)
+    entry = next(entries, None)
+    for day in range(1, campaign.day + 1):
+        while entry is not None and entry.day <= day:
+            balance = entry.balance
+            entry = next(entries, None)
+        out.append((day, balance))
+    return out
+
+
+def category_totals(campaign: Campaign, days: int) -> dict[LedgerCategory, int]:
+    """Net credits by category over the last `days` days (today included), biggest first."""
+    first = campaign.day - days + 1
+    totals: dict[LedgerCategory, int] = {}
+    for e in campaign.ledger:
+        if e.day >= first:
+            totals[e.category] = totals.get(e.category, 0) + e.amount
+    return dict(sorted(totals.items(), key=lambda kv: -abs(kv[1])))

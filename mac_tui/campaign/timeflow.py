@@ -16,14 +16,17 @@ from .events import CampaignEnded, Report
 from .state import Campaign, Frame, Pilot
 
 
+def frame_upkeep(frame: Frame) -> int:
+    """§11.4: one frame's daily upkeep, its class upkeep; nothing once Destroyed."""
+    if frame.status == "destroyed":
+        return 0
+    cat = catalog()
+    return cat.classes[cat.chassis[frame.chassis].class_].upkeep
+
+
 def daily_upkeep(campaign: Campaign) -> int:
     """§11.4: every frame not Destroyed costs its class upkeep each day."""
-    cat = catalog()
-    return sum(
-        cat.classes[cat.chassis[f.chassis].class_].upkeep
-        for f in campaign.frames
-        if f.status != "destroyed"
-    )
+    return sum(frame_upkeep(f) for f in campaign.frames)
 
 
 def _tick_frame(frame: Frame) -> tuple[Frame, str | None]:

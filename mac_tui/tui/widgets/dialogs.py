@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList
+from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 DIALOG_CSS = """
@@ -19,6 +19,7 @@ DIALOG_CSS = """
 }}
 {name} Horizontal {{ height: auto; align-horizontal: right; margin-top: 1; }}
 {name} Button {{ margin-left: 2; }}
+{name} .prompt {{ width: 100%; height: auto; }}
 """
 
 
@@ -38,7 +39,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.message)
+            yield Static(self.message, classes="prompt")
             with Horizontal():
                 yield Button(f"{self.no} (n)", id="no")
                 yield Button(f"{self.yes} (y)", id="yes", variant="primary")
@@ -67,7 +68,7 @@ class AskScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.prompt)
+            yield Static(self.prompt, classes="prompt")
             yield Input(value=self.value, placeholder=self.placeholder, id="answer")
 
     def on_mount(self) -> None:
@@ -98,7 +99,7 @@ class ChooseScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.title_text)
+            yield Static(self.title_text, classes="prompt")
             yield OptionList(*(Option(label, id=value) for value, label in self.options))
 
     def on_mount(self) -> None:

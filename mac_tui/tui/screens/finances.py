@@ -1,0 +1,279 @@
+"""Finances: the ledger (newest first), a chart of credits over time, the daily upkeep of each
+frame and the money by category over the last 30 days. `l`, `c` and `u` switch the view."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher, DataTable, Static
+
+from ...campaign.calendar import date_text
+from ...campaign.ledger import category_totals, daily_balances
+from ...campaign.timeflow import daily_upkeep, frame_upkeep
+from ...catalog import catalog
+from ..widgets.section import Section
+
+VIEWS = (("ledger", "l", "Ledger"), ("chart", "c", "Chart"), ("upkeep", "u", "Upkeep & totals"))
+TOTAL_DAYS = 30
+EIGHTHS = " ▁▂▃▄▅▆▇█"
+ASCII_EIGHTHS = " ..--==##"
+
+
+def signed(amount: int) -> str:
+    """Credits with their sign always shown: +1,500 / -1,500 / 0."""
+    return f"{amount:+,}" if amount else "0"
+
+
+def _columns(values: Sequence[int], width: int) -> list[int]:
+    """`values` fitted to `width` columns: stretched when fewer, closing value per bucket when
+    more."""
+    n = len(values)
+    if n >= width:
+        return [values[min(n - 1, ((i + 1) * n) // width - 1)] for i in range(width)]
+    return [values[(i * n) // width] for i in range(width)]
+
+
+def chart_lines(
+    points: Sequence[tuple[int, int]], width: int, height: int, ascii_only: bool = False
+) -> list[str]:
+    """A bar chart of (day, credits) in `width` x `height` characters: the credits axis on the
+    left (top = most, bottom = least, 0 when in range, the middle when tall), the first and last
+    dates below (and the middle one when wide)."""
+    if not points or width < 20 or height < 4:
+        return ["(no room for the chart)"]
+    values = [v for _, v in points]
+    lo, hi = min(values), max(values)
+    if lo == hi:  # a flat line: draw it against zero
+        lo, hi = (0, hi) if hi > 0 else (lo, 0) if lo < 0 else (0, 1)
+    labels = [f"{hi:,}", f"{lo:,}"]
+    label_w = max(len(s) for s in labels) + 1
+    plot_w = width - label_w - 1
+    rows = height - 2
+    blocks = ASCII_EIGHTHS if ascii_only else EIGHTHS
+    tick, axis, corner, rule = ("+", "|", "+", "-") if ascii_only else ("┤", "│", "└", "─")
+    cols = _columns(values, plot_w)
+    # bar height in eighths of a row, at least one eighth so the lowest day still shows
+    span = hi - lo
+    heights = [max(1, round((v - lo) * rows * 8 / span)) for v in cols]
+    zero_row = round((0 - lo) * rows / span) if lo < 0 < hi else None
+    mid_row = rows // 2 if rows >= 7 else None
+    if mid_row is not None and zero_row is not None and abs(rows - 1 - mid_row - zero_row) < 2:
+        mid_row = None
+    lines = []
+    for r in range(rows):  # r = 0 is the top row
+        base = (rows - 1 - r) * 8  # eighths below this row
+        cells = "".join(blocks[min(8, max(0, h - base))] for h in heights)
+        if r == 0:
+            label = labels[0]
+        elif r == rows - 1:
+            label = labels[1]
+        elif zero_row is not None and rows - 1 - r == zero_row:
+            label = "0"
+        elif r == mid_row:
+            label = f"{round(lo + (rows - r - 0.5) * span / rows):,}"
+        else:
+            label = ""
+        lines.append(f"{label:>{label_w - 1}} {tick if label else axis}{cells}")
+    lines.append(" " * label_w + corner + rule * plot_w)
+    first, last = date_text(points[0][0]), date_text(points[-1][0])
+    dates = list(first.ljust(plot_w))
+    if len(points) > 1 and plot_w >= 2 * len(last) + 2:
+        dates[plot_w - len(last) :] = last
+    if len(points) > 2 and plot_w >= 3 * len(first) + 4:
+        middle = date_text(points[len(points) // 2][0])
+        at = (plot_w - len(middle)) // 2
+        dates[at : at + len(middle)] = middle
+    lines.append(" " * (label_w + 1) + "".join(dates[:plot_w]).rstrip())
+    return lines
+
+
+class CreditChart(Widget):
+    """Credits at the end of each day since day 1, sized to the room it has."""
+
+    can_focus = True  # so the section's keys still work while the chart is the view
+
+    DEFAULT_CSS = """
+    CreditChart { height: 1fr; color: $secondary; }
+    """
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.points: list[tuple[int, int]] = []
+        self.ascii_only = False
+
+    def show(self, points: list[tuple[int, int]], ascii_only: bool) -> None:
+        self.points = points
+        self.ascii_only = ascii_only
+        self.refresh()
+
+    def render(self) -> Text:
+        size = self.content_size
+        return Text("\n".join(chart_lines(self.points, size.width, size.height, self.ascii_only)))
+
+
+class ViewTabs(Static):
+    """One line naming the views with their keys; a click switches the view."""
+
+    def action_view(self, view: str) -> None:
+        self.query_ancestor(FinancesSection).action_view(view)
+
+
+class FinancesSection(Section):
+    TITLE = "Finances"
+    KEY = "7"
+    HELP = (
+        "Where the money goes. l shows the ledger (newest first; + is income, - is spending), "
+        "c a chart of credits at the end of each day, u the daily upkeep of each frame and "
+        f"the money by category over the last {TOTAL_DAYS} days. v cycles the views."
+    )
+    BINDINGS = [
+        Binding("l", "view('ledger')", "Ledger", id="finances.ledger"),
+        Binding("c", "view('chart')", "Chart", id="finances.chart"),
+        Binding("u", "view('upkeep')", "Upkeep", id="finances.upkeep"),
+        Binding("v", "cycle_view", "Next view", id="finances.cycle", show=False),
+    ]
+    DEFAULT_CSS = """
+    FinancesSection #fin-views { height: 1; background: $surface; }
+    FinancesSection #fin-switcher { height: 1fr; }
+    FinancesSection #chart-title { height: 1; padding: 0 1; }
+    FinancesSection #fin-upkeep > Vertical { width: 1fr; }
+    FinancesSection #fin-upkeep Static { height: 1; padding: 0 1; text-style: bold; }
+    FinancesSection #fin-summary { height: 1; padding: 0 1; background: $surface; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield ViewTabs("", id="fin-views")
+        with ContentSwitcher(id="fin-switcher", initial="ledger"):
+            yield DataTable(id="ledger", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="chart"):
+                yield Static("", id="chart-title")
+                yield CreditChart(id="credit-chart")
+            with Horizontal(id="upkeep"):
+                with Vertical():
+                    yield Static("Daily upkeep by frame", id="upkeep-title")
+                    yield DataTable(id="upkeep-table", cursor_type="row")
+                with Vertical():
+                    yield Static(f"Last {TOTAL_DAYS} days by category", id="totals-title")
+                    yield DataTable(id="totals-table", cursor_type="row")
+        yield Static("", id="fin-summary")
+
+    def on_mount(self) -> None:
+        self.query_one("#ledger", DataTable).add_columns(
+            "Date", "Category", "Amount", "Balance", "Entry"
+        )
+        self.query_one("#upkeep-table", DataTable).add_columns("Frame", "Class", "Upkeep/d")
+        self.query_one("#totals-table", DataTable).add_columns("Category", "Net")
+
+    # ---- drawing ------------------------------------------------------------------------
+    @property
+    def view(self) -> str:
+        return self.query_one("#fin-switcher", ContentSwitcher).current or "ledger"
+
+    def refresh_view(self) -> None:
+        session = getattr(self.app, "session", None)
+        if session is None or session.state.campaign is None:
+            return
+        self._draw_tabs()
+        self._draw_ledger()
+        self._draw_chart()
+        self._draw_upkeep()
+        c = self.campaign
+        net = sum(category_totals(c, TOTAL_DAYS).values())
+        self.query_one("#fin-summary", Static).update(
+            f"Credits {c.credits:,} · upkeep {daily_upkeep(c):,}/day · "
+            f"last {TOTAL_DAYS} days net {signed(net)} · {len(c.ledger)} entries"
+        )
+
+    def _draw_tabs(self) -> None:
+        parts = []
+        for view, key, label in VIEWS:
+            text = f" {key} {label} "
+            if view == self.view:
+                parts.append(f"[reverse bold]{'>' if self._ascii() else '▶'}{text}[/]")
+            else:
+                parts.append(f"[@click=view('{view}')] {text}[/]")
+        self.query_one(ViewTabs).update("".join(parts))
+
+    def _money(self, amount: int, text: str | None = None) -> Text:
+        theme = self.app.current_theme
+        colour = theme.success if amount > 0 else theme.error if amount < 0 else None
+        return Text(text or signed(amount), style=colour or "", justify="right")
+
+    def _draw_ledger(self) -> None:
+        table = self.query_one("#ledger", DataTable)
+        row = table.cursor_row
+        table.clear()
+        for i, e in enumerate(reversed(self.campaign.ledger)):
+            table.add_row(
+                date_text(e.day),
+                e.category,
+                self._money(e.amount),
+                Text(f"{e.balance:,}", justify="right", style="bold" if e.balance < 0 else ""),
+                Text(e.text),
+                key=str(i),
+            )
+        if table.row_count:
+            table.move_cursor(row=max(0, min(row, table.row_count - 1)))
+
+    def _draw_chart(self) -> None:
+        c = self.campaign
+        points = daily_balances(c)
+        start, end = points[0][1], points[-1][1]
+        arrow = "->" if self._ascii() else "→"
+        self.query_one("#chart-title", Static).update(
+            f"Credits at the end of each day, {date_text(points[0][0])} {arrow} "
+            f"{date_text(points[-1][0])}: {start:,} {arrow} {end:,} ({signed(end - start)})"
+        )
+        self.query_one(CreditChart).show(points, self._ascii())
+
+    def _draw_upkeep(self) -> None:
+        cat = catalog()
+        c = self.campaign
+        table = self.query_one("#upkeep-table", DataTable)
+        table.clear()
+        for f in c.frames:
+            cls = cat.classes[cat.chassis[f.chassis].class_]
+            cost = frame_upkeep(f)
+            note = "" if f.status != "destroyed" else " (destroyed)"
+            table.add_row(
+                f"{f.name}{note}",
+                f"{cat.chassis[f.chassis].designation} {cls.name}",
+                self._money(-cost) if cost else Text("0", justify="right"),
+                key=f.id,
+            )
+        table.add_row(Text("Total", style="bold"), "", self._money(-daily_upkeep(c)), key="total")
+        totals = self.query_one("#totals-table", DataTable)
+        totals.clear()
+        sums = category_totals(c, TOTAL_DAYS)
+        for category, amount in sums.items():
+            totals.add_row(category, self._money(amount), key=category)
+        income = sum(a for a in sums.values() if a > 0)
+        spent = sum(a for a in sums.values() if a < 0)
+        totals.add_row(Text("In", style="bold"), self._money(income), key="in")
+        totals.add_row(Text("Out", style="bold"), self._money(spent), key="out")
+        totals.add_row(Text("Net", style="bold"), self._money(income + spent), key="net")
+
+    def _ascii(self) -> bool:
+        settings = getattr(self.app, "settings", None)
+        return getattr(settings, "glyphs", "unicode") == "ascii"
+
+    # ---- actions ------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if getattr(self.app, "session", None) is None or self.state.campaign is None:
+            return None
+        return True
+
+    def action_view(self, view: str) -> None:
+        self.query_one("#fin-switcher", ContentSwitcher).current = view
+        self.refresh_view()
+        focus = {"ledger": "#ledger", "chart": "#credit-chart", "upkeep": "#upkeep-table"}
+        self.query_one(focus[view]).focus()
+
+    def action_cycle_view(self) -> None:
+        names = [v for v, _, _ in VIEWS]
+        self.action_view(names[(names.index(self.view) + 1) % len(names)])

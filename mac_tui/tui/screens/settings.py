@@ -1,0 +1,193 @@
+"""Settings: theme, glyphs and animation speed, applied at once and saved to the config file;
+the file's path, and every remappable key with its binding id (the `[keys]` section)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from collections.abc import Sequence
+
+import attrs
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..config import ANIMATIONS, GLYPHS, Settings, config_path, load_settings, save_settings
+from ..themes import THEME_NAMES
+from ..widgets.dialogs import ChooseScreen
+
+KEYS_HINT = (
+    'Remap keys in the file\'s [keys] section: binding id = keys, e.g. "hub.market" = "m,3" '
+    "(comma-separated). Restart to apply."
+)
+
+
+def theme_names(available: Sequence[str]) -> list[str]:
+    """The game's themes first (the colour-blind-safe one among them), then the rest."""
+    return [*THEME_NAMES, *sorted(n for n in available if n not in THEME_NAMES)]
+
+
+def _next(values: Sequence[str], current: str, step: int = 1) -> str:
+    index = values.index(current) if current in values else -step
+    return values[(index + step) % len(values)]
+
+
+def _binding_classes() -> list[type[DOMNode] | type[App[object]]]:
+    """The app and every screen and widget class of the terminal game (found, not listed,
+    so new screens show up here too)."""
+    from .. import screens, widgets
+    from ..app import MacApp
+
+    out: list[type[DOMNode] | type[App[object]]] = [MacApp]
+    for package in (screens, widgets):
+        for info in pkgutil.iter_modules(package.__path__):
+            try:
+                module = importlib.import_module(f"{package.__name__}.{info.name}")
+            except Exception:  # a screen being written must not break the settings screen
+                continue
+            for _, cls in inspect.getmembers(module, inspect.isclass):
+                if issubclass(cls, DOMNode) and cls.__module__ == module.__name__:
+                    out.append(cls)
+    return out
+
+
+def binding_rows(settings: Settings) -> list[tuple[str, str, str]]:
+    """(binding id, keys now, what it does) for every key that can be remapped."""
+    remapped = dict(settings.keys)
+    seen: dict[str, tuple[str, str, str]] = {}
+    for cls in _binding_classes():
+        for b in getattr(cls, "BINDINGS", ()):
+            if isinstance(b, Binding) and b.id and b.id not in seen:
+                seen[b.id] = (b.id, remapped.get(b.id, b.key), b.description or b.action)
+    return sorted(seen.values())
+
+
+class SettingsScreen(Screen[None]):
+    HELP = (
+        "Up/Down and Enter change a setting (t/T: next/previous theme, g: glyphs, a: animation). "
+        "Changes apply at once and are saved to the config file. Escape goes back."
+    )
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="settings.back"),
+        Binding("t", "theme(1)", "Theme", id="settings.theme"),
+        Binding("T", "theme(-1)", "Prev theme", id="settings.theme_back", show=False),
+        Binding("g", "glyphs", "Glyphs", id="settings.glyphs"),
+        Binding("a", "animation", "Animation", id="settings.animation"),
+    ]
+    DEFAULT_CSS = """
+    SettingsScreen #settings-head { height: 1; padding: 0 1; background: $panel; }
+    SettingsScreen #settings-list { height: auto; }
+    SettingsScreen .settings-info { height: auto; padding: 0 1; }
+    SettingsScreen #settings-problem { color: $warning; }
+    SettingsScreen #settings-keys { height: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            "[b]Settings[/b] · changes apply at once and are saved · Esc: back",
+            id="settings-head",
+        )
+        yield OptionList(id="settings-list")
+        yield Static("", id="settings-path", classes="settings-info")
+        yield Static("", id="settings-problem", classes="settings-info")
+        yield Static(Text(KEYS_HINT), id="settings-hint", classes="settings-info")
+        yield DataTable(id="settings-keys", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#settings-keys", DataTable).add_columns("Binding id", "Keys", "Action")
+        self.refresh_view()
+        self.query_one("#settings-list", OptionList).focus()
+
+    @property
+    def settings(self) -> Settings:
+        settings = getattr(self.app, "settings", None)
+        return settings if isinstance(settings, Settings) else Settings()
+
+    # ---- drawing ------------------------------------------------------------------------
+    def refresh_view(self) -> None:
+        s = self.settings
+        options = self.query_one("#settings-list", OptionList)
+        highlighted = options.highlighted
+        options.clear_options()
+        options.add_options(
+            [
+                Option(
+                    Text(f"Theme      {s.theme:<22} t/T: next/previous, Enter: list"),
+                    id="theme",
+                ),
+                Option(Text(f"Glyphs     {s.glyphs:<22} g: unicode / ascii"), id="glyphs"),
+                Option(
+                    Text(f"Animation  {s.animation:<22} a: off / fast / normal / slow"),
+                    id="animation",
+                ),
+            ]
+        )
+        options.highlighted = highlighted if highlighted is not None else 0
+        self.query_one("#settings-path", Static).update(Text(f"Config file: {config_path()}"))
+        _, problem = load_settings()
+        note = self.query_one("#settings-problem", Static)
+        mark = "!" if s.glyphs == "ascii" else "⚠"
+        note.update(Text(f"{mark} {problem} (a change here rewrites the file)" if problem else ""))
+        note.display = bool(problem)
+        table = self.query_one("#settings-keys", DataTable)
+        row = table.cursor_row
+        table.clear()
+        for binding_id, keys, what in binding_rows(s):
+            table.add_row(binding_id, Text(keys), Text(what), key=binding_id)
+        if table.row_count:
+            table.move_cursor(row=max(0, min(row, table.row_count - 1)))
+
+    # ---- changes ------------------------------------------------------------------------
+    def change(self, new: Settings) -> None:
+        """Apply a change at once and save it; a file that cannot be written is reported."""
+        apply = getattr(self.app, "apply_settings", None)
+        if apply is not None:
+            apply(new)
+        else:
+            self.app.theme = new.theme
+        try:
+            save_settings(new)
+        except OSError as exc:
+            self.app.notify(f"Could not save {config_path()}: {exc}", severity="error")
+        self.refresh_view()
+
+    def action_theme(self, step: int) -> None:
+        names = theme_names(list(self.app.available_themes))
+        self.change(attrs.evolve(self.settings, theme=_next(names, self.settings.theme, step)))
+
+    def action_glyphs(self) -> None:
+        index = GLYPHS.index(self.settings.glyphs)
+        self.change(attrs.evolve(self.settings, glyphs=GLYPHS[(index + 1) % len(GLYPHS)]))
+
+    def action_animation(self) -> None:
+        index = ANIMATIONS.index(self.settings.animation)
+        animation = ANIMATIONS[(index + 1) % len(ANIMATIONS)]
+        self.change(attrs.evolve(self.settings, animation=animation))
+
+    def choose_theme(self) -> None:
+        names = theme_names(list(self.app.available_themes))
+        safe = "  (colour-blind safe)"
+        options = [(n, f"{n}{safe if n == 'mac-okabe-ito' else ''}") for n in names]
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.change(attrs.evolve(self.settings, theme=name))
+
+        self.app.push_screen(ChooseScreen("Theme:", options), chosen)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id == "theme":
+            self.choose_theme()
+        elif event.option.id == "glyphs":
+            self.action_glyphs()
+        elif event.option.id == "animation":
+            self.action_animation()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

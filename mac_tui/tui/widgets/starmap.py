@@ -1,0 +1,351 @@
+"""The star map: the systems at their galaxy.toml positions, the jump routes as dotted lines.
+
+Each system is a marker (its faction's letter: C Crucible, D Directorate, O Outer Reach,
+- contested; `@` where the company is) and its name, both in the faction's colour, so colour is
+never the only sign. The selected system is shown in reverse; the planned route to it is drawn
+with heavier dots. Arrows pick the nearest system in that direction, Tab cycles through the
+systems (neighbours first), a click picks a system, Enter (or a double click) activates it.
+
+`draw_map` is pure (size and selection in, lines and a click map out) so it can be tested
+without a terminal.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+
+from attrs import frozen
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.widget import Widget
+
+from ...catalog import catalog
+
+CONTESTED_COLOUR = "medium_purple"
+MARKERS = {"crucible": "C", "directorate": "D", "outer_reach": "O"}
+CONTESTED_MARKER = "-"
+HERE_MARKER = "@"
+DOTS = {"unicode": ("·", "•"), "ascii": (".", "*")}  # (route, planned route)
+
+
+def faction_marker(faction: str) -> str:
+    return MARKERS.get(faction, CONTESTED_MARKER)
+
+
+def faction_colour(faction: str) -> str:
+    factions = catalog().factions
+    return factions[faction].colour if faction in factions else CONTESTED_COLOUR
+
+
+def faction_label(faction: str) -> str:
+    factions = catalog().factions
+    return factions[faction].short if faction in factions else "contested"
+
+
+def legend(width: int) -> Text:
+    """One line naming the markers; the short form when the map is narrow."""
+    cat = catalog()
+    text = Text()
+    parts: list[tuple[str, str, str]] = [
+        (faction_marker(f.id), f.short if width >= 70 else f.abbrev, f.colour)
+        for f in cat.factions.values()
+    ]
+    parts.append((CONTESTED_MARKER, "contested", CONTESTED_COLOUR))
+    parts.append((HERE_MARKER, "company", ""))
+    for i, (mark, name, colour) in enumerate(parts):
+        if i:
+            text.append("  ")
+        text.append(mark, style=f"bold {colour}".strip())
+        text.append(f" {name}", style="dim")
+    text.truncate(width)
+    return text
+
+
+# ---- layout --------------------------------------------------------------------------------
+@frozen
+class Placed:
+    system: str
+    col: int
+    row: int
+    label_col: int
+    label_row: int
+    label: str
+
+
+def bresenham(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
+    """The cells of a straight line from a to b, both ends included."""
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = abs(x1 - x0), -abs(y1 - y0)
+    sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
+    err = dx + dy
+    out = []
+    while True:
+        out.append((x0, y0))
+        if (x0, y0) == (x1, y1):
+            return out
+        e2 = 2 * err
+        if e2 >= dy:
+            err += dy
+            x0 += sx
+        if e2 <= dx:
+            err += dx
+            y0 += sy
+
+
+def _scale(value: int, low: int, high: int, cells: int) -> int:
+    if high == low or cells <= 1:
+        return 0
+    return int((value - low) * (cells - 1) / (high - low) + 0.5)
+
+
+def place_systems(width: int, height: int) -> dict[str, Placed]:
+    """Markers scaled into width x height; each name beside its marker (right, left, above,
+    below; shortened if need be) where it covers the fewest route dots, never over another
+    name or marker."""
+    cat = catalog()
+    systems = cat.galaxy.system
+    xs, ys = [s.x for s in systems], [s.y for s in systems]
+    cells = {
+        s.id: (
+            _scale(s.x, min(xs), max(xs), width),
+            _scale(s.y, min(ys), max(ys), height),
+        )
+        for s in systems
+    }
+    routes = {cell for r in cat.galaxy.route for cell in bresenham(cells[r.a], cells[r.b])}
+    taken: set[tuple[int, int]] = set(cells.values())
+    out: dict[str, Placed] = {}
+    for s in systems:
+        col, row = cells[s.id]
+        label_col, label_row, label = _fit_label(s.name, col, row, (width, height), taken, routes)
+        for c in range(label_col - 1, label_col + len(label) + 1):
+            taken.add((c, label_row))
+        out[s.id] = Placed(s.id, col, row, label_col, label_row, label)
+    return out
+
+
+def _fit_label(
+    name: str,
+    col: int,
+    row: int,
+    size: tuple[int, int],
+    taken: set[tuple[int, int]],
+    routes: set[tuple[int, int]],
+) -> tuple[int, int, str]:
+    width, height = size
+    short = name.split()[-1] if name.startswith("The ") else name.split()[0]
+    names = [name] if short == name else [name, short, short[:3]]
+    best: tuple[int, int, int, str] | None = None
+    for name_rank, label in enumerate(names):
+        n = len(label)
+        spots = (
+            (col + 2, row),
+            (col - 1 - n, row),
+            (col - n // 2, row - 1),
+            (col - n // 2, row + 1),
+        )
+        for spot_rank, (c, r) in enumerate(spots):
+            if c < 0 or c + n > width or not 0 <= r < height:
+                continue
+            span = [(x, r) for x in range(c - 1, c + n + 1)]
+            if any(cell in taken for cell in span[1:-1]):
+                continue
+            cost = 2 * sum(cell in routes for cell in span) + spot_rank + 6 * name_rank
+            if best is None or cost < best[0]:
+                best = (cost, c, r, label)
+    return (col + 1, row, "") if best is None else best[1:]
+
+
+@frozen
+class MapPicture:
+    lines: list[Text]
+    hits: dict[tuple[int, int], str]  # (col, row) -> system id, for clicks
+    placed: dict[str, Placed]
+
+
+def draw_map(
+    width: int,
+    height: int,
+    *,
+    here: str,
+    selected: str | None,
+    route: Sequence[str] = (),
+    glyphs: str = "unicode",
+    accent: str = "yellow",
+) -> MapPicture:
+    """The map as `height` lines of `width` cells (the last one a legend when there is room)."""
+    cat = catalog()
+    rows = height - 1 if height >= 8 else height
+    placed = place_systems(width, rows)
+    dot, heavy = DOTS.get(glyphs, DOTS["ascii"])
+    chars = [[" "] * width for _ in range(rows)]
+    styles: list[list[Style | str]] = [[""] * width for _ in range(rows)]
+    planned = set(itertools.pairwise(route)) | {(b, a) for a, b in itertools.pairwise(route)}
+    markers = {(p.col, p.row) for p in placed.values()}
+
+    def line(a: str, b: str, char: str, style: str) -> None:
+        pa, pb = placed[a], placed[b]
+        for c, r in bresenham((pa.col, pa.row), (pb.col, pb.row)):
+            if (c, r) not in markers:
+                chars[r][c], styles[r][c] = char, style
+
+    for route_ in cat.galaxy.route:
+        if (route_.a, route_.b) not in planned:
+            line(route_.a, route_.b, dot, "dim")
+    for a, b in itertools.pairwise(route):
+        line(a, b, heavy, f"bold {accent}")
+    for p in placed.values():  # a blank cell either side of each name keeps it readable
+        for c in (p.label_col - 1, p.label_col + len(p.label)):
+            if 0 <= c < width and (c, p.label_row) not in markers:
+                chars[p.label_row][c], styles[p.label_row][c] = " ", ""
+    hits: dict[tuple[int, int], str] = {}
+    for p in placed.values():
+        faction = cat.systems[p.system].faction
+        colour = faction_colour(faction)
+        mark = HERE_MARKER if p.system == here else faction_marker(faction)
+        mark_style = f"bold {colour}" + (" reverse" if p.system == here else "")
+        chars[p.row][p.col], styles[p.row][p.col] = mark, mark_style
+        hits[(p.col, p.row)] = p.system
+        label_style = colour
+        if p.system == selected:
+            label_style = f"bold reverse {colour}"
+        elif p.system == here:
+            label_style = f"bold underline {colour}"
+        for i, ch in enumerate(p.label):
+            c = p.label_col + i
+            chars[p.label_row][c], styles[p.label_row][c] = ch, label_style
+            hits[(c, p.label_row)] = p.system
+    lines = []
+    for row in range(rows):
+        text = Text(no_wrap=True, end="")
+        for style, group in itertools.groupby(
+            zip(chars[row], styles[row], strict=True), key=lambda cs: cs[1]
+        ):
+            text.append("".join(ch for ch, _ in group), style=style or None)
+        lines.append(text)
+    if rows < height:
+        lines.append(legend(width))
+    return MapPicture(lines, hits, placed)
+
+
+# ---- choosing a system ---------------------------------------------------------------------
+def nearest_in_direction(origin: str, dx: int, dy: int) -> str | None:
+    """The system closest to `origin` in a direction (galaxy coordinates, y down), favouring
+    the ones straight ahead; None when nothing lies that way."""
+    cat = catalog()
+    o = cat.systems[origin]
+    best: tuple[float, str] | None = None
+    for s in cat.galaxy.system:
+        vx, vy = s.x - o.x, s.y - o.y
+        ahead = vx * dx + vy * dy
+        if s.id == origin or ahead <= 0:
+            continue
+        score = ahead + 2 * abs(vx * dy - vy * dx)
+        if best is None or (score, s.id) < best:
+            best = (score, s.id)
+    return None if best is None else best[1]
+
+
+class StarMap(Widget, can_focus=True):
+    """The galaxy map; the section sets `here`, `route` and `order` and listens for
+    `StarMap.Selected` and `StarMap.Activated`."""
+
+    DEFAULT_CSS = """
+    StarMap { width: 1fr; height: 1fr; }
+    StarMap:focus { background: $boost; }
+    """
+    BINDINGS = [
+        Binding("up", "move(0, -1)", "North", show=False, id="galaxy.north"),
+        Binding("down", "move(0, 1)", "South", show=False, id="galaxy.south"),
+        Binding("left", "move(-1, 0)", "West", show=False, id="galaxy.west"),
+        Binding("right", "move(1, 0)", "East", show=False, id="galaxy.east"),
+        Binding("tab", "cycle(1)", "Next", id="galaxy.next"),
+        Binding("shift+tab", "cycle(-1)", "Previous system", show=False, id="galaxy.previous"),
+        Binding("enter", "activate", "Go", id="galaxy.go"),
+    ]
+
+    class Selected(Message):
+        def __init__(self, system: str) -> None:
+            super().__init__()
+            self.system = system
+
+    class Activated(Message):
+        def __init__(self, system: str) -> None:
+            super().__init__()
+            self.system = system
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.here = ""
+        self.selected = ""
+        self.route: tuple[str, ...] = ()
+        self.order: tuple[str, ...] = ()
+        self._hits: dict[tuple[int, int], str] = {}
+
+    def show(self, here: str, selected: str, route: Iterable[str], order: Iterable[str]) -> None:
+        self.here, self.selected = here, selected
+        self.route, self.order = tuple(route), tuple(order)
+        self.refresh()
+
+    def picture(self) -> MapPicture:
+        settings = getattr(self.app, "settings", None)
+        glyphs = getattr(settings, "glyphs", "unicode")
+        accent = self.app.current_theme.accent or "yellow"
+        width, height = self.content_size.width, self.content_size.height
+        return draw_map(
+            max(width, 1),
+            max(height, 1),
+            here=self.here,
+            selected=self.selected,
+            route=self.route,
+            glyphs=glyphs,
+            accent=accent,
+        )
+
+    def render(self) -> Text:
+        if not self.here:
+            return Text("")
+        picture = self.picture()
+        self._hits = picture.hits
+        return Text("\n", end="").join(picture.lines)
+
+    def text(self) -> str:
+        """The map as plain text (what a screen reader or a test sees)."""
+        return "\n".join(line.plain for line in self.picture().lines)
+
+    # ---- choosing -----------------------------------------------------------------------
+    def select(self, system: str) -> None:
+        if system and system != self.selected:
+            self.selected = system
+            self.refresh()
+            self.post_message(self.Selected(system))
+
+    def action_move(self, dx: int, dy: int) -> None:
+        target = nearest_in_direction(self.selected or self.here, dx, dy)
+        if target is not None:
+            self.select(target)
+
+    def action_cycle(self, step: int) -> None:
+        if not self.order:
+            return
+        current = self.order.index(self.selected) if self.selected in self.order else -1
+        self.select(self.order[(current + step) % len(self.order)])
+
+    def action_activate(self) -> None:
+        if self.selected:
+            self.post_message(self.Activated(self.selected))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        system = self._hits.get((offset.x, offset.y))
+        if system is None:
+            return
+        self.select(system)
+        if event.chain >= 2:
+            self.action_activate()
