@@ -80,7 +80,7 @@ class MacApp(App[None]):
 
         self.push_screen(TitleScreen())
         if self._load_on_start is not None:
-            self.open_save(self._load_on_start)
+            self.call_after_refresh(self.open_save, self._load_on_start)
         if self._settings_problem:
             self.notify(self._settings_problem, severity="warning", timeout=8)
         self.check_size()

@@ -73,6 +73,9 @@ class TitleScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
 
+    def on_screen_resume(self) -> None:
+        self.query_one(OptionList).focus()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
             self.action_choose(event.option.id)

@@ -1,0 +1,220 @@
+"""Pilots: callsign, skills, morale, status, the frame each flies and XP; hire a pilot where
+there is a hiring hall, seat a pilot in a frame or take him out of it."""
+
+from __future__ import annotations
+
+import textwrap
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from ...campaign.commands import Assign, Hire, Unassign
+from ...campaign.common import campaign_refusal
+from ...campaign.pilots import assign_refusal, hire_refusal
+from ...campaign.state import Frame, Pilot
+from ...catalog import catalog
+from ..widgets.dialogs import ChooseScreen, ConfirmScreen
+from ..widgets.section import Section
+from .market import fill_table
+
+DIALOG_WIDTH = 58  # the text width inside the dialogs of widgets/dialogs.py
+
+
+def fit(text: str) -> str:
+    """Break a dialog prompt into lines: dialog labels do not wrap by themselves."""
+    return textwrap.fill(text, DIALOG_WIDTH)
+
+
+PILOT_ACTIONS = {"assign", "unassign"}
+COLUMNS = ["Callsign", "Gun", "Pil", "Tac", "Morale", "Status", "Frame", "XP"]
+
+
+def pilot_status(pilot: Pilot) -> str:
+    """Active / Injured N days / KIA, in words (never colour alone)."""
+    if pilot.status == "kia":
+        return "KIA"
+    if pilot.status == "injured":
+        days = pilot.injury_days
+        return f"Injured {days} day{'' if days == 1 else 's'}"
+    return "Active"
+
+
+def frame_label(frame: Frame) -> str:
+    ch = catalog().chassis[frame.chassis]
+    return f"{frame.id} {frame.name} ({ch.designation})"
+
+
+def hire_terms() -> str:
+    """What a hire costs and what the rolls can give (§9.3), from the catalog."""
+    h = catalog().pilots.hiring
+
+    def span(values: tuple[int, ...]) -> str:
+        return f"{min(values)}-{max(values)}"
+
+    return (
+        f"{h.cost:,} cr · rolled skills G{span(h.gunnery_d6)} P{span(h.piloting_d6)} "
+        f"T{span(h.tactics_d6)}, morale {h.morale_base + 1}-{h.morale_base + h.morale_die}"
+    )
+
+
+class PilotsSection(Section):
+    TITLE = "Pilots"
+    KEY = "2"
+    HELP = (
+        "Your pilots: gunnery (+accuracy), piloting (initiative, head survival), tactics, "
+        "morale, status and the frame each flies. Arrows pick a pilot. h hires a pilot where "
+        "there is a hiring hall, a seats the pilot in a frame (Enter or a click on the "
+        "highlighted row too), u takes him out of his frame."
+    )
+    BINDINGS = [
+        Binding("h", "hire", "Hire", id="pilots.hire"),
+        Binding("a", "assign", "Assign", id="pilots.assign"),
+        Binding("u", "unassign", "Unassign", id="pilots.unassign"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield DataTable(id="pilots", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="pilot-detail", classes="detail")
+
+    # ---- drawing ------------------------------------------------------------------------
+    def refresh_view(self) -> None:
+        if getattr(self.app, "session", None) is None or self.state.campaign is None:
+            return
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        c = self.campaign
+        rows = []
+        for p in c.pilots:
+            frame = c.frame_of(p.callsign)
+            style = "dim" if p.status == "kia" else ""
+            cells = (
+                p.callsign,
+                str(p.gunnery),
+                str(p.piloting),
+                str(p.tactics),
+                str(p.morale),
+                pilot_status(p),
+                frame_label(frame) if frame else "-",
+                str(p.xp),
+            )
+            rows.append([Text(cell, style=style) for cell in cells])
+        fill_table(table, COLUMNS, rows)
+        if c.pilots:
+            table.move_cursor(row=min(max(row, 0), len(c.pilots) - 1))
+        self.show_detail()
+        self.refresh_bindings()
+
+    def show_detail(self) -> None:
+        detail = self.query_one("#pilot-detail", Static)
+        c = self.campaign
+        pilot = self.selected()
+        lines: list[str] = []
+        if pilot is None:
+            lines.append("No pilots: hire one (h) where there is a hiring hall.")
+        else:
+            frame = c.frame_of(pilot.callsign)
+            if pilot.status == "kia":
+                where = "killed in action"
+            elif frame is not None:
+                ch = catalog().chassis[frame.chassis]
+                cls = catalog().classes[ch.class_].name
+                where = f"flies {frame.name} ({frame.id}, {ch.designation} {cls})"
+            else:
+                where = "flies no frame: a seats him"
+            if pilot.status == "injured":
+                days = pilot.injury_days
+                where += f"; injured, back in {days} day{'' if days == 1 else 's'}"
+            lines.append(
+                f"{pilot.callsign} {where} · G{pilot.gunnery} P{pilot.piloting} "
+                f"T{pilot.tactics} · morale {pilot.morale} · {pilot.xp} XP"
+            )
+        reason = hire_refusal(c)
+        if reason:
+            lines.append(f"Hire (h) greyed: {reason}.")
+        else:
+            lines.append(f"Hire (h): {hire_terms()}.")
+        detail.update("\n".join(lines))
+
+    def on_data_table_row_highlighted(self) -> None:
+        self.show_detail()
+        self.refresh_bindings()
+
+    def on_data_table_row_selected(self) -> None:
+        if self.check_action("assign", ()):
+            self.action_assign()
+
+    def selected(self) -> Pilot | None:
+        table = self.query_one(DataTable)
+        pilots = self.campaign.pilots
+        if not pilots or table.cursor_row < 0 or table.cursor_row >= len(pilots):
+            return None
+        return pilots[table.cursor_row]
+
+    # ---- legality -----------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if getattr(self.app, "session", None) is None or self.state.campaign is None:
+            return None
+        if campaign_refusal(self.state) is not None:
+            return None if action in PILOT_ACTIONS | {"hire"} else True
+        if action == "hire":
+            return None if hire_refusal(self.campaign) else True
+        pilot = self.selected()
+        if action in PILOT_ACTIONS and pilot is None:
+            return None
+        if action == "assign" and pilot is not None:
+            return True if self._frames_for(pilot) else None
+        if action == "unassign" and pilot is not None:
+            return True if self.campaign.frame_of(pilot.callsign) else None
+        return True
+
+    def _frames_for(self, pilot: Pilot) -> list[Frame]:
+        c = self.campaign
+        return [f for f in c.frames if assign_refusal(c, pilot.callsign, f.id) is None]
+
+    # ---- actions ------------------------------------------------------------------------
+    def action_hire(self) -> None:
+        reason = hire_refusal(self.campaign)
+        if reason:
+            self.say(f"Refused: {reason}", warning=True)
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok and self.act(Hire()):
+                table = self.query_one(DataTable)
+                table.move_cursor(row=len(self.campaign.pilots) - 1)
+
+        self.app.push_screen(ConfirmScreen(fit(f"Hire a pilot? {hire_terms()}.")), done)
+
+    def action_assign(self) -> None:
+        pilot = self.selected()
+        if pilot is None:
+            return
+        c = self.campaign
+        options = []
+        for f in self._frames_for(pilot):
+            ch = catalog().chassis[f.chassis]
+            status = f.status.capitalize() + (f" (busy {f.busy_days}d)" if f.busy_days else "")
+            seat = f"flown by {f.pilot}" if f.pilot else "empty seat"
+            cls = catalog().classes[ch.class_].name
+            options.append((f.id, f"{frame_label(f)} {cls} · {status} · {seat}"))
+        if not options:
+            self.say(f"Refused: no frame can take {pilot.callsign}", warning=True)
+            return
+        callsign = pilot.callsign
+        current = c.frame_of(callsign)
+        title = f"Which frame does {callsign} fly?"
+        if current is not None:
+            title += f" (now {current.name})"
+
+        def chosen(frame_id: str | None) -> None:
+            if frame_id:
+                self.act(Assign(callsign, frame_id))
+
+        self.app.push_screen(ChooseScreen(fit(title), options), chosen)
+
+    def action_unassign(self) -> None:
+        pilot = self.selected()
+        if pilot is not None and self.campaign.frame_of(pilot.callsign) is not None:
+            self.act(Unassign(pilot.callsign))
