@@ -258,6 +258,21 @@ def busy_reason(frame: Frame) -> str | None:
     return f"{frame.name} is in the {bay} bay for {frame.busy_days} more day(s)"
 
 
+def refit_refusal(campaign: Campaign, frame_id: str) -> str | None:
+    """Why nothing at all can be changed on this frame's loadout now, not even a weapon group
+    (no such frame, destroyed, deployed), or None. Bay work (installs and removals) also needs
+    the frame out of the bays: see `busy_reason`."""
+    try:
+        frame = campaign.frame(frame_id)
+    except KeyError:
+        return f"no frame {frame_id}"
+    if frame.status == "destroyed":
+        return f"{frame.name} is destroyed: rebuild it first (repair {frame.id})"
+    if deployed(campaign, frame.id):
+        return f"{frame.name} is deployed on a mission"
+    return None
+
+
 def _same_loadout(frame: Frame, mounts: Sequence[Mount], fittings: Sequence[Fitting]) -> bool:
     """Same weapons at the same locations in the same groups, same equipment, any order."""
 
@@ -272,14 +287,10 @@ def plan_refit(
     campaign: Campaign, frame_id: str, mounts: Sequence[Mount], fittings: Sequence[Fitting]
 ) -> RefitPlan | str:
     """Stage a refit of `frame_id` to this loadout: the plan, or why it cannot be done."""
-    try:
-        frame = campaign.frame(frame_id)
-    except KeyError:
-        return f"no frame {frame_id}"
-    if frame.status == "destroyed":
-        return f"{frame.name} is destroyed: rebuild it first (repair {frame.id})"
-    if deployed(campaign, frame.id):
-        return f"{frame.name} is deployed on a mission"
+    reason = refit_refusal(campaign, frame_id)
+    if reason:
+        return reason
+    frame = campaign.frame(frame_id)
     reason = check_loadout(catalog().chassis[frame.chassis], mounts, fittings)
     if reason:
         return reason

@@ -1,0 +1,656 @@
+"""Refit bay (§7.1-§7.8): a frame's hardpoints by location, changes staged then confirmed.
+
+Everything is staged here and judged by the engine: `plan_refit` prices the staged loadout
+(500 credits and a day per install or removal, groups free) or says why it cannot be done,
+`budget` fills the reactor panel, and confirming sends one `Refit` command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import cast
+
+from attrs import define, evolve, field
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.events import Click
+from textual.message import Message
+from textual.widgets import Static
+
+from ...campaign.commands import Refit
+from ...campaign.refit import (
+    RefitPlan,
+    budget,
+    busy_reason,
+    inventory_delta,
+    loadout_text,
+    plan_refit,
+    refit_refusal,
+)
+from ...campaign.state import Fitting, Frame, Mount, count_of
+from ...catalog import SIZES, catalog
+from ..widgets.dialogs import ChooseScreen, ConfirmScreen
+from ..widgets.frame_diagram import BODY, HEAD, LEGS, Cell, FrameDiagram
+from ..widgets.section import Section
+from .roster import frame_status
+
+Slot = tuple[str, str, str, int]  # ("slot", location, size, number among that size there)
+Ref = tuple[str, int]  # ("w", index in the staged weapons) or ("e", index in the equipment)
+ORDER = (HEAD, *BODY)  # the cursor's order: head, then left to right
+
+
+def initials(name: str) -> str:
+    """`Point Defense System` -> `PDS`: a short tag for slot equipment in a narrow box."""
+    return "".join(word[0] for word in name.split()).upper()[:3]
+
+
+def occupants(
+    chassis_id: str, mounts: Sequence[Mount], fittings: Sequence[Fitting]
+) -> dict[Slot, Ref]:
+    """Which staged item fills which hardpoint: per location and size, weapons then slot
+    equipment, in loadout order, fill that location's hardpoints of that size."""
+    cat = catalog()
+    ch = cat.chassis[chassis_id]
+    queues: dict[tuple[str, str], list[Ref]] = {}
+    for i, m in enumerate(mounts):
+        queues.setdefault((m.mount, cat.weapons[m.weapon].size), []).append(("w", i))
+    for i, f in enumerate(fittings):
+        e = cat.equipment[f.equipment]
+        if e.category == "slot" and f.mount is not None:
+            queues.setdefault((f.mount, e.slot_size), []).append(("e", i))
+    out: dict[Slot, Ref] = {}
+    for (loc, size), refs in queues.items():
+        for n, ref in enumerate(refs[: ch.hardpoints.of(size).count(loc)]):
+            out["slot", loc, size, n] = ref
+    return out
+
+
+def slots(chassis_id: str) -> list[Slot]:
+    """The chassis' hardpoints in display order: head, left arm ... right arm; S, M, L."""
+    ch = catalog().chassis[chassis_id]
+    return [
+        ("slot", loc, size, n)
+        for loc in ORDER
+        for size in SIZES
+        for n in range(ch.hardpoints.of(size).count(loc))
+    ]
+
+
+class FrameBar(Static):
+    """The frame picked, with ◀ and ▶ to click through the frames."""
+
+    class Step(Message):
+        def __init__(self, delta: int) -> None:
+            super().__init__()
+            self.delta = delta
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None:
+            self.post_message(self.Step(-1 if offset.x < 4 else 1))
+
+
+@define
+class Staging:
+    """A frame's loadout as staged here, and the loadout it was staged from."""
+
+    base: tuple[tuple[Mount, ...], tuple[Fitting, ...]]
+    weapons: list[Mount] = field(factory=list)
+    equipment: list[Fitting] = field(factory=list)
+
+    @classmethod
+    def of(cls, frame: Frame) -> Staging:
+        return cls((frame.weapons, frame.equipment), list(frame.weapons), list(frame.equipment))
+
+    @property
+    def changed(self) -> bool:
+        return (tuple(self.weapons), tuple(self.equipment)) != self.base
+
+
+class RefitSection(Section):
+    TITLE = "Refit"
+    KEY = "4"
+    HELP = (
+        "The refit bay (§7). ] and [ pick a frame. Arrows move over its hardpoints (S small, "
+        "M medium, L large; legs have none) and equipment; a click picks a slot too. Enter or "
+        "i fits an item from the inventory (weapons and slot equipment of the slot's size), "
+        "e adds passive or active equipment, x or Delete takes the item out, g and G change "
+        "a weapon's group (1-4, free). Changes are only staged (marked *) until c confirms "
+        "them: each install or removal costs credits and a day in the refit bay (§7.8, the "
+        "Staged line and the confirm dialog give the sum); group changes are free and "
+        "instant. z drops the staged changes. The panel on the right is the reactor "
+        "budget of the staged loadout: output, overload limit (150%), move energy, energy "
+        "and damage per group, and a WARNING when a group (or a group plus a Move) needs "
+        "more energy than the output."
+    )
+    BINDINGS = [
+        Binding("right_square_bracket", "frame(1)", "Next frame", id="refit.next_frame"),
+        Binding(
+            "left_square_bracket", "frame(-1)", "Prev frame", id="refit.prev_frame", show=False
+        ),
+        Binding("up", "cursor(-1)", "Up", id="refit.up", show=False),
+        Binding("down", "cursor(1)", "Down", id="refit.down", show=False),
+        Binding("left", "jump(-1)", "Left", id="refit.left", show=False),
+        Binding("right", "jump(1)", "Right", id="refit.right", show=False),
+        Binding("enter,i", "install", "Fit", id="refit.install"),
+        Binding("e", "add_equipment", "Equip", id="refit.add_equipment"),
+        Binding("x,delete", "remove", "Remove", id="refit.remove"),
+        Binding("g", "group(1)", "Group", id="refit.group_next"),
+        Binding("G", "group(-1)", "Group-", id="refit.group_prev", show=False),
+        Binding("c", "confirm", "Confirm", id="refit.confirm"),
+        Binding("z", "reset", "Reset", id="refit.reset"),
+    ]
+    DEFAULT_CSS = """
+    RefitSection #refit-frame { height: 1; padding: 0 1; background: $surface; }
+    RefitSection #refit-body { height: 1fr; }
+    RefitSection #refit-left { width: 1fr; }
+    RefitSection #refit-detail { height: auto; padding: 0 1; }
+    RefitSection #refit-budget { width: 28; padding: 0 1; background: $surface; }
+    RefitSection #refit-budget Static { width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.frame_id: str | None = None
+        self.cursor: Hashable | None = None
+        self.staging: dict[str, Staging] = {}
+
+    def compose(self) -> ComposeResult:
+        yield FrameBar("", id="refit-frame")
+        with Horizontal(id="refit-body"):
+            with VerticalScroll(id="refit-left", can_focus=False):
+                yield FrameDiagram(id="refit-diagram")
+                yield Static("", id="refit-detail")
+            with VerticalScroll(id="refit-budget", can_focus=False):
+                yield Static("", id="refit-budget-text")
+
+    # ---- the model ----------------------------------------------------------------------
+    def frame(self) -> Frame | None:
+        frames = self.campaign.frames
+        if not frames:
+            return None
+        for f in frames:
+            if f.id == self.frame_id:
+                return f
+        self.frame_id = frames[0].id
+        return frames[0]
+
+    def staged(self, frame: Frame) -> Staging:
+        s = self.staging.get(frame.id)
+        if s is None or s.base != (frame.weapons, frame.equipment):
+            s = self.staging[frame.id] = Staging.of(frame)
+        return s
+
+    def plan(self, frame: Frame) -> RefitPlan | str:
+        s = self.staged(frame)
+        return plan_refit(self.campaign, frame.id, s.weapons, s.equipment)
+
+    def targets(self, frame: Frame) -> list[Hashable]:
+        """The cursor's stops: the hardpoints, then equipment without a hardpoint."""
+        out: list[Hashable] = list(slots(frame.chassis))
+        for i, f in enumerate(self.staged(frame).equipment):
+            if f.mount is None:
+                out.append(("eq", i))
+        return out
+
+    def item_at(self, frame: Frame, key: Hashable | None) -> Ref | None:
+        if isinstance(key, tuple) and key and key[0] == "eq":
+            return ("e", key[1])
+        s = self.staged(frame)
+        if not (isinstance(key, tuple) and key and key[0] == "slot"):
+            return None
+        return occupants(frame.chassis, s.weapons, s.equipment).get(cast(Slot, key))
+
+    def work_refusal(self, frame: Frame) -> str | None:
+        """Why no install or removal can be staged for this frame now."""
+        return refit_refusal(self.campaign, frame.id) or busy_reason(frame)
+
+    # ---- drawing ------------------------------------------------------------------------
+    def refresh_view(self) -> None:
+        if getattr(self.app, "session", None) is None or self.state.campaign is None:
+            return
+        frame = self.frame()
+        if frame is None:
+            self.query_one("#refit-frame", Static).update(
+                "No frames. Buy a chassis at a market (3)."
+            )
+            self.query_one(FrameDiagram).show({})
+            self.query_one("#refit-detail", Static).update("")
+            self.query_one("#refit-budget-text", Static).update("")
+            self.refresh_bindings()
+            return
+        targets = self.targets(frame)
+        if self.cursor not in targets:
+            self.cursor = targets[0] if targets else None
+        self._draw_frame_bar(frame)
+        self._draw_diagram(frame)
+        self._draw_detail(frame)
+        self._draw_budget(frame)
+        self.refresh_bindings()
+
+    def _draw_frame_bar(self, frame: Frame) -> None:
+        cat = catalog()
+        ch = cat.chassis[frame.chassis]
+        frames = self.campaign.frames
+        n = next(i for i, f in enumerate(frames) if f.id == frame.id) + 1
+        status = frame_status(frame)
+        text = Text()
+        text.append("◀ [ ", style="dim")
+        text.append(f"{frame.id} {frame.name}", style="bold")
+        text.append(f" · {ch.designation} {ch.name} ({cat.classes[ch.class_].name}) · {status}")
+        text.append(f" ] ▶ {n}/{len(frames)}", style="dim")
+        self.query_one("#refit-frame", Static).update(text)
+
+    def _draw_diagram(self, frame: Frame) -> None:
+        cat = catalog()
+        s = self.staged(frame)
+        now = occupants(frame.chassis, frame.weapons, frame.equipment)
+        then = occupants(frame.chassis, s.weapons, s.equipment)
+        boxes: dict[str, list[Cell]] = {loc: [] for loc in (*ORDER, LEGS)}
+
+        def describe(ref: Ref | None, weapons: Sequence[Mount], fits: Sequence[Fitting]) -> str:
+            if ref is None:
+                return ""
+            if ref[0] == "w":
+                m = weapons[ref[1]]
+                return f"{m.weapon}:{m.group}"
+            return fits[ref[1]].equipment
+
+        for slot in slots(frame.chassis):
+            _, loc, size, _n = slot
+            ref = then.get(slot)
+            changed = describe(ref, s.weapons, s.equipment) != describe(
+                now.get(slot), frame.weapons, frame.equipment
+            )
+            letter = size[0].upper()
+            flag = "*" if changed else " "
+            if ref is None:
+                cell = Cell(f"{letter}  empty", style="dim", key=slot, flag=flag)
+            elif ref[0] == "w":
+                m = s.weapons[ref[1]]
+                w = cat.weapons[m.weapon]
+                text = f"{letter} {w.abbrev:<3} g{m.group}"
+                cell = Cell(text, f"{letter} {w.name}\tg{m.group}", key=slot, flag=flag)
+            else:
+                e = cat.equipment[s.equipment[ref[1]].equipment]
+                text = f"{letter} {initials(e.name):<3} eq"
+                cell = Cell(text, f"{letter} {e.name}\teq", key=slot, flag=flag)
+            boxes[loc].append(cell)
+        for cells in boxes.values():
+            if not cells:
+                cells.append(Cell("  none", style="dim"))
+        base_counts = [f.equipment for f in frame.equipment if f.mount is None]
+        extra: list[Cell] = []
+        for i, f in enumerate(s.equipment):
+            if f.mount is not None:
+                continue
+            new = f.equipment not in base_counts
+            if not new:
+                base_counts.remove(f.equipment)
+            extra.append(
+                Cell(cat.equipment[f.equipment].name, key=("eq", i), flag="*" if new else " ")
+            )
+        if not extra:
+            extra.append(Cell("none", style="dim"))
+        self.query_one(FrameDiagram).show(
+            boxes, cursor=self.cursor, extra=extra, extra_label="Equipment:"
+        )
+
+    def _draw_detail(self, frame: Frame) -> None:
+        text = Text()
+        text.append(self._cursor_line(frame) + "\n")
+        frame_reason = refit_refusal(self.campaign, frame.id)
+        s = self.staged(frame)
+        if frame_reason:
+            text.append("CANNOT REFIT: ", style="bold")
+            text.append(frame_reason)
+        elif not s.changed:
+            busy = busy_reason(frame)
+            if busy:
+                text.append(f"{busy}: only weapon groups (g) can change now.")
+            else:
+                text.append("Nothing staged. Enter fits an item, x removes, g regroups, e equips.")
+        else:
+            plan = self.plan(frame)
+            if isinstance(plan, str):
+                text.append("CANNOT CONFIRM: ", style="bold")
+                text.append(f"{plan}. z resets.")
+            elif plan.group_only:
+                text.append("Staged: weapon group changes only (free, instant). c confirms.")
+            else:
+                text.append("Staged: ", style="bold")
+                parts = [f"+{i}" for i in plan.installs] + [f"-{r}" for r in plan.removals]
+                text.append("; ".join(parts))
+                text.append(
+                    f" = {plan.changes} change(s): {plan.cost:,} cr, {plan.days} day(s). "
+                    "c confirms, z resets."
+                )
+        text.append("\n" + self._inventory_line(), style="dim")
+        text.append("\nS/M/L size · g1-4 group · * staged · ▸ cursor", style="dim")
+        self.query_one("#refit-detail", Static).update(text)
+
+    def _inventory_line(self) -> str:
+        cat = catalog()
+        c = self.campaign
+        items = [f"{cat.weapons[w].abbrev}×{n}" for w, n in c.weapons if n > 0]
+        items += [f"{cat.equipment[e].name}×{n}" for e, n in c.equipment if n > 0]
+        return "Inventory: " + (", ".join(items) if items else "empty (buy at a market, 3)")
+
+    def _cursor_line(self, frame: Frame) -> str:
+        cat = catalog()
+        key = self.cursor
+        if not isinstance(key, tuple):
+            return ""
+        ref = self.item_at(frame, key)
+        s = self.staged(frame)
+        if key[0] == "slot":
+            _, loc, size, n = key
+            total = cat.chassis[frame.chassis].hardpoints.of(size).count(loc)
+            where = f"{cat.location(loc).abbrev} {size} hardpoint {n + 1}/{total}: "
+        else:
+            where = ""
+        if ref is None:
+            return f"▸ {where}empty · Enter fits a {key[2]} item"
+        if ref[0] == "w":
+            m = s.weapons[ref[1]]
+            w = cat.weapons[m.weapon]
+            return (
+                f"▸ {where}{w.name}, group {m.group} · {w.damage} dmg · {w.energy} energy · "
+                f"space {w.space} · {w.range} range"
+            )
+        e = cat.equipment[s.equipment[ref[1]].equipment]
+        return f"▸ {where}{e.name} ({e.category}) · space {e.space} · {e.description}"
+
+    def _draw_budget(self, frame: Frame) -> None:
+        cat = catalog()
+        s = self.staged(frame)
+        b = budget(frame.chassis, s.weapons, s.equipment)
+        text = Text()
+        text.append("Reactor budget", style="bold")
+        text.append(" (staged)\n" if s.changed else "\n")
+        boost = f" (reactor {b.reactor} +{b.boost})" if b.boost else ""
+        text.append(f"Output {b.output}{boost}\n")
+        text.append(f"Overload limit {b.overload_limit} · Move {b.move_energy}\n")
+        used = sum(h.used for h in b.hardpoints)
+        total = sum(h.total for h in b.hardpoints)
+        over = " OVER" if b.space_used > b.space else ""
+        text.append(f"Space {b.space_used}/{b.space}{over} · Slots {used}/{total}\n")
+        text.append("Grp Energy  Dmg Weapons\n", style="underline")
+        for g in b.groups:
+            names = " ".join(cat.weapons[w].abbrev for w in g.weapons) or "-"
+            text.append(f" {g.group}   {g.energy:>4} {g.damage:>4} {names}\n")
+        for warning in b.warnings:
+            text.append("⚠ WARNING: ", style="bold reverse")
+            text.append(f"{warning}\n", style="bold")
+        if not b.warnings:
+            text.append("✓ every group fits the output with a Move\n", style="dim")
+        self.query_one("#refit-budget-text", Static).update(text)
+
+    # ---- legality -----------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if getattr(self.app, "session", None) is None or self.state.campaign is None:
+            return None
+        frame = self.frame()
+        if frame is None:
+            return None
+        if action == "frame":
+            return True if len(self.campaign.frames) > 1 else None
+        if action in ("cursor", "jump"):
+            return True
+        s = self.staged(frame)
+        ref = self.item_at(frame, self.cursor)
+        if action == "install":
+            is_slot = isinstance(self.cursor, tuple) and self.cursor[0] == "slot"
+            return True if is_slot and not self.work_refusal(frame) else None
+        if action == "add_equipment":
+            return None if self.work_refusal(frame) else True
+        if action == "remove":
+            return True if ref is not None and not self.work_refusal(frame) else None
+        if action == "group":
+            weapon = ref is not None and ref[0] == "w"
+            return True if weapon and not refit_refusal(self.campaign, frame.id) else None
+        if action == "reset":
+            return True if s.changed else None
+        if action == "confirm":
+            return True if s.changed and not isinstance(self.plan(frame), str) else None
+        return True
+
+    # ---- actions ------------------------------------------------------------------------
+    def action_frame(self, delta: int) -> None:
+        frames = self.campaign.frames
+        frame = self.frame()
+        if frame is None or not frames:
+            return
+        i = next(i for i, f in enumerate(frames) if f.id == frame.id)
+        self.frame_id = frames[(i + delta) % len(frames)].id
+        self.cursor = None
+        self.refresh_view()
+
+    def action_cursor(self, delta: int) -> None:
+        frame = self.frame()
+        if frame is None:
+            return
+        targets = self.targets(frame)
+        if targets:
+            i = targets.index(self.cursor) if self.cursor in targets else 0
+            self.cursor = targets[max(0, min(len(targets) - 1, i + delta))]
+        self.refresh_view()
+
+    def action_jump(self, delta: int) -> None:
+        """Left/right: the first stop of the previous or next location (or the equipment)."""
+        frame = self.frame()
+        if frame is None:
+            return
+        targets = self.targets(frame)
+        if not targets:
+            return
+
+        def area(key: Hashable) -> str:
+            return str(key[1]) if isinstance(key, tuple) and key[0] == "slot" else "eq"
+
+        areas: list[str] = []
+        for t in targets:
+            if area(t) not in areas:
+                areas.append(area(t))
+        current = area(self.cursor) if self.cursor in targets else areas[0]
+        target_area = areas[max(0, min(len(areas) - 1, areas.index(current) + delta))]
+        self.cursor = next(t for t in targets if area(t) == target_area)
+        self.refresh_view()
+
+    def on_frame_diagram_clicked(self, event: FrameDiagram.Clicked) -> None:
+        self.cursor = event.key
+        event.diagram.focus()
+        self.refresh_view()
+
+    def on_frame_bar_step(self, event: FrameBar.Step) -> None:
+        self.action_frame(event.delta)
+
+    def available(self, frame: Frame, kind: str, item: str) -> int:
+        """How many of an item the staged loadout could still take: the inventory plus what
+        the staging has taken off this frame, less what it has put on."""
+        s = self.staged(frame)
+        if kind == "w":
+            delta = inventory_delta(
+                (m.weapon for m in frame.weapons), (m.weapon for m in s.weapons)
+            )
+            return count_of(self.campaign.weapons, item) + delta.get(item, 0)
+        delta = inventory_delta(
+            (f.equipment for f in frame.equipment), (f.equipment for f in s.equipment)
+        )
+        return count_of(self.campaign.equipment, item) + delta.get(item, 0)
+
+    def action_install(self) -> None:
+        frame = self.frame()
+        key = self.cursor
+        if frame is None or not (isinstance(key, tuple) and key[0] == "slot"):
+            return
+        reason = self.work_refusal(frame)
+        if reason:
+            self.say(f"Refused: {reason}", warning=True)
+            return
+        _, loc, size, _n = key
+        cat = catalog()
+        options: list[tuple[str, str]] = []
+        for w in cat.weapons.values():
+            have = self.available(frame, "w", w.id) if w.size == size else 0
+            if have > 0:
+                label = (
+                    f"{w.name} ({w.abbrev}) · {w.damage} dmg · {w.energy} energy · "
+                    f"space {w.space} · {have} held"
+                )
+                options.append((f"w:{w.id}", label))
+        for e in cat.equipment.values():
+            fits = e.category == "slot" and e.slot_size == size
+            have = self.available(frame, "e", e.id) if fits else 0
+            if have > 0:
+                label = f"{e.name} (slot) · space {e.space} · {e.description} · {have} held"
+                options.append((f"e:{e.id}", label))
+        where = cat.location(loc).name
+        if not options:
+            self.say(
+                f"Refused: no {size} weapon or {size} slot equipment in the inventory for the "
+                f"{where} hardpoint; buy one at a market (3)",
+                warning=True,
+            )
+            return
+
+        def chosen(value: str | None) -> None:
+            if value:
+                self.stage_install(frame, key, value)
+
+        title = f"Fit the {where} {size} hardpoint of {frame.name} with:"
+        self.app.push_screen(ChooseScreen(title, options), chosen)
+
+    def stage_install(self, frame: Frame, slot: Slot, value: str) -> None:
+        """Put an item (`w:id` or `e:id`) on the slot, replacing what is there."""
+        s = self.staged(frame)
+        kind, item = value.split(":", 1)
+        _, loc, _size, _n = slot
+        old = self.item_at(frame, slot)
+        if kind == "w":
+            new = Mount(weapon=item, mount=loc, group=1)
+            if old is not None and old[0] == "w":
+                s.weapons[old[1]] = evolve(new, group=s.weapons[old[1]].group)
+                new_ref: Ref = old
+            else:
+                self._take(s, old)
+                s.weapons.append(new)
+                new_ref = ("w", len(s.weapons) - 1)
+        else:
+            fitting = Fitting(equipment=item, mount=loc)
+            if old is not None and old[0] == "e":
+                s.equipment[old[1]] = fitting
+                new_ref = old
+            else:
+                self._take(s, old)
+                s.equipment.append(fitting)
+                new_ref = ("e", len(s.equipment) - 1)
+        spots = occupants(frame.chassis, s.weapons, s.equipment)
+        self.cursor = next((k for k, r in spots.items() if r == new_ref), slot)
+        self.refresh_view()
+
+    @staticmethod
+    def _take(s: Staging, ref: Ref | None) -> None:
+        if ref is None:
+            return
+        if ref[0] == "w":
+            del s.weapons[ref[1]]
+        else:
+            del s.equipment[ref[1]]
+
+    def action_add_equipment(self) -> None:
+        frame = self.frame()
+        if frame is None:
+            return
+        reason = self.work_refusal(frame)
+        if reason:
+            self.say(f"Refused: {reason}", warning=True)
+            return
+        options = []
+        for e in catalog().equipment.values():
+            have = self.available(frame, "e", e.id) if e.category != "slot" else 0
+            if have > 0:
+                label = f"{e.name} ({e.category}) · space {e.space} · {e.description} · {have} held"
+                options.append((e.id, label))
+        if not options:
+            self.say(
+                "Refused: no passive or active equipment in the inventory; buy some at a "
+                "market (3) (slot equipment goes on a hardpoint: Enter on a slot)",
+                warning=True,
+            )
+            return
+
+        def chosen(value: str | None) -> None:
+            if value:
+                s = self.staged(frame)
+                s.equipment.append(Fitting(equipment=value))
+                self.cursor = ("eq", len(s.equipment) - 1)
+                self.refresh_view()
+
+        self.app.push_screen(ChooseScreen(f"Add to {frame.name}:", options), chosen)
+
+    def action_remove(self) -> None:
+        frame = self.frame()
+        if frame is None:
+            return
+        ref = self.item_at(frame, self.cursor)
+        if ref is None:
+            return
+        reason = self.work_refusal(frame)
+        if reason:
+            self.say(f"Refused: {reason}", warning=True)
+            return
+        self._take(self.staged(frame), ref)
+        self.refresh_view()
+
+    def action_group(self, delta: int) -> None:
+        frame = self.frame()
+        if frame is None:
+            return
+        ref = self.item_at(frame, self.cursor)
+        if ref is None or ref[0] != "w":
+            return
+        s = self.staged(frame)
+        groups = catalog().combat.loadout.weapon_groups
+        m = s.weapons[ref[1]]
+        s.weapons[ref[1]] = evolve(m, group=(m.group - 1 + delta) % groups + 1)
+        self.refresh_view()
+
+    def action_reset(self) -> None:
+        frame = self.frame()
+        if frame is not None:
+            self.staging.pop(frame.id, None)
+            self.refresh_view()
+
+    def action_confirm(self) -> None:
+        frame = self.frame()
+        if frame is None:
+            return
+        s = self.staged(frame)
+        plan = self.plan(frame)
+        if isinstance(plan, str):
+            self.say(f"Refused: {plan}", warning=True)
+            return
+        weapons, equipment = loadout_text(s.weapons, s.equipment)
+        command = Refit(frame.id, weapons, equipment)
+        if plan.group_only:
+            self._send(frame, command)
+            return
+        lines = [f"Refit {frame.name}:"]
+        lines += [f"  install {i}" for i in plan.installs]
+        lines += [f"  remove {r}" for r in plan.removals]
+        lines.append(f"{plan.changes} change(s): {plan.cost:,} cr,")
+        lines.append(f"{plan.days} day(s) in the refit bay. Go ahead?")
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self._send(frame, command)
+
+        self.app.push_screen(ConfirmScreen("\n".join(lines)), done)
+
+    def _send(self, frame: Frame, command: Refit) -> None:
+        if self.act(command):
+            self.staging.pop(frame.id, None)
+            self.refresh_view()
