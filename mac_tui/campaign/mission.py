@@ -285,6 +285,34 @@ def mission_reward(
     return numerator // denominator
 
 
+PREVIEW_RESULTS = (
+    ("victory", "victory", False),
+    ("victory_no_losses", "victory", True),
+    ("withdrawal", "withdrawal", False),
+    ("defeat", "defeat", False),
+)
+
+
+def reward_preview(
+    campaign: Campaign, contract: Contract, payout_level: int
+) -> dict[str, tuple[int, int]]:
+    """What the contract would pay at this payout level (§11.6, R23, §12.2), for the launch
+    screen: per result (`victory`, `victory_no_losses`, `withdrawal`, `defeat`) the (lowest,
+    highest) credits over the hidden random bonus (0 to the difficulty's largest bonus), at
+    today's standing with the employer. The rolled bonus itself stays hidden."""
+    cat = catalog()
+    percent = cat.standing_level(campaign.standing_with(contract.employer)).reward_percent
+    low = attrs.evolve(contract, bonus=0)
+    high = attrs.evolve(contract, bonus=cat.reward(contract.difficulty).bonus_max)
+    return {
+        key: (
+            mission_reward(low, result, percent, payout_level, clean),
+            mission_reward(high, result, percent, payout_level, clean),
+        )
+        for key, result, clean in PREVIEW_RESULTS
+    }
+
+
 def standing_changes(employer: str, result: str, difficulty: int) -> dict[str, int]:
     """§15.2: the change for every faction (employer and all the others)."""
     cat = catalog()

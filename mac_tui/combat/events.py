@@ -18,10 +18,18 @@ class Deployed(Event):
     unit: str
     hex: Hex | None
 
+    def describe(self) -> str:
+        if self.hex is None:
+            return f"{self.unit} is taken off the map"
+        return f"{self.unit} deploys at {self.hex.q},{self.hex.r}"
+
 
 @frozen
 class BattleStarted(Event):
     round: int
+
+    def describe(self) -> str:
+        return "The battle begins"
 
 
 @frozen
@@ -29,12 +37,18 @@ class RoundStarted(Event):
     round: int
     order: tuple[str, ...]
 
+    def describe(self) -> str:
+        return f"Round {self.round} · initiative {' '.join(self.order)}"
+
 
 @frozen
 class ActivationStarted(Event):
     unit: str
     ap: int
     energy: int
+
+    def describe(self) -> str:
+        return f"{self.unit} acts: {self.ap} AP, {self.energy} energy"
 
 
 @frozen
@@ -45,12 +59,24 @@ class Moved(Event):
     energy: int
     pullback: bool
 
+    def describe(self) -> str:
+        end = self.path[-1]
+        how = {"move": "moves", "sprint": "sprints", "jump": "jumps"}.get(self.mode, self.mode)
+        back = ", pulling back" if self.pullback else ""
+        return (
+            f"{self.unit} {how} {len(self.path) - 1} hex(es) to {end.q},{end.r} "
+            f"({self.energy} energy{back})"
+        )
+
 
 @frozen
 class WeaponSkipped(Event):
     unit: str
     weapon: str
     reason: str
+
+    def describe(self) -> str:
+        return f"{self.unit}: {self.weapon} holds fire ({self.reason})"
 
 
 @frozen
@@ -73,10 +99,18 @@ class GroupFired(Event):
     energy: int
     overwatch: bool
 
+    def describe(self) -> str:
+        how = "overwatch fire" if self.overwatch else "fires"
+        called = f" (called shot: {self.called})" if self.called else ""
+        return f"{self.unit} {how} group {self.group} at {self.target}{called}"
+
 
 @frozen
 class Braced(Event):
     unit: str
+
+    def describe(self) -> str:
+        return f"{self.unit} braces"
 
 
 @frozen
@@ -84,12 +118,18 @@ class OverwatchSet(Event):
     unit: str
     group: int
 
+    def describe(self) -> str:
+        return f"{self.unit} goes on overwatch with group {self.group}"
+
 
 @frozen
 class Vented(Event):
     unit: str
     amount: int
     stress: int
+
+    def describe(self) -> str:
+        return f"{self.unit} vents {self.amount} stress (now {self.stress})"
 
 
 @frozen
@@ -100,10 +140,18 @@ class EquipmentUsed(Event):
     hex: Hex | None
     energy: int
 
+    def describe(self) -> str:
+        on = f" on {self.target}" if self.target else ""
+        at = f" to {self.hex.q},{self.hex.r}" if self.hex else ""
+        return f"{self.unit} uses {self.equipment}{on}{at} ({self.energy} energy)"
+
 
 @frozen
 class ActivationEnded(Event):
     unit: str
+
+    def describe(self) -> str:
+        return f"{self.unit} ends its activation"
 
 
 @frozen
@@ -119,11 +167,28 @@ class StressChanged(Event):
     shutdown: bool
     reactor_hit: bool
 
+    def describe(self) -> str:
+        parts = []
+        if self.overload:
+            parts.append(f"+{self.overload} overload")
+        if self.dissipated:
+            parts.append(f"-{self.dissipated} dissipated")
+        if self.restarted:
+            parts.append("restarts, stress halved")
+        if self.shutdown_roll is not None:
+            parts.append(f"shutdown roll {self.shutdown_roll}")
+        if self.shutdown:
+            parts.append("SHUTS DOWN" + (" with a reactor hit" if self.reactor_hit else ""))
+        return f"{self.unit} reactor: {', '.join(parts)}; stress {self.stress}"
+
 
 @frozen
 class SideWithdrew(Event):
     side: str
     rule: str
+
+    def describe(self) -> str:
+        return f"The {self.side} side withdraws ({self.rule.replace('_', ' ')})"
 
 
 @frozen
@@ -131,3 +196,6 @@ class BattleEnded(Event):
     result: str
     reason: str
     round: int
+
+    def describe(self) -> str:
+        return f"Battle over after round {self.round}: {self.result.upper()} ({self.reason})"

@@ -68,6 +68,7 @@ class MacApp(App[None]):
         self.session: Session | None = None
         self.save_path: Path | None = None
         self.messages: list[str] = []
+        self.last_events: Sequence[Event] = ()
         self._load_on_start = load
 
     # ---- lifecycle ----------------------------------------------------------------------
@@ -149,6 +150,17 @@ class MacApp(App[None]):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(HubScreen())
+        state = self.session.state if self.session is not None else None
+        campaign = state.campaign if state is not None else None
+        if state is not None and state.battle is not None and campaign is not None:
+            if campaign.mission is not None:
+                from .screens.mission import MissionScreen
+
+                self.push_screen(MissionScreen())
+        elif campaign is not None and campaign.after_action is not None:
+            from .screens.afteraction import AfterActionScreen
+
+            self.push_screen(AfterActionScreen())
 
     def act(self, command: Command) -> bool:
         """Apply a command for the player. Refusals show their reason; nothing changes."""
@@ -158,6 +170,7 @@ class MacApp(App[None]):
         if not isinstance(outcome, Accepted):
             self.say(f"Refused: {outcome.reason}", warning=True)
             return False
+        self.last_events = outcome.events
         self.autosave()
         self.report(outcome.events)
         self.redraw()

@@ -1,0 +1,444 @@
+"""Contracts: the mission board of this location; pick a contract, then plan the launch (payout
+level, the lance) and accept it. The accepted mission opens the mission screen."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import ContentSwitcher, DataTable, Static
+
+from ...campaign.commands import Accept
+from ...campaign.contracts import ContractRow, contract_rows
+from ...campaign.mission import (
+    accept_refusal,
+    base_picks,
+    deployment_cost,
+    faction_name,
+    find_contract,
+    frame_deploy_refusal,
+    reward_preview,
+    scaled_picks,
+)
+from ...campaign.state import Contract, Frame
+from ...catalog import catalog
+from ..widgets.dialogs import ConfirmScreen
+from ..widgets.section import Section
+
+
+def enemy_text(classes: tuple[str, ...]) -> str:
+    """`('Medium', 'Medium', 'Heavy')` -> `2 Medium, Heavy` (in the force's order)."""
+    counts = Counter(classes)
+    return ", ".join(f"{n} {c}" if n > 1 else c for c, n in counts.items())
+
+
+def thousands(low: int, high: int) -> str:
+    return f"{low // 1000}-{high // 1000}k"
+
+
+def picks_text(n: int) -> str:
+    return "no salvage" if n == 0 else f"{n} pick{'s' if n != 1 else ''}"
+
+
+class PayoutSlider(Static):
+    """The payout level as a row of clickable steps; the chosen one bracketed and bold."""
+
+    def show(self, level: int) -> None:
+        cat = catalog()
+        steps = []
+        for p in cat.economy.payout_level:
+            if p.level == level:
+                steps.append(f"[reverse bold]\\[{p.level}][/]")
+            else:
+                steps.append(f"[@click=set_level({p.level})] {p.level} [/]")
+        chosen = cat.payout_level(level)
+        factor = f"{chosen.picks_halves / 2:g}"
+        self.update(
+            "Payout [@click=step_down]◀[/]"
+            + "".join(steps)
+            + f"[@click=step_up]▶[/] [b]{chosen.name}[/b]: {chosen.credit_percent}% pay, "
+            f"salvage x{factor}  [dim](←/→ or -/+)[/dim]"
+        )
+
+    def action_set_level(self, level: int) -> None:
+        self.query_ancestor(ContractsSection).set_payout(level)
+
+    def action_step_down(self) -> None:
+        self.query_ancestor(ContractsSection).action_payout(-1)
+
+    def action_step_up(self) -> None:
+        self.query_ancestor(ContractsSection).action_payout(1)
+
+
+class ContractsSection(Section):
+    TITLE = "Contracts"
+    KEY = "6"
+    HELP = (
+        "The mission board of this location. Arrows pick a contract, Enter (or a click) plans "
+        "its launch: ←/→ or -/+ set the payout level (credits against salvage picks), space "
+        "(or Enter, or a click) adds or removes a frame from the lance (Ready frames with an "
+        "active pilot, up to the lance size), l launches, Escape goes back to the board."
+    )
+    BINDINGS = [
+        Binding(
+            "left,minus",
+            "payout(-1)",
+            "More pay",
+            key_display="←",
+            id="contracts.less",
+            priority=True,
+        ),
+        Binding(
+            "right,plus,equals_sign",
+            "payout(1)",
+            "More salvage",
+            key_display="→",
+            id="contracts.more",
+            priority=True,
+        ),
+        Binding("enter", "open", "Plan launch", id="contracts.open", priority=True),
+        Binding("space", "toggle_frame", "Toggle", id="contracts.toggle"),
+        Binding("l", "launch", "Launch", id="contracts.launch"),
+        Binding("escape", "back", "Board", id="contracts.back"),
+    ]
+    DEFAULT_CSS = """
+    ContractsSection #contracts-switcher { height: 1fr; }
+    ContractsSection #board, ContractsSection #launch { height: 1fr; }
+    ContractsSection #launch-head, ContractsSection #payout, ContractsSection #preview {
+        height: auto; padding: 0 1;
+    }
+    ContractsSection #lance { height: 1fr; }
+    ContractsSection #launch-status { height: auto; padding: 0 1; text-style: bold; }
+    ContractsSection #launch-status.refused { color: $warning; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.contract_id: str | None = None  # the contract being planned, None: the board
+        self.level = catalog().default_payout_level().level
+        self.selected: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        with ContentSwitcher(id="contracts-switcher", initial="board"):
+            with Vertical(id="board"):
+                yield DataTable(id="contracts", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="contract-detail", classes="detail")
+            with Vertical(id="launch"):
+                yield Static("", id="launch-head")
+                yield PayoutSlider("", id="payout")
+                yield Static("", id="preview")
+                yield DataTable(id="lance", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="lance-detail", classes="detail")
+                yield Static("", id="launch-status")
+
+    def on_mount(self) -> None:
+        board = self.query_one("#contracts", DataTable)
+        board.add_columns("Id", "Employer", "Opponent", "Dif", "Reward", "Enemy", "Map")
+        lance = self.query_one("#lance", DataTable)
+        lance.add_columns("Go", "Id", "Frame", "Chassis", "Pilot", "Cost", "Deployable")
+
+    # ---- state --------------------------------------------------------------------------
+    @property
+    def planning(self) -> bool:
+        return self.contract_id is not None
+
+    def contract(self) -> Contract | None:
+        if self.contract_id is None or getattr(self.app, "session", None) is None:
+            return None
+        return find_contract(self.campaign, self.contract_id)
+
+    def rows(self) -> list[ContractRow]:
+        return contract_rows(self.campaign)
+
+    def highlighted_row(self) -> ContractRow | None:
+        table = self.query_one("#contracts", DataTable)
+        rows = self.rows()
+        if not rows or not 0 <= table.cursor_row < len(rows):
+            return None
+        return rows[table.cursor_row]
+
+    def highlighted_frame(self) -> Frame | None:
+        table = self.query_one("#lance", DataTable)
+        frames = self.campaign.frames
+        if not frames or not 0 <= table.cursor_row < len(frames):
+            return None
+        return frames[table.cursor_row]
+
+    def launch_refusal(self) -> str | None:
+        if self.contract_id is None:
+            return "choose a contract first"
+        if not self.selected:
+            most = catalog().missions.lance.max_frames
+            return f"no frames selected: space adds a frame to the lance (1 to {most})"
+        return accept_refusal(self.campaign, self.contract_id, self.level, self.frame_ids())
+
+    def frame_ids(self) -> list[str]:
+        """The selected frames in roster order (the order they deploy in)."""
+        return [f.id for f in self.campaign.frames if f.id in self.selected]
+
+    # ---- drawing ------------------------------------------------------------------------
+    def refresh_view(self) -> None:
+        if getattr(self.app, "session", None) is None or self.state.campaign is None:
+            return
+        if self.planning and self.contract() is None:
+            self.contract_id = None  # the board was posted again, or the contract taken
+            if self.query_one("#lance", DataTable).has_focus:
+                self.query_one("#contracts", DataTable).focus()
+        switcher = self.query_one("#contracts-switcher", ContentSwitcher)
+        switcher.current = "launch" if self.planning else "board"
+        if self.planning:
+            self.draw_launch()
+        else:
+            self.draw_board()
+        self.refresh_bindings()
+
+    def draw_board(self) -> None:
+        table = self.query_one("#contracts", DataTable)
+        row = table.cursor_row
+        table.clear()
+        for r in self.rows():
+            table.add_row(
+                r.id,
+                faction_name(r.employer),
+                faction_name(r.opponent),
+                str(r.difficulty),
+                thousands(r.reward_min, r.reward_max),
+                enemy_text(r.enemy_classes),
+                f"{r.map_width}x{r.map_height} {r.landscape}",
+                key=r.id,
+            )
+        if table.row_count:
+            table.move_cursor(row=min(max(row, 0), table.row_count - 1))
+        self.show_contract_detail()
+
+    def show_contract_detail(self) -> None:
+        detail = self.query_one("#contract-detail", Static)
+        r = self.highlighted_row()
+        if r is None:
+            days = catalog().missions.contracts.refresh_days
+            detail.update(
+                "No contracts on the board. A new board is posted on arrival at a location "
+                f"and every {days} days."
+            )
+            return
+        detail.update(
+            f"[b]{r.id}[/b]: {r.employer_name} ({r.standing}) vs {r.opponent_name}, "
+            f"difficulty {r.difficulty}.\n"
+            f"Victory pays {r.reward_min:,}-{r.reward_max:,} cr at full pay. "
+            f"Enemy: {', '.join(r.enemy_classes)}.\n"
+            f"Map: {r.map_size} {r.map_width}x{r.map_height}, {r.landscape}. "
+            "Enter: plan the launch."
+        )
+
+    def draw_launch(self) -> None:
+        contract = self.contract()
+        assert contract is not None
+        row = next(r for r in self.rows() if r.id == contract.id)
+        c = self.campaign
+        self.selected = [
+            f for f in self.selected if any(fr.id == f for fr in c.frames)
+        ]  # frames sold meanwhile drop out
+        self.query_one("#launch-head", Static).update(
+            f"[b]{row.id}[/b] for {faction_name(row.employer)} against "
+            f"{faction_name(row.opponent)} · difficulty {row.difficulty} · {row.map_size} map "
+            f"{row.map_width}x{row.map_height}, {row.landscape}\n"
+            f"Enemy force: {', '.join(row.enemy_classes)}"
+        )
+        self.query_one(PayoutSlider).show(self.level)
+        preview = reward_preview(c, contract, self.level)
+        d = contract.difficulty
+
+        def money(key: str) -> str:
+            low, high = preview[key]
+            return f"{low:,}-{high:,}"
+
+        win_picks = scaled_picks(base_picks("victory", d), self.level)
+        out_picks = scaled_picks(base_picks("withdrawal", d), self.level)
+        self.query_one("#preview", Static).update(
+            f"Victory {money('victory')} (no losses {money('victory_no_losses')}) · "
+            f"{picks_text(win_picks)}\n"
+            f"Withdrawal {money('withdrawal')} · {picks_text(out_picks)} · "
+            f"Defeat {money('defeat')}"
+        )
+        self.draw_lance()
+
+    def draw_lance(self) -> None:
+        table = self.query_one("#lance", DataTable)
+        row = table.cursor_row
+        table.clear()
+        cat = catalog()
+        c = self.campaign
+        for f in c.frames:
+            reason = frame_deploy_refusal(c, f.id)
+            if f.id in self.selected:
+                mark = "[x]"
+            elif reason:
+                mark = " - "
+            else:
+                mark = "[ ]"
+            ch = cat.chassis[f.chassis]
+            table.add_row(
+                Text(mark),
+                f.id,
+                f.name,
+                ch.designation,
+                f.pilot or "-",
+                f"{deployment_cost(c, [f.id]):,}",
+                "✓ ready" if reason is None else f"✗ {reason}",
+                key=f.id,
+            )
+        if table.row_count:
+            table.move_cursor(row=min(max(row, 0), table.row_count - 1))
+        self.show_frame_detail()
+        self.show_launch_status()
+
+    def show_frame_detail(self) -> None:
+        detail = self.query_one("#lance-detail", Static)
+        frame = self.highlighted_frame()
+        if frame is None:
+            detail.update("No frames. Buy a chassis at a market (3).")
+            return
+        reason = frame_deploy_refusal(self.campaign, frame.id)
+        if reason:
+            detail.update(f"✗ {frame.name} cannot deploy: {reason}.")
+        elif frame.id in self.selected:
+            detail.update(f"✓ {frame.name} ({frame.pilot}) is in the lance. Space removes it.")
+        else:
+            detail.update(f"{frame.name} ({frame.pilot}) can deploy. Space adds it.")
+
+    def show_launch_status(self) -> None:
+        status = self.query_one("#launch-status", Static)
+        reason = self.launch_refusal()
+        most = catalog().missions.lance.max_frames
+        ids = self.frame_ids()
+        if reason:
+            status.update(f"✗ Cannot launch: {reason}")
+        else:
+            cost = deployment_cost(self.campaign, ids)
+            status.update(
+                f"✓ Lance {'+'.join(ids)} ({len(ids)}/{most}) · deployment {cost:,} cr of "
+                f"{self.campaign.credits:,} · l: launch"
+            )
+        status.set_class(reason is not None, "refused")
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "contracts":
+            self.show_contract_detail()
+        else:
+            self.show_frame_detail()
+        self.refresh_bindings()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.data_table.id == "contracts":
+            self.open_contract(str(event.row_key.value))
+        else:
+            self.action_toggle_frame()
+
+    # ---- legality -----------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if getattr(self.app, "session", None) is None or self.state.campaign is None:
+            return None
+        if action == "open":
+            if self.planning:
+                return False
+            return None if self.highlighted_row() is None else True
+        if action in ("payout", "back"):
+            return bool(self.planning)
+        if action == "toggle_frame":
+            if not self.planning:
+                return False
+            return True if self.highlighted_frame() is not None else None
+        if action == "launch":
+            if not self.planning:
+                return False
+            return None if self.launch_refusal() else True
+        return True
+
+    # ---- actions ------------------------------------------------------------------------
+    def open_contract(self, contract_id: str) -> None:
+        if find_contract(self.campaign, contract_id) is None:
+            return
+        if contract_id != self.contract_id:
+            most = catalog().missions.lance.max_frames
+            ready = [
+                f.id
+                for f in self.campaign.frames
+                if frame_deploy_refusal(self.campaign, f.id) is None
+            ]
+            self.selected = ready[:most]
+            self.level = catalog().default_payout_level().level
+        self.contract_id = contract_id
+        self.refresh_view()
+        self.query_one("#lance", DataTable).focus()
+
+    def action_open(self) -> None:
+        row = self.highlighted_row()
+        if row is not None and not self.planning:
+            self.open_contract(row.id)
+
+    def action_back(self) -> None:
+        self.contract_id = None
+        self.refresh_view()
+        self.query_one("#contracts", DataTable).focus()
+
+    def set_payout(self, level: int) -> None:
+        levels = [p.level for p in catalog().economy.payout_level]
+        if level in levels and self.planning:
+            self.level = level
+            self.refresh_view()
+
+    def action_payout(self, delta: int) -> None:
+        levels = [p.level for p in catalog().economy.payout_level]
+        self.set_payout(max(min(levels), min(max(levels), self.level + delta)))
+
+    def action_toggle_frame(self) -> None:
+        frame = self.highlighted_frame()
+        if frame is None or not self.planning:
+            return
+        if frame.id in self.selected:
+            self.selected.remove(frame.id)
+        else:
+            reason = frame_deploy_refusal(self.campaign, frame.id)
+            most = catalog().missions.lance.max_frames
+            if reason:
+                self.say(f"Refused: {reason}", warning=True)
+                return
+            if len(self.selected) >= most:
+                self.say(f"Refused: a lance has at most {most} frames", warning=True)
+                return
+            self.selected.append(frame.id)
+        self.draw_lance()
+        self.refresh_bindings()
+
+    def action_launch(self) -> None:
+        contract = self.contract()
+        if contract is None:
+            return
+        reason = self.launch_refusal()
+        if reason:
+            self.say(f"Refused: {reason}", warning=True)
+            return
+        ids = self.frame_ids()
+        c = self.campaign
+        names = ", ".join(f"{c.frame(f).name} ({c.frame(f).pilot})" for f in ids)
+        level = catalog().payout_level(self.level)
+        text = (
+            f"Launch contract {contract.id} at {level.name} with {names}? "
+            f"Deployment costs {deployment_cost(c, ids):,} cr."
+        )
+
+        def done(ok: bool | None) -> None:
+            if ok and self.act(Accept(contract.id, self.level, "+".join(ids))):
+                from .mission import MissionScreen
+
+                self.contract_id = None
+                self.selected = []
+                self.refresh_view()
+                self.query_one("#contracts", DataTable).focus()  # where the hub resumes
+                self.app.push_screen(MissionScreen())
+
+        self.app.push_screen(ConfirmScreen(text, yes="Launch"), done)
