@@ -37,9 +37,10 @@ from ...combat.state import Battle, Unit
 from ...game import Command
 from ..app import GameScreen
 
-TICK_SECONDS = 0.15  # one AI command per tick while auto-resolving: a pace one can follow
 SKIP_SECONDS = 0.01  # skipping: commands in batches of about SKIP_BUDGET seconds each...
 SKIP_BUDGET = 0.08  # ...so the screen still draws and takes keys in between
+# Auto-resolve takes one AI command per `settings.delay` seconds (the animation speed); with
+# animation "off" (no delay) it runs batched like a skip, as fast as the screen allows.
 QUIET = {  # events whose describe() is only their name: the command line above says it all
     "Deployed",
     "BattleStarted",
@@ -142,7 +143,8 @@ def unit_line(unit: Unit) -> str:
 
 class MissionScreen(GameScreen):
     HELP = (
-        "The mission under way. a lets the AI fight the battle for you (a again pauses), "
+        "The mission under way. a lets the AI fight the battle for you, one command per step of "
+        "the animation speed chosen in Settings (a again pauses), "
         "s skips to the end, Enter opens the after-action report once the battle is over."
     )
     BINDINGS = [
@@ -167,6 +169,7 @@ class MissionScreen(GameScreen):
         super().__init__()
         self.timer: Timer | None = None
         self.fast = False  # skipping to the end rather than playing at a watchable pace
+        self.batched = False  # several commands per tick (skipping, or animation "off")
         self.last_battle: Battle | None = None  # the battle as last seen (it ends with None)
         self.contract: Contract | None = None
         self.payout_level = 0
@@ -321,7 +324,7 @@ class MissionScreen(GameScreen):
         return True
 
     def tick(self) -> None:
-        deadline = time.monotonic() + (SKIP_BUDGET if self.fast else 0.0)
+        deadline = time.monotonic() + (SKIP_BUDGET if self.batched else 0.0)
         while True:
             if not self.step_once():
                 self.stop()
@@ -329,12 +332,12 @@ class MissionScreen(GameScreen):
             if time.monotonic() >= deadline:
                 return
 
-    def start(self, interval: float, fast: bool) -> None:
+    def start(self, interval: float, fast: bool, batched: bool) -> None:
         if self.battle is None:
             return
         if self.timer is not None:
             self.timer.stop()
-        self.fast, self.halted = fast, ""
+        self.fast, self.batched, self.halted = fast, batched, ""
         self.timer = self.set_interval(interval, self.tick)
         self.draw_progress()
         self.refresh_bindings()
@@ -343,7 +346,7 @@ class MissionScreen(GameScreen):
         if self.timer is not None:
             self.timer.stop()
             self.timer = None
-        self.fast = False
+        self.fast = self.batched = False
         self.draw_progress()
         self.refresh_bindings()
 
@@ -359,13 +362,17 @@ class MissionScreen(GameScreen):
         return True
 
     def action_auto(self) -> None:
-        self.start(TICK_SECONDS, fast=False)
+        delay = self.game.settings.delay  # the animation speed: seconds per AI command
+        if delay <= 0:
+            self.start(SKIP_SECONDS, fast=False, batched=True)
+        else:
+            self.start(delay, fast=False, batched=False)
 
     def action_pause(self) -> None:
         self.stop()
 
     def action_skip(self) -> None:
-        self.start(SKIP_SECONDS, fast=True)
+        self.start(SKIP_SECONDS, fast=True, batched=True)
 
     def action_report(self) -> None:
         if not self.over:

@@ -1,0 +1,258 @@
+"""Snapshots of every screen of the terminal app at 80x24 and 120x40 (pytest-textual-snapshot).
+
+Write or refresh them with `pytest tests/test_tui_snapshots.py --snapshot-update`, then look at
+the SVGs in tests/__snapshots__/ (or the HTML report a failing run writes) before committing.
+
+Deterministic by construction: one fixed seed, the saves and the config file in the test's own
+folder under relative names (so the paths the debrief and the settings screen print are the same
+on every machine), the offered random seed replaced, the input cursor's blink switched off, and
+battles settled by the AI before the screenshot is taken. The game states behind the screens are
+played once per module through the engine (`Session.apply`) and handed to each app fresh.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from textual.widgets import Input
+
+from mac_tui.campaign.commands import Accept, Dismiss, NewCampaign, Salvage
+from mac_tui.catalog import catalog
+from mac_tui.combat.ai import decide
+from mac_tui.game import Accepted, Command
+from mac_tui.session import Session
+from mac_tui.tui.app import MacApp
+from mac_tui.tui.config import CONFIG_ENV, Settings
+from mac_tui.tui.screens import title
+
+Pilot = Any  # textual.pilot.Pilot[None]
+RunBefore = Callable[[Pilot], Awaitable[None]]
+Compare = Callable[..., bool]
+
+SEED = 1  # contract C1 (difficulty 3): the starting lance wins it in 15 AI commands
+SAVE = Path("saves") / "iron-1.json"  # relative: the test runs in its own folder
+SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
+sized = pytest.mark.parametrize("size", list(SIZES.values()), ids=list(SIZES))
+SECTIONS = {
+    "1-roster": "1",
+    "2-pilots": "2",
+    "3-market": "3",
+    "4-refit": "4",
+    "5-galaxy": "5",
+    "6-contracts": "6",
+    "7-finances": "7",
+}
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+# ---- the game states, played once ----------------------------------------------------------
+@attrs.frozen
+class Stages:
+    fresh: Session  # a new company, day 1
+    battle: Session  # contract C1 accepted with F1+F2: the battle about to start
+    after_action: Session  # the battle won, the salvage not yet picked
+    hub: Session  # salvage taken, report dismissed: back at the hub with a mission behind
+
+
+def play(session: Session, *commands: Command) -> Session:
+    for command in commands:
+        outcome = session.apply(command)
+        assert isinstance(outcome, Accepted), (command.to_text(), outcome)
+    return session
+
+
+def copy(session: Session) -> Session:
+    """A session of its own for one app (states are immutable; the logs are copied)."""
+    return Session(session.state, session.commands, session.checkpoints)
+
+
+@pytest.fixture(scope="module")
+def stages() -> Stages:
+    fresh = play(Session.new(SEED), NewCampaign("Iron"))
+    battle = play(copy(fresh), Accept("C1", 2, "F1+F2"))
+    after_action = copy(battle)
+    while after_action.state.battle is not None:
+        play(after_action, decide(after_action.state).command)
+    hub = play(copy(after_action), Salvage("1+2"), Dismiss())
+    return Stages(fresh, battle, after_action, hub)
+
+
+@pytest.fixture(autouse=True)
+def own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run in the test's folder: saves in ./saves, the (absent) config file ./config.toml."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(CONFIG_ENV, "config.toml")
+    (tmp_path / "saves").mkdir()
+
+
+def new_app() -> MacApp:
+    return MacApp(saves=Path("saves"), settings=Settings())
+
+
+# ---- getting there -------------------------------------------------------------------------
+def resume(session: Session, *keys: str) -> RunBefore:
+    """Open the game at `session` (as Continue would), then press `keys`."""
+
+    async def run_before(pilot: Pilot) -> None:
+        app: MacApp = pilot.app
+        app.start_session(copy(session), SAVE)
+        app.show_game()
+        await pilot.pause()
+        await pilot.press(*keys)
+        await pilot.pause()
+
+    return run_before
+
+
+async def still_cursor(pilot: Pilot) -> None:
+    """The input cursor blinks on a timer: switch that off for a stable picture."""
+    await pilot.pause()
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
+
+
+Snap = Callable[..., None]
+
+
+@pytest.fixture
+def snap(snap_compare: Compare, monkeypatch: pytest.MonkeyPatch) -> Snap:
+    """`snap(size, run_before=None, press=())`: the screen must match its stored SVG."""
+
+    def take(
+        size: tuple[int, int], run_before: RunBefore | None = None, press: Sequence[str] = ()
+    ) -> None:
+        # Rich measures text (the combat log's wrapping) against the terminal it finds, which
+        # under pytest is none (80 columns) or the developer's: pin it to the picture's size.
+        monkeypatch.setenv("COLUMNS", str(size[0]))
+        monkeypatch.setenv("LINES", str(size[1]))
+        monkeypatch.delenv("NO_COLOR", raising=False)
+        app = new_app()
+        assert snap_compare(app, terminal_size=size, press=press, run_before=run_before)
+
+    return take
+
+
+# ---- title, prompts, reference screens -----------------------------------------------------
+@sized
+def test_title(snap: Snap, size: tuple[int, int]) -> None:
+    snap(size)
+
+
+@sized
+def test_new_campaign_name_prompt(snap: Snap, size: tuple[int, int]) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.press("n")
+        await still_cursor(pilot)
+
+    snap(size, run_before)
+
+
+@sized
+def test_new_campaign_seed_prompt(
+    snap: Snap, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(title, "random_seed", lambda: 123456789)  # the offered seed is random
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.press("n", *"Iron", "enter")
+        await still_cursor(pilot)
+
+    snap(size, run_before)
+
+
+@sized
+def test_rules_reference(snap: Snap, size: tuple[int, int]) -> None:
+    snap(size, press=["r"])
+
+
+@sized
+def test_settings(snap: Snap, size: tuple[int, int]) -> None:
+    snap(size, press=["s"])
+
+
+@sized
+def test_load(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
+    copy(stages.hub).save(SAVE)
+    older = Path("saves/old-guard-2.json")
+    play(Session.new(2), NewCampaign("Old Guard")).save(older)
+    os.utime(older, (1_000_000_000, 1_000_000_000))  # the list is newest first
+    os.utime(SAVE, (1_000_000_100, 1_000_000_100))
+    snap(size, press=["l"])
+
+
+def test_too_small(snap: Snap) -> None:
+    snap((70, 20))
+
+
+# ---- the hub -------------------------------------------------------------------------------
+@sized
+@pytest.mark.parametrize("key", list(SECTIONS.values()), ids=list(SECTIONS))
+def test_hub_section(snap: Snap, size: tuple[int, int], key: str, stages: Stages) -> None:
+    snap(size, resume(stages.hub, key))
+
+
+@sized
+def test_day_report(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
+    snap(size, resume(stages.hub, "d"))
+
+
+@sized
+def test_help(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
+    snap(size, resume(stages.hub, "question_mark"))
+
+
+# ---- a mission -----------------------------------------------------------------------------
+@sized
+def test_contract_launch_panel(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
+    snap(size, resume(stages.fresh, "6", "enter"))
+
+
+@sized
+def test_mission_after_the_battle(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await resume(stages.battle, "s")(pilot)  # skip: the AI fights it out
+        app: MacApp = pilot.app
+        assert app.session is not None
+        for _ in range(400):
+            if app.session.state.battle is None:
+                break
+            await pilot.pause(0.05)
+        assert app.session.state.battle is None
+        await pilot.pause()
+
+    snap(size, run_before)
+
+
+@sized
+def test_after_action(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
+    snap(size, resume(stages.after_action))
+
+
+@sized
+def test_after_action_salvage_revealed(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
+    snap(size, resume(stages.after_action, "space", "down", "space", "enter"))
+
+
+@sized
+def test_debrief(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
+    """The run ends the R28 way: a day passes with credits below zero for too long."""
+    session = copy(stages.hub)
+    campaign = session.state.campaign
+    assert campaign is not None
+    limit = catalog().economy.failure.negative_credit_days
+    broke = attrs.evolve(campaign, credits=-5_000, negative_days=limit - 1)
+    session.state = attrs.evolve(session.state, campaign=broke)
+
+    async def run_before(pilot: Pilot) -> None:
+        await resume(session, "d", "enter")(pilot)  # the day report, closed: the debrief
+        c = pilot.app.session.state.campaign
+        assert c is not None and c.ended
+
+    snap(size, run_before)
