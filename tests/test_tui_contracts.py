@@ -10,14 +10,16 @@ import attrs
 from mac_tui.campaign.contracts import reward_range
 from mac_tui.campaign.mission import mission_reward, reward_preview
 from mac_tui.catalog import catalog
-from mac_tui.game import Accepted, parse_command, step
+from mac_tui.combat.events import BattleEnded, Moved
+from mac_tui.game import Accepted, Event, parse_command, step
+from mac_tui.hexgrid import Hex
 from mac_tui.model import initial_state
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import Settings
 from mac_tui.tui.screens.afteraction import AfterActionScreen
 from mac_tui.tui.screens.contracts import ContractsSection
 from mac_tui.tui.screens.hub import HubScreen
-from mac_tui.tui.screens.mission import MissionScreen, appended, event_lines
+from mac_tui.tui.screens.mission import MissionScreen, event_lines
 from mac_tui.tui.widgets.dialogs import ConfirmScreen
 
 SEED = "1"  # contract C1: difficulty 3; both starting frames win it in 15 AI commands
@@ -75,14 +77,12 @@ def test_reward_preview_brackets_what_the_mission_pays() -> None:
     assert balanced["defeat"][0] == base * 25 * 70 // 10000
 
 
-def test_new_log_lines_survive_the_message_cap() -> None:
-    old = [f"line {i}" for i in range(200)]
-    assert appended(old, [*old, "a", "b"]) == ["a", "b"]
-    assert appended(old, [*old[3:], "a", "b", "c"]) == ["a", "b", "c"]
-    assert event_lines(["Moved", "BattleEnded", "AC5 -> X: miss"]) == [
-        "The battle is over.",
-        "  AC5 -> X: miss",
-    ]
+def test_the_log_keeps_what_the_command_line_does_not_say() -> None:
+    moved = Moved(unit="P1", mode="move", path=(Hex(0, 0), Hex(1, 0)), energy=2, pullback=False)
+    ended = BattleEnded(result="victory", reason="every enemy frame is down", round=3)
+    events: list[Event] = [moved, ended]
+    assert event_lines(events) == [f"  {ended.describe()}"]
+    assert "VICTORY" in event_lines(events)[0]
 
 
 # ---- the whole mission through the screens -------------------------------------------------

@@ -42,12 +42,16 @@ class HelpScreen(ModalScreen[None]):
         intro = getattr(self.under, "HELP", "")
         if intro:
             lines += [intro, ""]
-        seen = set()
-        for binding in self.under.active_bindings.values():
-            b = binding.binding
-            if b.description and (b.key, b.description) not in seen:
-                seen.add((b.key, b.description))
-                lines.append(f"  {b.key_display or b.key:<12} {b.description}")
+        seen: set[tuple[str, str]] = set()
+        shown = [b.binding for b in self.under.active_bindings.values()]
+        # The screen's and the section's own keys first; a table's navigation keys are hidden.
+        for binding in sorted(shown, key=lambda b: b.system):
+            if not binding.description or not binding.show:
+                continue
+            key = (binding.key_display or self.app.get_key_display(binding), binding.description)
+            if key not in seen:
+                seen.add(key)
+                lines.append(f"  {key[0]:<12} {key[1]}")
         return "\n".join(lines)
 
     def action_close(self) -> None:

@@ -35,6 +35,10 @@ class SectionTabs(Static):
 
 
 class HubScreen(GameScreen):
+    HELP = (
+        "Keys 1-7 switch sections (or click their names); d lets a day pass, w a week; "
+        "ctrl+p searches every command."
+    )
     BINDINGS = [
         *(
             Binding(str(i), f"section_number({i})", f"Section {i}", show=False, id=f"hub.{i}")

@@ -34,14 +34,14 @@ from ...combat.commands import (
     Vent,
 )
 from ...combat.state import Battle, Unit
-from ...game import Command
+from ...game import Command, Event
 from ..app import GameScreen
 
 SKIP_SECONDS = 0.01  # skipping: commands in batches of about SKIP_BUDGET seconds each...
 SKIP_BUDGET = 0.08  # ...so the screen still draws and takes keys in between
 # Auto-resolve takes one AI command per `settings.delay` seconds (the animation speed); with
 # animation "off" (no delay) it runs batched like a skip, as fast as the screen allows.
-QUIET = {  # events whose describe() is only their name: the command line above says it all
+QUIET = {  # events the command line above already says; the log keeps what it adds
     "Deployed",
     "BattleStarted",
     "RoundStarted",
@@ -49,36 +49,16 @@ QUIET = {  # events whose describe() is only their name: the command line above 
     "ActivationEnded",
     "Moved",
     "GroupFired",
-    "WeaponSkipped",
     "Braced",
     "OverwatchSet",
     "Vented",
     "EquipmentUsed",
-    "StressChanged",
 }
-PLAIN = {"SideWithdrew": "A side withdraws from the field.", "BattleEnded": "The battle is over."}
 
 
-def appended(old: Sequence[str], new: Sequence[str]) -> list[str]:
-    """The lines added to a capped message list: `new` is `(old + added)[-cap:]`."""
-    if len(new) >= len(old) and list(new[: len(old)]) == list(old):
-        return list(new[len(old) :])
-    for dropped in range(1, len(old) + 1):
-        kept = len(old) - dropped
-        if list(new[:kept]) == list(old[dropped:]):
-            return list(new[kept:])
-    return list(new)
-
-
-def event_lines(lines: Sequence[str]) -> list[str]:
-    """Event descriptions worth a log line (the bare event names are left out)."""
-    out = []
-    for line in lines:
-        if line in PLAIN:
-            out.append(PLAIN[line])
-        elif line not in QUIET:
-            out.append(f"  {line}")
-    return out
+def event_lines(events: Sequence[Event]) -> list[str]:
+    """Log lines for the events the command line does not already tell."""
+    return [f"  {e.describe()}" for e in events if e.kind() not in QUIET]
 
 
 def command_line(battle: Battle, command: Command) -> str:
@@ -290,9 +270,6 @@ class MissionScreen(GameScreen):
         progress.update(f"Round {battle.round} · {mine} vs {theirs} frames fighting · {pace}")
 
     def show_message(self, text: str, warning: bool = False) -> None:
-        if text in QUIET:
-            return  # a bare event name says nothing; the log has the details
-        text = PLAIN.get(text, text)
         msg = self.query_one("#message", Static)
         msg.update(text)
         msg.set_class(warning, "warning")
@@ -307,12 +284,11 @@ class MissionScreen(GameScreen):
         command = decide(session.state).command
         log = self.query_one(RichLog)
         log.write(command_line(battle, command))
-        before = list(self.game.messages)
         if not self.game.act(command):
             self.halted = f"the AI's {command.to_text()!r} was refused"
             self.stop()
             return False
-        for line in event_lines(appended(before, self.game.messages)):
+        for line in event_lines(self.game.last_events):
             log.write(line)
         now = self.battle
         if now is not None and now.round != self.round and now.phase == "combat":
