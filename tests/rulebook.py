@@ -298,11 +298,13 @@ def _one(kind: str, name: str, hits: Iterable[Any]) -> Any:
     return found[0]
 
 
-def _bare(name: str) -> str:
+def bare_name(name: str) -> str:
+    """ "Gauss Rifle (Light)" -> "Gauss Rifle"."""
     return re.sub(r"\s*\(.*\)\s*$", "", name).strip()
 
 
-def _paren(name: str) -> str | None:
+def paren_name(name: str) -> str | None:
+    """ "Missile Pod (SRM-6)" -> "SRM-6"; None without brackets."""
     m = re.search(r"\((.*)\)\s*$", name)
     return m.group(1).strip() if m else None
 
@@ -315,11 +317,11 @@ def weapon_named(cat: Any, name: str) -> Any:
     exact = [w for w in cat.weapons.values() if w.name == name]
     if exact:
         return _one("weapon", name, exact)
-    keys = {name, _bare(name)}
+    keys = {name, bare_name(name)}
     hits = [
         w
         for w in cat.weapons.values()
-        if keys & {w.name, _bare(w.name), _paren(w.name)} or w.id == ident(name)
+        if keys & {w.name, bare_name(w.name), paren_name(w.name)} or w.id == ident(name)
     ]
     return _one("weapon", name, hits)
 

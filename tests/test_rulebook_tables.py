@@ -20,6 +20,7 @@ from mac_tui.catalog import CONTESTED, UNIVERSAL, catalog
 from .rulebook import (
     Doc,
     attr,
+    bare_name,
     chassis_by_name,
     chassis_named,
     check,
@@ -35,6 +36,7 @@ from .rulebook import (
     mounts,
     num,
     number,
+    paren_name,
     percent,
     rules,
     rulings,
@@ -86,8 +88,13 @@ def _size_of(heading: str) -> tuple[str, bool]:
 def test_weapon_reference(heading: str, row: dict[str, str]) -> None:
     weapon = weapon_named(CAT, row["Weapon"])
     size, exclusive = _size_of(heading)
+    where = f"§7.4 {heading.lstrip('# ')!r} row {row['Weapon']!r}"
+    # The data may drop the book's gloss: "LRM-15 (Long Range Missiles)" -> "LRM-15".
+    assert weapon.name in (row["Weapon"], bare_name(row["Weapon"])), (
+        f'{where}: data/weapons.toml weapon "{weapon.id}" name = {weapon.name!r}'
+    )
     check(
-        f"§7.4 {heading.lstrip('# ')!r} row {row['Weapon']!r}",
+        where,
         f'data/weapons.toml weapon "{weapon.id}"',
         weapon,
         {
@@ -104,6 +111,24 @@ def test_weapon_reference(heading: str, row: dict[str, str]) -> None:
             "faction": ident(row["Faction"]),
         },
     )
+
+
+def test_weapon_ids_follow_book_names() -> None:
+    """A weapon id is its §7.4 name (or the part in brackets, "SRM-6") or its §15.3 name
+    ("HAC-10") written as an id."""
+    gear = {
+        ident(item)
+        for row in BOOK.table("### 15.3 The Three Factions")
+        for item in row["Exclusive Gear"].split(",")
+    }
+    for p in WEAPON_ROWS:
+        name = p.values[1]["Weapon"]
+        weapon = weapon_named(CAT, name)
+        spellings = {ident(bare_name(name)), ident(paren_name(name) or "")} | gear
+        assert weapon.id in spellings, (
+            f"§7.4 row {name!r}: data/weapons.toml id {weapon.id!r} is none of the book's "
+            f"names for it as an id"
+        )
 
 
 def test_weapon_reference_lists_every_catalog_weapon() -> None:
@@ -311,33 +336,34 @@ def test_equipment_list_covers_every_catalog_item() -> None:
     )
 
 
-def test_equipment_distances_and_move_penalty() -> None:
-    """Effect conditions given in hexes: Phantom Emitter "beyond 5 hexes" (§7.7.2), Stealth
-    Plating "-1 hex movement" (§7.7.2), Targeting Uplink "within 4 hexes" (R11)."""
-    rows = {clean(p.values[1]["Equipment"]): p.values[1]["Effect"] for p in EQUIPMENT_ROWS}
-    beyond = {n: re.search(r"beyond (\d+) hexes", e) for n, e in rows.items()}
-    for name, m in beyond.items():
-        if m:
-            item = equipment_named(CAT, name)
-            assert item.range == int(m.group(1)), (
-                f'§7.7.2 {name!r} "{m.group()}": data/equipment.toml "{item.id}".range = '
-                f"{item.range}"
-            )
-    for name, effect in rows.items():
-        m = re.search(r"-(\d+) hex movement", effect)
+def test_equipment_ranges_and_move_penalty() -> None:
+    """Distances in the effects: "beyond 5 hexes" and "-1 hex movement" (§7.7.2); the Targeting
+    Uplink's "within 4 hexes of the user" and the Barrier Projector's "adjacent" ally (R11).
+    Every other item has range 0 and no move penalty."""
+    effects = {clean(p.values[1]["Equipment"]): p.values[1]["Effect"] for p in EQUIPMENT_ROWS}
+    want_range = {equipment_named(CAT, name).id: 0 for name in effects}
+    want_penalty = dict(want_range)
+    for name, effect in effects.items():
         item = equipment_named(CAT, name)
-        want = int(m.group(1)) if m else 0
-        assert item.move_penalty == want, (
-            f"§7.7.2 {name!r} Effect {effect!r}: data/equipment.toml "
-            f'"{item.id}".move_penalty = {item.move_penalty}, book {want}'
-        )
-    uplink = RULINGS.search(
-        "## Combat", r"Targeting Uplink: .*?designates \(within (\d+) hexes of the user\)"
+        beyond = re.search(r"beyond (\d+) hexes", effect)
+        penalty = re.search(r"-(\d+) hex movement", effect)
+        if beyond:
+            want_range[item.id] = int(beyond[1])
+        if penalty:
+            want_penalty[item.id] = int(penalty[1])
+    for pattern in (
+        r"([A-Z]\w+ [A-Z]\w+): [^.]*? it designates \(within (\d+) hexes of the user\)",
+        r"([A-Z]\w+ [A-Z]\w+): \+\d+ temporary armour on an (adjacent) ally",
+    ):
+        m = RULINGS.search("## Combat", pattern)
+        want_range[equipment_named(CAT, m[1]).id] = WORDS.get(m[2]) or int(m[2])
+    got_range = {e.id: e.range for e in CAT.equipment.values()}
+    got_penalty = {e.id: e.move_penalty for e in CAT.equipment.values()}
+    assert got_range == want_range, (
+        f"§7.7.2 / R11 give equipment ranges {want_range}; data/equipment.toml {got_range}"
     )
-    item = equipment_named(CAT, "Targeting Uplink")
-    assert item.range == int(uplink.group(1)), (
-        f'R11 Targeting Uplink range {uplink.group(1)}: data/equipment.toml "{item.id}".range '
-        f"= {item.range}"
+    assert got_penalty == want_penalty, (
+        f"§7.7.2 gives move penalties {want_penalty}; data/equipment.toml {got_penalty}"
     )
 
 
@@ -597,6 +623,22 @@ def test_location_tables_cover_every_catalog_location() -> None:
     for heading in ("### 4.1 Hit Location Table", "### 8.2 Armor Distribution"):
         book = [location_named(CAT, row["Location"]).id for row in BOOK.table(heading)]
         assert book == want, f"{heading} lists {book}, data/combat.toml locations {want}"
+
+
+def test_location_structure_columns() -> None:
+    """Each location reads its structure from the §8.4 column named for it: by name ("Head"),
+    abbreviation ("CT") or last word ("Left Torso" -> "Side Torso", "Left Arm" -> "Arm")."""
+    headers = [h for h in BOOK.table("### 8.4 Structure Per Location")[0] if h != "Chassis"]
+    for loc in CAT.combat.location:
+        exact = [h for h in headers if h in (loc.name, loc.abbrev)]
+        same_part = [h for h in headers if h.split()[-1] == loc.name.split()[-1]]
+        column = (exact or same_part or [None])[0]
+        assert column, f"§8.4 has no structure column for {loc.name!r}"
+        want = location_named(CAT, column).id if column == loc.abbrev else ident(column)
+        assert loc.structure_key == want, (
+            f"§8.4 column {column!r}: data/combat.toml location {loc.id!r} structure_key = "
+            f"{loc.structure_key!r}, expected {want!r}"
+        )
 
 
 def test_damage_transfer() -> None:
@@ -874,6 +916,19 @@ def test_difficulty_scale() -> None:
     )
 
 
+def test_reputation_gain() -> None:
+    """R21: reputation grows by "+Difficulty" on Victory (its defeat step and floor are prose
+    numbers, see test_prose_number)."""
+    m = RULINGS.search("## Campaign", r"one non-negative number: ([^,]+) on Victory")
+    gain = formula(m[1])
+    per = CAT.missions.reputation.victory_per_difficulty
+    for d in DIFFICULTIES:
+        assert per * d == gain(d), (
+            f"rulings R21 '{m[0]}' at difficulty {d} = {gain(d)}; data/missions.toml "
+            f"[reputation].victory_per_difficulty x {d} = {per * d}"
+        )
+
+
 def _levels(cell: str) -> list[Any]:
     """ "Trusted (400+)" -> [trusted]; "Neutral / Hostile" -> [neutral, hostile]."""
     names = re.sub(r"\(.*\)", "", cell).split("/")
@@ -1074,551 +1129,215 @@ def test_salvage_chance(heading: str, pattern: str) -> None:
 
 
 # ============================================================================================
-# Prose numbers: (data path under the catalog, document, heading, anchored pattern, convert)
+# Numbers stated in prose. Per (document, heading): catalog path -> a pattern anchored on the
+# nearby words whose group 1 is the number. CONVERT turns the text into the data's unit.
 # ============================================================================================
-WORDS = {"half": 2, "Full": 100}
-
-
-def _pct(text: str) -> int:
-    return percent(text)
-
-
-PROSE: list[tuple[str, Callable[[], Doc], str, str, Callable[[str], int]]] = [
-    # §1-§5 combat (data/combat.toml)
-    (
-        "combat.rounds.action_points",
-        rules,
-        "## 2. Action Economy",
-        r"has \*\*(\d+) Action Points\*\* per round",
-        num,
-    ),
-    (
-        "combat.rounds.gyro_hit_action_points",
-        rules,
-        "## 2. Action Economy",
-        r"reduced to \*\*(\d+) AP\*\* if gyro is damaged",
-        num,
-    ),
-    (
-        "combat.rounds.round_limit",
-        rules,
-        "## 1. Combat Round Structure",
-        r"(\d+) rounds exceeded = forced",
-        num,
-    ),
-    (
-        "combat.accuracy.overwatch",
-        rules,
-        "## 1. Combat Round Structure",
-        r"\(reaction fire, -(\d+)% accuracy\)",
-        num,
-    ),
-    (
-        "combat.accuracy.min_chance",
-        rules,
-        "## 3. Accuracy & To-Hit Resolution",
-        r"clamped to \[(\d+)%, \d+%\]",
-        num,
-    ),
-    (
-        "combat.accuracy.max_chance",
-        rules,
-        "## 3. Accuracy & To-Hit Resolution",
-        r"clamped to \[\d+%, (\d+)%\]",
-        num,
-    ),
-    (
-        "combat.accuracy.gunnery_per_point",
-        rules,
-        "### 3.2 Gunnery Skill Bonus",
-        r"GunneryBonus = PilotGunnery \* (\d+)",
-        num,
-    ),
-    (
-        "combat.accuracy.critical_chance",
-        rules,
-        "### 3.8 Critical Hits",
-        r"has a \*\*(\d+)% chance\*\* of being a critical hit",
-        num,
-    ),
-    (
-        "combat.accuracy.indirect_fire",
-        rulings,
-        "## Combat",
-        r"LOS penalty \(§3\.6\) is replaced by a flat [−-](\d+)%",
-        num,
-    ),
-    (
-        "combat.accuracy.indirect_spotter_range",
-        rulings,
-        "## Combat",
-        r"when an allied frame is within (\d+) hexes of the target",
-        num,
-    ),
-    (
-        "combat.damage.head_survival_base",
-        rules,
-        "### 4.6 Head Destruction",
-        r"`(\d+)% \+ \(PilotPiloting \* \d+%\)` chance to survive",
-        num,
-    ),
-    (
-        "combat.damage.head_survival_per_piloting",
-        rules,
-        "### 4.6 Head Destruction",
-        r"`\d+% \+ \(PilotPiloting \* (\d+)%\)` chance to survive",
-        num,
-    ),
-    (
-        "combat.damage.destroyed_pilot_kia_chance",
-        rules,
-        "### 9.2 Pilot Status",
-        r"the pilot has a \*\*(\d+)% chance\*\* of being killed",
-        num,
-    ),
-    (
-        "combat.reactor.min_output",
-        rules,
-        "### 5.1 Energy Budget",
-        r"Minimum effective output is (\d+)\.",
-        num,
-    ),
-    (
-        "combat.reactor.reactor_hit_output",
-        rules,
-        "### 5.1 Energy Budget",
-        r"- \(ReactorHits \* (\d+)\)",
-        num,
-    ),
-    (
-        "combat.reactor.reactor_hit_stress_percent",
-        rulings,
-        "## Combat",
-        r"stress \+= (\d+)% of the frame's base ReactorOutput",
-        num,
-    ),
-    (
-        "combat.reactor.overload_percent",
-        rules,
-        "### 5.3 Overloading",
-        r"up to \*\*(\d+)% of effective reactor output\*\*",
-        num,
-    ),
-    (
-        "combat.reactor.shutdown_chance",
-        rules,
-        "### 5.4 Reactor Stress",
-        r"Stress >= Output\s*\|\s*(\d+)% chance of shutdown",
-        num,
-    ),
-    (
-        "combat.reactor.auto_shutdown_percent",
-        rules,
-        "### 5.4 Reactor Stress",
-        r"Stress >= Output \* ([\d.]+)\s*\|\s*Automatic shutdown",
-        _pct,
-    ),
-    (
-        "combat.reactor.dissipation_min",
-        rules,
-        "### 5.4 Reactor Stress",
-        r"stress decreases by max\((\d+), EffectiveOutput / \d+\)",
-        num,
-    ),
-    (
-        "combat.reactor.dissipation_divisor",
-        rules,
-        "### 5.4 Reactor Stress",
-        r"stress decreases by max\(\d+, EffectiveOutput / (\d+)\)",
-        num,
-    ),
-    (
-        "combat.reactor.vent_min",
-        rules,
-        "### 5.5 Vent Reactor Action",
-        r"Reduces reactor stress by max\((\d+), EffectiveOutput / \d+\)",
-        num,
-    ),
-    (
-        "combat.reactor.vent_divisor",
-        rules,
-        "### 5.5 Vent Reactor Action",
-        r"Reduces reactor stress by max\(\d+, EffectiveOutput / (\d+)\)",
-        num,
-    ),
-    (
-        "combat.reactor.shutdown_stress_keep_percent",
-        rules,
-        "### 5.4 Reactor Stress",
-        r"Stress reduced by (\d+)%",
-        lambda s: 100 - num(s),
-    ),
-    (
-        "combat.movement.sprint_range_multiplier",
-        rules,
-        "## 2. Action Economy",
-        r"Sprint\s*\|\s*\d+\s*\|\s*Move up to (\d+)x HexMovement hexes",
-        num,
-    ),
-    (
-        "combat.movement.sprint_energy_multiplier",
-        rules,
-        "### 5.2 Energy Consumers",
-        r"Sprint\s*\|\s*MovementEnergyCost \* (\d+)",
-        num,
-    ),
-    (
-        "combat.movement.pullback_energy_percent",
-        rules,
-        "### 5.2 Energy Consumers",
-        r"MovementEnergyCost \* ([\d.]+) \(retreating penalty\)",
-        _pct,
-    ),
-    (
-        "combat.movement.leg_actuator_energy",
-        rules,
-        "### 5.2 Energy Consumers",
-        r"\+(\d+) per hit to movement cost",
-        num,
-    ),
-    (
-        "combat.ammo.reloads",
-        rules,
-        "### 7.3 Weapon Types",
-        r"starts combat with \*\*(\d+) reloads\*\*",
-        num,
-    ),
-    (
-        "combat.ap_costs.equipment",
-        rulings,
-        "## Combat",
-        r"Active equipment \(§7\.7\): each use costs (\d+) AP",
-        num,
-    ),
-    # §9 pilots (data/pilots.toml)
-    (
-        "pilots.hiring.cost",
-        rules,
-        "### 9.3 Hiring",
-        r"New pilots cost \*\*([\d,]+) credits\*\*",
-        num,
-    ),
-    # §7.8, §11, §12, §14, §15 economy (data/economy.toml)
-    (
-        "economy.prices.fuel_price",
-        rules,
-        "### 14.3 Travel Mechanics",
-        r"\*\*Fuel price\*\*: \$([\d,]+) per unit",
-        num,
-    ),
-    (
-        "economy.prices.refit_cost",
-        rules,
-        "### 7.8 Refit Costs",
-        r"\*\*([\d,]+) credits\*\* per weapon or equipment change",
-        num,
-    ),
-    (
-        "economy.prices.refit_days",
-        rules,
-        "### 7.8 Refit Costs",
-        r"\*\*(\d+) day\*\* per weapon or equipment change",
-        num,
-    ),
-    (
-        "economy.prices.sell_percent",
-        rules,
-        "### 7.4 Complete Weapon Reference",
-        r"\*\*Salvage Values\*\*: .*? worth (\d+)% of purchase price",
-        num,
-    ),
-    (
-        "economy.repair.chassis_percent",
-        rules,
-        "### 11.2 Repair Costs",
-        r"ChassisPrice \* ([\d.]+) \* DamageRatio",
-        _pct,
-    ),
-    (
-        "economy.repair.per_component",
-        rules,
-        "### 11.2 Repair Costs",
-        r"ComponentDamageCount \* ([\d,]+)\)",
-        num,
-    ),
-    (
-        "economy.repair.ready_threshold_percent",
-        rules,
-        "### 11.2 Repair Costs",
-        r"less than (\d+)% damage ratio are marked Ready",
-        num,
-    ),
-    (
-        "economy.repair.days_per_ratio",
-        rules,
-        "### 11.3 Repair Time",
-        r"RepairTime = DamageRatio \* (\d+) days",
-        num,
-    ),
-    (
-        "economy.repair.min_days",
-        rules,
-        "### 11.3 Repair Time",
-        r"days\s+\(minimum (\d+) day\)",
-        num,
-    ),
-    (
-        "economy.repair.rush_cost_multiplier",
-        rules,
-        "### 11.3 Repair Time",
-        r"\*\*Rush Repair\*\*: Costs (\d+)× the normal repair cost",
-        num,
-    ),
-    (
-        "economy.repair.rush_time_divisor",
-        rules,
-        "### 11.3 Repair Time",
-        r"normal repair cost but takes (half) the time",
-        WORDS.__getitem__,
-    ),
-    (
-        "economy.repair.rebuild_days",
-        rules,
-        "### 11.3 Repair Time",
-        r"\*\*Destroyed Frames\*\*: (\d+) days for full rebuild",
-        num,
-    ),
-    (
-        "economy.failure.negative_credit_days",
-        rulings,
-        "## Campaign",
-        r"credits stay below zero for (\d+) days in a row",
-        num,
-    ),
-    (
-        "economy.outcome.victory",
-        rules,
-        "### 11.6 Mission Rewards",
-        r"\*\*Victory\*\*: (Full) reward × standing multiplier",
-        WORDS.__getitem__,
-    ),
-    (
-        "economy.outcome.zero_losses_bonus",
-        rules,
-        "### 11.6 Mission Rewards",
-        r"\*\*Victory \+ Zero Losses\*\*: Full reward \+ (\d+)% bonus",
-        lambda s: 100 + num(s),
-    ),
-    (
-        "economy.outcome.withdrawal",
-        rules,
-        "### 11.6 Mission Rewards",
-        r"\*\*Withdrawal\*\*: (\d+)% of base reward",
-        num,
-    ),
-    (
-        "economy.outcome.defeat",
-        rules,
-        "### 11.6 Mission Rewards",
-        r"\*\*Defeat\*\*: (\d+)% of base reward",
-        num,
-    ),
-    (
-        "economy.standing.min",
-        rules,
-        STANDING_HEADING,
-        r"on a scale from \*\*(-?\d+) to -?\d+\*\*",
-        num,
-    ),
-    (
-        "economy.standing.max",
-        rules,
-        STANDING_HEADING,
-        r"on a scale from \*\*-?\d+ to (-?\d+)\*\*",
-        num,
-    ),
-    (
-        "economy.standing.start",
-        rules,
-        STANDING_HEADING,
-        r"\*\*Starting Standing\*\*: (-?\d+) \(Neutral\)",
-        num,
-    ),
-    (
-        "economy.standing.market_bonus_divisor",
-        rules,
-        MARKET_HEADING,
-        r"standingBonus = factionStanding / (\d+)",
-        num,
-    ),
-    (
-        "economy.market.refresh_days",
-        rules,
-        MARKET_HEADING,
-        r"regenerates every \*\*(\d+) game days\*\*",
-        num,
-    ),
-    (
-        "economy.salvage.bonus_find_chance",
-        rules,
-        "### 12.3 Scavenge Rolls",
-        r"Each destroyed enemy has a \*\*(\d+)% flat chance\*\*",
-        num,
-    ),
-    (
-        "economy.salvage.frame_price_percent",
-        rules,
-        "### 12.4 Frame Salvage",
-        r"\*\*Price\*\*: (\d+)% of the chassis base purchase price",
-        num,
-    ),
-    (
-        "economy.salvage.frame_repair_percent",
-        rules,
-        "### 12.4 Frame Salvage",
-        r"with repair cost \((\d+)% of salvage price\)",
-        num,
-    ),
-    (
-        "economy.salvage.frame_repair_days",
-        rules,
-        "### 12.4 Frame Salvage",
-        r"of salvage price\) and (\d+) days repair time",
-        num,
-    ),
-    # §14 galaxy (data/galaxy.toml)
-    (
-        "galaxy.travel.fuel_capacity",
-        rules,
-        "### 14.3 Travel Mechanics",
-        r"\*\*Fuel capacity\*\*: (\d+) units maximum",
-        num,
-    ),
-    (
-        "galaxy.travel.fuel_capacity",
-        rules,
-        "### 13.3 Starting Conditions",
-        r"Starting fuel: \d+ / (\d+)",
-        num,
-    ),
+PROSE: dict[tuple[Callable[[], Doc], str], dict[str, str]] = {
+    # §1-§7 combat (data/combat.toml)
+    (rules, "## 1. Combat Round Structure"): {
+        "combat.rounds.round_limit": r"(\d+) rounds exceeded = forced",
+        "combat.accuracy.overwatch": r"\(reaction fire, -(\d+)% accuracy\)",
+    },
+    (rules, "## 2. Action Economy"): {
+        "combat.rounds.action_points": r"has \*\*(\d+) Action Points\*\* per round",
+        "combat.rounds.gyro_hit_action_points": r"reduced to \*\*(\d+) AP\*\* if gyro is damaged",
+        "combat.movement.sprint_range_multiplier": (
+            r"Sprint\s*\|\s*\d+\s*\|\s*Move up to (\d+)x HexMovement hexes"
+        ),
+    },
+    (rules, "## 3. Accuracy & To-Hit Resolution"): {
+        "combat.accuracy.min_chance": r"clamped to \[(\d+)%, \d+%\]",
+        "combat.accuracy.max_chance": r"clamped to \[\d+%, (\d+)%\]",
+    },
+    (rules, "### 3.2 Gunnery Skill Bonus"): {
+        "combat.accuracy.gunnery_per_point": r"GunneryBonus = PilotGunnery \* (\d+)",
+    },
+    (rules, "### 3.8 Critical Hits"): {
+        "combat.accuracy.critical_chance": r"has a \*\*(\d+)% chance\*\* of being a critical hit",
+    },
+    (rules, "### 4.6 Head Destruction"): {
+        "combat.damage.head_survival_base": r"`(\d+)% \+ \(PilotPiloting \* \d+%\)` chance",
+        "combat.damage.head_survival_per_piloting": r"`\d+% \+ \(PilotPiloting \* (\d+)%\)` chance",
+    },
+    (rules, "### 5.1 Energy Budget"): {
+        "combat.reactor.min_output": r"Minimum effective output is (\d+)\.",
+        "combat.reactor.reactor_hit_output": r"- \(ReactorHits \* (\d+)\)",
+    },
+    (rules, "### 5.2 Energy Consumers"): {
+        "combat.movement.sprint_energy_multiplier": r"Sprint\s*\|\s*MovementEnergyCost \* (\d+)",
+        "combat.movement.pullback_energy_percent": (
+            r"MovementEnergyCost \* ([\d.]+) \(retreating penalty\)"
+        ),
+        "combat.movement.leg_actuator_energy": r"\+(\d+) per hit to movement cost",
+    },
+    (rules, "### 5.3 Overloading"): {
+        "combat.reactor.overload_percent": r"up to \*\*(\d+)% of effective reactor output\*\*",
+    },
+    (rules, "### 5.4 Reactor Stress"): {
+        "combat.reactor.shutdown_chance": r"Stress >= Output\s*\|\s*(\d+)% chance of shutdown",
+        "combat.reactor.auto_shutdown_percent": (
+            r"Stress >= Output \* ([\d.]+)\s*\|\s*Automatic shutdown"
+        ),
+        "combat.reactor.shutdown_stress_keep_percent": r"Stress reduced by (\d+)%",
+        "combat.reactor.dissipation_min": r"stress decreases by max\((\d+), EffectiveOutput /",
+        "combat.reactor.dissipation_divisor": (
+            r"stress decreases by max\(\d+, EffectiveOutput / (\d+)\)"
+        ),
+    },
+    (rules, "### 5.5 Vent Reactor Action"): {
+        "combat.reactor.vent_min": r"Reduces reactor stress by max\((\d+), EffectiveOutput /",
+        "combat.reactor.vent_divisor": r"stress by max\(\d+, EffectiveOutput / (\d+)\)",
+    },
+    (rules, "### 7.2 Weapon Groups"): {
+        "combat.loadout.weapon_groups": r"\*\*numbered groups\*\* \(1–(\d+)\)",
+    },
+    (rules, "### 7.3 Weapon Types"): {
+        "combat.ammo.reloads": r"starts combat with \*\*(\d+) reloads\*\*",
+    },
+    (rules, "### 9.2 Pilot Status"): {
+        "combat.damage.destroyed_pilot_kia_chance": (
+            r"the pilot has a \*\*(\d+)% chance\*\* of being killed"
+        ),
+    },
+    (rulings, "## Combat"): {
+        "combat.accuracy.indirect_fire": r"LOS penalty \(§3\.6\) is replaced by a flat [−-](\d+)%",
+        "combat.accuracy.indirect_spotter_range": (
+            r"when an allied frame is within (\d+) hexes of the target"
+        ),
+        "combat.reactor.reactor_hit_stress_percent": (
+            r"stress \+= (\d+)% of the frame's base ReactorOutput"
+        ),
+        "combat.ap_costs.equipment": r"Active equipment \(§7\.7\): each use costs (\d+) AP",
+    },
+    # §7.8, §9, §11, §12, §14, §15 (data/pilots.toml, data/economy.toml, data/galaxy.toml)
+    (rules, "### 7.4 Complete Weapon Reference"): {
+        "economy.prices.sell_percent": r"\*\*Salvage Values\*\*: .*? worth (\d+)% of purchase",
+    },
+    (rules, "### 7.8 Refit Costs"): {
+        "economy.prices.refit_cost": r"\*\*([\d,]+) credits\*\* per weapon or equipment change",
+        "economy.prices.refit_days": r"\*\*(\d+) day\*\* per weapon or equipment change",
+    },
+    (rules, "### 9.3 Hiring"): {
+        "pilots.hiring.cost": r"New pilots cost \*\*([\d,]+) credits\*\*",
+    },
+    (rules, "### 11.2 Repair Costs"): {
+        "economy.repair.chassis_percent": r"ChassisPrice \* ([\d.]+) \* DamageRatio",
+        "economy.repair.per_component": r"ComponentDamageCount \* ([\d,]+)\)",
+        "economy.repair.ready_threshold_percent": r"less than (\d+)% damage ratio are marked Ready",
+    },
+    (rules, "### 11.3 Repair Time"): {
+        "economy.repair.days_per_ratio": r"RepairTime = DamageRatio \* (\d+) days",
+        "economy.repair.min_days": r"days\s+\(minimum (\d+) day\)",
+        "economy.repair.rush_cost_multiplier": r"\*\*Rush Repair\*\*: Costs (\d+)× the normal",
+        "economy.repair.rush_time_divisor": r"normal repair cost but takes (half) the time",
+        "economy.repair.rebuild_days": r"\*\*Destroyed Frames\*\*: (\d+) days for full rebuild",
+    },
+    (rules, "### 11.5 Deployment Costs"): {
+        "missions.lance.max_frames": r"A full (\d+)-frame lance of Assaults",
+    },
+    (rules, "### 11.6 Mission Rewards"): {
+        "economy.outcome.victory": r"\*\*Victory\*\*: (Full) reward × standing multiplier",
+        "economy.outcome.zero_losses_bonus": (
+            r"\*\*Victory \+ Zero Losses\*\*: Full reward \+ (\d+)% bonus"
+        ),
+        "economy.outcome.withdrawal": r"\*\*Withdrawal\*\*: (\d+)% of base reward",
+        "economy.outcome.defeat": r"\*\*Defeat\*\*: (\d+)% of base reward",
+    },
+    (rules, "### 11.8 Market Stock System"): {
+        "economy.standing.market_bonus_divisor": r"standingBonus = factionStanding / (\d+)",
+        "economy.market.refresh_days": r"regenerates every \*\*(\d+) game days\*\*",
+    },
+    (rules, "### 12.3 Scavenge Rolls"): {
+        "economy.salvage.bonus_find_chance": r"Each destroyed enemy has a \*\*(\d+)% flat chance",
+    },
+    (rules, "### 12.4 Frame Salvage"): {
+        "economy.salvage.frame_price_percent": r"\*\*Price\*\*: (\d+)% of the chassis base",
+        "economy.salvage.frame_repair_percent": r"with repair cost \((\d+)% of salvage price\)",
+        "economy.salvage.frame_repair_days": r"of salvage price\) and (\d+) days repair time",
+    },
+    (rules, "## 13. Campaign Loop"): {
+        "missions.lance.max_frames": r"Deploy Lance \(1-(\d+) frames\)",
+    },
+    (rules, "### 13.3 Starting Conditions"): {
+        "start.company.credits": r"- Credits: ([\d,]+)",
+        "start.company.year": r"- Starting date: 1 January (\d+)",
+        "start.company.fuel": r"- Starting fuel: (\d+) / \d+",
+        "galaxy.travel.fuel_capacity": r"- Starting fuel: \d+ / (\d+)",
+    },
+    (rules, "### 14.3 Travel Mechanics"): {
+        "galaxy.travel.fuel_capacity": r"\*\*Fuel capacity\*\*: (\d+) units maximum",
+        "economy.prices.fuel_price": r"\*\*Fuel price\*\*: \$([\d,]+) per unit",
+    },
+    (rules, "### 15.1 Standing Scale"): {
+        "economy.standing.min": r"on a scale from \*\*(-?\d+) to -?\d+\*\*",
+        "economy.standing.max": r"on a scale from \*\*-?\d+ to (-?\d+)\*\*",
+        "economy.standing.start": r"\*\*Starting Standing\*\*: (-?\d+) \(Neutral\)",
+    },
+    (rulings, "## Campaign"): {
+        "economy.failure.negative_credit_days": r"credits stay below zero for (\d+) days in a row",
+        "missions.reputation.defeat": r"\+Difficulty on Victory, ([−-]\d+) on Defeat",
+        "missions.reputation.min": r"on Defeat \(never below (\d+)\)",
+    },
     # §14.4, §16 missions (data/missions.toml)
-    (
-        "missions.contracts.employer_controller_chance",
-        rules,
-        "### 14.4 Location-Based",
-        r"(\d+)% chance employer is the controlling faction",
-        num,
-    ),
-    (
-        "missions.contracts.faction_chassis_chance",
-        rules,
-        "### 16.1 Enemy Force Composition",
-        r"(\d+)% chance enemy frames use the controlling faction's chassis",
-        num,
-    ),
-    (
-        "missions.difficulty.base",
-        rules,
-        "### 16.2 Difficulty Determination",
-        r"BaseDifficulty = (\d+) \+ \(Reputation / \d+\)",
-        num,
-    ),
-    (
-        "missions.difficulty.reputation_divisor",
-        rules,
-        "### 16.2 Difficulty Determination",
-        r"BaseDifficulty = \d+ \+ \(Reputation / (\d+)\)",
-        num,
-    ),
-    (
-        "missions.difficulty.base_min",
-        rules,
-        "### 16.2 Difficulty Determination",
-        r"\(Reputation / \d+\), clamped to (\d+)–\d+",
-        num,
-    ),
-    (
-        "missions.difficulty.base_max",
-        rules,
-        "### 16.2 Difficulty Determination",
-        r"\(Reputation / \d+\), clamped to \d+–(\d+)",
-        num,
-    ),
-    (
-        "missions.difficulty.roll_min",
-        rules,
-        "### 16.2 Difficulty Determination",
-        r"BaseDifficulty \+ random\((-?\d+), \+?\d+\)",
-        num,
-    ),
-    (
-        "missions.difficulty.roll_max",
-        rules,
-        "### 16.2 Difficulty Determination",
-        r"BaseDifficulty \+ random\(-?\d+, \+?(\d+)\)",
-        num,
-    ),
+    (rules, "### 14.4 Location-Based Contracts"): {
+        "missions.contracts.employer_controller_chance": (
+            r"(\d+)% chance employer is the controlling faction"
+        ),
+    },
+    (rules, "### 16.1 Enemy Force Composition"): {
+        "missions.contracts.faction_chassis_chance": (
+            r"(\d+)% chance enemy frames use the controlling faction's chassis"
+        ),
+    },
+    (rules, "### 16.2 Difficulty Determination"): {
+        "missions.difficulty.base": r"BaseDifficulty = (\d+) \+ \(Reputation / \d+\)",
+        "missions.difficulty.reputation_divisor": r"BaseDifficulty = \d+ \+ \(Reputation / (\d+)\)",
+        "missions.difficulty.base_min": r"\(Reputation / \d+\), clamped to (\d+)–\d+",
+        "missions.difficulty.base_max": r"\(Reputation / \d+\), clamped to \d+–(\d+)",
+        "missions.difficulty.roll_min": r"BaseDifficulty \+ random\((-?\d+), \+?\d+\)",
+        "missions.difficulty.roll_max": r"BaseDifficulty \+ random\(-?\d+, \+?(\d+)\)",
+    },
     # §6 and setup-facts maps (data/maps.toml)
-    (
-        "maps.deployment.columns",
-        rules,
-        "### 6.2 Terrain Types",
-        r"Deployment zones \(first/last (\d+) columns\)",
-        num,
-    ),
-    (
-        "maps.deployment.columns",
-        rules,
-        "### 6.3 Deployment Phase",
-        r"placed automatically in the rightmost (\d+) columns",
-        num,
-    ),
-    (
-        "maps.forest_clusters.extra_min",
-        setup,
-        "## Battle landscapes",
-        r"a seed hex plus (\d+)–\d+ neighbours",
-        num,
-    ),
-    (
-        "maps.forest_clusters.extra_max",
-        setup,
-        "## Battle landscapes",
-        r"a seed hex plus \d+–(\d+) neighbours",
-        num,
-    ),
-    # §13 start (data/start.toml)
-    ("start.company.credits", rules, "### 13.3 Starting Conditions", r"- Credits: ([\d,]+)", num),
-    (
-        "start.company.year",
-        rules,
-        "### 13.3 Starting Conditions",
-        r"- Starting date: 1 January (\d+)",
-        num,
-    ),
-    (
-        "start.company.fuel",
-        rules,
-        "### 13.3 Starting Conditions",
-        r"- Starting fuel: (\d+) / \d+",
-        num,
-    ),
-]
+    (rules, "### 6.2 Terrain Types"): {
+        "maps.deployment.columns": r"Deployment zones \(first/last (\d+) columns\)",
+    },
+    (rules, "### 6.3 Deployment Phase"): {
+        "maps.deployment.columns": r"placed automatically in the rightmost (\d+) columns",
+    },
+    (setup, "## Battle landscapes"): {
+        "maps.forest_clusters.extra_min": r"a seed hex plus (\d+)–\d+ neighbours",
+        "maps.forest_clusters.extra_max": r"a seed hex plus \d+–(\d+) neighbours",
+    },
+}
+
+# Words the book uses for a number, in the unit of the data field that reads them.
+WORDS = {"half": 2, "Full": 100, "adjacent": 1}  # "adjacent": 1 hex
+CONVERT: dict[str, Callable[[str], int]] = {
+    "combat.reactor.auto_shutdown_percent": percent,  # "Output * 1.5" -> 150
+    "combat.reactor.shutdown_stress_keep_percent": lambda s: 100 - num(s),  # "reduced by 50%"
+    "combat.movement.pullback_energy_percent": percent,  # "* 1.5" -> 150
+    "economy.repair.chassis_percent": percent,  # "* 0.30" -> 30
+    "economy.outcome.zero_losses_bonus": lambda s: 100 + num(s),  # "Full reward + 25%"
+}
 
 
 @pytest.mark.parametrize(
-    ("path", "doc", "heading", "pattern", "convert"),
-    [pytest.param(*p, id=f"{p[0]}@{p[2].lstrip('# ').split()[0]}") for p in PROSE],
+    ("doc", "heading", "path", "pattern"),
+    [
+        pytest.param(doc, heading, path, pattern, id=f"{path}@{heading.lstrip('# ').split()[0]}")
+        for (doc, heading), fields in PROSE.items()
+        for path, pattern in fields.items()
+    ],
 )
-def test_prose_number(
-    path: str, doc: Callable[[], Doc], heading: str, pattern: str, convert: Callable[[str], int]
-) -> None:
+def test_prose_number(doc: Callable[[], Doc], heading: str, path: str, pattern: str) -> None:
     m = doc().search(heading, pattern)
-    want = convert(m[1])
+    text = m[1].translate(str.maketrans({"−": "-"}))
+    want = WORDS[text] if text in WORDS else CONVERT.get(path, num)(text)
     got = attr(CAT, path)
+    file, _, field = path.partition(".")
     assert got == want, (
         f"{doc().label} {heading.lstrip('# ')!r} says '{m[0]}' ({want}); "
-        f"data/{path.split('.')[0]}.toml {'.'.join(path.split('.')[1:])} = {got!r}"
+        f"data/{file}.toml {field} = {got!r}"
     )
 
 
