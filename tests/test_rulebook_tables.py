@@ -1653,3 +1653,17 @@ def test_starting_frames_loadouts() -> None:
         got = tuple((e.weapon, e.mount, e.group) for e in frame.loadout)
         assert got == want, f"{where}: book loadout {want}; data/start.toml {got}"
         assert frame.pilot == pilot, f"{where}: pilot {pilot}; data/start.toml {frame.pilot}"
+
+
+def test_ai_withdrawal_thresholds() -> None:
+    """§10.4: 'Retreat at 50%' and 'Retreat at 25%' rows against data/combat.toml."""
+    rows = {r["Threshold"]: r["Triggers When"] for r in rules().table("### 10.4 Withdrawal")}
+    fifty = [int(n) for n in re.findall(r"(\d+)%", rows["Retreat at 50%"])]
+    quarter = [int(n) for n in re.findall(r"(\d+)%", rows["Retreat at 25%"])]
+    w = catalog().combat.withdrawal
+    assert fifty == [
+        w.at_50_lost_percent,
+        w.at_50_weak_share_percent,
+        w.at_50_weak_armor_percent,
+    ], rows["Retreat at 50%"]
+    assert quarter == [w.at_25_lost_percent, w.at_25_damaged_share_percent], rows["Retreat at 25%"]

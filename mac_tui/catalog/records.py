@@ -316,6 +316,16 @@ class MovementRules:
 
 
 @frozen(kw_only=True)
+class WithdrawalRules:
+    __toml_name__ = "withdrawal"
+    at_50_lost_percent: int = bounds(0, 100)
+    at_50_weak_share_percent: int = bounds(0, 100)
+    at_50_weak_armor_percent: int = bounds(0, 100)
+    at_25_lost_percent: int = bounds(0, 100)
+    at_25_damaged_share_percent: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
 class AmmoRules:
     __toml_name__ = "ammo"
     reloads: int = bounds(1, 100)
@@ -356,6 +366,7 @@ class CombatFile:
     damage: DamageRules
     reactor: ReactorRules
     movement: MovementRules
+    withdrawal: WithdrawalRules
     ammo: AmmoRules
     loadout: LoadoutRules
     location: tuple[Location, ...]

@@ -202,18 +202,21 @@ def withdrawal_tripped(battle: Battle, side: Side) -> bool:
     rule = battle.side_info(side).withdrawal
     if rule == "never":
         return False
+    w = catalog().combat.withdrawal
     frames = battle.side_units(side)
     alive = [u for u in frames if u.active]
     lost = len(frames) - len(alive)
     if rule == "at_50":
-        if lost * 2 >= len(frames):
+        if lost * 100 >= len(frames) * w.at_50_lost_percent:
             return True
-        weak = sum(1 for u in alive if u.total_armor * 2 < u.start_armor)
-        return weak * 2 >= len(alive) > 0
-    if lost * 4 >= len(frames):
+        weak = sum(
+            1 for u in alive if u.total_armor * 100 < u.start_armor * w.at_50_weak_armor_percent
+        )
+        return weak * 100 >= len(alive) * w.at_50_weak_share_percent and len(alive) > 0
+    if lost * 100 >= len(frames) * w.at_25_lost_percent:
         return True
     damaged = sum(1 for u in alive if u.damaged)
-    return damaged * 4 >= 3 * len(alive) > 0
+    return damaged * 100 >= len(alive) * w.at_25_damaged_share_percent and len(alive) > 0
 
 
 def nearest_enemy_distance(battle: Battle, unit: Unit) -> int | None:

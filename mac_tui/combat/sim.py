@@ -176,8 +176,9 @@ def lance_from_chassis(designations: Sequence[str]) -> tuple[FrameSpec, ...]:
 
     cat = catalog()
     pilots = cat.pilots.starting_pilot
-    if not 1 <= len(designations) <= 4:
-        raise ValueError("a lance has 1 to 4 frames")
+    most = cat.missions.lance.max_frames
+    if not 1 <= len(designations) <= most:
+        raise ValueError(f"a lance has 1 to {most} frames")
     out = []
     for i, name in enumerate(designations):
         key = name.upper()
