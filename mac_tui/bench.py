@@ -2,6 +2,12 @@
 
 combat: four-frame lance against the difficulty-5 enemy on the largest map, AI on both sides;
 prints battles per second, AI milliseconds per decision (mean, p95, worst) and per battle.
+
+campaign: (a) 365 days with a full roster (eight frames of every class, eight pilots), as one
+`advance-day 365`, as 365 `advance-day 1` commands and as 365 commands through a `Session`
+(with its checkpoints); (b) saving and loading the one-year autopilot campaign of `--seed`
+(`Session.save` / `Session.load`), with its file size and command count; (c) `replay
+--verify` of that save.
 """
 
 from __future__ import annotations
@@ -11,12 +17,17 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .model import GameState
+
+CAMPAIGN_SEED = 14  # a seed whose autopilot company lives through the year
 
 
 def bench_combat(battles: int, seed: int) -> None:
     from .combat import ai
     from .combat.sim import Decision, lance_from_chassis, make_state, play
-    from .model import GameState
 
     lance = lance_from_chassis(["EN-50", "WD-60", "RD-30", "SN-75"])
     timings: list[float] = []
@@ -59,16 +70,139 @@ def bench_combat(battles: int, seed: int) -> None:
         f"AI decision: {len(ms)} decisions, mean {statistics.mean(ms):.2f} ms, "
         f"p95 {ms[int(len(ms) * 0.95)]:.2f} ms, worst {ms[-1]:.2f} ms"
     )
+    act = sorted(t * 1000 for t in activations.values())
+    print(
+        f"AI activation: {len(act)} activations, mean {statistics.mean(act):.2f} ms, "
+        f"p95 {act[int(len(act) * 0.95)]:.2f} ms, worst {act[-1]:.2f} ms"
+    )
+
+
+FULL_ROSTER = ("SC-20", "HR-35", "VG-45", "EN-50", "RG-55", "WD-60", "SN-75", "TN-85")
+
+
+def full_roster_state(seed: int) -> GameState:
+    """A new campaign (by command) given eight frames of mixed classes, each with a stock
+    loadout and a pilot, and the money to keep them for a year (through the ledger)."""
+    import attrs
+
+    from .campaign import ledger
+    from .campaign.commands import NewCampaign
+    from .campaign.pilots import roll_pilot
+    from .campaign.setup import fresh_frame
+    from .campaign.state import Mount
+    from .catalog import catalog
+    from .dice import Dice
+    from .game import Accepted, step
+    from .model import initial_state
+
+    out = step(initial_state(seed), NewCampaign("Bench Company"))
+    assert isinstance(out, Accepted) and out.state.campaign is not None
+    state, c = out.state, out.state.campaign
+    cat = catalog()
+    dice = Dice(state.rng)
+    pilots = list(c.pilots)
+    frames = []
+    for i, designation in enumerate(FULL_ROSTER, start=1):
+        loadout = cat.stock_loadouts(designation)[0]
+        weapons = tuple(
+            Mount(weapon=w.weapon, mount=w.mount, group=w.group) for w in loadout.weapons
+        )
+        if i > len(pilots):
+            pilots.append(roll_pilot(f"Bench-{i}", dice))
+        frame = fresh_frame(f"F{i}", designation, cat.chassis[designation].name)
+        frames.append(attrs.evolve(frame, weapons=weapons, pilot=pilots[i - 1].callsign))
+    c = attrs.evolve(c, frames=tuple(frames), pilots=tuple(pilots), next_frame=len(frames) + 1)
+    c, _ = ledger.post(c, "reward", 10_000_000, "Bench endowment")
+    return attrs.evolve(state, campaign=c, rng=dice.state())
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def bench_campaign(seed: int) -> None:
+    import tempfile
+    from pathlib import Path
+
+    from .campaign.autopilot import autoplay
+    from .campaign.commands import AdvanceDay
+    from .campaign.timeflow import daily_upkeep
+    from .game import Accepted, step
+    from .save import read_save
+    from .session import Session, verify
+
+    # (a) a year with a full roster
+    state = full_roster_state(seed)
+    assert state.campaign is not None
+    print(
+        f"(a) full roster: {len(state.campaign.frames)} frames "
+        f"({', '.join(FULL_ROSTER)}), {len(state.campaign.pilots)} pilots, "
+        f"upkeep {daily_upkeep(state.campaign):,}/day"
+    )
+    t0 = time.perf_counter()
+    out = step(state, AdvanceDay(365))
+    one = time.perf_counter() - t0
+    assert isinstance(out, Accepted) and out.state.campaign is not None
+    assert out.state.campaign.day == state.campaign.day + 365 and not out.state.campaign.ended
+    print(f"    advance-day 365:         {_ms(one)}")
+    t0 = time.perf_counter()
+    s = state
+    for _ in range(365):
+        o = step(s, AdvanceDay(1))
+        assert isinstance(o, Accepted)
+        s = o.state
+    print(f"    365 x advance-day 1:     {_ms(time.perf_counter() - t0)}")
+    session = Session(state)
+    t0 = time.perf_counter()
+    for _ in range(365):
+        session.apply(AdvanceDay(1))
+    print(f"    365 x Session.apply:     {_ms(time.perf_counter() - t0)} (with checkpoints)")
+
+    # (b) save and load the one-year autopilot campaign
+    t0 = time.perf_counter()
+    run = autoplay(seed)
+    made = time.perf_counter() - t0
+    c = run.state.campaign
+    assert c is not None
+    print(
+        f"(b) autopilot seed {seed}: {c.day - 1} days, {c.missions_played} missions, "
+        f"{len(run.lines)} script lines, {len(run.session.commands)} commands "
+        f"(generated in {made:.1f} s){'; ended: ' + c.ended if c.ended else ''}"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "year.json"
+        saves, loads = [], []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            run.session.save(path)
+            saves.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            loaded = Session.load(path)
+            loads.append(time.perf_counter() - t0)
+        assert loaded.state == run.state
+        size = path.stat().st_size
+        print(f"    file {size / 1024:.0f} KiB, {len(loaded.commands)} commands")
+        print(f"    save: best {_ms(min(saves))}, median {_ms(statistics.median(saves))}")
+        print(f"    load: best {_ms(min(loads))}, median {_ms(statistics.median(loads))}")
+
+        # (c) replay --verify
+        t0 = time.perf_counter()
+        verdict = verify(read_save(path))
+        print(f"(c) replay --verify: {time.perf_counter() - t0:.2f} s: {verdict.message}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mac_tui.bench")
-    p.add_argument("what", choices=["combat"])
+    p.add_argument("what", choices=["combat", "campaign"])
     p.add_argument("--battles", type=int, default=20)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--seed", type=int, default=None, help=f"default 1 (combat), {CAMPAIGN_SEED} (campaign)"
+    )
     args = p.parse_args(argv)
     if args.what == "combat":
-        bench_combat(args.battles, args.seed)
+        bench_combat(args.battles, 1 if args.seed is None else args.seed)
+    elif args.what == "campaign":
+        bench_campaign(CAMPAIGN_SEED if args.seed is None else args.seed)
     return 0
 
 

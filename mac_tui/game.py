@@ -190,6 +190,17 @@ def _parse_value(hint: Any, token: str, name: str) -> Any:
     return token
 
 
+_HINTS: dict[type[Command], dict[str, Any]] = {}
+
+
+def _hints(cls: type[Command]) -> dict[str, Any]:
+    """The field types of a command class, resolved once (saves parse thousands of lines)."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = get_type_hints(cls)
+    return hints
+
+
 def parse_command(line: str) -> Command:
     """Parse the text form back into a command; raise CommandSyntaxError with the reason."""
     try:
@@ -204,7 +215,7 @@ def parse_command(line: str) -> Command:
     if cls is None:
         raise CommandSyntaxError(f"unknown command {verb!r} (known: {', '.join(verbs())})")
     fields = attrs.fields(cls)  # type: ignore[arg-type]
-    hints = get_type_hints(cls)
+    hints = _hints(cls)
     required = [f for f in fields if f.default is attrs.NOTHING]
     if not len(required) <= len(rest) <= len(fields):
         names = " ".join(f.name.upper() for f in fields)

@@ -104,11 +104,16 @@ def from_json(text: str, name: str = "save") -> SaveFile:
         if not isinstance(doc.get(field), kind):
             raise SaveError(f'{name}: field "{field}" is missing or of the wrong type.')
     commands: list[Command] = []
+    parsed: dict[str, Command] = {}  # a long log repeats few lines: parse each text once
     for i, line in enumerate(doc["commands"]):
-        try:
-            commands.append(parse_command(str(line)))
-        except CommandSyntaxError as exc:
-            raise SaveError(f'{name}: field "commands", line {i + 1}: {exc}.') from None
+        text = str(line)
+        command = parsed.get(text)
+        if command is None:
+            try:
+                command = parsed[text] = parse_command(text)
+            except CommandSyntaxError as exc:
+                raise SaveError(f'{name}: field "commands", line {i + 1}: {exc}.') from None
+        commands.append(command)
     try:
         state = state_from_data(doc["snapshot"])
     except (cattrs.BaseValidationError, TypeError, ValueError, KeyError) as exc:

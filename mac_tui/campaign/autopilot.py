@@ -1,0 +1,829 @@
+"""A deterministic campaign "player": given a game state, the next command line to play.
+
+`next_line(state)` looks at the company and answers one line in the text form of
+`mac-tui script` (`auto-battle` for a battle), so that a long campaign can be generated,
+written to a file and replayed. `autoplay(seed, ...)` is the driver: it applies the lines to a
+`Session` exactly as `mac-tui script` does, keeps the accepted ones, and falls back to
+`advance-day` (or closing the after-action report) when a chosen line is refused, so it never
+loops on a refusal.
+
+The player, in order of priority (`RULES`, after `new-campaign`, `auto-battle` and the
+after-action report: the most valuable salvage picks first (§12.1-§12.2), a head-kill frame
+(§12.4) when the roster has room, then `done`):
+
+1. `repairs`: damaged frames, cheapest first (§11.2); destroyed ones are rebuilt (§11.3) when
+   the roster needs them;
+2. `pilots`: a free active pilot takes the strongest armed frame with no fit pilot (§9.2), an
+   active pilot moves up from a weaker frame, one is hired (§9.3) for a frame nobody can fly;
+3. `sales`: at a market, weapons no frame can mount and spares beyond `SPARE_KEEP` are sold
+   (everything in a cash crunch, R27);
+4. `fuel`: tanks filled when half empty, and always enough for the dearest trip (§14.3);
+5. `install`: inventory weapons go onto free hardpoints (`refit`, §7.1-§7.8), the most
+   damaging one that fits the hardpoint, the space and a group's reactor budget;
+6. `buy_frame`: a chassis (§11.1, §11.8) for an empty roster slot with a pilot to fly it: the
+   heaviest one when rich, the cheapest one while the company has less than a lance;
+7. `arm`: a first weapon for a frame too poorly armed to count;
+8. `liquidate`: when the company cannot field a lance and cannot afford to grow one, destroyed
+   frames are scrapped for their arms and a spare frame is sold;
+9. `contract`: the contract its lance can handle (enemy classes and skill against its frames'
+   power, difficulty within reputation comfort, §16.2): the easiest while poor, the hardest
+   when the reserve is in hand; at the catalog's default payout level (Balanced, §12.2); with
+   four ready frames when it has them, never fewer than three unless it cannot afford more,
+   waiting a few days for frames about to be ready; a rich company gives its pilots a week's leave
+   between contracts;
+10. `upgrade`: more arms for under-armed frames out of reserve money;
+11. `travel`: a trip (§14.3) when the board holds nothing the mended lance can take: usually
+    the cheapest trip to a market whose easiest contracts it handles, one time in `JUMP_ODDS`
+    any such trip, or the first jump towards one;
+12. `wait`: days pass (`advance-day N`) until a frame leaves the bay, a pilot heals or the
+    board is posted again.
+
+Money is spent in three tiers: repairs keep a deployment and a week's upkeep in hand; growth
+(a lance of cheap frames, their first weapon, their pilots) keeps the cash-crunch line plus a
+round of repairs (only the line while the company cannot field a lance); everything else also
+keeps `RESERVE_DAYS` of upkeep. The numbers below are the player's habits, not rules: every
+rule number comes from the catalog. The only variety (which trip to take) comes from
+`dice.raw(state.seed, "autopilot", state.commands_applied)`, a pure function of the state.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+import attrs
+from attrs import frozen
+
+from ..catalog import LOCATION_ORDER, SIZES, catalog
+from ..dice import raw
+from ..game import Command
+from ..model import GameState
+from ..script import AUTO_BATTLE, run_line
+from ..session import Session
+from .commands import (
+    Accept,
+    AdvanceDay,
+    Assign,
+    Buy,
+    BuyFuel,
+    BuyWreck,
+    Dismiss,
+    Hire,
+    Jump,
+    NewCampaign,
+    Refit,
+    Repair,
+    Salvage,
+    Sell,
+    SellFrame,
+    Travel,
+)
+from .contracts import base_difficulty
+from .market import (
+    frame_sale_price,
+    fuel_refusal,
+    fuel_room,
+    has_market,
+    list_price,
+    your_price,
+)
+from .mission import accept_refusal, deployment_cost, frame_deploy_refusal
+from .pilots import hire_refusal
+from .refit import effective_output, loadout_text, plan_refit
+from .repair import Quote, plan_repair, wreck_price, wreck_repair_cost
+from .state import Campaign, Contract, Frame, Mount, Pilot
+from .timeflow import daily_upkeep
+from .travel import current_system, destinations, route_plan
+
+COMPANY = "Autopilot Company"
+STREAM = "autopilot"
+
+# ---- habits (strategy knobs, not rule numbers) ------------------------------------------------
+RESERVE_DAYS = 45  # luxuries keep this many days of upkeep in hand (plus the growth floor)
+REPAIR_BUFFER = 100_000  # growth keeps a round of repairs in hand above the crunch line
+CRUNCH_DAYS = 15  # below this many days of upkeep (and a deployment) cash is short
+REPAIR_DAYS_KEPT = 7  # repairs keep a deployment and this many days of upkeep in hand
+SAFETY_MARGIN = 0  # outside a cash crunch the lance wants this much power beyond the threat
+CRUNCH_STRETCH = 1  # in a cash crunch the lance takes on this much more threat
+ARM_BUDGET = 40_000  # a chassis is bought only with this much left to arm it
+ROSTER_MAX = 4  # frames (not destroyed) the company keeps: one full lance
+MIN_LANCE = 4  # frames a lance waits for, when the company has that many...
+MIN_DEPLOY = 3  # ...and the fewest it goes out with, unless cash is short
+WAIT_FOR_LANCE = 3  # a lance waits this many days for a frame about to join it
+SPARE_KEEP = 1  # spare copies of a mountable weapon kept in the inventory
+FUEL_LOW_PERCENT = 50  # refuel below this share of the tanks' capacity
+COMFORT_STRETCH = 1  # contracts up to reputation's base difficulty + this
+DAMAGE_PER_POINT = 10  # weapon damage per point of lance power (capped by the class)
+ARMED_DAMAGE_PER_WEIGHT = 20  # weapons are bought for a frame until it has this x class weight
+SKILL_STEPS = 2  # difficulty steps (better enemy pilots) per point of threat
+RICH_DAYS = 365  # a company holding this many days of upkeep is rich...
+LEAVE_DAYS = 7  # ...and gives its pilots this much leave after each contract
+WAIT_MAX = 7  # longest single advance-day
+JUMP_ODDS = 4  # one trip in this many goes anywhere the lance can work, not the cheapest
+
+Tier = Literal["repair", "growth", "luxury"]
+
+
+# ---- the lance ---------------------------------------------------------------------------------
+def class_weight(chassis: str) -> int:
+    """Light 1, medium 2, heavy 3, assault 4: the class's position in the catalog."""
+    cat = catalog()
+    return list(cat.classes).index(cat.chassis[chassis].class_) + 1
+
+
+def class_upkeep(chassis: str) -> int:
+    cat = catalog()
+    return cat.classes[cat.chassis[chassis].class_].upkeep
+
+
+def firepower(frame: Frame) -> int:
+    return sum(catalog().weapons[m.weapon].damage for m in frame.weapons)
+
+
+def frame_power(frame: Frame) -> int:
+    """What a frame adds to a lance: its class weight, less while it is poorly armed (one
+    point per `DAMAGE_PER_POINT` damage of its weapons)."""
+    return min(class_weight(frame.chassis), firepower(frame) // DAMAGE_PER_POINT)
+
+
+def _frame_order(frame: Frame) -> tuple[int, int, int, str]:
+    return -frame_power(frame), -class_weight(frame.chassis), -firepower(frame), frame.id
+
+
+def _skill(p: Pilot) -> tuple[int, int, int, str]:
+    return -(p.gunnery + p.piloting), -p.tactics, -p.xp, p.callsign
+
+
+def alive(campaign: Campaign) -> list[Frame]:
+    return [f for f in campaign.frames if f.status != "destroyed"]
+
+
+def deployable(campaign: Campaign, frame: Frame) -> bool:
+    """Ready, idle, armed enough to count and seated with an active pilot."""
+    return frame_power(frame) > 0 and frame_deploy_refusal(campaign, frame.id) is None
+
+
+def lance(campaign: Campaign) -> list[Frame]:
+    """The frames to deploy now: the strongest deployable ones, up to a lance."""
+    most = catalog().missions.lance.max_frames
+    ready = sorted((f for f in campaign.frames if deployable(campaign, f)), key=_frame_order)
+    return ready[:most]
+
+
+def free_pilots(campaign: Campaign) -> list[Pilot]:
+    """Pilots not killed and seated in no frame, the best first."""
+    seated = {f.pilot for f in campaign.frames if f.pilot is not None}
+    return sorted(
+        (p for p in campaign.pilots if p.callsign not in seated and p.status != "kia"), key=_skill
+    )
+
+
+def potential_lance(campaign: Campaign) -> list[Frame]:
+    """The lance once the bays and the sick bay are done: frames ready or in the bay that
+    count, each with a seated pilot (fit or injured) or one of the free pilots."""
+    frames = sorted(
+        (f for f in campaign.frames if f.status in ("ready", "repairing") and frame_power(f) > 0),
+        key=_frame_order,
+    )
+    free = len(free_pilots(campaign))
+    out = []
+    for f in frames:
+        if f.pilot is not None:
+            out.append(f)
+        elif free:
+            free -= 1
+            out.append(f)
+    return out[: catalog().missions.lance.max_frames]
+
+
+def power(frames: Sequence[Frame]) -> int:
+    return sum(frame_power(f) for f in frames)
+
+
+def threat_of(classes: Sequence[str], difficulty: int) -> int:
+    """The enemy lance's class weights plus a point per `SKILL_STEPS` difficulty steps above
+    the first (better enemy pilots, §16.1)."""
+    order = list(catalog().classes)
+    return sum(order.index(c) + 1 for c in classes) + (difficulty - 1) // SKILL_STEPS
+
+
+def threat(contract: Contract) -> int:
+    cat = catalog()
+    classes = [cat.chassis[e.chassis].class_ for e in contract.enemies]
+    return threat_of(classes, contract.difficulty)
+
+
+def comfort(campaign: Campaign) -> int:
+    """The hardest difficulty the company's reputation makes comfortable (§16.2)."""
+    return base_difficulty(campaign.reputation) + COMFORT_STRETCH
+
+
+def in_crunch(campaign: Campaign) -> bool:
+    return campaign.credits < crunch_line(campaign)
+
+
+def suitable(campaign: Campaign, contract: Contract, frames: Sequence[Frame]) -> bool:
+    """At least as many frames as the enemy, a lance at least as strong as the threat and a
+    difficulty within reputation comfort; in a cash crunch the margin is relaxed."""
+    stretch = CRUNCH_STRETCH if in_crunch(campaign) else -SAFETY_MARGIN
+    return (
+        len(frames) >= len(contract.enemies)
+        and contract.place == campaign.place
+        and contract.difficulty <= comfort(campaign)
+        and threat(contract) <= power(frames) + stretch
+    )
+
+
+def choose_contract(campaign: Campaign, frames: Sequence[Frame]) -> Contract | None:
+    """The hardest suitable contract (best paid) once the company holds its reserve, the
+    easiest (then best paid) before; ties to the board's order."""
+    options = [
+        (c.difficulty, c.base + c.bonus, -i, c)
+        for i, c in enumerate(campaign.contracts)
+        if suitable(campaign, c, frames)
+    ]
+    if not options:
+        return None
+    if campaign.credits < floor(campaign, "luxury"):
+        return max(options, key=lambda o: (-threat(o[3]), o[1], o[2]))[3]
+    return max(options, key=lambda o: o[:3])[3]
+
+
+def lowest_offer(campaign: Campaign, place_id: str) -> int:
+    """The easiest contract a location's board can post for this reputation (§16.2, R22)."""
+    d = catalog().missions.difficulty
+    place = catalog().places[place_id]
+    lowest = base_difficulty(campaign.reputation) + d.roll_min
+    return max(place.min_difficulty, min(place.max_difficulty, lowest))
+
+
+def hardest_handled(campaign: Campaign, frames: Sequence[Frame]) -> int:
+    """The hardest difficulty `frames` can take on (0: none)."""
+    cat = catalog()
+    d = cat.missions.difficulty
+    top = min(d.max, comfort(campaign))
+    handled = [
+        n
+        for n in range(d.min, top + 1)
+        if len(cat.enemy_force(n).classes) <= len(frames)
+        and threat_of(cat.enemy_force(n).classes, n) <= power(frames)
+    ]
+    return max(handled, default=0)
+
+
+def workable(campaign: Campaign, frames: Sequence[Frame]) -> bool:
+    """Some market's board can post a contract these frames can take on."""
+    top = hardest_handled(campaign, frames)
+    cat = catalog()
+    return any(lowest_offer(campaign, p.id) <= top for p in cat.places.values() if p.market)
+
+
+# ---- money -------------------------------------------------------------------------------------
+def deploy_reserve(campaign: Campaign) -> int:
+    """What deploying the roster's first lance costs (§11.5)."""
+    ids = [f.id for f in alive(campaign)][: catalog().missions.lance.max_frames]
+    return deployment_cost(campaign, ids)
+
+
+def crunch_line(campaign: Campaign) -> int:
+    """Below this the company is short of cash: it sells its spares and takes more risks."""
+    return CRUNCH_DAYS * daily_upkeep(campaign) + deploy_reserve(campaign)
+
+
+def floor(campaign: Campaign, tier: Tier, extra_upkeep: int = 0) -> int:
+    """The credits a purchase of this tier must leave in hand."""
+    if tier == "repair":
+        return deploy_reserve(campaign) + REPAIR_DAYS_KEPT * daily_upkeep(campaign)
+    growth = crunch_line(campaign) + CRUNCH_DAYS * extra_upkeep
+    if not crippled(campaign):
+        growth += REPAIR_BUFFER
+    if tier == "growth":
+        return growth
+    return growth + RESERVE_DAYS * (daily_upkeep(campaign) + extra_upkeep)
+
+
+def crippled(campaign: Campaign) -> bool:
+    """The mended lance is smaller than `MIN_DEPLOY` frames or can take on no contract
+    anywhere, or the company cannot pay its deployment: growth then spends down to the crunch
+    line, without keeping a round of repairs, and spare frames are sold."""
+    future = potential_lance(campaign)
+    if len(future) < MIN_DEPLOY or not workable(campaign, future):
+        return True
+    return campaign.credits < deployment_cost(campaign, [f.id for f in future])
+
+
+def affords(campaign: Campaign, cost: int, tier: Tier, extra_upkeep: int = 0) -> bool:
+    return campaign.credits - cost >= floor(campaign, tier, extra_upkeep)
+
+
+def cheapest_frame() -> int:
+    """The price of the cheapest chassis in the catalog (§11.1)."""
+    cat = catalog()
+    return min(cat.chassis_price(c) for c in cat.chassis.values())
+
+
+def frame_tier(cost: int) -> Tier:
+    """A frame for no more than the cheapest new chassis is growth; dearer ones are luxury."""
+    return "growth" if cost <= cheapest_frame() else "luxury"
+
+
+def room_for_frame(campaign: Campaign) -> bool:
+    """The roster has room, and a free pilot to fly one more frame (or hiring here)."""
+    frames = alive(campaign)
+    seatless = sum(1 for f in frames if f.pilot is None)
+    if len(frames) >= ROSTER_MAX:
+        return False
+    return len(free_pilots(campaign)) > seatless or hire_refusal(campaign) is None
+
+
+# ---- hardpoints --------------------------------------------------------------------------------
+def free_hardpoints(frame: Frame) -> list[tuple[str, str]]:
+    """(size, location) of every hardpoint no weapon or slot equipment uses, in size order
+    then location order."""
+    cat = catalog()
+    ch = cat.chassis[frame.chassis]
+    used: Counter[tuple[str, str]] = Counter()
+    for m in frame.weapons:
+        used[cat.weapons[m.weapon].size, m.mount] += 1
+    for f in frame.equipment:
+        e = cat.equipment[f.equipment]
+        if f.mount is not None and e.category == "slot":
+            used[e.slot_size, f.mount] += 1
+    out: list[tuple[str, str]] = []
+    for size in SIZES:
+        mounts = ch.hardpoints.of(size)
+        for loc in LOCATION_ORDER:
+            out += [(size, loc)] * max(0, mounts.count(loc) - used[size, loc])
+    return out
+
+
+def space_left(frame: Frame) -> int:
+    cat = catalog()
+    used = sum(cat.weapons[m.weapon].space for m in frame.weapons) + sum(
+        cat.equipment[f.equipment].space for f in frame.equipment
+    )
+    return cat.chassis[frame.chassis].space - used
+
+
+def group_for(frame: Frame, weapon: str) -> int | None:
+    """The group a new weapon joins: the most damaging group whose energy still fits the
+    reactor output with it (§5.1, §7.2); None when no group can take it."""
+    cat = catalog()
+    output = effective_output(cat.chassis[frame.chassis], frame.equipment)
+    need = cat.weapons[weapon].energy
+    best: tuple[int, int] | None = None
+    for g in range(1, cat.combat.loadout.weapon_groups + 1):
+        ws = [cat.weapons[m.weapon] for m in frame.weapons if m.group == g]
+        if sum(w.energy for w in ws) + need > output:
+            continue
+        key = (sum(w.damage for w in ws), -g)
+        if best is None or key > best:
+            best = key
+    return None if best is None else -best[1]
+
+
+def mount_plan(frame: Frame, weapon: str) -> Mount | None:
+    """Where `weapon` would go on `frame`: a free hardpoint of its size, space and a group."""
+    w = catalog().weapons[weapon]
+    if w.space > space_left(frame):
+        return None
+    group = group_for(frame, weapon)
+    if group is None:
+        return None
+    for size, loc in free_hardpoints(frame):
+        if size == w.size:
+            return Mount(weapon=weapon, mount=loc, group=group)
+    return None
+
+
+def bay_ready(campaign: Campaign) -> list[Frame]:
+    """Frames that can take bay work now (ready, idle), least armed first."""
+    frames = [f for f in campaign.frames if f.status == "ready" and f.busy_days == 0]
+    return sorted(frames, key=lambda f: (frame_power(f), len(f.weapons), _frame_order(f)))
+
+
+def best_first(items: Sequence[str]) -> list[str]:
+    """Weapon ids, the most damaging first, then the dearest, then by id."""
+    cat = catalog()
+    return sorted(set(items), key=lambda w: (-cat.weapons[w].damage, -cat.weapons[w].price, w))
+
+
+# ---- the rules of thumb, one command each ------------------------------------------------------
+Rule = Callable[[GameState, Campaign], Command | None]
+
+
+def debrief(state: GameState, campaign: Campaign) -> Command | None:
+    """§12: the most valuable picks first, a head-kill frame when it fits, then `done`."""
+    aa = campaign.after_action
+    if aa is None:
+        return None
+    if not aa.revealed and aa.picks > 0 and aa.pool:
+        ranked = sorted(
+            range(len(aa.pool)), key=lambda i: (-list_price(aa.pool[i].kind, aa.pool[i].item), i)
+        )
+        return Salvage("+".join(str(i + 1) for i in sorted(ranked[: aa.picks])))
+    if room_for_frame(campaign):
+        for i, offer in enumerate(aa.frame_offers, start=1):
+            cost = wreck_price(offer.chassis) + wreck_repair_cost(offer.chassis)
+            if affords(campaign, cost, frame_tier(cost), class_upkeep(offer.chassis)):
+                return BuyWreck(i)
+    return Dismiss()
+
+
+def repairs(state: GameState, campaign: Campaign) -> Command | None:
+    """Repair damaged frames while a deployment stays paid for, cheapest first; rebuild a
+    destroyed one when the roster needs it (growth money for a cheap frame, else luxury)."""
+    quotes: list[tuple[int, str, Quote]] = []
+    for f in campaign.frames:
+        if f.status in ("damaged", "destroyed") and not f.busy_days:
+            quote = plan_repair(campaign, f.id)
+            if isinstance(quote, Quote):
+                quotes.append((quote.cost, f.id, quote))
+    for cost, frame_id, quote in sorted(quotes, key=lambda q: (q[0], q[1])):
+        if not quote.rebuild:
+            if affords(campaign, cost, "repair"):
+                return Repair(frame_id)
+        elif room_for_frame(campaign):
+            upkeep = class_upkeep(campaign.frame(frame_id).chassis)
+            if affords(campaign, cost, frame_tier(cost), upkeep):
+                return Repair(frame_id)
+    return None
+
+
+def pilots(state: GameState, campaign: Campaign) -> Command | None:
+    """Seat the best free active pilot in the strongest armed frame without a fit pilot, or
+    move an active pilot up from a weaker frame; hire (growth money) when an armed frame has
+    nobody and no free pilot."""
+    armed = [f for f in alive(campaign) if f.weapons]
+
+    def fit(f: Frame) -> bool:
+        return f.pilot is not None and campaign.pilot(f.pilot).status == "active"
+
+    unfit = sorted((f for f in armed if not fit(f)), key=_frame_order)
+    free = free_pilots(campaign)
+    active = [p for p in free if p.status == "active"]
+    if unfit and active:
+        return Assign(active[0].callsign, unfit[0].id)
+    if unfit:
+        flown = sorted((f for f in armed if fit(f)), key=_frame_order)
+        if flown and frame_power(flown[-1]) < frame_power(unfit[0]):
+            pilot = flown[-1].pilot
+            assert pilot is not None
+            return Assign(pilot, unfit[0].id)
+    seatless = sum(1 for f in armed if f.pilot is None)
+    hire_cost = catalog().pilots.hiring.cost
+    can_hire = hire_refusal(campaign) is None and affords(campaign, hire_cost, "growth")
+    return Hire() if seatless > len(free) and can_hire else None
+
+
+def sales(state: GameState, campaign: Campaign) -> Command | None:
+    """R27: sell weapons no frame can mount, spares beyond `SPARE_KEEP` of an item, and in a
+    cash crunch the whole inventory; equipment is sold (the player does not fit it)."""
+    if not has_market(campaign):
+        return None
+    cat = catalog()
+    sizes = {s for f in alive(campaign) for s in SIZES if cat.chassis[f.chassis].hardpoints.of(s)}
+    crunch = in_crunch(campaign)
+    for item, count in campaign.weapons:
+        keep = 0 if crunch or cat.weapons[item].size not in sizes else SPARE_KEEP
+        if count > keep:
+            return Sell("weapon", item, count - keep)
+    for item, count in campaign.equipment:
+        return Sell("equipment", item, count)
+    return None
+
+
+def fuel(state: GameState, campaign: Campaign) -> Command | None:
+    """§14.3: at a market, fill the tanks out of luxury money once they are half empty; and
+    always hold enough for the dearest trip from here, out of money above the crunch line."""
+    if not has_market(campaign):
+        return None
+    cat = catalog()
+    price = cat.economy.prices.fuel_price
+    units = 0
+    if campaign.fuel * 100 < cat.galaxy.travel.fuel_capacity * FUEL_LOW_PERCENT:
+        units = max(0, campaign.credits - floor(campaign, "luxury")) // price
+    dearest = max((d.fuel for d in destinations(campaign)), default=0)
+    if campaign.fuel < dearest:
+        need = min(
+            dearest - campaign.fuel, max(0, campaign.credits - crunch_line(campaign)) // price
+        )
+        units = max(units, need)
+    units = min(units, fuel_room(campaign))
+    if units >= 1 and fuel_refusal(campaign, units) is None:
+        return BuyFuel(units)
+    return None
+
+
+def install(state: GameState, campaign: Campaign) -> Command | None:
+    """§7.8: put an inventory weapon on a free hardpoint (the most damaging that fits), the
+    least armed frame first."""
+    stock = [item for item, _ in campaign.weapons]
+    if not stock or in_crunch(campaign):
+        return None
+    for frame in bay_ready(campaign):
+        for weapon in best_first(stock):
+            mount = mount_plan(frame, weapon)
+            if mount is None:
+                continue
+            mounts = (*frame.weapons, mount)
+            if isinstance(plan_refit(campaign, frame.id, mounts, frame.equipment), str):
+                continue
+            weapons, equipment = loadout_text(mounts, frame.equipment)
+            return Refit(frame.id, weapons, equipment)
+    return None
+
+
+def buy_frame(state: GameState, campaign: Campaign) -> Command | None:
+    """§11.1: a chassis for an empty roster slot when a pilot can fly it: the heaviest stocked
+    one that luxury money buys (with money left to arm it), else the cheapest one that growth
+    money buys while the company has fewer frames than a lance."""
+    market = campaign.market(campaign.place)
+    if market is None or not has_market(campaign) or not room_for_frame(campaign):
+        return None
+    stocked = sorted(
+        {s.item for s in market.stock if s.kind == "chassis" and s.qty > 0},
+        key=lambda c: (-class_weight(c), your_price(campaign, "chassis", c), c),
+    )
+    for c in stocked:
+        if affords(campaign, your_price(campaign, "chassis", c) + ARM_BUDGET, "luxury"):
+            return Buy("chassis", c, 1)
+    if len(alive(campaign)) < catalog().missions.lance.max_frames:
+        for c in reversed(stocked):
+            cost = your_price(campaign, "chassis", c) + ARM_BUDGET
+            if affords(campaign, cost, "growth", class_upkeep(c)):
+                return Buy("chassis", c, 1)
+    return None
+
+
+def _buy_for(campaign: Campaign, frames: Sequence[Frame], tier: Tier) -> Command | None:
+    market = campaign.market(campaign.place)
+    if market is None or not has_market(campaign):
+        return None
+    stocked = [s.item for s in market.stock if s.kind == "weapon" and s.qty > 0]
+    for frame in frames:
+        for weapon in best_first(stocked):
+            if not affords(campaign, your_price(campaign, "weapon", weapon), tier):
+                continue
+            if mount_plan(frame, weapon) is not None:
+                return Buy("weapon", weapon, 1)
+    return None
+
+
+def arm(state: GameState, campaign: Campaign) -> Command | None:
+    """§11.8: a first weapon (growth money) for a frame too poorly armed to count."""
+    bare = [f for f in bay_ready(campaign) if frame_power(f) == 0]
+    return _buy_for(campaign, bare, "growth") if bare else None
+
+
+def upgrade(state: GameState, campaign: Campaign) -> Command | None:
+    """§11.8: more arms (luxury money) for a frame below `ARMED_DAMAGE_PER_WEIGHT` damage per
+    class weight; `install` mounts them."""
+    under = [
+        f
+        for f in bay_ready(campaign)
+        if firepower(f) < ARMED_DAMAGE_PER_WEIGHT * class_weight(f.chassis)
+    ]
+    return _buy_for(campaign, under, "luxury") if under else None
+
+
+def liquidate(state: GameState, campaign: Campaign) -> Command | None:
+    """When the company cannot field and pay for a lance and cannot afford to grow one: scrap
+    destroyed frames for the arms they still carry; in a cash crunch sell the frame outside
+    the mended lance that fetches most (§11.1, R27)."""
+    if not has_market(campaign) or not crippled(campaign):
+        return None
+    for f in campaign.frames:
+        if f.status == "destroyed" and (f.weapons or f.equipment):
+            return SellFrame(f.id)
+    if not in_crunch(campaign):
+        return None
+    keep = {f.id for f in potential_lance(campaign)}
+    spare_frames = [
+        f
+        for f in alive(campaign)
+        if f.id not in keep and f.busy_days == 0 and frame_sale_price(campaign, f.id) > 0
+    ]
+    spare_frames.sort(key=lambda f: (-frame_sale_price(campaign, f.id), f.id))
+    return SellFrame(spare_frames[0].id) if spare_frames else None
+
+
+def ready_in(campaign: Campaign, frame: Frame) -> int:
+    """Days until a frame of the potential lance can deploy: its bay days or its pilot's
+    injury (a frame without a pilot gets a free one at once)."""
+    days = frame.busy_days
+    if frame.pilot is not None:
+        days = max(days, campaign.pilot(frame.pilot).injury_days)
+    return days
+
+
+def last_paid(campaign: Campaign) -> int | None:
+    """The day the last contract paid (§11.6), if any."""
+    days = [e.day for e in campaign.ledger if e.category == "reward"]
+    return max(days) if days else None
+
+
+def on_leave(campaign: Campaign) -> bool:
+    """A company holding `RICH_DAYS` of upkeep takes `LEAVE_DAYS` of leave after a contract."""
+    if campaign.credits < RICH_DAYS * daily_upkeep(campaign):
+        return False
+    paid = last_paid(campaign)
+    return paid is not None and campaign.day - paid < LEAVE_DAYS
+
+
+def contract(state: GameState, campaign: Campaign) -> Command | None:
+    """§16, §11.5: the contract the lance can handle (see `choose_contract`), at the default
+    payout level, with `MIN_LANCE` frames when the company has them and never fewer than
+    `MIN_DEPLOY` unless cash is short or it cannot grow a bigger lance; the lance waits for
+    frames ready within `WAIT_FOR_LANCE` days (a bare frame being armed included) and a rich
+    company for the end of its leave."""
+    frames = lance(campaign)
+    future = potential_lance(campaign)
+    ids = {f.id for f in frames}
+    need = min(MIN_LANCE, len(future))
+    if not (in_crunch(campaign) or crippled(campaign)):
+        need = max(need, MIN_DEPLOY)
+    if len(frames) < need or on_leave(campaign):
+        return None
+    waiting = [f for f in future if f.id not in ids]
+    waiting += [f for f in alive(campaign) if frame_power(f) == 0 and f.busy_days > 0]
+    if any(ready_in(campaign, f) <= WAIT_FOR_LANCE for f in waiting):
+        return None
+    chosen = choose_contract(campaign, frames)
+    if chosen is None:
+        return None
+    level = catalog().default_payout_level().level
+    frame_ids = [f.id for f in frames]
+    if accept_refusal(campaign, chosen.id, level, frame_ids) is not None:
+        return None
+    return Accept(chosen.id, level, "+".join(frame_ids))
+
+
+def needs_hiring(campaign: Campaign) -> bool:
+    """An armed frame has no pilot and no free pilot can take it."""
+    seatless = sum(1 for f in alive(campaign) if f.weapons and f.pilot is None)
+    return seatless > len(free_pilots(campaign))
+
+
+def travel(state: GameState, campaign: Campaign) -> Command | None:
+    """§14.3: when the board holds nothing even the mended lance can take (and it can take
+    something somewhere), or pilots must be hired where nobody hires, go to a market whose
+    easiest contracts the lance handles (with hiring when needed), fuel permitting: usually
+    the cheapest such trip, one time in `JUMP_ODDS` any of them."""
+    cat = catalog()
+    hire = needs_hiring(campaign) and not cat.places[campaign.place].hiring
+    future = potential_lance(campaign)
+    top = hardest_handled(campaign, future)
+    if not hire and (
+        not workable(campaign, future) or choose_contract(campaign, future) is not None
+    ):
+        return None
+    options = [
+        d
+        for d in destinations(campaign)
+        if d.affordable
+        and cat.places[d.arrival].market
+        and lowest_offer(campaign, d.arrival) <= max(top, 1)
+        and (cat.places[d.arrival].hiring or not hire)
+    ]
+    if not options:
+        return toward_work(campaign, top)
+    roll = raw(state.seed, STREAM, state.commands_applied)
+    if roll % JUMP_ODDS:
+        cheapest = min(d.fuel for d in options)
+        options = [d for d in options if d.fuel == cheapest]
+    pick = options[(roll // JUMP_ODDS) % len(options)]
+    return Travel(pick.id) if pick.kind == "travel" else Jump(pick.id)
+
+
+def toward_work(campaign: Campaign, top: int) -> Command | None:
+    """The first jump of the quickest way to a system with a market whose easiest contracts
+    the lance handles, when none is a neighbour (fuel permitting)."""
+    cat = catalog()
+    here = current_system(campaign)
+    targets = sorted(
+        {
+            p.system
+            for p in cat.places.values()
+            if p.market and p.system != here and lowest_offer(campaign, p.id) <= max(top, 1)
+        }
+    )
+    plans = [plan for t in targets if (plan := route_plan(campaign, t)) is not None]
+    if not plans:
+        return None
+    best = min(plans, key=lambda p: (p.days, p.fuel, p.systems))
+    hop = best.hops[0]
+    return Jump(hop.to) if hop.fuel <= campaign.fuel else None
+
+
+def wait(state: GameState, campaign: Campaign) -> Command:
+    """§13.1: let days pass until something changes: a frame leaves the bay, a pilot heals,
+    the board is posted again (at most `WAIT_MAX` days)."""
+    refresh = catalog().missions.contracts.refresh_days
+    days = [max(1, refresh - (campaign.day - campaign.contracts_day)), WAIT_MAX]
+    days += [f.busy_days for f in campaign.frames if f.busy_days > 0]
+    days += [p.injury_days for p in campaign.pilots if p.status == "injured" and p.injury_days > 0]
+    return AdvanceDay(max(1, min(days)))
+
+
+RULES: tuple[Rule, ...] = (
+    repairs,
+    pilots,
+    sales,
+    fuel,
+    install,
+    buy_frame,
+    arm,
+    liquidate,
+    contract,
+    upgrade,
+    travel,
+)
+
+
+def next_command(state: GameState) -> Command | None:
+    """The next command to play; None once the run is over, and during a battle (fought with
+    the `auto-battle` line, see `next_line`)."""
+    campaign = state.campaign
+    if campaign is None:
+        return NewCampaign(COMPANY)
+    if campaign.ended or state.battle is not None:
+        return None
+    if campaign.after_action is not None:
+        return debrief(state, campaign)
+    for rule in RULES:
+        cmd = rule(state, campaign)
+        if cmd is not None:
+            return cmd
+    return wait(state, campaign)
+
+
+def next_line(state: GameState) -> str | None:
+    """The next line of a `mac-tui script` file, or None once the run is over."""
+    if state.battle is not None:
+        return AUTO_BATTLE
+    cmd = next_command(state)
+    return None if cmd is None else cmd.to_text()
+
+
+def fallback_lines(state: GameState) -> tuple[str, ...]:
+    """What to try when the chosen line is refused: close the report, or let a day pass."""
+    campaign = state.campaign
+    if campaign is not None and campaign.after_action is not None:
+        return (Salvage().to_text(), Dismiss().to_text())
+    return (AdvanceDay().to_text(),)
+
+
+# ---- the driver --------------------------------------------------------------------------------
+@frozen(kw_only=True)
+class AutoRun:
+    """A generated game: the accepted lines in order and the session that played them."""
+
+    seed: int
+    lines: tuple[str, ...]
+    session: Session = attrs.field(eq=False)
+    refused: int  # chosen lines that were refused (and replaced by a fallback)
+
+    @property
+    def state(self) -> GameState:
+        return self.session.state
+
+
+def days_passed(state: GameState) -> int:
+    return 0 if state.campaign is None else state.campaign.day - 1
+
+
+def autoplay(
+    seed: int, *, days: int = 365, missions: int = 10, max_lines: int = 100_000
+) -> AutoRun:
+    """Play a new game from `seed` until `days` days have passed and `missions` missions were
+    played (between missions), or the run ends, or after `max_lines` lines (a safety stop)."""
+    session = Session.new(seed)
+    lines: list[str] = []
+    refused = 0
+    while len(lines) < max_lines:
+        state = session.state
+        c = state.campaign
+        if c is not None:
+            if c.ended:
+                break
+            done = days_passed(state) >= days and c.missions_played >= missions
+            if done and state.battle is None and c.after_action is None:
+                break
+        line = next_line(state)
+        if line is None:
+            break
+        result = run_line(session, len(lines) + 1, line)
+        if result is not None and result.accepted:
+            lines.append(line)
+            continue
+        refused += 1
+        for fallback in fallback_lines(state):
+            result = run_line(session, len(lines) + 1, fallback)
+            if result is not None and result.accepted:
+                lines.append(fallback)
+                break
+        else:
+            break  # nothing moves the game on: stop rather than loop
+    return AutoRun(seed=seed, lines=tuple(lines), session=session, refused=refused)
