@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -171,7 +170,3 @@ def read_save(path: Path) -> SaveFile:
     except (OSError, UnicodeDecodeError) as exc:
         raise SaveError(f"{path}: cannot be read ({exc}).") from None
     return from_json(text, str(path))
-
-
-def command_lines(commands: Sequence[Command]) -> list[str]:
-    return [format_command(c) for c in commands]

@@ -18,7 +18,7 @@ from attrs import frozen
 from ..catalog import catalog
 from ..catalog.records import RangeId
 from ..game import Command
-from ..hexgrid import Hex, distance, intervening
+from ..hexgrid import Hex, distance, intervening, within
 from ..model import GameState
 from . import stats
 from .actions import (
@@ -47,7 +47,7 @@ from .commands import (
     Vent,
 )
 from .sim import Decision
-from .state import HEAD, LEGS, Battle, Unit, other_side
+from .state import CENTER_TORSO, HEAD, LEGS, Battle, Unit, other_side
 
 TOP_OPTIONS = 5
 SPACING_WEIGHT = 1.2  # score per hex away from the preferred distance
@@ -102,7 +102,7 @@ def _priority_weight(unit: Unit, target: Unit, battle: Battle) -> float:
 
 def _kill_bonus(target: Unit, expected: float) -> float:
     """Finishing a frame ends its fire: reward damage that can break its centre torso."""
-    ct = target.armor[1] + target.structure[1]
+    ct = target.armor[CENTER_TORSO] + target.structure[CENTER_TORSO]
     return 10.0 if expected >= ct else 0.0
 
 
@@ -396,7 +396,7 @@ def _jump_options(est: _Estimator, unit: Unit) -> Iterable[_Option]:
             continue
         here = _position_score(est, unit, unit.pos, unit.ap - 1, stats.energy_left(unit))
         for h in sorted(
-            (x for x in _ring(unit.pos, item.value) if battle.map.contains(x)),
+            (x for x in within(unit.pos, item.value) if battle.map.contains(x)),
             key=lambda x: (x.r, x.q),
         ):
             if check_equipment(battle, unit, item.id, None, h) is None:
@@ -404,12 +404,6 @@ def _jump_options(est: _Estimator, unit: Unit) -> Iterable[_Option]:
                 score = _position_score(est, unit, h, unit.ap - 1, energy_after) - here - 2.0
                 out.append(_Option(UseEquipment(item.id, None, h), score))
     return out
-
-
-def _ring(center: Hex, radius: int) -> list[Hex]:
-    from ..hexgrid import within
-
-    return list(within(center, radius))
 
 
 def decide(state: GameState) -> Decision:

@@ -13,7 +13,6 @@ from . import stats
 from .events import (
     ActivationStarted,
     BattleEnded,
-    GroupFired,
     RoundStarted,
     SideWithdrew,
     StressChanged,
@@ -229,7 +228,6 @@ def nearest_enemy_distance(battle: Battle, unit: Unit) -> int | None:
 
 
 __all__ = [
-    "GroupFired",
     "advance",
     "check_end",
     "end_battle",
