@@ -193,7 +193,7 @@ def bench_campaign(seed: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mac_tui.bench")
-    p.add_argument("what", choices=["combat", "campaign"])
+    p.add_argument("what", choices=["combat", "campaign", "tui"])
     p.add_argument("--battles", type=int, default=20)
     p.add_argument(
         "--seed", type=int, default=None, help=f"default 1 (combat), {CAMPAIGN_SEED} (campaign)"
@@ -203,6 +203,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_combat(args.battles, 1 if args.seed is None else args.seed)
     elif args.what == "campaign":
         bench_campaign(CAMPAIGN_SEED if args.seed is None else args.seed)
+    elif args.what == "tui":
+        from .tui.benchmark import run as bench_tui
+
+        bench_tui(1 if args.seed is None else args.seed)
     return 0
 
 

@@ -1,0 +1,262 @@
+"""Repaint time of the battle map: `python -m mac_tui.bench tui`.
+
+What one figure covers, per key press (`measure`):
+
+  start    just before the key event is handed to the app the way a terminal driver hands it
+           over (`Driver.process_message(events.Key(...))`, as the input thread would after
+           parsing the bytes);
+  path     the app's message queue -> the screen -> the focused widget's BINDINGS -> the
+           action (`HexMap.step_cursor`, or the host's `show()` with a new overlay) ->
+           `Widget.refresh(regions)` -> the widget's idle -> `messages.Update` to the screen ->
+           the screen's update timer -> `Compositor.update_widgets` -> `render_update()`
+           (which calls `render_line` for the dirty lines) -> `App._display`;
+  end      once `App._display` has the compositor's update *and* it has been encoded into
+           the terminal's byte string (`CompositorUpdate.render_segments(console)`: the
+           headless driver skips that step, so the probe does it). Only the write(2) to a
+           real terminal is missing.
+
+`latency` is wall time from start to end. Textual paces repaints to `TEXTUAL_FPS` (60 by
+default): a refresh waits for the next tick of the screen's update timer, unless the timer
+has been idle for a tick already, which is the case for a person pressing keys; so the
+presses are spaced by `gap` (50 ms by default, like fast typing or key repeat at 20/s), and
+the latency is then the work itself. With `gap=0` (a storm of keys) the latency would include
+up to one frame (16.7 ms) of pacing. `cpu` is the process CPU time over the same interval
+(`time.process_time`), i.e. the work without any waiting.
+
+The host is swappable: `measure(app_factory, keys, size=...)` takes any App whose focused
+widget reacts to `keys` with a repaint (a key that repaints nothing is counted as missed), so
+the same code can time the full battle screen later.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from attrs import field, frozen
+from textual import events
+from textual._compositor import CompositorUpdate
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from ..combat.state import Battle
+from ..hexgrid import from_offset
+from .widgets.hexmap import HexMap, Overlay
+
+SIZES = ((80, 24), (120, 40))
+PANEL_WIDTH = 38
+
+
+@frozen
+class Timings:
+    """Seconds per key press (after the warm-up), and the presses that repainted nothing."""
+
+    latency: tuple[float, ...]
+    cpu: tuple[float, ...]
+    missed: int = 0
+    frames: int = 0
+    notes: tuple[str, ...] = field(factory=tuple)
+
+    def summary(self) -> str:
+        def figures(values: Sequence[float]) -> str:
+            ms = sorted(v * 1000 for v in values)
+            if not ms:
+                return "-"
+            p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
+            return f"median {statistics.median(ms):5.2f}  p95 {p95:5.2f}  worst {ms[-1]:5.2f} ms"
+
+        text = f"latency {figures(self.latency)} | cpu {figures(self.cpu)}"
+        if self.missed:
+            text += f" | {self.missed} presses repainted nothing"
+        return text
+
+
+class _DisplayProbe:
+    """Wraps `App._display` to finish the terminal encoding and note when a frame is out."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self.app = app
+        self.original = app._display
+        self.done = asyncio.Event()
+        self.at = 0.0
+        self.cpu_at = 0.0
+        self.frames = 0
+        app._display = self._display  # type: ignore[method-assign]
+
+    def _display(self, screen: Any, renderable: Any) -> None:
+        self.original(screen, renderable)
+        if isinstance(renderable, CompositorUpdate):
+            renderable.render_segments(self.app.console)
+            self.at = time.perf_counter()
+            self.cpu_at = time.process_time()
+            self.frames += 1
+            self.done.set()
+
+    def close(self) -> None:
+        self.app._display = self.original  # type: ignore[method-assign]
+
+
+async def measure(
+    app_factory: Callable[[], App[Any]],
+    keys: Sequence[str],
+    *,
+    size: tuple[int, int] = (80, 24),
+    warmup: int = 5,
+    gap: float = 0.05,
+    timeout: float = 1.0,
+) -> Timings:
+    """Run `app_factory()` headless at `size`, press `keys` one by one and time each press from
+    the key event to the encoded screen update (see the module docstring)."""
+    app = app_factory()
+    latency: list[float] = []
+    cpu: list[float] = []
+    missed = 0
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await asyncio.sleep(0.2)
+        driver = app._driver
+        assert driver is not None
+        probe = _DisplayProbe(app)
+        try:
+            for i, key in enumerate(keys):
+                await asyncio.sleep(gap)
+                probe.done.clear()
+                event = events.Key(key, key if len(key) == 1 else None)
+                c0 = time.process_time()
+                t0 = time.perf_counter()
+                driver.process_message(event)
+                try:
+                    await asyncio.wait_for(probe.done.wait(), timeout)
+                except TimeoutError:
+                    missed += 1
+                    continue
+                if i >= warmup:
+                    latency.append(probe.at - t0)
+                    cpu.append(probe.cpu_at - c0)
+        finally:
+            probe.close()
+        frames = probe.frames
+    return Timings(tuple(latency), tuple(cpu), missed, frames)
+
+
+# ---- the stand-in host: the map beside a panel ------------------------------------------------
+def demo_battle(seed: int) -> Battle:
+    """A battle on the largest map, deployed and started (AutoDeploy + StartBattle)."""
+    from ..catalog import catalog
+    from ..combat.commands import AutoDeploy, StartBattle
+    from ..combat.sim import make_state
+    from ..game import Accepted, step
+
+    difficulty = max(
+        (m for m in catalog().maps.map_size), key=lambda m: m.width * m.height
+    ).max_difficulty
+    state = make_state(seed, difficulty)
+    for command in (AutoDeploy(), StartBattle()):
+        out = step(state, command)
+        assert isinstance(out, Accepted), command
+        state = out.state
+    assert state.battle is not None
+    return state.battle
+
+
+def reach_overlay(battle: Battle) -> Overlay:
+    """The sprint reach of the active frame (through the engine's helper)."""
+    from ..combat import actions
+
+    unit = battle.active_unit
+    assert unit is not None
+    return Overlay(reach=frozenset(actions.reach(battle, unit, sprint=True)))
+
+
+class MapHost(App[None]):
+    """The hex map (1fr) beside a 38-column panel, like the battle screen. `r` toggles the
+    active frame's reach overlay (computed beforehand: only `show()` is timed)."""
+
+    CSS = f"""
+    HexMap {{ width: 1fr; height: 1fr; }}
+    #panel {{ width: {PANEL_WIDTH}; height: 1fr; border-left: solid $primary; }}
+    """
+    BINDINGS = [Binding("r", "toggle_reach", "Reach")]
+
+    def __init__(self, battle: Battle, *, ascii_glyphs: bool = False) -> None:
+        super().__init__()
+        self.battle = battle
+        self.ascii_glyphs = ascii_glyphs
+        self.overlays = (Overlay(), reach_overlay(battle))
+        self.showing = 0
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield HexMap(ascii_glyphs=self.ascii_glyphs)
+            yield Static("panel", id="panel")
+
+    def on_mount(self) -> None:
+        hexmap = self.query_one(HexMap)
+        active = self.battle.active_unit
+        hexmap.show(self.battle, active=active.id if active else None)
+        hexmap.set_cursor(from_offset(2, 2))
+        hexmap.focus()
+
+    def action_toggle_reach(self) -> None:
+        self.showing = 1 - self.showing
+        active = self.battle.active_unit
+        self.query_one(HexMap).show(
+            self.battle, active=active.id if active else None, overlay=self.overlays[self.showing]
+        )
+
+
+#: A walk that always moves (from offset (2, 2) on a 20x14 map): every press repaints.
+CURSOR_WALK = ("right",) * 14 + ("down",) * 9 + ("left",) * 14 + ("up",) * 9
+
+
+def run(seed: int = 1, *, presses: int = 120, gap: float = 0.05) -> None:
+    battle = demo_battle(seed)
+    walk = (CURSOR_WALK * (presses // len(CURSOR_WALK) + 1))[:presses]
+    print(
+        f"HexMap on the {battle.map.width}x{battle.map.height} map (seed {seed}), headless, "
+        f"{gap * 1000:.0f} ms between presses; key event -> encoded screen update"
+    )
+    for width, height in SIZES:
+
+        def factory() -> App[Any]:
+            return MapHost(battle)
+
+        probe_app = MapHost(battle)
+        layout = asyncio.run(_layout_of(probe_app, (width, height)))
+        moves = asyncio.run(measure(factory, walk, size=(width, height), gap=gap))
+        print(f"{width}x{height} ({layout}) cursor move ({len(moves.latency)}): {moves.summary()}")
+        toggles = asyncio.run(
+            measure(factory, ("r",) * max(presses // 3, 10), size=(width, height), gap=gap)
+        )
+        print(
+            f"{width}x{height} ({layout}) show() reach on/off ({len(toggles.latency)}): "
+            f"{toggles.summary()}"
+        )
+
+
+async def _layout_of(app: MapHost, size: tuple[int, int]) -> str:
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        hexmap = app.query_one(HexMap)
+        return f"{hexmap.map_layout}, map {hexmap.size.width}x{hexmap.size.height}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m mac_tui.tui.benchmark")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--presses", type=int, default=120)
+    p.add_argument("--gap", type=float, default=0.05, help="seconds between presses")
+    args = p.parse_args(argv)
+    run(args.seed, presses=args.presses, gap=args.gap)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
