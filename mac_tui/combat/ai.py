@@ -46,6 +46,7 @@ from .commands import (
     UseEquipment,
     Vent,
 )
+from .preview import expected_damage
 from .sim import Decision
 from .state import CENTER_TORSO, HEAD, LEGS, Battle, Unit, other_side
 
@@ -131,15 +132,12 @@ def _expected_group(
 ) -> tuple[float, int]:
     plan = plan_fire(battle, unit, group, target, called is not None)
     expected = 0.0
-    intercept = stats.equipment_value(target, "missile_intercept")
     for index in plan.shots:
         ws = unit.weapons[index]
-        w = stats.weapon_of(ws)
         hc = hit_chance(battle, unit, target, ws, called_shot=called is not None)
         if hc is None:
             continue
-        dmg = w.damage * (100 - intercept) / 100 if w.type == "missile" and intercept else w.damage
-        expected += hc.chance / 100 * dmg
+        expected += expected_damage(hc.chance, stats.weapon_of(ws), target)
     return expected, plan.energy
 
 

@@ -1,0 +1,330 @@
+"""What an action would do, before it is taken: pure previews for the battle screen (§3, §5, §7.2).
+
+Every number comes from the engine's own checks: `actions.check_fire` / `plan_fire` decide
+which weapons fire and which are skipped (and why), `attack.hit_chance` gives each shot's
+named modifiers, `attack.line_of_sight` the intervening hexes (§3.6), `actions.check_move` /
+`reach` the legal moves. Nothing here changes the battle.
+
+* `fire_preview` — one group fired at one target: LOS, each weapon's chance and expected
+  damage, the energy it draws, overload, AP cost, or the engine's refusal.
+* `targets` — the living enemies on the map, nearest first.
+* `move_preview`, `reach_hexes` — one Move/Sprint, and every hex one could end on now.
+* `stress_outlook`, `projected_stress`, `shutdown_thresholds` — what extra energy spent this
+  round would do to reactor stress at the end of the round (§5.3, §5.4).
+* `expected_damage` — one shot's expected damage (the AI uses it too).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from attrs import frozen
+
+from ..catalog import catalog
+from ..catalog.records import Weapon
+from ..hexgrid import Hex, distance
+from . import stats
+from .actions import check_fire, check_move, plan_fire, reach
+from .attack import MISSILE, MISSILE_INTERCEPT, HitChance, hit_chance, line_of_sight
+from .state import Battle, Unit, other_side
+
+__all__ = [
+    "FirePreview",
+    "LosStep",
+    "MovePreview",
+    "WeaponPreview",
+    "expected_damage",
+    "fire_preview",
+    "move_preview",
+    "projected_stress",
+    "reach_hexes",
+    "shots_left",
+    "shutdown_thresholds",
+    "stress_outlook",
+    "targets",
+]
+
+#: Why a destroyed weapon of the group does not fire (`plan_fire` never lists it).
+DESTROYED: Final = "destroyed"
+
+
+# ---- expected damage ---------------------------------------------------------------------
+def expected_damage(chance: int, weapon: Weapon, target: Unit) -> float:
+    """One shot's expected damage: ``chance``% of the weapon's damage, a missile's reduced by
+    the target's Point Defense intercept percentage (§7.7.3; working systems' values summed)."""
+    intercept = stats.equipment_value(target, MISSILE_INTERCEPT)
+    damage = (
+        weapon.damage * (100 - intercept) / 100
+        if weapon.type == MISSILE and intercept
+        else weapon.damage
+    )
+    return chance / 100 * damage
+
+
+def shots_left(unit: Unit, index: int) -> int | None:
+    """Shots of ammunition left in weapon ``index`` (None for a weapon that uses none)."""
+    ws = unit.weapons[index]
+    w = stats.weapon_of(ws)
+    if not w.uses_ammo:
+        return None
+    return ws.ammo // w.ammo_per_shot if w.ammo_per_shot else ws.ammo
+
+
+# ---- fire --------------------------------------------------------------------------------
+@frozen
+class LosStep:
+    """One intervening hex of the line of fire (§3.6): terrain id and its LOS penalty."""
+
+    hex: Hex
+    terrain: str
+    penalty: int
+
+
+@frozen
+class WeaponPreview:
+    """One weapon of the group: its chance (None out of range), expected damage (0 when it
+    would not fire), why it is skipped (None when it fires) and shots left (None: no ammo)."""
+
+    index: int
+    weapon: str
+    name: str
+    abbrev: str
+    chance: HitChance | None
+    expected: float
+    skipped: str | None
+    ammo: int | None
+
+
+@frozen
+class FirePreview:
+    """A group fired at a target. The weapons, energy and expected damage are the plan as it
+    would go (`plan_fire`) even when `refusal` says the engine would refuse the order now."""
+
+    attacker: str
+    target: str
+    group: int
+    location: str | None
+    distance: int
+    los: tuple[LosStep, ...]
+    weapons: tuple[WeaponPreview, ...]
+    expected: float
+    energy: int
+    energy_left: int
+    energy_after: int
+    overload_after: int
+    ap_cost: int
+    refusal: str | None
+
+    @property
+    def firing(self) -> tuple[WeaponPreview, ...]:
+        return tuple(w for w in self.weapons if w.skipped is None)
+
+    @property
+    def los_penalty(self) -> int:
+        return sum(s.penalty for s in self.los)
+
+
+def fire_ap_cost(location: str | None) -> int:
+    ap = catalog().combat.ap_costs
+    return ap.called_shot if location is not None else ap.fire_group
+
+
+def overload_after(unit: Unit, extra_energy: int) -> int:
+    """Energy used above the effective output once ``extra_energy`` more is spent (§5.3)."""
+    return max(0, unit.energy_used + extra_energy - stats.effective_output(unit))
+
+
+def fire_preview(
+    battle: Battle, unit: Unit, group: int, target_id: str, location: str | None = None
+) -> FirePreview:
+    """`unit` fires `group` at `target_id` (a called shot at `location` when given): what
+    `check_fire` and `plan_fire` say, weapon by weapon, without firing."""
+    check = check_fire(battle, unit, group, target_id, location)
+    refusal = check if isinstance(check, str) else None
+    called = location is not None
+    try:
+        target: Unit | None = battle.unit(target_id)
+    except KeyError:
+        target = None
+    dist = 0
+    los: tuple[LosStep, ...] = ()
+    weapons: list[WeaponPreview] = []
+    energy = 0
+    expected = 0.0
+    if target is not None:
+        if unit.pos is not None and target.pos is not None:
+            dist = distance(unit.pos, target.pos)
+            los = tuple(
+                LosStep(h.hex, h.terrain, h.penalty)
+                for h in line_of_sight(battle.map, unit.pos, target.pos)
+            )
+        plan = (
+            check if not isinstance(check, str) else plan_fire(battle, unit, group, target, called)
+        )
+        energy = plan.energy
+        reasons = dict(plan.skipped)
+        for index, ws in enumerate(unit.weapons):
+            if ws.group != group:
+                continue
+            w = stats.weapon_of(ws)
+            chance = hit_chance(battle, unit, target, ws, called_shot=called)
+            if ws.destroyed:
+                skipped: str | None = DESTROYED
+            elif index in plan.shots:
+                skipped = None
+            else:
+                skipped = reasons.get(index, "does not fire")
+            exp = 0.0
+            if skipped is None and chance is not None:
+                exp = expected_damage(chance.chance, w, target)
+                expected += exp
+            weapons.append(
+                WeaponPreview(
+                    index=index,
+                    weapon=ws.weapon,
+                    name=w.name,
+                    abbrev=w.abbrev,
+                    chance=chance,
+                    expected=exp,
+                    skipped=skipped,
+                    ammo=shots_left(unit, index),
+                )
+            )
+    left = stats.energy_left(unit)
+    return FirePreview(
+        attacker=unit.id,
+        target=target_id,
+        group=group,
+        location=location,
+        distance=dist,
+        los=los,
+        weapons=tuple(weapons),
+        expected=expected,
+        energy=energy,
+        energy_left=left,
+        energy_after=left - energy,
+        overload_after=overload_after(unit, energy),
+        ap_cost=fire_ap_cost(location),
+        refusal=refusal,
+    )
+
+
+def targets(battle: Battle, unit: Unit) -> tuple[Unit, ...]:
+    """The living enemies on the map, nearest first (ties, and a frame not yet placed, by id)."""
+    enemies = [
+        e
+        for e in battle.living(other_side(unit.side))
+        if e.pos is not None and battle.map.contains(e.pos)
+    ]
+    here = unit.pos
+
+    def key(e: Unit) -> tuple[int, str]:
+        assert e.pos is not None
+        return (distance(here, e.pos) if here is not None else 0, e.id)
+
+    return tuple(sorted(enemies, key=key))
+
+
+# ---- movement ----------------------------------------------------------------------------
+@frozen
+class MovePreview:
+    """A Move (or Sprint) to `hex`: the path (start first), energy, AP; or why not."""
+
+    hex: Hex
+    sprint: bool
+    path: tuple[Hex, ...]
+    energy: int
+    ap_cost: int
+    energy_after: int
+    pullback: bool
+    refusal: str | None
+    overload_after: int = 0
+    warning: str | None = None  # `stress_outlook` of the move's energy
+
+    @property
+    def hexes(self) -> int:
+        """Hexes walked (0 when refused)."""
+        return max(0, len(self.path) - 1)
+
+
+def move_ap_cost(sprint: bool) -> int:
+    ap = catalog().combat.ap_costs
+    return ap.sprint if sprint else ap.move
+
+
+def move_preview(
+    battle: Battle,
+    unit: Unit,
+    hex: Hex,
+    sprint: bool,
+    reached: dict[Hex, tuple[int, Hex | None]] | None = None,
+) -> MovePreview:
+    """What `check_move` says about moving `unit` to `hex` (`reached` as in `check_move`)."""
+    plan = check_move(battle, unit, hex, sprint, reached)
+    left = stats.energy_left(unit)
+    ap_cost = move_ap_cost(sprint)
+    if isinstance(plan, str):
+        return MovePreview(hex, sprint, (), 0, ap_cost, left, False, plan)
+    return MovePreview(
+        hex=hex,
+        sprint=sprint,
+        path=plan.path,
+        energy=plan.energy,
+        ap_cost=ap_cost,
+        energy_after=left - plan.energy,
+        pullback=plan.pullback,
+        refusal=None,
+        overload_after=overload_after(unit, plan.energy),
+        warning=stress_outlook(unit, plan.energy),
+    )
+
+
+def reach_hexes(battle: Battle, unit: Unit, sprint: bool) -> frozenset[Hex]:
+    """Every hex a Move (or Sprint) could legally end on now (empty when it cannot move)."""
+    if unit.pos is None or not stats.can_move(unit) or unit.ap < move_ap_cost(sprint):
+        return frozenset()
+    reached = reach(battle, unit, sprint)
+    return frozenset(
+        h
+        for h in reached
+        if h != unit.pos and not isinstance(check_move(battle, unit, h, sprint, reached), str)
+    )
+
+
+# ---- reactor -----------------------------------------------------------------------------
+def shutdown_thresholds(unit: Unit) -> tuple[int, int]:
+    """§5.4: the least stress that risks a shutdown (the effective output) and the least
+    that shuts the reactor down for certain (output x auto_shutdown_percent %, rounded up)."""
+    r = catalog().combat.reactor
+    output = stats.effective_output(unit)
+    return output, -(-output * r.auto_shutdown_percent // 100)
+
+
+def projected_stress(unit: Unit, extra_energy: int = 0) -> int:
+    """The frame's stress after this round's end (§5.3, §5.4 dissipation; as
+    `flow.end_of_round` computes it for a running reactor) if it spends ``extra_energy``
+    more this round."""
+    r = catalog().combat.reactor
+    output = stats.effective_output(unit)
+    stress = unit.stress + overload_after(unit, extra_energy)
+    return stress - min(stress, max(r.dissipation_min, output // r.dissipation_divisor))
+
+
+def stress_outlook(unit: Unit, extra_energy: int) -> str | None:
+    """A short warning when spending ``extra_energy`` more this round would overload the
+    reactor (§5.3) and what that does to the end-of-round stress and shutdown (§5.4), with
+    the numbers; None when the spend adds no overload."""
+    output = stats.effective_output(unit)
+    added = overload_after(unit, extra_energy) - overload_after(unit, 0)
+    if added <= 0:
+        return None
+    r = catalog().combat.reactor
+    chance_at, auto_at = shutdown_thresholds(unit)
+    after = projected_stress(unit, extra_energy)
+    used = unit.energy_used + extra_energy
+    head = f"overload +{added} ({used}/{output} energy): stress {unit.stress} -> {after}"
+    if after >= auto_at:
+        return f"{head}, AUTOMATIC SHUTDOWN and reactor hit (at {auto_at})"
+    if after >= chance_at:
+        return f"{head}, {r.shutdown_chance}% shutdown risk (at {chance_at}+)"
+    return f"{head} (shutdown risk at {chance_at})"
