@@ -36,6 +36,13 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--lance", metavar="CHASSIS,...", help="player chassis, e.g. EN-50,RD-30 (default: start)"
     )
+    skirmish = sub.add_parser(
+        "skirmish", help="a quick battle in the terminal: the starting lance against an enemy"
+    )
+    skirmish.add_argument("--seed", type=int, help="the battle's seed (default: a random one)")
+    skirmish.add_argument(
+        "--difficulty", type=int, default=3, help="enemy force and map size (default 3)"
+    )
     script = sub.add_parser("script", help="play a campaign headless from a command file")
     script.add_argument("file", help="one command per line (text form); '-' reads stdin")
     script.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
@@ -197,6 +204,28 @@ def cmd_play(load: str | None) -> int:
     return 0
 
 
+def cmd_skirmish(args: argparse.Namespace) -> int:
+    import os
+
+    from .catalog import DataError, catalog
+
+    try:
+        catalog()
+    except DataError as exc:
+        return _data_error(exc)
+    from .combat.skirmish import difficulty_refusal
+
+    reason = difficulty_refusal(args.difficulty)
+    if reason:
+        print(f"mac-tui skirmish: {reason}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    from .tui.app import run
+
+    run(skirmish=(seed, args.difficulty))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)
@@ -217,6 +246,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return cmd_sim(args)
     if args.command == "script":
         return cmd_script(args)
+    if args.command == "skirmish":
+        return cmd_skirmish(args)
     if args.command == "replay":
         return cmd_replay(args)
     if args.command == "play" or args.command is None:

@@ -241,3 +241,4 @@ def _load_families() -> None:
         _LOADED = True
         from .campaign import handlers as _campaign  # noqa: F401
         from .combat import actions as _combat  # noqa: F401
+        from .combat import skirmish as _skirmish  # noqa: F401

@@ -54,6 +54,15 @@ def header_for(state: GameState) -> dict[str, Any]:
             ended=c.ended,
             in_battle=state.battle is not None,
         )
+    elif state.battle is not None:
+        b = state.battle
+        when = b.result.upper() if b.result else f"round {b.round}" if b.round else "deployment"
+        header.update(
+            kind="skirmish",
+            company=f"Quick battle (difficulty {b.difficulty})",
+            date=when,
+            in_battle=b.phase != "over",
+        )
     return header
 
 

@@ -13,13 +13,14 @@ import attrs
 from attrs import frozen
 
 from ..catalog import catalog
-from ..dice import MAP, Dice
+from ..dice import Dice
 from ..game import Accepted, Command, Event, step
 from ..model import GameState, initial_state
 from . import log as battle_log
 from .commands import AutoDeploy, StartBattle
 from .events import Attacked, BattleEnded
-from .setup import FrameSpec, enemy_lance, new_battle, starting_lance
+from .setup import FrameSpec
+from .skirmish import build_skirmish
 from .state import Battle, Side
 
 
@@ -57,18 +58,7 @@ def make_state(
     """A game whose battle is set up and waiting for the player's deployment."""
     state = initial_state(seed)
     dice = Dice(state.rng)
-    if landscape is None:
-        landscape = dice.choice(MAP, [ls.id for ls in catalog().maps.landscape])
-    faction = dice.choice(MAP, [None, *catalog().factions])
-    enemy = enemy_lance(dice, difficulty, faction)
-    battle = new_battle(
-        dice,
-        difficulty=difficulty,
-        landscape=landscape,
-        player=tuple(lance) if lance else starting_lance(),
-        enemy=enemy,
-        player_ai=player_ai,
-    )
+    battle = build_skirmish(dice, difficulty, lance=lance, landscape=landscape, player_ai=player_ai)
     return attrs.evolve(state, battle=battle, rng=dice.state())
 
 

@@ -1,0 +1,84 @@
+"""A standalone battle (the quick battle / `mac-tui skirmish`): the starting lance of
+setup-facts.md against an enemy force of the chosen difficulty (§16.1), on a map of the
+difficulty's size (§6.1) and a landscape drawn from the seed unless one is named.
+
+`NewSkirmish` is a command like any other, so a skirmish's save replays from its seed and
+commands exactly as a campaign's does. The battle stays in the state when it ends
+(`phase == "over"`): a skirmish has no mission to settle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+from attrs import frozen
+
+from ..catalog import catalog
+from ..dice import MAP, Dice
+from ..game import Accepted, Command, Outcome, Refused, handles
+from ..model import GameState
+from .setup import FrameSpec, enemy_lance, new_battle, starting_lance
+from .state import Battle
+
+
+@frozen
+class NewSkirmish(Command):
+    """Set up a standalone battle waiting for the player's deployment."""
+
+    verb = "new-skirmish"
+    difficulty: int
+    landscape: str | None = None
+
+
+def difficulty_refusal(difficulty: int) -> str | None:
+    """Why `difficulty` is not one the mission tables know, or None."""
+    d = catalog().missions.difficulty
+    if not d.min <= difficulty <= d.max:
+        return f"difficulty must be {d.min} to {d.max}, not {difficulty}"
+    return None
+
+
+def landscape_refusal(landscape: str | None) -> str | None:
+    """Why `landscape` is not a landscape of the map tables, or None (None draws one)."""
+    known = [ls.id for ls in catalog().maps.landscape]
+    if landscape is not None and landscape not in known:
+        return f"no landscape {landscape!r} (choose from {', '.join(known)})"
+    return None
+
+
+def build_skirmish(
+    dice: Dice,
+    difficulty: int,
+    *,
+    lance: Sequence[FrameSpec] | None = None,
+    landscape: str | None = None,
+    player_ai: bool = False,
+) -> Battle:
+    """The battle of a skirmish: landscape (drawn when None), enemy faction (or none), the
+    enemy lance, then the map and deployment (`new_battle`), in that order of dice draws."""
+    cat = catalog()
+    if landscape is None:
+        landscape = dice.choice(MAP, [ls.id for ls in cat.maps.landscape])
+    faction = dice.choice(MAP, [None, *cat.factions])
+    enemy = enemy_lance(dice, difficulty, faction)
+    return new_battle(
+        dice,
+        difficulty=difficulty,
+        landscape=landscape,
+        player=tuple(lance) if lance else starting_lance(),
+        enemy=enemy,
+        player_ai=player_ai,
+    )
+
+
+@handles(NewSkirmish)
+def _new_skirmish(state: GameState, cmd: NewSkirmish) -> Outcome:
+    if state.campaign is not None or state.battle is not None:
+        return Refused("a game is already under way: a skirmish starts from a new game")
+    reason = difficulty_refusal(cmd.difficulty) or landscape_refusal(cmd.landscape)
+    if reason:
+        return Refused(reason)
+    dice = Dice(state.rng)
+    battle = build_skirmish(dice, cmd.difficulty, landscape=cmd.landscape)
+    return Accepted(attrs.evolve(state, battle=battle, rng=dice.state()), ())
