@@ -205,8 +205,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_campaign(CAMPAIGN_SEED if args.seed is None else args.seed)
     elif args.what == "tui":
         from .tui.benchmark import run as bench_tui
+        from .tui.benchmark import run_battle_screen
 
-        bench_tui(1 if args.seed is None else args.seed)
+        seed = 1 if args.seed is None else args.seed
+        bench_tui(seed)
+        run_battle_screen(seed, presses=120, gap=0.05)
     return 0
 
 

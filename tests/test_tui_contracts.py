@@ -10,16 +10,14 @@ import attrs
 from mac_tui.campaign.contracts import reward_range
 from mac_tui.campaign.mission import mission_reward, reward_preview
 from mac_tui.catalog import catalog
-from mac_tui.combat.events import BattleEnded, Moved
-from mac_tui.game import Accepted, Event, parse_command, step
-from mac_tui.hexgrid import Hex
+from mac_tui.game import Accepted, parse_command, step
 from mac_tui.model import initial_state
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import Settings
 from mac_tui.tui.screens.afteraction import AfterActionScreen
+from mac_tui.tui.screens.battle import BattleScreen
 from mac_tui.tui.screens.contracts import ContractsSection
 from mac_tui.tui.screens.hub import HubScreen
-from mac_tui.tui.screens.mission import MissionScreen, event_lines
 from mac_tui.tui.widgets.dialogs import ConfirmScreen
 
 SEED = "1"  # contract C1: difficulty 3; both starting frames win it in 15 AI commands
@@ -77,14 +75,6 @@ def test_reward_preview_brackets_what_the_mission_pays() -> None:
     assert balanced["defeat"][0] == base * 25 * 70 // 10000
 
 
-def test_the_log_keeps_what_the_command_line_does_not_say() -> None:
-    moved = Moved(unit="P1", mode="move", path=(Hex(0, 0), Hex(1, 0)), energy=2, pullback=False)
-    ended = BattleEnded(result="victory", reason="every enemy frame is down", round=3)
-    events: list[Event] = [moved, ended]
-    assert event_lines(events) == [f"  {ended.describe()}"]
-    assert "VICTORY" in event_lines(events)[0]
-
-
 # ---- the whole mission through the screens -------------------------------------------------
 async def test_accept_auto_resolve_salvage_and_back_to_the_hub(tmp_path: Path) -> None:
     app = MacApp(saves=tmp_path, settings=Settings())
@@ -110,20 +100,22 @@ async def test_accept_auto_resolve_salvage_and_back_to_the_hub(tmp_path: Path) -
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y")
         await pilot.pause()
-        assert isinstance(app.screen, MissionScreen)
+        assert isinstance(app.screen, BattleScreen)
         assert app.session.state.battle is not None
         assert app.session.commands[-1].to_text() == "accept C1 2 F1+F2"
 
+        await pilot.press("a", "s")  # auto-deploy, start
+        await pilot.pause()
         await pilot.press("a")  # auto-resolve at its own pace for a moment...
         await pilot.pause(0.4)
-        assert app.screen.running or app.session.state.battle is None
-        await pilot.press("s")  # ...then skip to the end
+        assert app.screen.auto or app.session.state.battle is None
+        await pilot.press("space")  # ...then skip to the end
         await finish_battle(app, pilot)
         campaign = app.session.state.campaign
         assert campaign is not None and app.session.state.battle is None
         aa = campaign.after_action
         assert aa is not None and aa.result == "victory" and aa.picks == 2
-        assert "VICTORY" in text_of(app, "#progress")
+        assert "VICTORY" in text_of(app, "#message")
         assert campaign.missions_played == 1
         await pilot.press("enter")
         await pilot.pause()

@@ -4,6 +4,7 @@ after-action report; and every refusal met on such a turn, shown on screen with 
 
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,6 @@ from typing import Any
 import attrs
 import pytest
 from rich.text import Text
-from textual.widgets import Static
 
 from mac_tui.campaign.market import buy_refusal, fuel_refusal
 from mac_tui.campaign.mission import deployment_cost, frame_deploy_refusal
@@ -24,11 +24,11 @@ from mac_tui.catalog import catalog
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import CONFIG_ENV, Settings
 from mac_tui.tui.screens.afteraction import AfterActionScreen
+from mac_tui.tui.screens.battle import BattleScreen
 from mac_tui.tui.screens.contracts import ContractsSection
 from mac_tui.tui.screens.dayreport import DayReportScreen
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.market import MarketSection
-from mac_tui.tui.screens.mission import MissionScreen
 from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 from mac_tui.tui.widgets.starmap import StarMap
 
@@ -50,7 +50,7 @@ def camp(app: MacApp) -> Campaign:
 
 
 def text_of(app: MacApp, selector: str) -> str:
-    content = app.screen.query_one(selector, Static).render()
+    content = app.screen.query_one(selector).render()
     return content.plain if isinstance(content, Text) else str(content)
 
 
@@ -223,7 +223,7 @@ async def test_a_campaign_turn_by_keys(tmp_path: Path) -> None:
         await press(pilot, "l")
         assert isinstance(app.screen, ConfirmScreen)
         await press(pilot, "y")
-        assert isinstance(app.screen, MissionScreen)
+        assert isinstance(app.screen, BattleScreen)
         c = camp(app)
         deployed = deployment_cost(c, ["F1", "F2"])
         assert c.credits == credits - deployed
@@ -231,13 +231,13 @@ async def test_a_campaign_turn_by_keys(tmp_path: Path) -> None:
         assert c.mission is not None and c.missions_played == 0
         assert app.session.commands[-1].to_text() == f"accept {contract_id} 3 F1+F2"
 
-        # -- the battle: skip to its end -----------------------------------------------------
-        await press(pilot, "s")
+        # -- the battle: auto-deploy, start, auto-resolve, skip to its end -------------------
+        await press(pilot, "a", "s", "a", "space")
         await finish_battle(pilot)
         c = camp(app)
         aa = c.after_action
         assert aa is not None and c.mission is None and c.missions_played == 1
-        assert aa.result.upper() in text_of(app, "#progress")
+        assert aa.result.upper() in text_of(app, "#message")
         await press(pilot, "enter")
         assert isinstance(app.screen, AfterActionScreen)
 
@@ -350,8 +350,8 @@ async def test_every_refusal_on_the_way_says_why(tmp_path: Path) -> None:
         await press(pilot, "space", "l")  # the Enforcer alone, balanced pay and salvage
         assert isinstance(app.screen, ConfirmScreen)
         await press(pilot, "y")
-        assert isinstance(app.screen, MissionScreen)
-        await press(pilot, "s")
+        assert isinstance(app.screen, BattleScreen)
+        await press(pilot, "a", "s", "a", "space")
         await finish_battle(pilot)
         await press(pilot, "enter")
         assert isinstance(app.screen, AfterActionScreen)
@@ -366,49 +366,48 @@ async def test_every_refusal_on_the_way_says_why(tmp_path: Path) -> None:
 
 
 # ---- the auto-resolve pace -----------------------------------------------------------------
-async def launch_first_contract(pilot: Pilot) -> MissionScreen:
+async def launch_first_contract(pilot: Pilot) -> BattleScreen:
     app = await new_company(pilot)
     await press(pilot, "6", "enter", "l", "y")
-    assert isinstance(app.screen, MissionScreen) and app.session is not None
+    assert isinstance(app.screen, BattleScreen) and app.session is not None
     assert app.session.state.battle is not None
+    await press(pilot, "a", "s")  # auto-deploy, start
     return app.screen
 
 
 async def test_auto_resolve_steps_at_the_animation_speed(tmp_path: Path) -> None:
-    """One AI command per 0.9 s on "slow": the k-th command comes no sooner than k steps in
-    (only lower bounds: a loaded machine may be late, never early)."""
+    """One AI command per 0.9 s on "slow": commands come no closer than a step apart (only
+    lower bounds: a loaded machine may be late, never early)."""
     app = MacApp(saves=tmp_path, settings=Settings(animation="slow"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await launch_first_contract(pilot)
         assert app.session is not None
+        if not screen.auto:
+            await press(pilot, "a")
         commands = len(app.session.commands)
-        began = time.monotonic()
-        await press(pilot, "a")
-        assert screen.running and not screen.batched
-        assert "▶ auto-resolving" in text_of(app, "#progress")
+        assert screen.auto and "Auto-resolve" in text_of(app, "#message")
         arrivals: list[float] = []
         for _ in range(400):
             while len(app.session.commands) > commands + len(arrivals):
-                arrivals.append(time.monotonic() - began)
-            if len(arrivals) >= 2:
+                arrivals.append(time.monotonic())
+            if len(arrivals) >= 3:
                 break
             await pilot.pause(0.02)
-        assert len(arrivals) >= 2
-        assert arrivals[0] >= 0.85 and arrivals[1] >= 1.75  # no faster than a step each
-        await press(pilot, "a")  # pause
-        assert not screen.running and app.session.state.battle is not None
+        assert len(arrivals) >= 3
+        gaps = [b - a for a, b in itertools.pairwise(arrivals)]
+        assert min(gaps[:2]) >= 0.85  # no faster than a step each
+        await press(pilot, "a")  # stop: the player's frames wait for orders again
+        assert not screen.auto and app.session.state.battle is not None
 
 
-async def test_auto_resolve_with_animation_off_runs_batched_to_the_end(tmp_path: Path) -> None:
+async def test_auto_resolve_with_animation_off_runs_to_the_end(tmp_path: Path) -> None:
     app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await launch_first_contract(pilot)
         await press(pilot, "a")
         assert app.session is not None
-        # batched, not a skip (or already over: 15 commands fit in a batch or two)
-        assert (screen.batched and not screen.fast) or app.session.state.battle is None
         await finish_battle(pilot)
-        assert not screen.running
+        assert screen.timer is None
         c = camp(app)
         assert c.after_action is not None and c.missions_played == 1
-        assert c.after_action.result.upper() in text_of(app, "#progress")
+        assert c.after_action.result.upper() in text_of(app, "#message")

@@ -13,6 +13,7 @@ played once per module through the engine (`Session.apply`) and handed to each a
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,11 @@ from textual.widgets import Input
 
 from mac_tui.campaign.commands import Accept, Dismiss, NewCampaign, Salvage
 from mac_tui.catalog import catalog
+from mac_tui.combat.actions import legal_commands
 from mac_tui.combat.ai import decide
+from mac_tui.combat.commands import FireGroup
+from mac_tui.combat.skirmish import NewSkirmish
+from mac_tui.combat.state import Battle
 from mac_tui.game import Accepted, Command
 from mac_tui.session import Session
 from mac_tui.tui.app import MacApp
@@ -215,9 +220,12 @@ def test_contract_launch_panel(snap: Snap, size: tuple[int, int], stages: Stages
 
 
 @sized
-def test_mission_after_the_battle(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
+def test_battle_over(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
+    """The campaign battle fought out by auto-resolve: the last picture and its result."""
+
     async def run_before(pilot: Pilot) -> None:
-        await resume(stages.battle, "s")(pilot)  # skip: the AI fights it out
+        # auto-deploy, start, auto-resolve, skip: the AI fights it out
+        await resume(stages.battle, "a", "s", "a", "space")(pilot)
         app: MacApp = pilot.app
         assert app.session is not None
         for _ in range(400):
@@ -256,3 +264,81 @@ def test_debrief(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
         assert c is not None and c.ended
 
     snap(size, run_before)
+
+
+# ---- the hex battle (a quick battle on the largest map) ------------------------------------
+SKIRMISH_SEED = 5
+
+
+@attrs.frozen
+class Fights:
+    deployment: Session  # a new quick battle at difficulty 5 (the 20x14 map)
+    turn: Session  # the player's first activation
+    shot: Session  # a player's activation with a shot to take
+    enemy: Session  # an enemy frame about to act
+    over: Session  # a difficulty-1 quick battle fought to its end
+
+
+def play_until(session: Session, done: Callable[[Battle, Session], bool]) -> Session:
+    for _ in range(3000):
+        battle = session.state.battle
+        assert battle is not None and battle.phase != "over"
+        if battle.phase == "combat" and done(battle, session):
+            return session
+        play(session, decide(session.state).command)
+    raise AssertionError("the moment never came")
+
+
+def full_ap(battle: Battle, side: str) -> bool:
+    unit = battle.active_unit
+    return unit is not None and unit.side == side and unit.ap == 2
+
+
+@pytest.fixture(scope="module")
+def fights() -> Fights:
+    deployment = play(Session.new(SKIRMISH_SEED), NewSkirmish(5))
+    turn = play_until(copy(deployment), lambda b, _: full_ap(b, "player"))
+    shot = play_until(
+        copy(turn),
+        lambda b, s: (
+            full_ap(b, "player") and any(isinstance(c, FireGroup) for c in legal_commands(s.state))
+        ),
+    )
+    enemy = play_until(copy(turn), lambda b, _: full_ap(b, "enemy"))
+    over = play(Session.new(SKIRMISH_SEED), NewSkirmish(1))
+    while over.state.battle is not None and over.state.battle.phase != "over":
+        play(over, decide(over.state).command)
+    return Fights(deployment, turn, shot, enemy, over)
+
+
+@sized
+def test_battle_deployment(snap: Snap, size: tuple[int, int], fights: Fights) -> None:
+    snap(size, resume(fights.deployment, "enter", "j", "j"))  # one placed, the next waiting
+
+
+@sized
+def test_battle_move_preview(snap: Snap, size: tuple[int, int], fights: Fights) -> None:
+    snap(size, resume(fights.turn, "m", "l", "l"))  # the reach, and the path two hexes east
+
+
+@sized
+def test_battle_targeting(snap: Snap, size: tuple[int, int], fights: Fights) -> None:
+    snap(size, resume(fights.shot, "f"))  # the LOS line, each weapon's chance and breakdown
+
+
+@sized
+def test_battle_enemy_turn(
+    snap: Snap, size: tuple[int, int], fights: Fights, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The enemy's turn held (p) after one order played (.): the picture stays still."""
+    monkeypatch.setattr(
+        sys.modules[__name__],
+        "new_app",
+        lambda: MacApp(saves=Path("saves"), settings=Settings(animation="slow")),
+    )
+    snap(size, resume(fights.enemy, "p", "full_stop"))
+
+
+@sized
+def test_skirmish_report(snap: Snap, size: tuple[int, int], fights: Fights) -> None:
+    snap(size, resume(fights.over, "enter"))

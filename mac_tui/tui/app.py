@@ -14,6 +14,7 @@ from pathlib import Path
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import Provider
 from textual.screen import Screen
 
 from ..game import Accepted, Command, Event
@@ -28,8 +29,26 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "company"
 
 
+def _command_line_provider() -> type[Provider]:
+    """The palette's provider of typed game commands (`buy weapon light_laser 1`...)."""
+    from .palette import CommandLineProvider
+
+    return CommandLineProvider
+
+
+PALETTE_KEY_MIN_WIDTH = 100  # narrower, the footer keeps its room for the screen's own keys
+
+
 class GameScreen(Screen[None]):
     """A screen that draws the game state; `refresh_view` redraws it after every change."""
+
+    def on_resize(self) -> None:
+        """Below 100 columns the footer leaves out the ctrl+p hint (help lists it) so the
+        screen's own keys fit."""
+        from textual.widgets import Footer
+
+        for footer in self.query(Footer):
+            footer.show_command_palette = self.size.width >= PALETTE_KEY_MIN_WIDTH
 
     def refresh_view(self) -> None:
         """Redraw from `self.app.session`; the default redraws nothing."""
@@ -46,6 +65,7 @@ class MacApp(App[None]):
 
     TITLE = "Mechanized Armour Commander"
     CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {_command_line_provider}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="app.help"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
@@ -58,6 +78,7 @@ class MacApp(App[None]):
         settings: Settings | None = None,
         settings_problem: str | None = None,
         load: Path | None = None,
+        skirmish: tuple[int, int] | None = None,
     ) -> None:
         super().__init__()
         if settings is None:
@@ -70,6 +91,7 @@ class MacApp(App[None]):
         self.messages: list[str] = []
         self.last_events: Sequence[Event] = ()
         self._load_on_start = load
+        self._skirmish_on_start = skirmish
 
     # ---- lifecycle ----------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -82,6 +104,8 @@ class MacApp(App[None]):
         self.push_screen(TitleScreen())
         if self._load_on_start is not None:
             self.call_after_refresh(self.open_save, self._load_on_start)
+        elif self._skirmish_on_start is not None:
+            self.call_after_refresh(self.start_skirmish, *self._skirmish_on_start)
         if self._settings_problem:
             self.notify(self._settings_problem, severity="warning", timeout=8)
         self.check_size()
@@ -92,6 +116,9 @@ class MacApp(App[None]):
         self.theme = settings.theme if settings.theme in names else THEMES[0].name
         if settings.keys:
             self.set_keymap(dict(settings.keys))
+        from .glyphs import apply_glyphs
+
+        apply_glyphs(self, settings.glyphs == "ascii")  # the -ascii class, scrollbars, redraw
 
     def _install_signal_handlers(self) -> None:
         try:
@@ -144,23 +171,38 @@ class MacApp(App[None]):
         self.show_game()
 
     def show_game(self) -> None:
-        """Go to where the game stands: the hub (or the battle, once that screen exists)."""
+        """Go to where the game stands: the battle under way, the after-action report, or the
+        hub; a quick battle (no campaign) has no hub under its battle."""
+        from .screens.battle import BattleScreen
         from .screens.hub import HubScreen
 
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(HubScreen())
         state = self.session.state if self.session is not None else None
         campaign = state.campaign if state is not None else None
+        if state is not None and campaign is None and state.battle is not None:
+            self.push_screen(BattleScreen())
+            return
+        self.push_screen(HubScreen())
         if state is not None and state.battle is not None and campaign is not None:
-            if campaign.mission is not None:
-                from .screens.mission import MissionScreen
-
-                self.push_screen(MissionScreen())
+            self.push_screen(BattleScreen())
         elif campaign is not None and campaign.after_action is not None:
             from .screens.afteraction import AfterActionScreen
 
             self.push_screen(AfterActionScreen())
+
+    def start_skirmish(self, seed: int, difficulty: int) -> bool:
+        """A new quick battle with the starting lance, saved as skirmish-<seed>.json."""
+        from ..combat.skirmish import NewSkirmish
+
+        session = Session.new(seed)
+        outcome = session.apply(NewSkirmish(difficulty))
+        if not isinstance(outcome, Accepted):
+            self.notify(f"Refused: {outcome.reason}", severity="warning")
+            return False
+        self.start_session(session, self.saves / f"skirmish-{seed}.json")
+        self.show_game()
+        return True
 
     def act(self, command: Command) -> bool:
         """Apply a command for the player. Refusals show their reason; nothing changes."""
@@ -209,12 +251,22 @@ class MacApp(App[None]):
 
         self.push_screen(HelpScreen(self.screen))
 
+    def get_key_display(self, binding: Binding) -> str:
+        """Textual's form of a key; in ascii mode only ASCII (Enter, Esc, Left, ^q)."""
+        from .glyphs import key_display
+
+        shown = super().get_key_display(binding)
+        return key_display(binding, shown, self.settings.glyphs == "ascii")
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        from .palette import binding_commands
+
         yield from super().get_system_commands(screen)
+        yield from binding_commands(screen)  # every key legal now, with its key
         commands = getattr(screen, "palette_commands", None)
         if commands is not None:
             yield from commands()
 
 
-def run(load: Path | None = None) -> None:
-    MacApp(load=load).run()
+def run(load: Path | None = None, skirmish: tuple[int, int] | None = None) -> None:
+    MacApp(load=load, skirmish=skirmish).run()

@@ -34,8 +34,10 @@ import argparse
 import asyncio
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from attrs import field, frozen
@@ -216,6 +218,71 @@ class MapHost(App[None]):
 CURSOR_WALK = ("right",) * 14 + ("down",) * 9 + ("left",) * 14 + ("up",) * 9
 
 
+# ---- the real thing: the battle screen of the game ---------------------------------------------
+def battle_save(seed: int, folder: Path) -> Path:
+    """A quick battle on the largest map, played by the AI until one of the player's frames
+    stands with both AP and a shot to take; saved in `folder`."""
+    from ..catalog import catalog
+    from ..combat.actions import legal_commands
+    from ..combat.ai import decide
+    from ..combat.commands import FireGroup
+    from ..combat.skirmish import NewSkirmish
+    from ..session import Session
+
+    largest = max(catalog().maps.map_size, key=lambda m: m.width * m.height)
+    session = Session.new(seed)
+    assert session.apply(NewSkirmish(largest.max_difficulty)).accepted
+    while True:
+        battle = session.state.battle
+        assert battle is not None and battle.phase != "over", "the battle ended first"
+        unit = battle.active_unit
+        if (
+            unit is not None
+            and unit.side == "player"
+            and any(isinstance(c, FireGroup) for c in legal_commands(session.state))
+        ):
+            break
+        assert session.apply(decide(session.state).command).accepted
+    path = folder / f"bench-{seed}.json"
+    session.save(path)
+    return path
+
+
+def battle_factory(save: Path, folder: Path) -> Callable[[], App[Any]]:
+    """The game itself (`MacApp`) opening `save`: the battle screen, the cursor on the map."""
+    from .app import MacApp
+    from .config import Settings
+
+    def factory() -> App[Any]:
+        return MacApp(saves=folder, settings=Settings(animation="off"), load=save)
+
+    return factory
+
+
+def run_battle_screen(seed: int, *, presses: int, gap: float) -> None:
+    walk = (CURSOR_WALK * (presses // len(CURSOR_WALK) + 1))[:presses]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        save = battle_save(seed, folder)
+        factory = battle_factory(save, folder)
+        print(
+            "The battle screen (MacApp, a quick battle on the largest map, the player's turn): "
+            "cursor moves with the frame panel following; in Move mode (reach, path and energy "
+            "preview redrawn); aiming (f, then Tab through the targets: the target panel)"
+        )
+        for width, height in SIZES:
+            size = (width, height)
+            idle = asyncio.run(measure(factory, walk, size=size, gap=gap))
+            print(f"{width}x{height} idle cursor move ({len(idle.latency)}): {idle.summary()}")
+            moving = asyncio.run(measure(factory, ("m", *walk), size=size, gap=gap, warmup=6))
+            print(f"{width}x{height} Move-mode cursor ({len(moving.latency)}): {moving.summary()}")
+            tabs = ("f", *("tab",) * max(presses // 3, 10))
+            aiming = asyncio.run(measure(factory, tabs, size=size, gap=gap, warmup=6))
+            print(
+                f"{width}x{height} aiming, next target ({len(aiming.latency)}): {aiming.summary()}"
+            )
+
+
 def run(seed: int = 1, *, presses: int = 120, gap: float = 0.05) -> None:
     battle = demo_battle(seed)
     walk = (CURSOR_WALK * (presses // len(CURSOR_WALK) + 1))[:presses]
@@ -255,6 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--gap", type=float, default=0.05, help="seconds between presses")
     args = p.parse_args(argv)
     run(args.seed, presses=args.presses, gap=args.gap)
+    run_battle_screen(args.seed, presses=args.presses, gap=args.gap)
     return 0
 
 

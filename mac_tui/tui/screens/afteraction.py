@@ -27,10 +27,19 @@ from ...campaign.repair import (
 from ...campaign.state import AfterAction, Campaign, LedgerEntry
 from ...catalog import catalog
 from ..app import GameScreen
+from ..glyphs import UNICODE, Glyphs, glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 
-RESULT_MARK = {"victory": "★ VICTORY", "withdrawal": "↩ WITHDRAWAL", "defeat": "✗ DEFEAT"}
-PILOT_MARK = {"active": "✓", "injured": "✚", "kia": "✗"}
+
+def result_mark(result: str, g: Glyphs = UNICODE) -> str:
+    """`★ VICTORY`, `↩ WITHDRAWAL`, `✗ DEFEAT`: a mark and the word."""
+    marks = {"victory": g.star, "withdrawal": g.back, "defeat": g.no}
+    return f"{marks[result]} {result.upper()}" if result in marks else result.upper()
+
+
+def pilot_mark(status: str, g: Glyphs = UNICODE) -> str:
+    """A pilot's state at a glance (the word follows it): fit, injured, killed."""
+    return {"active": g.ok, "injured": g.plus, "kia": g.no}.get(status, g.dot)
 
 
 def mission_ledger(campaign: Campaign, contract_id: str) -> list[LedgerEntry]:
@@ -107,12 +116,13 @@ class AfterActionScreen(GameScreen):
             return
         k = aa.contract
         level = catalog().payout_level(aa.payout_level)
+        g = glyphs_for(self)
         self.query_one("#aa-head", Static).update(
-            f"[b]{RESULT_MARK.get(aa.result, aa.result.upper())}[/b] · contract {k.id}, "
-            f"{faction_name(k.employer)} vs {faction_name(k.opponent)} · "
-            f"difficulty {k.difficulty} · {level.name}"
+            f"[b]{result_mark(aa.result, g)}[/b] {g.sep} contract {k.id}, "
+            f"{faction_name(k.employer)} vs {faction_name(k.opponent)} {g.sep} "
+            f"difficulty {k.difficulty} {g.sep} {level.name}"
         )
-        self.query_one("#aa-text", Static).update(self.report_text(c, aa))
+        self.query_one("#aa-text", Static).update(g.text(self.report_text(c, aa)))
         self.draw_pool(aa)
         self.refresh_bindings()
 
@@ -142,7 +152,8 @@ class AfterActionScreen(GameScreen):
             state = p.status + (f" {p.injury_days}d" if p.status == "injured" else "")
             seat = c.frame_of(p.callsign)
             where = f" in {seat.name}" if seat is not None else ""
-            lines.append(f"{PILOT_MARK.get(p.status, '·')} {p.callsign}: {state}, {p.xp} XP{where}")
+            mark = pilot_mark(p.status, glyphs_for(self))
+            lines.append(f"{mark} {p.callsign}: {state}, {p.xp} XP{where}")
         return "\n".join(lines)
 
     def draw_pool(self, aa: AfterAction) -> None:
@@ -150,9 +161,10 @@ class AfterActionScreen(GameScreen):
         row = table.cursor_row
         table.clear()
         self.picks = [i for i in self.picks if i < len(aa.pool)]
+        g = glyphs_for(self)
         for i, item in enumerate(aa.pool):
             if aa.revealed:
-                mark = "✓" if i in aa.picked else "·"
+                mark = g.ok if i in aa.picked else g.dot
             else:
                 mark = "[x]" if i in self.picks else "[ ]"
             table.add_row(
@@ -171,20 +183,20 @@ class AfterActionScreen(GameScreen):
             foot.append("Enter: see what the crews scavenge.")
         else:
             head.update(
-                f"Salvage: {len(self.picks)} of {aa.picks} pick(s) chosen · space picks, "
+                f"Salvage: {len(self.picks)} of {aa.picks} pick(s) chosen {g.sep} space picks, "
                 "Enter confirms"
             )
         for n, offer in enumerate(aa.frame_offers, start=1):
             foot.append(
                 f"Wreck {n}: {offer.name} ({offer.chassis}) for {wreck_price(offer.chassis):,} "
                 f"cr, repair {wreck_repair_cost(offer.chassis):,} cr / {wreck_repair_days()}d "
-                "· b: buy"
+                f"{g.sep} b: buy"
             )
-        self.query_one("#salvage-foot", Static).update("\n".join(foot))
+        self.query_one("#salvage-foot", Static).update(g.text("\n".join(foot)))
 
     def show_message(self, text: str, warning: bool = False) -> None:
         msg = self.query_one("#message", Static)
-        msg.update(text)
+        msg.update(glyphs_for(self).text(text))
         msg.set_class(warning, "warning")
 
     # ---- legality -----------------------------------------------------------------------

@@ -25,6 +25,7 @@ from ...campaign.mission import (
 )
 from ...campaign.state import Contract, Frame
 from ...catalog import catalog
+from ..glyphs import glyphs_for
 from ..widgets.dialogs import ConfirmScreen
 from ..widgets.section import Section
 
@@ -56,11 +57,12 @@ class PayoutSlider(Static):
                 steps.append(f"[@click=set_level({p.level})] {p.level} [/]")
         chosen = cat.payout_level(level)
         factor = f"{chosen.picks_halves / 2:g}"
+        g = glyphs_for(self)
         self.update(
-            "Payout [@click=step_down]◀[/]"
+            f"Payout [@click=step_down]{g.prev}[/]"
             + "".join(steps)
-            + f"[@click=step_up]▶[/] [b]{chosen.name}[/b]: {chosen.credit_percent}% pay, "
-            f"salvage x{factor}  [dim](←/→ or -/+)[/dim]"
+            + f"[@click=step_up]{g.next}[/] [b]{chosen.name}[/b]: {chosen.credit_percent}% pay, "
+            f"salvage x{factor}  [dim]({g.left_key}/{g.right_key} or -/+)[/dim]"
         )
 
     def action_set_level(self, level: int) -> None:
@@ -241,10 +243,11 @@ class ContractsSection(Section):
         self.selected = [
             f for f in self.selected if any(fr.id == f for fr in c.frames)
         ]  # frames sold meanwhile drop out
+        g = glyphs_for(self)
         self.query_one("#launch-head", Static).update(
             f"[b]{row.id}[/b] for {faction_name(row.employer)} against "
-            f"{faction_name(row.opponent)} · difficulty {row.difficulty} · {row.map_size} map "
-            f"{row.map_width}x{row.map_height}, {row.landscape}\n"
+            f"{faction_name(row.opponent)} {g.sep} difficulty {row.difficulty} {g.sep} "
+            f"{row.map_size} map {row.map_width}x{row.map_height}, {row.landscape}\n"
             f"Enemy force: {', '.join(row.enemy_classes)}"
         )
         self.query_one(PayoutSlider).show(self.level)
@@ -258,9 +261,9 @@ class ContractsSection(Section):
         win_picks = scaled_picks(base_picks("victory", d), self.level)
         out_picks = scaled_picks(base_picks("withdrawal", d), self.level)
         self.query_one("#preview", Static).update(
-            f"Victory {money('victory')} (no losses {money('victory_no_losses')}) · "
+            f"Victory {money('victory')} (no losses {money('victory_no_losses')}) {g.sep} "
             f"{picks_text(win_picks)}\n"
-            f"Withdrawal {money('withdrawal')} · {picks_text(out_picks)} · "
+            f"Withdrawal {money('withdrawal')} {g.sep} {picks_text(out_picks)} {g.sep} "
             f"Defeat {money('defeat')}"
         )
         self.draw_lance()
@@ -271,6 +274,7 @@ class ContractsSection(Section):
         table.clear()
         cat = catalog()
         c = self.campaign
+        g = glyphs_for(self)
         for f in c.frames:
             reason = frame_deploy_refusal(c, f.id)
             if f.id in self.selected:
@@ -287,7 +291,7 @@ class ContractsSection(Section):
                 ch.designation,
                 f.pilot or "-",
                 f"{deployment_cost(c, [f.id]):,}",
-                "✓ ready" if reason is None else f"✗ {reason}",
+                f"{g.ok} ready" if reason is None else g.text(f"{g.no} {reason}"),
                 key=f.id,
             )
         if table.row_count:
@@ -302,10 +306,11 @@ class ContractsSection(Section):
             detail.update("No frames. Buy a chassis at a market (3).")
             return
         reason = frame_deploy_refusal(self.campaign, frame.id)
+        g = glyphs_for(self)
         if reason:
-            detail.update(f"✗ {frame.name} cannot deploy: {reason}.")
+            detail.update(g.text(f"{g.no} {frame.name} cannot deploy: {reason}."))
         elif frame.id in self.selected:
-            detail.update(f"✓ {frame.name} ({frame.pilot}) is in the lance. Space removes it.")
+            detail.update(f"{g.ok} {frame.name} ({frame.pilot}) is in the lance. Space removes it.")
         else:
             detail.update(f"{frame.name} ({frame.pilot}) can deploy. Space adds it.")
 
@@ -314,13 +319,14 @@ class ContractsSection(Section):
         reason = self.launch_refusal()
         most = catalog().missions.lance.max_frames
         ids = self.frame_ids()
+        g = glyphs_for(self)
         if reason:
-            status.update(f"✗ Cannot launch: {reason}")
+            status.update(g.text(f"{g.no} Cannot launch: {reason}"))
         else:
             cost = deployment_cost(self.campaign, ids)
             status.update(
-                f"✓ Lance {'+'.join(ids)} ({len(ids)}/{most}) · deployment {cost:,} cr of "
-                f"{self.campaign.credits:,} · l: launch"
+                f"{g.ok} Lance {'+'.join(ids)} ({len(ids)}/{most}) {g.sep} deployment {cost:,} cr "
+                f"of {self.campaign.credits:,} {g.sep} l: launch"
             )
         status.set_class(reason is not None, "refused")
 
@@ -433,12 +439,12 @@ class ContractsSection(Section):
 
         def done(ok: bool | None) -> None:
             if ok and self.act(Accept(contract.id, self.level, "+".join(ids))):
-                from .mission import MissionScreen
+                from .battle import BattleScreen
 
                 self.contract_id = None
                 self.selected = []
                 self.refresh_view()
                 self.query_one("#contracts", DataTable).focus()  # where the hub resumes
-                self.app.push_screen(MissionScreen())
+                self.app.push_screen(BattleScreen())
 
         self.app.push_screen(ConfirmScreen(text, yes="Launch"), done)

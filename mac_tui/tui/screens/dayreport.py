@@ -10,6 +10,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from ..glyphs import glyphs_for
+
 
 class DayReportScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,enter,space,d", "close", "Close", id="report.close")]
@@ -30,7 +32,8 @@ class DayReportScreen(ModalScreen[None]):
         with Vertical():
             yield Label("[b]Day report[/b]  (Enter to close)")
             with VerticalScroll():
-                yield Static("\n".join(self.lines) or "A quiet day.")
+                text = "\n".join(self.lines) or "A quiet day."
+                yield Static(glyphs_for(self.app).text(text))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...campaign.debrief import debrief_text
+from ..glyphs import glyphs_for
 
 
 class DebriefScreen(Screen[None]):
@@ -19,7 +20,7 @@ class DebriefScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(self.text(), id="debrief")
+            yield Static(glyphs_for(self.app).text(self.text()), id="debrief")
         yield Footer()
 
     def text(self) -> str:

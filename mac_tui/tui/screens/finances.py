@@ -16,12 +16,13 @@ from ...campaign.calendar import date_text
 from ...campaign.ledger import category_totals, daily_balances
 from ...campaign.timeflow import daily_upkeep, frame_upkeep
 from ...catalog import catalog
+from ..glyphs import UNICODE, glyphs, glyphs_for
 from ..widgets.section import Section
 
 VIEWS = (("ledger", "l", "Ledger"), ("chart", "c", "Chart"), ("upkeep", "u", "Upkeep & totals"))
 TOTAL_DAYS = 30
-EIGHTHS = " ▁▂▃▄▅▆▇█"
-ASCII_EIGHTHS = " ..--==##"
+EIGHTHS = UNICODE.eighths
+ASCII_EIGHTHS = glyphs(True).eighths
 
 
 def signed(amount: int) -> str:
@@ -54,8 +55,8 @@ def chart_lines(
     label_w = max(len(s) for s in labels) + 1
     plot_w = width - label_w - 1
     rows = height - 2
-    blocks = ASCII_EIGHTHS if ascii_only else EIGHTHS
-    tick, axis, corner, rule = ("+", "|", "+", "-") if ascii_only else ("┤", "│", "└", "─")
+    g = glyphs(ascii_only)
+    blocks, tick, axis, corner, rule = g.eighths, g.t_left, g.v, g.bl, g.h
     cols = _columns(values, plot_w)
     # bar height in eighths of a row, at least one eighth so the lowest day still shows
     span = hi - lo
@@ -184,9 +185,10 @@ class FinancesSection(Section):
         self._draw_upkeep()
         c = self.campaign
         net = sum(category_totals(c, TOTAL_DAYS).values())
+        sep = glyphs_for(self).sep
         self.query_one("#fin-summary", Static).update(
-            f"Credits {c.credits:,} · upkeep {daily_upkeep(c):,}/day · "
-            f"last {TOTAL_DAYS} days net {signed(net)} · {len(c.ledger)} entries"
+            f"Credits {c.credits:,} {sep} upkeep {daily_upkeep(c):,}/day {sep} "
+            f"last {TOTAL_DAYS} days net {signed(net)} {sep} {len(c.ledger)} entries"
         )
 
     def _draw_tabs(self) -> None:
@@ -194,7 +196,7 @@ class FinancesSection(Section):
         for view, key, label in VIEWS:
             text = f" {key} {label} "
             if view == self.view:
-                parts.append(f"[reverse bold]{'>' if self._ascii() else '▶'}{text}[/]")
+                parts.append(f"[reverse bold]{glyphs_for(self).current}{text}[/]")
             else:
                 parts.append(f"[@click=view('{view}')] {text}[/]")
         self.query_one(ViewTabs).update("".join(parts))
@@ -224,12 +226,12 @@ class FinancesSection(Section):
         c = self.campaign
         points = daily_balances(c)
         start, end = points[0][1], points[-1][1]
-        arrow = "->" if self._ascii() else "→"
+        arrow = glyphs_for(self).right
         self.query_one("#chart-title", Static).update(
             f"Credits at the end of each day, {date_text(points[0][0])} {arrow} "
             f"{date_text(points[-1][0])}: {start:,} {arrow} {end:,} ({signed(end - start)})"
         )
-        self.query_one(CreditChart).show(points, self._ascii())
+        self.query_one(CreditChart).show(points, glyphs_for(self).ascii)
 
     def _draw_upkeep(self) -> None:
         cat = catalog()
@@ -257,10 +259,6 @@ class FinancesSection(Section):
         totals.add_row(Text("In", style="bold"), self._money(income), key="in")
         totals.add_row(Text("Out", style="bold"), self._money(spent), key="out")
         totals.add_row(Text("Net", style="bold"), self._money(income + spent), key="net")
-
-    def _ascii(self) -> bool:
-        settings = getattr(self.app, "settings", None)
-        return getattr(settings, "glyphs", "unicode") == "ascii"
 
     # ---- actions ------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -30,6 +30,7 @@ from ...campaign.travel import (
 )
 from ...catalog import catalog
 from ...game import Command
+from ..glyphs import glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
 from ..widgets.starmap import StarMap, faction_colour, faction_label, faction_marker
@@ -187,7 +188,8 @@ class GalaxySection(Section):
         plan = route_plan(c, self.selected) if self.selected != here else None
         route = plan.systems if plan else ()
         self.query_one(StarMap).show(here, self.selected, route, jump_order(c))
-        self.query_one("#galaxy-panel", Static).update(panel_text(c, self.selected))
+        g = glyphs_for(self)
+        self.query_one("#galaxy-panel", Static).update(g.rich(panel_text(c, self.selected)))
         self.refresh_bindings()
 
     def map_text(self) -> str:

@@ -8,6 +8,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
+from ..glyphs import glyphs_for
+
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,enter", "close", "Close", id="help.close")]
@@ -25,10 +27,13 @@ class HelpScreen(ModalScreen[None]):
         self.under = under
 
     def compose(self) -> ComposeResult:
+        g = glyphs_for(self.app)
         with Vertical():
-            yield Label("[b]Help[/b]  (Esc to close) · ctrl+p: command palette · ctrl+q: quit")
+            yield Label(
+                f"[b]Help[/b]  (Esc to close) {g.sep} ctrl+p: command palette {g.sep} ctrl+q: quit"
+            )
             with VerticalScroll():
-                yield Static(self.text())
+                yield Static(g.text(self.text()))
 
     def text(self) -> str:
         lines: list[str] = []
@@ -48,7 +53,7 @@ class HelpScreen(ModalScreen[None]):
         for binding in sorted(shown, key=lambda b: b.system):
             if not binding.description or not binding.show:
                 continue
-            key = (binding.key_display or self.app.get_key_display(binding), binding.description)
+            key = (self.app.get_key_display(binding), binding.description)
             if key not in seen:
                 seen.add(key)
                 lines.append(f"  {key[0]:<12} {key[1]}")

@@ -11,6 +11,7 @@ from textual.widgets import ContentSwitcher, Footer, Static
 
 from ...campaign.commands import AdvanceDay
 from ..app import GameScreen
+from ..glyphs import glyphs_for
 from ..widgets.section import Section
 from ..widgets.status import StatusBar
 from .sections import section_classes
@@ -39,6 +40,7 @@ class HubScreen(GameScreen):
         "Keys 1-7 switch sections (or click their names); d lets a day pass, w a week; "
         "ctrl+p searches every command."
     )
+    PALETTE_SKIP = ("section_number",)  # the palette offers "Go to <section>" instead
     BINDINGS = [
         *(
             Binding(str(i), f"section_number({i})", f"Section {i}", show=False, id=f"hub.{i}")
@@ -63,7 +65,7 @@ class HubScreen(GameScreen):
             for cls in section_classes():
                 yield cls(id=cls.__name__)
         yield Static("", id="message")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.refresh_view()
@@ -88,7 +90,7 @@ class HubScreen(GameScreen):
 
     def show_message(self, text: str, warning: bool = False) -> None:
         msg = self.query_one("#message", Static)
-        msg.update(text)
+        msg.update(glyphs_for(self).text(text))
         msg.set_class(warning, "warning")
 
     def current_section(self) -> Section | None:
@@ -158,6 +160,4 @@ class HubScreen(GameScreen):
                     lambda name=cls.__name__: self.action_section(name),
                 )
             )
-        out.append(SystemCommand("Next day", "Advance one day (d)", self.action_advance_day))
-        out.append(SystemCommand("Wait a week", "Advance seven days (w)", self.action_advance_week))
-        return out
+        return out  # the keys (Next day, Wait 7 days...) come from the app's binding commands

@@ -39,8 +39,10 @@ class LoadScreen(Screen[None]):
             table.add_row(
                 str(h.get("company", "?")),
                 str(h.get("date", "?")),
-                f"{credits:,}" if isinstance(credits, int) else "?",
-                f"{h.get('missions_won', 0)}/{h.get('missions_played', 0)}",
+                f"{credits:,}" if isinstance(credits, int) else "-",
+                "-"
+                if h.get("kind") == "skirmish"
+                else f"{h.get('missions_won', 0)}/{h.get('missions_played', 0)}",
                 path.name,
             )
         if not self.rows:

@@ -31,6 +31,7 @@ from ...campaign.market import (
 )
 from ...campaign.state import count_of
 from ...catalog import catalog
+from ..glyphs import glyphs_for
 from ..widgets.dialogs import AskScreen, ConfirmScreen
 from ..widgets.section import Section
 
@@ -188,8 +189,7 @@ class MarketSection(Section):
 
     def _stock_cells(self, r: MarketRow) -> tuple[Cell, ...]:
         if r.locked:
-            lock = "[L] locked" if self.ascii else "🔒 locked"
-            gate: Cell = Text(lock, style="bold")
+            gate: Cell = Text(f"{glyphs_for(self).lock} locked", style="bold")
         elif r.exclusive:
             gate = "exclusive"
         else:
@@ -204,14 +204,10 @@ class MarketSection(Section):
             gate,
         )
 
-    @property
-    def ascii(self) -> bool:
-        settings = getattr(self.app, "settings", None)
-        return getattr(settings, "glyphs", "unicode") == "ascii"
-
     def show_switch(self) -> None:
         c = self.campaign
-        mark = ">" if self.ascii else "▶"
+        g = glyphs_for(self)
+        mark = g.current
         parts = []
         for view, label, n in (
             ("stock", "Stock", len(self.stock)),
@@ -225,8 +221,7 @@ class MarketSection(Section):
         capacity = catalog().galaxy.travel.fuel_capacity
         fuel_price = catalog().economy.prices.fuel_price
         if not has_market(c):
-            no = "x" if self.ascii else "⊘"
-            tail = f"  {no} NO MARKET at {catalog().places[c.place].name}"
+            tail = f"  {g.none} NO MARKET at {catalog().places[c.place].name}"
         else:
             tail = f"  Fuel {c.fuel}/{capacity} at {fuel_price:,} cr/unit"
         self.query_one(ViewSwitch).update("".join(parts) + tail)
@@ -268,7 +263,7 @@ class MarketSection(Section):
                 reason = sell_refusal(c, i.kind, i.item, 1)
                 if reason:
                     lines.append(f"Sell (s) greyed: {reason}.")
-        detail.update("\n".join(lines))
+        detail.update(glyphs_for(self).text("\n".join(lines)))
 
     def _held(self, kind: str, item: str) -> int:
         c = self.campaign

@@ -15,6 +15,7 @@ from ...campaign.common import campaign_refusal
 from ...campaign.pilots import assign_refusal, hire_refusal
 from ...campaign.state import Frame, Pilot
 from ...catalog import catalog
+from ..glyphs import glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
 from .market import fill_table
@@ -135,7 +136,7 @@ class PilotsSection(Section):
             lines.append(f"Hire (h) greyed: {reason}.")
         else:
             lines.append(f"Hire (h): {hire_terms()}.")
-        detail.update("\n".join(lines))
+        detail.update(glyphs_for(self).text("\n".join(lines)))
 
     def on_data_table_row_highlighted(self) -> None:
         self.show_detail()

@@ -31,6 +31,7 @@ from ...campaign.refit import (
 )
 from ...campaign.state import Fitting, Frame, Mount, count_of
 from ...catalog import SIZES, catalog
+from ..glyphs import glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.frame_diagram import BODY, HEAD, LEGS, Cell, FrameDiagram
 from ..widgets.section import Section
@@ -126,7 +127,7 @@ class RefitSection(Section):
         "more energy than the output."
     )
     BINDINGS = [
-        Binding("right_square_bracket", "frame(1)", "Next frame", id="refit.next_frame"),
+        Binding("right_square_bracket", "frame(1)", "Frame", id="refit.next_frame"),
         Binding(
             "left_square_bracket", "frame(-1)", "Prev frame", id="refit.prev_frame", show=False
         ),
@@ -236,11 +237,14 @@ class RefitSection(Section):
         frames = self.campaign.frames
         n = next(i for i, f in enumerate(frames) if f.id == frame.id) + 1
         status = frame_status(frame)
+        g = glyphs_for(self)
         text = Text()
-        text.append("◀ [ ", style="dim")
+        text.append(f"{g.prev} [ ", style="dim")
         text.append(f"{frame.id} {frame.name}", style="bold")
-        text.append(f" · {ch.designation} {ch.name} ({cat.classes[ch.class_].name}) · {status}")
-        text.append(f" ] ▶ {n}/{len(frames)}", style="dim")
+        text.append(
+            f" {g.sep} {ch.designation} {ch.name} ({cat.classes[ch.class_].name}) {g.sep} {status}"
+        )
+        text.append(f" ] {g.next} {n}/{len(frames)}", style="dim")
         self.query_one("#refit-frame", Static).update(text)
 
     def _draw_diagram(self, frame: Frame) -> None:
@@ -299,8 +303,9 @@ class RefitSection(Section):
         )
 
     def _draw_detail(self, frame: Frame) -> None:
+        g = glyphs_for(self)
         text = Text()
-        text.append(self._cursor_line(frame) + "\n")
+        text.append(g.text(self._cursor_line(frame)) + "\n")
         frame_reason = refit_refusal(self.campaign, frame.id)
         s = self.staged(frame)
         if frame_reason:
@@ -327,8 +332,11 @@ class RefitSection(Section):
                     f" = {plan.changes} change(s): {plan.cost:,} cr, {plan.days} day(s). "
                     "c confirms, z resets."
                 )
-        text.append("\n" + self._inventory_line(), style="dim")
-        text.append("\nS/M/L size · g1-4 group · * staged · ▸ cursor", style="dim")
+        text.append("\n" + g.text(self._inventory_line()), style="dim")
+        text.append(
+            f"\nS/M/L size {g.sep} g1-4 group {g.sep} * staged {g.sep} {g.cursor} cursor",
+            style="dim",
+        )
         self.query_one("#refit-detail", Static).update(text)
 
     def _inventory_line(self) -> str:
@@ -372,20 +380,21 @@ class RefitSection(Section):
         text.append(" (staged)\n" if s.changed else "\n")
         boost = f" (reactor {b.reactor} +{b.boost})" if b.boost else ""
         text.append(f"Output {b.output}{boost}\n")
-        text.append(f"Overload limit {b.overload_limit} · Move {b.move_energy}\n")
+        gl = glyphs_for(self)
+        text.append(f"Overload limit {b.overload_limit} {gl.sep} Move {b.move_energy}\n")
         used = sum(h.used for h in b.hardpoints)
         total = sum(h.total for h in b.hardpoints)
         over = " OVER" if b.space_used > b.space else ""
-        text.append(f"Space {b.space_used}/{b.space}{over} · Slots {used}/{total}\n")
+        text.append(f"Space {b.space_used}/{b.space}{over} {gl.sep} Slots {used}/{total}\n")
         text.append("Grp Energy  Dmg Weapons\n", style="underline")
         for g in b.groups:
             names = " ".join(cat.weapons[w].abbrev for w in g.weapons) or "-"
             text.append(f" {g.group}   {g.energy:>4} {g.damage:>4} {names}\n")
         for warning in b.warnings:
-            text.append("⚠ WARNING: ", style="bold reverse")
-            text.append(f"{warning}\n", style="bold")
+            text.append(f"{gl.warn} WARNING: ", style="bold reverse")
+            text.append(f"{gl.text(warning)}\n", style="bold")
         if not b.warnings:
-            text.append("✓ every group fits the output with a Move\n", style="dim")
+            text.append(f"{gl.ok} every group fits the output with a Move\n", style="dim")
         self.query_one("#refit-budget-text", Static).update(text)
 
     # ---- legality -----------------------------------------------------------------------

@@ -13,6 +13,7 @@ from ...campaign.pilots import assign_refusal
 from ...campaign.repair import damage_ratio_percent, full_armor, plan_repair
 from ...campaign.state import Frame
 from ...catalog import catalog
+from ..glyphs import glyphs_for
 from ..widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
 
@@ -105,7 +106,7 @@ class RosterSection(Section):
         ]
         quote = plan_repair(self.campaign, frame.id)
         lines.append(f"Repair: {quote}" if isinstance(quote, str) else "")
-        detail.update("\n".join(lines))
+        detail.update(glyphs_for(self).text("\n".join(lines)))
 
     def on_data_table_row_highlighted(self) -> None:
         self.show_detail()

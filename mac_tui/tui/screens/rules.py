@@ -2,7 +2,8 @@
 
 The tables are listed on the left; the highlighted one is shown on the right, a row per
 record, its columns from the record's keys. Long values are cut in the table and shown whole
-below it for the highlighted row. Escape goes back to the title screen.
+below it for the highlighted row. Escape goes back to the title screen. In ascii mode the
+terrain's Unicode glyphs are left out (their ASCII glyphs are there).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from ...catalog import catalog
 from ...rules_view import HEADERS, TABLES, Row, _cell, rows
+from ..glyphs import UNICODE, Glyphs, glyphs_for
 
 CELL_WIDTH = 28  # longer values are cut in the table and shown whole below it
 
@@ -35,11 +37,12 @@ def header(column: str) -> str:
     return HEADERS.get(column, column.replace("_", " "))
 
 
-def cell(value: Any) -> Text:
-    """A value as `mac-tui rules` shows it; numbers to the right, long text cut with `…`."""
-    text = _cell(value)
+def cell(value: Any, g: Glyphs = UNICODE) -> Text:
+    """A value as `mac-tui rules` shows it, in the glyphs `g`; numbers to the right, long text
+    cut with `…`."""
+    text = g.text(_cell(value))
     if len(text) > CELL_WIDTH:
-        text = text[: CELL_WIDTH - 1] + "…"
+        text = text[: CELL_WIDTH - len(g.more)] + g.more
     numeric = isinstance(value, int | float) and not isinstance(value, bool)
     return Text(text, justify="right" if numeric else "left")
 
@@ -69,9 +72,7 @@ class RulesScreen(Screen[None]):
         self.cols: list[str] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            "[b]Rules reference[/b] · the tables behind the rules · Esc: back", id="rules-head"
-        )
+        yield Static("", id="rules-head")
         with Horizontal(id="rules-body"):
             yield OptionList(*(Option(name, id=name) for name in TABLES), id="rules-list")
             with Vertical(id="rules-right"):
@@ -81,6 +82,10 @@ class RulesScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        g = glyphs_for(self)
+        self.query_one("#rules-head", Static).update(
+            f"[b]Rules reference[/b] {g.sep} the tables behind the rules {g.sep} Esc: back"
+        )
         options = self.query_one("#rules-list", OptionList)
         options.highlighted = list(TABLES).index(self.table)
         options.focus()
@@ -89,15 +94,19 @@ class RulesScreen(Screen[None]):
     # ---- drawing ------------------------------------------------------------------------
     def show_table(self, name: str) -> None:
         self.table = name
+        g = glyphs_for(self)
         title, _ = TABLES[name]
         self.data = rows(catalog(), name)
         self.cols = columns(self.data)
-        self.query_one("#rules-title", Static).update(Text(f"{title} · {len(self.data)} row(s)"))
+        if g.ascii:  # the Unicode forms of glyphs cannot be shown in ASCII
+            self.cols = [c for c in self.cols if c != "unicode"]
+        heading = g.text(f"{title} {g.sep} {len(self.data)} row(s)")
+        self.query_one("#rules-title", Static).update(Text(heading))
         table = self.query_one("#rules-table", DataTable)
         table.clear(columns=True)
         table.add_columns(*(header(c) for c in self.cols))
         for i, row in enumerate(self.data):
-            table.add_row(*(cell(row.get(c)) for c in self.cols), key=str(i))
+            table.add_row(*(cell(row.get(c), g) for c in self.cols), key=str(i))
         self.show_detail()
 
     def show_detail(self) -> None:
@@ -113,7 +122,7 @@ class RulesScreen(Screen[None]):
             for c in self.cols
             if len(_cell(row.get(c))) > CELL_WIDTH
         ]
-        detail.update(Text("\n".join(long)))
+        detail.update(Text(glyphs_for(self).text("\n".join(long))))
         detail.display = bool(long)
 
     # ---- events and actions -------------------------------------------------------------

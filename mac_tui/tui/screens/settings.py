@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..config import ANIMATIONS, GLYPHS, Settings, config_path, load_settings, save_settings
+from ..glyphs import glyphs
 from ..themes import THEME_NAMES
 from ..widgets.dialogs import ChooseScreen
 
@@ -88,10 +89,7 @@ class SettingsScreen(Screen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            "[b]Settings[/b] · changes apply at once and are saved · Esc: back",
-            id="settings-head",
-        )
+        yield Static("", id="settings-head")
         yield OptionList(id="settings-list")
         yield Static("", id="settings-path", classes="settings-info")
         yield Static("", id="settings-problem", classes="settings-info")
@@ -112,6 +110,10 @@ class SettingsScreen(Screen[None]):
     # ---- drawing ------------------------------------------------------------------------
     def refresh_view(self) -> None:
         s = self.settings
+        g = glyphs(s.glyphs == "ascii")
+        self.query_one("#settings-head", Static).update(
+            f"[b]Settings[/b] {g.sep} changes apply at once and are saved {g.sep} Esc: back"
+        )
         options = self.query_one("#settings-list", OptionList)
         highlighted = options.highlighted
         options.clear_options()
@@ -129,11 +131,12 @@ class SettingsScreen(Screen[None]):
             ]
         )
         options.highlighted = highlighted if highlighted is not None else 0
-        self.query_one("#settings-path", Static).update(Text(f"Config file: {config_path()}"))
+        path = g.text(f"Config file: {config_path()}")
+        self.query_one("#settings-path", Static).update(Text(path))
         _, problem = load_settings()
         note = self.query_one("#settings-problem", Static)
-        mark = "!" if s.glyphs == "ascii" else "⚠"
-        note.update(Text(f"{mark} {problem} (a change here rewrites the file)" if problem else ""))
+        text = g.text(f"{g.warn} {problem} (a change here rewrites the file)") if problem else ""
+        note.update(Text(text))
         note.display = bool(problem)
         table = self.query_one("#settings-keys", DataTable)
         row = table.cursor_row

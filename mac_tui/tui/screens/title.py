@@ -13,8 +13,10 @@ from textual.widgets.option_list import Option
 
 from ... import __version__
 from ...campaign.commands import NewCampaign
+from ...catalog import catalog
+from ...catalog.records import EnemyForce
 from ...session import Session
-from ..widgets.dialogs import AskScreen
+from ..widgets.dialogs import AskScreen, ChooseScreen
 
 BANNER = r"""
  __  __    _    ____
@@ -23,6 +25,15 @@ BANNER = r"""
 | |  | |/ ___ \ |___    Commander
 |_|  |_/_/   \_\____|
 """
+
+
+def force_text(force: EnemyForce) -> str:
+    """An enemy force in words: "2 Light", "1 Medium + 1 Heavy"."""
+    cat = catalog()
+    counts: dict[str, int] = {}
+    for frame_class in force.classes:
+        counts[frame_class] = counts.get(frame_class, 0) + 1
+    return " + ".join(f"{n} {cat.classes[c].name}" for c, n in counts.items()) or "?"
 
 
 def random_seed() -> int:
@@ -42,6 +53,7 @@ class TitleScreen(Screen[None]):
         Binding("n", "choose('new')", "New", id="title.new"),
         Binding("c", "choose('continue')", "Continue", id="title.continue"),
         Binding("l", "choose('load')", "Load", id="title.load"),
+        Binding("b", "choose('battle')", "Battle", id="title.battle"),
         Binding("r", "choose('rules')", "Rules", id="title.rules"),
         Binding("s", "choose('settings')", "Settings", id="title.settings"),
         Binding("q", "choose('quit')", "Quit", id="title.quit"),
@@ -62,13 +74,14 @@ class TitleScreen(Screen[None]):
                     Option("New campaign            n", id="new"),
                     Option("Continue                c", id="continue"),
                     Option("Load a save             l", id="load"),
+                    Option("Quick battle            b", id="battle"),
                     Option("Rules reference         r", id="rules"),
                     Option("Settings                s", id="settings"),
                     Option("Quit                    q", id="quit"),
                 )
             with Center():
                 yield Static(f"mac-tui {__version__}", id="version")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -94,6 +107,8 @@ class TitleScreen(Screen[None]):
             from .load import LoadScreen
 
             app.push_screen(LoadScreen())
+        elif what == "battle":
+            self.quick_battle()
         elif what == "rules":
             from .rules import RulesScreen
 
@@ -130,6 +145,27 @@ class TitleScreen(Screen[None]):
             )
 
         self.app.push_screen(AskScreen("Name your company:", placeholder="Iron Wolves"), named)
+
+    def quick_battle(self) -> None:
+        """A standalone battle with the starting lance: pick the difficulty (the enemy force
+        and the map size), the seed is drawn."""
+        cat = catalog()
+        bounds = cat.missions.difficulty
+        options = []
+        for d in range(bounds.min, bounds.max + 1):
+            size = cat.map_size(d)
+            force = cat.enemy_force(d)
+            options.append(
+                (str(d), f"Difficulty {d}: {force_text(force)}, {size.width}x{size.height} map")
+            )
+
+        def chosen(value: str | None) -> None:
+            if value:
+                self.app.start_skirmish(random_seed(), int(value))  # type: ignore[attr-defined]
+
+        self.app.push_screen(
+            ChooseScreen("Quick battle: your starting lance against...", options), chosen
+        )
 
     def start(self, name: str, seed: int) -> None:
         app = self.app

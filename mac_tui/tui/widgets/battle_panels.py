@@ -210,7 +210,9 @@ class BattlePanel(Widget):
 
     def _changed(self) -> None:
         self._cache = None
-        self.refresh(layout=True)
+        height = self.styles.height
+        # Only a panel sized by its content needs a new layout; a fixed one just repaints.
+        self.refresh(layout=height is None or height.is_auto)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return max(1, len(self.lines(width)))
@@ -464,6 +466,8 @@ class FramePanel(BattlePanel):
         self.unit_id: str | None = None
 
     def show(self, battle: Battle, unit_id: str | None, *, ascii_glyphs: bool = False) -> None:
+        if (battle, unit_id, ascii_glyphs) == (self.battle, self.unit_id, self.ascii_glyphs):
+            return  # the same picture: no repaint
         self.battle, self.unit_id, self.ascii_glyphs = battle, unit_id, ascii_glyphs
         self._changed()
 
@@ -662,6 +666,8 @@ class TargetPanel(BattlePanel):
         self.preview: FirePreview | None = None
 
     def show(self, battle: Battle, preview: FirePreview, *, ascii_glyphs: bool = False) -> None:
+        if (battle, preview, ascii_glyphs) == (self.battle, self.preview, self.ascii_glyphs):
+            return  # the same picture: no repaint
         self.battle, self.preview, self.ascii_glyphs = battle, preview, ascii_glyphs
         self._changed()
 
@@ -744,6 +750,8 @@ class InitiativeTrack(BattlePanel):
         self.battle: Battle | None = None
 
     def show(self, battle: Battle, *, ascii_glyphs: bool = False) -> None:
+        if (battle, ascii_glyphs) == (self.battle, self.ascii_glyphs):
+            return  # the same picture: no repaint
         self.battle, self.ascii_glyphs = battle, ascii_glyphs
         self._changed()
 

@@ -1,4 +1,5 @@
-"""Small modal dialogs: confirm, ask for a line of text, choose from a list."""
+"""Small modal dialogs: confirm, ask for a line of text, choose from a list. Their text is
+drawn in the glyphs setting's form (ASCII only in ascii mode; app.tcss frames them in ASCII)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
+
+from ..glyphs import glyphs_for
 
 DIALOG_CSS = """
 {name} {{ align: center middle; }}
@@ -39,7 +42,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.message, classes="prompt")
+            yield Static(glyphs_for(self.app).text(self.message), classes="prompt")
             with Horizontal():
                 yield Button(f"{self.no} (n)", id="no")
                 yield Button(f"{self.yes} (y)", id="yes", variant="primary")
@@ -67,9 +70,10 @@ class AskScreen(ModalScreen[str | None]):
         self.placeholder = placeholder
 
     def compose(self) -> ComposeResult:
+        g = glyphs_for(self.app)
         with Vertical():
-            yield Static(self.prompt, classes="prompt")
-            yield Input(value=self.value, placeholder=self.placeholder, id="answer")
+            yield Static(g.text(self.prompt), classes="prompt")
+            yield Input(value=self.value, placeholder=g.text(self.placeholder), id="answer")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -98,9 +102,10 @@ class ChooseScreen(ModalScreen[str | None]):
         self.options = list(options)
 
     def compose(self) -> ComposeResult:
+        g = glyphs_for(self.app)
         with Vertical():
-            yield Static(self.title_text, classes="prompt")
-            yield OptionList(*(Option(label, id=value) for value, label in self.options))
+            yield Static(g.text(self.title_text), classes="prompt")
+            yield OptionList(*(Option(g.text(label), id=value) for value, label in self.options))
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

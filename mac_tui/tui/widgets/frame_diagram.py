@@ -5,7 +5,8 @@ refit bay, armour and structure in battle. A cell with a `key` can be selected (
 draws it reversed with a `▸` in its first column, so the cursor never rests on colour) and
 clicked (`FrameDiagram.Clicked`). An optional `extra` row under the diagram lists more cells
 (equipment without a hardpoint, say). The diagram keeps to the width it gets: each box is
-`min_inner` to `max_inner` columns wide inside.
+`min_inner` to `max_inner` columns wide inside. In ascii mode the boxes are drawn with + - |
+and the cursor is `>`.
 
         ┌HD───────┐
         │▸S LL  g1│
@@ -28,10 +29,11 @@ from textual.message import Message
 from textual.widget import Widget
 
 from ...catalog import catalog
+from ..glyphs import UNICODE, Glyphs, glyphs_for
 
 BODY = ("left_arm", "left_torso", "center_torso", "right_torso", "right_arm")
 HEAD, LEGS = "head", "legs"
-CURSOR = "▸"
+CURSOR = UNICODE.cursor
 
 
 @frozen
@@ -49,15 +51,15 @@ Hit = tuple[int, int, int, Hashable]  # (line, first column, end column, key)
 WIDE_ROOM = 12  # the narrowest room in which a cell's wide form is used
 
 
-def cell_text(cell: Cell, room: int) -> str:
+def cell_text(cell: Cell, room: int, more: str = UNICODE.more) -> str:
     """The cell's text fitted to `room` columns (without the flag column): the wide form
-    when there is room for it (its head cut with … if need be, its tail kept whole)."""
+    when there is room for it (its head cut with `more`, …, if need be, its tail kept whole)."""
     if not cell.wide or room < WIDE_ROOM:
         return cell.text[:room].ljust(room)
     head, _, tail = cell.wide.partition("\t")
     space = room - len(tail) - (1 if tail else 0)
     if len(head) > space:
-        head = head[: space - 1] + "…"
+        head = head[: space - len(more)] + more
     return f"{head.ljust(space)} {tail}" if tail else head.ljust(room)
 
 
@@ -97,6 +99,7 @@ class FrameDiagram(Widget, can_focus=True):
         self.extra: tuple[Cell, ...] = ()
         self.extra_label = ""
         self.cursor: Hashable | None = None
+        self.glyphs: Glyphs = UNICODE  # the form the last `lines` drew in
         self._hits: list[Hit] = []
 
     def show(
@@ -127,17 +130,24 @@ class FrameDiagram(Widget, can_focus=True):
         return catalog().location(location).abbrev
 
     def _border(
-        self, left: str, joins: Sequence[str], right: str, iw: int, titled: dict[int, str]
+        self,
+        left: str,
+        joins: Sequence[str],
+        right: str,
+        iw: int,
+        titled: dict[int, str],
+        h: str = UNICODE.h,
     ) -> str:
         parts = [left]
         for i in range(5):
             title = titled.get(i, "")[:iw]
-            parts.append(title + "─" * (iw - len(title)))
+            parts.append(title + h * (iw - len(title)))
             parts.append(joins[i] if i < 4 else right)
         return "".join(parts)
 
     def lines(self, width: int) -> tuple[list[Text], list[Hit]]:
         """The diagram as lines of text at this width, and where the keyed cells are."""
+        g = self.glyphs = glyphs_for(self)
         iw = self.inner_width(width)
         pad = " " * max(0, (width - (5 * iw + 6)) // 2)
         mid = pad + " " * (2 * (iw + 1))  # the columns left of the centre box
@@ -151,30 +161,32 @@ class FrameDiagram(Widget, can_focus=True):
                     line.append(" " * iw)
                 else:
                     self._append_cell(line, cell, iw, len(out), start, hits)
-                line.append("│")
+                line.append(g.v)
             return line
 
         has_head, has_legs = HEAD in self.boxes, LEGS in self.boxes
         centre = len(mid) + 1
         if has_head:
-            out.append(Text(f"{mid}┌{self._title(HEAD)[:iw].ljust(iw, '─')}┐"))
+            out.append(Text(f"{mid}{g.tl}{self._title(HEAD)[:iw].ljust(iw, g.h)}{g.tr}"))
             for cell in self.boxes[HEAD] or (Cell(""),):
-                out.append(cells_line([cell], [centre], f"{mid}│"))
+                out.append(cells_line([cell], [centre], f"{mid}{g.v}"))
         titled = {i: self._title(loc) for i, loc in enumerate(BODY)}
-        top_joins = ["┬", "┼" if has_head else "┬", "┼" if has_head else "┬", "┬"]
-        out.append(Text(pad + self._border("┌", top_joins, "┐", iw, titled)))
+        inner_top = g.cross if has_head else g.t_down
+        top_joins = [g.t_down, inner_top, inner_top, g.t_down]
+        out.append(Text(pad + self._border(g.tl, top_joins, g.tr, iw, titled, g.h)))
         body = [self.boxes.get(loc, ()) for loc in BODY]
         starts = [len(pad) + 1 + i * (iw + 1) for i in range(5)]
         for row in range(max(1, *(len(b) for b in body))):
             cells = [b[row] if row < len(b) else None for b in body]
-            out.append(cells_line(cells, starts, f"{pad}│"))
+            out.append(cells_line(cells, starts, f"{pad}{g.v}"))
         bottom = {2: self._title(LEGS)} if has_legs else {}
-        bottom_joins = ["┴", "┼" if has_legs else "┴", "┼" if has_legs else "┴", "┴"]
-        out.append(Text(pad + self._border("└", bottom_joins, "┘", iw, bottom)))
+        inner_bottom = g.cross if has_legs else g.t_up
+        bottom_joins = [g.t_up, inner_bottom, inner_bottom, g.t_up]
+        out.append(Text(pad + self._border(g.bl, bottom_joins, g.br, iw, bottom, g.h)))
         if has_legs:
             for cell in self.boxes[LEGS] or (Cell(""),):
-                out.append(cells_line([cell], [centre], f"{mid}│"))
-            out.append(Text(f"{mid}└{'─' * iw}┘"))
+                out.append(cells_line([cell], [centre], f"{mid}{g.v}"))
+            out.append(Text(f"{mid}{g.bl}{g.h * iw}{g.br}"))
         if self.extra or self.extra_label:
             self._extra_lines(out, hits, width)
         return out, hits
@@ -183,9 +195,10 @@ class FrameDiagram(Widget, can_focus=True):
         self, line: Text, cell: Cell, room: int, y: int, x: int, hits: list[Hit]
     ) -> None:
         selected = cell.key is not None and cell.key == self.cursor
-        flag = CURSOR if selected else (cell.flag or " ")[:1]
+        g = self.glyphs
+        flag = g.cursor if selected else (cell.flag or " ")[:1]
         style = f"{cell.style} reverse bold".strip() if selected else cell.style
-        line.append(flag + cell_text(cell, room - 1), style=style)
+        line.append(flag + cell_text(cell, room - 1, g.more), style=style)
         if cell.key is not None:
             hits.append((y, x, x + room, cell.key))
 

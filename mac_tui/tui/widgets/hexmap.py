@@ -287,7 +287,9 @@ class HexMap(Widget, can_focus=True):
 
     @layout_mode.setter
     def layout_mode(self, value: LayoutMode) -> None:
-        self._layout_mode = value
+        if value != self._layout_mode:
+            self._layout_mode = value
+            self.refresh(layout=True)  # an auto-sized map asks for the new room
         self._relayout()
 
     @property
@@ -417,11 +419,15 @@ class HexMap(Widget, can_focus=True):
             return _largest_map()
         return self._width, self._height
 
+    def _sized_layout(self) -> Layout:
+        """The layout an auto-sized map asks room for: the one set, else the compact one."""
+        return "compact" if self._layout_mode == "auto" else self._layout_mode
+
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return drawing_size(*self._map_dims(), "compact").width
+        return drawing_size(*self._map_dims(), self._sized_layout()).width
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return drawing_size(*self._map_dims(), "compact").height
+        return drawing_size(*self._map_dims(), self._sized_layout()).height
 
     def _pick_layout(self) -> Layout:
         if self._layout_mode != "auto":

@@ -24,12 +24,14 @@ from textual.message import Message
 from textual.widget import Widget
 
 from ...catalog import catalog
+from ..glyphs import glyphs
 
 CONTESTED_COLOUR = "medium_purple"
 MARKERS = {"crucible": "C", "directorate": "D", "outer_reach": "O"}
 CONTESTED_MARKER = "-"
 HERE_MARKER = "@"
-DOTS = {"unicode": ("·", "•"), "ascii": (".", "*")}  # (route, planned route)
+# (route, planned route) by glyph setting
+DOTS = {g: (glyphs(g == "ascii").route, glyphs(g == "ascii").planned) for g in ("unicode", "ascii")}
 
 
 def faction_marker(faction: str) -> str:

@@ -9,10 +9,12 @@ from ...campaign.calendar import date_text
 from ...campaign.timeflow import daily_upkeep
 from ...catalog import catalog
 from ...model import GameState
+from ..glyphs import glyphs, is_ascii
 
 
-def status_text(state: GameState) -> Text:
+def status_text(state: GameState, ascii: bool = False) -> Text:
     """Two lines at 80 columns: who, when, money, where; then fuel, standing, upkeep."""
+    sep = glyphs(ascii).sep
     c = state.campaign
     if c is None:
         return Text("No campaign")
@@ -21,20 +23,20 @@ def status_text(state: GameState) -> Text:
     system = cat.systems[place.system]
     text = Text()
     text.append(c.company, style="bold")
-    text.append(f" · {date_text(c.day)} · ")
+    text.append(f" {sep} {date_text(c.day)} {sep} ")
     text.append(f"{c.credits:,} cr", style="bold red" if c.credits < 0 else "bold")
-    text.append(f" · {place.name}, {system.name}")
+    text.append(f" {sep} {place.name}, {system.name}")
     text.append("\n")
-    text.append(f"Fuel {c.fuel}/{cat.galaxy.travel.fuel_capacity} · Rep {c.reputation}")
+    text.append(f"Fuel {c.fuel}/{cat.galaxy.travel.fuel_capacity} {sep} Rep {c.reputation}")
     for faction_id, value in c.standing:
         faction = cat.factions[faction_id]
         level = cat.standing_level(value)
-        text.append(" · ")
+        text.append(f" {sep} ")
         text.append(faction.abbrev, style=f"bold {faction.colour}")
         text.append(f" {level.name[:3]} {value}")
-    text.append(f" · Upkeep {daily_upkeep(c):,}/d")
+    text.append(f" {sep} Upkeep {daily_upkeep(c):,}/d")
     if c.ended:
-        text.append(" · RUN OVER", style="bold red")
+        text.append(f" {sep} RUN OVER", style="bold red")
     return text
 
 
@@ -44,4 +46,4 @@ class StatusBar(Static):
     """
 
     def show(self, state: GameState) -> None:
-        self.update(status_text(state))
+        self.update(status_text(state, is_ascii(self)))

@@ -1,0 +1,89 @@
+"""The report of a quick battle (a skirmish has no contract to settle): the result, the
+rounds fought, and every frame of both sides with what is left of it."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from ...catalog import LOCATION_ORDER, catalog
+from ...combat.state import Battle, Unit
+from ..app import GameScreen
+from ..glyphs import is_ascii, plain
+
+RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
+
+
+def frame_line(unit: Unit) -> str:
+    """One frame: label, chassis, armour and structure left, destroyed locations, fate."""
+    cat = catalog()
+    armour = unit.total_armor * 100 // max(1, unit.start_armor)
+    structure = unit.total_structure * 100 // max(1, unit.start_structure)
+    lost = [
+        cat.location(loc).abbrev for i, loc in enumerate(LOCATION_ORDER) if unit.structure[i] <= 0
+    ]
+    if unit.destroyed:
+        fate = "destroyed"
+    elif not unit.pilot_alive:
+        fate = "pilot killed"
+    elif unit.damaged:
+        fate = "damaged"
+    else:
+        fate = "unhurt"
+    where = f" · lost {' '.join(lost)}" if lost and not unit.destroyed else ""
+    name = cat.chassis[unit.chassis].designation
+    left = f"armour {armour:>3}%  structure {structure:>3}%"
+    return f"  {unit.label[:14]:<14} {name:<5} {left}  {fate}{where}"
+
+
+def report_text(battle: Battle) -> str:
+    result = RESULTS.get(battle.result or "", "NOT OVER")
+    lines = [
+        f"[b]Quick battle: {result}[/b]",
+        f"Difficulty {battle.difficulty} · {catalog().landscape(battle.landscape).name} · "
+        f"{battle.map.width}x{battle.map.height} · {battle.round} round(s)",
+        "",
+        "[b]Your lance[/b]",
+        *(frame_line(u) for u in battle.side_units("player")),
+        "",
+        "[b]Enemy force[/b]",
+        *(frame_line(u) for u in battle.side_units("enemy")),
+        "",
+        "Enter: back to the title screen.",
+    ]
+    return "\n".join(lines)
+
+
+class SkirmishReportScreen(GameScreen):
+    HELP = "The quick battle's report. Enter or Escape goes back to the title screen."
+    BINDINGS = [Binding("enter,escape", "done", "Title screen", id="skirmish.done")]
+    DEFAULT_CSS = """
+    SkirmishReportScreen #report { padding: 1 2; height: auto; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static("", id="report", markup=True)
+        yield Footer()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ready = False
+
+    def on_mount(self) -> None:
+        self.ready = True
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        session = self.game.session
+        battle = session.state.battle if session is not None else None
+        if battle is not None and self.ready:
+            text = report_text(battle)
+            self.query_one("#report", Static).update(plain(text) if is_ascii(self) else text)
+
+    def action_done(self) -> None:
+        from .title import TitleScreen
+
+        self.app.switch_screen(TitleScreen())

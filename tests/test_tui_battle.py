@@ -1,0 +1,463 @@
+"""The hex battle in the terminal app, played by keys (and a few clicks) as a player plays it:
+deployment, moving, aiming with the hit-chance breakdown, called shots, the enemy's turns,
+withdrawal, auto-resolve, the quick battle from the title screen, and resuming a battle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.text import Text
+
+from mac_tui.campaign.state import Campaign
+from mac_tui.combat import preview
+from mac_tui.combat.actions import check_fire, legal_commands
+from mac_tui.combat.ai import decide
+from mac_tui.combat.attack import hit_chance
+from mac_tui.combat.commands import CalledShot, FireGroup, Move
+from mac_tui.combat.events import ActivationEnded, GroupFired, Moved, RoundStarted
+from mac_tui.combat.skirmish import NewSkirmish
+from mac_tui.combat.state import Battle
+from mac_tui.game import Event
+from mac_tui.hexgrid import Hex, distance
+from mac_tui.save import state_hash
+from mac_tui.session import Session
+from mac_tui.tui.app import MacApp
+from mac_tui.tui.battle_text import log_lines
+from mac_tui.tui.config import CONFIG_ENV, Settings
+from mac_tui.tui.screens.afteraction import AfterActionScreen
+from mac_tui.tui.screens.battle import BattleScreen
+from mac_tui.tui.screens.hub import HubScreen
+from mac_tui.tui.screens.skirmish_report import SkirmishReportScreen
+from mac_tui.tui.screens.title import TitleScreen
+from mac_tui.tui.widgets.battle_panels import FramePanel, TargetPanel
+from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
+from mac_tui.tui.widgets.hexmap import HexMap
+
+Pilot = Any  # textual.pilot.Pilot[None]
+SEED = "1"  # contract C1 of seed 1: difficulty 3
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(autouse=True)
+def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CONFIG_ENV, str(tmp_path / "config.toml"))
+
+
+# ---- helpers -------------------------------------------------------------------------------
+async def press(pilot: Pilot, *keys: str) -> None:
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+def text_of(app: MacApp, selector: str) -> str:
+    content = app.screen.query_one(selector).render()
+    return content.plain if isinstance(content, Text) else str(content)
+
+
+def battle_of(app: MacApp) -> Battle:
+    assert app.session is not None and app.session.state.battle is not None
+    return app.session.state.battle
+
+
+def camp(app: MacApp) -> Campaign:
+    assert app.session is not None and app.session.state.campaign is not None
+    return app.session.state.campaign
+
+
+def screen(app: MacApp) -> BattleScreen:
+    assert isinstance(app.screen, BattleScreen), app.screen
+    return app.screen
+
+
+async def launch_first_contract(pilot: Pilot) -> BattleScreen:
+    """A new company (seed 1) launches contract C1 with its two ready frames."""
+    app: MacApp = pilot.app
+    await press(pilot, "n", *"Iron Wolves", "enter")
+    assert isinstance(app.screen, AskScreen)
+    await press(pilot, "ctrl+a", "ctrl+k", *SEED, "enter")
+    assert isinstance(app.screen, HubScreen)
+    await press(pilot, "6", "enter", "l", "y")
+    return screen(app)
+
+
+async def until(pilot: Pilot, done: Any, what: str, tries: int = 600) -> None:
+    for _ in range(tries):
+        if done():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def player_turn(app: MacApp) -> bool:
+    s = app.screen
+    return isinstance(s, BattleScreen) and s.player_turn() and s.timer is None
+
+
+async def to_player_turn(pilot: Pilot) -> None:
+    app: MacApp = pilot.app
+    await until(pilot, lambda: player_turn(app) or screen(app).phase == "over", "the player")
+    await pilot.pause()
+
+
+async def deploy_by_keys(pilot: Pilot) -> None:
+    """Place each frame by moving the cursor inside the zone and pressing Enter, then start."""
+    app: MacApp = pilot.app
+    battle = battle_of(app)
+    zone = battle.map.deployment_hexes("player")
+    hexmap = app.screen.query_one(HexMap)
+    assert hexmap.cursor in zone  # the cursor starts in the zone
+    await press(pilot, "enter")  # the first frame where the cursor is
+    await press(pilot, "j", "j", "enter")  # two rows down: the second frame
+    battle = battle_of(app)
+    assert all(u.pos in zone for u in battle.side_units("player"))
+    await press(pilot, "s")
+    assert battle_of(app).phase == "combat"
+
+
+# ---- a whole battle by keys ----------------------------------------------------------------
+async def test_a_whole_battle_by_keys_from_deployment_to_the_hub(tmp_path: Path) -> None:
+    """Every order by key: fire at the nearest target when a group can (f, Enter), else sprint
+    east as far as the cursor finds a reachable hex (r, l..., Enter), else end (x)."""
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await launch_first_contract(pilot)
+        await deploy_by_keys(pilot)
+        orders = {"fire": 0, "sprint": 0, "end": 0}
+        for _ in range(300):
+            await to_player_turn(pilot)
+            s = screen(app)
+            if s.phase == "over":
+                break
+            if s.action_legal("fire"):
+                before = len(app.session.commands)  # type: ignore[union-attr]
+                await press(pilot, "f")
+                assert s.query_one(TargetPanel).display  # the preview replaces the frame panel
+                await press(pilot, "enter")
+                assert isinstance(app.session.commands[before], FireGroup)  # type: ignore[union-attr]
+                orders["fire"] += 1
+                continue
+            if s.action_legal("sprint"):
+                await press(pilot, "r")
+                for _ in range(8):
+                    await press(pilot, "l")
+                    if "Cannot" in text_of(app, "#message"):
+                        await press(pilot, "h")
+                        break
+                if "Sprint" in text_of(app, "#message") and "Cannot" not in text_of(
+                    app, "#message"
+                ):
+                    await press(pilot, "enter")
+                    orders["sprint"] += 1
+                    continue
+                await press(pilot, "escape")
+            await press(pilot, "x")
+            orders["end"] += 1
+        s = screen(app)
+        assert s.phase == "over" and app.session is not None
+        assert app.session.state.battle is None  # the engine settled the mission
+        assert orders["fire"] > 0 and orders["sprint"] > 0
+        aa = camp(app).after_action
+        assert aa is not None and aa.result.upper() in text_of(app, "#message")
+        await press(pilot, "enter")
+        assert isinstance(app.screen, AfterActionScreen)
+        await press(pilot, "space", "enter")  # pick the first salvage item, confirm
+        if isinstance(app.screen, ConfirmScreen):  # picks left unused: asked first
+            await press(pilot, "y")
+        assert camp(app).after_action.revealed  # type: ignore[union-attr]
+        await press(pilot, "enter")  # done
+        assert isinstance(app.screen, HubScreen)
+        assert camp(app).after_action is None and camp(app).missions_played == 1
+
+
+# ---- deployment ----------------------------------------------------------------------------
+async def test_deployment_by_keys_and_mouse_with_reset_and_refusals(tmp_path: Path) -> None:
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = await launch_first_contract(pilot)
+        battle = battle_of(app)
+        ids = [u.id for u in battle.side_units("player")]
+        assert s.deploy_unit == ids[0]
+        assert s.check_action("start", ()) is None  # greyed: nobody placed yet
+        await press(pilot, "s")
+        assert battle_of(app).phase == "deployment"
+        # Outside the zone: refused with the engine's reason.
+        hexmap = s.query_one(HexMap)
+        outside = next(
+            h for h in battle.map.grid.hexes() if not battle.map.is_deployment(h, "player")
+        )
+        hexmap.set_cursor(outside)
+        await press(pilot, "enter")
+        assert "Refused" in text_of(app, "#message") and "deployment zone" in text_of(
+            app, "#message"
+        )
+        assert battle_of(app).unit(ids[0]).pos is None
+        # Tab picks the second frame; a click on a zone hex, then a second click, places it.
+        await press(pilot, "tab")
+        assert s.deploy_unit == ids[1]
+        zone = battle.map.deployment_hexes("player")
+        target = zone[3]
+        x, y = hexmap.cell_of(target)
+        await pilot.click(HexMap, offset=(x, y))
+        await pilot.click(HexMap, offset=(x, y))
+        await pilot.pause()
+        assert battle_of(app).unit(ids[1]).pos == target
+        assert s.deploy_unit == ids[0]  # the next frame waiting
+        # Reset takes both back; auto-deploy places the rest; start.
+        await press(pilot, "r")
+        assert all(u.pos is None for u in battle_of(app).side_units("player"))
+        await press(pilot, "a")
+        assert all(u.pos in zone for u in battle_of(app).side_units("player"))
+        await press(pilot, "s")
+        assert battle_of(app).phase == "combat"
+
+
+# ---- moving --------------------------------------------------------------------------------
+async def test_move_preview_marks_the_reach_and_refuses_out_of_range(tmp_path: Path) -> None:
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = await launch_first_contract(pilot)
+        await press(pilot, "a", "s")
+        await to_player_turn(pilot)
+        battle = battle_of(app)
+        unit = battle.active_unit
+        assert unit is not None and unit.pos is not None and unit.side == "player"
+        await press(pilot, "m")
+        assert s.mode == "move"
+        reach = preview.reach_hexes(battle, unit, False)
+        hexmap = s.query_one(HexMap)
+        # A hex in reach: the message previews the engine's plan; Enter moves there.
+        goal = max(reach, key=lambda h: (distance(unit.pos, h), h.q, h.r))  # type: ignore[arg-type]
+        hexmap.set_cursor(goal)
+        await pilot.pause()
+        plan = preview.move_preview(battle, unit, goal, False)
+        assert plan.refusal is None
+        assert f"{goal.q},{goal.r}" in text_of(app, "#message")
+        assert f"energy {plan.energy}" in text_of(app, "#message").lower()
+        # Out of reach: the refusal, before anything is sent.
+        far = Hex(unit.pos.q + 9, unit.pos.r)
+        commands = len(app.session.commands)  # type: ignore[union-attr]
+        hexmap.set_cursor(far)
+        await pilot.pause()
+        if battle.map.contains(far):
+            assert "Cannot" in text_of(app, "#message")
+            await press(pilot, "enter")
+            assert len(app.session.commands) == commands  # type: ignore[union-attr]
+        hexmap.set_cursor(goal)
+        await press(pilot, "enter")
+        assert app.session.commands[-1] == Move(goal)  # type: ignore[union-attr]
+        assert battle_of(app).unit(unit.id).pos == goal
+        assert s.mode == "idle"
+
+
+# ---- aiming --------------------------------------------------------------------------------
+def fire_ready_session(seed: int, difficulty: int) -> Session:
+    """A quick battle played by the AI until a player's frame with 2 AP can fire."""
+    session = Session.new(seed)
+    assert session.apply(NewSkirmish(difficulty)).accepted
+    for _ in range(3000):
+        battle = session.state.battle
+        assert battle is not None and battle.phase != "over"
+        unit = battle.active_unit
+        if (
+            battle.phase == "combat"
+            and unit is not None
+            and unit.side == "player"
+            and unit.ap == 2
+            and any(isinstance(c, FireGroup) for c in legal_commands(session.state))
+        ):
+            return session
+        assert session.apply(decide(session.state).command).accepted
+    raise AssertionError("no shot came up")
+
+
+async def test_targeting_shows_every_weapons_chance_and_fires_a_called_shot(
+    tmp_path: Path,
+) -> None:
+    session = fire_ready_session(5, 5)
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_session(session, tmp_path / "fire.json")
+        app.show_game()
+        await pilot.pause()
+        s = screen(app)
+        battle = battle_of(app)
+        unit = battle.active_unit
+        assert unit is not None
+        await press(pilot, "f")
+        assert s.mode == "fire" and s.target is not None and s.group is not None
+        target = battle.unit(s.target)
+        assert s.query_one(HexMap).cursor == target.pos  # the cursor jumps to the target
+        panel = s.query_one(TargetPanel)
+        shown = panel.text(38)
+        assert target.label in shown
+        for _, ws in [(i, w) for i, w in unit.live_weapons() if w.group == s.group]:
+            hc = hit_chance(battle, unit, target, ws)
+            if hc is not None:
+                assert f"{hc.chance}%" in shown  # each weapon's chance...
+                for m in hc.modifiers:  # ...and its whole breakdown
+                    assert str(abs(m.value)) in shown
+        # Tab cycles to the other enemy and back.
+        first = s.target
+        await press(pilot, "tab")
+        assert s.target != first
+        await press(pilot, "tab")
+        assert s.target == first
+        # A called shot: c aims, Enter asks for the location, the pick fires at it.
+        await press(pilot, "escape")
+        assert s.mode == "idle" and not panel.display
+        await press(pilot, "c")
+        assert s.mode == "called"
+        group, aim = s.group, s.target
+        assert group is not None and aim is not None
+        assert not isinstance(check_fire(battle, unit, group, aim, "legs"), str)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, ChooseScreen)
+        options = [o for o, _ in app.screen.options]
+        await press(pilot, *["down"] * options.index("legs"), "enter")
+        assert app.session is not None
+        assert app.session.commands[-1] == CalledShot(group, aim, "legs")
+
+
+async def test_groups_switch_with_digits_and_a_missing_group_is_explained(tmp_path: Path) -> None:
+    session = fire_ready_session(5, 5)
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_session(session, tmp_path / "fire.json")
+        app.show_game()
+        await pilot.pause()
+        s = screen(app)
+        await press(pilot, "f")
+        unit = battle_of(app).active_unit
+        assert unit is not None
+        groups = sorted({w.group for _, w in unit.live_weapons()})
+        for g in groups:
+            await press(pilot, str(g))
+            assert s.group == g and f"group {g}" in text_of(app, "#message")
+        missing = next(g for g in (1, 2, 3, 4) if g not in groups)
+        await press(pilot, str(missing))
+        assert f"no working weapon in group {missing}" in text_of(app, "#message")
+
+
+# ---- the enemy's turn, auto-resolve, withdrawal ---------------------------------------------
+async def test_enemy_turns_play_at_the_animation_pace_and_space_skips_them(
+    tmp_path: Path,
+) -> None:
+    app = MacApp(saves=tmp_path, settings=Settings(animation="slow"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = await launch_first_contract(pilot)
+        await press(pilot, "a", "s")
+        assert app.session is not None
+        # Hand the turn to the enemy: the player's frames end their activations.
+        for _ in range(4):
+            if s.ai_turn:
+                break
+            await to_player_turn(pilot)
+            await press(pilot, "x")
+        assert s.ai_turn
+        count = len(app.session.commands)
+        assert "Enemy turn" in text_of(app, "#message") and "space skips" in text_of(
+            app, "#message"
+        )
+        await pilot.pause(0.3)
+        assert len(app.session.commands) == count  # slow: nothing yet after 0.3 s
+        # p holds the turn; "." plays one order at a time; nothing moves on its own.
+        await press(pilot, "p")
+        assert s.paused and "paused" in text_of(app, "#message")
+        await press(pilot, "full_stop")
+        assert len(app.session.commands) == count + 1
+        await pilot.pause(1.2)  # longer than a slow step
+        assert len(app.session.commands) == count + 1
+        await press(pilot, "space")
+        await to_player_turn(pilot)
+        assert len(app.session.commands) > count and not s.skipping
+
+
+async def test_withdraw_asks_first_and_auto_resolve_fights_to_the_end(tmp_path: Path) -> None:
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = await launch_first_contract(pilot)
+        await press(pilot, "a", "s")
+        await to_player_turn(pilot)
+        await press(pilot, "w")
+        assert isinstance(app.screen, ConfirmScreen)
+        await press(pilot, "n")  # no: still fighting
+        assert app.screen is s and battle_of(app).phase == "combat"
+        await press(pilot, "a")  # auto-resolve: the AI fights for the player too
+        assert s.auto
+        await until(pilot, lambda: app.session.state.battle is None, "the end")  # type: ignore[union-attr]
+        await pilot.pause()
+        assert camp(app).after_action is not None and s.phase == "over"
+
+
+# ---- quick battle, resume ------------------------------------------------------------------
+async def test_quick_battle_from_the_title_to_its_report_and_back(tmp_path: Path) -> None:
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "b")
+        assert isinstance(app.screen, ChooseScreen)
+        await press(pilot, "enter")  # difficulty 1
+        s = screen(app)
+        assert app.session is not None and app.session.state.campaign is None
+        assert battle_of(app).difficulty == 1 and "Quick battle" in text_of(app, "#battle-title")
+        assert list(tmp_path.glob("skirmish-*.json"))  # saved from the first command
+        await press(pilot, "a", "s", "a", "space")  # auto-deploy, start, auto-resolve, skip
+        await until(pilot, lambda: s.phase == "over", "the end of the battle")
+        await pilot.pause()
+        result = battle_of(app).result
+        assert result is not None and result.upper() in text_of(app, "#message")
+        await press(pilot, "enter")
+        assert isinstance(app.screen, SkirmishReportScreen)
+        assert f"Quick battle: {result.upper()}" in text_of(app, "#report")
+        await press(pilot, "enter")
+        assert isinstance(app.screen, TitleScreen)
+
+
+async def test_leaving_mid_battle_and_continuing_resumes_it_where_it_stood(
+    tmp_path: Path,
+) -> None:
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await launch_first_contract(pilot)
+        await press(pilot, "a", "s")
+        await to_player_turn(pilot)
+        await press(pilot, "g")  # brace: one command into round 1
+        await to_player_turn(pilot)
+        assert app.session is not None
+        saved = state_hash(app.session.state)
+        await press(pilot, "escape")
+        assert isinstance(app.screen, ConfirmScreen)
+        await press(pilot, "y")
+        assert isinstance(app.screen, TitleScreen)
+    again = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with again.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "c")  # continue the latest save
+        s = screen(again)
+        assert again.session is not None and state_hash(again.session.state) == saved
+        unit = battle_of(again).active_unit
+        assert unit is not None and s.query_one(FramePanel).display
+
+
+# ---- the combat log --------------------------------------------------------------------------
+def test_the_log_names_frames_by_label_and_marks_the_rounds() -> None:
+    session = fire_ready_session(5, 5)
+    battle = session.state.battle
+    assert battle is not None
+    moved = Moved(unit="P1", mode="move", path=(Hex(0, 0), Hex(1, 0)), energy=2, pullback=False)
+    fired = GroupFired(unit="P2", group=1, target="E1", called=None, energy=4, overwatch=False)
+    events: list[Event] = [
+        RoundStarted(round=2, order=("P2", "E1")),
+        moved,
+        fired,
+        ActivationEnded(unit="P1"),
+    ]
+    ghost, falcon, enemy = (battle.unit(i).label for i in ("P1", "P2", "E1"))
+    lines = log_lines(battle, events, ascii_glyphs=True)
+    assert log_lines(battle, events, ascii_glyphs=False)[0].startswith("── Round 2 · ")
+    assert lines == [
+        f"-- Round 2 | initiative {falcon} {enemy} --",
+        f"{ghost} moves 1 hex(es) to 1,0 (2 energy)",
+        f"{falcon} fires group 1 at {enemy}",
+    ]
