@@ -273,16 +273,21 @@ def fire_ready_session(seed: int, difficulty: int) -> Session:
     raise AssertionError("no shot came up")
 
 
+async def open_battle(pilot: Pilot, session: Session, folder: Path) -> BattleScreen:
+    """Open the game at `session`, as Continue does."""
+    app: MacApp = pilot.app
+    app.start_session(session, folder / "battle.json")
+    app.show_game()
+    await pilot.pause()
+    return screen(app)
+
+
 async def test_targeting_shows_every_weapons_chance_and_fires_a_called_shot(
     tmp_path: Path,
 ) -> None:
-    session = fire_ready_session(5, 5)
     app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
     async with app.run_test(size=(80, 24)) as pilot:
-        app.start_session(session, tmp_path / "fire.json")
-        app.show_game()
-        await pilot.pause()
-        s = screen(app)
+        s = await open_battle(pilot, fire_ready_session(5, 5), tmp_path)
         battle = battle_of(app)
         unit = battle.active_unit
         assert unit is not None
@@ -322,13 +327,9 @@ async def test_targeting_shows_every_weapons_chance_and_fires_a_called_shot(
 
 
 async def test_groups_switch_with_digits_and_a_missing_group_is_explained(tmp_path: Path) -> None:
-    session = fire_ready_session(5, 5)
     app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
     async with app.run_test(size=(80, 24)) as pilot:
-        app.start_session(session, tmp_path / "fire.json")
-        app.show_game()
-        await pilot.pause()
-        s = screen(app)
+        s = await open_battle(pilot, fire_ready_session(5, 5), tmp_path)
         await press(pilot, "f")
         unit = battle_of(app).active_unit
         assert unit is not None

@@ -14,10 +14,7 @@ from rich.console import Console
 from rich.text import Text
 from textual.binding import Binding
 
-from mac_tui.campaign.commands import Accept, Dismiss, NewCampaign, Salvage
 from mac_tui.catalog import catalog
-from mac_tui.combat.ai import decide
-from mac_tui.game import Accepted, Command
 from mac_tui.session import Session
 from mac_tui.tui import glyphs as glyph_module
 from mac_tui.tui.app import MacApp
@@ -27,9 +24,9 @@ from mac_tui.tui.screens.afteraction import AfterActionScreen
 from mac_tui.tui.screens.battle import BattleScreen
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.rules import RulesScreen
+from tests.stages import Stages, build_stages, copy
 
 Pilot = Any  # textual.pilot.Pilot[None]
-SEED = 1  # contract C1 (difficulty 3) is on the first board; the starting lance wins it
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -82,33 +79,9 @@ def test_keys_are_named_in_ascii() -> None:
 
 
 # ---- the game states behind the screens ----------------------------------------------------
-@attrs.frozen
-class Stages:
-    fresh: Session
-    battle: Session
-    after_action: Session
-    hub: Session
-
-
-def play(session: Session, *commands: Command) -> Session:
-    for command in commands:
-        assert isinstance(session.apply(command), Accepted), command.to_text()
-    return session
-
-
-def copy(session: Session) -> Session:
-    return Session(session.state, list(session.commands), list(session.checkpoints))
-
-
 @pytest.fixture(scope="module")
 def stages() -> Stages:
-    fresh = play(Session.new(SEED), NewCampaign("Iron"))
-    battle = play(copy(fresh), Accept("C1", 2, "F1+F2"))
-    after_action = copy(battle)
-    while after_action.state.battle is not None:
-        play(after_action, decide(after_action.state).command)
-    hub = play(copy(after_action), Salvage("1+2"), Dismiss())
-    return Stages(fresh, battle, after_action, hub)
+    return build_stages()
 
 
 @pytest.fixture(autouse=True)

@@ -22,24 +22,23 @@ import attrs
 import pytest
 from textual.widgets import Input
 
-from mac_tui.campaign.commands import Accept, Dismiss, NewCampaign, Salvage
+from mac_tui.campaign.commands import NewCampaign
 from mac_tui.catalog import catalog
 from mac_tui.combat.actions import legal_commands
 from mac_tui.combat.ai import decide
 from mac_tui.combat.commands import FireGroup
 from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.combat.state import Battle
-from mac_tui.game import Accepted, Command
 from mac_tui.session import Session
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import CONFIG_ENV, Settings
 from mac_tui.tui.screens import title
+from tests.stages import Stages, build_stages, copy, play
 
 Pilot = Any  # textual.pilot.Pilot[None]
 RunBefore = Callable[[Pilot], Awaitable[None]]
 Compare = Callable[..., bool]
 
-SEED = 1  # contract C1 (difficulty 3): the starting lance wins it in 15 AI commands
 SAVE = Path("saves") / "iron-1.json"  # relative: the test runs in its own folder
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 sized = pytest.mark.parametrize("size", list(SIZES.values()), ids=list(SIZES))
@@ -57,35 +56,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 # ---- the game states, played once ----------------------------------------------------------
-@attrs.frozen
-class Stages:
-    fresh: Session  # a new company, day 1
-    battle: Session  # contract C1 accepted with F1+F2: the battle about to start
-    after_action: Session  # the battle won, the salvage not yet picked
-    hub: Session  # salvage taken, report dismissed: back at the hub with a mission behind
-
-
-def play(session: Session, *commands: Command) -> Session:
-    for command in commands:
-        outcome = session.apply(command)
-        assert isinstance(outcome, Accepted), (command.to_text(), outcome)
-    return session
-
-
-def copy(session: Session) -> Session:
-    """A session of its own for one app (states are immutable; the logs are copied)."""
-    return Session(session.state, session.commands, session.checkpoints)
-
-
 @pytest.fixture(scope="module")
 def stages() -> Stages:
-    fresh = play(Session.new(SEED), NewCampaign("Iron"))
-    battle = play(copy(fresh), Accept("C1", 2, "F1+F2"))
-    after_action = copy(battle)
-    while after_action.state.battle is not None:
-        play(after_action, decide(after_action.state).command)
-    hub = play(copy(after_action), Salvage("1+2"), Dismiss())
-    return Stages(fresh, battle, after_action, hub)
+    return build_stages()
 
 
 @pytest.fixture(autouse=True)
