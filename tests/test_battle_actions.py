@@ -805,6 +805,10 @@ def test_countermeasures_last_until_the_users_next_activation() -> None:
     on = ok(state, UseEquipment("countermeasure_suite"))
     assert unit(on.state, "P1").ecm_active
     assert (unit(on.state, "P1").ap, unit(on.state, "P1").energy_used) == (1, 3)
+    # B4: a second use in the same activation would pay 1 AP and 3 energy for nothing
+    again = refused(on.state, UseEquipment("countermeasure_suite"))
+    assert again == "Countermeasure Suite is already on until P1's next activation"
+    assert "use countermeasure_suite - -" not in [c.to_text() for c in legal_commands(on.state)]
     round2 = ok(on.state, EndActivation())
     assert bat(round2.state).round == 2
     assert bat(round2.state).active_unit == unit(round2.state, "E1")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from rich.text import Text
 
@@ -15,8 +16,10 @@ from mac_tui.combat import preview
 from mac_tui.combat.actions import check_fire, legal_commands
 from mac_tui.combat.ai import decide
 from mac_tui.combat.attack import hit_chance
-from mac_tui.combat.commands import CalledShot, FireGroup, Move
+from mac_tui.combat.commands import CalledShot, FireGroup, Move, UseEquipment
 from mac_tui.combat.events import ActivationEnded, GroupFired, Moved, RoundStarted
+from mac_tui.combat.setup import starting_lance
+from mac_tui.combat.sim import make_state
 from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.combat.state import Battle
 from mac_tui.game import Event
@@ -462,3 +465,50 @@ def test_the_log_names_frames_by_label_and_marks_the_rounds() -> None:
         f"{ghost} moves 1 hex(es) to 1,0 (2 energy)",
         f"{falcon} fires group 1 at {enemy}",
     ]
+
+
+# ---- equipment -------------------------------------------------------------------------------
+async def test_equipment_by_keys_a_jump_and_countermeasures(tmp_path: Path) -> None:
+    """e lists the active equipment; the Thrust Pack marks the hexes it can reach and jumps
+    where Enter says; the Countermeasure Suite switches on at once (R11)."""
+    lance = list(starting_lance())
+    lance[0] = attrs.evolve(
+        lance[0], equipment=(("thrust_pack", None), ("countermeasure_suite", None))
+    )
+    state = make_state(3, 1, lance=lance, player_ai=False)
+    session = Session(state)
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = await open_battle(pilot, session, tmp_path)
+        await press(pilot, "a", "s")
+        for _ in range(4):  # to the jumping frame's activation
+            await to_player_turn(pilot)
+            unit = battle_of(app).active_unit
+            assert unit is not None
+            if unit.id == "P1":
+                break
+            await press(pilot, "x")
+        assert unit.id == "P1" and s.action_legal("equipment")
+        await press(pilot, "e")
+        assert isinstance(app.screen, ChooseScreen)
+        items = [value for value, _ in app.screen.options]
+        assert items == ["countermeasure_suite", "thrust_pack"]
+        await press(pilot, "enter")  # the Countermeasure Suite: on at once
+        assert app.session.commands[-1] == UseEquipment("countermeasure_suite")  # type: ignore[union-attr]
+        assert battle_of(app).unit("P1").ecm_active
+        assert battle_of(app).active_unit == battle_of(app).unit("P1")  # 1 AP left
+        await press(pilot, "e")  # only the Thrust Pack is left to use: straight to aiming it
+        assert s.mode == "jump" and s.jump_item == "thrust_pack"
+        legal = {
+            c.hex
+            for c in legal_commands(app.session.state)  # type: ignore[union-attr]
+            if isinstance(c, UseEquipment) and c.equipment == "thrust_pack"
+        }
+        assert s.jump_hexes() == legal and legal
+        assert "Jump" in text_of(app, "#message")
+        goal = sorted(legal)[0]
+        s.query_one(HexMap).set_cursor(goal)
+        before = len(app.session.commands)  # type: ignore[union-attr]
+        await press(pilot, "enter")
+        assert app.session.commands[before] == UseEquipment("thrust_pack", None, goal)  # type: ignore[union-attr]
+        assert battle_of(app).unit("P1").pos == goal

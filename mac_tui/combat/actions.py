@@ -380,6 +380,8 @@ def check_equipment(
     if item.effect == "ecm":
         if target_id is not None or hex_ is not None:
             return f"{item.name} takes no target: it shields its own frame"
+        if unit.ecm_active:  # B4: a second use would pay again for nothing
+            return f"{item.name} is already on until {unit.label}'s next activation"
         return None
     if target_id is None:
         return f"{item.name} needs a target frame"
