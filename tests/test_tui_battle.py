@@ -32,7 +32,7 @@ from mac_tui.tui.config import CONFIG_ENV, Settings
 from mac_tui.tui.screens.afteraction import AfterActionScreen
 from mac_tui.tui.screens.battle import BattleScreen
 from mac_tui.tui.screens.hub import HubScreen
-from mac_tui.tui.screens.skirmish_report import SkirmishReportScreen
+from mac_tui.tui.screens.skirmish_report import SkirmishReportScreen, frame_line
 from mac_tui.tui.screens.title import TitleScreen
 from mac_tui.tui.widgets.battle_panels import FramePanel, TargetPanel
 from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
@@ -512,3 +512,19 @@ async def test_equipment_by_keys_a_jump_and_countermeasures(tmp_path: Path) -> N
         await press(pilot, "enter")
         assert app.session.commands[before] == UseEquipment("thrust_pack", None, goal)  # type: ignore[union-attr]
         assert battle_of(app).unit("P1").pos == goal
+
+
+def test_the_quick_battle_report_says_who_withdrew() -> None:
+    battle = battle_of_session(fire_ready_session(5, 5))
+    won = attrs.evolve(battle, phase="over", result="victory")  # the enemy withdrew (R14)
+    enemy, mine = won.side_units("enemy")[0], won.side_units("player")[0]
+    assert frame_line(won, enemy).rstrip().endswith("withdrew")
+    assert "withdrew" not in frame_line(won, mine)
+    left = attrs.evolve(battle, phase="over", result="withdrawal")  # the player withdrew
+    assert frame_line(left, mine).rstrip().endswith("withdrew")
+    assert "withdrew" not in frame_line(left, enemy)
+
+
+def battle_of_session(session: Session) -> Battle:
+    assert session.state.battle is not None
+    return session.state.battle

@@ -16,7 +16,15 @@ from ..glyphs import is_ascii, plain
 RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
 
 
-def frame_line(unit: Unit) -> str:
+def left_the_field(battle: Battle, unit: Unit) -> bool:
+    """A frame still standing on the side that lost (its side withdrew, §10.4, R14)."""
+    if not unit.active:
+        return False
+    lost = {"victory": "enemy", "withdrawal": "player", "defeat": "player"}
+    return lost.get(battle.result or "") == unit.side
+
+
+def frame_line(battle: Battle, unit: Unit) -> str:
     """One frame: label, chassis, armour and structure left, destroyed locations, fate."""
     cat = catalog()
     armour = unit.total_armor * 100 // max(1, unit.start_armor)
@@ -28,6 +36,8 @@ def frame_line(unit: Unit) -> str:
         fate = "destroyed"
     elif not unit.pilot_alive:
         fate = "pilot killed"
+    elif left_the_field(battle, unit):
+        fate = "withdrew"
     elif unit.damaged:
         fate = "damaged"
     else:
@@ -46,10 +56,10 @@ def report_text(battle: Battle) -> str:
         f"{battle.map.width}x{battle.map.height} · {battle.round} round(s)",
         "",
         "[b]Your lance[/b]",
-        *(frame_line(u) for u in battle.side_units("player")),
+        *(frame_line(battle, u) for u in battle.side_units("player")),
         "",
         "[b]Enemy force[/b]",
-        *(frame_line(u) for u in battle.side_units("enemy")),
+        *(frame_line(battle, u) for u in battle.side_units("enemy")),
         "",
         "Enter: back to the title screen.",
     ]
