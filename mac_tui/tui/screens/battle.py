@@ -222,6 +222,8 @@ class BattleScreen(GameScreen):
         battle = self.battle
         log = self.query_one(RichLog)
         log.write(legend(self.ascii))
+        if battle is not None and battle.phase == "combat":
+            log.write(f"Resumed in round {battle.round}.")
         if battle is not None:
             unit = battle.active_unit
             start = unit.pos if unit is not None and unit.pos is not None else None
@@ -423,6 +425,8 @@ class BattleScreen(GameScreen):
         if battle.phase == "deployment":
             return self.deploy_unit
         unit = battle.active_unit
+        if unit is None:  # between activations or over: the first of the player's frames
+            unit = next(iter(battle.side_units("player")), None)
         return unit.id if unit is not None else None
 
     def draw_lance(self, battle: Battle) -> None:

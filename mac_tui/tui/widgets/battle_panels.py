@@ -383,7 +383,10 @@ def _equipment_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Te
     return flow(tokens, width, g, lead=Text("Equip: ", style="bold"), indent=2)
 
 
-def frame_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]:
+def frame_lines(
+    unit: Unit, width: int, g: Glyphs, pal: Palette, phase: str = "combat"
+) -> list[Text]:
+    """The frame panel's lines; AP and readiness only mean something once the battle is on."""
     cat = catalog()
     ch = stats.chassis_of(unit)
     cls = cat.classes[ch.class_]
@@ -400,7 +403,7 @@ def frame_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]:
     out.append(title)
 
     p = unit.pilot
-    ap = f"AP {unit.ap}/{stats.max_ap(unit)}"
+    ap = f"AP {unit.ap}/{stats.max_ap(unit)}" if phase == "combat" else phase.capitalize()
     pilot = first_fitting(
         width,
         f"Pilot {p.callsign}{g.sep}gunnery {p.gunnery}{g.sep}piloting {p.piloting}{g.sep}{ap}",
@@ -413,7 +416,12 @@ def frame_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]:
     out.extend(_reactor_lines(unit, width, g, pal))
 
     flags = _status_flags(unit, pal)
-    if not flags:
+    if not flags and phase == "deployment":
+        where = f"placed at {unit.pos.q},{unit.pos.r}" if unit.pos is not None else "not placed"
+        flags = [Text(where, style="dim")]
+    elif not flags and phase == "over":
+        flags = [Text("standing" if unit.active else "out of the fight", style="dim")]
+    elif not flags:
         flags = [Text("ready" if unit.ap else "no AP left", style="dim")]
     tokens = [f.copy() for f in flags]
     for t in tokens[:-1]:
@@ -479,7 +487,7 @@ class FramePanel(BattlePanel):
             unit = self.battle.unit(self.unit_id)
         except KeyError:
             return [Text(f"No frame {self.unit_id}", style="dim")]
-        return frame_lines(unit, width, g, _palette(self))
+        return frame_lines(unit, width, g, _palette(self), self.battle.phase)
 
 
 # ---- the target --------------------------------------------------------------------------
