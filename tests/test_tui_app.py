@@ -82,6 +82,14 @@ async def test_too_small_terminal_shows_the_enlarge_screen(tmp_path: Path) -> No
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert not isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(79, 24)  # shrinking below the minimum brings it back
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        await pilot.pause()
+        assert not isinstance(app.screen, TooSmallScreen)
 
 
 async def test_help_lists_the_keys_of_the_screen(tmp_path: Path) -> None:

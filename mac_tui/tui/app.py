@@ -12,6 +12,7 @@ import signal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
@@ -135,8 +136,12 @@ class MacApp(App[None]):
         self.exit()
 
     # ---- size guard ---------------------------------------------------------------------
-    def on_resize(self) -> None:
-        self.check_size()
+    async def on_event(self, event: events.Event) -> None:
+        # Textual's own resize handler stops the event before an `on_resize` here would see
+        # it; look at every resize on its way in instead (shrinking below 80x24 included).
+        await super().on_event(event)
+        if isinstance(event, events.Resize):
+            self.call_after_refresh(self.check_size)
 
     def check_size(self) -> None:
         from .screens.too_small import TooSmallScreen
