@@ -193,7 +193,7 @@ def bench_campaign(seed: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mac_tui.bench")
-    p.add_argument("what", choices=["combat", "campaign", "tui"])
+    p.add_argument("what", choices=["combat", "campaign", "tui", "ssh"])
     p.add_argument("--battles", type=int, default=20)
     p.add_argument(
         "--seed", type=int, default=None, help=f"default 1 (combat), {CAMPAIGN_SEED} (campaign)"
@@ -210,6 +210,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed = 1 if args.seed is None else args.seed
         bench_tui(seed)
         run_battle_screen(seed, presses=120, gap=0.05)
+    elif args.what == "ssh":
+        from .server.loadtest import bench as bench_ssh
+
+        return bench_ssh()
     return 0
 
 

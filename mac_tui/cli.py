@@ -51,7 +51,63 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="check a save by replaying its commands")
     replay.add_argument("save", help="the save file")
     replay.add_argument("--verify", action="store_true", help="exit non-zero on a mismatch")
+    _serve_parser(sub)
     return p
+
+
+def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    serve = sub.add_parser(
+        "serve",
+        help="run a game server: over SSH or in the browser; print the high scores",
+        description="Host the game: `serve ssh` for players with their own names and saves, "
+        "`serve web` for the browser, `serve scores` for the high-score table. "
+        "See docs/hosting.md.",
+    )
+    what = serve.add_subparsers(dest="serve_command", metavar="WHAT", required=True)
+    ssh = what.add_parser(
+        "ssh",
+        help="the game over SSH: one game per player, spectators as `watch`",
+        description="Players log in with `ssh -t NAME@HOST -p PORT`: the first key a name "
+        "logs in with registers it; `watch` lists the live games to watch.",
+    )
+    ssh.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    ssh.add_argument("--port", type=int, default=2222, help="port (default 2222; 0 picks one)")
+    ssh.add_argument(
+        "--data", metavar="DIR", help="the server's data folder (keys, players, saves)"
+    )
+    ssh.add_argument(
+        "--allow-passwords",
+        action="store_true",
+        help="let players register and log in with a password (off: keys only)",
+    )
+    ssh.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=1800.0,
+        metavar="SECONDS",
+        help="hang up (saving) a game with no key pressed this long (default 1800)",
+    )
+    ssh.add_argument(
+        "--max-sessions",
+        type=int,
+        default=64,
+        metavar="N",
+        help="players and spectators at once (default 64; 0: no limit)",
+    )
+    ssh.add_argument(
+        "--rate-limit",
+        type=int,
+        default=20,
+        metavar="N",
+        help="connections per address per minute (default 20; 0: no limit)",
+    )
+    web = what.add_parser("web", help="the game in the browser, through textual-serve")
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    web.add_argument("--data", metavar="DIR", help="the server's data folder")
+    scores = what.add_parser("scores", help="print the high scores of a server's players")
+    scores.add_argument("--data", metavar="DIR", help="the server's data folder")
+    scores.add_argument("--json", action="store_true", help="print JSON for tools")
 
 
 def _data_error(exc: Exception) -> int:
@@ -226,6 +282,47 @@ def cmd_skirmish(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    data = Path(args.data) if args.data else None
+    if args.serve_command == "ssh":
+        problems = [
+            f"--{flag} must be {rule}"
+            for flag, bad, rule in (
+                ("port", not 0 <= args.port <= 65535, "0-65535"),
+                ("idle-timeout", not args.idle_timeout > 0, "more than 0 seconds"),
+                ("max-sessions", args.max_sessions < 0, "0 or more"),
+                ("rate-limit", args.rate_limit < 0, "0 or more"),
+            )
+            if bad
+        ]
+        if problems:
+            print(f"mac-tui serve ssh: {'; '.join(problems)}", file=sys.stderr)
+            return 2
+        from .server.ssh import SSHOptions, serve_ssh
+
+        return serve_ssh(
+            SSHOptions(
+                host=args.host,
+                port=args.port,
+                data=data,
+                allow_passwords=args.allow_passwords,
+                idle_timeout=args.idle_timeout,
+                max_sessions=args.max_sessions,
+                rate_limit=args.rate_limit,
+            )
+        )
+    if args.serve_command == "web":
+        from .server.web import serve_web
+
+        serve_web(args.host, args.port, data)
+        return 0
+    from .server.scores import print_scores
+
+    return print_scores(data, args.json)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)
@@ -250,6 +347,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return cmd_skirmish(args)
     if args.command == "replay":
         return cmd_replay(args)
+    if args.command == "serve":
+        return cmd_serve(args)
     if args.command == "play" or args.command is None:
         return cmd_play(getattr(args, "load", None))
     _parser().print_help()

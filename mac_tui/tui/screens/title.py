@@ -54,9 +54,11 @@ class TitleScreen(Screen[None]):
         Binding("c", "choose('continue')", "Continue", id="title.continue"),
         Binding("l", "choose('load')", "Load", id="title.load"),
         Binding("b", "choose('battle')", "Battle", id="title.battle"),
+        Binding("h", "choose('scores')", "Scores", id="title.scores"),
         Binding("r", "choose('rules')", "Rules", id="title.rules"),
         Binding("s", "choose('settings')", "Settings", id="title.settings"),
-        Binding("q", "choose('quit')", "Quit", id="title.quit"),
+        # ^q Quit is in the footer already: q keeps the footer within 80 columns
+        Binding("q", "choose('quit')", "Quit", id="title.quit", show=False),
     ]
     DEFAULT_CSS = """
     TitleScreen { align: center middle; }
@@ -75,6 +77,7 @@ class TitleScreen(Screen[None]):
                     Option("Continue                c", id="continue"),
                     Option("Load a save             l", id="load"),
                     Option("Quick battle            b", id="battle"),
+                    Option("High scores             h", id="scores"),
                     Option("Rules reference         r", id="rules"),
                     Option("Settings                s", id="settings"),
                     Option("Quit                    q", id="quit"),
@@ -109,6 +112,10 @@ class TitleScreen(Screen[None]):
             app.push_screen(LoadScreen())
         elif what == "battle":
             self.quick_battle()
+        elif what == "scores":
+            from .scores import ScoresScreen
+
+            app.push_screen(ScoresScreen())
         elif what == "rules":
             from .rules import RulesScreen
 

@@ -1,0 +1,456 @@
+"""A live game: the real `python -m mac_tui play` in a PTY of its own, and a copy of its screen.
+
+Each game runs in its own session and process group, with the PTY as its controlling terminal
+(a two-line launcher makes it so, then execs the game), so a window-size change on the PTY
+reaches it as SIGWINCH like in any terminal, and SIGHUP to its group saves and ends it
+(`MacApp.save_and_exit`). Bytes flow both ways without interpretation: the player's keys into
+the PTY, the game's output to the player's channel. The same output also feeds a `pyte` screen
+(`ScreenCopy`) a little later, off the player's path, so a spectator who joins mid-game gets
+the current picture at once and then every change.
+
+`Registry` holds the live games by player, one each; `Registry.lock(name)` serialises the
+take-over of a player's game by their next login.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import re
+import signal
+import struct
+import sys
+import termios
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal, Protocol
+
+import pyte
+import pyte.graphics
+
+EndReason = Literal["quit", "disconnect", "idle", "takeover", "shutdown"]
+
+CTTY_LAUNCHER = (
+    "import fcntl, os, sys, termios\n"
+    "try:\n"
+    "    fcntl.ioctl(0, termios.TIOCSCTTY, 0)\n"
+    "except OSError:\n"
+    "    pass\n"
+    "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])\n"
+)
+TERM_RE = re.compile(r"[A-Za-z0-9._+-]{1,64}")
+DEFAULT_TERM = "xterm-256color"
+PASS_THROUGH = ("PATH", "TZ", "MAC_TUI_DATA", "PYTHONPATH")
+MAX_COLS, MAX_ROWS = 1000, 500
+INPUT_CAP = 64 * 1024  # keys waiting for the game beyond this are dropped
+SCREEN_DELAY_WATCHED = 0.03  # how soon the screen copy follows the output, watched or not
+SCREEN_DELAY_UNWATCHED = 0.3
+SCREEN_BACKLOG = 256 * 1024  # parse at once past this much unparsed output
+# Sequences pyte does not know and would print: the kitty keyboard protocol, mode queries.
+PYTE_UNKNOWN = re.compile(rb"\x1b\[[<>=?][0-9;]*u|\x1b\[\??[0-9;]*\$p")
+
+
+def game_argv() -> list[str]:
+    """The command of a game: the launcher, which becomes `python -m mac_tui play`."""
+    return [sys.executable, "-c", CTTY_LAUNCHER, "-m", "mac_tui", "play"]
+
+
+def clean_term(term: str | None) -> str:
+    return term if term and TERM_RE.fullmatch(term) else DEFAULT_TERM
+
+
+def game_env(
+    home: Path,
+    saves: Path,
+    config: Path,
+    scores: Path,
+    term: str | None,
+    colorterm: str | None = None,
+    base: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """A clean environment: nothing of the server's but PATH, TZ and the data override."""
+    base = os.environ if base is None else base
+    env = {key: base[key] for key in PASS_THROUGH if key in base}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.update(
+        HOME=str(home),
+        LANG="C.UTF-8",
+        PYTHONIOENCODING="utf-8",
+        TERM=clean_term(term),
+        MAC_TUI_SAVES=str(saves),
+        MAC_TUI_CONFIG=str(config),
+        MAC_TUI_SCORES_DIR=str(scores),
+    )
+    if colorterm in ("truecolor", "24bit"):
+        env["COLORTERM"] = colorterm
+    return env
+
+
+def clamp_size(cols: int, rows: int) -> tuple[int, int]:
+    """The client's size, 80x24 when it gave none, within sane bounds."""
+    cols = cols if cols > 0 else 80
+    rows = rows if rows > 0 else 24
+    return min(cols, MAX_COLS), min(rows, MAX_ROWS)
+
+
+# ---- the screen copy --------------------------------------------------------------------------
+_NAMED = {name: code for code, name in pyte.graphics.FG_ANSI.items() if name != "default"}
+_BRIGHT = {name: code for code, name in pyte.graphics.FG_AIXTERM.items()}
+_BRIGHT["bfightmagenta"] = 95  # pyte's spelling for background 105
+_INDEX: dict[str, int] = {}
+for _i, _hex in enumerate(pyte.graphics.FG_BG_256):
+    _INDEX.setdefault(_hex, _i)
+
+
+def _colour(value: str, background: bool) -> str:
+    if value == "default":
+        return ""
+    shift = 10 if background else 0
+    if value in _NAMED:
+        return f";{_NAMED[value] + shift}"
+    if value in _BRIGHT:
+        return f";{_BRIGHT[value] + shift}"
+    if value in _INDEX:
+        return f";{48 if background else 38};5;{_INDEX[value]}"
+    try:
+        r, g, b = int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
+    except ValueError:
+        return ""
+    return f";{48 if background else 38};2;{r};{g};{b}"
+
+
+def sgr(ch: pyte.screens.Char) -> str:
+    """The escape sequence that sets `ch`'s colours and style (from a reset)."""
+    codes = "0"
+    for on, code in (
+        (ch.bold, "1"),
+        (ch.italics, "3"),
+        (ch.underscore, "4"),
+        (ch.blink, "5"),
+        (ch.reverse, "7"),
+        (ch.strikethrough, "9"),
+    ):
+        if on:
+            codes += ";" + code
+    return f"\x1b[{codes}{_colour(ch.fg, False)}{_colour(ch.bg, True)}m"
+
+
+def render_row(row: Mapping[int, pyte.screens.Char], cols: int) -> str:
+    """One screen row as text with escape sequences, starting and ending in the reset style."""
+    out: list[str] = []
+    style: tuple[object, ...] | None = None
+    for x in range(cols):
+        ch = row[x]
+        key = ch[1:]
+        if key != style:
+            out.append(sgr(ch))
+            style = key
+        out.append(ch.data)
+    out.append("\x1b[0m")
+    return "".join(out)
+
+
+class ScreenCopy:
+    """What the player's terminal shows, kept by `pyte` from the game's output."""
+
+    def __init__(self, cols: int, rows: int) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.rows: list[str] = [render_row(self.screen.buffer[y], cols) for y in range(rows)]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.screen.columns, self.screen.lines
+
+    def feed(self, data: bytes) -> None:
+        self.stream.feed(PYTE_UNKNOWN.sub(b"", data))
+        self._render_dirty()
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.screen.resize(rows, cols)
+        self.rows = [""] * rows
+        self.screen.dirty.update(range(rows))
+        self._render_dirty()
+
+    def _render_dirty(self) -> None:
+        cols, rows = self.size
+        for y in self.screen.dirty:
+            if 0 <= y < rows:
+                self.rows[y] = render_row(self.screen.buffer[y], cols)
+        self.screen.dirty.clear()
+
+    def text(self) -> list[str]:
+        """The rows as plain text (no styles)."""
+        return list(self.screen.display)
+
+    def cropped(self, y: int, cols: int) -> str:
+        return render_row(self.screen.buffer[y], cols)
+
+
+# ---- the game process ---------------------------------------------------------------------
+class Owner(Protocol):
+    """The player's session: gets the game's output and hears when it ends."""
+
+    def game_output(self, data: bytes) -> None: ...
+
+    def game_over(self, game: LiveGame, reason: EndReason, status: int) -> None: ...
+
+
+class Watcher(Protocol):
+    """A spectator: told when the screen copy changed and when the game ended."""
+
+    def screen_changed(self) -> None: ...
+
+    def watched_game_over(self, game: LiveGame) -> None: ...
+
+
+class LiveGame:
+    """One player's running game. Create with `LiveGame.start`."""
+
+    def __init__(
+        self,
+        player: str,
+        peer: str,
+        saves: Path,
+        process: asyncio.subprocess.Process,
+        master: int,
+        cols: int,
+        rows: int,
+    ) -> None:
+        self.player = player
+        self.peer = peer
+        self.saves = saves
+        self.process = process
+        self.pid = process.pid
+        self.master = master
+        self.started = time.time()
+        self.last_input = time.monotonic()
+        self.screen = ScreenCopy(cols, rows)
+        self.owner: Owner | None = None
+        self.watchers: set[Watcher] = set()
+        self.end_reason: EndReason | None = None
+        self.bytes_out = 0
+        self._loop = asyncio.get_running_loop()
+        self.finished: asyncio.Future[int] = self._loop.create_future()
+        self._eof = asyncio.Event()
+        self._reading = False
+        self._writing = False
+        self._inbuf = bytearray()
+        self._pending: list[bytes] = []
+        self._pending_size = 0
+        self._screen_timer: asyncio.TimerHandle | None = None
+        self._closed = False
+        self._resume_reading()
+        self._waiter = asyncio.ensure_future(self._wait_exit())
+
+    @classmethod
+    async def start(
+        cls,
+        player: str,
+        peer: str,
+        env: dict[str, str],
+        cwd: Path,
+        saves: Path,
+        cols: int,
+        rows: int,
+        argv: list[str] | None = None,
+    ) -> LiveGame:
+        cols, rows = clamp_size(cols, rows)
+        master, slave = os.openpty()
+        try:
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+            os.set_blocking(master, False)
+            process = await asyncio.create_subprocess_exec(
+                *(argv or game_argv()),
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                env=env,
+                cwd=cwd,
+                start_new_session=True,
+            )
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+        return cls(player, peer, saves, process, master, cols, rows)
+
+    # ---- output ---------------------------------------------------------------------------
+    def _resume_reading(self) -> None:
+        if not self._reading and not self._closed and not self._eof.is_set():
+            self._loop.add_reader(self.master, self._readable)
+            self._reading = True
+
+    def _pause_reading(self) -> None:
+        if self._reading:
+            self._loop.remove_reader(self.master)
+            self._reading = False
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: every holder of the PTY's other end has gone
+            data = b""
+        if not data:
+            self._pause_reading()
+            self._eof.set()
+            return
+        self.bytes_out += len(data)
+        if self.owner is not None:
+            self.owner.game_output(data)
+        self._pending.append(data)
+        self._pending_size += len(data)
+        if self._pending_size > SCREEN_BACKLOG:
+            self.update_screen()
+        elif self._screen_timer is None:
+            delay = SCREEN_DELAY_WATCHED if self.watchers else SCREEN_DELAY_UNWATCHED
+            self._screen_timer = self._loop.call_later(delay, self.update_screen)
+
+    def pause_output(self) -> None:
+        """The player's channel is full: stop reading until `resume_output`."""
+        if self.owner is not None:
+            self._pause_reading()
+
+    def resume_output(self) -> None:
+        self._resume_reading()
+
+    def update_screen(self) -> None:
+        """Bring the screen copy up to date and tell the spectators."""
+        if self._screen_timer is not None:
+            self._screen_timer.cancel()
+            self._screen_timer = None
+        if self._pending:
+            data = b"".join(self._pending)
+            self._pending.clear()
+            self._pending_size = 0
+            self.screen.feed(data)
+        self._tell_watchers()
+
+    def _tell_watchers(self) -> None:
+        for watcher in list(self.watchers):
+            try:
+                watcher.screen_changed()
+            except Exception:  # one broken spectator must not stop the game or the others
+                self.watchers.discard(watcher)
+
+    # ---- input and size -------------------------------------------------------------------
+    def send_input(self, data: bytes) -> None:
+        self.last_input = time.monotonic()
+        if self._closed:
+            return
+        room = INPUT_CAP - len(self._inbuf)
+        self._inbuf += data[: max(0, room)]
+        self._flush_input()
+
+    def _flush_input(self) -> None:
+        while self._inbuf and not self._closed:
+            try:
+                n = os.write(self.master, self._inbuf)
+            except BlockingIOError:
+                break
+            except OSError:
+                self._inbuf.clear()
+                break
+            del self._inbuf[:n]
+        want = bool(self._inbuf) and not self._closed
+        if want and not self._writing:
+            self._loop.add_writer(self.master, self._flush_input)
+            self._writing = True
+        elif not want and self._writing:
+            self._loop.remove_writer(self.master)
+            self._writing = False
+
+    def resize(self, cols: int, rows: int) -> None:
+        """The player's window changed: the PTY takes the size (the game gets SIGWINCH)."""
+        if self._closed:
+            return
+        cols, rows = clamp_size(cols, rows)
+        with contextlib.suppress(OSError):
+            fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.update_screen()
+        self.screen.resize(cols, rows)
+        self._tell_watchers()
+
+    # ---- the end --------------------------------------------------------------------------
+    def signal(self, sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, sig)
+
+    def detach(self, owner: Owner) -> None:
+        """The player's session has gone: keep reading the output (to the screen copy only)."""
+        if self.owner is owner:
+            self.owner = None
+            self._resume_reading()
+
+    async def stop(self, reason: EndReason, grace: float = 10.0) -> int:
+        """SIGHUP (the game saves and exits); SIGTERM, then SIGKILL, if it does not."""
+        if self.end_reason is None:
+            self.end_reason = reason
+        for sig, wait in ((signal.SIGHUP, grace), (signal.SIGTERM, 3.0), (signal.SIGKILL, 5.0)):
+            if self.finished.done():
+                break
+            self.signal(sig)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self.finished), wait)
+        return await asyncio.shield(self.finished)
+
+    async def _wait_exit(self) -> None:
+        status = await self.process.wait()
+        self._resume_reading()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._eof.wait(), 2.0)  # the last output
+        self.update_screen()
+        self._close()
+        reason: EndReason = self.end_reason or "quit"
+        self.end_reason = reason
+        self.finished.set_result(status)
+        if self.owner is not None:
+            self.owner.game_over(self, reason, status)
+        for watcher in list(self.watchers):
+            watcher.watched_game_over(self)
+        self.watchers.clear()
+
+    def _close(self) -> None:
+        self._pause_reading()
+        if self._writing:
+            self._loop.remove_writer(self.master)
+            self._writing = False
+        if not self._closed:
+            self._closed = True
+            os.close(self.master)
+
+    @property
+    def idle(self) -> float:
+        """Seconds since the player's last key."""
+        return time.monotonic() - self.last_input
+
+
+class Registry:
+    """The live games, one per player."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, LiveGame] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, player: str) -> asyncio.Lock:
+        return self._locks.setdefault(player, asyncio.Lock())
+
+    def add(self, game: LiveGame) -> None:
+        self.games[game.player] = game
+
+    def remove(self, game: LiveGame) -> None:
+        if self.games.get(game.player) is game:
+            del self.games[game.player]
+
+    def live(self) -> list[LiveGame]:
+        """The running games, by player name."""
+        return sorted(
+            (g for g in self.games.values() if not g.finished.done()),
+            key=lambda g: g.player.casefold(),
+        )

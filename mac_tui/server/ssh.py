@@ -1,0 +1,682 @@
+"""`mac-tui serve ssh`: the game over SSH, one real game process per player, on asyncssh.
+
+Who gets in (see `accounts`): the SSH username is the player's name. A free name is registered
+by the first login that proves a key (asyncssh checks the signature before `auth_completed`,
+and only then is the key written down), or gives a password when the operator allows them;
+after that only those keys (or that password) open it. `watch` needs no credentials and gets
+the spectators' lobby (`spectate`). Bad names, reserved names and names registered in another
+case are refused with a banner that says why.
+
+What they get: a session with a PTY runs the game (`games.LiveGame`) with the client's TERM and
+window size (resizes follow). A session without a PTY, a command (`ssh host ls`, scp), a
+subsystem (sftp), port, agent and X11 forwarding are all refused; only one session per
+connection. One live game per player: a second login hangs up the first game (it saves),
+waits for it to end, tells the first connection why and closes it, then starts the game
+anew (`c` continues it). A dropped connection hangs up its game (saved), and so does an idle
+timeout (no key for `--idle-timeout` seconds), with a goodbye.
+
+Limits: at most `--max-sessions` sessions at once (a player taking over their own game always
+may), at most `--rate-limit` connections per address per minute; both refused politely.
+Connections, logins, refusals and games are logged to stderr and `DATA/server.log`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import logging.handlers
+import math
+import os
+import signal
+import stat
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+from attrs import frozen
+
+from .. import __version__
+from . import default_data_dir
+from .accounts import (
+    MIN_PASSWORD,
+    WATCH,
+    Accounts,
+    DataDir,
+    fingerprint,
+    hash_password,
+    name_problem,
+    shown,
+)
+from .games import EndReason, LiveGame, Registry, game_env
+from .limits import RateLimiter, SessionCount
+from .spectate import HeaderCache, WatchSession
+
+LOG = logging.getLogger("mac_tui.server")
+PENDING_INPUT_CAP = 4096  # keys typed before the game has started
+
+
+@frozen
+class SSHOptions:
+    host: str = "127.0.0.1"
+    port: int = 2222
+    data: Path | None = None
+    allow_passwords: bool = False
+    idle_timeout: float = 1800.0
+    max_sessions: int = 64
+    rate_limit: int = 20  # connections per address per minute
+    takeover_grace: float = 10.0  # seconds a hung-up game has to save before SIGTERM
+
+
+class ServerState:
+    """Everything the connections share (one event loop, so no locks but the players')."""
+
+    def __init__(self, options: SSHOptions, data: DataDir) -> None:
+        self.options = options
+        self.data = data
+        self.accounts = Accounts(data)
+        self.registry = Registry()
+        self.headers = HeaderCache()
+        self.limiter = RateLimiter(options.rate_limit)
+        self.sessions = SessionCount(options.max_sessions)
+        self.watchers: set[WatchSession] = set()
+        self.players: set[PlayerSession] = set()
+        self.connections: set[asyncssh.SSHServerConnection] = set()
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.stopping = False
+
+    def spawn(self, coro: Any) -> None:
+        """Run `coro` in the background, keeping a reference until it is done."""
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            LOG.error("internal error: %r", task.exception())
+
+    def note_problems(self) -> None:
+        for problem in self.accounts.problems:
+            LOG.warning("account file: %s", problem)
+        self.accounts.problems.clear()
+
+
+def _say(text: str) -> bytes:
+    return text.replace("\n", "\r\n").encode()
+
+
+class RefusedSession(asyncssh.SSHServerSession[bytes]):
+    """A session that only says why it cannot go on."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        assert self.chan is not None
+        self.chan.write_stderr(_say(f"mac-tui: {self.message}\n"))
+        self.chan.exit(1)
+
+
+GOODBYES: dict[EndReason, str] = {
+    "quit": "",
+    "disconnect": "",
+    "idle": "\nmac-tui: no key pressed for {idle}: your game is saved. Goodbye!\n",
+    "takeover": "\nmac-tui: {name} logged in again from {peer}: this game is saved and goes on "
+    "there.\n",
+    "shutdown": "\nmac-tui: the server is shutting down: your game is saved. See you soon!\n",
+}
+
+
+def duration_text(seconds: float) -> str:
+    if seconds >= 3600 and seconds % 3600 == 0:
+        return f"{int(seconds // 3600)} h"
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{int(seconds // 60)} min"
+    return f"{seconds:g} s"
+
+
+class PlayerSession(asyncssh.SSHServerSession[bytes]):
+    """A player's session: their game in a PTY, their keys in, its screen out."""
+
+    def __init__(self, state: ServerState, name: str, peer: str) -> None:
+        self.state = state
+        self.name = name
+        self.peer = peer
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.term: str | None = None
+        self.cols, self.rows = 80, 24
+        self.has_pty = False
+        self.command: str | None = None
+        self.game: LiveGame | None = None
+        self.pending = bytearray()
+        self.closed = False
+        self.counted = False
+
+    # ---- requests -------------------------------------------------------------------------
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self.chan = chan
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
+    ) -> bool:
+        self.has_pty = True
+        self.term = term_type
+        self.cols, self.rows = term_size[0], term_size[1]
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command  # accepted only to say no with a reason (session_started)
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        LOG.info("refused %s from %s: subsystem %s", self.name, self.peer, shown(subsystem))
+        return False
+
+    def session_started(self) -> None:
+        assert self.chan is not None
+        if self.command is not None:
+            LOG.info("refused %s from %s: command %r", self.name, self.peer, shown(self.command))
+            self._refuse(
+                f"no commands here (asked: '{shown(self.command)}'); to play, log in with "
+                f"`ssh -t {self.name}@HOST`.\n"
+            )
+            return
+        if not self.has_pty:
+            LOG.info("refused %s from %s: no terminal", self.name, self.peer)
+            self._refuse(
+                f"the game needs a terminal: log in with `ssh -t {self.name}@HOST` "
+                "from a terminal.\n"
+            )
+            return
+        self.state.players.add(self)
+        self.state.spawn(self.run())
+
+    def _refuse(self, message: str) -> None:
+        assert self.chan is not None
+        self.chan.write_stderr(_say("mac-tui: " + message))
+        self.chan.exit(1)
+
+    def write(self, text: str) -> None:
+        self._send(_say(text))
+
+    def _send(self, data: bytes) -> None:
+        if self.chan is not None and not self.closed:
+            try:
+                self.chan.write(data)
+            except (BrokenPipeError, OSError, asyncssh.Error):
+                self.closed = True  # the channel is going: connection_lost follows
+
+    # ---- the game -------------------------------------------------------------------------
+    async def run(self) -> None:
+        state = self.state
+        async with state.registry.lock(self.name):
+            old = state.registry.games.get(self.name)
+            if old is not None and not old.finished.done():
+                LOG.info(
+                    "takeover: %s from %s replaces the game from %s", self.name, self.peer, old.peer
+                )
+                self.write(f"mac-tui: your game is open from {old.peer}: saving it there...\n")
+                await old.stop("takeover", state.options.takeover_grace)
+            if self.closed or state.stopping:
+                return
+            files = state.accounts.prepare(self.name)
+            env = game_env(
+                home=files.root,
+                saves=files.saves,
+                config=files.config,
+                scores=state.data.players,
+                term=self.term,
+                colorterm=self._client_env("COLORTERM"),
+            )
+            try:
+                game = await LiveGame.start(
+                    self.name, self.peer, env, files.root, files.saves, self.cols, self.rows
+                )
+            except OSError as exc:
+                LOG.error("game for %s could not start: %s", self.name, exc)
+                self._refuse(f"the game could not start ({exc}); try again later.\n")
+                return
+            state.registry.add(game)
+            game.finished.add_done_callback(lambda _: self._ended(game))
+        LOG.info(
+            "game started: %s (pid %d, %s, %dx%d)",
+            self.name,
+            game.pid,
+            env["TERM"],
+            game.screen.size[0],
+            game.screen.size[1],
+        )
+        self.game = game
+        if self.closed:
+            await game.stop("disconnect")
+            return
+        game.owner = self
+        if self.pending:
+            game.send_input(bytes(self.pending))
+            self.pending.clear()
+
+    def _client_env(self, key: str) -> str | None:
+        if self.chan is None:
+            return None
+        value = self.chan.get_environment().get(key)
+        return value if isinstance(value, str) else None
+
+    def _ended(self, game: LiveGame) -> None:
+        self.state.registry.remove(game)
+        status = game.finished.result()
+        LOG.info(
+            "game ended: %s (%s, exit status %s, %s played)",
+            self.name,
+            game.end_reason,
+            status,
+            duration_text(round(time.time() - game.started)),
+        )
+
+    def game_output(self, data: bytes) -> None:
+        self._send(data)
+
+    def game_over(self, game: LiveGame, reason: EndReason, status: int) -> None:
+        if self.closed or self.chan is None:
+            return
+        newcomer = next(
+            (p for p in self.state.players if p.name == self.name and p is not self), None
+        )
+        self.write(
+            GOODBYES[reason].format(
+                idle=duration_text(self.state.options.idle_timeout),
+                name=self.name,
+                peer=newcomer.peer if newcomer else "elsewhere",
+            )
+        )
+        with contextlib.suppress(BrokenPipeError, OSError, asyncssh.Error):
+            self.chan.exit(status if reason == "quit" and status > 0 else 0)
+        self.state.players.discard(self)
+
+    # ---- channel events -------------------------------------------------------------------
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        if self.game is not None:
+            self.game.send_input(data)
+        elif len(self.pending) < PENDING_INPUT_CAP:
+            self.pending += data[: PENDING_INPUT_CAP - len(self.pending)]
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.cols, self.rows = width, height
+        if self.game is not None:
+            self.game.resize(width, height)
+
+    def pause_writing(self) -> None:
+        if self.game is not None:
+            self.game.pause_output()
+
+    def resume_writing(self) -> None:
+        if self.game is not None:
+            self.game.resume_output()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self.state.players.discard(self)
+        if self.counted:
+            self.state.sessions.leave()
+            self.counted = False
+        game = self.game
+        if game is not None and not game.finished.done():
+            game.detach(self)
+            if game.end_reason is None:
+                LOG.info("disconnect: %s from %s; hanging up the game", self.name, self.peer)
+                self.state.spawn(game.stop("disconnect"))
+
+
+class MacSSHServer(asyncssh.SSHServer):
+    """One connection: the rate limit, who the user is, which session they get."""
+
+    def __init__(self, state: ServerState) -> None:
+        self.state = state
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.peer = "?"
+        self.username = ""
+        self.refusal: str | None = None
+        self.problem: str | None = None
+        self.method = "none"
+        self.key: asyncssh.SSHKey | None = None
+        self.candidate_key: asyncssh.SSHKey | None = None
+        self.candidate_password: str | None = None  # the hash, for a free name
+        self.session_open = False
+        self.logged_in = False
+        self.rejected = False  # a key or password was refused for a registered name
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        self.state.connections.add(conn)
+        peer = conn.get_extra_info("peername")
+        self.peer = str(peer[0]) if peer else "?"
+        if self.state.stopping:
+            self.refusal = "the server is shutting down; try again in a minute"
+        elif not self.state.limiter.allow(self.peer):
+            wait = math.ceil(self.state.limiter.retry_after(self.peer))
+            self.refusal = f"too many connections from {self.peer}; try again in {wait} s"
+            LOG.warning("refused %s: rate limit", self.peer)
+        else:
+            LOG.info("connection from %s", self.peer)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.conn is not None:
+            self.state.connections.discard(self.conn)
+        if self.logged_in:
+            LOG.info("connection closed: %s from %s", self.username, self.peer)
+        elif self.rejected:
+            LOG.warning(
+                "refused %s from %s: no key (or password) that opens it", self.username, self.peer
+            )
+
+    def begin_auth(self, username: str) -> bool:
+        assert self.conn is not None
+        self.username = username
+        if self.refusal:
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, f"mac-tui: {self.refusal}")
+            return True
+        if username == WATCH:
+            return False  # spectators need no credentials
+        problem = name_problem(username)
+        accounts = self.state.accounts
+        if problem is None and not accounts.registered(username):
+            other = accounts.clash(username)
+            if other:
+                problem = f"'{username}' is too like the player '{other}': choose another name"
+        self.state.note_problems()
+        if problem is not None:
+            self.problem = problem
+            LOG.warning("refused %s: bad name %r (%s)", self.peer, shown(username), problem)
+            self.conn.send_auth_banner(f"mac-tui: {problem}.\r\n")
+            return True
+        if not accounts.registered(username):
+            how = "key"
+            if self.state.options.allow_passwords:
+                how += f" (or password of {MIN_PASSWORD}+ characters)"
+            self.conn.send_auth_banner(
+                f"mac-tui: welcome! '{username}' is a new player name: this login registers it "
+                f"with your {how}.\r\n"
+            )
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """Called for a key offered and again (before the signature check) for a key used."""
+        if self.problem or self.refusal:
+            return False
+        self.method, self.key = "publickey", key
+        accounts = self.state.accounts
+        if accounts.registered(username):
+            self.candidate_key = None
+            ok = accounts.key_opens(username, key)
+            self.state.note_problems()
+            self.rejected = self.rejected or not ok
+            return ok
+        self.candidate_key = key  # registered in auth_completed, once the signature is proven
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return self.state.options.allow_passwords
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        if self.problem or self.refusal:
+            return False
+        self.method, self.key = "password", None
+        accounts = self.state.accounts
+        loop = asyncio.get_running_loop()
+        if accounts.registered(username):
+            self.candidate_password = None
+            ok = await loop.run_in_executor(None, accounts.password_opens, username, password)
+            self.rejected = self.rejected or not ok
+            return ok
+        if len(password) < MIN_PASSWORD:
+            return False
+        self.candidate_password = await loop.run_in_executor(None, hash_password, password)
+        return True
+
+    def auth_completed(self) -> None:
+        assert self.conn is not None
+        name, accounts = self.username, self.state.accounts
+        self.logged_in = True
+        if name == WATCH:
+            LOG.info("login: watch (spectator) from %s", self.peer)
+            return
+        how = f"key {fingerprint(self.key)}" if self.key is not None else self.method
+        if self.method == "publickey" and self.candidate_key is not None:
+            if accounts.register_key(name, self.candidate_key, self.peer):
+                LOG.info("registered: new player %s from %s with %s", name, self.peer, how)
+            elif not accounts.key_opens(name, self.candidate_key):
+                self._taken()
+                return
+        elif self.method == "password" and self.candidate_password is not None:
+            if accounts.register_password(name, self.candidate_password):
+                LOG.info("registered: new player %s from %s with a password", name, self.peer)
+            else:
+                self._taken()
+                return
+        LOG.info("login: %s from %s (%s)", name, self.peer, how)
+
+    def _taken(self) -> None:
+        assert self.conn is not None
+        LOG.warning(
+            "refused %s from %s: registered by another login meanwhile", self.username, self.peer
+        )
+        self.logged_in = False
+        self.conn.disconnect(
+            asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+            f"mac-tui: '{self.username}' was registered by another login just now; "
+            "choose another name",
+        )
+
+    def session_requested(self) -> asyncssh.SSHServerSession[bytes] | bool:
+        state = self.state
+        if self.session_open:
+            LOG.info(
+                "refused %s from %s: a second session on one connection", self.username, self.peer
+            )
+            return False
+        self.session_open = True
+        if state.stopping:
+            return RefusedSession("the server is shutting down; try again in a minute.")
+        taking_over = self.username in state.registry.games
+        if state.sessions.full() and not taking_over:
+            LOG.warning(
+                "refused %s from %s: %d sessions open (the limit)",
+                self.username,
+                self.peer,
+                state.sessions.open,
+            )
+            return RefusedSession(
+                f"the server is full ({state.sessions.limit} players and spectators); "
+                "try again later."
+            )
+        state.sessions.enter()
+        if self.username == WATCH:
+            watch = WatchSession(
+                state.registry, state.headers, LOG.info, lambda: self._watch_closed(watch)
+            )
+            state.watchers.add(watch)
+            return watch
+        session = PlayerSession(state, self.username, self.peer)
+        session.counted = True
+        return session
+
+    def _watch_closed(self, watch: WatchSession) -> None:
+        self.state.watchers.discard(watch)
+        self.state.sessions.leave()
+
+
+# ---- running the server --------------------------------------------------------------------
+def load_host_key(path: Path) -> asyncssh.SSHKey:
+    """The server's key: read it, or make an Ed25519 key (mode 0600) on the first start."""
+    if not path.exists():
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return load_host_key(path)  # another server made it first
+        try:
+            os.write(fd, key.export_private_key())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        LOG.info("made a new host key: %s", path)
+        return key
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        os.chmod(path, 0o600)
+        LOG.warning("%s was readable by others (mode %o): now 0600", path, mode)
+    return asyncssh.read_private_key(path)
+
+
+def setup_logging(log_file: Path) -> None:
+    LOG.setLevel(logging.INFO)
+    LOG.propagate = False
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(message)s")
+    for handler in list(LOG.handlers):
+        LOG.removeHandler(handler)
+        handler.close()
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    handlers.append(logging.handlers.WatchedFileHandler(log_file, encoding="utf-8"))
+    for handler in handlers:
+        handler.setFormatter(fmt)
+        LOG.addHandler(handler)
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+
+
+async def _idle_watch(state: ServerState) -> None:
+    limit = state.options.idle_timeout
+    period = max(0.2, min(5.0, limit / 4))
+    while True:
+        await asyncio.sleep(period)
+        for game in state.registry.live():
+            if game.idle > limit and game.end_reason is None:
+                LOG.info("idle: %s (no key for %s); hanging up", game.player, duration_text(limit))
+                state.spawn(game.stop("idle"))
+        now = time.monotonic()
+        for watch in list(state.watchers):
+            seen = watch.last_key
+            if watch.watching is not None:
+                seen = max(seen, watch.watching.last_input)
+            if watch.open and now - seen > limit:
+                LOG.info("idle: a spectator (nothing happened for %s)", duration_text(limit))
+                watch.close(f"mac-tui: nothing happened for {duration_text(limit)}. Goodbye!\r\n")
+
+
+async def run_server(options: SSHOptions, ready: asyncio.Future[int] | None = None) -> int:
+    """Serve until SIGINT/SIGTERM (or cancelled); on the way out hang up every game."""
+    data = DataDir((options.data or default_data_dir()).expanduser().resolve())
+    try:
+        data.make()
+        setup_logging(data.log)
+        key = load_host_key(data.host_key)
+    except (OSError, asyncssh.KeyImportError) as exc:
+        print(f"mac-tui serve ssh: cannot use the data folder {data.root}: {exc}", file=sys.stderr)
+        return 2
+    state = ServerState(options, data)
+    try:
+        acceptor = await asyncssh.create_server(
+            lambda: MacSSHServer(state),
+            options.host,
+            options.port,
+            server_host_keys=[key],
+            server_version=f"mac-tui_{__version__}",
+            encoding=None,
+            allow_pty=True,
+            x11_forwarding=False,
+            agent_forwarding=False,
+            allow_scp=False,
+            sftp_factory=None,
+            host_based_auth=False,
+            password_auth=options.allow_passwords,
+            kbdint_auth=options.allow_passwords,
+            gss_host=None,
+            login_timeout=30,
+            keepalive_interval=30,
+            keepalive_count_max=4,
+        )
+    except OSError as exc:
+        hint = ""
+        if options.port < 1024 and isinstance(exc, PermissionError):
+            hint = " (ports below 1024 need root or CAP_NET_BIND_SERVICE: see docs/hosting.md)"
+        print(
+            f"mac-tui serve ssh: cannot listen on {options.host}:{options.port}: "
+            f"{exc.strerror or exc}{hint}",
+            file=sys.stderr,
+        )
+        return 2
+    port = acceptor.get_port()
+    LOG.info(
+        "listening on %s:%d (data %s, host key %s, passwords %s, idle timeout %s, "
+        "max sessions %d, %d connections/min per address)",
+        options.host,
+        port,
+        data.root,
+        key.get_fingerprint("sha256"),
+        "allowed" if options.allow_passwords else "off",
+        duration_text(options.idle_timeout),
+        options.max_sessions,
+        options.rate_limit,
+    )
+    print(f"mac-tui: SSH server listening on {options.host}:{port}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+    if ready is not None:
+        ready.set_result(port)
+    idle = asyncio.ensure_future(_idle_watch(state))
+    try:
+        await stop.wait()
+    finally:
+        idle.cancel()
+        await shutdown(state, acceptor)
+    return 0
+
+
+async def shutdown(state: ServerState, acceptor: asyncssh.SSHAcceptor) -> None:
+    LOG.info("shutting down: hanging up %d game(s)", len(state.registry.live()))
+    state.stopping = True
+    acceptor.close()
+    games = state.registry.live()
+    await asyncio.gather(*(g.stop("shutdown") for g in games), return_exceptions=True)
+    for watch in list(state.watchers):
+        watch.close("mac-tui: the server is shutting down. Goodbye!\r\n")
+    await asyncio.sleep(0.1)  # let the goodbyes go out
+    for conn in list(state.connections):
+        conn.close()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(acceptor.wait_closed(), 5)
+    LOG.info("stopped")
+
+
+def serve_ssh(options: SSHOptions) -> int:
+    """The `mac-tui serve ssh` command."""
+    try:
+        return asyncio.run(run_server(options))
+    except KeyboardInterrupt:
+        return 0
