@@ -137,6 +137,12 @@ def test_point_defense_halves_a_missile_expected_damage() -> None:
     smr = CAT.weapons["small_missile_rack"]
     assert expected_damage(43, smr, target) == pytest.approx(1.29)
     assert expected_damage(43, smr, raider()) == pytest.approx(2.58)
+    # Two systems each roll 50% (§7.7.3): 25% of the missiles get through, not none.
+    twice = raider(
+        equipment=(gear("point_defense", "left_torso"), gear("point_defense", "right_torso"))
+    )
+    assert expected_damage(43, smr, twice) == pytest.approx(0.645)  # 0.43 x 6 x 25%
+    assert expected_damage(43, CAT.weapons["medium_laser"], twice) == pytest.approx(4.3)
 
 
 def test_called_shot_costs_two_ap_and_fifteen_points() -> None:

@@ -49,14 +49,23 @@ DESTROYED: Final = "destroyed"
 
 
 # ---- expected damage ---------------------------------------------------------------------
+def missile_pass_chance(target: Unit) -> float:
+    """The chance a missile hit gets through the target's Point Defense (§7.7.3): each working
+    system rolls its own value% to negate it, so two 50% systems let 25% through."""
+    cat = catalog()
+    through = 1.0
+    for e in target.equipment:
+        eq = cat.equipment[e.equipment]
+        if not e.destroyed and eq.effect == MISSILE_INTERCEPT:
+            through *= (100 - eq.value) / 100
+    return through
+
+
 def expected_damage(chance: int, weapon: Weapon, target: Unit) -> float:
-    """One shot's expected damage: ``chance``% of the weapon's damage, a missile's reduced by
-    the target's Point Defense intercept percentage (§7.7.3; working systems' values summed)."""
-    intercept = stats.equipment_value(target, MISSILE_INTERCEPT)
+    """One shot's expected damage: ``chance``% of the weapon's damage, a missile's times the
+    chance it gets through the target's Point Defense (§7.7.3)."""
     damage = (
-        weapon.damage * (100 - intercept) / 100
-        if weapon.type == MISSILE and intercept
-        else weapon.damage
+        weapon.damage * missile_pass_chance(target) if weapon.type == MISSILE else weapon.damage
     )
     return chance / 100 * damage
 
