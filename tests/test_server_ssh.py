@@ -267,6 +267,16 @@ def test_a_spectator_sees_the_game_and_cannot_touch_it(
     watch.send("q")
     assert watch.wait_exit() == 0
 
+    # A spectator's terminal smaller than the game's: the cut picture says so on its last line.
+    small = login("watch", None, cols=70, rows=20)
+    assert small.wait_for("Gus Hussars"), small.text()
+    number = next(line.split()[0] for line in small.text().splitlines() if " gus " in line)
+    small.send(number)
+    assert small.wait_for("enlarge this terminal"), small.text()
+    last = small.text().splitlines()[-1]
+    assert "gus's game is 80x24" in last, small.text()
+    small.send("q")
+
 
 # ---- load ------------------------------------------------------------------------------------
 def test_twenty_sessions_stay_responsive(server: ServerProcess, tmp_path: Path) -> None:

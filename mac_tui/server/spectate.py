@@ -325,15 +325,23 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
         cols, rows = copy.size
         out: list[str] = []
         size = (self.cols, self.rows)
+        cropped = self.cols < cols or self.rows < rows
         if self.drawn_size != (cols, rows) or size != self.drawn_for:
             out.append("\x1b[0m\x1b[H\x1b[2J")
             self.last_rows = [None] * rows
             self.drawn_size = (cols, rows)
             self.drawn_for = size
-            if self.rows > rows:
+            if cropped:  # the last line says so, over the game's (a picture cut short)
+                status = (
+                    f" {game.player}'s game is {cols}x{rows}: enlarge this terminal to see it "
+                    "all - q leaves "
+                )
+            else:
                 status = f" watching {game.player} (read-only) - q leaves "
+            if cropped or self.rows > rows:
                 out.append(f"\x1b[{self.rows};1H\x1b[7m{fit(status, self.cols)}\x1b[0m")
-        for y in range(min(rows, self.rows)):
+        shown = self.rows - 1 if cropped else self.rows
+        for y in range(min(rows, shown)):
             row = copy.rows[y]
             if self.last_rows[y] == row:
                 continue
