@@ -29,7 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     rules.add_argument("--json", action="store_true", help="print JSON for tools")
     sim = sub.add_parser("sim", help="AI-against-AI battles, headless, with a summary")
     sim.add_argument("--seed", type=int, default=1, help="seed of the first battle (default 1)")
-    sim.add_argument("--difficulty", type=int, default=3, choices=range(1, 6), metavar="1-5")
+    sim.add_argument(
+        "--difficulty", type=int, default=3, help="enemy force and map size (default 3)"
+    )
     sim.add_argument("--battles", type=int, default=1, help="how many (seeds S, S+1, ...)")
     sim.add_argument("--log", metavar="FILE", help="write the battle log (JSON lines) here")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -159,6 +161,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.battles < 1:
         print("mac-tui sim: --battles must be at least 1", file=sys.stderr)
         return 2
+    from .combat.skirmish import difficulty_refusal
+
+    reason = difficulty_refusal(args.difficulty)  # the bounds of the mission tables
+    if reason:
+        print(f"mac-tui sim: {reason}", file=sys.stderr)
+        return 2
     lance = [c.strip() for c in args.lance.split(",")] if args.lance else None
     try:
         return run_many(
@@ -261,8 +269,6 @@ def cmd_play(load: str | None) -> int:
 
 
 def cmd_skirmish(args: argparse.Namespace) -> int:
-    import os
-
     from .catalog import DataError, catalog
 
     try:
@@ -275,9 +281,10 @@ def cmd_skirmish(args: argparse.Namespace) -> int:
     if reason:
         print(f"mac-tui skirmish: {reason}", file=sys.stderr)
         return 2
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     from .tui.app import run
+    from .tui.screens.title import random_seed
 
+    seed = args.seed if args.seed is not None else random_seed()
     run(skirmish=(seed, args.difficulty))
     return 0
 

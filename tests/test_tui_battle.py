@@ -240,14 +240,19 @@ async def test_move_preview_marks_the_reach_and_refuses_out_of_range(tmp_path: P
         assert f"{goal.q},{goal.r}" in text_of(app, "#message")
         assert f"energy {plan.energy}" in text_of(app, "#message").lower()
         # Out of reach: the refusal, before anything is sent.
-        far = Hex(unit.pos.q + 9, unit.pos.r)
+        far = max(
+            (h for h in battle.map.grid.hexes() if battle.occupant(h) is None),
+            key=lambda h: (distance(unit.pos, h), h.q, h.r),  # type: ignore[arg-type]
+        )
+        assert far not in reach
         commands = len(app.session.commands)  # type: ignore[union-attr]
         hexmap.set_cursor(far)
         await pilot.pause()
-        if battle.map.contains(far):
-            assert "Cannot" in text_of(app, "#message")
-            await press(pilot, "enter")
-            assert len(app.session.commands) == commands  # type: ignore[union-attr]
+        assert "Cannot" in text_of(app, "#message") and "out of move range" in text_of(
+            app, "#message"
+        )
+        await press(pilot, "enter")
+        assert len(app.session.commands) == commands  # type: ignore[union-attr]
         hexmap.set_cursor(goal)
         await press(pilot, "enter")
         assert app.session.commands[-1] == Move(goal)  # type: ignore[union-attr]

@@ -586,7 +586,7 @@ async def _idle_watch(state: ServerState) -> None:
                 watch.close(f"mac-tui: nothing happened for {duration_text(limit)}. Goodbye!\r\n")
 
 
-async def run_server(options: SSHOptions, ready: asyncio.Future[int] | None = None) -> int:
+async def run_server(options: SSHOptions) -> int:
     """Serve until SIGINT/SIGTERM (or cancelled); on the way out hang up every game."""
     data = DataDir((options.data or default_data_dir()).expanduser().resolve())
     try:
@@ -645,10 +645,10 @@ async def run_server(options: SSHOptions, ready: asyncio.Future[int] | None = No
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
+        # Only the main thread of a platform with Unix signals can take them; elsewhere (the
+        # server run from another program's thread) its owner stops it by cancelling the task.
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
-    if ready is not None:
-        ready.set_result(port)
     idle = asyncio.ensure_future(_idle_watch(state))
     try:
         await stop.wait()

@@ -31,7 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import preview
+from ...combat import preview, stats
 from ...combat.actions import check_fire, legal_commands
 from ...combat.ai import decide
 from ...combat.commands import (
@@ -664,16 +664,16 @@ class BattleScreen(GameScreen):
     def aim_first(self, battle: Battle, unit: Unit) -> None:
         """Aim at the nearest target some group can hit, with the first group that can."""
         location = self.called_location()
-        for target in preview.targets(battle, unit):
+        targets = preview.targets(battle, unit)
+        for target in targets:
             for group in sorted({c.group for c in self.legal if isinstance(c, FireGroup)}):
                 if not isinstance(check_fire(battle, unit, group, target.id, location), str):
                     self.target, self.group = target.id, group
                     if target.pos is not None:
                         self.hexmap.set_cursor(target.pos)
                     return
-        targets = preview.targets(battle, unit)
         self.target = targets[0].id if targets else None
-        self.group = min((g for g in unit_groups(unit)), default=None)
+        self.group = min(stats.groups(unit), default=None)
 
     def action_cancel(self) -> None:
         self.set_mode("idle")
@@ -701,7 +701,7 @@ class BattleScreen(GameScreen):
         unit = self.actor
         if unit is None:
             return
-        if group not in unit_groups(unit):
+        if group not in stats.groups(unit):
             self.show_message(f"{unit.label} has no working weapon in group {group}.", True)
             return
         self.group = group
@@ -1026,12 +1026,6 @@ def final_battle(before: GameState, command: Command) -> Battle | None:
     the same command stepped on the same state without the campaign gives the same battle."""
     outcome = step(attrs.evolve(before, campaign=None), command)
     return outcome.state.battle if isinstance(outcome, Accepted) else before.battle
-
-
-def unit_groups(unit: Unit) -> tuple[int, ...]:
-    """The weapon groups of `unit` with a working weapon."""
-    groups = sorted({w.group for _, w in unit.live_weapons()})
-    return tuple(groups)
 
 
 def group_names(unit: Unit, group: int) -> str:

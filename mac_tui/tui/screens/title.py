@@ -14,9 +14,9 @@ from textual.widgets.option_list import Option
 from ... import __version__
 from ...campaign.commands import NewCampaign
 from ...catalog import catalog
-from ...catalog.records import EnemyForce
 from ...session import Session
 from ..widgets.dialogs import AskScreen, ChooseScreen
+from .contracts import enemy_text
 
 BANNER = r"""
  __  __    _    ____
@@ -25,15 +25,6 @@ BANNER = r"""
 | |  | |/ ___ \ |___    Commander
 |_|  |_/_/   \_\____|
 """
-
-
-def force_text(force: EnemyForce) -> str:
-    """An enemy force in words: "2 Light", "1 Medium + 1 Heavy"."""
-    cat = catalog()
-    counts: dict[str, int] = {}
-    for frame_class in force.classes:
-        counts[frame_class] = counts.get(frame_class, 0) + 1
-    return " + ".join(f"{n} {cat.classes[c].name}" for c, n in counts.items()) or "?"
 
 
 def random_seed() -> int:
@@ -161,9 +152,9 @@ class TitleScreen(Screen[None]):
         options = []
         for d in range(bounds.min, bounds.max + 1):
             size = cat.map_size(d)
-            force = cat.enemy_force(d)
+            force = tuple(cat.classes[c].name for c in cat.enemy_force(d).classes)
             options.append(
-                (str(d), f"Difficulty {d}: {force_text(force)}, {size.width}x{size.height} map")
+                (str(d), f"Difficulty {d}: {enemy_text(force)}, {size.width}x{size.height} map")
             )
 
         def chosen(value: str | None) -> None:
