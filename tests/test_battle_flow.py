@@ -42,7 +42,7 @@ from mac_tui.combat.events import (
 )
 from mac_tui.combat.flow import check_end, end_of_round, initiative, start_round, withdrawal_tripped
 from mac_tui.combat.setup import WITHDRAW_RULES, new_battle, pick_chassis, starting_lance
-from mac_tui.combat.sim import make_state
+from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import CENTER_TORSO, Battle, SideInfo, Unit, Uplink, WithdrawRule
 from mac_tui.dice import COMBAT, Dice, RngState
 from mac_tui.game import Event

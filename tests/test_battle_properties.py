@@ -25,7 +25,6 @@ from hypothesis import strategies as st
 from mac_tui.catalog import LOCATION_ORDER, catalog
 from mac_tui.combat import stats
 from mac_tui.combat.actions import legal_commands
-from mac_tui.combat.ai import decide
 from mac_tui.combat.commands import (
     AutoDeploy,
     Brace,
@@ -42,11 +41,15 @@ from mac_tui.combat.commands import (
     Vent,
     Withdraw,
 )
-from mac_tui.combat.sim import Decision, Policy, make_state, play, random_policy, run_battle
+from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle, Side
 from mac_tui.game import Accepted, Command, Refused, step
 from mac_tui.hexgrid import Hex, within
 from mac_tui.model import GameState
+from mac_tui.players.ai import decide
+from mac_tui.players.policy import Decision, Policy
+from mac_tui.players.random_player import random_policy
+from mac_tui.players.sim import play, run_battle
 
 ROOT = Path(__file__).resolve().parents[1]
 CAT = catalog()

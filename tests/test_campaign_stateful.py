@@ -67,10 +67,10 @@ from mac_tui.campaign.repair import needs_repair
 from mac_tui.campaign.state import Campaign
 from mac_tui.campaign.timeflow import MAX_ADVANCE
 from mac_tui.combat.actions import legal_commands
-from mac_tui.combat.ai import decide
 from mac_tui.combat.commands import Withdraw
 from mac_tui.combat.stats import armor_split, full_structure
 from mac_tui.game import Accepted, Command, Outcome, Refused, parse_command, replay, step
+from mac_tui.players.ai import decide
 from mac_tui.save import from_json, state_hash, to_json
 from mac_tui.script import ai_turns
 from mac_tui.session import Session, verify

@@ -50,13 +50,13 @@ from mac_tui.campaign.state import (
     count_of,
 )
 from mac_tui.catalog import catalog
-from mac_tui.combat.ai import decide
 from mac_tui.combat.events import BattleEnded
 from mac_tui.combat.state import CENTER_TORSO, HEAD, LOC_INDEX, Unit
 from mac_tui.combat.stats import armor_split, full_structure
 from mac_tui.dice import LOOT, Dice
 from mac_tui.game import Accepted, Event, Refused, parse_command, step
 from mac_tui.model import GameState, initial_state
+from mac_tui.players.ai import decide
 
 # ---- helpers -----------------------------------------------------------------------------------
 D3_ENEMIES = (

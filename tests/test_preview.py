@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mac_tui.catalog import LOCATION_ORDER, catalog
-from mac_tui.combat import ai, stats
+from mac_tui.combat import stats
 from mac_tui.combat.actions import check_fire, check_move, plan_fire, reach
 from mac_tui.combat.attack import hit_chance
 from mac_tui.combat.events import StressChanged
@@ -38,6 +38,7 @@ from mac_tui.combat.preview import (
 from mac_tui.combat.state import Battle, SideInfo, Unit
 from mac_tui.dice import Dice, RngState
 from mac_tui.hexgrid import Hex, from_offset
+from mac_tui.players import ai
 
 from .test_damage import gear, make_unit, weapon
 

@@ -1,13 +1,19 @@
-"""Importing this module registers every campaign command's handler with the engine."""
+"""The campaign family: each campaign module's table of handlers, and the hook that closes a
+mission once its battle is over (after every accepted command)."""
 
-from . import (  # noqa: F401
-    contracts,
-    market,
-    mission,
-    pilots,
-    refit,
-    repair,
-    setup,
-    timeflow,
-    travel,
+from __future__ import annotations
+
+from ..core import AfterHook, Handlers
+from . import market, mission, pilots, refit, repair, setup, timeflow, travel
+
+FAMILIES: tuple[Handlers, ...] = (
+    setup.HANDLERS,
+    timeflow.HANDLERS,
+    market.HANDLERS,
+    pilots.HANDLERS,
+    refit.HANDLERS,
+    repair.HANDLERS,
+    travel.HANDLERS,
+    mission.HANDLERS,
 )
+AFTER_STEP: tuple[AfterHook, ...] = (mission.close_mission,)

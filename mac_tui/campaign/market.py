@@ -33,11 +33,11 @@ from attrs import frozen
 
 from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import MarketTierId
+from ..core import Event, Handlers
 from ..dice import MARKET, Dice
-from ..game import Event
 from . import ledger
 from .commands import Buy, BuyFuel, Sell, SellFrame
-from .common import Change, campaign_command
+from .common import Change, campaign_handler
 from .events import Report
 from .setup import fresh_frame
 from .state import Campaign, ItemKind, Market, Stock, add_count, count_of
@@ -414,7 +414,6 @@ def sell_frame_refusal(campaign: Campaign, frame_id: str) -> str | None:
 
 
 # ---- handlers -------------------------------------------------------------------------------
-@campaign_command(Buy)
 def _buy(campaign: Campaign, cmd: Buy, dice: Dice) -> Change | str:
     reason = buy_refusal(campaign, cmd.kind, cmd.item, cmd.qty)
     if reason:
@@ -450,7 +449,6 @@ def _buy(campaign: Campaign, cmd: Buy, dice: Dice) -> Change | str:
     return campaign, events
 
 
-@campaign_command(Sell)
 def _sell(campaign: Campaign, cmd: Sell, dice: Dice) -> Change | str:
     reason = sell_refusal(campaign, cmd.kind, cmd.item, cmd.qty)
     if reason:
@@ -467,7 +465,6 @@ def _sell(campaign: Campaign, cmd: Sell, dice: Dice) -> Change | str:
     return campaign, [moved]
 
 
-@campaign_command(BuyFuel)
 def _buy_fuel(campaign: Campaign, cmd: BuyFuel, dice: Dice) -> Change | str:
     reason = fuel_refusal(campaign, cmd.units)
     if reason:
@@ -480,7 +477,6 @@ def _buy_fuel(campaign: Campaign, cmd: BuyFuel, dice: Dice) -> Change | str:
     return campaign, [moved, note]
 
 
-@campaign_command(SellFrame)
 def _sell_frame(campaign: Campaign, cmd: SellFrame, dice: Dice) -> Change | str:
     reason = sell_frame_refusal(campaign, cmd.frame)
     if reason:
@@ -508,3 +504,12 @@ def _sell_frame(campaign: Campaign, cmd: SellFrame, dice: Dice) -> Change | str:
     if frame.pilot is not None:
         events.append(Report(topic="pilots", text=f"{frame.pilot} steps out of {frame.name}."))
     return campaign, events
+
+
+# ---- the handlers of this module's commands (joined by game.py) ------------------------
+HANDLERS: Handlers = {
+    Buy: campaign_handler(_buy),
+    Sell: campaign_handler(_sell),
+    BuyFuel: campaign_handler(_buy_fuel),
+    SellFrame: campaign_handler(_sell_frame),
+}

@@ -35,12 +35,12 @@ from ..catalog.records import PayoutLevel
 from ..combat.setup import PRIORITIES, STANCES, FrameSpec, MountSpec, new_battle
 from ..combat.state import HEAD, Battle, PilotSkills, Unit
 from ..combat.stats import armor_split
+from ..core import Accepted, Event, Handlers, Outcome, Refused
 from ..dice import AI, LOOT, PILOTS, Dice
-from ..game import Accepted, Event, Outcome, Refused, after_step, handles
 from ..model import GameState
 from . import ledger
 from .commands import Accept, BuyWreck, Dismiss, Salvage
-from .common import Change, campaign_command, campaign_refusal, split
+from .common import Change, campaign_handler, campaign_refusal, split
 from .events import CampaignEnded, Report
 from .repair import (
     frame_status_after_battle,
@@ -203,7 +203,6 @@ def enemy_specs(contract: Contract, dice: Dice) -> tuple[FrameSpec, ...]:
     return tuple(specs)
 
 
-@handles(Accept)
 def _accept(state: GameState, cmd: Accept) -> Outcome:
     reason = campaign_refusal(state)
     if reason:
@@ -621,7 +620,6 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
     return campaign, events
 
 
-@after_step
 def close_mission(
     state: GameState, events: tuple[Event, ...]
 ) -> tuple[GameState, tuple[Event, ...]]:
@@ -702,7 +700,6 @@ def reveal(campaign: Campaign, picked: Sequence[int], dice: Dice) -> tuple[Campa
     return campaign, [Report(topic="salvage", text=line) for line in lines]
 
 
-@campaign_command(Salvage, in_debrief=True)
 def _salvage(campaign: Campaign, cmd: Salvage, dice: Dice) -> Change | str:
     aa = _open(campaign)
     if isinstance(aa, str):
@@ -715,7 +712,6 @@ def _salvage(campaign: Campaign, cmd: Salvage, dice: Dice) -> Change | str:
     return reveal(campaign, picked, dice)
 
 
-@campaign_command(BuyWreck, in_debrief=True)
 def _buy_wreck(campaign: Campaign, cmd: BuyWreck, dice: Dice) -> Change | str:
     aa = _open(campaign)
     if isinstance(aa, str):
@@ -745,7 +741,6 @@ def _buy_wreck(campaign: Campaign, cmd: BuyWreck, dice: Dice) -> Change | str:
     return campaign, [moved, Report(topic="salvage", text=text)]
 
 
-@campaign_command(Dismiss, in_debrief=True)
 def _done(campaign: Campaign, cmd: Dismiss, dice: Dice) -> Change | str:
     aa = _open(campaign)
     if isinstance(aa, str):
@@ -822,3 +817,12 @@ def end_if_finished(campaign: Campaign) -> tuple[Campaign, list[Event]]:
     if cause is None:
         return campaign, []
     return attrs.evolve(campaign, ended=cause), [CampaignEnded(cause=cause)]
+
+
+# ---- the handlers of this module's commands (joined by game.py) ------------------------
+HANDLERS: Handlers = {
+    Accept: _accept,
+    Salvage: campaign_handler(_salvage, in_debrief=True),
+    BuyWreck: campaign_handler(_buy_wreck, in_debrief=True),
+    Dismiss: campaign_handler(_done, in_debrief=True),
+}

@@ -5,11 +5,11 @@ from __future__ import annotations
 import attrs
 
 from ..catalog import catalog
+from ..core import Event, Handlers
 from ..dice import PILOTS, Dice
-from ..game import Event
 from . import ledger
 from .commands import Assign, Hire, RenameFrame, Unassign
-from .common import Change, campaign_command
+from .common import Change, campaign_handler
 from .events import Report
 from .state import Campaign, Pilot
 
@@ -48,7 +48,6 @@ def hire_refusal(campaign: Campaign) -> str | None:
     return ledger.short_of(campaign, catalog().pilots.hiring.cost)
 
 
-@campaign_command(Hire)
 def _hire(campaign: Campaign, cmd: Hire, dice: Dice) -> Change | str:
     reason = hire_refusal(campaign)
     if reason:
@@ -84,7 +83,6 @@ def assign_refusal(campaign: Campaign, callsign: str, frame_id: str) -> str | No
     return None
 
 
-@campaign_command(Assign)
 def _assign(campaign: Campaign, cmd: Assign, dice: Dice) -> Change | str:
     reason = assign_refusal(campaign, cmd.pilot, cmd.frame)
     if reason:
@@ -101,7 +99,6 @@ def _assign(campaign: Campaign, cmd: Assign, dice: Dice) -> Change | str:
     return campaign, events
 
 
-@campaign_command(Unassign)
 def _unassign(campaign: Campaign, cmd: Unassign, dice: Dice) -> Change | str:
     try:
         campaign.pilot(cmd.pilot)
@@ -114,7 +111,6 @@ def _unassign(campaign: Campaign, cmd: Unassign, dice: Dice) -> Change | str:
     return campaign, [Report(topic="pilots", text=f"{cmd.pilot} steps out of {frame.name}.")]
 
 
-@campaign_command(RenameFrame)
 def _rename(campaign: Campaign, cmd: RenameFrame, dice: Dice) -> Change | str:
     try:
         frame = campaign.frame(cmd.frame)
@@ -125,3 +121,12 @@ def _rename(campaign: Campaign, cmd: RenameFrame, dice: Dice) -> Change | str:
         return f"a frame name has 1 to {NAME_MAX} characters"
     campaign = campaign.with_frame(attrs.evolve(frame, name=name))
     return campaign, [Report(topic="roster", text=f"{frame.name} is now called {name}.")]
+
+
+# ---- the handlers of this module's commands (joined by game.py) ------------------------
+HANDLERS: Handlers = {
+    Hire: campaign_handler(_hire),
+    Assign: campaign_handler(_assign),
+    Unassign: campaign_handler(_unassign),
+    RenameFrame: campaign_handler(_rename),
+}

@@ -32,11 +32,11 @@ from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, SIZES, catalog
 from ..catalog.records import Chassis
+from ..core import Event, Handlers
 from ..dice import Dice
-from ..game import Event
 from . import ledger
 from .commands import Refit, Regroup
-from .common import Change, campaign_command, split
+from .common import Change, campaign_handler, split
 from .events import Report
 from .state import Campaign, Fitting, Frame, Mount, add_count, count_of
 
@@ -367,7 +367,6 @@ def apply_refit(campaign: Campaign, plan: RefitPlan) -> tuple[Campaign, list[Eve
 KEEP = "keep"  # the `refit` command's equipment left out: keep what is fitted
 
 
-@campaign_command(Refit)
 def _refit(campaign: Campaign, cmd: Refit, dice: Dice) -> Change | str:
     equipment = cmd.equipment
     if equipment == KEEP:
@@ -389,7 +388,6 @@ def _refit(campaign: Campaign, cmd: Refit, dice: Dice) -> Change | str:
     return apply_refit(campaign, plan)
 
 
-@campaign_command(Regroup)
 def _regroup(campaign: Campaign, cmd: Regroup, dice: Dice) -> Change | str:
     """§7.2: free and instant; allowed while the frame is in the repair or refit bay (a group
     is a fire-control setting, not bay work), not on destroyed or deployed frames."""
@@ -543,3 +541,10 @@ def budget(chassis_id: str, mounts: Sequence[Mount], fittings: Sequence[Fitting]
 def frame_budget(frame: Frame) -> Budget:
     """The budget of a frame's current loadout."""
     return budget(frame.chassis, frame.weapons, frame.equipment)
+
+
+# ---- the handlers of this module's commands (joined by game.py) ------------------------
+HANDLERS: Handlers = {
+    Refit: campaign_handler(_refit),
+    Regroup: campaign_handler(_regroup),
+}

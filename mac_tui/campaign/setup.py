@@ -7,8 +7,8 @@ import attrs
 
 from ..catalog import catalog
 from ..combat.stats import armor_split, full_structure
+from ..core import Accepted, Handlers, Outcome, Refused
 from ..dice import Dice
-from ..game import Accepted, Outcome, Refused, handles
 from ..model import GameState
 from .calendar import date_text
 from .commands import NewCampaign
@@ -74,7 +74,6 @@ def new_campaign(name: str, dice: Dice) -> tuple[Campaign, list[Report]]:
     return campaign, reports
 
 
-@handles(NewCampaign)
 def _new(state: GameState, cmd: NewCampaign) -> Outcome:
     if state.campaign is not None:
         return Refused("a campaign is already under way in this game")
@@ -84,3 +83,6 @@ def _new(state: GameState, cmd: NewCampaign) -> Outcome:
     dice = Dice(state.rng)
     campaign, reports = new_campaign(name, dice)
     return Accepted(attrs.evolve(state, campaign=campaign, rng=dice.state()), tuple(reports))
+
+
+HANDLERS: Handlers = {NewCampaign: _new}

@@ -6,12 +6,12 @@ from __future__ import annotations
 import attrs
 
 from ..catalog import catalog
+from ..core import Event, Handlers
 from ..dice import Dice
-from ..game import Event
 from . import ledger
 from .calendar import date_text
 from .commands import AdvanceDay
-from .common import campaign_command
+from .common import campaign_handler
 from .events import CampaignEnded, Report
 from .state import Campaign, Frame, Pilot
 
@@ -106,10 +106,15 @@ def pass_days(campaign: Campaign, days: int, dice: Dice) -> tuple[Campaign, list
 MAX_ADVANCE = 365
 
 
-@campaign_command(AdvanceDay)
 def _advance(campaign: Campaign, cmd: AdvanceDay, dice: Dice) -> tuple[Campaign, list[Event]] | str:
     if not 1 <= cmd.days <= MAX_ADVANCE:
         return f"advance 1 to {MAX_ADVANCE} days at a time, not {cmd.days}"
     campaign, events = pass_days(campaign, cmd.days, dice)
     events.append(Report(topic="day", text=f"It is {date_text(campaign.day)}."))
     return campaign, events
+
+
+# ---- the handlers of this module's commands (joined by game.py) ------------------------
+HANDLERS: Handlers = {
+    AdvanceDay: campaign_handler(_advance),
+}

@@ -14,8 +14,8 @@ import attrs
 from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, catalog
+from ..core import Accepted, Command, Event, Handlers, Outcome, Refused
 from ..dice import Dice
-from ..game import Accepted, Command, Event, Outcome, Refused, handles
 from ..hexgrid import Hex, distance, path, reachable, within
 from ..model import GameState
 from . import stats
@@ -559,7 +559,6 @@ def check_start(battle: Battle) -> str | None:
     return None
 
 
-@handles(StartBattle)
 def _start(state: GameState, cmd: StartBattle) -> Outcome:
     battle = _state_battle(state)
     if isinstance(battle, str):
@@ -631,19 +630,23 @@ def _withdraw(battle: Battle, unit: Unit, cmd: Withdraw, dice: Dice) -> Result |
     return end_battle(battle, "withdrawal", f"{unit.label} ordered the withdrawal")
 
 
-handles(Deploy)(_deployment_handler(_deploy))
-handles(ResetDeployment)(_deployment_handler(_reset))
-handles(AutoDeploy)(_deployment_handler(_auto))
-handles(Move)(_action_handler(_move))
-handles(Sprint)(_action_handler(_sprint))
-handles(FireGroup)(_action_handler(_fire))
-handles(CalledShot)(_action_handler(_called))
-handles(Brace)(_action_handler(_brace))
-handles(Overwatch)(_action_handler(_overwatch))
-handles(Vent)(_action_handler(_vent))
-handles(UseEquipment)(_action_handler(_use))
-handles(EndActivation)(_action_handler(_end_activation))
-handles(Withdraw)(_action_handler(_withdraw))
+# ---- the handlers of the battle commands (joined by game.py) -----------------------------
+HANDLERS: Handlers = {
+    StartBattle: _start,
+    Deploy: _deployment_handler(_deploy),
+    ResetDeployment: _deployment_handler(_reset),
+    AutoDeploy: _deployment_handler(_auto),
+    Move: _action_handler(_move),
+    Sprint: _action_handler(_sprint),
+    FireGroup: _action_handler(_fire),
+    CalledShot: _action_handler(_called),
+    Brace: _action_handler(_brace),
+    Overwatch: _action_handler(_overwatch),
+    Vent: _action_handler(_vent),
+    UseEquipment: _action_handler(_use),
+    EndActivation: _action_handler(_end_activation),
+    Withdraw: _action_handler(_withdraw),
+}
 
 
 # ---- legal commands ----------------------------------------------------------------------

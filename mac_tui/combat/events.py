@@ -9,7 +9,7 @@ from typing import Any
 
 from attrs import frozen
 
-from ..game import Event
+from ..core import Event
 from ..hexgrid import Hex
 
 

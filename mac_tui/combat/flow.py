@@ -6,8 +6,8 @@ from __future__ import annotations
 import attrs
 
 from ..catalog import catalog
+from ..core import Event
 from ..dice import COMBAT, Dice
-from ..game import Event
 from ..hexgrid import distance
 from . import stats
 from .events import (

@@ -55,13 +55,7 @@ from typing import Literal
 import attrs
 from attrs import frozen
 
-from ..catalog import LOCATION_ORDER, SIZES, catalog
-from ..dice import raw
-from ..game import Command
-from ..model import GameState
-from ..script import AUTO_BATTLE, run_line
-from ..session import Session
-from .commands import (
+from ..campaign.commands import (
     Accept,
     AdvanceDay,
     Assign,
@@ -79,8 +73,8 @@ from .commands import (
     SellFrame,
     Travel,
 )
-from .contracts import base_difficulty
-from .market import (
+from ..campaign.contracts import base_difficulty
+from ..campaign.market import (
     frame_sale_price,
     fuel_refusal,
     fuel_room,
@@ -88,13 +82,19 @@ from .market import (
     list_price,
     your_price,
 )
-from .mission import accept_refusal, deployment_cost, frame_deploy_refusal
-from .pilots import hire_refusal
-from .refit import effective_output, loadout_text, plan_refit
-from .repair import Quote, plan_repair, wreck_price, wreck_repair_cost
-from .state import Campaign, Contract, Frame, Mount, Pilot
-from .timeflow import daily_upkeep
-from .travel import current_system, destinations, route_plan
+from ..campaign.mission import accept_refusal, deployment_cost, frame_deploy_refusal
+from ..campaign.pilots import hire_refusal
+from ..campaign.refit import effective_output, loadout_text, plan_refit
+from ..campaign.repair import Quote, plan_repair, wreck_price, wreck_repair_cost
+from ..campaign.state import Campaign, Contract, Frame, Mount, Pilot
+from ..campaign.timeflow import daily_upkeep
+from ..campaign.travel import current_system, destinations, route_plan
+from ..catalog import LOCATION_ORDER, SIZES, catalog
+from ..core import Command
+from ..dice import raw
+from ..model import GameState
+from ..script import AUTO_BATTLE, run_line
+from ..session import Session
 
 COMPANY = "Autopilot Company"
 STREAM = "autopilot"
