@@ -19,6 +19,7 @@ from typing import TypeVar
 from hypothesis import strategies as st
 
 from mac_tui.campaign import pilots as pilot_rules
+from mac_tui.campaign.accept import frame_deploy_refusal
 from mac_tui.campaign.commands import (
     Accept,
     AdvanceDay,
@@ -42,7 +43,6 @@ from mac_tui.campaign.commands import (
 )
 from mac_tui.campaign.contracts import contract_rows
 from mac_tui.campaign.market import inventory_rows, market_rows
-from mac_tui.campaign.mission import frame_deploy_refusal
 from mac_tui.campaign.refit import loadout_text
 from mac_tui.campaign.repair import needs_repair
 from mac_tui.campaign.state import Campaign, Fitting, Frame, Mount, count_of

@@ -48,6 +48,7 @@ from hypothesis.stateful import (
 )
 
 from mac_tui.campaign import commands as campaign_commands
+from mac_tui.campaign.accept import deployment_cost
 from mac_tui.campaign.commands import (
     Accept,
     AdvanceDay,
@@ -61,7 +62,6 @@ from mac_tui.campaign.commands import (
     Travel,
 )
 from mac_tui.campaign.ledger import starting_credits
-from mac_tui.campaign.mission import deployment_cost
 from mac_tui.campaign.refit import check_loadout
 from mac_tui.campaign.repair import needs_repair
 from mac_tui.campaign.state import Campaign

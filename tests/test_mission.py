@@ -18,26 +18,31 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mac_tui.campaign import ledger
+from mac_tui.campaign.accept import deployment_cost
 from mac_tui.campaign.debrief import debrief_text
 from mac_tui.campaign.events import CampaignEnded, CreditsMoved
-from mac_tui.campaign.mission import (
-    arsenal,
-    base_picks,
-    check_end,
-    deployment_cost,
-    mission_reward,
-    mission_xp,
-    reputation_after,
-    salvage_allowance,
-    salvage_chance,
-    scaled_picks,
-    standing_after,
-    standing_changes,
+from mac_tui.campaign.repair import (
+    frame_status_after_battle,
+    repair_cost,
     wreck_price,
     wreck_repair_cost,
     wreck_repair_days,
 )
-from mac_tui.campaign.repair import frame_status_after_battle, repair_cost
+from mac_tui.campaign.rewards import (
+    mission_reward,
+    mission_xp,
+    reputation_after,
+    standing_after,
+    standing_changes,
+)
+from mac_tui.campaign.runend import check_end
+from mac_tui.campaign.salvage import (
+    arsenal,
+    base_picks,
+    salvage_allowance,
+    salvage_chance,
+    scaled_picks,
+)
 from mac_tui.campaign.setup import fresh_frame
 from mac_tui.campaign.state import (
     AfterAction,

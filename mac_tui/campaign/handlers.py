@@ -4,7 +4,7 @@ mission once its battle is over (after every accepted command)."""
 from __future__ import annotations
 
 from ..core import AfterHook, Handlers
-from . import market, mission, pilots, refit, repair, setup, timeflow, travel
+from . import accept, market, mission, pilots, refit, repair, salvage, setup, timeflow, travel
 
 FAMILIES: tuple[Handlers, ...] = (
     setup.HANDLERS,
@@ -14,6 +14,7 @@ FAMILIES: tuple[Handlers, ...] = (
     refit.HANDLERS,
     repair.HANDLERS,
     travel.HANDLERS,
-    mission.HANDLERS,
+    accept.HANDLERS,
+    salvage.HANDLERS,
 )
 AFTER_STEP: tuple[AfterHook, ...] = (mission.close_mission,)

@@ -372,6 +372,16 @@ def sell_refusal(campaign: Campaign, kind: str, item: str, qty: int) -> str | No
     return None
 
 
+def fuel_cost(units: int) -> int:
+    """§14.3, setup-facts: what `units` units of fuel cost (the one place that prices fuel)."""
+    return units * catalog().economy.prices.fuel_price
+
+
+def fuel_units_for(credits: int) -> int:
+    """The most units of fuel `credits` pay for (none for a debt)."""
+    return max(0, credits) // fuel_cost(1)
+
+
 def fuel_room(campaign: Campaign) -> int:
     """§14.3: how many units the tanks still take."""
     return max(0, catalog().galaxy.travel.fuel_capacity - campaign.fuel)
@@ -388,7 +398,7 @@ def fuel_refusal(campaign: Campaign, units: int) -> str | None:
         return f"the tanks are full ({campaign.fuel}/{capacity})"
     if units > room:
         return f"the tanks take at most {room} more units ({campaign.fuel}/{capacity})"
-    return ledger.short_of(campaign, units * catalog().economy.prices.fuel_price)
+    return ledger.short_of(campaign, fuel_cost(units))
 
 
 def frame_sale_price(campaign: Campaign, frame_id: str) -> int:
@@ -469,7 +479,7 @@ def _buy_fuel(campaign: Campaign, cmd: BuyFuel, dice: Dice) -> Change | str:
     reason = fuel_refusal(campaign, cmd.units)
     if reason:
         return reason
-    cost = cmd.units * catalog().economy.prices.fuel_price
+    cost = fuel_cost(cmd.units)
     campaign = attrs.evolve(campaign, fuel=campaign.fuel + cmd.units)
     campaign, moved = ledger.post(campaign, "fuel", -cost, f"Fuel, {cmd.units} units")
     capacity = catalog().galaxy.travel.fuel_capacity

@@ -13,6 +13,7 @@ from .calendar import date_text
 from .commands import AdvanceDay
 from .common import campaign_handler
 from .events import CampaignEnded, Report
+from .runend import end_if_finished
 from .state import Campaign, Frame, Pilot
 
 
@@ -86,8 +87,6 @@ def pass_day(campaign: Campaign, dice: Dice) -> tuple[Campaign, list[Event]]:
         campaign = attrs.evolve(campaign, ended=cause)
         events.append(CampaignEnded(cause=cause))
     else:
-        from .mission import end_if_finished
-
         campaign, more = end_if_finished(campaign)
         events.extend(more)
     return campaign, events

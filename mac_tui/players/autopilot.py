@@ -55,6 +55,7 @@ from typing import Literal
 import attrs
 from attrs import frozen
 
+from ..campaign.accept import accept_refusal, deployment_cost, frame_deploy_refusal
 from ..campaign.commands import (
     Accept,
     AdvanceDay,
@@ -78,11 +79,11 @@ from ..campaign.market import (
     frame_sale_price,
     fuel_refusal,
     fuel_room,
+    fuel_units_for,
     has_market,
     list_price,
     your_price,
 )
-from ..campaign.mission import accept_refusal, deployment_cost, frame_deploy_refusal
 from ..campaign.pilots import hire_refusal
 from ..campaign.refit import effective_output, loadout_text, plan_refit
 from ..campaign.repair import Quote, plan_repair, wreck_price, wreck_repair_cost
@@ -499,15 +500,13 @@ def fuel(state: GameState, campaign: Campaign) -> Command | None:
     always hold enough for the dearest trip from here, out of money above the crunch line."""
     if not has_market(campaign):
         return None
-    cat = catalog()
-    price = cat.economy.prices.fuel_price
     units = 0
-    if campaign.fuel * 100 < cat.galaxy.travel.fuel_capacity * FUEL_LOW_PERCENT:
-        units = max(0, campaign.credits - floor(campaign, "luxury")) // price
+    if campaign.fuel * 100 < catalog().galaxy.travel.fuel_capacity * FUEL_LOW_PERCENT:
+        units = fuel_units_for(campaign.credits - floor(campaign, "luxury"))
     dearest = max((d.fuel for d in destinations(campaign)), default=0)
     if campaign.fuel < dearest:
         need = min(
-            dearest - campaign.fuel, max(0, campaign.credits - crunch_line(campaign)) // price
+            dearest - campaign.fuel, fuel_units_for(campaign.credits - crunch_line(campaign))
         )
         units = max(units, need)
     units = min(units, fuel_room(campaign))
