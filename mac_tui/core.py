@@ -66,23 +66,34 @@ class Refused:
 Outcome: TypeAlias = Accepted | Refused
 Handler: TypeAlias = Callable[[GameState, Any], Outcome]
 Handlers: TypeAlias = Mapping[type[Command], Handler]
+#: A pure check: the reason the command's handler would refuse it now, or None (no stepping).
+Check: TypeAlias = Callable[[GameState, Any], str | None]
+Checks: TypeAlias = Mapping[type[Command], Check]
 AfterHook: TypeAlias = Callable[[GameState, tuple[Event, ...]], tuple[GameState, tuple[Event, ...]]]
 
 
 # ---- the table of handlers ---------------------------------------------------------------
 @frozen
 class CommandTable:
-    """Which handler runs each command class, the verbs of the text form, and the pure
-    follow-ups run after every accepted command (in order). Built once, explicitly, by
-    `game.py`; a test may build its own (`extended`)."""
+    """Which handler runs each command class, the verbs of the text form, the pure checks that
+    say why a command would be refused without running it, and the pure follow-ups run after
+    every accepted command (in order). Built once, explicitly, by `game.py`; a test may build
+    its own (`extended`)."""
 
     handlers: Mapping[type[Command], Handler]
     verbs: Mapping[str, type[Command]]
+    checks: Mapping[type[Command], Check]
     after: tuple[AfterHook, ...] = ()
 
     @classmethod
-    def of(cls, *families: Handlers, after: Sequence[AfterHook] = ()) -> CommandTable:
-        """Join the families' tables; a command class or verb claimed twice is an error."""
+    def of(
+        cls,
+        *families: Handlers,
+        checks: Sequence[Checks] = (),
+        after: Sequence[AfterHook] = (),
+    ) -> CommandTable:
+        """Join the families' tables; a command class or verb claimed twice, or a check of a
+        command nobody handles, is an error."""
         handlers: dict[type[Command], Handler] = {}
         verbs: dict[str, type[Command]] = {}
         for family in families:
@@ -96,11 +107,35 @@ class CommandTable:
                     raise TypeError(f"verb {command.verb!r} already belongs to {owner}")
                 handlers[command] = handler
                 verbs[command.verb] = command
-        return cls(types.MappingProxyType(handlers), types.MappingProxyType(verbs), tuple(after))
+        joined: dict[type[Command], Check] = {}
+        for family_checks in checks:
+            for command, check in family_checks.items():
+                if command not in handlers or command in joined:
+                    raise TypeError(f"{command.__name__}: a check needs one handler and one check")
+                joined[command] = check
+        return cls(
+            types.MappingProxyType(handlers),
+            types.MappingProxyType(verbs),
+            types.MappingProxyType(joined),
+            tuple(after),
+        )
 
     def extended(self, *families: Handlers) -> CommandTable:
-        """This table with more families (the hooks kept)."""
-        return CommandTable.of(self.handlers, *families, after=self.after)
+        """This table with more families (the checks and hooks kept)."""
+        return CommandTable.of(self.handlers, *families, checks=(self.checks,), after=self.after)
+
+    def refusal(self, state: GameState, command: Command) -> str | None:
+        """Why `step(state, command)` would refuse, or None when it would accept: the command's
+        check when it has one (no stepping), else its handler run once (no after-step hooks:
+        they never refuse)."""
+        handler = self.handlers.get(type(command))
+        if handler is None:
+            return f"unknown command: {type(command).__name__}"
+        check = self.checks.get(type(command))
+        if check is not None:
+            return check(state, command)
+        outcome = handler(state, command)
+        return outcome.reason if isinstance(outcome, Refused) else None
 
     def step(self, state: GameState, command: Command) -> Outcome:
         """Apply one command. Pure: the input state is never changed."""

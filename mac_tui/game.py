@@ -14,7 +14,9 @@ from collections.abc import Iterable, Sequence
 from attrs import frozen
 
 from .campaign import handlers as campaign
+from .campaign import legal as campaign_legal
 from .combat import actions as combat
+from .combat import legal as combat_legal
 from .combat import skirmish
 from .combat.state import Side
 from .core import (
@@ -44,6 +46,7 @@ __all__ = [
     "format_command",
     "legal_commands",
     "parse_command",
+    "refusal",
     "replay",
     "step",
     "to_act",
@@ -55,6 +58,7 @@ TABLE = CommandTable.of(
     skirmish.HANDLERS,
     combat.HANDLERS,
     *campaign.FAMILIES,
+    checks=(skirmish.CHECKS, combat.CHECKS, *campaign.CHECKS),
     after=campaign.AFTER_STEP,
 )
 
@@ -62,6 +66,13 @@ TABLE = CommandTable.of(
 def step(state: GameState, command: Command) -> Outcome:
     """Apply one command. Pure: the input state is never changed."""
     return TABLE.step(state, command)
+
+
+def refusal(state: GameState, command: Command) -> str | None:
+    """Why `step(state, command)` would refuse the command now, or None when it would accept
+    it; cheap (most commands have a pure check, see `CommandTable.refusal`), for the screens'
+    enabled keys."""
+    return TABLE.refusal(state, command)
 
 
 def fold(state: GameState, commands: Iterable[Command]) -> tuple[GameState, list[Refused]]:
@@ -117,9 +128,12 @@ def to_act(state: GameState) -> Actor:
     return NOBODY if unit is None else Actor(unit.side, unit.id)
 
 
-def legal_commands(state: GameState) -> list[Command]:
-    """Every command the engine would accept now; for commands with free parameters a finite,
-    representative set (see `combat.actions.legal_commands` and `campaign.legal`)."""
+def legal_commands(state: GameState, only: tuple[type[Command], ...] = ()) -> list[Command]:
+    """Every command the engine would accept now, in a battle as in the campaign (with `only`,
+    those of these classes); for commands with free parameters a finite, representative set
+    (see `combat.legal` and `campaign.legal`). Each is accepted by `step`: the battle's are
+    built by the checks, the campaign's candidates filtered by `refusal`."""
     if state.battle is not None:
-        return combat.legal_commands(state)
-    return []
+        legal = combat_legal.legal_commands(state)
+        return [c for c in legal if isinstance(c, only)] if only else legal
+    return [c for c in campaign_legal.candidates(state, only) if refusal(state, c) is None]

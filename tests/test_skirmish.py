@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mac_tui.cli import main
-from mac_tui.combat.actions import legal_commands
+from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.game import Accepted, parse_command, replay, step
 from mac_tui.model import initial_state

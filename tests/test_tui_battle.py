@@ -13,10 +13,11 @@ from rich.text import Text
 
 from mac_tui.campaign.state import Campaign
 from mac_tui.combat import preview
-from mac_tui.combat.actions import check_fire, legal_commands
 from mac_tui.combat.attack import hit_chance
 from mac_tui.combat.commands import CalledShot, FireGroup, Move, UseEquipment
 from mac_tui.combat.events import ActivationEnded, GroupFired, Moved, RoundStarted
+from mac_tui.combat.firing import check_fire
+from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.setup import starting_lance
 from mac_tui.combat.skirmish import NewSkirmish, make_state
 from mac_tui.combat.state import Battle

@@ -24,8 +24,8 @@ from textual.widgets import Input
 
 from mac_tui.campaign.commands import NewCampaign
 from mac_tui.catalog import catalog
-from mac_tui.combat.actions import legal_commands
 from mac_tui.combat.commands import FireGroup
+from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.combat.state import Battle
 from mac_tui.players.ai import decide

@@ -17,7 +17,7 @@ from ..catalog import catalog
 from ..catalog.records import PayoutLevel
 from ..combat.setup import PRIORITIES, STANCES, FrameSpec, MountSpec, new_battle
 from ..combat.state import PilotSkills
-from ..core import Accepted, Event, Handlers, Outcome, Refused
+from ..core import Accepted, Checks, Event, Handlers, Outcome, Refused
 from ..dice import AI, Dice
 from ..model import GameState
 from . import ledger
@@ -165,18 +165,24 @@ def enemy_specs(contract: Contract, dice: Dice) -> tuple[FrameSpec, ...]:
     return tuple(specs)
 
 
-def _accept(state: GameState, cmd: Accept) -> Outcome:
+def accept_check(state: GameState, cmd: Accept) -> str | None:
+    """Why `cmd` is refused in this state (no campaign, a battle under way...), or None."""
     reason = campaign_refusal(state)
     if reason:
-        return Refused(reason)
+        return reason
     if state.battle is not None:
-        return Refused("a battle is already under way")
+        return "a battle is already under way"
+    assert state.campaign is not None
+    return accept_refusal(state.campaign, cmd.contract, cmd.payout, split(cmd.frames))
+
+
+def _accept(state: GameState, cmd: Accept) -> Outcome:
+    reason = accept_check(state, cmd)
+    if reason:
+        return Refused(reason)
     campaign = state.campaign
     assert campaign is not None
     frame_ids = split(cmd.frames)
-    reason = accept_refusal(campaign, cmd.contract, cmd.payout, frame_ids)
-    if reason:
-        return Refused(reason)
     contract = find_contract(campaign, cmd.contract)
     level = payout(cmd.payout)
     assert contract is not None and level is not None
@@ -219,3 +225,4 @@ def _accept(state: GameState, cmd: Accept) -> Outcome:
 
 
 HANDLERS: Handlers = {Accept: _accept}
+CHECKS: Checks = {Accept: accept_check}

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
 import attrs
 from attrs import frozen
 
-from ..core import Accepted, Command, Event, Outcome, Refused
+from ..core import Accepted, Check, Checks, Command, Event, Handlers, Outcome, Refused
 from ..dice import Dice
 from ..model import GameState
 from .state import Campaign
@@ -16,6 +16,8 @@ from .state import Campaign
 C = TypeVar("C", bound=Command)
 Change = tuple[Campaign, list[Event]]
 CampaignFn = Callable[[Campaign, C, Dice], Change | str]
+#: Why a campaign command would be refused, once the campaign exists and nothing blocks it.
+CampaignCheck = Callable[[Campaign, Any], str | None]
 
 
 def campaign_refusal(
@@ -49,6 +51,19 @@ class CampaignHandler(Generic[C]):
         """Why no command of this kind can run now, before looking at the command."""
         return campaign_refusal(state, in_mission=self.in_mission, in_debrief=self.in_debrief)
 
+    def checked(self, check: CampaignCheck) -> Check:
+        """`check` behind this handler's gate: the whole reason the handler would refuse
+        with, when `check` is the check `fn` starts with and `fn` refuses nothing else."""
+
+        def refusal(state: GameState, cmd: C) -> str | None:
+            reason = self.gate(state)
+            if reason:
+                return reason
+            assert state.campaign is not None
+            return check(state.campaign, cmd)
+
+        return refusal
+
     def __call__(self, state: GameState, cmd: C) -> Outcome:
         reason = self.gate(state)
         if reason:
@@ -67,6 +82,16 @@ def campaign_handler(
 ) -> CampaignHandler[Any]:
     """`CampaignHandler(fn, ...)`, for the families' `HANDLERS` tables."""
     return CampaignHandler(fn, in_mission=in_mission, in_debrief=in_debrief)
+
+
+def campaign_checks(handlers: Handlers, checks: Mapping[type[Command], CampaignCheck]) -> Checks:
+    """A family's `CHECKS`: each check behind the gate of its command's `CampaignHandler`."""
+    out: dict[type[Command], Check] = {}
+    for cls, check in checks.items():
+        handler = handlers[cls]
+        assert isinstance(handler, CampaignHandler), cls
+        out[cls] = handler.checked(check)
+    return out
 
 
 def split(text: str) -> list[str]:

@@ -33,11 +33,11 @@ from attrs import frozen
 
 from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import MarketTierId
-from ..core import Event, Handlers
+from ..core import Checks, Event, Handlers
 from ..dice import MARKET, Dice
 from . import ledger
 from .commands import Buy, BuyFuel, Sell, SellFrame
-from .common import Change, campaign_handler
+from .common import Change, campaign_checks, campaign_handler
 from .events import Report
 from .setup import fresh_frame
 from .state import Campaign, ItemKind, Market, Stock, add_count, count_of
@@ -523,3 +523,12 @@ HANDLERS: Handlers = {
     BuyFuel: campaign_handler(_buy_fuel),
     SellFrame: campaign_handler(_sell_frame),
 }
+CHECKS: Checks = campaign_checks(
+    HANDLERS,
+    {
+        Buy: lambda c, cmd: buy_refusal(c, cmd.kind, cmd.item, cmd.qty),
+        Sell: lambda c, cmd: sell_refusal(c, cmd.kind, cmd.item, cmd.qty),
+        BuyFuel: lambda c, cmd: fuel_refusal(c, cmd.units),
+        SellFrame: lambda c, cmd: sell_frame_refusal(c, cmd.frame),
+    },
+)

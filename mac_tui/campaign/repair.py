@@ -31,11 +31,11 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..combat.stats import armor_split, full_structure
-from ..core import Event, Handlers
+from ..core import Checks, Event, Handlers
 from ..dice import Dice
 from . import ledger
 from .commands import Repair
-from .common import Change, campaign_handler
+from .common import Change, campaign_checks, campaign_handler
 from .events import Report
 from .refit import busy_reason, deployed
 from .state import Campaign, Frame
@@ -197,6 +197,10 @@ def apply_repair(campaign: Campaign, frame_id: str, quote: Quote) -> tuple[Campa
     return campaign, events
 
 
+def _why(quote: Quote | str) -> str | None:
+    return quote if isinstance(quote, str) else None
+
+
 def _repair(campaign: Campaign, cmd: Repair, dice: Dice) -> Change | str:
     quote = plan_repair(campaign, cmd.frame, cmd.rush)
     if isinstance(quote, str):
@@ -208,3 +212,7 @@ def _repair(campaign: Campaign, cmd: Repair, dice: Dice) -> Change | str:
 HANDLERS: Handlers = {
     Repair: campaign_handler(_repair),
 }
+CHECKS: Checks = campaign_checks(
+    HANDLERS,
+    {Repair: lambda c, cmd: _why(plan_repair(c, cmd.frame, cmd.rush))},
+)

@@ -13,12 +13,12 @@ import attrs
 
 from ..catalog import UNIVERSAL, catalog
 from ..combat.state import HEAD, Battle, Unit
-from ..core import Event, Handlers
+from ..core import Checks, Event, Handlers
 from ..dice import LOOT, Dice
 from . import ledger
 from .accept import payout
 from .commands import BuyWreck, Dismiss, Salvage
-from .common import Change, campaign_handler, split
+from .common import Change, campaign_checks, campaign_handler, split
 from .events import Report
 from .repair import (
     wreck_price,
@@ -202,31 +202,47 @@ def reveal(campaign: Campaign, picked: Sequence[int], dice: Dice) -> tuple[Campa
     return campaign, [Report(topic="salvage", text=line) for line in lines]
 
 
-def _salvage(campaign: Campaign, cmd: Salvage, dice: Dice) -> Change | str:
+def salvage_refusal(campaign: Campaign, picks: str) -> str | None:
+    """Why `salvage PICKS` is illegal now, or None."""
     aa = _open(campaign)
     if isinstance(aa, str):
         return aa
     if aa.revealed:
         return "the salvage is already settled: close the report with done"
-    picked = parse_picks(cmd.picks, aa)
-    if isinstance(picked, str):
-        return picked
+    picked = parse_picks(picks, aa)
+    return picked if isinstance(picked, str) else None
+
+
+def _salvage(campaign: Campaign, cmd: Salvage, dice: Dice) -> Change | str:
+    reason = salvage_refusal(campaign, cmd.picks)
+    if reason:
+        return reason
+    assert campaign.after_action is not None
+    picked = parse_picks(cmd.picks, campaign.after_action)
+    assert not isinstance(picked, str)
     return reveal(campaign, picked, dice)
 
 
-def _buy_wreck(campaign: Campaign, cmd: BuyWreck, dice: Dice) -> Change | str:
+def wreck_refusal(campaign: Campaign, index: int) -> str | None:
+    """Why `buy-wreck INDEX` is illegal now, or None (§12.4)."""
     aa = _open(campaign)
     if isinstance(aa, str):
         return aa
     if not aa.frame_offers:
         return "no head-kill frames are for sale"
-    if not 1 <= cmd.index <= len(aa.frame_offers):
-        return f"no frame {cmd.index} for sale (1 to {len(aa.frame_offers)})"
-    offer = aa.frame_offers[cmd.index - 1]
-    price = wreck_price(offer.chassis)
-    reason = ledger.short_of(campaign, price)
+    if not 1 <= index <= len(aa.frame_offers):
+        return f"no frame {index} for sale (1 to {len(aa.frame_offers)})"
+    return ledger.short_of(campaign, wreck_price(aa.frame_offers[index - 1].chassis))
+
+
+def _buy_wreck(campaign: Campaign, cmd: BuyWreck, dice: Dice) -> Change | str:
+    reason = wreck_refusal(campaign, cmd.index)
     if reason:
         return reason
+    aa = campaign.after_action
+    assert aa is not None
+    offer = aa.frame_offers[cmd.index - 1]
+    price = wreck_price(offer.chassis)
     frame = attrs.evolve(offer, id=f"F{campaign.next_frame}", wreck=True)
     offers = tuple(o for i, o in enumerate(aa.frame_offers) if i != cmd.index - 1)
     campaign = attrs.evolve(
@@ -243,17 +259,27 @@ def _buy_wreck(campaign: Campaign, cmd: BuyWreck, dice: Dice) -> Change | str:
     return campaign, [moved, Report(topic="salvage", text=text)]
 
 
-def _done(campaign: Campaign, cmd: Dismiss, dice: Dice) -> Change | str:
+def done_refusal(campaign: Campaign) -> str | None:
+    """Why `done` cannot close the report now (the picks are not made), or None."""
     aa = _open(campaign)
     if isinstance(aa, str):
         return aa
+    if not aa.revealed and aa.picks > 0:
+        return (
+            f"choose your salvage first: salvage with up to {aa.picks} item number(s) "
+            "(e.g. salvage 1+2), or salvage - to take none"
+        )
+    return None
+
+
+def _done(campaign: Campaign, cmd: Dismiss, dice: Dice) -> Change | str:
+    reason = done_refusal(campaign)
+    if reason:
+        return reason
+    aa = campaign.after_action
+    assert aa is not None
     events: list[Event] = []
     if not aa.revealed:
-        if aa.picks > 0:
-            return (
-                f"choose your salvage first: salvage with up to {aa.picks} item number(s) "
-                "(e.g. salvage 1+2), or salvage - to take none"
-            )
         campaign, events = reveal(campaign, [], dice)
     campaign = attrs.evolve(campaign, after_action=None)
     campaign, more = end_if_finished(campaign)
@@ -265,3 +291,11 @@ HANDLERS: Handlers = {
     BuyWreck: campaign_handler(_buy_wreck, in_debrief=True),
     Dismiss: campaign_handler(_done, in_debrief=True),
 }
+CHECKS: Checks = campaign_checks(
+    HANDLERS,
+    {
+        Salvage: lambda c, cmd: salvage_refusal(c, cmd.picks),
+        BuyWreck: lambda c, cmd: wreck_refusal(c, cmd.index),
+        Dismiss: lambda c, cmd: done_refusal(c),
+    },
+)

@@ -7,7 +7,7 @@ import attrs
 
 from ..catalog import catalog
 from ..combat.stats import armor_split, full_structure
-from ..core import Accepted, Handlers, Outcome, Refused
+from ..core import Accepted, Checks, Handlers, Outcome, Refused
 from ..dice import Dice
 from ..model import GameState
 from .calendar import date_text
@@ -74,15 +74,24 @@ def new_campaign(name: str, dice: Dice) -> tuple[Campaign, list[Report]]:
     return campaign, reports
 
 
-def _new(state: GameState, cmd: NewCampaign) -> Outcome:
+def new_campaign_check(state: GameState, cmd: NewCampaign) -> str | None:
     if state.campaign is not None:
-        return Refused("a campaign is already under way in this game")
+        return "a campaign is already under way in this game"
     name = " ".join(cmd.name.split())
     if not name or len(name) > NAME_MAX:
-        return Refused(f"a company name has 1 to {NAME_MAX} characters")
+        return f"a company name has 1 to {NAME_MAX} characters"
+    return None
+
+
+def _new(state: GameState, cmd: NewCampaign) -> Outcome:
+    reason = new_campaign_check(state, cmd)
+    if reason:
+        return Refused(reason)
+    name = " ".join(cmd.name.split())
     dice = Dice(state.rng)
     campaign, reports = new_campaign(name, dice)
     return Accepted(attrs.evolve(state, campaign=campaign, rng=dice.state()), tuple(reports))
 
 
 HANDLERS: Handlers = {NewCampaign: _new}
+CHECKS: Checks = {NewCampaign: new_campaign_check}

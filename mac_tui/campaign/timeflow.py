@@ -6,12 +6,12 @@ from __future__ import annotations
 import attrs
 
 from ..catalog import catalog
-from ..core import Event, Handlers
+from ..core import Checks, Event, Handlers
 from ..dice import Dice
 from . import ledger
 from .calendar import date_text
 from .commands import AdvanceDay
-from .common import campaign_handler
+from .common import campaign_checks, campaign_handler
 from .events import CampaignEnded, Report
 from .runend import end_if_finished
 from .state import Campaign, Frame, Pilot
@@ -105,9 +105,16 @@ def pass_days(campaign: Campaign, days: int, dice: Dice) -> tuple[Campaign, list
 MAX_ADVANCE = 365
 
 
+def advance_refusal(days: int) -> str | None:
+    if not 1 <= days <= MAX_ADVANCE:
+        return f"advance 1 to {MAX_ADVANCE} days at a time, not {days}"
+    return None
+
+
 def _advance(campaign: Campaign, cmd: AdvanceDay, dice: Dice) -> tuple[Campaign, list[Event]] | str:
-    if not 1 <= cmd.days <= MAX_ADVANCE:
-        return f"advance 1 to {MAX_ADVANCE} days at a time, not {cmd.days}"
+    reason = advance_refusal(cmd.days)
+    if reason:
+        return reason
     campaign, events = pass_days(campaign, cmd.days, dice)
     events.append(Report(topic="day", text=f"It is {date_text(campaign.day)}."))
     return campaign, events
@@ -117,3 +124,4 @@ def _advance(campaign: Campaign, cmd: AdvanceDay, dice: Dice) -> tuple[Campaign,
 HANDLERS: Handlers = {
     AdvanceDay: campaign_handler(_advance),
 }
+CHECKS: Checks = campaign_checks(HANDLERS, {AdvanceDay: lambda c, cmd: advance_refusal(cmd.days)})

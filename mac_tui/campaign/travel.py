@@ -24,11 +24,11 @@ import attrs
 from attrs import frozen
 
 from ..catalog import catalog
-from ..core import Event, Handlers
+from ..core import Checks, Event, Handlers
 from ..dice import Dice
 from .calendar import date_text
 from .commands import Jump, Travel
-from .common import Change, campaign_handler
+from .common import Change, campaign_checks, campaign_handler
 from .contracts import ensure_contracts
 from .events import Report
 from .state import Campaign
@@ -288,3 +288,10 @@ HANDLERS: Handlers = {
     Travel: campaign_handler(_travel),
     Jump: campaign_handler(_jump),
 }
+CHECKS: Checks = campaign_checks(
+    HANDLERS,
+    {
+        Travel: lambda c, cmd: travel_refusal(c, cmd.place),
+        Jump: lambda c, cmd: jump_refusal(c, cmd.system),
+    },
+)

@@ -11,6 +11,10 @@ from attrs import frozen
 
 from ..core import Event
 from ..hexgrid import Hex
+from .state import Battle
+
+#: A battle after an action, with the events that explain it.
+BattleChange = tuple[Battle, list[Event]]
 
 
 @frozen

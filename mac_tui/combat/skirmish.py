@@ -15,7 +15,7 @@ import attrs
 from attrs import frozen
 
 from ..catalog import catalog
-from ..core import Accepted, Command, Handlers, Outcome, Refused
+from ..core import Accepted, Checks, Command, Handlers, Outcome, Refused
 from ..dice import MAP, Dice
 from ..model import GameState, initial_state
 from .setup import FrameSpec, MountSpec, enemy_lance, new_battle, starting_lance
@@ -123,10 +123,14 @@ def lance_from_chassis(designations: Sequence[str]) -> tuple[FrameSpec, ...]:
     return tuple(out)
 
 
-def _new_skirmish(state: GameState, cmd: NewSkirmish) -> Outcome:
+def new_skirmish_check(state: GameState, cmd: NewSkirmish) -> str | None:
     if state.campaign is not None or state.battle is not None:
-        return Refused("a game is already under way: a skirmish starts from a new game")
-    reason = difficulty_refusal(cmd.difficulty) or landscape_refusal(cmd.landscape)
+        return "a game is already under way: a skirmish starts from a new game"
+    return difficulty_refusal(cmd.difficulty) or landscape_refusal(cmd.landscape)
+
+
+def _new_skirmish(state: GameState, cmd: NewSkirmish) -> Outcome:
+    reason = new_skirmish_check(state, cmd)
     if reason:
         return Refused(reason)
     dice = Dice(state.rng)
@@ -135,3 +139,4 @@ def _new_skirmish(state: GameState, cmd: NewSkirmish) -> Outcome:
 
 
 HANDLERS: Handlers = {NewSkirmish: _new_skirmish}
+CHECKS: Checks = {NewSkirmish: new_skirmish_check}

@@ -18,17 +18,7 @@ from attrs import frozen
 from ..catalog import catalog
 from ..catalog.records import RangeId
 from ..combat import stats
-from ..combat.actions import (
-    auto_positions,
-    check_equipment,
-    check_fire,
-    check_move,
-    check_overwatch,
-    check_vent,
-    plan_fire,
-    reach,
-    vent_amount,
-)
+from ..combat.actions import auto_positions, check_equipment, check_vent, vent_amount
 from ..combat.attack import hit_chance, range_modifier
 from ..combat.commands import (
     AutoDeploy,
@@ -43,6 +33,8 @@ from ..combat.commands import (
     UseEquipment,
     Vent,
 )
+from ..combat.firing import check_fire, check_overwatch, plan_fire
+from ..combat.movement import check_move, reach
 from ..combat.preview import expected_damage
 from ..combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit, other_side
 from ..core import Command

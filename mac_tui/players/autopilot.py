@@ -93,9 +93,12 @@ from ..campaign.travel import current_system, destinations, route_plan
 from ..catalog import LOCATION_ORDER, SIZES, catalog
 from ..core import Command
 from ..dice import raw
+from ..game import legal_commands
 from ..model import GameState
 from ..script import AUTO_BATTLE, run_line
 from ..session import Session
+from .ai import decide
+from .policy import Decision
 
 COMPANY = "Autopilot Company"
 STREAM = "autopilot"
@@ -436,11 +439,11 @@ def repairs(state: GameState, campaign: Campaign) -> Command | None:
     """Repair damaged frames while a deployment stays paid for, cheapest first; rebuild a
     destroyed one when the roster needs it (growth money for a cheap frame, else luxury)."""
     quotes: list[tuple[int, str, Quote]] = []
-    for f in campaign.frames:
-        if f.status in ("damaged", "destroyed") and not f.busy_days:
-            quote = plan_repair(campaign, f.id)
-            if isinstance(quote, Quote):
-                quotes.append((quote.cost, f.id, quote))
+    for cmd in legal_commands(state, only=(Repair,)):
+        assert isinstance(cmd, Repair)
+        quote = plan_repair(campaign, cmd.frame)
+        if not cmd.rush and isinstance(quote, Quote):
+            quotes.append((quote.cost, cmd.frame, quote))
     for cost, frame_id, quote in sorted(quotes, key=lambda q: (q[0], q[1])):
         if not quote.rebuild:
             if affords(campaign, cost, "repair"):
@@ -741,21 +744,42 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def next_command(state: GameState) -> Command | None:
-    """The next command to play; None once the run is over, and during a battle (fought with
-    the `auto-battle` line, see `next_line`)."""
+def choose(state: GameState) -> tuple[Command, str] | None:
+    """The next command to play and the rule of thumb that chose it; None once the run is
+    over, and during a battle (fought by the battle AI, see `autopilot` and `next_line`)."""
     campaign = state.campaign
     if campaign is None:
-        return NewCampaign(COMPANY)
+        return NewCampaign(COMPANY), "new-campaign"
     if campaign.ended or state.battle is not None:
         return None
     if campaign.after_action is not None:
-        return debrief(state, campaign)
+        cmd = debrief(state, campaign)
+        return None if cmd is None else (cmd, "debrief")
     for rule in RULES:
         cmd = rule(state, campaign)
         if cmd is not None:
-            return cmd
-    return wait(state, campaign)
+            return cmd, rule.__name__
+    return wait(state, campaign), "wait"
+
+
+def next_command(state: GameState) -> Command | None:
+    """The next command to play; None once the run is over, and during a battle (fought with
+    the `auto-battle` line, see `next_line`)."""
+    chosen = choose(state)
+    return None if chosen is None else chosen[0]
+
+
+def autopilot(state: GameState) -> Decision:
+    """The autopilot as a policy (`players.policy.Policy`) for the player's side: the battle
+    AI in a battle, else the command its rules of thumb choose, the rule named in the note.
+    Called only when the player must act (`game.to_act`), so never once the run is over."""
+    if state.battle is not None:
+        return decide(state)
+    chosen = choose(state)
+    if chosen is None:
+        raise ValueError("the run is over: the autopilot has nothing to decide")
+    command, rule = chosen
+    return Decision(command, note=f"autopilot: {rule}")
 
 
 def next_line(state: GameState) -> str | None:

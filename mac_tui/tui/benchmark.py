@@ -170,11 +170,11 @@ def demo_battle(seed: int) -> Battle:
 
 def reach_overlay(battle: Battle) -> Overlay:
     """The sprint reach of the active frame (through the engine's helper)."""
-    from ..combat import actions
+    from ..combat import movement
 
     unit = battle.active_unit
     assert unit is not None
-    return Overlay(reach=frozenset(actions.reach(battle, unit, sprint=True)))
+    return Overlay(reach=frozenset(movement.reach(battle, unit, sprint=True)))
 
 
 class MapHost(App[None]):
@@ -223,8 +223,8 @@ def battle_save(seed: int, folder: Path) -> Path:
     """A quick battle on the largest map, played by the AI until one of the player's frames
     stands with both AP and a shot to take; saved in `folder`."""
     from ..catalog import catalog
-    from ..combat.actions import legal_commands
     from ..combat.commands import FireGroup
+    from ..combat.legal import legal_commands
     from ..combat.skirmish import NewSkirmish
     from ..model import GameState
     from ..players.ai import decide

@@ -32,7 +32,6 @@ from textual.widgets import Footer, RichLog, Static
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat import preview, stats
-from ...combat.actions import check_fire, legal_commands
 from ...combat.commands import (
     AutoDeploy,
     Brace,
@@ -49,6 +48,8 @@ from ...combat.commands import (
     Vent,
     Withdraw,
 )
+from ...combat.firing import check_fire
+from ...combat.legal import legal_commands
 from ...combat.state import Battle, Unit
 from ...game import Accepted, Command, step
 from ...hexgrid import Hex
