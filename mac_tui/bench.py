@@ -89,8 +89,8 @@ def full_roster_state(seed: int) -> GameState:
 
     from .campaign import ledger
     from .campaign.commands import NewCampaign
+    from .campaign.market import fresh_frame
     from .campaign.pilots import roll_pilot
-    from .campaign.setup import fresh_frame
     from .campaign.state import Mount
     from .catalog import catalog
     from .dice import Dice

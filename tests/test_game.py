@@ -209,16 +209,3 @@ def test_damaged_saves_are_refused_with_a_clear_message(mangle, reason: str) -> 
     assert broken != text
     with pytest.raises(SaveError, match=reason):
         from_json(broken, "slot.json")
-
-
-def test_engine_never_imports_textual_or_rich() -> None:
-    code = (
-        "import sys\n"
-        "import mac_tui.game, mac_tui.save, mac_tui.catalog, mac_tui.dice, mac_tui.hexgrid\n"
-        "import mac_tui.model\n"
-        "from mac_tui.catalog import catalog\n"
-        "catalog()\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"

@@ -21,6 +21,7 @@ from mac_tui.campaign import ledger
 from mac_tui.campaign.accept import deployment_cost
 from mac_tui.campaign.debrief import debrief_text
 from mac_tui.campaign.events import CampaignEnded, CreditsMoved
+from mac_tui.campaign.market import fresh_frame
 from mac_tui.campaign.repair import (
     frame_status_after_battle,
     repair_cost,
@@ -43,7 +44,6 @@ from mac_tui.campaign.salvage import (
     salvage_chance,
     scaled_picks,
 )
-from mac_tui.campaign.setup import fresh_frame
 from mac_tui.campaign.state import (
     AfterAction,
     Campaign,

@@ -33,14 +33,14 @@ from attrs import frozen
 
 from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import MarketTierId
+from ..combat.stats import armor_split, full_structure
 from ..core import Checks, Event, Handlers
 from ..dice import MARKET, Dice
 from . import ledger
 from .commands import Buy, BuyFuel, Sell, SellFrame
 from .common import Change, campaign_checks, campaign_handler
 from .events import Report
-from .setup import fresh_frame
-from .state import Campaign, ItemKind, Market, Stock, add_count, count_of
+from .state import Campaign, Frame, ItemKind, Market, Stock, add_count, count_of
 
 KINDS: tuple[ItemKind, ...] = ("weapon", "equipment", "chassis")
 
@@ -143,6 +143,18 @@ def needs_roll(campaign: Campaign, place_id: str) -> bool:
     market = campaign.market(place_id)
     refresh = catalog().economy.market.refresh_days
     return market is None or campaign.day - market.rolled_day >= refresh
+
+
+def fresh_frame(frame_id: str, chassis: str, name: str) -> Frame:
+    """A frame straight from the factory: full armour and structure, nothing mounted."""
+    ch = catalog().chassis[chassis]
+    return Frame(
+        id=frame_id,
+        chassis=chassis,
+        name=name,
+        armor=armor_split(ch),
+        structure=full_structure(ch),
+    )
 
 
 def _with_market(campaign: Campaign, market: Market) -> Campaign:

@@ -6,34 +6,20 @@ from __future__ import annotations
 import attrs
 
 from ..catalog import catalog
-from ..combat.stats import armor_split, full_structure
 from ..core import Accepted, Checks, Handlers, Outcome, Refused
 from ..dice import Dice
 from ..model import GameState
 from .calendar import date_text
 from .commands import NewCampaign
+from .contracts import ensure_contracts
 from .events import Report
-from .state import Campaign, Frame, Mount, Pilot
+from .market import ensure_market, fresh_frame
+from .state import Campaign, Mount, Pilot
 
 NAME_MAX = 40
 
 
-def fresh_frame(frame_id: str, chassis: str, name: str) -> Frame:
-    """A frame straight from the factory: full armour and structure, nothing mounted."""
-    ch = catalog().chassis[chassis]
-    return Frame(
-        id=frame_id,
-        chassis=chassis,
-        name=name,
-        armor=armor_split(ch),
-        structure=full_structure(ch),
-    )
-
-
 def new_campaign(name: str, dice: Dice) -> tuple[Campaign, list[Report]]:
-    from .contracts import ensure_contracts
-    from .market import ensure_market
-
     cat = catalog()
     start = cat.start
     pilots = tuple(
