@@ -16,7 +16,7 @@ from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import decide
 from mac_tui.players.autopilot import autopilot
-from mac_tui.players.driver import battle_seats, drive, next_decision
+from mac_tui.players.driver import battle_seats, drive, next_decision, policy_to_act
 from mac_tui.players.policy import Decision
 from mac_tui.session import Session
 
@@ -94,6 +94,8 @@ def test_next_decision_asks_the_seated_policy_of_the_side_to_act() -> None:
     assert next_decision(state, {side: None}) is None  # a human plays that side
     assert next_decision(state, {}) is None
     assert next_decision(state, {side: decide}) == decide(state)
+    assert policy_to_act(state, {side: decide}) is decide
+    assert policy_to_act(state, {side: None}) is None
     over = attrs.evolve(state, battle=attrs.evolve(state.battle, phase="over", result="defeat"))
     assert next_decision(over, {"player": decide, "enemy": decide}) is None
 

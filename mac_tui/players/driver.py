@@ -31,13 +31,17 @@ OnDecision = Callable[[GameState, Decision, Accepted], None]
 MAX_COMMANDS = 20_000
 
 
+def policy_to_act(state: GameState, seats: Seats) -> Policy | None:
+    """The policy seated on the side that must act now (`to_act`), or None when a human must
+    act or nobody can (no game, or it is over); cheap: nothing is decided."""
+    side = to_act(state).side
+    return None if side is None else seats.get(side)
+
+
 def next_decision(state: GameState, seats: Seats) -> Decision | None:
     """The decision of the policy that must act now (`to_act`), or None when a human must act
     or nobody can (no game, or it is over)."""
-    side = to_act(state).side
-    if side is None:
-        return None
-    policy = seats.get(side)
+    policy = policy_to_act(state, seats)
     return None if policy is None else policy(state)
 
 
