@@ -4,9 +4,9 @@
 now (`game.to_act`); `next_decision` asks that side's policy, and `drive` applies decisions one
 after another through the caller's `apply` (a `Session` keeps its command log that way), until
 the side to act has no policy, nobody can act (the game is over), `until(state)` holds or
-`max_commands` were played. `mac-tui script` (and `auto-battle`), the headless battles of
-`mac-tui sim`, the benchmarks and the campaign autopilot all run through `drive`; the terminal
-game's enemy turn calls `next_decision` once per animation step and applies it itself.
+`max_commands` were played. `mac-tui script` (and `auto-battle`, so the campaign autopilot's
+battles too), the headless battles of `mac-tui sim` and the benchmarks run through `drive`; the
+terminal game's enemy turn calls `next_decision` once per animation step and applies it itself.
 """
 
 from __future__ import annotations
