@@ -1,0 +1,182 @@
+"""Tests for mac_tui.combat.forecast: exact outcome distributions of attacks.
+
+Three kinds of check:
+
+* hand-computed cases (the arithmetic is in the comments);
+* laws: the probabilities that partition the outcomes sum to 1, the mean damage is
+  `preview.expected_damage` where both apply, the cache returns what a cold call computes;
+* agreement with the engine: a large seeded Monte Carlo of the real `firing.fire` (which
+  runs `attack.resolve_attack` and `damage.apply_damage` with dice) matches every forecast
+  probability within 4 standard errors, for shots chosen to reach every chance node (marked
+  ``montecarlo``: ``pytest -m "not montecarlo"`` skips them in a quick loop).
+
+The usual shot is test_preview.py's: a Vanguard (gunnery 5) five hexes from a Raider (RD-30,
+piloting 4: head armour 5, structure 2; survival 50 + 4 x 5 = 70%).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mac_tui.catalog import LOCATION_ORDER, catalog
+from mac_tui.combat import forecast
+from mac_tui.combat.forecast import AttackPlan, Forecast, forecast_attacks, forecast_group
+from mac_tui.combat.preview import fire_preview
+from mac_tui.combat.state import Unit
+
+from .test_damage import gear, set_loc, weapon
+from .test_preview import OPEN_ROWS, at, battle, raider, shooter
+
+CAT = catalog()
+HEAD_SHARE = CAT.location("head").hit_weight / sum(
+    CAT.location(loc).hit_weight for loc in LOCATION_ORDER
+)
+
+
+def laser_only(**changes: Any) -> Unit:
+    """The Vanguard with one Medium Laser (10 damage) in group 1."""
+    return shooter(weapons=(weapon("medium_laser", "right_torso"),), **changes)
+
+
+def partitions_hold(f: Forecast) -> None:
+    assert f.p_frame_destroyed + f.p_pilot_killed + f.p_fighting + f.residual == pytest.approx(
+        1.0, abs=1e-12
+    )
+    assert f.p_out == pytest.approx(f.p_frame_destroyed + f.p_pilot_killed, abs=1e-12)
+    assert sum(p for _, p in f.damage) + f.residual == pytest.approx(1.0, abs=1e-12)
+    assert f.p_any_hit == pytest.approx(1.0 - dict(f.damage).get(0, 0.0), abs=1e-12)
+    assert f.expected_damage == pytest.approx(sum(d * p for d, p in f.damage), abs=1e-9)
+    assert all(-1e-12 <= p <= 1 + 1e-12 for p in f.p_destroyed.values())
+
+
+# ---- hand-computed --------------------------------------------------------------------------
+def test_one_laser_at_a_head_it_can_destroy() -> None:
+    b = battle(laser_only(), raider(), rows=OPEN_ROWS)
+    f = forecast_group(b, "shooter", 1, "raider-2")
+    # 80 + 10 (gunnery 5) - 22 (Raider) + 10 (5 hexes, optimal) = 78% to hit.
+    assert [c.chance for c in f.chances] == [78]
+    # Any hit on the head (5%) destroys it (10 > 5 armour + 2 structure); the pilot then
+    # survives 70% of the time: p = 0.78 x 0.05 x 0.30.
+    assert f.p_pilot_killed == pytest.approx(0.78 * HEAD_SHARE * 0.30)
+    assert f.p_destroyed["head"] == pytest.approx(0.78 * HEAD_SHARE)
+    assert f.p_frame_destroyed == 0.0
+    assert f.expected_damage == pytest.approx(7.8)
+    assert f.damage == ((0, pytest.approx(0.22)), (10, pytest.approx(0.78)))
+    # Nothing else can go: 10 damage never gets through the other locations' armour.
+    assert all(p == 0.0 for loc, p in f.p_destroyed.items() if loc != "head")
+    partitions_hold(f)
+
+
+def test_called_head_shot() -> None:
+    b = battle(laser_only(), raider(), rows=OPEN_ROWS)
+    f = forecast_group(b, "shooter", 1, "raider-2", "head")
+    # 78 - 15 (called shot) = 63%; every hit lands on the head.
+    assert f.p_destroyed["head"] == pytest.approx(0.63)
+    assert f.p_pilot_killed == pytest.approx(0.63 * 0.30)
+    assert f.p_out == pytest.approx(0.63 * 0.30)
+    partitions_hold(f)
+
+
+def test_centre_torso_breach() -> None:
+    # CT armour 0, structure 3: a CT hit (20%) breaches it, destroying the frame (§4.5).
+    target = set_loc(raider(), "center_torso", armor=0, structure=3)
+    b = battle(laser_only(), target, rows=OPEN_ROWS)
+    f = forecast_group(b, "shooter", 1, "raider-2")
+    ct_share = CAT.location("center_torso").hit_weight / 100
+    assert f.p_frame_destroyed == pytest.approx(0.78 * ct_share)
+    assert f.p_destroyed["center_torso"] == pytest.approx(0.78 * ct_share)
+    # The head: 5% of hits, then 30% pilot deaths.
+    assert f.p_pilot_killed == pytest.approx(0.78 * HEAD_SHARE * 0.30)
+    partitions_hold(f)
+
+
+def test_already_destroyed_location_counts_as_one() -> None:
+    target = set_loc(raider(), "left_arm", armor=0, structure=0)
+    f = forecast_group(battle(laser_only(), target, rows=OPEN_ROWS), "shooter", 1, "raider-2")
+    assert f.p_destroyed["left_arm"] == 1.0
+
+
+def test_point_defense_halves_missile_damage() -> None:
+    smr = shooter(weapons=(weapon("small_missile_rack", "left_arm"),), pos=at(3))
+    plain = forecast_group(battle(smr, raider(), rows=OPEN_ROWS), "shooter", 1, "raider-2")
+    pd = raider(equipment=(gear("point_defense", "left_torso"),))
+    guarded = forecast_group(battle(smr, pd, rows=OPEN_ROWS), "shooter", 1, "raider-2")
+    assert plain.chances == guarded.chances
+    assert guarded.p_any_hit == pytest.approx(plain.p_any_hit * 0.5)
+    assert guarded.expected_damage == pytest.approx(plain.expected_damage * 0.5)
+
+
+def test_preview_expected_damage_agrees() -> None:
+    # A target that cannot go down (21 damage in the group; head and centre torso given 30
+    # armour): every shot of the group fires, so the mean is the preview's 11.08.
+    sturdy = set_loc(set_loc(raider(), "head", armor=30), "center_torso", armor=30)
+    b = battle(shooter(), sturdy)
+    f = forecast_group(b, "shooter", 1, "raider-2")
+    assert f.expected_damage == pytest.approx(
+        fire_preview(b, b.unit("shooter"), 1, "raider-2").expected
+    )
+    partitions_hold(f)
+
+
+def test_preview_overstates_when_the_target_can_go_down() -> None:
+    # CT at 1 structure: the first CT hit downs the frame and the rest of the group is
+    # skipped (`firing.fire`), which the preview's per-weapon sum does not know.
+    target = set_loc(raider(), "center_torso", armor=0, structure=1)
+    b = battle(shooter(), target)
+    f = forecast_group(b, "shooter", 1, "raider-2")
+    assert f.expected_damage < fire_preview(b, b.unit("shooter"), 1, "raider-2").expected - 0.1
+
+
+def test_two_orders_in_sequence() -> None:
+    # Two single-laser shots at 78%: hits are independent, but a second head hit finds the
+    # head gone (no second survival roll) and a dead pilot's frame draws no more fire.
+    twin = laser_only(id="twin", label="TWIN", pos=at(0, 2))
+    b = battle(laser_only(), twin, raider(), rows=OPEN_ROWS)
+    f = forecast_attacks(
+        b, [AttackPlan("shooter", 1, "raider-2"), AttackPlan("twin", 1, "raider-2")]
+    )
+    miss, head = 0.22, 0.78 * HEAD_SHARE
+    killed = head * 0.30  # the first shot kills the pilot: the second is never fired
+    assert f.damage == (
+        (0, pytest.approx(miss**2)),
+        (10, pytest.approx(2 * 0.78 * miss + killed * 0.78)),
+        (20, pytest.approx((0.78 - killed) * 0.78)),
+    )
+    assert f.p_destroyed["head"] == pytest.approx(1 - (1 - head) ** 2)
+    assert f.p_pilot_killed == pytest.approx((1 - (1 - head) ** 2) * 0.30)
+    partitions_hold(f)
+    # The same two lasers as two groups of one frame: the engine pays the first order's AP
+    # and energy before the second; the outcome is the same.
+    both = shooter(
+        weapons=(
+            weapon("medium_laser", "right_torso"),
+            weapon("medium_laser", "left_torso", group=2),
+        )
+    )
+    b2 = battle(both, raider(), rows=OPEN_ROWS)
+    g = forecast_attacks(
+        b2, [AttackPlan("shooter", 1, "raider-2"), AttackPlan("shooter", 2, "raider-2")]
+    )
+    assert dict(g.damage) == pytest.approx(dict(f.damage))
+    assert g.p_pilot_killed == pytest.approx(f.p_pilot_killed)
+
+
+def test_orders_must_share_a_target_and_be_legal() -> None:
+    b = battle(laser_only(), raider(), raider("raider-3", row=2), rows=OPEN_ROWS)
+    with pytest.raises(ValueError, match="same target"):
+        forecast_attacks(
+            b, [AttackPlan("shooter", 1, "raider-2"), AttackPlan("shooter", 1, "raider-3")]
+        )
+    with pytest.raises(ValueError, match="already fired"):
+        forecast_attacks(
+            b, [AttackPlan("shooter", 1, "raider-2"), AttackPlan("shooter", 1, "raider-2")]
+        )
+
+
+def test_cached_equals_cold() -> None:
+    b = battle(shooter(), raider())
+    warm = forecast_group(b, "shooter", 1, "raider-2")
+    forecast.clear_cache()
+    assert forecast_group(b, "shooter", 1, "raider-2") == warm
