@@ -221,7 +221,12 @@ def forecast_steps(
 class Risk:
     """The threat's answers about attacks on one target (`risk_steps`): the mean damage
     landed, the chance the head and the centre torso are destroyed after them, that the frame
-    is destroyed (§4.5), that the pilot is killed (§4.6), and that it is out (the sum)."""
+    is destroyed (§4.5), that the pilot is killed (§4.6), and that it is out (the sum).
+
+    Exact (``sampled == 0``, ``residual`` the mass not enumerated, normally 0.0) unless the
+    enumeration passes `outcomes.THREAT_STATES` live states (several enemies' fire at a
+    healthy frame): then ``sampled`` paths of the same model were drawn with a fixed seed and
+    ``residual`` bounds the error of every probability at 99.99%."""
 
     target: str
     expected_damage: float
@@ -232,12 +237,13 @@ class Risk:
     p_out: float
     chances: tuple[ShotChance, ...]
     residual: float = 0.0
+    sampled: int = 0
 
 
 def risk_steps(target: Unit, steps: Sequence[Step], chances: Sequence[ShotChance] = ()) -> Risk:
     """`forecast_steps` for the threat's answers only (`Risk`): the walk then forgets every
     location that can pass nothing on to the head or centre torso, which keeps long
-    sequences (several enemies' attacks) small. Exact like `forecast_steps`."""
+    sequences small; past `outcomes.THREAT_STATES` live states it samples (see `Risk`)."""
     summary = walk(target, steps, full=False)
     return Risk(
         target=target.id,
@@ -249,6 +255,7 @@ def risk_steps(target: Unit, steps: Sequence[Step], chances: Sequence[ShotChance
         p_out=summary.p_frame_destroyed + summary.p_pilot_killed,
         chances=tuple(chances),
         residual=summary.residual,
+        sampled=summary.sampled,
     )
 
 
