@@ -1,8 +1,9 @@
 """The SSH server seen from outside: real OpenSSH clients in PTYs, and the load benchmark.
 
-`SshTerminal` runs `/usr/bin/ssh -tt` in a pseudo-terminal of its own (a known window size)
-and keeps what it shows in a `pyte` screen, so a test or a benchmark reads the screen a player
-would see. `ServerProcess` starts `mac-tui serve ssh` as a subprocess on a free loopback port.
+`PtyTerminal` runs a program in a pseudo-terminal of its own (a known window size) and keeps
+what it shows in a `pyte` screen, so a test or a benchmark reads the screen a player would see;
+`SshTerminal` is `/usr/bin/ssh -tt` in one. `ServerProcess` starts `mac-tui serve ssh` as a
+subprocess on a free loopback port.
 
 `python -m mac_tui.bench ssh` starts a server in a temporary folder, logs in 20 players at
 once (one key each), waits for every title screen, then has each player move the title
@@ -84,26 +85,22 @@ def ssh_argv(
     return [*argv, f"{user}@{host}", *command]
 
 
-class SshTerminal:
-    """`ssh` in a PTY of `cols` x `rows`; `screen` is what its terminal shows."""
+class PtyTerminal:
+    """A program in a PTY of `cols` x `rows` (a session of its own, no controlling terminal);
+    `screen` is what its terminal shows."""
 
     def __init__(
         self,
-        user: str,
-        port: int,
-        key: Path | None,
-        command: Sequence[str] = (),
+        argv: Sequence[str],
         cols: int = 80,
         rows: int = 24,
-        options: Sequence[str] = (),
-        tty: bool = True,
         env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
     ) -> None:
         import fcntl
         import struct
         import termios
 
-        self.user = user
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         full_env = dict(os.environ, TERM="xterm-256color")
@@ -111,11 +108,12 @@ class SshTerminal:
         full_env.update(env or {})
         try:
             self.proc = subprocess.Popen(
-                ssh_argv(user, port, key, command, options=options, tty=tty),
+                list(argv),
                 stdin=slave,
                 stdout=slave,
                 stderr=slave,
                 env=full_env,
+                cwd=cwd,
                 start_new_session=True,
             )
         finally:
@@ -213,11 +211,36 @@ class SshTerminal:
                 self.proc.kill()
         self.proc.wait(timeout=10)
 
-    def close(self) -> None:
-        self.kill()
+    def hang_up(self) -> None:
+        """Close the terminal (the PTY's master side), as a closed terminal window does."""
         if self.master >= 0:
             os.close(self.master)
             self.master = -1
+        self.eof = True
+
+    def close(self) -> None:
+        self.kill()
+        self.hang_up()
+
+
+class SshTerminal(PtyTerminal):
+    """`ssh` in a PTY of `cols` x `rows`; `screen` is what its terminal shows."""
+
+    def __init__(
+        self,
+        user: str,
+        port: int,
+        key: Path | None,
+        command: Sequence[str] = (),
+        cols: int = 80,
+        rows: int = 24,
+        options: Sequence[str] = (),
+        tty: bool = True,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.user = user
+        argv = ssh_argv(user, port, key, command, options=options, tty=tty)
+        super().__init__(argv, cols, rows, env)
 
 
 def menu_cursor(screen: pyte.Screen) -> int | None:

@@ -2,7 +2,8 @@
 
 Screens never change the game themselves: they call `app.act(command)`, which steps the engine,
 shows a refusal's reason on screen, autosaves after every accepted command, and asks the
-screens to redraw. SIGHUP and SIGTERM save and exit, so a dropped SSH session loses nothing.
+screens to redraw. SIGHUP and SIGTERM save and exit, so a dropped SSH session loses nothing; so
+does a terminal that goes away without a SIGHUP (`hangup`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
+from textual.driver import Driver
 from textual.screen import Screen
 
 from ..game import Accepted, Command, Event
@@ -134,6 +136,12 @@ class MacApp(App[None]):
     def save_and_exit(self) -> None:
         self.autosave()
         self.exit()
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, made to save and exit when its terminal goes (see `hangup`)."""
+        from .hangup import hangup_driver
+
+        return hangup_driver(super().get_driver_class())
 
     # ---- size guard ---------------------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
