@@ -94,7 +94,21 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         type=int,
         default=64,
         metavar="N",
-        help="players and spectators at once (default 64; 0: no limit)",
+        help="players at once (default 64; 0: no limit); spectators count apart",
+    )
+    ssh.add_argument(
+        "--max-spectators",
+        type=int,
+        default=32,
+        metavar="N",
+        help="spectators (`watch`) at once (default 32; 0: no limit)",
+    )
+    ssh.add_argument(
+        "--spectator-idle-timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="let a spectator go after this long without a key (default 600)",
     )
     ssh.add_argument(
         "--rate-limit",
@@ -102,6 +116,13 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         default=20,
         metavar="N",
         help="connections per address per minute (default 20; 0: no limit)",
+    )
+    ssh.add_argument(
+        "--max-registrations",
+        type=int,
+        default=10,
+        metavar="N",
+        help="new player names per address per day (default 10; 0: no limit)",
     )
     web = what.add_parser("web", help="the game in the browser, through textual-serve")
     web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -301,6 +322,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 ("idle-timeout", not args.idle_timeout > 0, "more than 0 seconds"),
                 ("max-sessions", args.max_sessions < 0, "0 or more"),
                 ("rate-limit", args.rate_limit < 0, "0 or more"),
+                ("max-spectators", args.max_spectators < 0, "0 or more"),
+                (
+                    "spectator-idle-timeout",
+                    not args.spectator_idle_timeout > 0,
+                    "more than 0 seconds",
+                ),
+                ("max-registrations", args.max_registrations < 0, "0 or more"),
             )
             if bad
         ]
@@ -318,6 +346,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 idle_timeout=args.idle_timeout,
                 max_sessions=args.max_sessions,
                 rate_limit=args.rate_limit,
+                max_spectators=args.max_spectators,
+                spectator_idle_timeout=args.spectator_idle_timeout,
+                max_registrations=args.max_registrations,
             )
         )
     if args.serve_command == "web":

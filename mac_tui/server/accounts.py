@@ -2,7 +2,7 @@
 
 A name is the SSH username: 1-32 letters, digits, `-` or `_`, not a reserved word, and not a
 registered name in another case (`Alice` when `alice` exists). The first login that proves a
-key (or, when the operator allows passwords, gives one of 8+ characters) registers a free name;
+key (or, when the operator allows passwords, gives one of 8-256 characters) registers a free name;
 later only those keys (or that password) open it. More keys can be added by the operator: one
 per line in `DATA/players/<name>/authorized_keys`, OpenSSH's format.
 
@@ -43,6 +43,7 @@ RESERVED = frozenset(
     }
 )
 MIN_PASSWORD = 8
+MAX_PASSWORD = 256  # longer ones are refused before any hashing
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 
 

@@ -121,8 +121,10 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
         headers: HeaderCache,
         log: Callable[[str], None],
         on_close: Callable[[], None],
+        peer: str = "?",
     ) -> None:
         self.registry = registry
+        self.peer = peer
         self.headers = headers
         self.log = log
         self.on_close = on_close

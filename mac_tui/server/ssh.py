@@ -15,8 +15,12 @@ waits for it to end, tells the first connection why and closes it, then starts t
 anew (`c` continues it). A dropped connection hangs up its game (saved), and so does an idle
 timeout (no key for `--idle-timeout` seconds), with a goodbye.
 
-Limits: at most `--max-sessions` sessions at once (a player taking over their own game always
-may), at most `--rate-limit` connections per address per minute; both refused politely.
+Limits: at most `--max-sessions` players at once (a player taking over their own game always
+may) and, counted apart, at most `--max-spectators` spectators, so watchers never take a
+player's place; a spectator who presses no key for `--spectator-idle-timeout` seconds is let go.
+At most `--rate-limit` connections per address per minute, at most `--max-registrations` new
+names per address per day. Every limit is refused politely, saying which. A key that does not
+open a registered name is told so (the name is registered to another key).
 Connections, logins, refusals and games are logged to stderr and `DATA/server.log`.
 """
 
@@ -41,6 +45,7 @@ from attrs import frozen
 from .. import __version__
 from . import default_data_dir
 from .accounts import (
+    MAX_PASSWORD,
     MIN_PASSWORD,
     WATCH,
     Accounts,
@@ -51,7 +56,7 @@ from .accounts import (
     shown,
 )
 from .games import EndReason, LiveGame, Registry, game_env
-from .limits import RateLimiter, SessionCount
+from .limits import DAY, RateLimiter, SessionCount, client_key
 from .spectate import HeaderCache, WatchSession
 
 LOG = logging.getLogger("mac_tui.server")
@@ -65,8 +70,11 @@ class SSHOptions:
     data: Path | None = None
     allow_passwords: bool = False
     idle_timeout: float = 1800.0
-    max_sessions: int = 64
+    max_sessions: int = 64  # players at once
     rate_limit: int = 20  # connections per address per minute
+    max_spectators: int = 32
+    spectator_idle_timeout: float = 600.0
+    max_registrations: int = 10  # new names per address per day
     takeover_grace: float = 10.0  # seconds a hung-up game has to save before SIGTERM
 
 
@@ -80,7 +88,9 @@ class ServerState:
         self.registry = Registry()
         self.headers = HeaderCache()
         self.limiter = RateLimiter(options.rate_limit)
+        self.registrations = RateLimiter(options.max_registrations, window=DAY)
         self.sessions = SessionCount(options.max_sessions)
+        self.spectators = SessionCount(options.max_spectators)
         self.watchers: set[WatchSession] = set()
         self.players: set[PlayerSession] = set()
         self.connections: set[asyncssh.SSHServerConnection] = set()
@@ -144,6 +154,10 @@ GOODBYES: dict[EndReason, str] = {
     "there.\n",
     "shutdown": "\nmac-tui: the server is shutting down: your game is saved. See you soon!\n",
 }
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def duration_text(seconds: float) -> str:
@@ -365,6 +379,7 @@ class MacSSHServer(asyncssh.SSHServer):
         self.session_open = False
         self.logged_in = False
         self.rejected = False  # a key or password was refused for a registered name
+        self.told_wrong_key = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -373,8 +388,8 @@ class MacSSHServer(asyncssh.SSHServer):
         self.peer = str(peer[0]) if peer else "?"
         if self.state.stopping:
             self.refusal = "the server is shutting down; try again in a minute"
-        elif not self.state.limiter.allow(self.peer):
-            wait = math.ceil(self.state.limiter.retry_after(self.peer))
+        elif not self.state.limiter.allow(client_key(self.peer)):
+            wait = math.ceil(self.state.limiter.retry_after(client_key(self.peer)))
             self.refusal = f"too many connections from {self.peer}; try again in {wait} s"
             LOG.warning("refused %s: rate limit", self.peer)
         else:
@@ -404,6 +419,8 @@ class MacSSHServer(asyncssh.SSHServer):
             other = accounts.clash(username)
             if other:
                 problem = f"'{username}' is too like the player '{other}': choose another name"
+            else:
+                problem = self._registrations_used_up()
         self.state.note_problems()
         if problem is not None:
             self.problem = problem
@@ -420,6 +437,17 @@ class MacSSHServer(asyncssh.SSHServer):
             )
         return True
 
+    def _registrations_used_up(self) -> str | None:
+        """Why this address may register no more names today, or None."""
+        registrations = self.state.registrations
+        if not registrations.full(client_key(self.peer)):
+            return None
+        hours = math.ceil(registrations.retry_after(client_key(self.peer)) / 3600)
+        return (
+            f"{self.peer} has registered {registrations.per_window} new names today (the limit): "
+            f"log in with a name you have, or register one in {hours} h"
+        )
+
     def public_key_auth_supported(self) -> bool:
         return True
 
@@ -434,9 +462,26 @@ class MacSSHServer(asyncssh.SSHServer):
             ok = accounts.key_opens(username, key)
             self.state.note_problems()
             self.rejected = self.rejected or not ok
+            if not ok:
+                self._tell_wrong_key(username, key)
             return ok
         self.candidate_key = key  # registered in auth_completed, once the signature is proven
         return True
+
+    def _tell_wrong_key(self, username: str, key: asyncssh.SSHKey) -> None:
+        """Say (once a connection) that the name is someone else's, so the player knows to
+        use another key or another name rather than wonder why the key is refused."""
+        if self.told_wrong_key or self.conn is None:
+            return
+        self.told_wrong_key = True
+        how = "another key"
+        if not self.state.accounts.keys(username):
+            how = "a password" if self.state.options.allow_passwords else "a password (off here)"
+        with contextlib.suppress(OSError):
+            self.conn.send_auth_banner(
+                f"mac-tui: '{username}' is registered to {how}: your key {fingerprint(key)} "
+                "does not open it. Use the key that registered it, or choose another name.\r\n"
+            )
 
     def password_auth_supported(self) -> bool:
         return self.state.options.allow_passwords
@@ -445,6 +490,8 @@ class MacSSHServer(asyncssh.SSHServer):
         if self.problem or self.refusal:
             return False
         self.method, self.key = "password", None
+        if len(password) > MAX_PASSWORD:
+            return False
         accounts = self.state.accounts
         loop = asyncio.get_running_loop()
         if accounts.registered(username):
@@ -465,14 +512,24 @@ class MacSSHServer(asyncssh.SSHServer):
             LOG.info("login: watch (spectator) from %s", self.peer)
             return
         how = f"key {fingerprint(self.key)}" if self.key is not None else self.method
+        registering = (self.method == "publickey" and self.candidate_key is not None) or (
+            self.method == "password" and self.candidate_password is not None
+        )
+        if registering and not accounts.registered(name):
+            used_up = self._registrations_used_up()  # again: others may have registered since
+            if used_up is not None:
+                self._turn_away(f"refused {name} from {self.peer}: registration limit", used_up)
+                return
         if self.method == "publickey" and self.candidate_key is not None:
             if accounts.register_key(name, self.candidate_key, self.peer):
+                self.state.registrations.add(client_key(self.peer))
                 LOG.info("registered: new player %s from %s with %s", name, self.peer, how)
             elif not accounts.key_opens(name, self.candidate_key):
                 self._taken()
                 return
         elif self.method == "password" and self.candidate_password is not None:
             if accounts.register_password(name, self.candidate_password):
+                self.state.registrations.add(client_key(self.peer))
                 LOG.info("registered: new player %s from %s with a password", name, self.peer)
             else:
                 self._taken()
@@ -480,16 +537,17 @@ class MacSSHServer(asyncssh.SSHServer):
         LOG.info("login: %s from %s (%s)", name, self.peer, how)
 
     def _taken(self) -> None:
+        self._turn_away(
+            f"refused {self.username} from {self.peer}: registered by another login meanwhile",
+            f"'{self.username}' was registered by another login just now; choose another name",
+        )
+
+    def _turn_away(self, log_line: str, message: str) -> None:
+        """End a connection whose authentication succeeded but must not lead to a login."""
         assert self.conn is not None
-        LOG.warning(
-            "refused %s from %s: registered by another login meanwhile", self.username, self.peer
-        )
+        LOG.warning("%s", log_line)
         self.logged_in = False
-        self.conn.disconnect(
-            asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-            f"mac-tui: '{self.username}' was registered by another login just now; "
-            "choose another name",
-        )
+        self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, f"mac-tui: {message}")
 
     def session_requested(self) -> asyncssh.SSHServerSession[bytes] | bool:
         state = self.state
@@ -501,32 +559,47 @@ class MacSSHServer(asyncssh.SSHServer):
         self.session_open = True
         if state.stopping:
             return RefusedSession("the server is shutting down; try again in a minute.")
+        if self.username == WATCH:
+            if state.spectators.full():
+                LOG.warning(
+                    "refused watch from %s: %d spectators (the limit)",
+                    self.peer,
+                    state.spectators.open,
+                )
+                return RefusedSession(
+                    f"{plural(state.spectators.limit, 'spectator')} watching already (the "
+                    "limit); try again later."
+                )
+            state.spectators.enter()
+            watch = WatchSession(
+                state.registry,
+                state.headers,
+                LOG.info,
+                lambda: self._watch_closed(watch),
+                self.peer,
+            )
+            state.watchers.add(watch)
+            return watch
         taking_over = self.username in state.registry.games
         if state.sessions.full() and not taking_over:
             LOG.warning(
-                "refused %s from %s: %d sessions open (the limit)",
+                "refused %s from %s: %d players (the limit)",
                 self.username,
                 self.peer,
                 state.sessions.open,
             )
             return RefusedSession(
-                f"the server is full ({state.sessions.limit} players and spectators); "
+                f"the server is full ({plural(state.sessions.limit, 'player')} at most); "
                 "try again later."
             )
         state.sessions.enter()
-        if self.username == WATCH:
-            watch = WatchSession(
-                state.registry, state.headers, LOG.info, lambda: self._watch_closed(watch)
-            )
-            state.watchers.add(watch)
-            return watch
         session = PlayerSession(state, self.username, self.peer)
         session.counted = True
         return session
 
     def _watch_closed(self, watch: WatchSession) -> None:
         self.state.watchers.discard(watch)
-        self.state.sessions.leave()
+        self.state.spectators.leave()
 
 
 # ---- running the server --------------------------------------------------------------------
@@ -568,8 +641,11 @@ def setup_logging(log_file: Path) -> None:
 
 
 async def _idle_watch(state: ServerState) -> None:
+    """Hang up idle games, let idle spectators go. A spectator's idle time is its own: the
+    game it watches being busy does not keep it (or its place) for ever."""
     limit = state.options.idle_timeout
-    period = max(0.2, min(5.0, limit / 4))
+    watch_limit = state.options.spectator_idle_timeout
+    period = max(0.2, min(5.0, limit / 4, watch_limit / 4))
     while True:
         await asyncio.sleep(period)
         for game in state.registry.live():
@@ -578,12 +654,12 @@ async def _idle_watch(state: ServerState) -> None:
                 state.spawn(game.stop("idle"))
         now = time.monotonic()
         for watch in list(state.watchers):
-            seen = watch.last_key
-            if watch.watching is not None:
-                seen = max(seen, watch.watching.last_input)
-            if watch.open and now - seen > limit:
-                LOG.info("idle: a spectator (nothing happened for %s)", duration_text(limit))
-                watch.close(f"mac-tui: nothing happened for {duration_text(limit)}. Goodbye!\r\n")
+            if watch.open and now - watch.last_key > watch_limit:
+                shown_limit = duration_text(watch_limit)
+                LOG.info("idle: a spectator from %s (no key for %s)", watch.peer, shown_limit)
+                watch.close(
+                    f"mac-tui: no key pressed for {shown_limit}: stopped watching. Goodbye!\r\n"
+                )
 
 
 async def run_server(options: SSHOptions) -> int:
@@ -631,7 +707,8 @@ async def run_server(options: SSHOptions) -> int:
     port = acceptor.get_port()
     LOG.info(
         "listening on %s:%d (data %s, host key %s, passwords %s, idle timeout %s, "
-        "max sessions %d, %d connections/min per address)",
+        "max players %d, max spectators %d (idle timeout %s), %d connections/min and "
+        "%d new names/day per address)",
         options.host,
         port,
         data.root,
@@ -639,7 +716,10 @@ async def run_server(options: SSHOptions) -> int:
         "allowed" if options.allow_passwords else "off",
         duration_text(options.idle_timeout),
         options.max_sessions,
+        options.max_spectators,
+        duration_text(options.spectator_idle_timeout),
         options.rate_limit,
+        options.max_registrations,
     )
     print(f"mac-tui: SSH server listening on {options.host}:{port}", flush=True)
     stop = asyncio.Event()
