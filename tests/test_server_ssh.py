@@ -25,6 +25,7 @@ from mac_tui.server import accounts as acc
 from mac_tui.server.limits import RateLimiter, client_key
 from mac_tui.server.loadtest import (
     DOWN,
+    UNLIMITED,
     ServerProcess,
     SshTerminal,
     make_key,
@@ -67,7 +68,7 @@ def server(
     keys: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
     data = tmp_path_factory.mktemp("server") / "data"
-    srv = ServerProcess(data, "--rate-limit", "0", "--max-sessions", "40")
+    srv = ServerProcess(data, *UNLIMITED, "--max-sessions", "40")
     yield srv
     assert srv.stop() == 0, srv.log()
 

@@ -37,6 +37,7 @@ SSH = "ssh"
 SSH_KEYGEN = "ssh-keygen"
 DOWN, UP = b"\x1b[B", b"\x1b[A"
 MENU_FIRST, MENU_LAST = "New campaign", "Quit"
+UNLIMITED = ("--rate-limit", "0", "--max-registrations", "0")  # many players from one address
 
 
 def tool_missing() -> str | None:
@@ -367,16 +368,16 @@ def _drive(
     plan: dict[int, list[float]] = {}
     deadline = time.perf_counter() + start_timeout
     by_fd = {t.fileno(): i for i, t in enumerate(terms)}
-    gave_up = False
+    started = False  # the pressing has begun: nobody else is waited for
     while True:
         now = time.perf_counter()
-        waiting = [] if gave_up else [i for i, t in enumerate(terms) if i not in to_title]
+        waiting = [] if started else [i for i, t in enumerate(terms) if i not in to_title]
         waiting = [i for i in waiting if not terms[i].eof]
-        if waiting and now > deadline:  # give up on the latecomers: the others start
-            gave_up, waiting = True, []
+        if not started and (not waiting or now > deadline):
+            # everybody is in, or has failed, or is given up on: everybody in starts pressing
+            started, waiting = True, []
             for p in plan.values():
-                if p[5] == math.inf:
-                    p[5] = now + rng.uniform(0, gap)
+                p[5] = now + rng.uniform(0, gap)
         if not waiting and all(p[0] == 0 and p[4] == 0 for p in plan.values()):
             break
         timeout = 0.05
@@ -391,12 +392,9 @@ def _drive(
             term = terms[i]
             term.read_ready()
             if i not in to_title:
-                if not gave_up and menu_cursor(term.screen) == 0:
+                if not started and menu_cursor(term.screen) == 0:
                     to_title[i] = now - term.started
                     plan[i] = [presses, menu_size(term.screen), 1, 0, 0, math.inf]
-                    if len(to_title) == len(terms):  # all in: everybody starts pressing
-                        for q in plan.values():
-                            q[5] = now + rng.uniform(0, gap)
                 continue
             p = plan[i]
             if p[4] > 0 and menu_cursor(term.screen) == int(p[3]):
@@ -433,9 +431,7 @@ def bench(sessions: int = 20, presses: int = 30, gap: float = 0.3) -> int:
     with tempfile.TemporaryDirectory(prefix="mac-tui-bench-") as tmp:
         root = Path(tmp)
         keys = [make_key(root / f"key{i}") for i in range(sessions)]
-        server = ServerProcess(
-            root / "data", "--rate-limit", "0", "--max-sessions", str(sessions + 4)
-        )
+        server = ServerProcess(root / "data", *UNLIMITED, "--max-sessions", str(sessions + 4))
         try:
             t0 = time.perf_counter()
             result = run_load(server.port, keys, presses, gap=gap)
