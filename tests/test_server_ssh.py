@@ -22,6 +22,7 @@ import asyncssh
 import pytest
 
 from mac_tui.server import accounts as acc
+from mac_tui.server.games import PlayerLock
 from mac_tui.server.limits import RateLimiter, client_key
 from mac_tui.server.loadtest import (
     DOWN,
@@ -30,6 +31,7 @@ from mac_tui.server.loadtest import (
     SshTerminal,
     make_key,
     menu_cursor,
+    process_gone,
     run_load,
     tool_missing,
 )
@@ -282,6 +284,25 @@ def test_a_spectator_sees_the_game_and_cannot_touch_it(
     small.send("q")
 
 
+def test_one_game_per_player_across_servers(
+    server: ServerProcess, keys: dict[str, Path], login: Login
+) -> None:
+    """While another process (here: this test, as the web server would) holds a player's
+    game lock, an SSH login of that player plays nothing and says why."""
+    folder = server.data / "players" / "lou"
+    folder.mkdir(parents=True)
+    lock = PlayerLock.take(folder / "game.lock")
+    assert lock is not None
+    try:
+        term = login("lou", keys["carol"])
+        assert term.wait_exit() == 1
+        assert "lou's game is open on another server here" in term.output()
+    finally:
+        lock.release()
+    again = login("lou", keys["carol"])
+    title(again)
+
+
 # ---- load ------------------------------------------------------------------------------------
 def test_twenty_sessions_stay_responsive(server: ServerProcess, tmp_path: Path) -> None:
     keys = [make_key(tmp_path / f"k{i}") for i in range(20)]
@@ -447,15 +468,6 @@ def test_registrations_per_address_are_capped(
         title(again)
     finally:
         assert srv.stop() == 0
-
-
-def process_gone(pid: int) -> bool:
-    """Whether `pid` has ended (a zombie nobody has reaped yet counts as ended)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return True
-    return state in ("Z", "X")
 
 
 def test_a_game_whose_server_dies_saves_and_ends(

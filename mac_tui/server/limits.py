@@ -4,6 +4,7 @@ address per day, sessions in all (players and spectators counted apart)."""
 from __future__ import annotations
 
 import ipaddress
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -105,3 +106,16 @@ class SessionCount:
 
     def leave(self) -> None:
         self.open = max(0, self.open - 1)
+
+
+def registrations_used_up(registrations: RateLimiter, peer: str) -> str | None:
+    """Why `peer` may register no more names now (`registrations` counts them per day), or
+    None. Both servers refuse with this text."""
+    key = client_key(peer)
+    if not registrations.full(key):
+        return None
+    hours = max(1, math.ceil(registrations.retry_after(key) / 3600))
+    return (
+        f"{peer} has registered {registrations.per_window} new names today (the limit): "
+        f"log in with a name you have, or register one in {hours} h"
+    )

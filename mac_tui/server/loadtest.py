@@ -48,6 +48,15 @@ def tool_missing() -> str | None:
     return None
 
 
+def process_gone(pid: int) -> bool:
+    """Whether process `pid` has ended (a zombie nobody has reaped yet counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
+
+
 def make_key(path: Path) -> Path:
     """A new Ed25519 key pair without a passphrase at `path` (and `path.pub`)."""
     subprocess.run(

@@ -117,7 +117,7 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
 
     def __init__(
         self,
-        registry: Registry,
+        registry: Registry[LiveGame],
         headers: HeaderCache,
         log: Callable[[str], None],
         on_close: Callable[[], None],

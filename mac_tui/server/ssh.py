@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import logging.handlers
 import math
 import os
 import signal
@@ -43,7 +42,7 @@ import asyncssh
 from attrs import frozen
 
 from .. import __version__
-from . import default_data_dir
+from . import LOG, default_data_dir, duration_text, plural, setup_logging
 from .accounts import (
     MAX_PASSWORD,
     MIN_PASSWORD,
@@ -55,11 +54,10 @@ from .accounts import (
     name_problem,
     shown,
 )
-from .games import EndReason, LiveGame, Registry, game_env
-from .limits import DAY, RateLimiter, SessionCount, client_key
+from .games import ELSEWHERE, EndReason, LiveGame, PlayerLock, Registry, game_env
+from .limits import DAY, RateLimiter, SessionCount, client_key, registrations_used_up
 from .spectate import HeaderCache, WatchSession
 
-LOG = logging.getLogger("mac_tui.server")
 PENDING_INPUT_CAP = 4096  # keys typed before the game has started
 
 
@@ -85,7 +83,7 @@ class ServerState:
         self.options = options
         self.data = data
         self.accounts = Accounts(data)
-        self.registry = Registry()
+        self.registry: Registry[LiveGame] = Registry()
         self.headers = HeaderCache()
         self.limiter = RateLimiter(options.rate_limit)
         self.registrations = RateLimiter(options.max_registrations, window=DAY)
@@ -154,18 +152,6 @@ GOODBYES: dict[EndReason, str] = {
     "there.\n",
     "shutdown": "\nmac-tui: the server is shutting down: your game is saved. See you soon!\n",
 }
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def duration_text(seconds: float) -> str:
-    if seconds >= 3600 and seconds % 3600 == 0:
-        return f"{int(seconds // 3600)} h"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{int(seconds // 60)} min"
-    return f"{seconds:g} s"
 
 
 class PlayerSession(asyncssh.SSHServerSession[bytes]):
@@ -260,15 +246,30 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
                 home=files.root,
                 saves=files.saves,
                 config=files.config,
-                scores=state.data.players,
+                scores=state.data.root,
                 term=self.term,
                 colorterm=self._client_env("COLORTERM"),
             )
+            lock = PlayerLock.take(files.lock)
+            if lock is None:
+                LOG.info(
+                    "refused %s from %s: the game is open on another server", self.name, self.peer
+                )
+                self._refuse(ELSEWHERE.format(name=self.name) + "\n")
+                return
             try:
                 game = await LiveGame.start(
-                    self.name, self.peer, env, files.root, files.saves, self.cols, self.rows
+                    self.name,
+                    self.peer,
+                    env,
+                    files.root,
+                    files.saves,
+                    self.cols,
+                    self.rows,
+                    lock=lock,
                 )
             except OSError as exc:
+                lock.release()
                 LOG.error("game for %s could not start: %s", self.name, exc)
                 self._refuse(f"the game could not start ({exc}); try again later.\n")
                 return
@@ -438,15 +439,7 @@ class MacSSHServer(asyncssh.SSHServer):
         return True
 
     def _registrations_used_up(self) -> str | None:
-        """Why this address may register no more names today, or None."""
-        registrations = self.state.registrations
-        if not registrations.full(client_key(self.peer)):
-            return None
-        hours = math.ceil(registrations.retry_after(client_key(self.peer)) / 3600)
-        return (
-            f"{self.peer} has registered {registrations.per_window} new names today (the limit): "
-            f"log in with a name you have, or register one in {hours} h"
-        )
+        return registrations_used_up(self.state.registrations, self.peer)
 
     def public_key_auth_supported(self) -> bool:
         return True
@@ -625,21 +618,6 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
     return asyncssh.read_private_key(path)
 
 
-def setup_logging(log_file: Path) -> None:
-    LOG.setLevel(logging.INFO)
-    LOG.propagate = False
-    fmt = logging.Formatter("%(asctime)s %(levelname)s %(message)s")
-    for handler in list(LOG.handlers):
-        LOG.removeHandler(handler)
-        handler.close()
-    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
-    handlers.append(logging.handlers.WatchedFileHandler(log_file, encoding="utf-8"))
-    for handler in handlers:
-        handler.setFormatter(fmt)
-        LOG.addHandler(handler)
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)
-
-
 async def _idle_watch(state: ServerState) -> None:
     """Hang up idle games, let idle spectators go. A spectator's idle time is its own: the
     game it watches being busy does not keep it (or its place) for ever."""
@@ -668,6 +646,7 @@ async def run_server(options: SSHOptions) -> int:
     try:
         data.make()
         setup_logging(data.log)
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)
         key = load_host_key(data.host_key)
     except (OSError, asyncssh.KeyImportError) as exc:
         print(f"mac-tui serve ssh: cannot use the data folder {data.root}: {exc}", file=sys.stderr)
