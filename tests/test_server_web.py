@@ -486,6 +486,21 @@ async def test_a_game_whose_server_is_killed_saves_and_ends(tmp_path: Path, visi
     assert read_header(save)["date"] == "02 Jan 2847"
 
 
+async def test_an_idle_page_is_saved_and_closed(tmp_path: Path, visitors: Any) -> None:
+    srv = WebServer(tmp_path, "--idle-timeout", "2")
+    try:
+        max_ = await logged_in(visitors(srv), "max")
+        page = await max_.play()
+        await page.read_until("New campaign")
+        (pid,) = srv.game_pids("max")
+        closed = await page.closed()  # no key for 2 s
+        assert "No key for 2 s: your game is saved" in closed.reason
+        await until(lambda: process_gone(pid), "the idle game ending")
+    finally:
+        assert srv.stop() == 0
+    assert "web: game ended: max (idle, exit status 0" in srv.output()
+
+
 async def test_one_game_per_player_across_servers(server: WebServer, visitors: Any) -> None:
     """While another process (here: this test, as the SSH server would) holds a player's
     game lock, the web page plays nothing for that player."""
