@@ -568,7 +568,9 @@ def test_a_taken_port_or_a_bad_one_is_refused_with_a_reason(tmp_path: Path) -> N
                 [
                     sys.executable,
                     "-m",
-                    "mac_tui.server.web",
+                    "mac_tui",
+                    "serve",
+                    "web",
                     "--port",
                     bad,
                     "--data",

@@ -17,9 +17,9 @@ session counts), `games` (a game in its own PTY with a screen copy for spectator
 every front door shares: the player lock, hanging a game up, the size clamp), `spectate` (the
 `watch` lobby and the read-only view), `ssh` (the asyncssh server), `webauth` (web logins and
 their signed cookies), `webgame` (a game on Textual's web driver's pipes), `web` (the aiohttp
-server), `loadtest` (programs in PTYs and OpenSSH clients, for the tests and `python -m
-mac_tui.bench ssh`); `scores` for the high scores. Importing this package imports nothing
-heavy.
+server) and `webpages` (its two pages), `loadtest` (programs in PTYs and OpenSSH clients,
+for the tests and `python -m mac_tui.bench ssh`); `scores` for the high scores. Importing this
+package imports nothing heavy.
 """
 
 from __future__ import annotations
