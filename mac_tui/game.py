@@ -18,6 +18,12 @@ from attrs import frozen
 from .hexgrid import Hex
 from .model import GameState, initial_state
 
+# The version of the rules the engine plays. Same seed + commands = same game only under the
+# same rules version: a change that alters what a command does to a state (an AI decision, a
+# ruling, the state's shape) bumps it, and saves made under an older one load from their
+# snapshot (with the save format's migrations) instead of being checked by replay.
+RULES_VERSION = 1
+
 
 class Command:
     """Base of every command. Subclasses are `@frozen` attrs classes with a `verb`."""
