@@ -447,6 +447,7 @@ def write_save(
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = to_json(save).encode()
+    _step("begin")
     tmp = _write_temp(path, data)
     try:
         if exclusive:
