@@ -18,7 +18,12 @@ from typing import Any
 from mac_tui.save import canonical_json
 
 GOLDEN = Path(__file__).parent / "golden" / "v1"
-GOLDEN_NAMES = ("campaign-after-action", "campaign-mid-battle", "campaign-year", "skirmish-mid-battle")
+GOLDEN_NAMES = (
+    "campaign-after-action",
+    "campaign-mid-battle",
+    "campaign-year",
+    "skirmish-mid-battle",
+)
 
 
 def golden_doc(name: str) -> dict[str, Any]:
