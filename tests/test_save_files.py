@@ -287,3 +287,29 @@ def test_a_new_game_never_replaces_an_existing_save(tmp_path: Path) -> None:
     os.replace(written, written.with_name(written.name + ".bak"))
     third = create_save(path, campaign().to_save())
     assert third.name == "iron-wolves-5-3.json"
+
+
+# ---- the snapshot check accepts what the engine makes ----------------------------------------
+def test_the_snapshot_check_accepts_every_state_the_engine_makes() -> None:
+    """Over a year of campaign (every state after every command of the golden year) and AI
+    battles at every difficulty: no state the rules make is called unusable."""
+    from mac_tui.combat.ai import decide
+    from mac_tui.combat.sim import make_state
+    from mac_tui.game import step
+    from mac_tui.model import initial_state
+    from mac_tui.snapshot import problems
+
+    year = read_save(GOLDEN / "campaign-year.json")
+    state = initial_state(year.seed)
+    for command in year.commands:
+        outcome = step(state, command)
+        assert isinstance(outcome, Accepted)
+        state = outcome.state
+        assert problems(state) == [], command.to_text()
+    for difficulty in range(1, 6):
+        state = make_state(100 + difficulty, difficulty)
+        while state.battle is not None and state.battle.phase != "over":
+            outcome = step(state, decide(state).command)
+            assert isinstance(outcome, Accepted)
+            state = outcome.state
+            assert problems(state) == []
