@@ -588,3 +588,18 @@ async def test_ascii_glyphs_draw_only_ascii(folder: Path) -> None:
     assert [line for line in text.splitlines() if not line.isascii()] == []
     assert "Unicode Wolves *" in text and "Ended | Co" in text
     assert "High scores | 2 campaign(s)" in text
+
+
+async def test_leaving_before_the_table_is_read_is_fine(folder: Path) -> None:
+    saves = folder / "saves"
+    saves.mkdir()
+    shutil.copy(YEAR, saves / "year.json")  # a replay of a third of a second
+    app = MacApp(saves=saves, settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h", "escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        await open_scores(pilot, app)
+        assert app.screen.query_one(DataTable).row_count == 1
+    assert app.return_code in (0, None)

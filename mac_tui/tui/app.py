@@ -9,6 +9,7 @@ in a background thread once its screen is open.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
 from collections.abc import Iterable, Sequence
@@ -216,7 +217,8 @@ class MacApp(App[None]):
         when the snapshot is not the state its commands rebuild."""
         verdict = verify(save)
         if not verdict.ok:
-            self.call_from_thread(self.say_unverified, name, verdict)
+            with contextlib.suppress(RuntimeError):  # the game ended meanwhile
+                self.call_from_thread(self.say_unverified, name, verdict)
         return verdict
 
     def say_unverified(self, name: str, verdict: Verdict) -> None:

@@ -12,6 +12,7 @@ gets a column of its own and the names more room.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -108,10 +109,13 @@ class ScoresScreen(GameScreen):
     def read_scores(self, root: Path) -> Scores:
         """Collect (replaying what is not cached yet) off the screen's thread."""
         scores = collect(root)
-        self.app.call_from_thread(self.show_scores, scores)
+        with contextlib.suppress(RuntimeError):  # the game ended meanwhile
+            self.app.call_from_thread(self.show_scores, scores)
         return scores
 
     def show_scores(self, scores: Scores) -> None:
+        if not self.is_mounted:
+            return  # the screen was closed before the table was read
         self.scores = scores
         self.draw()
         if self.announce:
