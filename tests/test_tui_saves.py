@@ -292,3 +292,28 @@ def test_script_save_into_an_unwritable_place_is_one_line(tmp_path: Path) -> Non
     assert proc.stderr.startswith(f"mac-tui script: cannot save to {out}: ")
     assert proc.stderr.count("\n") == 1
     assert "advance-day 2" in proc.stdout  # the results are still shown
+
+
+async def test_a_save_of_older_rules_loads_and_says_so_not_that_it_was_edited(
+    saves: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a later version with new rules would open today's saves."""
+    from mac_tui import save as save_module
+    from mac_tui import session as session_module
+    from mac_tui.game import RULES_VERSION
+
+    monkeypatch.setattr(save_module, "RULES_VERSION", RULES_VERSION + 1)
+    monkeypatch.setattr(session_module, "RULES_VERSION", RULES_VERSION + 1)
+    shutil.copy(GOLDEN / "campaign-after-action.json", saves / "old.json")
+    app = MacApp(saves=saves, settings=Settings())
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, AfterActionScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert notes(app) == [
+            "old.json was made by mac-tui 0.1.0 (rules version 1, save format 1); it is saved "
+            "in format 2 from now on; its commands were played under older rules, so no replay "
+            "checks it."
+        ]

@@ -201,9 +201,11 @@ class MacApp(App[None]):
             self.notify(note, severity="warning", timeout=12, markup=False)
         save = loaded.save
         if save.format < FORMAT_VERSION or not save.current_rules:
+            what = [f"it is saved in format {FORMAT_VERSION} from now on"]
+            if not save.current_rules:
+                what.append("its commands were played under older rules, so no replay checks it")
             self.notify(
-                f"{name} was made by {save.origin()}; it is saved in format {FORMAT_VERSION} "
-                "from now on.",
+                f"{name} was made by {save.origin()}; {'; '.join(what)}.",
                 timeout=8,
                 markup=False,
             )
