@@ -429,7 +429,9 @@ def _keep_previous(path: Path, suffix: str) -> None:
     except OSError:  # no hard links here (some network and FAT file systems): copy
         try:
             shutil.copyfile(path, kept, follow_symlinks=False)
-        except FileNotFoundError:
+        except OSError:  # gone, or not a file that can be copied: the new save still goes in
+            with contextlib.suppress(OSError):
+                os.unlink(kept)
             return
     _step("previous linked")
     os.replace(kept, sibling(path, suffix))

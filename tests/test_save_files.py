@@ -313,3 +313,25 @@ def test_the_snapshot_check_accepts_every_state_the_engine_makes() -> None:
             assert isinstance(outcome, Accepted)
             state = outcome.state
             assert problems(state) == []
+
+
+def test_without_hard_links_the_backup_is_a_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Some file systems (FAT, some network mounts) have no hard links: the previous save is
+    copied instead, and a new game is still created without replacing anything."""
+
+    def no_links(*args: object, **kwargs: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    path = tmp_path / "c.json"
+    session = campaign()
+    assert session.create(path) == path
+    advance(session)
+    session.save(path)
+    bak = path.with_name("c.json.bak")
+    assert len(read_save(bak).commands) == 1 and len(read_save(path).commands) == 2
+    assert bak.stat().st_ino != path.stat().st_ino
+    assert campaign().create(path).name == "c-2.json"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c-2.json", "c.json", "c.json.bak"]
