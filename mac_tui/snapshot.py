@@ -30,7 +30,7 @@ from .model import GameState
 
 MAX_PROBLEMS = 8  # a badly broken file names its first few problems, not hundreds
 MAX_TEXT = 200  # labels and names: far more than any the game makes
-MAX_COUNT = 1_000_000  # stock, inventory, days: no rule comes near
+MAX_COUNT = 1_000_000  # stock, inventory, days (2,700 years): no game comes near
 
 
 class _Stop(Exception):
@@ -167,7 +167,7 @@ class _Checker:
         cat = self.cat
         p = "snapshot.campaign"
         self.text(f"{p}.company", c.company)
-        self.within(f"{p}.day", c.day, 1, None)
+        self.within(f"{p}.day", c.day, 1, MAX_COUNT)  # the finances walk every day
         self.within(f"{p}.contracts_day", c.contracts_day, 1, c.day)
         self.known(f"{p}.place", c.place, cat.places, "place")
         self.within(f"{p}.fuel", c.fuel, 0, cat.galaxy.travel.fuel_capacity)
