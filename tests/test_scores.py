@@ -473,7 +473,7 @@ async def test_the_server_sets_the_folder_everyone_is_read_from(
         assert "Seed" not in text  # 80 columns: the seed is in the line below the table
         # the header says whose runs these are, never where the server keeps them
         head = static_text(app, "#scores-head")
-        assert "every player on this server" in head and str(folder) not in text
+        assert "this server's saves" in head and str(folder) not in text
         assert "1 file(s) could not be read" in text
         assert "players/bob/saves/bad.json: not a readable save" in text
         # bob's own runs are in bold, the others not

@@ -1,8 +1,8 @@
 """High scores: every campaign of every player, ranked (see `mac_tui.server.scores`).
 
 The table comes from `$MAC_TUI_SCORES_DIR` when it is set (the game server points it at its
-data, so players see everyone's runs; the header then says "this server", never the server's
-folder), else from the game's own saves folder. Each row's figures come from the state its
+data, so players see everyone's runs; the header then says "this server's saves", never the
+server's folder), else from the game's own saves folder. Each row's figures come from the state its
 save's commands rebuild (verified by replay, cached), read in a background thread so the
 screen opens at once. The highlighted row's seed, date and how the run ended are shown below
 the table; files that could not be read, and runs not scored as saved, are named there too.
@@ -47,7 +47,7 @@ def source_text(folder: Path | None) -> str:
     """Where the table comes from, in words a remote player may see: a server's players (set
     by the server through the environment: its folder is not shown), else the folder."""
     if folder is None and os.environ.get(SCORES_ENV):
-        return "every player on this server"
+        return "this server's saves"
     return f"the saves in {folder}" if folder is not None else "your saves"
 
 
