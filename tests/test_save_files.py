@@ -293,10 +293,10 @@ def test_a_new_game_never_replaces_an_existing_save(tmp_path: Path) -> None:
 def test_the_snapshot_check_accepts_every_state_the_engine_makes() -> None:
     """Over a year of campaign (every state after every command of the golden year) and AI
     battles at every difficulty: no state the rules make is called unusable."""
-    from mac_tui.combat.ai import decide
-    from mac_tui.combat.sim import make_state
+    from mac_tui.combat.skirmish import make_state
     from mac_tui.game import step
     from mac_tui.model import initial_state
+    from mac_tui.players.ai import decide
     from mac_tui.snapshot import problems
 
     year = read_save(GOLDEN / "campaign-year.json")

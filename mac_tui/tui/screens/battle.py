@@ -32,8 +32,6 @@ from textual.widgets import Footer, RichLog, Static
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat import preview, stats
-from ...combat.actions import check_fire, legal_commands
-from ...combat.ai import decide
 from ...combat.commands import (
     AutoDeploy,
     Brace,
@@ -50,10 +48,13 @@ from ...combat.commands import (
     Vent,
     Withdraw,
 )
+from ...combat.firing import check_fire
+from ...combat.legal import legal_commands
 from ...combat.state import Battle, Unit
 from ...game import Accepted, Command, step
 from ...hexgrid import Hex
 from ...model import GameState
+from ...players.ai import decide
 from ..app import GameScreen
 from ..battle_text import log_lines
 from ..glyphs import plain
