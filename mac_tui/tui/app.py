@@ -21,6 +21,9 @@ from textual.screen import Screen
 from ..game import Accepted, Command, Event
 from ..session import Session, saves_dir
 from .config import Settings, load_settings
+from .host import GameHost
+from .pacing import Clock, SystemClock
+from .screens.base import GameScreen
 from .themes import THEMES
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -35,30 +38,6 @@ def _command_line_provider() -> type[Provider]:
     from .palette import CommandLineProvider
 
     return CommandLineProvider
-
-
-PALETTE_KEY_MIN_WIDTH = 100  # narrower, the footer keeps its room for the screen's own keys
-
-
-class GameScreen(Screen[None]):
-    """A screen that draws the game state; `refresh_view` redraws it after every change."""
-
-    def on_resize(self) -> None:
-        """Below 100 columns the footer leaves out the ctrl+p hint (help lists it) so the
-        screen's own keys fit."""
-        from textual.widgets import Footer
-
-        for footer in self.query(Footer):
-            footer.show_command_palette = self.size.width >= PALETTE_KEY_MIN_WIDTH
-
-    def refresh_view(self) -> None:
-        """Redraw from `self.app.session`; the default redraws nothing."""
-
-    @property
-    def game(self) -> MacApp:
-        app = self.app
-        assert isinstance(app, MacApp)
-        return app
 
 
 class MacApp(App[None]):
@@ -80,8 +59,10 @@ class MacApp(App[None]):
         settings_problem: str | None = None,
         load: Path | None = None,
         skirmish: tuple[int, int] | None = None,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__()
+        self.clock: Clock = clock or SystemClock()  # what the enemy's turns are paced by
         if settings is None:
             settings, settings_problem = load_settings()
         self.settings = settings
@@ -271,6 +252,9 @@ class MacApp(App[None]):
         commands = getattr(screen, "palette_commands", None)
         if commands is not None:
             yield from commands()
+
+
+_IS_A_HOST: type[GameHost] = MacApp  # the screens' view of the app (tui/host.py) holds
 
 
 def run(load: Path | None = None, skirmish: tuple[int, int] | None = None) -> None:

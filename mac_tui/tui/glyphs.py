@@ -212,7 +212,7 @@ TRANSLITERATION: dict[str, str] = {
     **{
         getattr(UNICODE, f.name): getattr(ASCII, f.name)
         for f in attrs.fields(Glyphs)
-        if f.type == "str"
+        if isinstance(getattr(UNICODE, f.name), str)
         and len(getattr(UNICODE, f.name)) == 1
         and f.name not in _NOT_TRANSLITERATED
     },

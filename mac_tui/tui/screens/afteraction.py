@@ -26,9 +26,9 @@ from ...campaign.repair import (
 )
 from ...campaign.state import AfterAction, Campaign, LedgerEntry
 from ...catalog import catalog
-from ..app import GameScreen
 from ..glyphs import UNICODE, Glyphs, glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
+from .base import GameScreen
 
 
 def result_mark(result: str, g: Glyphs = UNICODE) -> str:

@@ -54,12 +54,12 @@ from ...combat.state import Battle, Unit
 from ...game import Accepted, Command, step
 from ...hexgrid import Hex
 from ...model import GameState
-from ..app import GameScreen
 from ..battle_text import log_lines
 from ..glyphs import plain
 from ..widgets.battle_panels import FramePanel, InitiativeTrack, TargetPanel, move_text
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.hexmap import HexMap, Overlay, drawing_size, legend
+from .base import GameScreen
 
 PANEL_WIDTH = 37  # the panel column at its narrowest, with its left padding
 CHROME_LINES = 5  # head, action bar (2), message line, footer

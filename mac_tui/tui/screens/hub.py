@@ -10,10 +10,10 @@ from textual.binding import Binding
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from ...campaign.commands import AdvanceDay
-from ..app import GameScreen
 from ..glyphs import glyphs_for
 from ..widgets.section import Section
 from ..widgets.status import StatusBar
+from .base import GameScreen
 from .sections import section_classes
 
 

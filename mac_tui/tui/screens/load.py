@@ -10,6 +10,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from ..host import host
+
 
 def save_rows(folder: Path) -> list[tuple[Path, dict[str, object]]]:
     rows = []
@@ -33,7 +35,7 @@ class LoadScreen(Screen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Company", "Date", "Credits", "Missions", "File")
-        self.rows = save_rows(self.app.saves)  # type: ignore[attr-defined]
+        self.rows = save_rows(host(self).saves)
         for path, h in self.rows:
             credits = h.get("credits")
             table.add_row(
@@ -51,7 +53,7 @@ class LoadScreen(Screen[None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         path, _ = self.rows[event.cursor_row]
-        self.app.open_save(path)  # type: ignore[attr-defined]
+        host(self).open_save(path)
 
     def action_back(self) -> None:
         self.app.pop_screen()

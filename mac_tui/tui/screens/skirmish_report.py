@@ -10,8 +10,8 @@ from textual.widgets import Footer, Static
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat.state import Battle, Unit
-from ..app import GameScreen
 from ..glyphs import is_ascii, plain
+from .base import GameScreen
 
 RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
 

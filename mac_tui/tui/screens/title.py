@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,7 +15,9 @@ from textual.widgets.option_list import Option
 from ... import __version__
 from ...campaign.commands import NewCampaign
 from ...catalog import catalog
+from ...game import Accepted
 from ...session import Session
+from ..host import host
 from ..widgets.dialogs import AskScreen, ChooseScreen
 from .contracts import enemy_text
 
@@ -31,10 +34,7 @@ def random_seed() -> int:
     return int.from_bytes(os.urandom(4), "big")
 
 
-def latest_save(folder: object) -> object:
-    from pathlib import Path
-
-    assert isinstance(folder, Path)
+def latest_save(folder: Path) -> Path | None:
     saves = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
     return saves[0] if saves else None
 
@@ -92,11 +92,11 @@ class TitleScreen(Screen[None]):
         if what == "new":
             self.new_campaign()
         elif what == "continue":
-            path = latest_save(app.saves)  # type: ignore[attr-defined]
+            path = latest_save(host(self).saves)
             if path is None:
                 app.notify("No saved campaign yet: start a new one (n).", severity="warning")
             else:
-                app.open_save(path)  # type: ignore[attr-defined]
+                host(self).open_save(path)
         elif what == "load":
             from .load import LoadScreen
 
@@ -159,20 +159,20 @@ class TitleScreen(Screen[None]):
 
         def chosen(value: str | None) -> None:
             if value:
-                self.app.start_skirmish(random_seed(), int(value))  # type: ignore[attr-defined]
+                host(self).start_skirmish(random_seed(), int(value))
 
         self.app.push_screen(
             ChooseScreen("Quick battle: your starting lance against...", options), chosen
         )
 
     def start(self, name: str, seed: int) -> None:
-        app = self.app
+        app = host(self)
         session = Session.new(seed)
         outcome = session.apply(NewCampaign(name))
-        if not outcome.accepted:
-            app.notify(f"Refused: {outcome.reason}", severity="warning")  # type: ignore[attr-defined]
+        if not isinstance(outcome, Accepted):
+            self.app.notify(f"Refused: {outcome.reason}", severity="warning")
             return
-        path = app.new_save_path(name, seed)  # type: ignore[attr-defined]
-        app.start_session(session, path)  # type: ignore[attr-defined]
-        app.report(outcome.events)  # type: ignore[attr-defined,union-attr]
-        app.show_game()  # type: ignore[attr-defined]
+        path = app.new_save_path(name, seed)
+        app.start_session(session, path)
+        app.report(outcome.events)
+        app.show_game()
