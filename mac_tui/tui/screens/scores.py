@@ -29,8 +29,7 @@ NOTES_SHOWN = 2
 
 
 def cut(text: str, width: int, g: Glyphs) -> str:
-    text = g.text(text)
-    return text if len(text) <= width else text[: width - len(g.more)] + g.more
+    return g.fit(g.text(text), width).plain
 
 
 def scores_folder(app_saves: Path) -> Path:
