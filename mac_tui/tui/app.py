@@ -177,6 +177,43 @@ class MacApp(App[None]):
 
             self.push_screen(AfterActionScreen())
 
+    # ---- where the screens go: the app knows the screens, no screen imports another ------
+    def show_title(self) -> None:
+        from .screens.title import TitleScreen
+
+        self.switch_screen(TitleScreen())
+
+    def show_battle(self) -> None:
+        """The battle just begun, over the screen in front (the hub stays under it)."""
+        from .screens.battle import BattleScreen
+
+        self.push_screen(BattleScreen())
+
+    def show_report(self) -> None:
+        """In place of the battle that ended: a contract's after-action report, or a quick
+        battle's report."""
+        from .screens.afteraction import AfterActionScreen
+        from .screens.skirmish_report import SkirmishReportScreen
+
+        campaign = self.session.state.campaign if self.session is not None else None
+        self.switch_screen(AfterActionScreen() if campaign is not None else SkirmishReportScreen())
+
+    def show_hub(self) -> None:
+        """Back to the hub: the one under this screen, or a new one in its place."""
+        from .screens.hub import HubScreen
+
+        if any(isinstance(s, HubScreen) for s in self.screen_stack[:-1]):
+            self.pop_screen()
+        else:
+            self.switch_screen(HubScreen())
+
+    def show_debrief(self) -> None:
+        """The end of the run, once, over whatever is in front."""
+        from .screens.debrief import DebriefScreen
+
+        if not any(isinstance(s, DebriefScreen) for s in self.screen_stack):
+            self.push_screen(DebriefScreen())
+
     def start_skirmish(self, seed: int, difficulty: int) -> bool:
         """A new quick battle with the starting lance, saved as skirmish-<seed>.json."""
         from ..combat.skirmish import NewSkirmish

@@ -1,9 +1,10 @@
 """What the screens and widgets of the terminal game may ask of the app.
 
-`MacApp` (tui/app.py) imports the screens; the screens must not import it back. They reach
-the app through `host(node)`, typed by the `GameHost` protocol below, which `MacApp`
-satisfies (app.py checks it statically). A screen that needs something new of the app adds it
-here and in `MacApp` together.
+`MacApp` (tui/app.py) imports the screens; the screens must not import it back, nor each
+other: they reach the app, and go from screen to screen (`show_title`, `show_report`...),
+through `host(node)`, typed by the `GameHost` protocol below, which `MacApp` satisfies
+(app.py checks it statically). A screen that needs something new of the app adds it here and
+in `MacApp` together.
 """
 
 from __future__ import annotations
@@ -39,6 +40,16 @@ class GameHost(Protocol):
     def report(self, events: Sequence[Event]) -> None: ...
 
     def show_game(self) -> None: ...
+
+    def show_title(self) -> None: ...
+
+    def show_battle(self) -> None: ...
+
+    def show_report(self) -> None: ...
+
+    def show_hub(self) -> None: ...
+
+    def show_debrief(self) -> None: ...
 
     def open_save(self, path: Path) -> None: ...
 

@@ -274,12 +274,7 @@ class AfterActionScreen(GameScreen):
             return
         if not self.is_current:
             return  # the run ended: the debrief is in front
-        from .hub import HubScreen
-
-        if any(isinstance(s, HubScreen) for s in self.app.screen_stack[:-1]):
-            self.app.pop_screen()
-        else:
-            self.app.switch_screen(HubScreen())
+        self.game.show_hub()
 
     def action_buy_wreck(self) -> None:
         aa = self.report

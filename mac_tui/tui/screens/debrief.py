@@ -41,6 +41,4 @@ class DebriefScreen(Screen[None]):
         return text
 
     def action_leave(self) -> None:
-        from .title import TitleScreen
-
-        self.app.switch_screen(TitleScreen())
+        host(self).show_title()

@@ -83,10 +83,7 @@ class HubScreen(GameScreen):
         if current is not None:
             current.refresh_view()
         if session.state.campaign is not None and session.state.campaign.ended:
-            from .debrief import DebriefScreen
-
-            if not any(isinstance(s, DebriefScreen) for s in self.app.screen_stack):
-                self.app.push_screen(DebriefScreen())
+            self.game.show_debrief()
 
     def show_message(self, text: str, warning: bool = False) -> None:
         msg = self.query_one("#message", Static)
@@ -144,9 +141,7 @@ class HubScreen(GameScreen):
             self.app.push_screen(DayReportScreen(self.game.messages[before:]))
 
     def action_menu(self) -> None:
-        from .title import TitleScreen
-
-        self.app.switch_screen(TitleScreen())
+        self.game.show_title()
 
     def palette_commands(self) -> list[object]:
         from textual.app import SystemCommand

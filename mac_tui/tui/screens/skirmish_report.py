@@ -94,6 +94,4 @@ class SkirmishReportScreen(GameScreen):
             self.query_one("#report", Static).update(plain(text) if is_ascii(self) else text)
 
     def action_done(self) -> None:
-        from .title import TitleScreen
-
-        self.app.switch_screen(TitleScreen())
+        self.game.show_title()

@@ -360,25 +360,14 @@ class BattleScreen(GameScreen):
 
     # ---- the end ------------------------------------------------------------------------
     def action_report(self) -> None:
-        session = self.game.session
-        if session is None:
-            return
-        if session.state.campaign is not None:
-            from ..afteraction import AfterActionScreen
-
-            self.app.switch_screen(AfterActionScreen())
-        else:
-            from ..skirmish_report import SkirmishReportScreen
-
-            self.app.switch_screen(SkirmishReportScreen())
+        if self.game.session is not None:
+            self.game.show_report()
 
     def action_leave(self) -> None:
         def done(ok: bool | None) -> None:
             if ok:
-                from ..title import TitleScreen
-
                 self.stop_ai()
-                self.app.switch_screen(TitleScreen())
+                self.game.show_title()
 
         if self.moment.phase == "over":
             self.action_report()
