@@ -210,7 +210,7 @@ class BattleView:
             lance.update(lance_text(battle, placing, m.ascii))
         frame_panel = self.screen.query_one(FramePanel)
         target_panel = self.screen.query_one(TargetPanel)
-        fp = mode.preview(m)
+        fp = mode.shot_preview(m)
         if fp is not None:
             target_panel.show(battle, fp, ascii_glyphs=m.ascii)
         else:

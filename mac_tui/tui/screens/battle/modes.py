@@ -12,7 +12,7 @@ say, or another mode) that the screen carries out; no mode changes the game itse
     Firing(target, group)    aiming: the target panel shows the shot's preview
     CallingShot(target, group)  the same; Enter then asks for the location
     EnemyTurn(skipping)      the AI gives the orders, one per animation step (or all: skipping)
-    Paused()                 the AI's turn held by the player: "." plays one order
+    Paused(skipping)         the AI's turn held by the player: "." plays one order
     Halted(reason)           the AI's order was refused: nothing moves until `a`
     Over()                   the battle has ended: Enter opens the report
 
@@ -96,7 +96,7 @@ class Mode:
         """The mode once an order given in it was accepted (`m` is the battle after it)."""
         return self
 
-    def preview(self, m: Moment) -> preview.FirePreview | None:
+    def shot_preview(self, m: Moment) -> preview.FirePreview | None:
         """The shot the panel column previews instead of the frame (None: the frame)."""
         return None
 
@@ -246,7 +246,7 @@ class Aiming(_Ordering):
             return attrs.evolve(self, target=here.id)
         return self
 
-    def preview(self, m: Moment) -> preview.FirePreview | None:
+    def shot_preview(self, m: Moment) -> preview.FirePreview | None:
         unit = m.actor
         if unit is None or self.target is None or self.group is None:
             return None
@@ -259,7 +259,7 @@ class Aiming(_Ordering):
         targets = preview.targets(battle, unit)
         marked = frozenset(t.pos for t in targets if t.pos is not None)
         target = next((t for t in targets if t.id == self.target), None)
-        fp = self.preview(m)
+        fp = self.shot_preview(m)
         if target is None or fp is None:
             return Overlay(targets=marked)
         return Overlay(
