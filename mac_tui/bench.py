@@ -26,8 +26,10 @@ CAMPAIGN_SEED = 14  # a seed whose autopilot company lives through the year
 
 
 def bench_combat(battles: int, seed: int) -> None:
-    from .combat import ai
-    from .combat.sim import Decision, lance_from_chassis, make_state, play
+    from .combat.skirmish import lance_from_chassis, make_state
+    from .players import ai
+    from .players.policy import Decision
+    from .players.sim import play
 
     lance = lance_from_chassis(["EN-50", "WD-60", "RD-30", "SN-75"])
     timings: list[float] = []
@@ -87,8 +89,8 @@ def full_roster_state(seed: int) -> GameState:
 
     from .campaign import ledger
     from .campaign.commands import NewCampaign
+    from .campaign.market import fresh_frame
     from .campaign.pilots import roll_pilot
-    from .campaign.setup import fresh_frame
     from .campaign.state import Mount
     from .catalog import catalog
     from .dice import Dice
@@ -124,10 +126,10 @@ def bench_campaign(seed: int) -> None:
     import tempfile
     from pathlib import Path
 
-    from .campaign.autopilot import autoplay
     from .campaign.commands import AdvanceDay
     from .campaign.timeflow import daily_upkeep
     from .game import Accepted, step
+    from .players.autopilot import autoplay
     from .save import read_save
     from .session import Session, verify
 

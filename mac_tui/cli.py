@@ -152,7 +152,7 @@ def cmd_rules(table: str | None, as_json: bool) -> int:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     from .catalog import DataError, catalog
-    from .combat.simreport import run_many
+    from .players.simreport import run_many
 
     try:
         catalog()

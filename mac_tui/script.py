@@ -12,8 +12,11 @@ from typing import Any
 
 from attrs import frozen
 
-from .game import Accepted, CommandSyntaxError, Event, parse_command
-from .session import Session
+from .core import Accepted, CommandSyntaxError, Event
+from .game import parse_command
+from .players.ai import decide
+from .players.driver import battle_seats, drive
+from .session import Session, header_for
 
 AUTO_BATTLE = "auto-battle"
 MAX_AI_COMMANDS = 20000
@@ -34,30 +37,19 @@ def _describe(events: Iterable[Event]) -> list[str]:
 
 
 def ai_turns(session: Session, *, player_too: bool = False) -> tuple[int, list[str]]:
-    """Let the AI act while an AI-run side has the turn (all sides with `player_too`)."""
-    from .combat.ai import decide
-
-    count = 0
-    notes: list[str] = []
-    while count < MAX_AI_COMMANDS:
-        battle = session.state.battle
-        if battle is None or battle.phase == "over":
-            break
-        if battle.phase == "deployment":
-            if not player_too:
-                break
-        else:
-            unit = battle.active_unit
-            if unit is None:
-                break
-            if not (player_too or battle.side_info(unit.side).ai):
-                break
-        outcome = session.apply(decide(session.state).command)
-        if not isinstance(outcome, Accepted):  # the AI only picks legal commands
-            raise RuntimeError(f"the AI chose a refused command: {outcome.reason}")
-        count += 1
-        notes.extend(_describe(outcome.events))
-    return count, notes
+    """Let the AI act while an AI-run side must act (every side with `player_too`), until the
+    battle ends; the commands go through `session.apply`, so the log keeps them."""
+    battle = session.state.battle
+    if battle is None:
+        return 0, []
+    driven = drive(
+        session.state,
+        battle_seats(battle, decide, everyone=player_too),
+        apply=lambda _state, command: session.apply(command),
+        max_commands=MAX_AI_COMMANDS,
+        until=lambda state: state.battle is None,
+    )
+    return driven.commands, _describe(driven.events)
 
 
 def run_line(session: Session, number: int, text: str) -> LineResult | None:
@@ -91,8 +83,6 @@ def run_lines(session: Session, lines: Iterable[str]) -> list[LineResult]:
 
 
 def summary(session: Session) -> dict[str, Any]:
-    from .session import header_for
-
     out = header_for(session.state)
     out["commands"] = len(session.commands)
     c = session.state.campaign

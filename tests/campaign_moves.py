@@ -1,10 +1,12 @@
 """Command generators for the campaign state machine (tests/test_campaign_stateful.py).
 
-`LEGAL` maps a name to a generator `fn(state, data) -> Command` that builds a *plausible*
-command from what the state offers (an item in stock here, a pilot and a frame that exist, a
-destination on the galaxy screen, a contract on the board with ready frames...), using the
-campaign's own helpers so that many of them are accepted. They may still be refused (short
-credits, a busy frame, too much space): the machine only checks that a refusal changes nothing.
+`legal(state)` is the engine's list of legal commands (`game.legal_commands`): the machine
+draws from it and expects acceptance. `LEGAL` maps a name to a generator
+`fn(state, data) -> Command` that builds a *plausible* command from what the state offers (an
+item in stock here, a pilot and a frame that exist, a destination on the galaxy screen, a
+contract on the board with ready frames...), using the campaign's own helpers so that many of
+them are accepted. They may still be refused (short credits, a busy frame, too much space): the
+machine only checks that a refusal changes nothing.
 
 `junk(state)` lists commands that must be refused whatever else is true of the state (unknown
 ids, quantities out of range, wrong kinds, frames that do not exist, picks beyond the
@@ -19,6 +21,7 @@ from typing import TypeVar
 from hypothesis import strategies as st
 
 from mac_tui.campaign import pilots as pilot_rules
+from mac_tui.campaign.accept import frame_deploy_refusal
 from mac_tui.campaign.commands import (
     Accept,
     AdvanceDay,
@@ -42,7 +45,6 @@ from mac_tui.campaign.commands import (
 )
 from mac_tui.campaign.contracts import contract_rows
 from mac_tui.campaign.market import inventory_rows, market_rows
-from mac_tui.campaign.mission import frame_deploy_refusal
 from mac_tui.campaign.refit import loadout_text
 from mac_tui.campaign.repair import needs_repair
 from mac_tui.campaign.state import Campaign, Fitting, Frame, Mount, count_of
@@ -60,7 +62,7 @@ from mac_tui.combat.commands import (
     StartBattle,
     Withdraw,
 )
-from mac_tui.game import Command
+from mac_tui.game import Command, legal_commands
 from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState
 
@@ -91,6 +93,13 @@ def camp(state: GameState) -> Campaign:
 
 def frame_ids(c: Campaign) -> list[str]:
     return [f.id for f in c.frames] or ["F1"]
+
+
+def legal(state: GameState) -> list[Command]:
+    """The engine's own list of what is legal now (`game.legal_commands`): each must be
+    accepted, so the machine draws from it with `expect=True`; the generators below also try
+    what may be refused."""
+    return legal_commands(state)
 
 
 # ---- legal-ish generators --------------------------------------------------------------------

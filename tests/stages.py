@@ -8,8 +8,8 @@ from __future__ import annotations
 import attrs
 
 from mac_tui.campaign.commands import Accept, Dismiss, NewCampaign, Salvage
-from mac_tui.combat.ai import decide
 from mac_tui.game import Accepted, Command
+from mac_tui.players.ai import decide
 from mac_tui.session import Session
 
 SEED = 1

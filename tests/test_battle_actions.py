@@ -26,7 +26,7 @@ import pytest
 
 from mac_tui.catalog import catalog
 from mac_tui.combat import stats
-from mac_tui.combat.actions import legal_commands, reach, vent_amount
+from mac_tui.combat.actions import vent_amount
 from mac_tui.combat.attack import AttackResult, Modifier
 from mac_tui.combat.commands import (
     Brace,
@@ -55,7 +55,9 @@ from mac_tui.combat.events import (
     Vented,
     WeaponSkipped,
 )
+from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.mapgen import BattleMap
+from mac_tui.combat.movement import reach
 from mac_tui.combat.state import LEGS, Battle, SideInfo, Unit, Uplink
 from mac_tui.dice import RngState
 from mac_tui.game import Accepted, Command, Event, Refused, step

@@ -17,7 +17,7 @@ import pytest
 
 from mac_tui.catalog import catalog
 from mac_tui.combat import stats
-from mac_tui.combat.actions import auto_positions, legal_commands
+from mac_tui.combat.actions import auto_positions
 from mac_tui.combat.attack import hit_chance
 from mac_tui.combat.commands import (
     AutoDeploy,
@@ -41,8 +41,9 @@ from mac_tui.combat.events import (
     StressChanged,
 )
 from mac_tui.combat.flow import check_end, end_of_round, initiative, start_round, withdrawal_tripped
+from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.setup import WITHDRAW_RULES, new_battle, pick_chassis, starting_lance
-from mac_tui.combat.sim import make_state
+from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import CENTER_TORSO, Battle, SideInfo, Unit, Uplink, WithdrawRule
 from mac_tui.dice import COMBAT, Dice, RngState
 from mac_tui.game import Event

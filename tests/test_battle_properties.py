@@ -24,8 +24,6 @@ from hypothesis import strategies as st
 
 from mac_tui.catalog import LOCATION_ORDER, catalog
 from mac_tui.combat import stats
-from mac_tui.combat.actions import legal_commands
-from mac_tui.combat.ai import decide
 from mac_tui.combat.commands import (
     AutoDeploy,
     Brace,
@@ -42,11 +40,16 @@ from mac_tui.combat.commands import (
     Vent,
     Withdraw,
 )
-from mac_tui.combat.sim import Decision, Policy, make_state, play, random_policy, run_battle
+from mac_tui.combat.legal import legal_commands
+from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle, Side
-from mac_tui.game import Accepted, Command, Refused, step
+from mac_tui.game import Accepted, Command, Refused, refusal, step
 from mac_tui.hexgrid import Hex, within
 from mac_tui.model import GameState
+from mac_tui.players.ai import decide
+from mac_tui.players.policy import Decision, Policy
+from mac_tui.players.random_player import random_policy
+from mac_tui.players.sim import play, run_battle
 
 ROOT = Path(__file__).resolve().parents[1]
 CAT = catalog()
@@ -160,7 +163,11 @@ def test_random_legal_play(seed: int, difficulty: int, data: st.DataObject) -> N
         legal_texts = texts(legal)
         assert len(legal_texts) == len(legal), "legal commands are listed once"
 
-        # A command that is not legal is refused and changes nothing (R6).
+        # `game.refusal` (no stepping) agrees with the legal list on every candidate...
+        for c in candidates(state):
+            assert (refusal(state, c) is None) == (c.to_text() in legal_texts), c.to_text()
+
+        # A command that is not legal is refused and changes nothing (R6)...
         illegal = [c for c in candidates(state) if c.to_text() not in legal_texts]
         pick = illegal[data.draw(st.integers(0, len(illegal) - 1), label="illegal")]
         before = copy.deepcopy(state)
@@ -168,6 +175,8 @@ def test_random_legal_play(seed: int, difficulty: int, data: st.DataObject) -> N
         assert isinstance(refused, Refused), f"{pick.to_text()} is not legal but was accepted"
         assert refused.reason
         assert state == before
+        # ...with the very reason `refusal` gives.
+        assert refusal(state, pick) == refused.reason
 
         # The AI's choice is always one of the legal commands.
         if battle.phase == "combat" and n % 3 == 0:

@@ -48,6 +48,7 @@ from hypothesis.stateful import (
 )
 
 from mac_tui.campaign import commands as campaign_commands
+from mac_tui.campaign.accept import deployment_cost
 from mac_tui.campaign.commands import (
     Accept,
     AdvanceDay,
@@ -61,16 +62,24 @@ from mac_tui.campaign.commands import (
     Travel,
 )
 from mac_tui.campaign.ledger import starting_credits
-from mac_tui.campaign.mission import deployment_cost
 from mac_tui.campaign.refit import check_loadout
 from mac_tui.campaign.repair import needs_repair
 from mac_tui.campaign.state import Campaign
 from mac_tui.campaign.timeflow import MAX_ADVANCE
-from mac_tui.combat.actions import legal_commands
-from mac_tui.combat.ai import decide
 from mac_tui.combat.commands import Withdraw
+from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.stats import armor_split, full_structure
-from mac_tui.game import Accepted, Command, Outcome, Refused, parse_command, replay, step
+from mac_tui.game import (
+    Accepted,
+    Command,
+    Outcome,
+    Refused,
+    parse_command,
+    refusal,
+    replay,
+    step,
+)
+from mac_tui.players.ai import decide
 from mac_tui.save import from_json, state_hash, to_json
 from mac_tui.script import ai_turns
 from mac_tui.session import Session, verify
@@ -128,8 +137,10 @@ class CampaignMachine(RuleBasedStateMachine):
             why_not = "there is no battle"
         if why_not is not None:
             expect = False
+        predicted = refusal(before, cmd)  # the engine's answer without stepping
         outcome = s.apply(cmd)
         text = cmd.to_text()
+        assert predicted == (outcome.reason if isinstance(outcome, Refused) else None), text
         if isinstance(outcome, Refused):
             assert expect is not True, f"{text!r} refused: {outcome.reason}"
             assert outcome.reason.strip(), f"{text!r} refused without a reason"
@@ -306,6 +317,22 @@ class CampaignMachine(RuleBasedStateMachine):
         options = legal_commands(self.session.state, called_shots=False)
         if options:
             self.run(moves.pick(data, options), expect=True)
+
+    @precondition(lambda self: self.session.state.battle is None)
+    @rule(data=st.data())
+    def legal_order(self, data: st.DataObject) -> None:
+        """Any campaign command the engine lists as legal must be accepted (none once the run
+        is over)."""
+        options = moves.legal(self.session.state)
+        if self.campaign.ended:
+            assert options == []
+        if self.missions >= MAX_MISSIONS:
+            options = [c for c in options if not isinstance(c, Accept)]
+        if options:
+            cmd = moves.pick(data, options)
+            self.run(cmd, expect=True)
+            if isinstance(cmd, Accept):
+                self.missions += 1
 
     @precondition(lambda self: self.session.state.battle is not None)
     @rule()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
@@ -13,20 +14,17 @@ from attrs import frozen
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mac_tui import dice
-from mac_tui.game import (
+from mac_tui import dice, game
+from mac_tui.core import (
     Accepted,
     Command,
     CommandSyntaxError,
+    CommandTable,
     Event,
     Refused,
-    fold,
     format_command,
-    handles,
-    parse_command,
-    replay,
-    step,
 )
+from mac_tui.game import fold, parse_command, replay, step
 from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState, initial_state
 from mac_tui.save import (
@@ -55,13 +53,32 @@ class Rolled(Event):
     rolls: tuple[int, ...]
 
 
-@handles(Roll)
 def _roll(state: GameState, cmd: Roll) -> Accepted | Refused:
     if not 1 <= cmd.times <= 10:
         return Refused(f"times must be 1-10, not {cmd.times}")
     d = dice.Dice(state.rng)
     rolls = tuple(d.d100(dice.COMBAT) for _ in range(cmd.times))
     return Accepted(attrs.evolve(state, rng=d.state()), (Rolled(rolls),))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _with_roll() -> Iterator[None]:
+    """The game's table with `test-roll` added, for this module's tests (saves included: they
+    parse their command log through `game.parse_command`)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(game, "TABLE", game.TABLE.extended({Roll: _roll}))
+        yield
+
+
+def test_a_command_table_refuses_a_verb_claimed_twice() -> None:
+    @frozen
+    class Twin(Command):
+        verb = "test-roll"
+
+    with pytest.raises(TypeError, match="already belongs to Roll"):
+        CommandTable.of({Roll: _roll}, {Twin: _roll})
+    with pytest.raises(TypeError, match="no verb"):
+        CommandTable.of({Command: _roll})
 
 
 def test_accepted_command_advances_state_and_explains_itself() -> None:
@@ -192,16 +209,3 @@ def test_damaged_saves_are_refused_with_a_clear_message(mangle, reason: str) -> 
     assert broken != text
     with pytest.raises(SaveError, match=reason):
         from_json(broken, "slot.json")
-
-
-def test_engine_never_imports_textual_or_rich() -> None:
-    code = (
-        "import sys\n"
-        "import mac_tui.game, mac_tui.save, mac_tui.catalog, mac_tui.dice, mac_tui.hexgrid\n"
-        "import mac_tui.model\n"
-        "from mac_tui.catalog import catalog\n"
-        "catalog()\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"

@@ -18,27 +18,32 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mac_tui.campaign import ledger
+from mac_tui.campaign.accept import deployment_cost
 from mac_tui.campaign.debrief import debrief_text
 from mac_tui.campaign.events import CampaignEnded, CreditsMoved
-from mac_tui.campaign.mission import (
-    arsenal,
-    base_picks,
-    check_end,
-    deployment_cost,
-    mission_reward,
-    mission_xp,
-    reputation_after,
-    salvage_allowance,
-    salvage_chance,
-    scaled_picks,
-    standing_after,
-    standing_changes,
+from mac_tui.campaign.market import fresh_frame
+from mac_tui.campaign.repair import (
+    frame_status_after_battle,
+    repair_cost,
     wreck_price,
     wreck_repair_cost,
     wreck_repair_days,
 )
-from mac_tui.campaign.repair import frame_status_after_battle, repair_cost
-from mac_tui.campaign.setup import fresh_frame
+from mac_tui.campaign.rewards import (
+    mission_reward,
+    mission_xp,
+    reputation_after,
+    standing_after,
+    standing_changes,
+)
+from mac_tui.campaign.runend import check_end
+from mac_tui.campaign.salvage import (
+    arsenal,
+    base_picks,
+    salvage_allowance,
+    salvage_chance,
+    scaled_picks,
+)
 from mac_tui.campaign.state import (
     AfterAction,
     Campaign,
@@ -50,13 +55,13 @@ from mac_tui.campaign.state import (
     count_of,
 )
 from mac_tui.catalog import catalog
-from mac_tui.combat.ai import decide
 from mac_tui.combat.events import BattleEnded
 from mac_tui.combat.state import CENTER_TORSO, HEAD, LOC_INDEX, Unit
 from mac_tui.combat.stats import armor_split, full_structure
 from mac_tui.dice import LOOT, Dice
 from mac_tui.game import Accepted, Event, Refused, parse_command, step
 from mac_tui.model import GameState, initial_state
+from mac_tui.players.ai import decide
 
 # ---- helpers -----------------------------------------------------------------------------------
 D3_ENEMIES = (

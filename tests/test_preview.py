@@ -16,12 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mac_tui.catalog import LOCATION_ORDER, catalog
-from mac_tui.combat import ai, stats
-from mac_tui.combat.actions import check_fire, check_move, plan_fire, reach
+from mac_tui.combat import stats
 from mac_tui.combat.attack import hit_chance
 from mac_tui.combat.events import StressChanged
+from mac_tui.combat.firing import check_fire, plan_fire
 from mac_tui.combat.flow import end_of_round
 from mac_tui.combat.mapgen import BattleMap
+from mac_tui.combat.movement import check_move, reach
 from mac_tui.combat.preview import (
     FirePreview,
     LosStep,
@@ -38,6 +39,7 @@ from mac_tui.combat.preview import (
 from mac_tui.combat.state import Battle, SideInfo, Unit
 from mac_tui.dice import Dice, RngState
 from mac_tui.hexgrid import Hex, from_offset
+from mac_tui.players import ai
 
 from .test_damage import gear, make_unit, weapon
 

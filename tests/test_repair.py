@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mac_tui.campaign import ledger
+from mac_tui.campaign.market import fresh_frame
 from mac_tui.campaign.repair import (
     Quote,
     damage_ratio,
@@ -26,7 +27,6 @@ from mac_tui.campaign.repair import (
     plan_repair,
     repair_quote,
 )
-from mac_tui.campaign.setup import fresh_frame
 from mac_tui.campaign.state import Campaign, Contract, Frame, Mission
 from mac_tui.catalog import catalog
 from mac_tui.combat.stats import armor_split, full_structure

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from mac_tui.cli import main
-from mac_tui.combat.actions import legal_commands
-from mac_tui.combat.ai import decide
+from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.game import Accepted, parse_command, replay, step
 from mac_tui.model import initial_state
+from mac_tui.players.ai import decide
 from mac_tui.save import state_hash
 from mac_tui.session import Session, header_for
 

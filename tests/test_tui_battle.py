@@ -14,8 +14,6 @@ from textual.geometry import Region
 
 from mac_tui.campaign.state import Campaign
 from mac_tui.combat import preview
-from mac_tui.combat.actions import check_fire, legal_commands
-from mac_tui.combat.ai import decide
 from mac_tui.combat.attack import hit_chance
 from mac_tui.combat.commands import (
     AutoDeploy,
@@ -32,12 +30,14 @@ from mac_tui.combat.commands import (
     Vent,
 )
 from mac_tui.combat.events import ActivationEnded, GroupFired, Moved, RoundStarted
+from mac_tui.combat.firing import check_fire
+from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.setup import starting_lance
-from mac_tui.combat.sim import make_state
-from mac_tui.combat.skirmish import NewSkirmish
+from mac_tui.combat.skirmish import NewSkirmish, make_state
 from mac_tui.combat.state import Battle
 from mac_tui.game import Event
 from mac_tui.hexgrid import Hex, distance
+from mac_tui.players.ai import decide
 from mac_tui.save import state_hash
 from mac_tui.session import Session
 from mac_tui.tui.app import MacApp

@@ -18,10 +18,10 @@ from textual.widgets import Static
 
 from mac_tui.catalog import catalog
 from mac_tui.combat import stats
-from mac_tui.combat.actions import check_fire
 from mac_tui.combat.commands import AutoDeploy, EndActivation, FireGroup, StartBattle
+from mac_tui.combat.firing import check_fire
 from mac_tui.combat.preview import fire_preview, move_preview
-from mac_tui.combat.sim import make_state
+from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import LOC_INDEX, Battle, other_side
 from mac_tui.game import Accepted, step
 from mac_tui.hexgrid import distance, from_offset, within

@@ -8,7 +8,7 @@ from pathlib import Path
 import attrs
 
 from mac_tui.campaign.contracts import reward_range
-from mac_tui.campaign.mission import mission_reward, reward_preview
+from mac_tui.campaign.rewards import mission_reward, reward_preview
 from mac_tui.catalog import catalog
 from mac_tui.game import Accepted, parse_command, step
 from mac_tui.model import initial_state

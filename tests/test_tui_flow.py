@@ -11,8 +11,8 @@ import attrs
 import pytest
 from rich.text import Text
 
+from mac_tui.campaign.accept import deployment_cost, frame_deploy_refusal
 from mac_tui.campaign.market import buy_refusal, fuel_refusal
-from mac_tui.campaign.mission import deployment_cost, frame_deploy_refusal
 from mac_tui.campaign.pilots import hire_refusal
 from mac_tui.campaign.refit import RefitPlan, plan_refit
 from mac_tui.campaign.state import Campaign, Mount, count_of

@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 
 from mac_tui.combat.mapgen import BattleMap
-from mac_tui.combat.sim import make_state
+from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle
 from mac_tui.hexgrid import Hex, from_offset, to_offset
 from mac_tui.tui.widgets.hexmap import HexMap, Overlay, legend

@@ -24,11 +24,11 @@ from textual.widgets import Input
 
 from mac_tui.campaign.commands import NewCampaign
 from mac_tui.catalog import catalog
-from mac_tui.combat.actions import legal_commands
-from mac_tui.combat.ai import decide
 from mac_tui.combat.commands import FireGroup
+from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.combat.state import Battle
+from mac_tui.players.ai import decide
 from mac_tui.session import Session
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import CONFIG_ENV, Settings

@@ -1,6 +1,6 @@
 """A year of campaign played by the autopilot, as a `mac-tui script` file, then replayed.
 
-The autopilot (`mac_tui.campaign.autopilot`) generates the lines of a script for a fixed seed
+The autopilot (`mac_tui.players.autopilot`) generates the lines of a script for a fixed seed
 until at least 365 days have passed and at least 10 missions were played; the file is played
 by `mac-tui script` in a subprocess, which must reach the very same game, and the save it
 writes must pass `mac-tui replay --verify`. Battles are single `auto-battle` lines, so the file
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from mac_tui.campaign.autopilot import AutoRun, autoplay, days_passed, fallback_lines, next_line
 from mac_tui.campaign.commands import Buy, Jump, Refit, Sell, Travel
+from mac_tui.players.autopilot import AutoRun, autoplay, days_passed, fallback_lines, next_line
 from mac_tui.save import read_save, state_hash
 from mac_tui.script import AUTO_BATTLE, run_lines
 from mac_tui.session import Session

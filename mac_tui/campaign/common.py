@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
 
 import attrs
+from attrs import frozen
 
+from ..core import Accepted, Check, Checks, Command, Event, Handlers, Outcome, Refused
 from ..dice import Dice
-from ..game import Accepted, Command, Event, Outcome, Refused, handles
 from ..model import GameState
 from .state import Campaign
 
 C = TypeVar("C", bound=Command)
 Change = tuple[Campaign, list[Event]]
 CampaignFn = Callable[[Campaign, C, Dice], Change | str]
+#: Why a campaign command would be refused, once the campaign exists and nothing blocks it.
+CampaignCheck = Callable[[Campaign, Any], str | None]
 
 
 def campaign_refusal(
@@ -33,30 +36,62 @@ def campaign_refusal(
     return None
 
 
-def campaign_command(
-    cls: type[C], *, in_mission: bool = False, in_debrief: bool = False
-) -> Callable[[CampaignFn[C]], CampaignFn[C]]:
-    """Register `fn(campaign, command, dice) -> (campaign, events) | reason` as the handler of
-    `cls`: it runs only when a campaign exists and nothing blocks it, and never changes the
-    state when it returns a reason."""
+@frozen
+class CampaignHandler(Generic[C]):
+    """The handler of a campaign command made of `fn(campaign, command, dice) -> (campaign,
+    events) | reason`: it runs only when a campaign exists and nothing blocks it (see
+    `campaign_refusal`; `in_mission` / `in_debrief` let it run during a mission or with the
+    after-action report open), and never changes the state when it returns a reason."""
 
-    def register(fn: CampaignFn[C]) -> CampaignFn[C]:
-        def handler(state: GameState, cmd: C) -> Outcome:
-            reason = campaign_refusal(state, in_mission=in_mission, in_debrief=in_debrief)
+    fn: CampaignFn[C]
+    in_mission: bool = False
+    in_debrief: bool = False
+
+    def gate(self, state: GameState) -> str | None:
+        """Why no command of this kind can run now, before looking at the command."""
+        return campaign_refusal(state, in_mission=self.in_mission, in_debrief=self.in_debrief)
+
+    def checked(self, check: CampaignCheck) -> Check:
+        """`check` behind this handler's gate: the whole reason the handler would refuse
+        with, when `check` is the check `fn` starts with and `fn` refuses nothing else."""
+
+        def refusal(state: GameState, cmd: C) -> str | None:
+            reason = self.gate(state)
             if reason:
-                return Refused(reason)
+                return reason
             assert state.campaign is not None
-            dice = Dice(state.rng)
-            out = fn(state.campaign, cmd, dice)
-            if isinstance(out, str):
-                return Refused(out)
-            campaign, events = out
-            return Accepted(attrs.evolve(state, campaign=campaign, rng=dice.state()), tuple(events))
+            return check(state.campaign, cmd)
 
-        handles(cls)(handler)
-        return fn
+        return refusal
 
-    return register
+    def __call__(self, state: GameState, cmd: C) -> Outcome:
+        reason = self.gate(state)
+        if reason:
+            return Refused(reason)
+        assert state.campaign is not None
+        dice = Dice(state.rng)
+        out = self.fn(state.campaign, cmd, dice)
+        if isinstance(out, str):
+            return Refused(out)
+        campaign, events = out
+        return Accepted(attrs.evolve(state, campaign=campaign, rng=dice.state()), tuple(events))
+
+
+def campaign_handler(
+    fn: CampaignFn[Any], *, in_mission: bool = False, in_debrief: bool = False
+) -> CampaignHandler[Any]:
+    """`CampaignHandler(fn, ...)`, for the families' `HANDLERS` tables."""
+    return CampaignHandler(fn, in_mission=in_mission, in_debrief=in_debrief)
+
+
+def campaign_checks(handlers: Handlers, checks: Mapping[type[Command], CampaignCheck]) -> Checks:
+    """A family's `CHECKS`: each check behind the gate of its command's `CampaignHandler`."""
+    out: dict[type[Command], Check] = {}
+    for cls, check in checks.items():
+        handler = handlers[cls]
+        assert isinstance(handler, CampaignHandler), cls
+        out[cls] = handler.checked(check)
+    return out
 
 
 def split(text: str) -> list[str]:

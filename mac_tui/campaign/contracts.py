@@ -29,8 +29,8 @@ from attrs import frozen
 from ..catalog import catalog
 from ..catalog.records import Place
 from ..combat.setup import pick_chassis
+from ..core import Event
 from ..dice import CONTRACTS, Dice
-from ..game import Event
 from .events import Report
 from .state import Campaign, Contract, EnemyFrame
 

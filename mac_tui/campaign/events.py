@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from ..game import Event
+from ..core import Event
 
 
 @frozen

@@ -33,14 +33,14 @@ from attrs import frozen
 
 from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import MarketTierId
+from ..combat.stats import armor_split, full_structure
+from ..core import Checks, Event, Handlers
 from ..dice import MARKET, Dice
-from ..game import Event
 from . import ledger
 from .commands import Buy, BuyFuel, Sell, SellFrame
-from .common import Change, campaign_command
+from .common import Change, campaign_checks, campaign_handler
 from .events import Report
-from .setup import fresh_frame
-from .state import Campaign, ItemKind, Market, Stock, add_count, count_of
+from .state import Campaign, Frame, ItemKind, Market, Stock, add_count, count_of
 
 KINDS: tuple[ItemKind, ...] = ("weapon", "equipment", "chassis")
 
@@ -143,6 +143,18 @@ def needs_roll(campaign: Campaign, place_id: str) -> bool:
     market = campaign.market(place_id)
     refresh = catalog().economy.market.refresh_days
     return market is None or campaign.day - market.rolled_day >= refresh
+
+
+def fresh_frame(frame_id: str, chassis: str, name: str) -> Frame:
+    """A frame straight from the factory: full armour and structure, nothing mounted."""
+    ch = catalog().chassis[chassis]
+    return Frame(
+        id=frame_id,
+        chassis=chassis,
+        name=name,
+        armor=armor_split(ch),
+        structure=full_structure(ch),
+    )
 
 
 def _with_market(campaign: Campaign, market: Market) -> Campaign:
@@ -372,6 +384,16 @@ def sell_refusal(campaign: Campaign, kind: str, item: str, qty: int) -> str | No
     return None
 
 
+def fuel_cost(units: int) -> int:
+    """§14.3, setup-facts: what `units` units of fuel cost (the one place that prices fuel)."""
+    return units * catalog().economy.prices.fuel_price
+
+
+def fuel_units_for(credits: int) -> int:
+    """The most units of fuel `credits` pay for (none for a debt)."""
+    return max(0, credits) // fuel_cost(1)
+
+
 def fuel_room(campaign: Campaign) -> int:
     """§14.3: how many units the tanks still take."""
     return max(0, catalog().galaxy.travel.fuel_capacity - campaign.fuel)
@@ -388,7 +410,7 @@ def fuel_refusal(campaign: Campaign, units: int) -> str | None:
         return f"the tanks are full ({campaign.fuel}/{capacity})"
     if units > room:
         return f"the tanks take at most {room} more units ({campaign.fuel}/{capacity})"
-    return ledger.short_of(campaign, units * catalog().economy.prices.fuel_price)
+    return ledger.short_of(campaign, fuel_cost(units))
 
 
 def frame_sale_price(campaign: Campaign, frame_id: str) -> int:
@@ -414,7 +436,6 @@ def sell_frame_refusal(campaign: Campaign, frame_id: str) -> str | None:
 
 
 # ---- handlers -------------------------------------------------------------------------------
-@campaign_command(Buy)
 def _buy(campaign: Campaign, cmd: Buy, dice: Dice) -> Change | str:
     reason = buy_refusal(campaign, cmd.kind, cmd.item, cmd.qty)
     if reason:
@@ -450,7 +471,6 @@ def _buy(campaign: Campaign, cmd: Buy, dice: Dice) -> Change | str:
     return campaign, events
 
 
-@campaign_command(Sell)
 def _sell(campaign: Campaign, cmd: Sell, dice: Dice) -> Change | str:
     reason = sell_refusal(campaign, cmd.kind, cmd.item, cmd.qty)
     if reason:
@@ -467,12 +487,11 @@ def _sell(campaign: Campaign, cmd: Sell, dice: Dice) -> Change | str:
     return campaign, [moved]
 
 
-@campaign_command(BuyFuel)
 def _buy_fuel(campaign: Campaign, cmd: BuyFuel, dice: Dice) -> Change | str:
     reason = fuel_refusal(campaign, cmd.units)
     if reason:
         return reason
-    cost = cmd.units * catalog().economy.prices.fuel_price
+    cost = fuel_cost(cmd.units)
     campaign = attrs.evolve(campaign, fuel=campaign.fuel + cmd.units)
     campaign, moved = ledger.post(campaign, "fuel", -cost, f"Fuel, {cmd.units} units")
     capacity = catalog().galaxy.travel.fuel_capacity
@@ -480,7 +499,6 @@ def _buy_fuel(campaign: Campaign, cmd: BuyFuel, dice: Dice) -> Change | str:
     return campaign, [moved, note]
 
 
-@campaign_command(SellFrame)
 def _sell_frame(campaign: Campaign, cmd: SellFrame, dice: Dice) -> Change | str:
     reason = sell_frame_refusal(campaign, cmd.frame)
     if reason:
@@ -508,3 +526,21 @@ def _sell_frame(campaign: Campaign, cmd: SellFrame, dice: Dice) -> Change | str:
     if frame.pilot is not None:
         events.append(Report(topic="pilots", text=f"{frame.pilot} steps out of {frame.name}."))
     return campaign, events
+
+
+# ---- the handlers of this module's commands (joined by game.py) ------------------------
+HANDLERS: Handlers = {
+    Buy: campaign_handler(_buy),
+    Sell: campaign_handler(_sell),
+    BuyFuel: campaign_handler(_buy_fuel),
+    SellFrame: campaign_handler(_sell_frame),
+}
+CHECKS: Checks = campaign_checks(
+    HANDLERS,
+    {
+        Buy: lambda c, cmd: buy_refusal(c, cmd.kind, cmd.item, cmd.qty),
+        Sell: lambda c, cmd: sell_refusal(c, cmd.kind, cmd.item, cmd.qty),
+        BuyFuel: lambda c, cmd: fuel_refusal(c, cmd.units),
+        SellFrame: lambda c, cmd: sell_frame_refusal(c, cmd.frame),
+    },
+)

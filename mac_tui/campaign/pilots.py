@@ -5,11 +5,11 @@ from __future__ import annotations
 import attrs
 
 from ..catalog import catalog
+from ..core import Checks, Event, Handlers
 from ..dice import PILOTS, Dice
-from ..game import Event
 from . import ledger
 from .commands import Assign, Hire, RenameFrame, Unassign
-from .common import Change, campaign_command
+from .common import Change, campaign_checks, campaign_handler
 from .events import Report
 from .state import Campaign, Pilot
 
@@ -48,7 +48,6 @@ def hire_refusal(campaign: Campaign) -> str | None:
     return ledger.short_of(campaign, catalog().pilots.hiring.cost)
 
 
-@campaign_command(Hire)
 def _hire(campaign: Campaign, cmd: Hire, dice: Dice) -> Change | str:
     reason = hire_refusal(campaign)
     if reason:
@@ -84,7 +83,6 @@ def assign_refusal(campaign: Campaign, callsign: str, frame_id: str) -> str | No
     return None
 
 
-@campaign_command(Assign)
 def _assign(campaign: Campaign, cmd: Assign, dice: Dice) -> Change | str:
     reason = assign_refusal(campaign, cmd.pilot, cmd.frame)
     if reason:
@@ -101,27 +99,60 @@ def _assign(campaign: Campaign, cmd: Assign, dice: Dice) -> Change | str:
     return campaign, events
 
 
-@campaign_command(Unassign)
-def _unassign(campaign: Campaign, cmd: Unassign, dice: Dice) -> Change | str:
+def unassign_refusal(campaign: Campaign, callsign: str) -> str | None:
     try:
-        campaign.pilot(cmd.pilot)
+        campaign.pilot(callsign)
     except KeyError:
-        return f"no pilot called {cmd.pilot}"
+        return f"no pilot called {callsign}"
+    if campaign.frame_of(callsign) is None:
+        return f"{callsign} flies no frame"
+    return None
+
+
+def _unassign(campaign: Campaign, cmd: Unassign, dice: Dice) -> Change | str:
+    reason = unassign_refusal(campaign, cmd.pilot)
+    if reason:
+        return reason
     frame = campaign.frame_of(cmd.pilot)
-    if frame is None:
-        return f"{cmd.pilot} flies no frame"
+    assert frame is not None
     campaign = campaign.with_frame(attrs.evolve(frame, pilot=None))
     return campaign, [Report(topic="pilots", text=f"{cmd.pilot} steps out of {frame.name}.")]
 
 
-@campaign_command(RenameFrame)
-def _rename(campaign: Campaign, cmd: RenameFrame, dice: Dice) -> Change | str:
+def rename_refusal(campaign: Campaign, frame_id: str, name: str) -> str | None:
     try:
-        frame = campaign.frame(cmd.frame)
+        campaign.frame(frame_id)
     except KeyError:
-        return f"no frame {cmd.frame}"
-    name = " ".join(cmd.name.split())
+        return f"no frame {frame_id}"
+    name = " ".join(name.split())
     if not name or len(name) > NAME_MAX:
         return f"a frame name has 1 to {NAME_MAX} characters"
+    return None
+
+
+def _rename(campaign: Campaign, cmd: RenameFrame, dice: Dice) -> Change | str:
+    reason = rename_refusal(campaign, cmd.frame, cmd.name)
+    if reason:
+        return reason
+    frame = campaign.frame(cmd.frame)
+    name = " ".join(cmd.name.split())
     campaign = campaign.with_frame(attrs.evolve(frame, name=name))
     return campaign, [Report(topic="roster", text=f"{frame.name} is now called {name}.")]
+
+
+# ---- the handlers of this module's commands (joined by game.py) ------------------------
+HANDLERS: Handlers = {
+    Hire: campaign_handler(_hire),
+    Assign: campaign_handler(_assign),
+    Unassign: campaign_handler(_unassign),
+    RenameFrame: campaign_handler(_rename),
+}
+CHECKS: Checks = campaign_checks(
+    HANDLERS,
+    {
+        Hire: lambda c, cmd: hire_refusal(c),
+        Assign: lambda c, cmd: assign_refusal(c, cmd.pilot, cmd.frame),
+        Unassign: lambda c, cmd: unassign_refusal(c, cmd.pilot),
+        RenameFrame: lambda c, cmd: rename_refusal(c, cmd.frame, cmd.name),
+    },
+)

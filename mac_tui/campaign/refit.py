@@ -32,11 +32,11 @@ from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, SIZES, catalog
 from ..catalog.records import Chassis
+from ..core import Checks, Event, Handlers
 from ..dice import Dice
-from ..game import Event
 from . import ledger
 from .commands import Refit, Regroup
-from .common import Change, campaign_command, split
+from .common import Change, campaign_checks, campaign_handler, split
 from .events import Report
 from .state import Campaign, Fitting, Frame, Mount, add_count, count_of
 
@@ -367,8 +367,8 @@ def apply_refit(campaign: Campaign, plan: RefitPlan) -> tuple[Campaign, list[Eve
 KEEP = "keep"  # the `refit` command's equipment left out: keep what is fitted
 
 
-@campaign_command(Refit)
-def _refit(campaign: Campaign, cmd: Refit, dice: Dice) -> Change | str:
+def refit_plan(campaign: Campaign, cmd: Refit) -> RefitPlan | str:
+    """The plan of a `refit` command, or why it is illegal now."""
     equipment = cmd.equipment
     if equipment == KEEP:
         try:
@@ -383,40 +383,56 @@ def _refit(campaign: Campaign, cmd: Refit, dice: Dice) -> Change | str:
         except KeyError:
             return f"no frame {cmd.frame}"
         return parsed
-    plan = plan_refit(campaign, cmd.frame, *parsed)
+    return plan_refit(campaign, cmd.frame, *parsed)
+
+
+def _refit(campaign: Campaign, cmd: Refit, dice: Dice) -> Change | str:
+    plan = refit_plan(campaign, cmd)
     if isinstance(plan, str):
         return plan
     return apply_refit(campaign, plan)
 
 
-@campaign_command(Regroup)
-def _regroup(campaign: Campaign, cmd: Regroup, dice: Dice) -> Change | str:
+def regroup_refusal(campaign: Campaign, frame_id: str, index: int, group: int) -> str | None:
     """§7.2: free and instant; allowed while the frame is in the repair or refit bay (a group
     is a fire-control setting, not bay work), not on destroyed or deployed frames."""
     try:
-        frame = campaign.frame(cmd.frame)
+        frame = campaign.frame(frame_id)
     except KeyError:
-        return f"no frame {cmd.frame}"
+        return f"no frame {frame_id}"
     if frame.status == "destroyed":
         return f"{frame.name} is destroyed: rebuild it first (repair {frame.id})"
     if deployed(campaign, frame.id):
         return f"{frame.name} is deployed on a mission"
     if not frame.weapons:
         return f"{frame.name} carries no weapons"
-    if not 1 <= cmd.index <= len(frame.weapons):
-        return f"{frame.name} has weapons 1 to {len(frame.weapons)}, not {cmd.index}"
+    if not 1 <= index <= len(frame.weapons):
+        return f"{frame.name} has weapons 1 to {len(frame.weapons)}, not {index}"
     groups = catalog().combat.loadout.weapon_groups
-    if not 1 <= cmd.group <= groups:
-        return f"weapon groups run 1 to {groups}, not {cmd.group}"
+    if not 1 <= group <= groups:
+        return f"weapon groups run 1 to {groups}, not {group}"
+    mount = frame.weapons[index - 1]
+    if mount.group == group:
+        return f"{catalog().weapons[mount.weapon].name} is already in group {group}"
+    return None
+
+
+def _regroup(campaign: Campaign, cmd: Regroup, dice: Dice) -> Change | str:
+    reason = regroup_refusal(campaign, cmd.frame, cmd.index, cmd.group)
+    if reason:
+        return reason
+    frame = campaign.frame(cmd.frame)
     mount = frame.weapons[cmd.index - 1]
     name = catalog().weapons[mount.weapon].name
-    if mount.group == cmd.group:
-        return f"{name} is already in group {cmd.group}"
     weapons = list(frame.weapons)
     weapons[cmd.index - 1] = attrs.evolve(mount, group=cmd.group)
     campaign = campaign.with_frame(attrs.evolve(frame, weapons=tuple(weapons)))
     text = f"{frame.name}: {name} ({_loc_name(mount.mount)}) moves to group {cmd.group}."
     return campaign, [Report(topic="refit", text=text)]
+
+
+def _why(plan: RefitPlan | str) -> str | None:
+    return plan if isinstance(plan, str) else None
 
 
 # ---- reactor budget (§5.1-§5.3, §6.6, §7.2, §7.8) ---------------------------------------
@@ -543,3 +559,17 @@ def budget(chassis_id: str, mounts: Sequence[Mount], fittings: Sequence[Fitting]
 def frame_budget(frame: Frame) -> Budget:
     """The budget of a frame's current loadout."""
     return budget(frame.chassis, frame.weapons, frame.equipment)
+
+
+# ---- the handlers of this module's commands (joined by game.py) ------------------------
+HANDLERS: Handlers = {
+    Refit: campaign_handler(_refit),
+    Regroup: campaign_handler(_regroup),
+}
+CHECKS: Checks = campaign_checks(
+    HANDLERS,
+    {
+        Refit: lambda c, cmd: _why(refit_plan(c, cmd)),
+        Regroup: lambda c, cmd: regroup_refusal(c, cmd.frame, cmd.index, cmd.group),
+    },
+)

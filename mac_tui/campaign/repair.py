@@ -31,11 +31,11 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..combat.stats import armor_split, full_structure
+from ..core import Checks, Event, Handlers
 from ..dice import Dice
-from ..game import Event
 from . import ledger
 from .commands import Repair
-from .common import Change, campaign_command
+from .common import Change, campaign_checks, campaign_handler
 from .events import Report
 from .refit import busy_reason, deployed
 from .state import Campaign, Frame
@@ -197,9 +197,22 @@ def apply_repair(campaign: Campaign, frame_id: str, quote: Quote) -> tuple[Campa
     return campaign, events
 
 
-@campaign_command(Repair)
+def _why(quote: Quote | str) -> str | None:
+    return quote if isinstance(quote, str) else None
+
+
 def _repair(campaign: Campaign, cmd: Repair, dice: Dice) -> Change | str:
     quote = plan_repair(campaign, cmd.frame, cmd.rush)
     if isinstance(quote, str):
         return quote
     return apply_repair(campaign, cmd.frame, quote)
+
+
+# ---- the handlers of this module's commands (joined by game.py) ------------------------
+HANDLERS: Handlers = {
+    Repair: campaign_handler(_repair),
+}
+CHECKS: Checks = campaign_checks(
+    HANDLERS,
+    {Repair: lambda c, cmd: _why(plan_repair(c, cmd.frame, cmd.rush))},
+)

@@ -6,34 +6,20 @@ from __future__ import annotations
 import attrs
 
 from ..catalog import catalog
-from ..combat.stats import armor_split, full_structure
+from ..core import Accepted, Checks, Handlers, Outcome, Refused
 from ..dice import Dice
-from ..game import Accepted, Outcome, Refused, handles
 from ..model import GameState
 from .calendar import date_text
 from .commands import NewCampaign
+from .contracts import ensure_contracts
 from .events import Report
-from .state import Campaign, Frame, Mount, Pilot
+from .market import ensure_market, fresh_frame
+from .state import Campaign, Mount, Pilot
 
 NAME_MAX = 40
 
 
-def fresh_frame(frame_id: str, chassis: str, name: str) -> Frame:
-    """A frame straight from the factory: full armour and structure, nothing mounted."""
-    ch = catalog().chassis[chassis]
-    return Frame(
-        id=frame_id,
-        chassis=chassis,
-        name=name,
-        armor=armor_split(ch),
-        structure=full_structure(ch),
-    )
-
-
 def new_campaign(name: str, dice: Dice) -> tuple[Campaign, list[Report]]:
-    from .contracts import ensure_contracts
-    from .market import ensure_market
-
     cat = catalog()
     start = cat.start
     pilots = tuple(
@@ -74,13 +60,24 @@ def new_campaign(name: str, dice: Dice) -> tuple[Campaign, list[Report]]:
     return campaign, reports
 
 
-@handles(NewCampaign)
-def _new(state: GameState, cmd: NewCampaign) -> Outcome:
+def new_campaign_check(state: GameState, cmd: NewCampaign) -> str | None:
     if state.campaign is not None:
-        return Refused("a campaign is already under way in this game")
+        return "a campaign is already under way in this game"
     name = " ".join(cmd.name.split())
     if not name or len(name) > NAME_MAX:
-        return Refused(f"a company name has 1 to {NAME_MAX} characters")
+        return f"a company name has 1 to {NAME_MAX} characters"
+    return None
+
+
+def _new(state: GameState, cmd: NewCampaign) -> Outcome:
+    reason = new_campaign_check(state, cmd)
+    if reason:
+        return Refused(reason)
+    name = " ".join(cmd.name.split())
     dice = Dice(state.rng)
     campaign, reports = new_campaign(name, dice)
     return Accepted(attrs.evolve(state, campaign=campaign, rng=dice.state()), tuple(reports))
+
+
+HANDLERS: Handlers = {NewCampaign: _new}
+CHECKS: Checks = {NewCampaign: new_campaign_check}

@@ -6,13 +6,14 @@ from __future__ import annotations
 import attrs
 
 from ..catalog import catalog
+from ..core import Checks, Event, Handlers
 from ..dice import Dice
-from ..game import Event
 from . import ledger
 from .calendar import date_text
 from .commands import AdvanceDay
-from .common import campaign_command
+from .common import campaign_checks, campaign_handler
 from .events import CampaignEnded, Report
+from .runend import end_if_finished
 from .state import Campaign, Frame, Pilot
 
 
@@ -86,8 +87,6 @@ def pass_day(campaign: Campaign, dice: Dice) -> tuple[Campaign, list[Event]]:
         campaign = attrs.evolve(campaign, ended=cause)
         events.append(CampaignEnded(cause=cause))
     else:
-        from .mission import end_if_finished
-
         campaign, more = end_if_finished(campaign)
         events.extend(more)
     return campaign, events
@@ -106,10 +105,23 @@ def pass_days(campaign: Campaign, days: int, dice: Dice) -> tuple[Campaign, list
 MAX_ADVANCE = 365
 
 
-@campaign_command(AdvanceDay)
+def advance_refusal(days: int) -> str | None:
+    if not 1 <= days <= MAX_ADVANCE:
+        return f"advance 1 to {MAX_ADVANCE} days at a time, not {days}"
+    return None
+
+
 def _advance(campaign: Campaign, cmd: AdvanceDay, dice: Dice) -> tuple[Campaign, list[Event]] | str:
-    if not 1 <= cmd.days <= MAX_ADVANCE:
-        return f"advance 1 to {MAX_ADVANCE} days at a time, not {cmd.days}"
+    reason = advance_refusal(cmd.days)
+    if reason:
+        return reason
     campaign, events = pass_days(campaign, cmd.days, dice)
     events.append(Report(topic="day", text=f"It is {date_text(campaign.day)}."))
     return campaign, events
+
+
+# ---- the handlers of this module's commands (joined by game.py) ------------------------
+HANDLERS: Handlers = {
+    AdvanceDay: campaign_handler(_advance),
+}
+CHECKS: Checks = campaign_checks(HANDLERS, {AdvanceDay: lambda c, cmd: advance_refusal(cmd.days)})

@@ -24,11 +24,11 @@ import attrs
 from attrs import frozen
 
 from ..catalog import catalog
+from ..core import Checks, Event, Handlers
 from ..dice import Dice
-from ..game import Event
 from .calendar import date_text
 from .commands import Jump, Travel
-from .common import Change, campaign_command
+from .common import Change, campaign_checks, campaign_handler
 from .contracts import ensure_contracts
 from .events import Report
 from .state import Campaign
@@ -127,7 +127,6 @@ def _trip(
     return campaign, events
 
 
-@campaign_command(Travel)
 def _travel(campaign: Campaign, cmd: Travel, dice: Dice) -> Change | str:
     reason = travel_refusal(campaign, cmd.place)
     if reason:
@@ -137,7 +136,6 @@ def _travel(campaign: Campaign, cmd: Travel, dice: Dice) -> Change | str:
     return _trip(campaign, dice, cmd.place, rules.intra_system_fuel, rules.intra_system_days, name)
 
 
-@campaign_command(Jump)
 def _jump(campaign: Campaign, cmd: Jump, dice: Dice) -> Change | str:
     reason = jump_refusal(campaign, cmd.system)
     if reason:
@@ -283,3 +281,17 @@ def route_plan(campaign: Campaign, system_id: str) -> RoutePlan | None:
         days=sum(h.days for h in hops),
         fuel_enough=fuel <= campaign.fuel,
     )
+
+
+# ---- the handlers of this module's commands (joined by game.py) ------------------------
+HANDLERS: Handlers = {
+    Travel: campaign_handler(_travel),
+    Jump: campaign_handler(_jump),
+}
+CHECKS: Checks = campaign_checks(
+    HANDLERS,
+    {
+        Travel: lambda c, cmd: travel_refusal(c, cmd.place),
+        Jump: lambda c, cmd: jump_refusal(c, cmd.system),
+    },
+)

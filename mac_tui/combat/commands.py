@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from ..game import Command
+from ..core import Command
 from ..hexgrid import Hex
 
 

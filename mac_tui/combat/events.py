@@ -9,8 +9,12 @@ from typing import Any
 
 from attrs import frozen
 
-from ..game import Event
+from ..core import Event
 from ..hexgrid import Hex
+from .state import Battle
+
+#: A battle after an action, with the events that explain it.
+BattleChange = tuple[Battle, list[Event]]
 
 
 @frozen

@@ -6,8 +6,8 @@ from __future__ import annotations
 import attrs
 
 from ..catalog import catalog
+from ..core import Event
 from ..dice import COMBAT, Dice
-from ..game import Event
 from ..hexgrid import distance
 from . import stats
 from .events import (
@@ -17,6 +17,7 @@ from .events import (
     SideWithdrew,
     StressChanged,
 )
+from .firing import resolve_overwatch
 from .state import SIDES, Battle, Result, Side, Unit, other_side
 
 
@@ -110,7 +111,6 @@ def advance(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
 
 
 def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle, list[Event]]:
-    from .actions import resolve_overwatch
 
     battle, more = resolve_overwatch(battle, dice)
     events.extend(more)

@@ -1,8 +1,8 @@
 """What an action would do, before it is taken: pure previews for the battle screen (§3, §5, §7.2).
 
-Every number comes from the engine's own checks: `actions.check_fire` / `plan_fire` decide
+Every number comes from the engine's own checks: `firing.check_fire` / `plan_fire` decide
 which weapons fire and which are skipped (and why), `attack.hit_chance` gives each shot's
-named modifiers, `attack.line_of_sight` the intervening hexes (§3.6), `actions.check_move` /
+named modifiers, `attack.line_of_sight` the intervening hexes (§3.6), `movement.check_move` /
 `reach` the legal moves. Nothing here changes the battle.
 
 * `fire_preview` — one group fired at one target: LOS, each weapon's chance and expected
@@ -24,8 +24,9 @@ from ..catalog import catalog
 from ..catalog.records import Weapon
 from ..hexgrid import Hex, distance
 from . import stats
-from .actions import check_fire, check_move, plan_fire, reach
 from .attack import MISSILE, MISSILE_INTERCEPT, HitChance, hit_chance, line_of_sight
+from .firing import check_fire, plan_fire
+from .movement import check_move, reach
 from .state import Battle, Unit, other_side
 
 __all__ = [

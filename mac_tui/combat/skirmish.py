@@ -15,11 +15,11 @@ import attrs
 from attrs import frozen
 
 from ..catalog import catalog
+from ..core import Accepted, Checks, Command, Handlers, Outcome, Refused
 from ..dice import MAP, Dice
-from ..game import Accepted, Command, Outcome, Refused, handles
-from ..model import GameState
-from .setup import FrameSpec, enemy_lance, new_battle, starting_lance
-from .state import Battle
+from ..model import GameState, initial_state
+from .setup import FrameSpec, MountSpec, enemy_lance, new_battle, starting_lance
+from .state import Battle, PilotSkills
 
 
 @frozen
@@ -72,13 +72,71 @@ def build_skirmish(
     )
 
 
-@handles(NewSkirmish)
-def _new_skirmish(state: GameState, cmd: NewSkirmish) -> Outcome:
+def make_state(
+    seed: int,
+    difficulty: int,
+    lance: Sequence[FrameSpec] | None = None,
+    landscape: str | None = None,
+    player_ai: bool = True,
+) -> GameState:
+    """A game whose battle is set up and waiting for the player's deployment (headless battles,
+    benchmarks and tests; the player's side is marked AI-run unless `player_ai` is False)."""
+    state = initial_state(seed)
+    dice = Dice(state.rng)
+    battle = build_skirmish(dice, difficulty, lance=lance, landscape=landscape, player_ai=player_ai)
+    return attrs.evolve(state, battle=battle, rng=dice.state())
+
+
+def lance_from_chassis(designations: Sequence[str]) -> tuple[FrameSpec, ...]:
+    """`mac-tui sim --lance`: frames of the named chassis with their first stock loadout and
+    the starting pilots in order (Ghost, Falcon, Thunder, Shadow)."""
+    cat = catalog()
+    pilots = cat.pilots.starting_pilot
+    most = cat.missions.lance.max_frames
+    if not 1 <= len(designations) <= most:
+        raise ValueError(f"a lance has 1 to {most} frames")
+    out = []
+    for i, name in enumerate(designations):
+        key = name.upper()
+        if key not in cat.chassis:
+            known = ", ".join(cat.chassis)
+            raise ValueError(f"no chassis {name!r} (known: {known})")
+        loadout = cat.stock_loadouts(key)[0]
+        p = pilots[i % len(pilots)]
+        out.append(
+            FrameSpec(
+                chassis=key,
+                pilot=PilotSkills(
+                    callsign=p.callsign, gunnery=p.gunnery, piloting=p.piloting, tactics=p.tactics
+                ),
+                label=p.callsign,
+                weapons=tuple(
+                    MountSpec(weapon=e.weapon, mount=e.mount, group=e.group)
+                    for e in loadout.weapons
+                ),
+                equipment=(
+                    *((e, None) for e in loadout.equipment),
+                    *((f.equipment, f.mount) for f in loadout.slots),
+                ),
+            )
+        )
+    return tuple(out)
+
+
+def new_skirmish_check(state: GameState, cmd: NewSkirmish) -> str | None:
     if state.campaign is not None or state.battle is not None:
-        return Refused("a game is already under way: a skirmish starts from a new game")
-    reason = difficulty_refusal(cmd.difficulty) or landscape_refusal(cmd.landscape)
+        return "a game is already under way: a skirmish starts from a new game"
+    return difficulty_refusal(cmd.difficulty) or landscape_refusal(cmd.landscape)
+
+
+def _new_skirmish(state: GameState, cmd: NewSkirmish) -> Outcome:
+    reason = new_skirmish_check(state, cmd)
     if reason:
         return Refused(reason)
     dice = Dice(state.rng)
     battle = build_skirmish(dice, cmd.difficulty, landscape=cmd.landscape)
     return Accepted(attrs.evolve(state, battle=battle, rng=dice.state()), ())
+
+
+HANDLERS: Handlers = {NewSkirmish: _new_skirmish}
+CHECKS: Checks = {NewSkirmish: new_skirmish_check}

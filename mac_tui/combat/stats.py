@@ -6,8 +6,13 @@ These are pure functions of a `Unit`; the battle state never stores what they co
 from __future__ import annotations
 
 from ..catalog import LOCATION_ORDER, catalog
-from ..catalog.records import Chassis, Weapon
+from ..catalog.records import ApCosts, Chassis, Weapon
 from .state import LEGS, LOC_INDEX, Unit, WeaponState
+
+
+def ap_costs() -> ApCosts:
+    """§2: what each action costs in AP."""
+    return catalog().combat.ap_costs
 
 
 def chassis_of(unit: Unit) -> Chassis:

@@ -154,7 +154,7 @@ def demo_battle(seed: int) -> Battle:
     """A battle on the largest map, deployed and started (AutoDeploy + StartBattle)."""
     from ..catalog import catalog
     from ..combat.commands import AutoDeploy, StartBattle
-    from ..combat.sim import make_state
+    from ..combat.skirmish import make_state
     from ..game import Accepted, step
 
     difficulty = max(
@@ -171,11 +171,11 @@ def demo_battle(seed: int) -> Battle:
 
 def reach_overlay(battle: Battle) -> Overlay:
     """The sprint reach of the active frame (through the engine's helper)."""
-    from ..combat import actions
+    from ..combat import movement
 
     unit = battle.active_unit
     assert unit is not None
-    return Overlay(reach=frozenset(actions.reach(battle, unit, sprint=True)))
+    return Overlay(reach=frozenset(movement.reach(battle, unit, sprint=True)))
 
 
 class MapHost(App[None]):
@@ -224,26 +224,33 @@ def battle_save(seed: int, folder: Path) -> Path:
     """A quick battle on the largest map, played by the AI until one of the player's frames
     stands with both AP and a shot to take; saved in `folder`."""
     from ..catalog import catalog
-    from ..combat.actions import legal_commands
-    from ..combat.ai import decide
     from ..combat.commands import FireGroup
+    from ..combat.legal import legal_commands
     from ..combat.skirmish import NewSkirmish
+    from ..model import GameState
+    from ..players.ai import decide
+    from ..players.driver import drive
     from ..session import Session
+
+    def ready_to_fire(state: GameState) -> bool:
+        battle = state.battle
+        unit = battle.active_unit if battle is not None else None
+        return (
+            unit is not None
+            and unit.side == "player"
+            and any(isinstance(c, FireGroup) for c in legal_commands(state))
+        )
 
     largest = max(catalog().maps.map_size, key=lambda m: m.width * m.height)
     session = Session.new(seed)
     assert session.apply(NewSkirmish(largest.max_difficulty)).accepted
-    while True:
-        battle = session.state.battle
-        assert battle is not None and battle.phase != "over", "the battle ended first"
-        unit = battle.active_unit
-        if (
-            unit is not None
-            and unit.side == "player"
-            and any(isinstance(c, FireGroup) for c in legal_commands(session.state))
-        ):
-            break
-        assert session.apply(decide(session.state).command).accepted
+    drive(
+        session.state,
+        {"player": decide, "enemy": decide},
+        apply=lambda _state, command: session.apply(command),
+        until=ready_to_fire,
+    )
+    assert ready_to_fire(session.state), "the battle ended first"
     path = folder / f"bench-{seed}.json"
     session.save(path)
     return path

@@ -20,10 +20,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from mac_tui.campaign.autopilot import autoplay, next_line
-from mac_tui.combat.ai import decide
-from mac_tui.combat.sim import run_battle
 from mac_tui.game import Accepted, parse_command
+from mac_tui.players.ai import decide
+from mac_tui.players.autopilot import autoplay, next_line
+from mac_tui.players.driver import drive
+from mac_tui.players.sim import run_battle
 from mac_tui.save import to_json
 from mac_tui.script import AUTO_BATTLE, run_line
 from mac_tui.session import Session
@@ -44,11 +45,13 @@ def battle_log(difficulty: int) -> str:
 
 def ai_steps(session: Session, count: int) -> None:
     """Let the AI play `count` commands of the battle for whichever side is to act."""
-    for _ in range(count):
-        battle = session.state.battle
-        assert battle is not None and battle.phase != "over"
-        outcome = session.apply(decide(session.state).command)
-        assert isinstance(outcome, Accepted), outcome
+    driven = drive(
+        session.state,
+        {"player": decide, "enemy": decide},
+        apply=lambda _state, command: session.apply(command),
+        max_commands=count,
+    )
+    assert driven.commands == count, "the battle ended first"
 
 
 def campaign_until(seed: int, stop_verb: str) -> Session:

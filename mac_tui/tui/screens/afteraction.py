@@ -13,9 +13,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
 from ...campaign import ledger
+from ...campaign.accept import faction_name
 from ...campaign.commands import BuyWreck, Dismiss, Salvage
 from ...campaign.market import list_price
-from ...campaign.mission import faction_name, item_name
 from ...campaign.repair import (
     damage_ratio_percent,
     plan_repair,
@@ -24,6 +24,7 @@ from ...campaign.repair import (
     wreck_repair_cost,
     wreck_repair_days,
 )
+from ...campaign.salvage import item_name
 from ...campaign.state import AfterAction, Campaign, LedgerEntry
 from ...catalog import catalog
 from ..glyphs import UNICODE, Glyphs, glyphs_for

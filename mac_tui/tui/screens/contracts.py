@@ -11,18 +11,17 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, DataTable, Static
 
-from ...campaign.commands import Accept
-from ...campaign.contracts import ContractRow, contract_rows
-from ...campaign.mission import (
+from ...campaign.accept import (
     accept_refusal,
-    base_picks,
     deployment_cost,
     faction_name,
     find_contract,
     frame_deploy_refusal,
-    reward_preview,
-    scaled_picks,
 )
+from ...campaign.commands import Accept
+from ...campaign.contracts import ContractRow, contract_rows
+from ...campaign.rewards import reward_preview
+from ...campaign.salvage import base_picks, scaled_picks
 from ...campaign.state import Contract, Frame
 from ...catalog import catalog
 from ..glyphs import glyphs_for

@@ -19,6 +19,7 @@ from ...campaign.market import (
     InventoryRow,
     MarketRow,
     buy_refusal,
+    fuel_cost,
     fuel_refusal,
     fuel_room,
     has_market,
@@ -210,7 +211,7 @@ class MarketSection(Section):
             else:
                 parts.append(f"[@click=pick('{view}')]{text}[/]")
         capacity = catalog().galaxy.travel.fuel_capacity
-        fuel_price = catalog().economy.prices.fuel_price
+        fuel_price = fuel_cost(1)
         if not has_market(c):
             tail = f"  {g.none} NO MARKET at {catalog().places[c.place].name}"
         else:
@@ -402,10 +403,9 @@ class MarketSection(Section):
             self.say(f"Refused: {reason}", warning=True)
             return
         room = fuel_room(c)
-        unit = catalog().economy.prices.fuel_price
         capacity = catalog().galaxy.travel.fuel_capacity
         prompt = (
-            f"Fuel: {unit:,} cr a unit. Tanks {c.fuel}/{capacity}; {room} units fill them "
-            f"({room * unit:,} cr). How many units?"
+            f"Fuel: {fuel_cost(1):,} cr a unit. Tanks {c.fuel}/{capacity}; {room} units fill "
+            f"them ({fuel_cost(room):,} cr). How many units?"
         )
         self._ask_quantity(prompt, room, lambda units: self.act(BuyFuel(units)))

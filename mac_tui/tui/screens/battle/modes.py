@@ -31,15 +31,15 @@ from attrs import frozen
 
 from ....catalog import LOCATION_ORDER, catalog
 from ....combat import preview, stats
-from ....combat.actions import check_fire
-from ....combat.ai import decide
 from ....combat.commands import CalledShot, Deploy, FireGroup, Move, Sprint, UseEquipment
+from ....combat.firing import check_fire
 from ....game import Command
 from ....hexgrid import Hex
 from ....model import GameState
+from ....players.driver import next_decision
 from ...widgets.battle_panels import move_text
 from ...widgets.hexmap import Overlay
-from .moment import Moment
+from .moment import Moment, seats
 
 NO_OVERLAY = Overlay()
 
@@ -360,10 +360,14 @@ class AiTurn(Mode):
     __slots__ = ()
     how: ClassVar[str] = "p pauses, space skips"
 
-    def next_order(self, state: GameState) -> Command | None:
+    def next_order(self, state: GameState, auto: bool) -> Command | None:
         """The AI's order now (None: a person must act): the battle screen's one call of
-        the AI."""
-        return decide(state).command
+        the players layer, the AI seated as `seats` says."""
+        battle = state.battle
+        if battle is None:
+            return None
+        decision = next_decision(state, seats(battle, auto))
+        return None if decision is None else decision.command
 
     def prompt(self, m: Moment, cursor: Hex) -> str | None:
         battle = m.battle

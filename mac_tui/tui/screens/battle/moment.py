@@ -11,11 +11,14 @@ import attrs
 from attrs import field, frozen
 
 from ....combat import preview
-from ....combat.actions import check_fire, legal_commands
 from ....combat.commands import FireGroup
+from ....combat.firing import check_fire
+from ....combat.legal import legal_commands
 from ....combat.state import Battle, Unit
 from ....game import Accepted, Command, step
 from ....model import GameState
+from ....players.ai import decide
+from ....players.driver import Seats, battle_seats, policy_to_act
 
 
 @frozen
@@ -28,6 +31,7 @@ class Moment:
     called_ok: bool = False  # some group can aim a called shot now
     ascii: bool = False  # the glyphs setting is ascii
     contract: str | None = None  # the contract fought for (None: a quick battle)
+    ai_acts: bool = False  # the AI has the next order (its side's, or the player's on auto)
     _previews: dict[tuple[str, int, str, str | None], preview.FirePreview] = field(
         factory=dict, eq=False, repr=False
     )
@@ -46,7 +50,20 @@ class Moment:
         result = _result(state, shown)
         mission = state.campaign.mission if state.campaign is not None else None
         contract = mission.contract.id if mission is not None else None
-        moment = cls(battle, shown, auto=auto, result=result, ascii=ascii, contract=contract)
+        ai_acts = (
+            battle is not None
+            and battle.phase == "combat"
+            and policy_to_act(state, seats(battle, auto)) is not None
+        )
+        moment = cls(
+            battle,
+            shown,
+            auto=auto,
+            result=result,
+            ascii=ascii,
+            contract=contract,
+            ai_acts=ai_acts,
+        )
         if moment.orders:
             legal = tuple(legal_commands(state, called_shots=False))
             moment = attrs.evolve(moment, legal=legal, called_ok=_called_ok(moment, legal))
@@ -64,15 +81,6 @@ class Moment:
         if unit is None or battle is None or battle.side_info(unit.side).ai:
             return None
         return unit
-
-    @property
-    def ai_acts(self) -> bool:
-        """The AI has the next order (its own side's, or the player's on auto)."""
-        battle = self.battle
-        if battle is None or battle.phase != "combat":
-            return False
-        unit = battle.active_unit
-        return unit is not None and (self.auto or battle.side_info(unit.side).ai)
 
     @property
     def orders(self) -> bool:
@@ -96,6 +104,12 @@ class Moment:
                 self.battle, unit, group, target, location
             )
         return found
+
+
+def seats(battle: Battle, auto: bool) -> Seats:
+    """Who gives the battle's orders: the AI on the sides the battle runs by AI, and on the
+    player's too while auto-resolve is on; the player elsewhere."""
+    return battle_seats(battle, decide, everyone=auto)
 
 
 def _called_ok(m: Moment, legal: tuple[Command, ...]) -> bool:

@@ -306,7 +306,7 @@ class BattleScreen(GameScreen):
         session, battle, mode = self.game.session, self.battle, self.mode
         if session is None or battle is None or not isinstance(mode, AiTurn):
             return False
-        command = mode.next_order(session.state)
+        command = mode.next_order(session.state, self.auto)
         if command is None:
             return False
         before = battle.active_unit

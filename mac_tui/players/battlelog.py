@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..catalog import LOCATION_ORDER
-from ..game import Event
+from ..combat.state import Battle, Unit
+from ..core import Event
 from ..save import CONVERTER
-from .state import Battle, Unit
 
 
 def _unit_record(unit: Unit) -> dict[str, Any]:

@@ -2,10 +2,11 @@
 
 `next_line(state)` looks at the company and answers one line in the text form of
 `mac-tui script` (`auto-battle` for a battle), so that a long campaign can be generated,
-written to a file and replayed. `autoplay(seed, ...)` is the driver: it applies the lines to a
-`Session` exactly as `mac-tui script` does, keeps the accepted ones, and falls back to
-`advance-day` (or closing the after-action report) when a chosen line is refused, so it never
-loops on a refusal.
+written to a file and replayed; `autopilot(state)` is the same player as a `Policy` (the
+battle AI in battles), for `players.driver`. `autoplay(seed, ...)` writes a script: it applies
+the lines to a `Session` exactly as `mac-tui script` does, keeps the accepted ones, and falls
+back to `advance-day` (or closing the after-action report) when a chosen line is refused, so
+it never loops on a refusal.
 
 The player, in order of priority (`RULES`, after `new-campaign`, `auto-battle` and the
 after-action report: the most valuable salvage picks first (§12.1-§12.2), a head-kill frame
@@ -41,27 +42,21 @@ after-action report: the most valuable salvage picks first (§12.1-§12.2), a he
 Money is spent in three tiers: repairs keep a deployment and a week's upkeep in hand; growth
 (a lance of cheap frames, their first weapon, their pilots) keeps the cash-crunch line plus a
 round of repairs (only the line while the company cannot field a lance); everything else also
-keeps `RESERVE_DAYS` of upkeep. The numbers below are the player's habits, not rules: every
-rule number comes from the catalog. The only variety (which trip to take) comes from
+keeps `RESERVE_DAYS` of upkeep. How it sizes up its lance, the threat and its money is in
+`players/appraisal.py`, with the player's habits (numbers that are not rules: every rule number
+comes from the catalog). The only variety (which trip to take) comes from
 `dice.raw(state.seed, "autopilot", state.commands_applied)`, a pure function of the state.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Literal
 
 import attrs
 from attrs import frozen
 
-from ..catalog import LOCATION_ORDER, SIZES, catalog
-from ..dice import raw
-from ..game import Command
-from ..model import GameState
-from ..script import AUTO_BATTLE, run_line
-from ..session import Session
-from .commands import (
+from ..campaign.accept import accept_refusal
+from ..campaign.commands import (
     Accept,
     AdvanceDay,
     Assign,
@@ -79,335 +74,70 @@ from .commands import (
     SellFrame,
     Travel,
 )
-from .contracts import base_difficulty
-from .market import (
+from ..campaign.market import (
     frame_sale_price,
     fuel_refusal,
     fuel_room,
+    fuel_units_for,
     has_market,
     list_price,
     your_price,
 )
-from .mission import accept_refusal, deployment_cost, frame_deploy_refusal
-from .pilots import hire_refusal
-from .refit import effective_output, loadout_text, plan_refit
-from .repair import Quote, plan_repair, wreck_price, wreck_repair_cost
-from .state import Campaign, Contract, Frame, Mount, Pilot
-from .timeflow import daily_upkeep
-from .travel import current_system, destinations, route_plan
+from ..campaign.pilots import hire_refusal
+from ..campaign.refit import loadout_text, plan_refit
+from ..campaign.repair import Quote, plan_repair, wreck_price, wreck_repair_cost
+from ..campaign.state import Campaign, Frame
+from ..campaign.timeflow import daily_upkeep
+from ..campaign.travel import current_system, destinations, route_plan
+from ..catalog import SIZES, catalog
+from ..core import Command
+from ..dice import raw
+from ..game import legal_commands
+from ..model import GameState
+from ..script import AUTO_BATTLE, run_line
+from ..session import Session
+from .ai import decide
+from .appraisal import (
+    ARM_BUDGET,
+    ARMED_DAMAGE_PER_WEIGHT,
+    FUEL_LOW_PERCENT,
+    JUMP_ODDS,
+    LEAVE_DAYS,
+    MIN_DEPLOY,
+    MIN_LANCE,
+    RICH_DAYS,
+    SPARE_KEEP,
+    WAIT_FOR_LANCE,
+    WAIT_MAX,
+    Tier,
+    affords,
+    alive,
+    bay_ready,
+    best_first,
+    choose_contract,
+    class_upkeep,
+    class_weight,
+    crippled,
+    crunch_line,
+    firepower,
+    floor,
+    frame_order,
+    frame_power,
+    frame_tier,
+    free_pilots,
+    hardest_handled,
+    in_crunch,
+    lance,
+    lowest_offer,
+    mount_plan,
+    potential_lance,
+    room_for_frame,
+    workable,
+)
+from .policy import Decision
 
 COMPANY = "Autopilot Company"
 STREAM = "autopilot"
-
-# ---- habits (strategy knobs, not rule numbers) ------------------------------------------------
-RESERVE_DAYS = 45  # luxuries keep this many days of upkeep in hand (plus the growth floor)
-REPAIR_BUFFER = 100_000  # growth keeps a round of repairs in hand above the crunch line
-CRUNCH_DAYS = 15  # below this many days of upkeep (and a deployment) cash is short
-REPAIR_DAYS_KEPT = 7  # repairs keep a deployment and this many days of upkeep in hand
-SAFETY_MARGIN = 0  # outside a cash crunch the lance wants this much power beyond the threat
-CRUNCH_STRETCH = 1  # in a cash crunch the lance takes on this much more threat
-ARM_BUDGET = 40_000  # a chassis is bought only with this much left to arm it
-ROSTER_MAX = 4  # frames (not destroyed) the company keeps: one full lance
-MIN_LANCE = 4  # frames a lance waits for, when the company has that many...
-MIN_DEPLOY = 3  # ...and the fewest it goes out with, unless cash is short
-WAIT_FOR_LANCE = 3  # a lance waits this many days for a frame about to join it
-SPARE_KEEP = 1  # spare copies of a mountable weapon kept in the inventory
-FUEL_LOW_PERCENT = 50  # refuel below this share of the tanks' capacity
-COMFORT_STRETCH = 1  # contracts up to reputation's base difficulty + this
-DAMAGE_PER_POINT = 10  # weapon damage per point of lance power (capped by the class)
-ARMED_DAMAGE_PER_WEIGHT = 20  # weapons are bought for a frame until it has this x class weight
-SKILL_STEPS = 2  # difficulty steps (better enemy pilots) per point of threat
-RICH_DAYS = 365  # a company holding this many days of upkeep is rich...
-LEAVE_DAYS = 7  # ...and gives its pilots this much leave after each contract
-WAIT_MAX = 7  # longest single advance-day
-JUMP_ODDS = 4  # one trip in this many goes anywhere the lance can work, not the cheapest
-
-Tier = Literal["repair", "growth", "luxury"]
-
-
-# ---- the lance ---------------------------------------------------------------------------------
-def class_weight(chassis: str) -> int:
-    """Light 1, medium 2, heavy 3, assault 4: the class's position in the catalog."""
-    cat = catalog()
-    return list(cat.classes).index(cat.chassis[chassis].class_) + 1
-
-
-def class_upkeep(chassis: str) -> int:
-    cat = catalog()
-    return cat.classes[cat.chassis[chassis].class_].upkeep
-
-
-def firepower(frame: Frame) -> int:
-    return sum(catalog().weapons[m.weapon].damage for m in frame.weapons)
-
-
-def frame_power(frame: Frame) -> int:
-    """What a frame adds to a lance: its class weight, less while it is poorly armed (one
-    point per `DAMAGE_PER_POINT` damage of its weapons)."""
-    return min(class_weight(frame.chassis), firepower(frame) // DAMAGE_PER_POINT)
-
-
-def _frame_order(frame: Frame) -> tuple[int, int, int, str]:
-    return -frame_power(frame), -class_weight(frame.chassis), -firepower(frame), frame.id
-
-
-def _skill(p: Pilot) -> tuple[int, int, int, str]:
-    return -(p.gunnery + p.piloting), -p.tactics, -p.xp, p.callsign
-
-
-def alive(campaign: Campaign) -> list[Frame]:
-    return [f for f in campaign.frames if f.status != "destroyed"]
-
-
-def deployable(campaign: Campaign, frame: Frame) -> bool:
-    """Ready, idle, armed enough to count and seated with an active pilot."""
-    return frame_power(frame) > 0 and frame_deploy_refusal(campaign, frame.id) is None
-
-
-def lance(campaign: Campaign) -> list[Frame]:
-    """The frames to deploy now: the strongest deployable ones, up to a lance."""
-    most = catalog().missions.lance.max_frames
-    ready = sorted((f for f in campaign.frames if deployable(campaign, f)), key=_frame_order)
-    return ready[:most]
-
-
-def free_pilots(campaign: Campaign) -> list[Pilot]:
-    """Pilots not killed and seated in no frame, the best first."""
-    seated = {f.pilot for f in campaign.frames if f.pilot is not None}
-    return sorted(
-        (p for p in campaign.pilots if p.callsign not in seated and p.status != "kia"), key=_skill
-    )
-
-
-def potential_lance(campaign: Campaign) -> list[Frame]:
-    """The lance once the bays and the sick bay are done: frames ready or in the bay that
-    count, each with a seated pilot (fit or injured) or one of the free pilots."""
-    frames = sorted(
-        (f for f in campaign.frames if f.status in ("ready", "repairing") and frame_power(f) > 0),
-        key=_frame_order,
-    )
-    free = len(free_pilots(campaign))
-    out = []
-    for f in frames:
-        if f.pilot is not None:
-            out.append(f)
-        elif free:
-            free -= 1
-            out.append(f)
-    return out[: catalog().missions.lance.max_frames]
-
-
-def power(frames: Sequence[Frame]) -> int:
-    return sum(frame_power(f) for f in frames)
-
-
-def threat_of(classes: Sequence[str], difficulty: int) -> int:
-    """The enemy lance's class weights plus a point per `SKILL_STEPS` difficulty steps above
-    the first (better enemy pilots, §16.1)."""
-    order = list(catalog().classes)
-    return sum(order.index(c) + 1 for c in classes) + (difficulty - 1) // SKILL_STEPS
-
-
-def threat(contract: Contract) -> int:
-    cat = catalog()
-    classes = [cat.chassis[e.chassis].class_ for e in contract.enemies]
-    return threat_of(classes, contract.difficulty)
-
-
-def comfort(campaign: Campaign) -> int:
-    """The hardest difficulty the company's reputation makes comfortable (§16.2)."""
-    return base_difficulty(campaign.reputation) + COMFORT_STRETCH
-
-
-def in_crunch(campaign: Campaign) -> bool:
-    return campaign.credits < crunch_line(campaign)
-
-
-def suitable(campaign: Campaign, contract: Contract, frames: Sequence[Frame]) -> bool:
-    """At least as many frames as the enemy, a lance at least as strong as the threat and a
-    difficulty within reputation comfort; in a cash crunch the margin is relaxed."""
-    stretch = CRUNCH_STRETCH if in_crunch(campaign) else -SAFETY_MARGIN
-    return (
-        len(frames) >= len(contract.enemies)
-        and contract.place == campaign.place
-        and contract.difficulty <= comfort(campaign)
-        and threat(contract) <= power(frames) + stretch
-    )
-
-
-def choose_contract(campaign: Campaign, frames: Sequence[Frame]) -> Contract | None:
-    """The hardest suitable contract (best paid) once the company holds its reserve, the
-    easiest (then best paid) before; ties to the board's order."""
-    options = [
-        (c.difficulty, c.base + c.bonus, -i, c)
-        for i, c in enumerate(campaign.contracts)
-        if suitable(campaign, c, frames)
-    ]
-    if not options:
-        return None
-    if campaign.credits < floor(campaign, "luxury"):
-        return max(options, key=lambda o: (-threat(o[3]), o[1], o[2]))[3]
-    return max(options, key=lambda o: o[:3])[3]
-
-
-def lowest_offer(campaign: Campaign, place_id: str) -> int:
-    """The easiest contract a location's board can post for this reputation (§16.2, R22)."""
-    d = catalog().missions.difficulty
-    place = catalog().places[place_id]
-    lowest = base_difficulty(campaign.reputation) + d.roll_min
-    return max(place.min_difficulty, min(place.max_difficulty, lowest))
-
-
-def hardest_handled(campaign: Campaign, frames: Sequence[Frame]) -> int:
-    """The hardest difficulty `frames` can take on (0: none)."""
-    cat = catalog()
-    d = cat.missions.difficulty
-    top = min(d.max, comfort(campaign))
-    handled = [
-        n
-        for n in range(d.min, top + 1)
-        if len(cat.enemy_force(n).classes) <= len(frames)
-        and threat_of(cat.enemy_force(n).classes, n) <= power(frames)
-    ]
-    return max(handled, default=0)
-
-
-def workable(campaign: Campaign, frames: Sequence[Frame]) -> bool:
-    """Some market's board can post a contract these frames can take on."""
-    top = hardest_handled(campaign, frames)
-    cat = catalog()
-    return any(lowest_offer(campaign, p.id) <= top for p in cat.places.values() if p.market)
-
-
-# ---- money -------------------------------------------------------------------------------------
-def deploy_reserve(campaign: Campaign) -> int:
-    """What deploying the roster's first lance costs (§11.5)."""
-    ids = [f.id for f in alive(campaign)][: catalog().missions.lance.max_frames]
-    return deployment_cost(campaign, ids)
-
-
-def crunch_line(campaign: Campaign) -> int:
-    """Below this the company is short of cash: it sells its spares and takes more risks."""
-    return CRUNCH_DAYS * daily_upkeep(campaign) + deploy_reserve(campaign)
-
-
-def floor(campaign: Campaign, tier: Tier, extra_upkeep: int = 0) -> int:
-    """The credits a purchase of this tier must leave in hand."""
-    if tier == "repair":
-        return deploy_reserve(campaign) + REPAIR_DAYS_KEPT * daily_upkeep(campaign)
-    growth = crunch_line(campaign) + CRUNCH_DAYS * extra_upkeep
-    if not crippled(campaign):
-        growth += REPAIR_BUFFER
-    if tier == "growth":
-        return growth
-    return growth + RESERVE_DAYS * (daily_upkeep(campaign) + extra_upkeep)
-
-
-def crippled(campaign: Campaign) -> bool:
-    """The mended lance is smaller than `MIN_DEPLOY` frames or can take on no contract
-    anywhere, or the company cannot pay its deployment: growth then spends down to the crunch
-    line, without keeping a round of repairs, and spare frames are sold."""
-    future = potential_lance(campaign)
-    if len(future) < MIN_DEPLOY or not workable(campaign, future):
-        return True
-    return campaign.credits < deployment_cost(campaign, [f.id for f in future])
-
-
-def affords(campaign: Campaign, cost: int, tier: Tier, extra_upkeep: int = 0) -> bool:
-    return campaign.credits - cost >= floor(campaign, tier, extra_upkeep)
-
-
-def cheapest_frame() -> int:
-    """The price of the cheapest chassis in the catalog (§11.1)."""
-    cat = catalog()
-    return min(cat.chassis_price(c) for c in cat.chassis.values())
-
-
-def frame_tier(cost: int) -> Tier:
-    """A frame for no more than the cheapest new chassis is growth; dearer ones are luxury."""
-    return "growth" if cost <= cheapest_frame() else "luxury"
-
-
-def room_for_frame(campaign: Campaign) -> bool:
-    """The roster has room, and a free pilot to fly one more frame (or hiring here)."""
-    frames = alive(campaign)
-    seatless = sum(1 for f in frames if f.pilot is None)
-    if len(frames) >= ROSTER_MAX:
-        return False
-    return len(free_pilots(campaign)) > seatless or hire_refusal(campaign) is None
-
-
-# ---- hardpoints --------------------------------------------------------------------------------
-def free_hardpoints(frame: Frame) -> list[tuple[str, str]]:
-    """(size, location) of every hardpoint no weapon or slot equipment uses, in size order
-    then location order."""
-    cat = catalog()
-    ch = cat.chassis[frame.chassis]
-    used: Counter[tuple[str, str]] = Counter()
-    for m in frame.weapons:
-        used[cat.weapons[m.weapon].size, m.mount] += 1
-    for f in frame.equipment:
-        e = cat.equipment[f.equipment]
-        if f.mount is not None and e.category == "slot":
-            used[e.slot_size, f.mount] += 1
-    out: list[tuple[str, str]] = []
-    for size in SIZES:
-        mounts = ch.hardpoints.of(size)
-        for loc in LOCATION_ORDER:
-            out += [(size, loc)] * max(0, mounts.count(loc) - used[size, loc])
-    return out
-
-
-def space_left(frame: Frame) -> int:
-    cat = catalog()
-    used = sum(cat.weapons[m.weapon].space for m in frame.weapons) + sum(
-        cat.equipment[f.equipment].space for f in frame.equipment
-    )
-    return cat.chassis[frame.chassis].space - used
-
-
-def group_for(frame: Frame, weapon: str) -> int | None:
-    """The group a new weapon joins: the most damaging group whose energy still fits the
-    reactor output with it (§5.1, §7.2); None when no group can take it."""
-    cat = catalog()
-    output = effective_output(cat.chassis[frame.chassis], frame.equipment)
-    need = cat.weapons[weapon].energy
-    best: tuple[int, int] | None = None
-    for g in range(1, cat.combat.loadout.weapon_groups + 1):
-        ws = [cat.weapons[m.weapon] for m in frame.weapons if m.group == g]
-        if sum(w.energy for w in ws) + need > output:
-            continue
-        key = (sum(w.damage for w in ws), -g)
-        if best is None or key > best:
-            best = key
-    return None if best is None else -best[1]
-
-
-def mount_plan(frame: Frame, weapon: str) -> Mount | None:
-    """Where `weapon` would go on `frame`: a free hardpoint of its size, space and a group."""
-    w = catalog().weapons[weapon]
-    if w.space > space_left(frame):
-        return None
-    group = group_for(frame, weapon)
-    if group is None:
-        return None
-    for size, loc in free_hardpoints(frame):
-        if size == w.size:
-            return Mount(weapon=weapon, mount=loc, group=group)
-    return None
-
-
-def bay_ready(campaign: Campaign) -> list[Frame]:
-    """Frames that can take bay work now (ready, idle), least armed first."""
-    frames = [f for f in campaign.frames if f.status == "ready" and f.busy_days == 0]
-    return sorted(frames, key=lambda f: (frame_power(f), len(f.weapons), _frame_order(f)))
-
-
-def best_first(items: Sequence[str]) -> list[str]:
-    """Weapon ids, the most damaging first, then the dearest, then by id."""
-    cat = catalog()
-    return sorted(set(items), key=lambda w: (-cat.weapons[w].damage, -cat.weapons[w].price, w))
-
 
 # ---- the rules of thumb, one command each ------------------------------------------------------
 Rule = Callable[[GameState, Campaign], Command | None]
@@ -435,11 +165,11 @@ def repairs(state: GameState, campaign: Campaign) -> Command | None:
     """Repair damaged frames while a deployment stays paid for, cheapest first; rebuild a
     destroyed one when the roster needs it (growth money for a cheap frame, else luxury)."""
     quotes: list[tuple[int, str, Quote]] = []
-    for f in campaign.frames:
-        if f.status in ("damaged", "destroyed") and not f.busy_days:
-            quote = plan_repair(campaign, f.id)
-            if isinstance(quote, Quote):
-                quotes.append((quote.cost, f.id, quote))
+    for cmd in legal_commands(state, only=(Repair,)):
+        assert isinstance(cmd, Repair)
+        quote = plan_repair(campaign, cmd.frame)
+        if not cmd.rush and isinstance(quote, Quote):
+            quotes.append((quote.cost, cmd.frame, quote))
     for cost, frame_id, quote in sorted(quotes, key=lambda q: (q[0], q[1])):
         if not quote.rebuild:
             if affords(campaign, cost, "repair"):
@@ -460,13 +190,13 @@ def pilots(state: GameState, campaign: Campaign) -> Command | None:
     def fit(f: Frame) -> bool:
         return f.pilot is not None and campaign.pilot(f.pilot).status == "active"
 
-    unfit = sorted((f for f in armed if not fit(f)), key=_frame_order)
+    unfit = sorted((f for f in armed if not fit(f)), key=frame_order)
     free = free_pilots(campaign)
     active = [p for p in free if p.status == "active"]
     if unfit and active:
         return Assign(active[0].callsign, unfit[0].id)
     if unfit:
-        flown = sorted((f for f in armed if fit(f)), key=_frame_order)
+        flown = sorted((f for f in armed if fit(f)), key=frame_order)
         if flown and frame_power(flown[-1]) < frame_power(unfit[0]):
             pilot = flown[-1].pilot
             assert pilot is not None
@@ -499,15 +229,13 @@ def fuel(state: GameState, campaign: Campaign) -> Command | None:
     always hold enough for the dearest trip from here, out of money above the crunch line."""
     if not has_market(campaign):
         return None
-    cat = catalog()
-    price = cat.economy.prices.fuel_price
     units = 0
-    if campaign.fuel * 100 < cat.galaxy.travel.fuel_capacity * FUEL_LOW_PERCENT:
-        units = max(0, campaign.credits - floor(campaign, "luxury")) // price
+    if campaign.fuel * 100 < catalog().galaxy.travel.fuel_capacity * FUEL_LOW_PERCENT:
+        units = fuel_units_for(campaign.credits - floor(campaign, "luxury"))
     dearest = max((d.fuel for d in destinations(campaign)), default=0)
     if campaign.fuel < dearest:
         need = min(
-            dearest - campaign.fuel, max(0, campaign.credits - crunch_line(campaign)) // price
+            dearest - campaign.fuel, fuel_units_for(campaign.credits - crunch_line(campaign))
         )
         units = max(units, need)
     units = min(units, fuel_room(campaign))
@@ -742,21 +470,42 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def next_command(state: GameState) -> Command | None:
-    """The next command to play; None once the run is over, and during a battle (fought with
-    the `auto-battle` line, see `next_line`)."""
+def choose(state: GameState) -> tuple[Command, str] | None:
+    """The next command to play and the rule of thumb that chose it; None once the run is
+    over, and during a battle (fought by the battle AI, see `autopilot` and `next_line`)."""
     campaign = state.campaign
     if campaign is None:
-        return NewCampaign(COMPANY)
+        return NewCampaign(COMPANY), "new-campaign"
     if campaign.ended or state.battle is not None:
         return None
     if campaign.after_action is not None:
-        return debrief(state, campaign)
+        cmd = debrief(state, campaign)
+        return None if cmd is None else (cmd, "debrief")
     for rule in RULES:
         cmd = rule(state, campaign)
         if cmd is not None:
-            return cmd
-    return wait(state, campaign)
+            return cmd, rule.__name__
+    return wait(state, campaign), "wait"
+
+
+def next_command(state: GameState) -> Command | None:
+    """The next command to play; None once the run is over, and during a battle (fought with
+    the `auto-battle` line, see `next_line`)."""
+    chosen = choose(state)
+    return None if chosen is None else chosen[0]
+
+
+def autopilot(state: GameState) -> Decision:
+    """The autopilot as a policy (`players.policy.Policy`) for the player's side: the battle
+    AI in a battle, else the command its rules of thumb choose, the rule named in the note.
+    Called only when the player must act (`game.to_act`), so never once the run is over."""
+    if state.battle is not None:
+        return decide(state)
+    chosen = choose(state)
+    if chosen is None:
+        raise ValueError("the run is over: the autopilot has nothing to decide")
+    command, rule = chosen
+    return Decision(command, note=f"autopilot: {rule}")
 
 
 def next_line(state: GameState) -> str | None:

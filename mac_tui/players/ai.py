@@ -17,23 +17,10 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..catalog.records import RangeId
-from ..game import Command
-from ..hexgrid import Hex, distance, intervening, within
-from ..model import GameState
-from . import stats
-from .actions import (
-    auto_positions,
-    check_equipment,
-    check_fire,
-    check_move,
-    check_overwatch,
-    check_vent,
-    plan_fire,
-    reach,
-    vent_amount,
-)
-from .attack import hit_chance, range_modifier
-from .commands import (
+from ..combat import stats
+from ..combat.actions import auto_positions, check_equipment, check_vent, vent_amount
+from ..combat.attack import hit_chance, range_modifier
+from ..combat.commands import (
     AutoDeploy,
     Brace,
     CalledShot,
@@ -46,9 +33,14 @@ from .commands import (
     UseEquipment,
     Vent,
 )
-from .preview import expected_damage
-from .sim import Decision
-from .state import CENTER_TORSO, HEAD, LEGS, Battle, Unit, other_side
+from ..combat.firing import check_fire, check_overwatch, plan_fire
+from ..combat.movement import check_move, reach
+from ..combat.preview import expected_damage
+from ..combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit, other_side
+from ..core import Command
+from ..hexgrid import Hex, distance, intervening, within
+from ..model import GameState
+from .policy import Decision
 
 TOP_OPTIONS = 5
 SPACING_WEIGHT = 1.2  # score per hex away from the preferred distance

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .sim import BattleSummary, lance_from_chassis, run_battle
+from ..combat.skirmish import lance_from_chassis
+from .sim import BattleSummary, run_battle
 
 
 def aggregate(summaries: Sequence[BattleSummary]) -> dict[str, Any]:

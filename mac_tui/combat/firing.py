@@ -1,0 +1,215 @@
+"""Firing (§7.2, R4, R5, R6): which weapons of a group fire at a target and which are skipped,
+the shots themselves, and overwatch fire at the end of the round.
+
+`check_fire` returns the reason an order to fire is illegal, or its plan, without touching the
+state; the handler (`actions.py`), `legal.py`, the previews and the AI all go through it.
+"""
+
+from __future__ import annotations
+
+import attrs
+from attrs import frozen
+
+from ..catalog import LOCATION_ORDER
+from ..core import Event
+from ..dice import Dice
+from ..hexgrid import distance
+from . import stats
+from .attack import hit_chance, resolve_attack
+from .events import (
+    Attacked,
+    BattleChange,
+    GroupFired,
+    WeaponSkipped,
+)
+from .state import Battle, Unit, other_side
+from .stats import ap_costs
+
+
+@frozen
+class FirePlan:
+    """Which weapons of a group would fire and which would be skipped, and why."""
+
+    shots: tuple[int, ...]
+    skipped: tuple[tuple[int, str], ...]
+    energy: int
+
+
+def plan_fire(
+    battle: Battle, unit: Unit, group: int, target: Unit, called: bool, overwatch: bool = False
+) -> FirePlan:
+    """§7.2: each weapon draws its own energy; one that cannot be paid is skipped."""
+    energy = stats.energy_left(unit)
+    shots: list[int] = []
+    skipped: list[tuple[int, str]] = []
+    spent = 0
+    for index, ws in stats.group_weapons(unit, group):
+        w = stats.weapon_of(ws)
+        if hit_chance(battle, unit, target, ws, called_shot=called, overwatch=overwatch) is None:
+            skipped.append((index, "out of range"))
+        elif w.uses_ammo and ws.ammo < w.ammo_per_shot:
+            skipped.append((index, "out of ammo"))
+        elif energy - spent < w.energy:
+            skipped.append((index, f"needs {w.energy} energy, {energy - spent} left"))
+        else:
+            shots.append(index)
+            spent += w.energy
+    return FirePlan(shots=tuple(shots), skipped=tuple(skipped), energy=spent)
+
+
+def check_fire(
+    battle: Battle, unit: Unit, group: int, target_id: str, location: str | None
+) -> FirePlan | str:
+    ap_cost = ap_costs().called_shot if location is not None else ap_costs().fire_group
+    if unit.ap < ap_cost:
+        return f"needs {ap_cost} AP, {unit.ap} left"
+    if group in unit.fired_groups:
+        return f"group {group} has already fired this round"
+    if not stats.group_weapons(unit, group):
+        return f"group {group} has no working weapon"
+    if location is not None and location not in LOCATION_ORDER:
+        return f"no location {location!r} (choose from {', '.join(LOCATION_ORDER)})"
+    try:
+        target = battle.unit(target_id)
+    except KeyError:
+        return f"no frame {target_id!r}"
+    if target.side == unit.side:
+        return f"{target.label} is on your side"
+    if not target.active or target.pos is None:
+        return f"{target.label} is out of the fight"
+    plan = plan_fire(battle, unit, group, target, location is not None)
+    if not plan.shots:
+        reasons = sorted({reason for _, reason in plan.skipped})
+        return f"no weapon of group {group} can fire at {target.label}: {'; '.join(reasons)}"
+    return plan
+
+
+def fire(
+    battle: Battle,
+    unit_id: str,
+    group: int,
+    target_id: str,
+    dice: Dice,
+    *,
+    location: str | None = None,
+    overwatch: bool = False,
+) -> BattleChange:
+    """Fire the weapons of a planned group in order, paying energy and ammo for each shot."""
+    unit = battle.unit(unit_id)
+    target = battle.unit(target_id)
+    plan = plan_fire(battle, unit, group, target, location is not None, overwatch)
+    events: list[Event] = []
+    fired = attrs.evolve(unit, fired_groups=(*unit.fired_groups, group))
+    battle = battle.with_unit(fired)
+    for index, reason in plan.skipped:
+        events.append(WeaponSkipped(unit=unit_id, weapon=unit.weapons[index].weapon, reason=reason))
+    for index in plan.shots:
+        shooter = battle.unit(unit_id)
+        if not battle.unit(target_id).active:
+            events.append(
+                WeaponSkipped(
+                    unit=unit_id, weapon=shooter.weapons[index].weapon, reason="target is down"
+                )
+            )
+            continue
+        ws = shooter.weapons[index]
+        w = stats.weapon_of(ws)
+        weapons = list(shooter.weapons)
+        weapons[index] = attrs.evolve(ws, ammo=ws.ammo - w.ammo_per_shot if w.uses_ammo else 0)
+        shooter = attrs.evolve(
+            shooter, weapons=tuple(weapons), energy_used=shooter.energy_used + w.energy
+        )
+        battle = battle.with_unit(shooter)
+        battle, result = resolve_attack(
+            battle, unit_id, target_id, index, dice, called_location=location, overwatch=overwatch
+        )
+        events.append(Attacked(result=result))
+    events.insert(
+        0,
+        GroupFired(
+            unit=unit_id,
+            group=group,
+            target=target_id,
+            called=location,
+            energy=plan.energy,
+            overwatch=overwatch,
+        ),
+    )
+    return battle, events
+
+
+def do_fire(
+    battle: Battle, unit: Unit, group: int, target: str, location: str | None, dice: Dice
+) -> BattleChange | str:
+    plan = check_fire(battle, unit, group, target, location)
+    if isinstance(plan, str):
+        return plan
+    ap_cost = ap_costs().called_shot if location is not None else ap_costs().fire_group
+    battle = battle.with_unit(attrs.evolve(unit, ap=unit.ap - ap_cost))
+    return fire(battle, unit.id, group, target, dice, location=location)
+
+
+def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
+    """R4: the nearest enemy some weapon of the group can reach; ties: lowest armour, then
+    initiative order."""
+    if unit.pos is None:
+        return None
+    order = {uid: i for i, uid in enumerate(battle.order)}
+    best: tuple[int, int, int] | None = None
+    chosen: Unit | None = None
+    for enemy in battle.living(other_side(unit.side)):
+        if enemy.pos is None:
+            continue
+        if not any(
+            hit_chance(battle, unit, enemy, ws, overwatch=True) is not None
+            for _, ws in stats.group_weapons(unit, group)
+        ):
+            continue
+        key = (distance(unit.pos, enemy.pos), enemy.total_armor, order.get(enemy.id, 99))
+        if best is None or key < best:
+            best, chosen = key, enemy
+    return chosen
+
+
+def check_simple(unit: Unit, cost: int, what: str) -> str | None:
+    if unit.ap < cost:
+        return f"{what} needs {cost} AP, {unit.ap} left"
+    return None
+
+
+def check_overwatch(unit: Unit, group: int) -> str | None:
+    reason = check_simple(unit, ap_costs().overwatch, "overwatch")
+    if reason:
+        return reason
+    if not any(stats.has_shots(ws) for _, ws in stats.group_weapons(unit, group)):
+        return f"group {group} has no weapon that can still fire"
+    if group in unit.fired_groups:
+        return f"group {group} has already fired this round"
+    if unit.overwatch_group is not None:
+        return f"{unit.label} is already on overwatch with group {unit.overwatch_group}"
+    return None
+
+
+def resolve_overwatch(battle: Battle, dice: Dice) -> BattleChange:
+    """§1 phase 4 with R4, R5: each frame still on overwatch fires its group once, at -10%."""
+    events: list[Event] = []
+    for uid in battle.order:
+        unit = battle.unit(uid)
+        group = unit.overwatch_group
+        if group is None or not unit.active or unit.shutdown:
+            continue
+        battle = battle.with_unit(attrs.evolve(unit, overwatch_group=None))
+        unit = battle.unit(uid)
+        if group in unit.fired_groups:
+            continue
+        target = overwatch_target(battle, unit, group)
+        if target is None:
+            continue
+        plan = plan_fire(battle, unit, group, target, False, overwatch=True)
+        if not plan.shots:
+            continue
+        battle, more = fire(battle, uid, group, target.id, dice, overwatch=True)
+        events.extend(more)
+        if not battle.living("player") or not battle.living("enemy"):
+            break
+    return battle, events

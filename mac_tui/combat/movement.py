@@ -1,0 +1,99 @@
+"""Moving (§6.4, R2, R3): where a frame can go with one Move or Sprint, and what it costs.
+
+`check_move` returns the reason a move is illegal, or its plan, without touching the state; the
+handler (`actions.py`), `legal.py`, the previews and the AI all go through it.
+"""
+
+from __future__ import annotations
+
+import attrs
+from attrs import frozen
+
+from ..catalog import catalog
+from ..hexgrid import Hex, path, reachable
+from . import stats
+from .events import (
+    BattleChange,
+    Moved,
+)
+from .flow import nearest_enemy_distance
+from .state import Battle, Unit
+from .stats import ap_costs
+
+
+@frozen
+class MovePlan:
+    path: tuple[Hex, ...]
+    energy: int
+    pullback: bool
+
+
+def reach(battle: Battle, unit: Unit, sprint: bool = False) -> dict[Hex, tuple[int, Hex | None]]:
+    """§6.4: hexes reachable by one Move (or Sprint), paying terrain costs on entry (R2)."""
+    if unit.pos is None:
+        return {}
+    blocked = battle.occupied()
+    bmap = battle.map
+    terrain = catalog().terrain
+
+    def cost(h: Hex) -> int | None:
+        if h in blocked or not bmap.contains(h):
+            return None
+        return terrain[bmap.terrain_at(h)].move_cost
+
+    return reachable(unit.pos, stats.hex_movement(unit, sprint), cost)
+
+
+def check_move(
+    battle: Battle,
+    unit: Unit,
+    target: Hex,
+    sprint: bool,
+    reached: dict[Hex, tuple[int, Hex | None]] | None = None,
+) -> MovePlan | str:
+    """Why a Move/Sprint to `target` is illegal, or its plan. `reached` may carry a precomputed
+    `reach(battle, unit, sprint)` when many targets are checked."""
+    ap_cost = ap_costs().sprint if sprint else ap_costs().move
+    if unit.ap < ap_cost:
+        return f"needs {ap_cost} AP, {unit.ap} left"
+    if not stats.can_move(unit):
+        return "the legs are destroyed: this frame cannot move"
+    if unit.pos == target:
+        return "the frame is already there"
+    if not battle.map.contains(target):
+        return f"hex {target.q},{target.r} is off the map"
+    if battle.occupant(target) is not None:
+        return f"hex {target.q},{target.r} is occupied"
+    if reached is None:
+        reached = reach(battle, unit, sprint)
+    if target not in reached:
+        kind = "sprint" if sprint else "move"
+        return f"hex {target.q},{target.r} is out of {kind} range"
+    assert unit.pos is not None
+    before = nearest_enemy_distance(battle, unit)
+    after = nearest_enemy_distance(battle, attrs.evolve(unit, pos=target))
+    pullback = before is not None and after is not None and after > before
+    energy = stats.move_energy(unit, sprint=sprint, pullback=pullback)
+    if stats.energy_left(unit) < energy:
+        return f"needs {energy} energy, {stats.energy_left(unit)} left"
+    return MovePlan(path=path(reached, target), energy=energy, pullback=pullback)
+
+
+def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChange | str:
+    plan = check_move(battle, unit, target, sprint)
+    if isinstance(plan, str):
+        return plan
+    moved = attrs.evolve(
+        unit,
+        pos=target,
+        ap=unit.ap - (ap_costs().sprint if sprint else ap_costs().move),
+        energy_used=unit.energy_used + plan.energy,
+    )
+    event = Moved(
+        unit=unit.id,
+        mode="sprint" if sprint else "move",
+        path=plan.path,
+        energy=plan.energy,
+        pullback=plan.pullback,
+    )
+    return battle.with_unit(moved), [event]

@@ -1,0 +1,142 @@
+"""Headless battles: AI against AI (or any two policies), with logs and a summary (`mac-tui sim`).
+
+The battle is deployed automatically, then `players.driver.drive` lets the seated policies act
+until it ends, writing every decision and event to the battle log (`docs/battle-log.md`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from attrs import frozen
+
+from ..combat.commands import AutoDeploy, StartBattle
+from ..combat.events import Attacked, BattleEnded
+from ..combat.setup import FrameSpec
+from ..combat.skirmish import make_state
+from ..combat.state import Side
+from ..core import Accepted, Event
+from ..game import step
+from ..model import GameState
+from . import battlelog
+from .ai import decide
+from .driver import MAX_COMMANDS, drive
+from .policy import Decision, Policy
+
+
+@frozen
+class BattleSummary:
+    seed: int
+    difficulty: int
+    landscape: str
+    result: str
+    rounds: int
+    shots: dict[str, int]
+    hits: dict[str, int]
+    damage: dict[str, int]
+    frames_lost: dict[str, int]
+    commands: int
+
+
+def play(
+    state: GameState,
+    policies: Mapping[Side, Policy],
+    *,
+    log: list[str] | None = None,
+    max_commands: int = MAX_COMMANDS,
+) -> tuple[GameState, list[Event]]:
+    """Drive a battle to its end with one policy per side; deployment is automatic."""
+    assert state.battle is not None
+    start = state.battle
+    events: list[Event] = []
+    if log is not None:
+        log.append(battlelog.dumps(battlelog.header(start, state.seed)))
+    for cmd in (AutoDeploy(), StartBattle()):
+        if state.battle is not None and state.battle.phase == "deployment":
+            out = step(state, cmd)
+            if isinstance(out, Accepted):
+                state = out.state
+                events.extend(out.events)
+                _log_events(log, out.events)
+
+    def record(before: GameState, decision: Decision, outcome: Accepted) -> None:
+        if log is not None:
+            log.append(battlelog.dumps(_decision_record(before, decision)))
+            _log_events(log, outcome.events)
+
+    driven = drive(state, policies, max_commands=max_commands, on_decision=record)
+    state = driven.state
+    events.extend(driven.events)
+    if log is not None and state.battle is not None:
+        log.append(battlelog.dumps(battlelog.result_record(state.battle)))
+    return state, events
+
+
+def _decision_record(state: GameState, decision: Decision) -> dict[str, Any]:
+    battle = state.battle
+    unit = battle.active_unit if battle else None
+    return {
+        "type": "AiDecision",
+        "side": unit.side if unit is not None else "player",
+        "unit": unit.id if unit else None,
+        "command": decision.command.to_text(),
+        "options": [{"command": c, "score": round(s, 2)} for c, s in decision.options],
+        "note": decision.note,
+    }
+
+
+def _log_events(log: list[str] | None, events: Sequence[Event]) -> None:
+    if log is not None:
+        log.extend(battlelog.dumps(battlelog.event_record(e)) for e in events)
+
+
+def summarise(state: GameState, events: Sequence[Event], commands: int) -> BattleSummary:
+    battle = state.battle
+    assert battle is not None
+    shots = {"player": 0, "enemy": 0}
+    hits = {"player": 0, "enemy": 0}
+    damage = {"player": 0, "enemy": 0}
+    for e in events:
+        if isinstance(e, Attacked):
+            side = battle.unit(e.result.attacker).side
+            shots[side] += 1
+            if e.result.hit and not e.result.intercepted:
+                hits[side] += 1
+                if e.result.damage is not None:
+                    damage[side] += e.result.damage.total
+    lost = {
+        side: sum(1 for u in battle.side_units(side) if not u.active)
+        for side in ("player", "enemy")
+    }
+    result = battle.result or "unfinished"
+    if any(isinstance(e, BattleEnded) for e in events) is False and battle.phase != "over":
+        result = "unfinished"
+    return BattleSummary(
+        seed=state.seed,
+        difficulty=battle.difficulty,
+        landscape=battle.landscape,
+        result=result,
+        rounds=battle.round,
+        shots=shots,
+        hits=hits,
+        damage=damage,
+        frames_lost=lost,
+        commands=commands,
+    )
+
+
+def run_battle(
+    seed: int,
+    difficulty: int,
+    lance: Sequence[FrameSpec] | None = None,
+    *,
+    policies: Mapping[Side, Policy] | None = None,
+    log: list[str] | None = None,
+) -> BattleSummary:
+    """One AI-against-AI battle (or with the given policies), summarised."""
+    state = make_state(seed, difficulty, lance)
+    chosen: Mapping[Side, Policy] = policies or {"player": decide, "enemy": decide}
+    end, events = play(state, chosen, log=log)
+    commands = end.commands_applied - state.commands_applied
+    return summarise(end, events, commands)

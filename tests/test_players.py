@@ -1,0 +1,165 @@
+"""Who acts (`game.to_act`), what is legal outside battles (`game.legal_commands`), and the one
+driver of the players layer (`players.driver`: `next_decision`, `drive`)."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from mac_tui.campaign.commands import AdvanceDay, Dismiss, NewCampaign, Salvage
+from mac_tui.campaign.legal import NEW_COMPANY
+from mac_tui.combat.commands import AutoDeploy, Move, StartBattle
+from mac_tui.combat.skirmish import NewSkirmish, make_state
+from mac_tui.core import Accepted, Command
+from mac_tui.game import NOBODY, Actor, legal_commands, refusal, step, to_act
+from mac_tui.hexgrid import Hex
+from mac_tui.model import GameState, initial_state
+from mac_tui.players.ai import decide
+from mac_tui.players.autopilot import autopilot
+from mac_tui.players.driver import battle_seats, drive, next_decision, policy_to_act
+from mac_tui.players.policy import Decision
+from mac_tui.session import Session
+
+from .stages import build_stages
+
+
+def play(state: GameState, *commands: Command) -> GameState:
+    for command in commands:
+        out = step(state, command)
+        assert isinstance(out, Accepted), (command.to_text(), out)
+        state = out.state
+    return state
+
+
+def test_who_acts_in_a_quick_battle() -> None:
+    fresh = initial_state(3)
+    assert to_act(fresh) == Actor("player")  # someone must start a game
+    state = play(fresh, NewSkirmish(1))
+    assert to_act(state) == Actor("player")  # the deployment is the player's
+    state = play(state, AutoDeploy(), StartBattle())
+    battle = state.battle
+    assert battle is not None and battle.active_unit is not None
+    assert to_act(state) == Actor(battle.active_unit.side, battle.active_unit.id)
+    over = attrs.evolve(state, battle=attrs.evolve(battle, phase="over", result="victory"))
+    assert to_act(over) is NOBODY and to_act(over).nobody
+
+
+def test_who_acts_in_a_campaign() -> None:
+    stages = build_stages()
+    assert to_act(stages.fresh.state) == Actor("player")
+    assert to_act(stages.battle.state) == Actor("player")  # the deployment
+    assert to_act(stages.after_action.state) == Actor("player")
+    campaign = stages.hub.state.campaign
+    assert campaign is not None
+    ended = attrs.evolve(stages.hub.state, campaign=attrs.evolve(campaign, ended="broke"))
+    assert to_act(ended) is NOBODY
+    assert legal_commands(ended) == []
+
+
+def test_a_new_game_may_start_a_company_or_a_quick_battle() -> None:
+    legal = legal_commands(initial_state(5))
+    assert NewCampaign(NEW_COMPANY) in legal
+    assert [c for c in legal if isinstance(c, NewSkirmish)] == [NewSkirmish(d) for d in range(1, 6)]
+    for command in legal:
+        assert refusal(initial_state(5), command) is None
+        assert isinstance(step(initial_state(5), command), Accepted), command.to_text()
+
+
+def test_the_after_action_report_offers_its_own_commands() -> None:
+    state = build_stages().after_action.state
+    legal = legal_commands(state)
+    assert legal and all(isinstance(step(state, c), Accepted) for c in legal)
+    assert Salvage("-") in legal
+    assert AdvanceDay(1) not in legal  # the report is open
+    assert refusal(state, AdvanceDay(1)) == (
+        "the after-action report is open: pick salvage (salvage ...) and close it (done)"
+    )
+    aa = state.campaign.after_action if state.campaign else None
+    assert aa is not None
+    assert (Dismiss() in legal) == (aa.picks == 0)
+
+
+def test_refusal_says_why_without_stepping() -> None:
+    state = make_state(4, 2)
+    assert refusal(state, StartBattle()) is not None  # nobody is placed yet
+    assert refusal(state, Move(Hex(0, 0))) == "the battle has not started: finish deployment first"
+    assert refusal(initial_state(1), AdvanceDay(1)) == "start a campaign first: new-campaign NAME"
+    assert refusal(initial_state(1), NewSkirmish(9)) == "difficulty must be 1 to 5, not 9"
+
+
+def test_next_decision_asks_the_seated_policy_of_the_side_to_act() -> None:
+    state = play(make_state(6, 2), AutoDeploy(), StartBattle())
+    side = to_act(state).side
+    assert side is not None
+    assert next_decision(state, {side: None}) is None  # a human plays that side
+    assert next_decision(state, {}) is None
+    assert next_decision(state, {side: decide}) == decide(state)
+    assert policy_to_act(state, {side: decide}) is decide
+    assert policy_to_act(state, {side: None}) is None
+    over = attrs.evolve(state, battle=attrs.evolve(state.battle, phase="over", result="defeat"))
+    assert next_decision(over, {"player": decide, "enemy": decide}) is None
+
+
+def test_drive_stops_when_a_human_must_act() -> None:
+    state = play(make_state(8, 3, player_ai=False), AutoDeploy(), StartBattle())
+    assert state.battle is not None
+    seats = battle_seats(state.battle, decide)
+    assert seats == {"player": None, "enemy": decide}
+    driven = drive(state, seats)
+    after = to_act(driven.state)
+    assert after.side == "player" or after.nobody
+    assert driven.state.commands_applied == state.commands_applied + driven.commands
+    everyone = battle_seats(state.battle, decide, everyone=True)
+    assert everyone == {"player": decide, "enemy": decide}
+
+
+def test_drive_applies_through_the_caller_and_reports_every_decision() -> None:
+    session = Session.new(11)
+    assert session.apply(NewSkirmish(1)).accepted
+    seen: list[tuple[int, str]] = []
+
+    def note(before: GameState, decision: Decision, outcome: Accepted) -> None:
+        seen.append((before.commands_applied, decision.command.to_text()))
+        assert outcome.state.commands_applied == before.commands_applied + 1
+
+    driven = drive(
+        session.state,
+        {"player": decide, "enemy": decide},
+        apply=lambda _state, command: session.apply(command),
+        max_commands=12,
+        on_decision=note,
+    )
+    assert driven.commands == 12 == len(seen)
+    assert driven.state is session.state
+    assert [c.to_text() for c in session.commands[1:]] == [text for _, text in seen]
+    assert seen[0] == (1, "auto-deploy")  # the deployment is the player's seat's too
+
+
+def test_drive_stops_when_told() -> None:
+    state = make_state(2, 1)
+    driven = drive(
+        state,
+        {"player": decide, "enemy": decide},
+        until=lambda s: s.battle is None or s.battle.phase == "combat",
+    )
+    assert driven.state.battle is not None and driven.state.battle.phase == "combat"
+    assert driven.commands == 2  # auto-deploy, start-battle
+
+
+def test_a_policy_choosing_a_refused_command_is_a_bug() -> None:
+    def stubborn(state: GameState) -> Decision:
+        return Decision(Move(Hex(99, 99)), note="off the map")
+
+    state = play(make_state(5, 1), AutoDeploy(), StartBattle())
+    with pytest.raises(RuntimeError, match="chose a refused command"):
+        drive(state, {"player": stubborn, "enemy": stubborn})
+
+
+def test_the_autopilot_is_a_policy_for_the_campaign_and_its_battles() -> None:
+    decision = autopilot(initial_state(14))
+    assert decision.command == NewCampaign("Autopilot Company")
+    stages = build_stages()
+    assert autopilot(stages.battle.state) == decide(stages.battle.state)
+    hub = autopilot(stages.hub.state)
+    assert refusal(stages.hub.state, hub.command) is None
+    assert hub.note
