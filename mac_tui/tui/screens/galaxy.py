@@ -292,9 +292,7 @@ class GalaxySection(Section):
 
     def trip(self, command: Command) -> None:
         """Travel or jump, then show the day report of the way."""
-        before = len(host(self).messages)
         if self.act(command):
             from .dayreport import DayReportScreen
 
-            lines = host(self).messages[before:]
-            self.app.push_screen(DayReportScreen(lines))
+            self.app.push_screen(DayReportScreen(host(self).last_report()))

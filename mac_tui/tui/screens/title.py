@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -34,9 +33,22 @@ def random_seed() -> int:
     return int.from_bytes(os.urandom(4), "big")
 
 
-def latest_save(folder: Path) -> Path | None:
-    saves = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-    return saves[0] if saves else None
+SEED_DIGITS = 20  # seeds are reduced modulo 2**64: no seed needs more digits
+
+
+def continue_latest(screen: Screen[None]) -> None:
+    """Open the newest campaign of the saves folder (recovered from its backup when its file
+    is missing or damaged). One that cannot be loaded is named and the next newest opened."""
+    from ...save import list_saves
+
+    game = host(screen)
+    listings = list_saves(game.saves)
+    if not listings:
+        screen.app.notify("No saved campaign yet: start a new one (n).", severity="warning")
+        return
+    for listing in listings:
+        if game.open_save(listing.path):
+            return
 
 
 class TitleScreen(Screen[None]):
@@ -92,11 +104,7 @@ class TitleScreen(Screen[None]):
         if what == "new":
             self.new_campaign()
         elif what == "continue":
-            path = latest_save(host(self).saves)
-            if path is None:
-                app.notify("No saved campaign yet: start a new one (n).", severity="warning")
-            else:
-                host(self).open_save(path)
+            continue_latest(self)
         elif what == "load":
             from .load import LoadScreen
 
@@ -116,7 +124,7 @@ class TitleScreen(Screen[None]):
 
             app.push_screen(SettingsScreen())
         elif what == "quit":
-            app.exit()
+            host(self).request_quit()
 
     def new_campaign(self) -> None:
         seed = random_seed()
@@ -129,8 +137,11 @@ class TitleScreen(Screen[None]):
                 if text is None:
                     return
                 text = text.strip()
-                if text and not text.isdigit():
-                    self.app.notify("A seed is a whole number.", severity="warning")
+                if text and not (text.isascii() and text.isdigit() and len(text) <= SEED_DIGITS):
+                    self.app.notify(
+                        f"A seed is a whole number of at most {SEED_DIGITS} digits.",
+                        severity="warning",
+                    )
                     return
                 self.start(name, int(text) if text else seed)
 
