@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 
@@ -152,7 +152,7 @@ def _server_arguments(parser: argparse.ArgumentParser, port: int, sessions: str)
 
 def _server_problems(args: argparse.Namespace) -> list[str]:
     """What is wrong with a server's options (the ones it has)."""
-    rules = (
+    rules: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
         ("port", lambda v: 0 <= v <= 65535, "0-65535"),
         ("idle_timeout", lambda v: v > 0, "more than 0 seconds"),
         ("spectator_idle_timeout", lambda v: v > 0, "more than 0 seconds"),
