@@ -305,7 +305,8 @@ def _load(command: str, path: str) -> SaveFile | None:
     line on stderr saying so), or None after a one-line error on stderr."""
     from pathlib import Path
 
-    from .save import SaveError, load_save
+    from .save import SaveError
+    from .savefolder import load_save
 
     try:
         loaded = load_save(Path(path))
@@ -381,7 +382,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"mac-tui serve {args.serve_command}: {'; '.join(problems)}", file=sys.stderr)
             return 2
     if args.serve_command == "ssh":
-        from .server.ssh import SSHOptions, serve_ssh
+        from .server.ssh import serve_ssh
+        from .server.sshsession import SSHOptions
 
         return serve_ssh(
             SSHOptions(

@@ -514,7 +514,8 @@ def test_password_hashes() -> None:
 def test_a_key_offered_but_not_proven_registers_nothing(tmp_path: Path) -> None:
     """The server registers a free name in `auth_completed` (after asyncssh has checked the
     signature), never when a key is merely offered (`validate_public_key`)."""
-    from mac_tui.server.ssh import MacSSHServer, ServerState, SSHOptions
+    from mac_tui.server.ssh import MacSSHServer
+    from mac_tui.server.sshsession import ServerState, SSHOptions
 
     data = acc.DataDir(tmp_path)
     data.make()

@@ -20,7 +20,8 @@ from typing import Any
 
 import asyncssh
 
-from ..save import SaveError, peek_header
+from ..save import SaveError
+from ..savefolder import peek_header
 from .games import LiveGame, Registry
 
 LOBBY_REFRESH = 2.0
