@@ -2,28 +2,38 @@
 
 Screens never change the game themselves: they call `app.act(command)`, which steps the engine,
 shows a refusal's reason on screen, autosaves after every accepted command, and asks the
-screens to redraw. SIGHUP and SIGTERM save and exit, so a dropped SSH session loses nothing.
+screens to redraw. SIGHUP and SIGTERM save and exit, so a dropped SSH session loses nothing; so
+does a terminal that goes away without a SIGHUP (`hangup`). Quitting with progress that could
+not be saved asks first. A loaded save is checked by replay in a background thread once its
+screen is open.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from textual import events
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
+from textual.driver import Driver
 from textual.screen import Screen
 
 from ..game import Accepted, Command, Event
-from ..session import Session, saves_dir
+from ..save import SaveFile
+from ..session import Session, Verdict, saves_dir, verify
 from .config import Settings, load_settings
+from .host import GameHost
+from .pacing import Clock, SystemClock
+from .screens.base import GameScreen
 from .themes import THEMES
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+MESSAGES_KEPT = 200  # the message log's length (reports are built from events, not from it)
 
 
 def slug(text: str) -> str:
@@ -35,30 +45,6 @@ def _command_line_provider() -> type[Provider]:
     from .palette import CommandLineProvider
 
     return CommandLineProvider
-
-
-PALETTE_KEY_MIN_WIDTH = 100  # narrower, the footer keeps its room for the screen's own keys
-
-
-class GameScreen(Screen[None]):
-    """A screen that draws the game state; `refresh_view` redraws it after every change."""
-
-    def on_resize(self) -> None:
-        """Below 100 columns the footer leaves out the ctrl+p hint (help lists it) so the
-        screen's own keys fit."""
-        from textual.widgets import Footer
-
-        for footer in self.query(Footer):
-            footer.show_command_palette = self.size.width >= PALETTE_KEY_MIN_WIDTH
-
-    def refresh_view(self) -> None:
-        """Redraw from `self.app.session`; the default redraws nothing."""
-
-    @property
-    def game(self) -> MacApp:
-        app = self.app
-        assert isinstance(app, MacApp)
-        return app
 
 
 class MacApp(App[None]):
@@ -80,8 +66,10 @@ class MacApp(App[None]):
         settings_problem: str | None = None,
         load: Path | None = None,
         skirmish: tuple[int, int] | None = None,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__()
+        self.clock: Clock = clock or SystemClock()  # what the enemy's turns are paced by
         if settings is None:
             settings, settings_problem = load_settings()
         self.settings = settings
@@ -91,6 +79,8 @@ class MacApp(App[None]):
         self.save_path: Path | None = None
         self.messages: list[str] = []
         self.last_events: Sequence[Event] = ()
+        self.save_problem: str | None = None  # why the last save failed; None once it works
+        self._create = False  # the next save creates a new file (never replacing one)
         self._load_on_start = load
         self._skirmish_on_start = skirmish
 
@@ -135,6 +125,12 @@ class MacApp(App[None]):
         self.autosave()
         self.exit()
 
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, made to save and exit when its terminal goes (see `hangup`)."""
+        from .hangup import hangup_driver
+
+        return hangup_driver(super().get_driver_class())
+
     # ---- size guard ---------------------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
         # Textual's own resize handler stops the event before an `on_resize` here would see
@@ -154,26 +150,77 @@ class MacApp(App[None]):
             self.pop_screen()
 
     # ---- the game -----------------------------------------------------------------------
+    def shown(self, path: Path) -> str:
+        """A save's name for the player: relative to the saves folder (a remote player never
+        sees the server's folders), else as given."""
+        try:
+            return str(path.relative_to(self.saves))
+        except ValueError:
+            return str(path)
+
     def start_session(self, session: Session, path: Path) -> None:
+        """Play `session`, saved at `path` or beside it under a free name: a new game never
+        replaces an existing save."""
         self.session = session
         self.save_path = path
+        self._create = True  # the first save creates the file (see autosave)
         self.messages = []
         self.autosave()
 
     def new_save_path(self, company: str, seed: int) -> Path:
         return self.saves / f"{slug(company)}-{seed}.json"
 
-    def open_save(self, path: Path) -> None:
-        from ..save import SaveError
+    def open_save(self, path: Path) -> bool:
+        """Load `path` (recovering it from its backup when it is missing or damaged, and
+        saying so), go to where the game stands, and check it by replay in the background."""
+        from ..save import FORMAT_VERSION, SaveError
 
+        name = self.shown(path)
         try:
-            session = Session.load(path)
+            session, loaded = Session.open(path, name)
         except SaveError as exc:
-            self.notify(str(exc), severity="error", timeout=10)
-            return
+            self.notify(str(exc), severity="error", timeout=10, markup=False)
+            return False
         self.session = session
         self.save_path = path
+        self._create = False
+        self.save_problem = None
+        self.messages = []
+        for note in loaded.notes:
+            self.notify(note, severity="warning", timeout=12, markup=False)
+        save = loaded.save
+        if save.format < FORMAT_VERSION or not save.current_rules:
+            what = [f"it is saved in format {FORMAT_VERSION} from now on"]
+            if not save.current_rules:
+                what.append("its commands were played under older rules, so no replay checks it")
+            self.notify(
+                f"{name} was made by {save.origin()}; {'; '.join(what)}.",
+                timeout=8,
+                markup=False,
+            )
         self.show_game()
+        self.check_save(save, name)
+        return True
+
+    @work(thread=True, exclusive=True, group="check-save")
+    def check_save(self, save: SaveFile, name: str) -> Verdict:
+        """Replay the save's log (a background thread: the screen is already open) and say so
+        when the snapshot is not the state its commands rebuild."""
+        verdict = verify(save)
+        if not verdict.ok:
+            with contextlib.suppress(RuntimeError):  # the game ended meanwhile
+                self.call_from_thread(self.say_unverified, name, verdict)
+        return verdict
+
+    def say_unverified(self, name: str, verdict: Verdict) -> None:
+        self.notify(
+            f"{name}: the saved game does not follow from its commands ({verdict.message}): "
+            "the file was edited or damaged. Play goes on from it as saved; the high scores "
+            "count the game its commands rebuild.",
+            severity="error",
+            timeout=15,
+            markup=False,
+        )
 
     def show_game(self) -> None:
         """Go to where the game stands: the battle under way, the after-action report, or the
@@ -195,6 +242,43 @@ class MacApp(App[None]):
             from .screens.afteraction import AfterActionScreen
 
             self.push_screen(AfterActionScreen())
+
+    # ---- where the screens go: the app knows the screens, no screen imports another ------
+    def show_title(self) -> None:
+        from .screens.title import TitleScreen
+
+        self.switch_screen(TitleScreen())
+
+    def show_battle(self) -> None:
+        """The battle just begun, over the screen in front (the hub stays under it)."""
+        from .screens.battle import BattleScreen
+
+        self.push_screen(BattleScreen())
+
+    def show_report(self) -> None:
+        """In place of the battle that ended: a contract's after-action report, or a quick
+        battle's report."""
+        from .screens.afteraction import AfterActionScreen
+        from .screens.skirmish_report import SkirmishReportScreen
+
+        campaign = self.session.state.campaign if self.session is not None else None
+        self.switch_screen(AfterActionScreen() if campaign is not None else SkirmishReportScreen())
+
+    def show_hub(self) -> None:
+        """Back to the hub: the one under this screen, or a new one in its place."""
+        from .screens.hub import HubScreen
+
+        if any(isinstance(s, HubScreen) for s in self.screen_stack[:-1]):
+            self.pop_screen()
+        else:
+            self.switch_screen(HubScreen())
+
+    def show_debrief(self) -> None:
+        """The end of the run, once, over whatever is in front."""
+        from .screens.debrief import DebriefScreen
+
+        if not any(isinstance(s, DebriefScreen) for s in self.screen_stack):
+            self.push_screen(DebriefScreen())
 
     def start_skirmish(self, seed: int, difficulty: int) -> bool:
         """A new quick battle with the starting lance, saved as skirmish-<seed>.json."""
@@ -226,9 +310,14 @@ class MacApp(App[None]):
     def report(self, events: Sequence[Event]) -> None:
         lines = [e.describe() for e in events]
         self.messages.extend(lines)
-        del self.messages[:-200]
+        del self.messages[:-MESSAGES_KEPT]
         if lines:
             self.say(lines[-1])
+
+    def last_report(self) -> list[str]:
+        """What the last accepted command did, line by line, from its own events (the day
+        and travel reports): never cut short by the capped message list."""
+        return [e.describe() for e in self.last_events]
 
     def say(self, text: str, warning: bool = False) -> None:
         for screen in self.screen_stack:
@@ -242,13 +331,58 @@ class MacApp(App[None]):
             if isinstance(screen, GameScreen):
                 screen.refresh_view()
 
-    def autosave(self) -> None:
+    def autosave(self) -> bool:
+        """Save the game (nothing is written when it has not changed since the last save);
+        False, with the reason on screen and in `save_problem`, when it cannot be saved."""
         if self.session is None or self.save_path is None:
-            return
+            return True
         try:
-            self.session.save(self.save_path)
+            if self._create:
+                self.save_path = self.session.create(self.save_path)
+                self._create = False
+            else:
+                self.session.save(self.save_path)
         except OSError as exc:
-            self.notify(f"Could not save to {self.save_path}: {exc}", severity="error")
+            self.save_problem = (
+                f"Could not save to {self.shown(self.save_path)}: {exc.strerror or exc}"
+            )
+            self.notify(self.save_problem, severity="error", markup=False)
+            return False
+        self.save_problem = None
+        return True
+
+    def unsaved(self) -> bool:
+        """Is there progress that is not in the save file?"""
+        if self.session is None or self.save_path is None:
+            return False
+        return self._create or self.session.unsaved(self.save_path)
+
+    def request_quit(self) -> None:
+        """Quit; with progress that cannot be saved (a read-only or full saves folder), ask
+        first."""
+        if not self.unsaved() or self.autosave():
+            self.exit()
+            return
+        from rich.markup import escape
+
+        from .widgets.dialogs import ConfirmScreen
+
+        def answer(quit_anyway: bool | None) -> None:
+            if quit_anyway:
+                self.exit()
+
+        self.push_screen(
+            ConfirmScreen(
+                f"{escape(self.save_problem or '')}.\n"
+                "Quit anyway? The progress since the last save is lost.",
+                yes="Quit",
+                no="Stay",
+            ),
+            answer,
+        )
+
+    async def action_quit(self) -> None:
+        self.request_quit()
 
     # ---- help and the command palette ---------------------------------------------------
     def action_help(self) -> None:
@@ -271,6 +405,9 @@ class MacApp(App[None]):
         commands = getattr(screen, "palette_commands", None)
         if commands is not None:
             yield from commands()
+
+
+_IS_A_HOST: type[GameHost] = MacApp  # the screens' view of the app (tui/host.py) holds
 
 
 def run(load: Path | None = None, skirmish: tuple[int, int] | None = None) -> None:

@@ -31,6 +31,7 @@ from ...campaign.travel import (
 from ...catalog import catalog
 from ...game import Command
 from ..glyphs import glyphs_for
+from ..host import host
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
 from ..widgets.starmap import StarMap, faction_colour, faction_label, faction_marker
@@ -291,9 +292,7 @@ class GalaxySection(Section):
 
     def trip(self, command: Command) -> None:
         """Travel or jump, then show the day report of the way."""
-        before = len(self.app.messages)  # type: ignore[attr-defined]
         if self.act(command):
             from .dayreport import DayReportScreen
 
-            lines = self.app.messages[before:]  # type: ignore[attr-defined]
-            self.app.push_screen(DayReportScreen(lines))
+            self.app.push_screen(DayReportScreen(host(self).last_report()))
