@@ -143,6 +143,7 @@ def bench_forecast(battles: int, seed: int, hexes: int = 4) -> None:
 
     for i in range(battles):
         forecast.clear_cache()
+        seen.clear()
         state = make_state(seed + i, 5, lance)
         assert state.battle is not None
         if i == 0:

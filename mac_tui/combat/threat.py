@@ -52,7 +52,7 @@ from ..catalog import catalog
 from ..hexgrid import Hex, distance
 from . import stats
 from .actions import check_brace
-from .firing import overwatch_target, plan_fire
+from .firing import overwatch_target
 from .flow import initiative, refresh
 from .forecast import (
     AttackPlan,
@@ -60,6 +60,7 @@ from .forecast import (
     RoundEnd,
     ShotChance,
     Step,
+    paid,
     risk_steps,
     shot_steps,
 )
@@ -143,16 +144,6 @@ def _value(f: Risk, left: int) -> float:
     return f.expected_damage + f.p_out * left
 
 
-def _fired(battle: Battle, enemy: Unit, group: int, target: Unit) -> Unit:
-    """``enemy`` after paying group ``group``'s energy (what the next group can still draw)."""
-    plan = plan_fire(battle, enemy, group, target, False)
-    return attrs.evolve(
-        enemy,
-        energy_used=enemy.energy_used + plan.energy,
-        fired_groups=(*enemy.fired_groups, group),
-    )
-
-
 class _Chooser:
     """Builds and values the attacks of one enemy on the frame: ``target`` is the frame as
     the hit chances see it (hex, stance), ``victim`` as the forecast walks it."""
@@ -181,7 +172,7 @@ class _Chooser:
             )
             steps.extend(shots)
             chances.extend(used)
-            shooter = _fired(self.battle, shooter, group, self.target)
+            shooter = paid(self.battle, shooter, group, self.target, called)
         if not steps:
             return None
         f = risk_steps(self.victim, steps, chances)
