@@ -294,6 +294,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--seed", type=int, default=None, help=f"default 1 (combat), {CAMPAIGN_SEED} (campaign)"
     )
+    p.add_argument("--players", type=int, default=20, help="ssh: players at once (default 20)")
+    p.add_argument(
+        "--presses", type=int, default=30, help="ssh: battle keys per player (default 30)"
+    )
+    p.add_argument(
+        "--gap", type=float, default=1.0, help="ssh: seconds between a player's keys (default 1)"
+    )
+    p.add_argument(
+        "--cold-start", action="store_true", help="ssh: every game a new process (no zygote)"
+    )
     args = p.parse_args(argv)
     if args.what == "combat":
         bench_combat(args.battles, 1 if args.seed is None else args.seed)
@@ -309,9 +319,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_tui(seed)
         run_battle_screen(seed, presses=120, gap=0.05)
     elif args.what == "ssh":
-        from .server.loadtest import bench as bench_ssh
+        from .server.sshbench import bench as bench_ssh
 
-        return bench_ssh()
+        return bench_ssh(args.players, args.presses, args.gap, args.cold_start)
     return 0
 
 

@@ -12,6 +12,7 @@ from . import __version__
 
 if TYPE_CHECKING:
     from .save import SaveFile
+    from .server.recordings import RecordingOptions
 
 RULES_EPILOG = "Run `mac-tui rules` with no table to list the tables."
 
@@ -135,6 +136,35 @@ def _server_arguments(parser: argparse.ArgumentParser, port: int, sessions: str)
     )
     parser.add_argument("--max-sessions", type=int, metavar="N", help=sessions)
     parser.add_argument(
+        "--recording-cap-mb",
+        type=float,
+        default=32.0,
+        metavar="MB",
+        help="every game is recorded (asciicast, gzip) in its player's folder; a recording "
+        "stops past this much terminal output (default 32; 0: no recordings)",
+    )
+    parser.add_argument(
+        "--recordings-keep-days",
+        type=float,
+        default=30.0,
+        metavar="DAYS",
+        help="remove recordings older than this (default 30; 0: keep them)",
+    )
+    parser.add_argument(
+        "--recordings-max-mb",
+        type=float,
+        default=200.0,
+        metavar="MB",
+        help="a player's recordings take at most this much disk, the oldest go first "
+        "(default 200; 0: no limit)",
+    )
+    parser.add_argument(
+        "--cold-start",
+        action="store_true",
+        help="start every game as a new Python process (slower logins; default: games are "
+        "forked from a warm parent that has imported the game)",
+    )
+    parser.add_argument(
         "--rate-limit",
         type=int,
         default=20,
@@ -160,12 +190,25 @@ def _server_problems(args: argparse.Namespace) -> list[str]:
         ("rate_limit", lambda v: v >= 0, "0 or more"),
         ("max_spectators", lambda v: v >= 0, "0 or more"),
         ("max_registrations", lambda v: v >= 0, "0 or more"),
+        ("recording_cap_mb", lambda v: 0 <= v <= 4096, "0-4096"),
+        ("recordings_keep_days", lambda v: v >= 0, "0 or more"),
+        ("recordings_max_mb", lambda v: v >= 0, "0 or more"),
     )
     return [
         f"--{name.replace('_', '-')} must be {rule}"
         for name, good, rule in rules
         if hasattr(args, name) and not good(getattr(args, name))
     ]
+
+
+def _recording_options(args: argparse.Namespace) -> RecordingOptions:
+    from .server.recordings import RecordingOptions
+
+    return RecordingOptions(
+        cap_mb=args.recording_cap_mb,
+        keep_days=args.recordings_keep_days,
+        max_mb=args.recordings_max_mb,
+    )
 
 
 def _data_error(exc: Exception) -> int:
@@ -397,6 +440,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 max_spectators=args.max_spectators,
                 spectator_idle_timeout=args.spectator_idle_timeout,
                 max_registrations=args.max_registrations,
+                warm_start=not args.cold_start,
+                recordings=_recording_options(args),
             )
         )
     if args.serve_command == "web":
@@ -414,6 +459,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 rate_limit=args.rate_limit,
                 max_registrations=args.max_registrations,
                 behind_proxy=args.behind_proxy,
+                warm_start=not args.cold_start,
+                recordings=_recording_options(args),
             )
         )
     from .server.scores import print_scores

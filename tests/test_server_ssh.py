@@ -34,6 +34,7 @@ from mac_tui.server.loadtest import (
     process_gone,
     run_load,
     tool_missing,
+    wait_until,
 )
 from mac_tui.server.spectate import read_header
 
@@ -92,15 +93,6 @@ def login(server: ServerProcess) -> Iterator[Login]:
 
 def player_saves(server: ServerProcess, name: str) -> list[Path]:
     return sorted((server.data / "players" / name / "saves").glob("*.json"))
-
-
-def wait_until(check: Callable[[], bool], timeout: float = 15.0) -> bool:
-    end = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.1)
-    return True
 
 
 def new_campaign(term: SshTerminal, company: str) -> None:

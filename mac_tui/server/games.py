@@ -30,10 +30,15 @@ import termios
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 
 import pyte
 import pyte.graphics
+
+from .zygote import Zygote
+
+if TYPE_CHECKING:
+    from .recordings import Recorder
 
 EndReason = Literal["quit", "disconnect", "idle", "takeover", "shutdown"]
 
@@ -245,6 +250,16 @@ class ScreenCopy:
 
 
 # ---- the game process ---------------------------------------------------------------------
+class ChildProcess(Protocol):
+    """A game's process: a new one (`asyncio.subprocess.Process`) or a warm one forked by the
+    zygote (`zygote.WarmProcess`)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    async def wait(self) -> int: ...
+
+
 class Owner(Protocol):
     """The player's session: gets the game's output and hears when it ends."""
 
@@ -291,7 +306,7 @@ class LiveGame(GameProcess):
         player: str,
         peer: str,
         saves: Path,
-        process: asyncio.subprocess.Process,
+        process: ChildProcess,
         master: int,
         cols: int,
         rows: int,
@@ -311,6 +326,7 @@ class LiveGame(GameProcess):
         self.watchers: set[Watcher] = set()
         self.end_reason: EndReason | None = None
         self.bytes_out = 0
+        self.recorder: Recorder | None = None  # the game's recording (set by its session)
         self._loop = asyncio.get_running_loop()
         self.finished: asyncio.Future[int] = self._loop.create_future()
         self._eof = asyncio.Event()
@@ -336,24 +352,31 @@ class LiveGame(GameProcess):
         rows: int,
         argv: list[str] | None = None,
         lock: PlayerLock | None = None,
+        zygote: Zygote | None = None,
     ) -> LiveGame:
-        """Start the game; with `lock`, the game holds the player's lock too (see
-        `PlayerLock`) and the server lets go of its hold once the game has ended."""
+        """Start the game (forked by `zygote` when it is there, see `zygote`; else a new
+        process); with `lock`, the game holds the player's lock too (see `PlayerLock`) and
+        the server lets go of its hold once the game has ended."""
         cols, rows = clamp_size(cols, rows)
         master, slave = os.openpty()
         try:
             fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
             os.set_blocking(master, False)
-            process = await asyncio.create_subprocess_exec(
-                *(argv or game_argv()),
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=env,
-                cwd=cwd,
-                start_new_session=True,
-                pass_fds=() if lock is None else (lock.fd,),
-            )
+            keep = () if lock is None else (lock.fd,)
+            process: ChildProcess | None = None
+            if zygote is not None and argv is None:
+                process = await zygote.spawn(["play"], env, str(cwd), [slave, *keep], tty=True)
+            if process is None:
+                process = await asyncio.create_subprocess_exec(
+                    *(argv or game_argv()),
+                    stdin=slave,
+                    stdout=slave,
+                    stderr=slave,
+                    env=env,
+                    cwd=cwd,
+                    start_new_session=True,
+                    pass_fds=keep,
+                )
         except BaseException:
             os.close(master)
             raise
@@ -384,6 +407,8 @@ class LiveGame(GameProcess):
             self._eof.set()
             return
         self.bytes_out += len(data)
+        if self.recorder is not None:
+            self.recorder.output(data)
         if self.owner is not None:
             self.owner.game_output(data)
         self._pending.append(data)
@@ -457,6 +482,8 @@ class LiveGame(GameProcess):
             fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.update_screen()
         self.screen.resize(cols, rows)
+        if self.recorder is not None:
+            self.recorder.resize(cols, rows)
         self._tell_watchers()
 
     # ---- the end --------------------------------------------------------------------------

@@ -54,6 +54,7 @@ from .accounts import (
 from .limits import client_key, registrations_used_up
 from .spectate import WatchSession
 from .sshsession import PlayerSession, RefusedSession, ServerState, SSHOptions
+from .zygote import SUPPORTED, Zygote
 
 
 class MacSSHServer(asyncssh.SSHServer):
@@ -345,6 +346,9 @@ async def run_server(options: SSHOptions) -> int:
         print(f"mac-tui serve ssh: cannot use the data folder {data.root}: {exc}", file=sys.stderr)
         return 2
     state = ServerState(options, data)
+    if options.warm_start and SUPPORTED:
+        state.zygote = Zygote(LOG.info)
+        await state.zygote.start()
     try:
         acceptor = await asyncssh.create_server(
             lambda: MacSSHServer(state),
@@ -375,6 +379,8 @@ async def run_server(options: SSHOptions) -> int:
             f"{exc.strerror or exc}{hint}",
             file=sys.stderr,
         )
+        if state.zygote is not None:
+            await state.zygote.close()
         return 2
     port = acceptor.get_port()
     LOG.info(
@@ -402,10 +408,12 @@ async def run_server(options: SSHOptions) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
     idle = asyncio.ensure_future(_idle_watch(state))
+    sweep = asyncio.ensure_future(state.recordings.sweep())
     try:
         await stop.wait()
     finally:
         idle.cancel()
+        sweep.cancel()
         await shutdown(state, acceptor)
     return 0
 
@@ -423,6 +431,8 @@ async def shutdown(state: ServerState, acceptor: asyncssh.SSHAcceptor) -> None:
         conn.close()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(acceptor.wait_closed(), 5)
+    if state.zygote is not None:
+        await state.zygote.close()
     LOG.info("stopped")
 
 

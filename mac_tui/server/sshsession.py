@@ -17,9 +17,11 @@ from attrs import frozen
 
 from . import LOG, duration_text
 from .accounts import Accounts, DataDir, shown
-from .games import ELSEWHERE, EndReason, LiveGame, PlayerLock, Registry, game_env
+from .games import ELSEWHERE, EndReason, LiveGame, PlayerLock, Registry, clamp_size, game_env
 from .limits import DAY, RateLimiter, SessionCount
+from .recordings import RecordingOptions, Recordings
 from .spectate import HeaderCache, WatchSession
+from .zygote import Zygote
 
 PENDING_INPUT_CAP = 4096  # keys typed before the game has started
 
@@ -37,6 +39,8 @@ class SSHOptions:
     spectator_idle_timeout: float = 600.0
     max_registrations: int = 10  # new names per address per day
     takeover_grace: float = 10.0  # seconds a hung-up game has to save before SIGTERM
+    warm_start: bool = True  # fork games from a warm zygote (see zygote.py)
+    recordings: RecordingOptions = RecordingOptions()
 
 
 class ServerState:
@@ -57,6 +61,8 @@ class ServerState:
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.stopping = False
+        self.zygote: Zygote | None = None
+        self.recordings = Recordings(options.recordings, data.players, LOG.info)
 
     def spawn(self, coro: Any) -> None:
         """Run `coro` in the background, keeping a reference until it is done."""
@@ -230,14 +236,18 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
                     self.cols,
                     self.rows,
                     lock=lock,
+                    zygote=state.zygote,
                 )
             except OSError as exc:
                 lock.release()
                 LOG.error("game for %s could not start: %s", self.name, exc)
                 self._refuse(f"the game could not start ({exc}); try again later.\n")
                 return
+            game.recorder = state.recordings.start(
+                self.name, files.root, "ssh", *clamp_size(self.cols, self.rows), env["TERM"]
+            )
             state.registry.add(game)
-            game.finished.add_done_callback(lambda _: self._ended(game))
+            game.finished.add_done_callback(lambda _: self._ended(game, files.root))
         LOG.info(
             "game started: %s (pid %d, %s, %dx%d)",
             self.name,
@@ -261,8 +271,9 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
         value = self.chan.get_environment().get(key)
         return value if isinstance(value, str) else None
 
-    def _ended(self, game: LiveGame) -> None:
+    def _ended(self, game: LiveGame, root: Path) -> None:
         self.state.registry.remove(game)
+        self.state.recordings.finish(self.name, root, game.recorder)
         status = game.finished.result()
         LOG.info(
             "game ended: %s (%s, exit status %s, %s played)",

@@ -39,11 +39,13 @@ from attrs import frozen
 
 from . import LOG, default_data_dir, duration_text, plural, setup_logging
 from .accounts import Accounts, DataDir, shown
-from .games import ELSEWHERE, EndReason, PlayerLock, Registry, game_env
+from .games import DEFAULT_TERM, ELSEWHERE, EndReason, PlayerLock, Registry, clamp_size, game_env
 from .limits import DAY, RateLimiter, SessionCount, client_key
+from .recordings import RecordingOptions, Recordings
 from .webauth import COOKIE, MAX_FORM, SESSION_SECONDS, Logins, Sessions, load_secret
 from .webgame import WebGame
 from .webpages import GAME_PAGE, LOGIN_PAGE, TITLE
+from .zygote import SUPPORTED, Zygote
 
 MAX_SESSIONS_ENV = "MAC_TUI_WEB_MAX_SESSIONS"  # the default of --max-sessions, when set
 DEFAULT_MAX_SESSIONS = 32
@@ -105,6 +107,8 @@ class WebOptions:
     max_registrations: int = 10  # new names per address per day
     behind_proxy: bool = False  # the client's address is X-Forwarded-For's last one
     takeover_grace: float = 10.0  # seconds a hung-up game has to save before SIGTERM
+    warm_start: bool = True  # fork games from a warm zygote (see zygote.py)
+    recordings: RecordingOptions = RecordingOptions()
 
 
 class WebServer:
@@ -123,6 +127,8 @@ class WebServer:
         self.pages: dict[WebGame, web.WebSocketResponse] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.stopping = False
+        self.zygote: Zygote | None = None
+        self.recordings = Recordings(options.recordings, data.players, LOG.info)
         env = jinja2.Environment(autoescape=True)
         self.login_page = env.from_string(LOGIN_PAGE)
         self.game_page = env.from_string(GAME_PAGE)
@@ -319,21 +325,33 @@ class WebServer:
                 scores=self.data.root,
                 term=None,
             )
-            cols = to_int(request.query.get("width"), 80)
-            rows = to_int(request.query.get("height"), 24)
+            cols, rows = clamp_size(
+                to_int(request.query.get("width"), 80), to_int(request.query.get("height"), 24)
+            )
+            recorder = self.recordings.start(player, files.root, "web", cols, rows, DEFAULT_TERM)
             try:
                 game = await WebGame.start(
-                    player, peer, env, files.root, cols, rows, ws.send_bytes, lock
+                    player,
+                    peer,
+                    env,
+                    files.root,
+                    cols,
+                    rows,
+                    ws.send_bytes,
+                    lock,
+                    zygote=self.zygote,
+                    recorder=recorder,
                 )
             except OSError as exc:
                 lock.release()
+                self.recordings.finish(player, files.root, recorder)
                 LOG.error("web: game for %s could not start: %s", player, exc)
                 await close_page(ws, WSCloseCode.INTERNAL_ERROR, NO_START)
                 return None
             self.registry.add(game)
             self.pages[game] = ws
             self.count.enter()
-            game.finished.add_done_callback(lambda _: self.ended(game))
+            game.finished.add_done_callback(lambda _: self.ended(game, files.root))
         LOG.info("web: game started: %s (pid %d, %dx%d)", player, game.pid, *game.size)
         if self.stopping:  # the server began to stop while this game started
             self.spawn(game.stop("shutdown"))
@@ -361,8 +379,9 @@ class WebServer:
         elif kind in ("focus", "blur") and not args:
             await game.focus(kind == "focus")
 
-    def ended(self, game: WebGame) -> None:
+    def ended(self, game: WebGame, root: Path) -> None:
         self.registry.remove(game)
+        self.recordings.finish(game.player, root, game.recorder)
         self.count.leave()
         ws = self.pages.pop(game, None)
         reason = game.end_reason or "quit"
@@ -417,6 +436,9 @@ async def run_web(options: WebOptions) -> int:
         print(f"mac-tui serve web: cannot use the data folder {data.root}: {exc}", file=sys.stderr)
         return 2
     server = WebServer(options, data, secret)
+    if options.warm_start and SUPPORTED:
+        server.zygote = Zygote(LOG.info)
+        await server.zygote.start()
     runner = web.AppRunner(
         server.app(), handle_signals=False, access_log=None, shutdown_timeout=5.0
     )
@@ -426,6 +448,8 @@ async def run_web(options: WebOptions) -> int:
         await site.start()
     except OSError as exc:  # the address is taken, or not this machine's
         await runner.cleanup()
+        if server.zygote is not None:
+            await server.zygote.close()
         print(
             f"mac-tui serve web: cannot serve on {options.host}:{options.port}: "
             f"{exc.strerror or exc}",
@@ -459,12 +483,16 @@ async def run_web(options: WebOptions) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
     idle = asyncio.ensure_future(server.idle_watch())
+    sweep = asyncio.ensure_future(server.recordings.sweep())
     try:
         await stop.wait()
     finally:
         idle.cancel()
+        sweep.cancel()
         await server.stop_games()
         await runner.cleanup()
+        if server.zygote is not None:
+            await server.zygote.close()
         LOG.info("web: stopped")
     return 0
 
