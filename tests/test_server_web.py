@@ -38,6 +38,7 @@ from yarl import URL
 
 from mac_tui.server.games import PlayerLock, clamp_size
 from mac_tui.server.loadtest import process_gone
+from mac_tui.server.playback import Playback
 from mac_tui.server.spectate import read_header
 from mac_tui.server.web import TITLE, url_for
 from mac_tui.server.webgame import web_game_env
@@ -442,6 +443,15 @@ async def test_a_closed_page_saves_and_ends_its_game(server: WebServer, visitors
     (save,) = server.saves("ida")
     assert read_header(save)["date"] == "02 Jan 2847"
     assert "web: game ended: ida (disconnect, exit status 0" in server.output()
+    # Its recording: the web game's screen as the page got it, played back to the end.
+    folder = server.data / "players" / "ida" / "recordings"
+    await until(lambda: list(folder.glob("*-web_*s.cast.gz")), "ida's recording, finished")
+    (recording,) = folder.glob("*.cast.gz")
+    playback = Playback.open(recording, time.monotonic)
+    while not playback.finished:
+        playback.advance(to_end=True)
+    assert playback.screen.size == (page.screen.columns, page.screen.lines)
+    assert "Day report" in "\n".join(playback.screen.text())
 
 
 async def test_stopping_the_server_saves_and_ends_every_game(tmp_path: Path, visitors: Any) -> None:

@@ -30,6 +30,8 @@ from pathlib import Path
 import pyte
 from attrs import define
 
+from .games import PYTE_UNKNOWN
+
 SSH = "ssh"
 SSH_KEYGEN = "ssh-keygen"
 DOWN, UP = b"\x1b[B", b"\x1b[A"
@@ -154,7 +156,7 @@ class PtyTerminal:
             self.eof = True
             return
         self.raw += data
-        self.stream.feed(data)
+        self.stream.feed(PYTE_UNKNOWN.sub(b"", data))  # what a real terminal takes in silence
 
     def pump(self, timeout: float) -> None:
         if self.eof:

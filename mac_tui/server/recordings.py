@@ -13,11 +13,8 @@ to `<start>-<front>[-n]_<seconds>s[_cut].cast.gz` when it ends (`_cut`: stopped 
 a listing needs no file opened. `prune` applies the retention (`--recordings-keep-days`, and
 `--recordings-max-mb` per player: the oldest go first), never touching the newest recording.
 
-`CastReader` reads a recording for playback a piece at a time (a regular file only, a bounded
-buffer, lines of at most `MAX_LINE` bytes, sizes clamped like a live game's), so no recording,
-however large or damaged, makes the server hold more than a few hundred KiB for a spectator.
-`Playback` plays it on a `games.ScreenCopy` against a clock (the event loop's, or a test's):
-speed, pause, idle gaps shortened, and the end at once.
+`RecordingIndex` lists every player's recordings for the spectators (`lobby.py`); playing one
+back is `playback.py`.
 """
 
 from __future__ import annotations
@@ -32,23 +29,19 @@ import re
 import stat
 import time
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
 from attrs import frozen
 
-from .games import MAX_COLS, MAX_ROWS, ScreenCopy
-
 FOLDER = "recordings"
 SUFFIX = ".cast.gz"
 FLUSH_EVERY = 1.0  # seconds: a crash loses at most this much of a recording
 FLUSH_BYTES = 256 * 1024  # ... or this much output, whichever comes first
-MAX_LINE = 1024 * 1024  # a longer line in a recording is damage: playback stops there
-READ_CHUNK = 16 * 1024  # compressed bytes read at a time
-INFLATE_CHUNK = 64 * 1024  # uncompressed bytes produced at a time
 MB = 1024 * 1024
+MARKER_ROOM = 128  # bytes kept under the cap for the line that says the recording stopped
 SWEEP_EVERY = 6 * 3600.0  # seconds between two passes of the retention over every player
 NAME_RE = re.compile(
     r"(?P<start>\d{8}T\d{6}Z)-(?P<front>[a-z]+)(?:-(?P<n>\d+))?"
@@ -121,9 +114,12 @@ class Recorder:
 
     def _create(self, folder: Path, front: str) -> tuple[Path, IO[bytes]]:
         stamp = datetime.fromtimestamp(self.start_wall, UTC).strftime("%Y%m%dT%H%M%SZ")
+        names = [name for name in os.listdir(folder) if name.startswith(stamp)]
         for n in range(1, 1000):
-            name = f"{stamp}-{front}{'' if n == 1 else f'-{n}'}{SUFFIX}"
-            path = folder / name
+            stem = f"{stamp}-{front}{'' if n == 1 else f'-{n}'}"
+            if any(name == stem + SUFFIX or name.startswith(stem + "_") for name in names):
+                continue  # a recording that began in the same second (and has ended)
+            path = folder / (stem + SUFFIX)
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
             except FileExistsError:
@@ -132,7 +128,9 @@ class Recorder:
         raise FileExistsError(f"{folder}: no free recording name for {stamp}")
 
     def _line(self, doc: Any) -> None:
-        data = (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
+        self._write((json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8"))
+
+    def _write(self, data: bytes) -> None:
         self._gz.write(data)
         self.written += len(data)
         self._unflushed += len(data)
@@ -141,8 +139,8 @@ class Recorder:
         if self.closed or self.cut:
             return
         at = round(self.clock() - self.started, 6)
-        line_size = len(text.encode("utf-8")) + 40
-        if self.written + line_size > self.cap:
+        data = (json.dumps([at, kind, text], ensure_ascii=False) + "\n").encode("utf-8")
+        if self.written + len(data) + MARKER_ROOM > self.cap:
             self.cut = True
             note = f"recording stopped: it reached its size cap ({self.cap / MB:g} MB)"
             self._line([at, "m", note])
@@ -150,7 +148,7 @@ class Recorder:
             if self.on_stop is not None:
                 self.on_stop(note)
             return
-        self._line([at, kind, text])
+        self._write(data)
         if self._unflushed >= FLUSH_BYTES or self.clock() - self._last_flush >= FLUSH_EVERY:
             self.flush()
         elif self._timer is None and self.later is not None:
@@ -368,7 +366,9 @@ def prune(
     return removed
 
 
-def prune_all(players: Path, keep_days: float, max_mb: float) -> list[Path]:
+def prune_all(
+    players: Path, keep_days: float, max_mb: float, now: float | None = None
+) -> list[Path]:
     """`prune` for every player (the server runs it at start and every few hours)."""
     removed: list[Path] = []
     try:
@@ -376,244 +376,8 @@ def prune_all(players: Path, keep_days: float, max_mb: float) -> list[Path]:
     except OSError:
         return []
     for name in names:
-        removed += prune(name, players / name / FOLDER, keep_days, max_mb)
+        removed += prune(name, players / name / FOLDER, keep_days, max_mb, now)
     return removed
-
-
-# ---- reading and playing back ----------------------------------------------------------------
-class RecordingError(Exception):
-    """A recording that cannot be played (not a file, not asciicast v2)."""
-
-
-@frozen
-class Event:
-    at: float
-    kind: str
-    data: str
-
-
-def _size(text: str) -> tuple[int, int] | None:
-    cols, _, rows = text.partition("x")
-    if not (cols.isdigit() and rows.isdigit()) or len(cols) > 6 or len(rows) > 6:
-        return None
-    return max(1, min(int(cols), MAX_COLS)), max(1, min(int(rows), MAX_ROWS))
-
-
-class CastReader:
-    """A recording's events, read a piece at a time (see the module's text)."""
-
-    def __init__(self, path: Path) -> None:
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
-        except OSError as exc:
-            raise RecordingError(f"{path.name}: cannot be opened ({exc.strerror})") from None
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            raise RecordingError(f"{path.name}: not a regular file")
-        self.file = os.fdopen(fd, "rb")
-        self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        self.buffer = bytearray()
-        self.ended = False  # the file (or its readable part) is used up
-        self.problem = ""  # why the reading stopped early, if it did
-        line = self._line()
-        try:
-            header = json.loads(line) if line is not None else None
-        except ValueError:
-            header = None
-        if not isinstance(header, dict) or header.get("version") != 2:
-            self.close()
-            raise RecordingError(f"{path.name}: not an asciicast v2 recording")
-        size = _size(f"{header.get('width')}x{header.get('height')}")
-        if size is None:
-            self.close()
-            raise RecordingError(f"{path.name}: the recording's header has no terminal size")
-        self.size = size
-        self.title = str(header.get("title", ""))[:200]
-        self.timestamp = header.get("timestamp") if isinstance(header.get("timestamp"), int) else 0
-
-    def close(self) -> None:
-        self.file.close()
-        self.buffer.clear()
-
-    def _fill(self) -> bool:
-        """Inflate some more into the buffer; False at the end."""
-        if self.ended:
-            return False
-        data = self.inflate.unconsumed_tail
-        if not data:
-            if self.inflate.eof:
-                self.ended = True
-                return False
-            data = self.file.read(READ_CHUNK)
-            if not data:  # the end of the file: a recording cut short ends here
-                self.ended = True
-                return False
-        try:
-            self.buffer += self.inflate.decompress(data, INFLATE_CHUNK)
-        except zlib.error:
-            self.ended = True
-            self.problem = "the rest of the recording is damaged"
-            return False
-        return True
-
-    def _line(self) -> bytes | None:
-        while True:
-            end = self.buffer.find(b"\n")
-            if end >= 0:
-                line = bytes(self.buffer[:end])
-                del self.buffer[: end + 1]
-                return line
-            if len(self.buffer) > MAX_LINE:
-                self.ended = True
-                self.problem = "a line of the recording is too long (damaged)"
-                self.buffer.clear()
-                return None
-            if not self._fill():
-                return None
-
-    def next(self) -> Event | None:
-        """The next event, or None at the end (or where the recording is damaged)."""
-        while True:
-            line = self._line()
-            if line is None:
-                return None
-            try:
-                doc = json.loads(line)
-            except (ValueError, RecursionError):
-                self.problem = "the recording is damaged"
-                return None
-            if (
-                isinstance(doc, list)
-                and len(doc) == 3
-                and isinstance(doc[0], int | float)
-                and isinstance(doc[1], str)
-                and isinstance(doc[2], str)
-            ):
-                return Event(float(doc[0]), doc[1], doc[2])
-
-
-SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
-IDLE_LIMIT = 2.0  # seconds: longer pauses are shortened to this while idle skipping is on
-FEED_BUDGET = 256 * 1024  # output bytes fed to the screen per `advance`, at most
-
-
-class Playback:
-    """A recording played on a screen copy against `clock` (seconds, monotonic).
-
-    The screen shows the recording up to `position` (its time line, with idle gaps shortened
-    while `skip_idle` is on); the next event is due when the play clock, which runs at `speed`
-    times the clock while not paused, reaches `position` plus the event's gap."""
-
-    def __init__(self, reader: CastReader, clock: Callable[[], float]) -> None:
-        self.reader = reader
-        self.clock = clock
-        self.screen = ScreenCopy(*reader.size)
-        self.speed_index = SPEEDS.index(1.0)
-        self.paused = False
-        self.skip_idle = True
-        self.position = 0.0
-        self.real = 0.0  # the recorded time of the last event shown
-        self.markers: list[str] = []
-        self.finished = False
-        self._anchor_play = 0.0
-        self._anchor_clock = clock()
-        self._pending = reader.next()
-        self._out: list[bytes] = []
-
-    @classmethod
-    def open(cls, path: Path, clock: Callable[[], float]) -> Playback:
-        return cls(CastReader(path), clock)
-
-    @property
-    def speed(self) -> float:
-        return SPEEDS[self.speed_index]
-
-    def play_clock(self) -> float:
-        if self.paused:
-            return self._anchor_play
-        return self._anchor_play + (self.clock() - self._anchor_clock) * self.speed
-
-    def _rebase(self, at: float | None = None) -> None:
-        self._anchor_play = self.play_clock() if at is None else at
-        self._anchor_clock = self.clock()
-
-    def _gap(self, event: Event) -> float:
-        gap = max(0.0, event.at - self.real)
-        return min(gap, IDLE_LIMIT) if self.skip_idle else gap
-
-    def advance(self, to_end: bool = False) -> bool:
-        """Put every event due by now on the screen (every one left with `to_end`), at most
-        `FEED_BUDGET` bytes of output a call; whether the screen changed."""
-        now = self.play_clock()
-        fed = 0
-        changed = False
-        while self._pending is not None and fed < FEED_BUDGET:
-            event = self._pending
-            due = self.position + self._gap(event)
-            if due > now and not to_end:
-                break
-            self.position, self.real = due, event.at
-            fed += self._apply(event)
-            changed = True
-            self._pending = self.reader.next()
-        if to_end or self.position > now:
-            self._rebase(self.position)
-        if self._pending is None and not self.finished:
-            self.finished = changed = True
-        if self._out:
-            self.screen.feed(b"".join(self._out))
-            self._out.clear()
-        return changed
-
-    def _apply(self, event: Event) -> int:
-        if event.kind == "o":
-            data = event.data.encode("utf-8")
-            self._out.append(data)
-            return len(data)
-        if event.kind == "r":
-            size = _size(event.data)
-            if size is not None and size != self.screen.size:
-                if self._out:
-                    self.screen.feed(b"".join(self._out))
-                    self._out.clear()
-                self.screen.resize(*size)
-        elif event.kind == "m":
-            self.markers.append(event.data[:200])
-        return 0
-
-    def wait(self) -> float | None:
-        """Seconds of the clock until the next event is due (None: nothing to wait for)."""
-        if self.paused or self._pending is None:
-            return None
-        due = self.position + self._gap(self._pending)
-        return max(0.0, (due - self.play_clock()) / self.speed)
-
-    def faster(self) -> None:
-        self._rebase()
-        self.speed_index = min(self.speed_index + 1, len(SPEEDS) - 1)
-
-    def slower(self) -> None:
-        self._rebase()
-        self.speed_index = max(self.speed_index - 1, 0)
-
-    def pause(self) -> None:
-        self._rebase()
-        self.paused = not self.paused
-
-    def toggle_idle(self) -> None:
-        self.skip_idle = not self.skip_idle
-
-    def close(self) -> None:
-        self.reader.close()
-
-
-def describe(recordings: Iterable[Recording]) -> list[str]:
-    """The recordings as lines of the spectators' list."""
-    return [
-        f"{r.player:<16} {r.started:%Y-%m-%d %H:%M} UTC  {length_text(r.seconds):>8}  "
-        f"{size_text(r.size):>8}{'  (cut at the cap)' if r.cut else ''}"
-        for r in recordings
-    ]
 
 
 def length_text(seconds: int | float | None) -> str:

@@ -264,6 +264,7 @@ class MacSSHServer(asyncssh.SSHServer):
                 LOG.info,
                 lambda: self._watch_closed(watch),
                 self.peer,
+                state.recording_index,
             )
             state.watchers.add(watch)
             return watch

@@ -19,8 +19,9 @@ from . import LOG, duration_text
 from .accounts import Accounts, DataDir, shown
 from .games import ELSEWHERE, EndReason, LiveGame, PlayerLock, Registry, clamp_size, game_env
 from .limits import DAY, RateLimiter, SessionCount
-from .recordings import RecordingOptions, Recordings
-from .spectate import HeaderCache, WatchSession
+from .lobby import HeaderCache
+from .recordings import RecordingIndex, RecordingOptions, Recordings
+from .spectate import WatchSession
 from .zygote import Zygote
 
 PENDING_INPUT_CAP = 4096  # keys typed before the game has started
@@ -63,6 +64,7 @@ class ServerState:
         self.stopping = False
         self.zygote: Zygote | None = None
         self.recordings = Recordings(options.recordings, data.players, LOG.info)
+        self.recording_index = RecordingIndex(data.players)
 
     def spawn(self, coro: Any) -> None:
         """Run `coro` in the background, keeping a reference until it is done."""
