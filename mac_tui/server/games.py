@@ -30,15 +30,12 @@ import termios
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar
 
 import pyte
 import pyte.graphics
 
 from .zygote import Zygote
-
-if TYPE_CHECKING:
-    from .recordings import Recorder
 
 EndReason = Literal["quit", "disconnect", "idle", "takeover", "shutdown"]
 
@@ -250,6 +247,14 @@ class ScreenCopy:
 
 
 # ---- the game process ---------------------------------------------------------------------
+class Recorder(Protocol):
+    """Where a game's output and resizes are recorded (`recordings.Recorder`)."""
+
+    def output(self, data: bytes) -> None: ...
+
+    def resize(self, cols: int, rows: int) -> None: ...
+
+
 class ChildProcess(Protocol):
     """A game's process: a new one (`asyncio.subprocess.Process`) or a warm one forked by the
     zygote (`zygote.WarmProcess`)."""

@@ -20,7 +20,7 @@ from .accounts import Accounts, DataDir, shown
 from .games import ELSEWHERE, EndReason, LiveGame, PlayerLock, Registry, clamp_size, game_env
 from .limits import DAY, RateLimiter, SessionCount
 from .lobby import HeaderCache
-from .recordings import RecordingIndex, RecordingOptions, Recordings
+from .recordings import Recorder, RecordingIndex, RecordingOptions, Recordings
 from .spectate import WatchSession
 from .zygote import Zygote
 
@@ -245,11 +245,12 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
                 LOG.error("game for %s could not start: %s", self.name, exc)
                 self._refuse(f"the game could not start ({exc}); try again later.\n")
                 return
-            game.recorder = state.recordings.start(
+            recorder = state.recordings.start(
                 self.name, files.root, "ssh", *clamp_size(self.cols, self.rows), env["TERM"]
             )
+            game.recorder = recorder
             state.registry.add(game)
-            game.finished.add_done_callback(lambda _: self._ended(game, files.root))
+            game.finished.add_done_callback(lambda _: self._ended(game, files.root, recorder))
         LOG.info(
             "game started: %s (pid %d, %s, %dx%d)",
             self.name,
@@ -273,9 +274,9 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
         value = self.chan.get_environment().get(key)
         return value if isinstance(value, str) else None
 
-    def _ended(self, game: LiveGame, root: Path) -> None:
+    def _ended(self, game: LiveGame, root: Path, recorder: Recorder | None) -> None:
         self.state.registry.remove(game)
-        self.state.recordings.finish(self.name, root, game.recorder)
+        self.state.recordings.finish(self.name, root, recorder)
         status = game.finished.result()
         LOG.info(
             "game ended: %s (%s, exit status %s, %s played)",

@@ -41,7 +41,7 @@ from . import LOG, default_data_dir, duration_text, plural, setup_logging
 from .accounts import Accounts, DataDir, shown
 from .games import DEFAULT_TERM, ELSEWHERE, EndReason, PlayerLock, Registry, clamp_size, game_env
 from .limits import DAY, RateLimiter, SessionCount, client_key
-from .recordings import RecordingOptions, Recordings
+from .recordings import Recorder, RecordingOptions, Recordings
 from .webauth import COOKIE, MAX_FORM, SESSION_SECONDS, Logins, Sessions, load_secret
 from .webgame import WebGame
 from .webpages import GAME_PAGE, LOGIN_PAGE, TITLE
@@ -351,7 +351,7 @@ class WebServer:
             self.registry.add(game)
             self.pages[game] = ws
             self.count.enter()
-            game.finished.add_done_callback(lambda _: self.ended(game, files.root))
+            game.finished.add_done_callback(lambda _: self.ended(game, files.root, recorder))
         LOG.info("web: game started: %s (pid %d, %dx%d)", player, game.pid, *game.size)
         if self.stopping:  # the server began to stop while this game started
             self.spawn(game.stop("shutdown"))
@@ -379,9 +379,9 @@ class WebServer:
         elif kind in ("focus", "blur") and not args:
             await game.focus(kind == "focus")
 
-    def ended(self, game: WebGame, root: Path) -> None:
+    def ended(self, game: WebGame, root: Path, recorder: Recorder | None) -> None:
         self.registry.remove(game)
-        self.recordings.finish(game.player, root, game.recorder)
+        self.recordings.finish(game.player, root, recorder)
         self.count.leave()
         ws = self.pages.pop(game, None)
         reason = game.end_reason or "quit"

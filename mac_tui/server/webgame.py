@@ -22,14 +22,11 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from . import LOG
-from .games import EndReason, GameProcess, PlayerLock, clamp_size
+from .games import EndReason, GameProcess, PlayerLock, Recorder, clamp_size
 from .zygote import WarmProcess, Zygote
-
-if TYPE_CHECKING:
-    from .recordings import Recorder
 
 PRELUDE = b"__GANGLION__\n"  # the web driver's first line
 PRELUDE_LINES = 10  # lines of other output tolerated before it
