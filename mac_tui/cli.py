@@ -55,9 +55,16 @@ def _parser() -> argparse.ArgumentParser:
     script.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     script.add_argument("--save", metavar="OUT", help="write the save file here at the end")
     script.add_argument("--json", action="store_true", help="print results as JSON")
-    replay = sub.add_parser("replay", help="check a save by replaying its commands")
+    replay = sub.add_parser(
+        "replay", help="check a save by replaying its commands, or watch it played back"
+    )
     replay.add_argument("save", help="the save file")
     replay.add_argument("--verify", action="store_true", help="exit non-zero on a mismatch")
+    replay.add_argument(
+        "--watch",
+        action="store_true",
+        help="play the game back in the terminal, command by command (read-only)",
+    )
     _serve_parser(sub)
     return p
 
@@ -372,6 +379,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     save = _load("replay", args.save)
     if save is None:
         return 2
+    if args.watch:
+        from pathlib import Path
+
+        from .tui.replay import run_replay
+
+        run_replay(save, Path(args.save))
+        return 0
     verdict = verify(save)
     print(verdict.message)
     return 0 if verdict.ok or not args.verify else 1
