@@ -282,13 +282,12 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
     def watch(self, game: LiveGame) -> None:
         self._enter_view()
         self.watching = game
-        game.watchers.add(self)
         self.log(f"watch: watching {game.player}")
-        game.update_screen()  # the copy up to now, then this spectator's first full picture
+        game.add_watcher(self)  # the copy (drawn again if nobody watched), then every change
 
     def _stop_watching(self) -> None:
         if self.watching is not None:
-            self.watching.watchers.discard(self)
+            self.watching.remove_watcher(self)
             self.watching = None
         if self._play_timer is not None:
             self._play_timer.cancel()

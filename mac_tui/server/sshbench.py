@@ -282,6 +282,29 @@ def memory_kb(pid: int) -> dict[str, int]:
     return out
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process `pid` so far (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pids: Sequence[int]) -> list[int]:
+    """The processes whose parent is one of `pids`."""
+    wanted, found = set(pids), []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid in wanted:
+                found.append(int(entry.name))
+    return found
+
+
 def _spread(values: Sequence[float]) -> str:
     v = sorted(values)
     if not v:
@@ -322,7 +345,7 @@ def bench(players: int = 20, presses: int = 30, gap: float = 1.0, cold: bool = F
         f"{spent:.0f} s in all; load average {load_before[0]:.1f} before, "
         f"{load_after[0]:.1f} after"
     )
-    tt = figures.to_title
+    tt = sorted(figures.to_title)
     if tt:
         print(
             f"login to title (all {players} at once): median {statistics.median(tt):.2f} s, "
@@ -376,7 +399,7 @@ def _run_workers(
         figures = Figures()
         for w in workers:
             figures.add(Figures.from_json(_expect(w, "done")))
-        memory = _memory_report(server)
+        memory = _memory_report(server) + "\n" + _cpu_report(server, [w.pid for w in workers])
         for w in workers:
             _say(w, "bye")
         for w in workers:
@@ -403,6 +426,22 @@ def _expect(worker: subprocess.Popen[str], word: str) -> str:
             raise RuntimeError(f"a bench worker ended before '{word}'")
         if line.startswith(word):
             return line[len(word) :].strip()
+
+
+def _cpu_report(server: ServerProcess, workers: Sequence[int]) -> str:
+    """CPU seconds spent so far by the server, its games and zygote, and the clients."""
+    log = server.log()
+    games = [int(p) for p in re.findall(r"game started: \S+ \(pid (\d+)", log)]
+    zygote = [int(p) for p in re.findall(r"zygote is ready \(pid (\d+)", log)]
+    clients = children(workers)
+    parts = [
+        ("server", cpu_seconds(server.proc.pid)),
+        (f"{len(games)} games", sum(cpu_seconds(p) for p in games)),
+        ("zygote", sum(cpu_seconds(p) for p in zygote)),
+        (f"{len(workers)} client processes", sum(cpu_seconds(p) for p in workers)),
+        (f"{len(clients)} ssh clients", sum(cpu_seconds(p) for p in clients)),
+    ]
+    return "CPU seconds so far: " + ", ".join(f"{who} {t:.1f}" for who, t in parts)
 
 
 def _memory_report(server: ServerProcess) -> str:
