@@ -507,15 +507,15 @@ def cmd_config(what: str) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    data = Path(args.data) if args.data else None
-    if args.serve_command in ("ssh", "web"):
-        from .extras import SSH_MODULES, WEB_MODULES, missing_extra
+    from .extras import SERVE_NEEDS, missing_extra
 
-        modules = SSH_MODULES if args.serve_command == "ssh" else WEB_MODULES
-        message = missing_extra(f"mac-tui serve {args.serve_command}", "server", modules)
-        if message:
-            print(message, file=sys.stderr)
-            return 2
+    data = Path(args.data) if args.data else None
+    needs = SERVE_NEEDS.get(args.serve_command, ())
+    message = missing_extra(f"mac-tui serve {args.serve_command}", "server", needs)
+    if message:
+        print(message, file=sys.stderr)
+        return 2
+    if args.serve_command in ("ssh", "web"):
         problems = _server_problems(args)
         if problems:
             print(f"mac-tui serve {args.serve_command}: {'; '.join(problems)}", file=sys.stderr)

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 SSH_MODULES = ("asyncssh", "pyte")
 WEB_MODULES = ("aiohttp", "jinja2", "textual_serve", "pyte")
+#: What each `mac-tui serve` command imports from the server extra (`serve scores` nothing).
+SERVE_NEEDS = {"ssh": SSH_MODULES, "web": WEB_MODULES}
 
 
 def missing_extra(what: str, extra: str, modules: Sequence[str]) -> str | None:

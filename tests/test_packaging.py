@@ -122,6 +122,7 @@ def test_the_wheel_ships_data_licence_man_page_and_metadata(dist: Path) -> None:
     assert needed("test")["textual"] == "==8.2.8"  # ... the exact one for the snapshots
     server = set(needed("server")) - set(game)
     assert server == {"asyncssh", "pyte", "aiohttp", "jinja2", "textual-serve"}
+    assert set(needed("postgres")) - set(game) == {"psycopg"}
 
 
 def _links(markdown: str) -> list[str]:
@@ -234,3 +235,35 @@ def test_the_man_page_renders(tmp_path: Path) -> None:
     for command in ("mac-tui play", "mac-tui serve ssh", "mac-tui config path", "NO_COLOR"):
         assert command in text, command
     assert "--seed N" in text and "--theme THEME" in text
+
+
+BLOCKED = """
+import sys
+for name in sys.argv[1].split(","):
+    sys.modules[name] = None  # `import name` fails as if it were not installed
+from mac_tui.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("blocked", "command", "missing"),
+    [
+        ("textual_serve", ["serve", "web"], "textual_serve"),
+        ("pyte", ["serve", "ssh", "--port", "0"], "pyte"),
+        ("jinja2,aiohttp", ["serve", "web"], "aiohttp"),
+    ],
+)
+def test_a_missing_module_of_an_extra_is_named_in_one_line(
+    blocked: str, command: list[str], missing: str
+) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", BLOCKED, blocked, *command],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (
+        f"mac-tui {' '.join(command[:2])} {SERVER_EXTRA} (no module {missing})\n"
+    )
