@@ -22,6 +22,7 @@ import attrs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mac_tui.bots.random_bot import random_policy
 from mac_tui.catalog import LOCATION_ORDER, catalog
 from mac_tui.combat import stats
 from mac_tui.combat.commands import (
@@ -48,7 +49,6 @@ from mac_tui.hexgrid import Hex, within
 from mac_tui.model import GameState
 from mac_tui.players.ai import decide
 from mac_tui.players.policy import Decision, Policy
-from mac_tui.players.random_player import random_policy
 from mac_tui.players.sim import play, run_battle
 
 ROOT = Path(__file__).resolve().parents[1]
