@@ -269,9 +269,10 @@ def test_same_log_in_separate_processes(tmp_path: Path) -> None:
         files.append(path.read_bytes())
     assert files[0] == files[1]
     log: list[str] = []
-    run_battle(7, 4, log=log)
+    run_battle(7, 4, log=log, names={"player": "ai", "enemy": "ai"})  # sim names the policies
     assert files[0] == ("\n".join(log) + "\n").encode("utf-8")
     assert json.loads(log[0])["seed"] == 7
+    assert json.loads(log[0])["policies"] == {"player": "ai", "enemy": "ai"}
 
 
 # --- the AI is a real opponent --------------------------------------------------------------

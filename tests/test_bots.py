@@ -295,3 +295,26 @@ def test_the_example_bot_of_docs_bots_md_plays_a_duel(tmp_path: Path) -> None:
 
     games = run_duel(Setup(f"{bot}:skirmisher", "random", 1, maps=("small",)))
     assert len(games) == 2 and all(g.rounds >= 1 for g in games)
+
+
+@pytest.mark.parametrize(
+    "only",
+    [
+        (api.FireGroup, api.Move),
+        (api.CalledShot,),
+        (api.Sprint, api.Brace, api.EndActivation),
+        (api.AutoDeploy, api.StartBattle),
+    ],
+)
+def test_asking_for_some_classes_gives_exactly_those_of_the_full_list(
+    only: tuple[type[api.Command], ...],
+) -> None:
+    state = make_state(5, 3)
+    for _ in range(40):
+        full = api.legal_commands(state)
+        assert api.legal_commands(state, only) == [c for c in full if isinstance(c, only)]
+        if api.to_act(state).side is None:
+            break
+        out = step(state, random_policy(state).command)
+        assert isinstance(out, Accepted)
+        state = out.state

@@ -7,11 +7,11 @@ from mac_tui.bots import api
 
 
 def greedy(state: api.GameState) -> api.Decision:
-    legal = api.legal_commands(state)
     me = api.acting(state)
     if me is None or me.hex is None:  # deployment: let the engine place the frames, then start
-        setup = [c for c in legal if isinstance(c, api.AutoDeploy | api.StartBattle)]
-        return api.Decision(setup[0] if setup else legal[0], note="deploy")
+        setup = api.legal_commands(state, (api.AutoDeploy, api.StartBattle))
+        return api.Decision(setup[0] if setup else api.legal_commands(state)[0], note="deploy")
+    legal = api.legal_commands(state, (api.FireGroup, api.Move))  # only what it will weigh
     foes = api.enemies(state)
     if not foes or foes[0].hex is None:
         return api.Decision(api.EndActivation(), note="no enemy in sight")
