@@ -74,6 +74,7 @@ def tally(activations: int, in_cover: int, chance: float) -> GameResult:
         frames_lost=(0, 0),
         pilots_lost=(0, 0),
         activation_ms=((), ()),
+        activation_cpu_ms=((), ()),
         cover=(CoverTally(activations, in_cover, chance), CoverTally()),
     )
 

@@ -14,7 +14,9 @@ Targets (the policy under test is `--policy`, default `ai`):
 * `cover`: when cover is within reach, activations end in it at least twice as often as
   chance (measured over the `greedy` games; definition in `docs/bots.md`);
 * `time`: decision time per activation on the 20x14 map with four frames a side, p95 <= 20 ms
-  and worst <= 50 ms (one worker process, so other games do not share its core).
+  and worst <= 50 ms: the deciding thread's CPU time (`time.thread_time`), which the other
+  work of a busy machine does not inflate, with the wall clock beside it and the load average
+  (one worker process, so the bench's own games do not share its core).
 
 A verdict compares the estimate with the goal; `?` marks one whose interval still straddles
 the goal. The benchmark never fails anything: it prints figures (the test suite runs a tiny
@@ -24,6 +26,7 @@ sample to prove the harness works).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -186,25 +189,23 @@ class Bench:
         setup = Setup(self.policy, "greedy", n, maps=("large",), frames=4)
         games = self.games(setup, jobs=1)
         t = timing(games, "a")
+        cpu = t["cpu"]
         cmd = self.command("greedy", "--frames 4 --map large", n, " --jobs 1")
-        what = f"ms per activation, 20x14 map, 4 frames a side ({t['activations']} activations)"
+        load = os.getloadavg()[0]
+        what = (
+            f"CPU ms per activation, 20x14 map, 4 frames a side ({t['activations']} "
+            f"activations; load average {load:.1f} on {os.cpu_count()} cores)"
+        )
         return [
             Line(
                 "time",
-                what + ": p95",
-                f"{t['p95']:.1f} ms",
-                "<= 20 ms",
-                "PASS" if t["p95"] <= 20 else "FAIL",
+                f"{what}: {label}",
+                f"{cpu[key]:.1f} ms (wall clock {t[key]:.1f} ms)",
+                f"<= {goal} ms",
+                "PASS" if cpu[key] <= goal else "FAIL",
                 cmd,
-            ),
-            Line(
-                "time",
-                what + ": worst",
-                f"{t['worst']:.1f} ms",
-                "<= 50 ms",
-                "PASS" if t["worst"] <= 50 else "FAIL",
-                cmd,
-            ),
+            )
+            for label, key, goal in (("p95", "p95", 20), ("worst", "worst", 50))
         ]
 
 
