@@ -25,6 +25,7 @@ engine's forecast module lands; `FORECAST_AVAILABLE` says whether this build has
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 from attrs import frozen
 
@@ -200,8 +201,8 @@ def _view(unit: Unit) -> Frame:
         chassis=unit.chassis,
         hex=unit.pos,
         alive=unit.active,
-        armor=dict(zip(LOCATIONS, unit.armor, strict=True)),
-        structure=dict(zip(LOCATIONS, unit.structure, strict=True)),
+        armor=MappingProxyType(dict(zip(LOCATIONS, unit.armor, strict=True))),
+        structure=MappingProxyType(dict(zip(LOCATIONS, unit.structure, strict=True))),
         start_armor=unit.start_armor,
         start_structure=unit.start_structure,
         ap=unit.ap,
