@@ -66,7 +66,16 @@ class Command:
             yield from sub.walk()
 
 
-def _argument(action: argparse.Action) -> Argument:
+def _help(action: argparse.Action, prog: str) -> str:
+    """The help as --help shows it (argparse's %-formatting: `%%`, `%(default)s`)."""
+    text = action.help or ""
+    try:
+        return text % dict(vars(action), prog=prog)
+    except (KeyError, TypeError, ValueError):
+        return text
+
+
+def _argument(action: argparse.Action, prog: str) -> Argument:
     metavar: str | None
     if action.option_strings and action.nargs == 0:
         metavar = None
@@ -79,7 +88,7 @@ def _argument(action: argparse.Action) -> Argument:
         flags=tuple(action.option_strings),
         dest=action.dest,
         metavar=metavar,
-        help=action.help or "",
+        help=_help(action, prog),
         choices=choices,
     )
 
@@ -94,13 +103,13 @@ def command_tree(
         if action.help == argparse.SUPPRESS:
             continue
         if isinstance(action, argparse._SubParsersAction):
-            helps = {a.dest: a.help or "" for a in action._choices_actions}
+            helps = {a.dest: _help(a, parser.prog) for a in action._choices_actions}
             for name, sub in action.choices.items():
                 subcommands.append(command_tree(sub, (*path, name), helps.get(name, "")))
         elif action.option_strings:
-            options.append(_argument(action))
+            options.append(_argument(action, parser.prog))
         else:
-            positionals.append(_argument(action))
+            positionals.append(_argument(action, parser.prog))
     return Command(
         path=path,
         help=help_text,

@@ -38,8 +38,8 @@ def shell_or_skip(name: str) -> str:
     return path
 
 
+ROOT = "play rules sim skirmish script replay serve config completion man -h --help --version"
 BASH_CASES = [
-    ("", "play rules sim skirmish script replay serve config completion man -h --help --version"),
     ("pl", "play"),
     ("play --th", "--theme"),
     ("play --theme mac-", "mac-dark mac-okabe-ito mac-light"),
@@ -57,7 +57,7 @@ def test_bash_completes_commands_options_and_values(tmp_path: Path) -> None:
     path = script("bash", tmp_path)
     (tmp_path / "saves-here").mkdir()
     lines = [f"source {path}"]
-    for typed, _ in [*BASH_CASES, ("play --saves saves-", "")]:
+    for typed, _ in [*BASH_CASES, ("play --saves saves-", ""), ("", "")]:
         words = ["mac-tui", *typed.split(" ")] if typed else ["mac-tui", ""]
         quoted = " ".join(f"'{w}'" for w in words)
         lines.append(
@@ -72,6 +72,7 @@ def test_bash_completes_commands_options_and_values(tmp_path: Path) -> None:
     for (typed, want), line in zip(BASH_CASES, got, strict=False):
         assert line == want, typed
     assert got[len(BASH_CASES)] == "saves-here"  # --saves completes folders
+    assert set(ROOT.split()) <= set(got[len(BASH_CASES) + 1].split())  # every command
 
 
 def test_fish_completes_with_descriptions(tmp_path: Path) -> None:
