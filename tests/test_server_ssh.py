@@ -21,6 +21,7 @@ from typing import Any
 import asyncssh
 import pytest
 
+from mac_tui.bench import main as bench_main
 from mac_tui.server import accounts as acc
 from mac_tui.server.games import PlayerLock
 from mac_tui.server.limits import RateLimiter, client_key
@@ -318,6 +319,22 @@ def test_twenty_sessions_stay_responsive(server: ServerProcess, tmp_path: Path) 
     assert result.unanswered == 0
     assert len(result.latencies) == 20 * 5
     assert max(result.latencies) < 5.0  # a generous bound; figures: python -m mac_tui.bench ssh
+
+
+def test_the_ssh_bench_plays_its_whole_flow(
+    keys: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m mac_tui.bench ssh --players 2`: both players log in through the zygote in
+    client processes of their own, and every key of the flow (title, new company, contracts,
+    a battle's deployment) shows its effect. The bench prints figures; nothing here is timed."""
+    assert bench_main(["ssh", "--players", "2", "--presses", "6", "--gap", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 players on loopback, 1 client processes, warm start on" in out, out
+    assert "login to title (all 2 at once): median" in out, out
+    assert "menu  : 4 keys" in out and "screen: 16 keys" in out, out
+    assert "battle: 12 keys" in out, out
+    assert "memory per game in battle (2 games): PSS" in out, out
+    assert re.search(r"recordings \(2 games, \d+ s each\): \d+ KB on disk", out), out
 
 
 # ---- limits and passwords (servers of their own) ------------------------------------------

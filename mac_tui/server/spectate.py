@@ -3,13 +3,14 @@
 The lobby (`lobby.py`) has two lists, Tab switches: the live games, refreshed by themselves,
 and every player's recordings, newest first, a page at a time. A number opens a game or a
 recording. The view is drawn from a screen copy (`games.ScreenCopy`): the live game's, kept
-from its output, or one a `recordings.Playback` feeds from the recording. So a spectator who
-joins mid-game sees the whole current screen at once, a terminal of another size gets a cropped
+from its output while someone watches (the first spectator has the game draw its whole screen
+again), or one a `playback.Playback` feeds from the recording. So a spectator who joins
+mid-game sees the whole current screen at once, a terminal of another size gets a cropped
 (or framed) picture, and nothing the spectator types reaches a game: watching, only `q`,
 ctrl+c, ctrl+d and Esc mean anything (leave); playing back, the playback keys too (speed,
 pause, idle gaps, the end). Only changed rows are sent, and a spectator whose connection cannot
 keep up skips frames instead of holding up the game. A recording is read a piece at a time as
-it plays (`recordings.CastReader`): no recording makes the server hold it whole.
+it plays (`playback.CastReader`): no recording makes the server hold it whole.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ the figures are only as good as the machine is quiet.
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import os
@@ -52,6 +53,7 @@ from .loadtest import (
     tool_missing,
     wait_until,
 )
+from .recordings import FOLDER, NAME_RE, SUFFIX
 
 PER_WORKER = 25
 RIGHT, LEFT = b"\x1b[C", b"\x1b[D"
@@ -337,6 +339,7 @@ def bench(players: int = 20, presses: int = 30, gap: float = 1.0, cold: bool = F
             spent = time.perf_counter() - t0
         finally:
             server.stop()
+        recorded = _recordings_report(root / "data" / "players")
     load_after = os.getloadavg()
     lat = [v for values in figures.latencies.values() for v in values]
     print(
@@ -355,6 +358,7 @@ def bench(players: int = 20, presses: int = 30, gap: float = 1.0, cold: bool = F
     for kind in ("menu", "screen", "battle"):
         print(f"  {kind:<6}: {_spread(figures.latencies.get(kind, []))}")
     print(memory)
+    print(recorded)
     if figures.unanswered or figures.failed:
         print(f"unanswered keys: {figures.unanswered}; players who fell out: {figures.failed}")
         return 1
@@ -442,6 +446,30 @@ def _cpu_report(server: ServerProcess, workers: Sequence[int]) -> str:
         (f"{len(clients)} ssh clients", sum(cpu_seconds(p) for p in clients)),
     ]
     return "CPU seconds so far: " + ", ".join(f"{who} {t:.1f}" for who, t in parts)
+
+
+def _inflated_size(path: Path) -> int:
+    size = 0
+    with gzip.open(path) as gz:
+        while chunk := gz.read(1 << 16):
+            size += len(chunk)
+    return size
+
+
+def _recordings_report(players: Path) -> str:
+    """The games' recordings (closed once the server has stopped): size on disk and of the
+    terminal output they hold, and the seconds they last."""
+    files = sorted(players.glob(f"*/{FOLDER}/*{SUFFIX}"))
+    if not files:
+        return "recordings: none"
+    disk = [f.stat().st_size for f in files]
+    text = [_inflated_size(f) for f in files]
+    seconds = [int(m.group("seconds") or 0) for f in files if (m := NAME_RE.fullmatch(f.name))]
+    return (
+        f"recordings ({len(files)} games, {statistics.mean(seconds or [0]):.0f} s each): "
+        f"{statistics.mean(disk) / 1024:.0f} KB on disk, {statistics.mean(text) / 1024:.0f} KB "
+        f"of asciicast text each (compressed {sum(text) / max(1, sum(disk)):.0f}x)"
+    )
 
 
 def _memory_report(server: ServerProcess) -> str:

@@ -3,7 +3,7 @@
 A cold game is a new Python process that imports Textual and the engine and loads the rules
 tables before it draws anything: about 0.55 s of CPU of its 0.65 s to the title screen, so 50
 players logging in together on two cores waited 15 s. The zygote pays that once: the server
-starts `python -m mac_tui.server.zygote` beside it, which imports everything a game needs
+starts `python -m mac_tui.server.zygote_main` beside it, which imports everything a game needs
 (`warm_up`), then waits on a Unix socket. For each game the server sends the game's command
 line, environment and folder, with its terminal's file descriptors (`SCM_RIGHTS`); the zygote
 forks, and the child makes itself a game exactly as the cold launcher does:
