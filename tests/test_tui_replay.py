@@ -124,6 +124,27 @@ async def test_the_animation_runs_on_the_apps_clock() -> None:
         assert "paused" in text(viewer, "#replay-head")
 
 
+class HeldApp(ReplayApp):
+    """A viewer whose timeline the test hands over itself (`loaded`), so keys can come first."""
+
+    def fold(self) -> Any:
+        return None
+
+
+async def test_keys_pressed_while_the_log_replays_are_done_once_it_has() -> None:
+    save = load_save(V1 / "campaign-after-action.json").save
+    app = HeldApp(save, "save.json", settings=Settings(), clock=ManualClock())
+    async with app.run_test(size=(100, 32)) as pilot:
+        viewer = app.viewer
+        assert "replaying its commands" in text(viewer, "#replay-head")
+        await pilot.press("b", "right", "right")  # nothing to move through yet: kept
+        assert viewer.timeline is None and viewer.index == 0
+        viewer.loaded(Timeline(save).fold())
+        await pilot.pause()
+        assert viewer.index == 12  # the first battle (command 10), then two steps
+        assert "command 12/52" in text(viewer, "#replay-head")
+
+
 async def test_saves_of_other_rules_or_parted_from_their_log_say_so() -> None:
     save = load_save(V1 / "campaign-mid-battle.json").save
     older = attrs.evolve(save, rules_version=RULES_VERSION + 1, made_by="9.9.9")

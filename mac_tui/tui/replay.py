@@ -8,6 +8,7 @@ It draws with the game's own pieces: in a battle the hex map, the initiative tra
 frame's panel and the combat log lines of the command (`battle_text.log_lines`); between
 battles the company's status bar and the day report of the command (its events, as the game's
 day report shows them). It never changes the save: the file is read once, nothing is written.
+Keys pressed while the log is still replaying are done, in order, once it has.
 
 The command log of a save made under other rules is replayed under today's (the engine has
 only today's): the screen says so ("made by ...: replayed under today's rules, it may part
@@ -17,7 +18,7 @@ is refused today (the timeline ends there).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.text import Text
@@ -81,6 +82,7 @@ class ReplayScreen(Screen[None]):
         self.playing = False
         self.speed_index = SPEEDS.index(2.0)
         self._pending: Pending | None = None
+        self._waiting: list[Callable[[], None]] = []  # keys pressed while the log replays
 
     def compose(self) -> ComposeResult:
         yield Static("", id="replay-head")
@@ -106,9 +108,20 @@ class ReplayScreen(Screen[None]):
         self.draw()
 
     def loaded(self, timeline: Timeline) -> None:
+        """The timeline is ready: draw its start, then do what was pressed meanwhile."""
         self.timeline = timeline
         self.index = 0
         self.draw()
+        waiting, self._waiting = self._waiting, []
+        for action in waiting:
+            action()
+
+    def _later(self, action: Callable[[], None]) -> bool:
+        """While the log is still replaying, keep `action` for `loaded` (True); else False."""
+        if self.timeline is None:
+            self._waiting.append(action)
+            return True
+        return False
 
     # ---- moving ---------------------------------------------------------------------------
     def go_to(self, index: int) -> None:
@@ -118,10 +131,14 @@ class ReplayScreen(Screen[None]):
         self.draw()
 
     def action_go(self, step: int) -> None:
+        if self._later(lambda: self.action_go(step)):
+            return
         self.stop()
         self.go_to(self.index + step)
 
     def action_to(self, where: int) -> None:
+        if self._later(lambda: self.action_to(where)):
+            return
         self.stop()
         if self.timeline is not None:
             self.go_to(self.timeline.end if where < 0 else where)
@@ -132,11 +149,11 @@ class ReplayScreen(Screen[None]):
             self.go_to(self.timeline.next_mark(marks, self.index, step > 0))
 
     def action_day(self, step: int) -> None:
-        if self.timeline is not None:
+        if not self._later(lambda: self.action_day(step)) and self.timeline is not None:
             self._jump(self.timeline.days, step)
 
     def action_battle(self, step: int) -> None:
-        if self.timeline is not None:
+        if not self._later(lambda: self.action_battle(step)) and self.timeline is not None:
             self._jump(self.timeline.battles, step)
 
     # ---- animated -------------------------------------------------------------------------
@@ -149,6 +166,8 @@ class ReplayScreen(Screen[None]):
         return clock if clock is not None else SystemClock()
 
     def action_play(self) -> None:
+        if self._later(self.action_play):
+            return
         if self.playing:
             self.stop()
         elif self.timeline is not None and self.index < self.timeline.end:
