@@ -266,6 +266,12 @@ def test_a_spectator_sees_the_game_and_cannot_touch_it(
     watch.send(number)
     assert watch.wait_for("Roster"), watch.text()  # the game's screen, drawn at once
     assert "Gus Hussars" in watch.text()
+
+    def same_picture() -> bool:  # both terminals read until they agree
+        gus.pump(0.05)
+        return watch.text() == gus.text()
+
+    assert watch.wait_for(same_picture, 10), (watch.text(), gus.text())  # the whole screen
     for key in ("d", "w", "2", "x", "\r", "n", "\x1b[B", "h"):
         watch.send(key)
         watch.settle(quiet=0.15)

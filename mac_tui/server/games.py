@@ -5,9 +5,11 @@ Each game runs in its own session and process group, with the PTY as its control
 game), so a window-size change on the PTY reaches it as SIGWINCH like in any terminal, and
 SIGHUP to its group saves and ends it (`MacApp.save_and_exit`). Bytes flow both ways without
 interpretation: the player's keys into the PTY, the game's output to the player's channel and
-to its recording (`recordings.Recorder`). While a spectator watches, the output also feeds a
-`pyte` screen (`ScreenCopy`) a little later, off the player's path; the first spectator makes
-the game draw its whole screen again, so it gets the current picture at once, then every change.
+to its recording (`recordings.Recorder`). The same output also feeds a `pyte` screen
+(`ScreenCopy`) a little later, off the player's path, so a spectator who joins mid-game gets
+the current picture at once and then every change. (Keeping the copy only while someone
+watches was tried and dropped: a same-size SIGWINCH does not make Textual redraw every cell,
+and the copy costs the server little beside the games' own CPU; `bench ssh` prints both.)
 
 `Registry` holds the live games by player, one each; `Registry.lock(name)` serialises the
 take-over of a player's game by their next login. `PlayerLock` makes "one live game per player"
@@ -53,7 +55,8 @@ DEFAULT_TERM = "xterm-256color"
 PASS_THROUGH = ("PATH", "TZ", "MAC_TUI_DATA", "PYTHONPATH")
 MAX_COLS, MAX_ROWS = 1000, 500
 INPUT_CAP = 64 * 1024  # keys waiting for the game beyond this are dropped
-SCREEN_DELAY = 0.03  # how soon the screen copy follows the output while watched
+SCREEN_DELAY_WATCHED = 0.03  # how soon the screen copy follows the output, watched or not
+SCREEN_DELAY_UNWATCHED = 0.3
 SCREEN_BACKLOG = 256 * 1024  # parse at once past this much unparsed output
 # Sequences pyte does not know and would print: the kitty keyboard protocol, mode queries.
 PYTE_UNKNOWN = re.compile(rb"\x1b\[[<>=?][0-9;]*u|\x1b\[\??[0-9;]*\$p")
@@ -421,14 +424,13 @@ class LiveGame(GameProcess):
             self.recorder.output(data)
         if self.owner is not None:
             self.owner.game_output(data)
-        if not self.watchers:
-            return  # nobody watches: no screen copy is kept (see `add_watcher`)
         self._pending.append(data)
         self._pending_size += len(data)
         if self._pending_size > SCREEN_BACKLOG:
             self.update_screen()
         elif self._screen_timer is None:
-            self._screen_timer = self._loop.call_later(SCREEN_DELAY, self.update_screen)
+            delay = SCREEN_DELAY_WATCHED if self.watchers else SCREEN_DELAY_UNWATCHED
+            self._screen_timer = self._loop.call_later(delay, self.update_screen)
 
     def pause_output(self) -> None:
         """The player's channel is full: stop reading until `resume_output`."""
@@ -449,26 +451,6 @@ class LiveGame(GameProcess):
             self._pending_size = 0
             self.screen.feed(data)
         self._tell_watchers()
-
-    def add_watcher(self, watcher: Watcher) -> None:
-        """A spectator begins to watch. The screen copy is kept only while someone watches
-        (parsing every game's output costs the server about as much CPU again as its SSH):
-        the first spectator gets a new, blank copy and the game is asked to draw its whole
-        screen again (SIGWINCH, as after a resize: Textual repaints every cell), so the copy
-        is whole as soon as that repaint has come. The player sees the same picture again."""
-        if not self.watchers and not self._closed:
-            self.screen = ScreenCopy(*self.screen.size)
-            self._pending.clear()
-            self._pending_size = 0
-            signal_group(self.pid, signal.SIGWINCH)
-        self.watchers.add(watcher)
-        self.update_screen()
-
-    def remove_watcher(self, watcher: Watcher) -> None:
-        self.watchers.discard(watcher)
-        if not self.watchers:
-            self._pending.clear()
-            self._pending_size = 0
 
     def _tell_watchers(self) -> None:
         for watcher in list(self.watchers):

@@ -3,9 +3,8 @@
 The lobby (`lobby.py`) has two lists, Tab switches: the live games, refreshed by themselves,
 and every player's recordings, newest first, a page at a time. A number opens a game or a
 recording. The view is drawn from a screen copy (`games.ScreenCopy`): the live game's, kept
-from its output while someone watches (the first spectator has the game draw its whole screen
-again), or one a `playback.Playback` feeds from the recording. So a spectator who joins
-mid-game sees the whole current screen at once, a terminal of another size gets a cropped
+from its output, or one a `playback.Playback` feeds from the recording. So a spectator who
+joins mid-game sees the whole current screen at once, a terminal of another size gets a cropped
 (or framed) picture, and nothing the spectator types reaches a game: watching, only `q`,
 ctrl+c, ctrl+d and Esc mean anything (leave); playing back, the playback keys too (speed,
 pause, idle gaps, the end). Only changed rows are sent, and a spectator whose connection cannot
@@ -284,11 +283,12 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
         self._enter_view()
         self.watching = game
         self.log(f"watch: watching {game.player}")
-        game.add_watcher(self)  # the copy (drawn again if nobody watched), then every change
+        game.watchers.add(self)
+        game.update_screen()  # the copy up to now, then this spectator's first full picture
 
     def _stop_watching(self) -> None:
         if self.watching is not None:
-            self.watching.remove_watcher(self)
+            self.watching.watchers.discard(self)
             self.watching = None
         if self._play_timer is not None:
             self._play_timer.cancel()
