@@ -432,12 +432,16 @@ async def test_a_huge_page_is_clamped_like_ssh(server: WebServer, visitors: Any)
 
 
 async def test_a_closed_page_saves_and_ends_its_game(server: WebServer, visitors: Any) -> None:
+    await until(lambda: "zygote is ready" in server.output(), "the warm start's zygote")
+    zygote = int(re.findall(r"zygote is ready \(pid (\d+)\)", server.output())[-1])
     ida = await logged_in(visitors(), "ida")
     page = await ida.play()
     await page.new_campaign("Ida Guard")
     await page.keys("d")  # a day passes
     await page.read_until("Day report")
     (pid,) = server.game_pids("ida")
+    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    assert int(stat[1]) == zygote and int(stat[3]) == pid  # forked warm, a session of its own
     await page.ws.close()
     await until(lambda: process_gone(pid), "the game of a closed page ending", 15)
     (save,) = server.saves("ida")
