@@ -2,11 +2,14 @@
 the server, and the `watch` login plays it back; the last picture of the playback is the last
 picture the player saw, cell by cell (both read with pyte). Also: the warm start (a game
 forked by the zygote) reaches the title screen, saves on hang-up, and two players' games share
-neither saves nor environment."""
+neither saves nor environment; a zygote that dies means cold games until the server has
+started its successor, and `--cold-start` means no zygote at all."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 from pathlib import Path
 
 import pyte
@@ -137,3 +140,48 @@ def test_a_warm_game_saves_on_hang_up_and_shares_nothing(tmp_path: Path) -> None
         for term in terms:
             term.close()
         assert srv.stop() == 0, srv.log()
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_a_dead_zygote_means_cold_games_until_its_successor_and_cold_start_means_none(
+    tmp_path: Path,
+) -> None:
+    _install_openssh()
+    srv = ServerProcess(tmp_path / "data")
+    terms: list[SshTerminal] = []
+    ready = re.compile(r"zygote is ready \(pid (\d+)\)")
+    try:
+        assert wait_until(lambda: ready.search(srv.log()) is not None, 60), srv.log()
+        first = int(ready.findall(srv.log())[0])
+        os.kill(first, signal.SIGKILL)  # the zygote dies: games start cold meanwhile
+        assert wait_until(lambda: "the zygote has gone" in srv.log()), srv.log()
+        wes = SshTerminal("wes", srv.port, make_key(tmp_path / "wes"))
+        terms.append(wes)
+        title(wes)
+        pid = int(re.findall(r"game started: wes \(pid (\d+)", srv.log())[0])
+        assert parent_of(pid) == srv.proc.pid  # cold: the server's own child
+        assert wait_until(lambda: len(ready.findall(srv.log())) == 2, 60), srv.log()
+        second = int(ready.findall(srv.log())[1])
+        xan = SshTerminal("xan", srv.port, make_key(tmp_path / "xan"))
+        terms.append(xan)
+        title(xan)
+        pid = int(re.findall(r"game started: xan \(pid (\d+)", srv.log())[0])
+        assert second != first and parent_of(pid) == second  # warm again
+    finally:
+        for term in terms:
+            term.close()
+        assert srv.stop() == 0, srv.log()
+
+    cold = ServerProcess(tmp_path / "cold", "--cold-start")
+    try:
+        yul = SshTerminal("yul", cold.port, make_key(tmp_path / "yul"))
+        terms.append(yul)
+        title(yul)
+        pid = int(re.findall(r"game started: yul \(pid (\d+)", cold.log())[0])
+        assert parent_of(pid) == cold.proc.pid and "warm start" not in cold.log()
+    finally:
+        yul.close()
+        assert cold.stop() == 0, cold.log()
