@@ -112,7 +112,25 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     scores = what.add_parser("scores", help="print the high scores of a server's players")
     scores.add_argument("--data", metavar="DIR", help="the server's data folder")
+    _db_argument(scores)
     scores.add_argument("--json", action="store_true", help="print JSON for tools")
+    scores.add_argument(
+        "--rescan", action="store_true", help="index the saves changed since the servers ran"
+    )
+    keys = what.add_parser("keys", help="list the SSH keys that open a player's name, or add one")
+    keys.add_argument("name", help="the player's name")
+    keys.add_argument("--data", metavar="DIR", help="the server's data folder")
+    _db_argument(keys)
+    keys.add_argument("--add", metavar="KEY", help="a public key (a line, or a .pub file) to add")
+
+
+def _db_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the store: postgresql://... shared by several servers (default: store.db, "
+        "SQLite, in the data folder)",
+    )
 
 
 def _server_arguments(parser: argparse.ArgumentParser, port: int, sessions: str) -> None:
@@ -126,6 +144,8 @@ def _server_arguments(parser: argparse.ArgumentParser, port: int, sessions: str)
     parser.add_argument(
         "--data", metavar="DIR", help="the server's data folder (keys, players, saves)"
     )
+    _db_argument(parser)
+    parser.add_argument("--log", metavar="FILE", help="the log file (default: DATA/server.log)")
     parser.add_argument(
         "--idle-timeout",
         type=float,
@@ -376,6 +396,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     data = Path(args.data) if args.data else None
+    db = args.db or None
+    if db is not None:
+        from .server.store import url_problem
+
+        problem = url_problem(db)
+        if problem is not None:
+            print(f"mac-tui serve {args.serve_command}: {problem}", file=sys.stderr)
+            return 2
+    log = Path(args.log) if getattr(args, "log", None) else None
     if args.serve_command in ("ssh", "web"):
         problems = _server_problems(args)
         if problems:
@@ -397,6 +426,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 max_spectators=args.max_spectators,
                 spectator_idle_timeout=args.spectator_idle_timeout,
                 max_registrations=args.max_registrations,
+                db=db,
+                log=log,
             )
         )
     if args.serve_command == "web":
@@ -414,11 +445,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 rate_limit=args.rate_limit,
                 max_registrations=args.max_registrations,
                 behind_proxy=args.behind_proxy,
+                db=db,
+                log=log,
             )
         )
+    if args.serve_command == "keys":
+        from .server import default_data_dir
+        from .server.store.files import keys_command
+
+        return keys_command(db, data or default_data_dir(), args.name, args.add)
     from .server.scores import print_scores
 
-    return print_scores(data, args.json)
+    return print_scores(data, args.json, db=db, rescan=args.rescan)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

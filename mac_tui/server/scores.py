@@ -304,21 +304,33 @@ def score_of(
 ) -> Score | None:
     """The score of one save, None for a quick battle; BadSave when it gives none. The figures
     come from the state the save's commands rebuild (`verified_figures`)."""
+    data, save = _read(path, shown)
+    figures = cache.figures(data, save) if cache is not None else verified_figures(save)
+    if figures is None:
+        return None
+    return make_score(player, shown, figures, *ending(path, figures))
+
+
+def _read(path: Path, shown: str) -> tuple[bytes, SaveFile]:
     try:
         data = read_regular(path)
     except Refused as exc:
         raise BadSave(str(exc)) from None
     try:
-        save = from_json(data, shown)
+        return data, from_json(data, shown)
     except SaveError as exc:
         raise BadSave(str(exc).removeprefix(f"{shown}: ").rstrip(".")) from None
-    figures = cache.figures(data, save) if cache is not None else verified_figures(save)
-    if figures is None:
-        return None
+
+
+def ending(path: Path, figures: Figures) -> tuple[str, str]:
+    """(where and when the run ended, why) from the debrief file beside `path`, else ("",
+    the state's cause); ("", "") for a run that goes on."""
     cause = figures.ended
     facts = debrief_facts(path) if cause else {}
-    if cause and not facts.get("cause"):
-        facts["cause"] = cause
+    return facts.get("ended", ""), facts.get("cause") or cause
+
+
+def make_score(player: str, shown: str, figures: Figures, ended_at: str, cause: str) -> Score:
     return Score(
         player=player,
         company=figures.company,
@@ -326,11 +338,11 @@ def score_of(
         missions_won=figures.missions_won,
         missions_played=figures.missions_played,
         credits=figures.credits,
-        outcome=outcome_of(cause),
-        cause=facts.get("cause", ""),
+        outcome=outcome_of(figures.ended),
+        cause=cause,
         seed=figures.seed,
         date=date_text(figures.day),
-        ended_at=facts.get("ended", ""),
+        ended_at=ended_at,
         file=shown,
         verified=figures.verified,
         note=figures.note,
@@ -394,14 +406,27 @@ def missions_text(score: Score) -> str:
     return f"{score.missions_won}/{score.missions_played}"
 
 
-def print_scores(data: Path | None, as_json: bool) -> int:
-    """`mac-tui serve scores`: the high scores of `data` (a server's data folder: its players
-    and its web games), else of the local saves folder; a Rich table or JSON. Skipped files
-    are named on stderr. The exit code: 0, or 2 when `data` is not a folder."""
+def print_scores(
+    data: Path | None, as_json: bool, db: str | None = None, rescan: bool = False
+) -> int:
+    """`mac-tui serve scores`: the high scores of a server (`data`, its data folder, and/or
+    `db`, its store: read from the store, `store.files.stored_scores`), else of the local
+    saves folder; a Rich table or JSON. Skipped files are named on stderr. The exit code: 0,
+    or 2 when `data` is not a folder or the store cannot be used."""
     if data is not None and not _is_dir(data):
         print(f"mac-tui: no data folder at {data}", file=sys.stderr)
         return 2
-    scores = collect(scores_root(data))
+    if data is not None or db:
+        from .store import StoreError
+        from .store.files import stored_scores
+
+        try:
+            scores = stored_scores(db, data, rescan)
+        except StoreError as exc:
+            print(f"mac-tui: {exc}", file=sys.stderr)
+            return 2
+    else:
+        scores = collect(scores_root(data))
     for note in (*scores.notes, *scores.flagged):
         print(f"mac-tui: {note}", file=sys.stderr)
     if as_json:

@@ -36,7 +36,7 @@ from attrs import frozen
 
 from . import LOG
 from .accounts import MAX_PASSWORD, MIN_PASSWORD, Accounts, hash_password, name_problem
-from .limits import RateLimiter, client_key, registrations_used_up
+from .limits import DailyCap, RateLimiter, client_key, registrations_used_up
 
 COOKIE = "mac_tui_session"
 SESSION_SECONDS = 30 * 24 * 3600
@@ -132,7 +132,7 @@ class LoginResult:
 class Logins:
     """The login form's checks: limits, names, passwords, registration."""
 
-    def __init__(self, accounts: Accounts, rate_limit: int, registrations: RateLimiter) -> None:
+    def __init__(self, accounts: Accounts, rate_limit: int, registrations: DailyCap) -> None:
         self.accounts = accounts
         self.attempts = RateLimiter(rate_limit)
         self.registrations = registrations
@@ -199,9 +199,8 @@ class Logins:
         used_up = registrations_used_up(self.registrations, peer)  # again, after the wait
         if used_up is not None:
             return LoginResult(None, used_up[0].upper() + used_up[1:] + ".", 429)
-        if not self.accounts.register_password(name, digest):
+        if not self.accounts.register_password(name, digest, peer):
             return LoginResult(
                 None, f"'{name}' was registered by someone else just now: choose another.", 403
             )
-        self.registrations.add(client_key(peer))
         return LoginResult(name, registered=True)
