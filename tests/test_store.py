@@ -205,6 +205,21 @@ def test_the_file_based_accounts_and_saves_are_imported_on_the_first_start(
     assert scores_from_store(store, str(root)).rows == collect(root).rows
 
 
+def test_a_host_moving_to_another_store_keeps_its_players(store: Store, tmp_path: Path) -> None:
+    """A data folder that ran with its own SQLite store (DATA/store.db), started with --db:
+    the players registered there are copied into the new store on that first start."""
+    data = DataDir(tmp_path / "moving")
+    data.make()
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    with open_store(None, data.root) as own:
+        own.register("ann", key=(key.public_data, key_line(key, "ann")))
+        own.register("ben", password="scrypt$ben")
+    assert prepare(store, data, lambda _: None)
+    ann, ben = store.account("ann"), store.account("ben")
+    assert ann is not None and ann.keys == (key.public_data,)
+    assert ben is not None and ben.password == "scrypt$ben"
+
+
 def test_serve_scores_reads_the_store(store_url: str, tmp_path: Path) -> None:
     """`serve scores --data DIR [--db URL]`: the first look imports and indexes the folder;
     later looks read the store only, until --rescan."""

@@ -34,7 +34,7 @@ from ..scores import (
     make_score,
     verified_figures,
 )
-from . import open_store
+from . import SQLITE_NAME, open_store
 from .base import SaveRow, Store
 
 IMPORTED = "imported:"  # meta key prefix: the data folders whose files were imported
@@ -181,13 +181,49 @@ def import_accounts(store: Store, data: DataDir, note: Callable[[str], None]) ->
     return added
 
 
+def copy_sqlite_accounts(store: Store, data: DataDir, note: Callable[[str], None]) -> int:
+    """The players of the data folder's own SQLite store (`DATA/store.db`, a host that ran
+    without `--db`) into `store` (another one: the PostgreSQL database it moves to); how many
+    names were added. Idempotent, like `import_accounts`."""
+    import asyncssh
+
+    from .sqlite import SQLiteStore
+
+    own = data.root / SQLITE_NAME
+    if not own.is_file() or (
+        isinstance(store, SQLiteStore) and store.path.resolve() == own.resolve()
+    ):
+        return 0
+    added = 0
+    with SQLiteStore(own) as old:
+        for name in sorted(old.player_names()):
+            account = old.account(name)
+            if account is None:
+                continue
+            keys = []
+            for line in old.key_lines(name):
+                with contextlib.suppress(asyncssh.KeyImportError, ValueError):
+                    keys.append((asyncssh.import_public_key(line).public_data, line))
+            if store.account(name) is None:
+                first = keys[0] if keys else None
+                if not store.register(name, password=account.password, key=first, peer="copied"):
+                    note(f"{own}: '{name}' is too like a registered name; not copied")
+                    continue
+                added += 1
+            for blob, line in keys:
+                store.add_key(name, blob, line)
+    return added
+
+
 def prepare(store: Store, data: DataDir, note: Callable[[str], None]) -> bool:
     """On a server's start: the data folder's accounts imported, once (True when this call
-    did it). The saves are indexed by `sync_saves`, which the caller runs when it suits."""
+    did it): its files' (`import_accounts`), and its own SQLite store's when the store is
+    another (`copy_sqlite_accounts`). The saves are indexed by `sync_saves`, which the
+    caller runs when it suits."""
     key = IMPORTED + str(data.root)
     if store.meta(key) is not None:
         return False
-    added = import_accounts(store, data, note)
+    added = import_accounts(store, data, note) + copy_sqlite_accounts(store, data, note)
     if store.claim_meta(key, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())):
         note(f"imported {added} player(s) of {data.root} into the store {store.where}")
     return True
