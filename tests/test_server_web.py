@@ -443,6 +443,8 @@ async def test_a_closed_page_saves_and_ends_its_game(server: WebServer, visitors
     await until(lambda: process_gone(pid), "the game of a closed page ending", 15)
     (save,) = server.saves("ida")
     assert read_header(save)["date"] == "02 Jan 2847"
+    # the server logs the end once it has read the game's last output (after the exit)
+    await until(lambda: "web: game ended: ida" in server.output(), "the game's end logged", 15)
     assert "web: game ended: ida (disconnect, exit status 0" in server.output()
 
 

@@ -20,6 +20,7 @@ from mac_tui.campaign.commands import AdvanceDay
 from mac_tui.game import Accepted
 from mac_tui.save import read_save
 from mac_tui.server.accounts import Accounts, DataDir, StoredRegistrations, key_line
+from mac_tui.server.leases import Lease, Leases
 from mac_tui.server.limits import registrations_used_up
 from mac_tui.server.scores import collect, verified_figures
 from mac_tui.server.store import SaveRow, Store, StoreError, open_store
@@ -164,6 +165,21 @@ def test_a_game_lease_is_one_servers_until_given_back_or_expired(store: Store) -
     assert store.take_lease("bob", "node-b", "b, web", seconds=-1) is None
     assert store.take_lease("bob", "node-a", "a, ssh") is None
     assert store.renew_leases("node-b") == {"alice"}  # node-b learns it lost bob's
+
+
+def test_a_servers_leases_survive_a_takeover_on_that_server(store: Store) -> None:
+    ssh, web = Leases(store, "ssh"), Leases(store, "web")
+    first = ssh.take("alice")
+    assert isinstance(first, Lease)
+    refused = web.take("alice")
+    assert isinstance(refused, str) and "alice's game is open on another server" in refused
+    assert ", ssh)" in refused  # where it runs
+    second = ssh.take("alice")  # the player logs in again on the same server: a takeover
+    assert isinstance(second, Lease)
+    ssh.release(first)  # the old game's end does not free the new game's lease
+    assert isinstance(web.take("alice"), str)
+    ssh.release(second)
+    assert isinstance(web.take("alice"), Lease)
 
 
 # ---- what comes from the data folder ---------------------------------------------------------

@@ -5,8 +5,9 @@ keeps, `files` for what comes from (and stays in) the data folder, `report` for 
 reports its saves.
 
 `open_store(db, data)`: `db` None (or "") is `DATA/store.db`; `sqlite:///PATH` another SQLite
-file; `postgresql://...` (or `postgres://...`) a PostgreSQL server. The games a server starts
-get the same in `$MAC_TUI_STORE` (and their player's name in `$MAC_TUI_PLAYER`).
+file (`sqlite:////abs/path.db`: an absolute path, as SQLAlchemy writes it); `postgresql://...`
+(or `postgres://...`) a PostgreSQL server. The games a server starts get the same in
+`$MAC_TUI_STORE` (and their player's name in `$MAC_TUI_PLAYER`).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def open_store(db: str | None, data: Path | None) -> Store:
         from .sqlite import SQLiteStore
 
         try:
-            return SQLiteStore(Path(url.removeprefix("sqlite://")))
+            return SQLiteStore(Path(url.removeprefix("sqlite:///")))
         except Exception as exc:  # sqlite3.Error, OSError: say which file
             if isinstance(exc, StoreError):
                 raise

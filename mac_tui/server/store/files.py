@@ -35,7 +35,7 @@ from ..scores import (
     verified_figures,
 )
 from . import SQLITE_NAME, open_store
-from .base import SaveRow, Store
+from .base import SaveRow, Store, StoreError
 
 IMPORTED = "imported:"  # meta key prefix: the data folders whose files were imported
 
@@ -270,7 +270,12 @@ def keys_command(db: str | None, data: Path, name: str, add: str | None) -> int:
 
     from ..accounts import key_line
 
-    with open_store(db, data) as store:
+    try:
+        store = open_store(db, data)
+    except StoreError as exc:
+        print(f"mac-tui: {exc}", file=sys.stderr)
+        return 2
+    with store:
         prepare(store, DataDir(data.resolve()), lambda _: None)
         if store.account(name) is None:
             print(f"mac-tui: no player '{name}' in {store.where}", file=sys.stderr)
