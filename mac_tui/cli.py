@@ -454,9 +454,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from .server.store.files import keys_command
 
         return keys_command(db, data or default_data_dir(), args.name, args.add)
+    if data is not None or db is not None:  # a server's: from its store
+        from .server.store.files import print_server_scores
+
+        return print_server_scores(data, db, args.json, args.rescan)
     from .server.scores import print_scores
 
-    return print_scores(data, args.json, db=db, rescan=args.rescan)
+    return print_scores(data, args.json)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,6 +17,7 @@ import asyncssh
 import pytest
 
 from mac_tui.campaign.commands import AdvanceDay
+from mac_tui.cli import main
 from mac_tui.game import Accepted
 from mac_tui.save import read_save
 from mac_tui.server.accounts import Accounts, DataDir, StoredRegistrations, key_line
@@ -236,12 +237,17 @@ def test_a_host_moving_to_another_store_keeps_its_players(store: Store, tmp_path
     assert ben is not None and ben.password == "scrypt$ben"
 
 
-def test_serve_scores_reads_the_store(store_url: str, tmp_path: Path) -> None:
+def test_serve_scores_reads_the_store(
+    store_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`serve scores --data DIR [--db URL]`: the first look imports and indexes the folder;
     later looks read the store only, until --rescan."""
     root = server_data(tmp_path / "data")
+    assert main(["serve", "scores", "--data", str(root), "--db", store_url, "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
     first = stored_scores(store_url, root)
     assert first.rows == collect(root).rows
+    assert [r["company"] for r in table["scores"]] == [s.company for s in first.rows]
     shutil.rmtree(root / "players" / "bob")  # gone from the disk, still in the store
     assert stored_scores(store_url, root).rows == first.rows
     assert stored_scores(store_url, root, rescan=True).rows == collect(root).rows

@@ -88,10 +88,12 @@ class PlayerFiles:
 
     @property
     def authorized_keys(self) -> Path:
+        """Versions before the store kept the keys here (`store.files` imports them)."""
         return self.root / "authorized_keys"
 
     @property
     def password(self) -> Path:
+        """Versions before the store kept the password hash here (imported likewise)."""
         return self.root / "password"
 
     @property

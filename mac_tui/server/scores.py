@@ -406,27 +406,18 @@ def missions_text(score: Score) -> str:
     return f"{score.missions_won}/{score.missions_played}"
 
 
-def print_scores(
-    data: Path | None, as_json: bool, db: str | None = None, rescan: bool = False
-) -> int:
-    """`mac-tui serve scores`: the high scores of a server (`data`, its data folder, and/or
-    `db`, its store: read from the store, `store.files.stored_scores`), else of the local
-    saves folder; a Rich table or JSON. Skipped files are named on stderr. The exit code: 0,
-    or 2 when `data` is not a folder or the store cannot be used."""
+def print_scores(data: Path | None, as_json: bool) -> int:
+    """`mac-tui serve scores` of a saves folder (`data`, else `$MAC_TUI_SCORES_DIR`, else the
+    local saves folder), read from the files; a server's come from its store
+    (`store.files.print_server_scores`). The exit code: 0, or 2 when `data` is not a folder."""
     if data is not None and not _is_dir(data):
         print(f"mac-tui: no data folder at {data}", file=sys.stderr)
         return 2
-    if data is not None or db:
-        from .store import StoreError
-        from .store.files import stored_scores
+    return show_scores(collect(scores_root(data)), as_json)
 
-        try:
-            scores = stored_scores(db, data, rescan)
-        except StoreError as exc:
-            print(f"mac-tui: {exc}", file=sys.stderr)
-            return 2
-    else:
-        scores = collect(scores_root(data))
+
+def show_scores(scores: Scores, as_json: bool) -> int:
+    """Print `scores` as a Rich table or JSON; skipped files are named on stderr."""
     for note in (*scores.notes, *scores.flagged):
         print(f"mac-tui: {note}", file=sys.stderr)
     if as_json:

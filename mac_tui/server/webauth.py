@@ -1,17 +1,17 @@
 """Who a web visitor is: a player name and password on the login page, then a signed cookie.
 
-Web players are the server's players (`accounts`): one set of names in `DATA/players`, shared
-with `serve ssh` on the same data folder, each with their own saves. The login page's first use
-of a free name registers it with the password given (8-256 characters; the server keeps a
-salted scrypt hash, as for SSH passwords); later only that password opens it. A name registered
-with an SSH key has no password and is played over SSH.
+Web players are the server's players (`accounts`): one set of names in the server's store,
+shared with `serve ssh` on the same data folder (or store), each with their own saves. The
+login page's first use of a free name registers it with the password given (8-256 characters;
+the server keeps a salted scrypt hash, as for SSH passwords); later only that password opens
+it. A name registered with an SSH key has no password and is played over SSH.
 
 After a login the browser holds a cookie `mac_tui_session` = `v1.NAME.EXPIRES.MAC`, where MAC
 is HMAC-SHA256, under the server's secret `DATA/web/secret` (32 random bytes, made on the first
 start, mode 0600), of the name, the expiry (30 days on) and a digest of the player's stored
 password hash. So the cookie cannot be made or altered without the secret, and it stops working
 when it expires, when the secret is replaced (every cookie at once), or when the player's
-password file changes. The cookie is HttpOnly and SameSite=Lax (Secure over https).
+stored password hash changes. The cookie is HttpOnly and SameSite=Lax (Secure over https).
 
 Everything a visitor sends is bounded: the form (4 KiB), the name (the SSH rules: 1-32 letters,
 digits, `-`, `_`), the password (256 characters); logins per address per minute and new names

@@ -32,6 +32,7 @@ from ..scores import (
     _saves_in,
     ending,
     make_score,
+    show_scores,
     verified_figures,
 )
 from . import SQLITE_NAME, open_store
@@ -261,6 +262,21 @@ def stored_scores(db: str | None, data: Path | None, rescan: bool = False) -> Sc
             if prepare(store, folder, lambda _: None) or rescan:
                 sync_saves(store, folder)
         return scores_from_store(store, str(data) if data is not None else store.where)
+
+
+def print_server_scores(data: Path | None, db: str | None, as_json: bool, rescan: bool) -> int:
+    """`mac-tui serve scores --data DIR [--db URL]`: a server's table, from its store
+    (`stored_scores`). The exit code: 0, or 2 when `data` is not a folder or the store cannot
+    be used."""
+    if data is not None and not data.is_dir():
+        print(f"mac-tui: no data folder at {data}", file=sys.stderr)
+        return 2
+    try:
+        scores = stored_scores(db, data, rescan)
+    except StoreError as exc:
+        print(f"mac-tui: {exc}", file=sys.stderr)
+        return 2
+    return show_scores(scores, as_json)
 
 
 def keys_command(db: str | None, data: Path, name: str, add: str | None) -> int:
