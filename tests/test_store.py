@@ -240,7 +240,7 @@ def test_a_host_moving_to_another_store_keeps_its_players(store: Store, tmp_path
 def test_serve_scores_reads_the_store(
     store_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`serve scores --data DIR [--db URL]`: the first look imports and indexes the folder;
+    """`serve scores --data DIR [--db URL]`: the first look indexes the folder's saves;
     later looks read the store only, until --rescan."""
     root = server_data(tmp_path / "data")
     assert main(["serve", "scores", "--data", str(root), "--db", store_url, "--json"]) == 0

@@ -26,12 +26,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import asyncssh
 from attrs import frozen
 
 from .limits import DAY, client_key
 
 if TYPE_CHECKING:
+    import asyncssh  # the keys' type only: `serve scores` runs without the server extra
+
     from .store import Store
 
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")

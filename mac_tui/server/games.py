@@ -123,13 +123,15 @@ def game_env(
     term: str | None,
     colorterm: str | None = None,
     base: Mapping[str, str] | None = None,
+    no_color: str | None = None,
     store: str | None = None,
     player: str | None = None,
 ) -> dict[str, str]:
-    """A clean environment: nothing of the server's but PATH, TZ and the data override; with
-    `store` (the server's store's URL) and `player`, what the game needs to report its saves
-    to the store and read the high scores from it (`server.store.report`), and for a
-    PostgreSQL store libpq's `PG*` variables (the password file: the game's HOME is the
+    """A clean environment: nothing of the server's but PATH, TZ and the data override; of
+    the client's, its COLORTERM (truecolor) and NO_COLOR (no colour at all), when it sent
+    them. With `store` (the server's store's URL) and `player`, what the game needs to report
+    its saves to the store and read the high scores from it (`server.store.report`), and for
+    a PostgreSQL store libpq's `PG*` variables (the password file: the game's HOME is the
     player's folder, so the server's `~/.pgpass` is named in `PGPASSFILE`)."""
     base = os.environ if base is None else base
     env = {key: base[key] for key in PASS_THROUGH if key in base}
@@ -152,6 +154,8 @@ def game_env(
     )
     if colorterm in ("truecolor", "24bit"):
         env["COLORTERM"] = colorterm
+    if no_color:
+        env["NO_COLOR"] = "1"
     return env
 
 

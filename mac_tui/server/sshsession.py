@@ -228,6 +228,7 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
                 scores=state.data.root,
                 term=self.term,
                 colorterm=self._client_env("COLORTERM"),
+                no_color=self._client_env("NO_COLOR"),
                 store=state.store_url,
                 player=self.name,
             )

@@ -39,6 +39,7 @@ from . import SQLITE_NAME, open_store
 from .base import SaveRow, Store, StoreError
 
 IMPORTED = "imported:"  # meta key prefix: the data folders whose files were imported
+INDEXED = "indexed:"  # meta key prefix: the data folders whose saves were indexed once
 
 
 def shown_path(root: Path, path: Path) -> str:
@@ -118,6 +119,7 @@ def sync_saves(store: Store, data: DataDir) -> int:
             store.forget_save(player, file)
             changed += 1
     cache.keep()
+    store.claim_meta(INDEXED + str(data.root), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
     return changed
 
 
@@ -252,14 +254,15 @@ def scores_from_store(store: Store, source: str) -> Scores:
 
 
 def stored_scores(db: str | None, data: Path | None, rescan: bool = False) -> Scores:
-    """`serve scores` of a server: the table from its store (`db`, else `DATA/store.db`). On
-    the first use of a data folder its players are imported and its saves indexed; `rescan`
-    indexes the saves that changed since (else the games' reports keep the index)."""
+    """`serve scores` of a server: the table from its store (`db`, else `DATA/store.db`). The
+    first look at a data folder (no server indexed it yet) indexes its saves; `rescan` indexes
+    the saves that changed since (else the games' reports keep the index). The players are
+    not imported here (a server does it as it starts): the scores need no server extra."""
     root = data if data is not None else Path(".")
     with open_store(db, root) as store:
         if data is not None:
             folder = DataDir(data.resolve())
-            if prepare(store, folder, lambda _: None) or rescan:
+            if rescan or store.meta(INDEXED + str(folder.root)) is None:
                 sync_saves(store, folder)
         return scores_from_store(store, str(data) if data is not None else store.where)
 
