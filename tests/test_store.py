@@ -73,8 +73,9 @@ def test_a_bad_url_or_an_unreachable_server_is_a_store_error(tmp_path: Path) -> 
     with pytest.raises(StoreError, match="--db must be postgresql://"):
         open_store("mysql://x", tmp_path)
     pytest.importorskip("psycopg")
-    with pytest.raises(StoreError, match="cannot connect to postgresql://me:\\*\\*\\*@"):
+    with pytest.raises(StoreError, match="cannot connect to postgresql://me:\\*\\*\\*@") as raised:
         open_store("postgresql://me:secret@127.0.0.1:1/none?connect_timeout=2", tmp_path)
+    assert "\n" not in str(raised.value) and "secret" not in str(raised.value)  # one line
 
 
 # ---- accounts --------------------------------------------------------------------------------

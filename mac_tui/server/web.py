@@ -479,7 +479,7 @@ async def run_web(options: WebOptions) -> int:
             break
     LOG.info(
         "web: listening on %s:%d (data %s, idle timeout %s, max games %d, %d connections/min "
-        "and %d new names/day per address%s)",
+        "and %d new names/day per address%s, store %s)",
         options.host,
         port,
         data.root,
@@ -488,6 +488,7 @@ async def run_web(options: WebOptions) -> int:
         options.rate_limit,
         options.max_registrations,
         ", behind a proxy" if options.behind_proxy else "",
+        store.where,
     )
     print(f"mac-tui: the game is served at {url_for(options.host, port)}", flush=True)
     if options.host in ("0.0.0.0", "::", ""):

@@ -49,7 +49,8 @@ class PostgresStore(Store):
         try:
             return psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
         except psycopg.Error as exc:
-            raise StoreError(f"cannot connect to {self.where}: {exc}".strip()) from None
+            why = " ".join(str(exc).split())  # libpq's hint on lines of its own: one line
+            raise StoreError(f"cannot connect to {self.where}: {why}".strip()) from None
 
     def _begin(self, conn: Any) -> contextlib.AbstractContextManager[Any]:
         return conn.transaction()  # type: ignore[no-any-return]
