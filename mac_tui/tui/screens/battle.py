@@ -50,6 +50,7 @@ from ...combat.commands import (
 )
 from ...combat.firing import check_fire
 from ...combat.legal import legal_commands
+from ...combat.setup import WITHDRAW_TEXT
 from ...combat.state import Battle, Unit
 from ...game import Accepted, Command, step
 from ...hexgrid import Hex
@@ -443,6 +444,8 @@ class BattleScreen(GameScreen):
             cursor = mark if u.id == self.deploy_unit else " "
             chassis = catalog().chassis[u.chassis].designation
             lines.append(f"{cursor} {u.id} {u.label[:12]:<12} {chassis:<5} {where}")
+        rule = WITHDRAW_TEXT[battle.side_info("enemy").withdrawal]  # D23: what the enemy does
+        lines.append(f"The enemy {rule}.")
         lance.update("\n".join(lines))
 
     def draw_panels(self, battle: Battle) -> None:
