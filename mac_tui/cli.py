@@ -61,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = sub.add_parser(
         "serve",
         help="run a game server: over SSH or in the browser; print the high scores",

@@ -17,8 +17,6 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parents[1] / "mac_tui"
 
 #: The layers, from the top; a module belongs to the layer of its longest matching prefix and
@@ -209,11 +207,6 @@ def test_no_cycles_between_modules_below_the_terminal_app() -> None:
     assert cycles(members) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 12, tui branch: GameScreen moves out of tui/app.py, which breaks the cycle "
-    "between the app and its screens; remove this mark when it lands",
-)
 def test_no_cycles_between_modules_of_the_terminal_app() -> None:
     members = {m for m in modules() if m.startswith("mac_tui.tui")}
     assert cycles(members) == []

@@ -319,16 +319,16 @@ def hit_chance(
         mods.append(Modifier("cover", -ground.defense, ground.name))
 
     los = line_of_sight(bmap, attacker.pos, target.pos)
-    los_penalty = sum(h.penalty for h in los)
+    through = sum(h.penalty for h in los)
     spot = spotter(battle, attacker, target) if wpn.indirect else None
-    if spot is not None and acc.indirect_fire < los_penalty:
-        detail = f"spotter {spot.label}, instead of LOS -{los_penalty} ({_los_detail(los)})"
+    if spot is not None and acc.indirect_fire < through:
+        detail = f"spotter {spot.label}, instead of LOS -{through} ({_los_detail(los)})"
         mods.append(Modifier("indirect", -acc.indirect_fire, detail))
-    elif los_penalty:
+    elif through:
         detail = _los_detail(los)
         if spot is not None:
             detail += f" (better than indirect -{acc.indirect_fire})"
-        mods.append(Modifier("LOS", -los_penalty, detail))
+        mods.append(Modifier("LOS", -through, detail))
 
     mods.extend(_equipment_modifiers(battle, attacker, target, weapon, dist))
     if overwatch:
