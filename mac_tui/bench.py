@@ -131,7 +131,8 @@ def bench_campaign(seed: int) -> None:
     from .campaign.timeflow import daily_upkeep
     from .game import Accepted, step
     from .players.autopilot import autoplay
-    from .save import read_save, write_save
+    from .save import read_save
+    from .savefolder import write_save
     from .session import Session, verify
 
     # (a) a year with a full roster
