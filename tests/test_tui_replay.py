@@ -25,7 +25,8 @@ from mac_tui.tui.replay import ReplayApp, ReplayScreen
 from mac_tui.tui.widgets.battle_panels import FramePanel
 from mac_tui.tui.widgets.hexmap import HexMap
 
-V1 = Path(__file__).parent / "golden" / "v1"
+GOLDEN = Path(__file__).parent / "golden"
+V1, V2 = GOLDEN / "v1", GOLDEN / "v2"  # rules version 1 (older than today's), 2 (today's)
 Pilot = Any
 
 
@@ -56,18 +57,18 @@ def app_for(save: SaveFile, name: str = "save.json") -> ReplayApp:
 
 
 async def test_step_jump_and_back_through_a_battle() -> None:
-    path = V1 / "campaign-after-action.json"
+    path = V2 / "campaign-after-action.json"
     before = path.read_bytes()
     save = load_save(path).save
     async with app_for(save, path.name).run_test(size=(100, 32)) as pilot:
         viewer = await opened(pilot)
         timeline = viewer.timeline
-        assert timeline is not None and timeline.end == len(save.commands) == 52
-        assert "command 0/52: the start" in text(viewer, "#replay-head")
+        assert timeline is not None and timeline.end == len(save.commands) == 28
+        assert "command 0/28: the start" in text(viewer, "#replay-head")
         assert not viewer.query_one("#replay-note").display  # nothing to warn of
         await pilot.press("b")  # the next battle: the contract accepted
         assert viewer.index == timeline.battles[0] == 10
-        assert "accept C3" in text(viewer, "#replay-head")
+        assert "accept C2" in text(viewer, "#replay-head")
         hexmap = viewer.query_one(HexMap)
         left = viewer.query_one("#replay-left")  # the map's column: shown in battle only
         assert left.display and hexmap.battle == folded(save, 10).battle
@@ -77,16 +78,16 @@ async def test_step_jump_and_back_through_a_battle() -> None:
         shown = viewer.query_one(FramePanel)
         assert shown.battle == folded(save, 14).battle and shown.unit_id is not None
         assert "fire 1 E2" in text(viewer, "#replay-head")
-        assert "Thunder fires group 1 at RAIDER-2" in text(viewer, "#replay-events")
+        assert "Thunder fires group 1 at HARRIER-2" in text(viewer, "#replay-events")
         await pilot.press("end")
-        assert viewer.index == 52
-        assert state_hash(timeline.at(52).state) == state_hash(save.state)  # the snapshot
-        assert "Battle over after round 5: VICTORY" in text(viewer, "#replay-events")
+        assert viewer.index == 28
+        assert state_hash(timeline.at(28).state) == state_hash(save.state)  # the snapshot
+        assert "Battle over after round 2: VICTORY" in text(viewer, "#replay-events")
         assert left.display  # the battle's last picture, though the state has none
         assert hexmap.battle is not None and hexmap.battle.result == "victory"
-        await pilot.press(*["left"] * 20)  # back across a kept state: refolded from it
-        assert viewer.index == 32
-        assert timeline.at(32).state == folded(save, 32)
+        await pilot.press(*["left"] * 20)  # back: refolded from the kept state before it
+        assert viewer.index == 8
+        assert timeline.at(8).state == folded(save, 8)
         await pilot.press("home")
         assert viewer.index == 0 and not left.display
         await pilot.press("right_square_bracket")  # the next day
@@ -98,7 +99,7 @@ async def test_step_jump_and_back_through_a_battle() -> None:
 
 
 async def test_the_animation_runs_on_the_apps_clock() -> None:
-    save = load_save(V1 / "skirmish-mid-battle.json").save
+    save = load_save(V2 / "skirmish-mid-battle.json").save
     app = app_for(save)
     async with app.run_test(size=(80, 24)) as pilot:
         viewer = await opened(pilot)
@@ -132,7 +133,7 @@ class HeldApp(ReplayApp):
 
 
 async def test_keys_pressed_while_the_log_replays_are_done_once_it_has() -> None:
-    save = load_save(V1 / "campaign-after-action.json").save
+    save = load_save(V2 / "campaign-after-action.json").save
     app = HeldApp(save, "save.json", settings=Settings(), clock=ManualClock())
     async with app.run_test(size=(100, 32)) as pilot:
         viewer = app.viewer
@@ -142,17 +143,27 @@ async def test_keys_pressed_while_the_log_replays_are_done_once_it_has() -> None
         viewer.loaded(Timeline(save).fold())
         await pilot.pause()
         assert viewer.index == 12  # the first battle (command 10), then two steps
-        assert "command 12/52" in text(viewer, "#replay-head")
+        assert "command 12/28" in text(viewer, "#replay-head")
 
 
 async def test_saves_of_other_rules_or_parted_from_their_log_say_so() -> None:
-    save = load_save(V1 / "campaign-mid-battle.json").save
+    save = load_save(V2 / "campaign-mid-battle.json").save
     older = attrs.evolve(save, rules_version=RULES_VERSION + 1, made_by="9.9.9")
     async with app_for(older).run_test(size=(100, 32)) as pilot:
         viewer = await opened(pilot)
         note = text(viewer, "#replay-note")
         assert note.startswith("Made by mac-tui 9.9.9 (rules version")
         assert "replayed under today's rules" in note and "it may part from what happened" in note
+
+    # A save of rules version 1 (R14 has changed since): today's rules refuse its 14th command.
+    v1 = load_save(V1 / "campaign-mid-battle.json").save
+    async with app_for(v1).run_test(size=(100, 32)) as pilot:
+        viewer = await opened(pilot)
+        note = text(viewer, "#replay-note")
+        assert note.startswith("Made by mac-tui 0.1.0 (rules version 1, save format 1)"), note
+        assert "It stops before command 14, refused today: fire 1 E2" in note
+        await pilot.press("end")
+        assert viewer.index == 13 and "command 13/13" in text(viewer, "#replay-head")
 
     edited = attrs.evolve(save, state=folded(save, 5))  # a snapshot its log does not make
     timeline = Timeline(edited).fold()
@@ -172,7 +183,7 @@ def test_replay_watch_from_the_command_line(tmp_path: Path) -> None:
             "-m",
             "mac_tui",
             "replay",
-            str(V1 / "skirmish-mid-battle.json"),
+            str(V2 / "skirmish-mid-battle.json"),
             "--watch",
         ],
         env={"HOME": str(tmp_path), "MAC_TUI_CONFIG": str(tmp_path / "config.toml")},
