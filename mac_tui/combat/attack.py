@@ -25,7 +25,7 @@ from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance, intervening
 from .damage import DamageReport, apply_damage
 from .mapgen import BattleMap
-from .state import LOC_INDEX, Battle, Unit, WeaponState
+from .state import LOC_INDEX, Battle, EquipmentState, Unit, WeaponState
 from .stats import chassis_of, equipment_count, equipment_value, evasion, gunnery_bonus, weapon_of
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "hit_chance",
     "hit_location_weights",
     "line_of_sight",
+    "missile_pass_chance",
     "range_modifier",
     "resolve_attack",
     "spotter",
@@ -360,6 +361,19 @@ def hit_location_weights() -> tuple[tuple[str, int], ...]:
     """§4.1: (location, weight) in LOCATION_ORDER, weights from the catalog."""
     cat = catalog()
     return tuple((loc, cat.location(loc).hit_weight) for loc in LOCATION_ORDER)
+
+
+def missile_pass_chance(equipment: Iterable[EquipmentState]) -> float:
+    """The chance a missile hit gets through Point Defense (§7.7.3), the probability of
+    `_intercepted` answering False: each working system rolls its own value% to negate it,
+    so two 50% systems let 25% through."""
+    cat = catalog()
+    through = 1.0
+    for e in equipment:
+        eq = cat.equipment[e.equipment]
+        if not e.destroyed and eq.effect == MISSILE_INTERCEPT:
+            through *= (100 - eq.value) / 100
+    return through
 
 
 def _intercepted(target: Unit, dice: Dice) -> bool:
