@@ -42,6 +42,7 @@ from mac_tui.save import state_hash
 from mac_tui.session import Session
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.battle_text import log_lines
+from mac_tui.tui.battle_words import hex_name
 from mac_tui.tui.config import CONFIG_ENV, Settings
 from mac_tui.tui.screens.afteraction import AfterActionScreen
 from mac_tui.tui.screens.battle import BattleScreen
@@ -501,12 +502,13 @@ def test_the_log_names_frames_by_label_and_marks_the_rounds() -> None:
     ]
     ghost, falcon, enemy = (battle.unit(i).label for i in ("P1", "P2", "E1"))
     lines = log_lines(battle, events, ascii_glyphs=True)
-    assert log_lines(battle, events, ascii_glyphs=False)[0].startswith("── Round 2 · ")
+    assert log_lines(battle, events, ascii_glyphs=False)[0] == "── Round 2 ──"
     assert lines == [
-        f"-- Round 2 | initiative {falcon} {enemy} --",
-        f"{ghost} moves 1 hex(es) to 1,0 (2 energy)",
+        "-- Round 2 --",
+        f"{ghost} moves 1 hex to {hex_name(Hex(1, 0))} (2 energy)",
         f"{falcon} fires group 1 at {enemy}",
     ]
+    assert hex_name(Hex(1, 0)) == "B1"  # column B, row 1 on the map's ruler
 
 
 # ---- equipment -------------------------------------------------------------------------------

@@ -138,7 +138,7 @@ def _unit_token(unit: Unit, long: bool, state: str, g: Glyphs, pal: Palette) -> 
     return Text(ident, style=side)
 
 
-def track_line(battle: Battle, width: int, g: Glyphs, pal: Palette) -> Text:
+def track_line(battle: Battle, width: int, g: Glyphs, pal: Palette, fit: bool = True) -> Text:
     if battle.phase == "deployment":
         head = "Deployment"
     elif battle.phase == "over":
@@ -174,7 +174,10 @@ def track_line(battle: Battle, width: int, g: Glyphs, pal: Palette) -> Text:
         return t
 
     long = build(True)
-    return long if long.cell_len <= width else g.fit(build(False), width)
+    if long.cell_len <= width:
+        return long
+    short = build(False)
+    return g.fit(short, width) if fit else short
 
 
 class InitiativeTrack(BattlePanel):
@@ -198,6 +201,13 @@ class InitiativeTrack(BattlePanel):
         if self.battle is None:
             return [Text("")]
         return [track_line(self.battle, width, glyphs(self.ascii_glyphs), palette_of(self))]
+
+    def natural_width(self) -> int:
+        """The cells of the track in its short form (what it needs at the least)."""
+        if self.battle is None:
+            return 0
+        g = glyphs(self.ascii_glyphs)
+        return track_line(self.battle, 0, g, Palette(), fit=False).cell_len
 
 
 # ---- the message line --------------------------------------------------------------------

@@ -22,6 +22,7 @@ from textual.widgets import Footer, RichLog, Static
 from ....catalog import catalog
 from ....combat.state import Battle
 from ....hexgrid import Hex
+from ...battle_words import first_fit
 from ...glyphs import glyphs, plain
 from ...widgets.battle_panels import FramePanel, InitiativeTrack, TargetPanel
 from ...widgets.hexmap import HexMap, Layout, drawing_size, legend
@@ -30,7 +31,7 @@ from .modes import Deploying, Mode
 from .moment import Moment
 
 PANEL_WIDTH = 37  # the panel column at its narrowest, with its left padding
-CHROME_LINES = 5  # head, action bar (2), message line, footer
+CHROME_LINES = 6  # head, action bar (2), message line, footer; the log's head line
 MIN_LOG_LINES = 3
 LEFT_MIN_WIDTH = 30  # the map and log column, for the smallest maps
 
@@ -43,6 +44,7 @@ BattleScreen #battle-body { height: 1fr; }
 BattleScreen #battle-left { width: 42; height: 1fr; }
 BattleScreen HexMap { width: auto; height: auto; }
 BattleScreen #battle-log { height: 1fr; min-height: 3; border: none; scrollbar-size: 1 1; }
+BattleScreen #log-head { color: $text-muted; text-style: bold; }
 BattleScreen #battle-right { width: 1fr; min-width: 36; height: 1fr; padding: 0 0 0 1; }
 BattleScreen #lance { height: auto; }
 BattleScreen FramePanel, BattleScreen TargetPanel { height: 1fr; }
@@ -77,6 +79,7 @@ def compose(ascii_glyphs: bool) -> ComposeResult:
     with Horizontal(id="battle-body"):
         with Vertical(id="battle-left"):
             yield HexMap(ascii_glyphs=ascii_glyphs)
+            yield TextLine(id="log-head")
             log = RichLog(id="battle-log", wrap=True, markup=False, max_lines=3000, min_width=20)
             log.can_focus = False
             yield log
@@ -100,11 +103,26 @@ def map_layout(battle: Battle, width: int, height: int) -> tuple[Layout, int]:
     return layout, max(drawn.width + 1, LEFT_MIN_WIDTH)
 
 
-def title_text(battle: Battle, contract: str | None) -> str:
+def title_forms(battle: Battle, contract: str | None, seed: int) -> tuple[str, ...]:
+    """The battle's title, longest first: what it is (a contract or a quick battle), where,
+    and the game's seed."""
     place = catalog().landscape(battle.landscape).name
-    if contract is not None:
-        return f"Contract {contract} · {place}"
-    return f"Quick battle · difficulty {battle.difficulty} · {place}"
+    what = f"Contract {contract}" if contract is not None else "Quick battle"
+    long = (
+        f"{what} · {place}"
+        if contract is not None
+        else f"{what} · difficulty {battle.difficulty} · {place}"
+    )
+    return (
+        f"{long} · seed {seed}",
+        f"{what} · {place} · seed {seed}",
+        f"{what} · seed {seed}",
+        f"seed {seed}",
+    )
+
+
+def title_text(battle: Battle, contract: str | None, seed: int) -> str:
+    return title_forms(battle, contract, seed)[0]
 
 
 def lance_text(battle: Battle, placing: str | None, ascii_glyphs: bool) -> str:
@@ -150,17 +168,19 @@ class BattleView:
     def __init__(self, screen: Screen[None]) -> None:
         self.screen = screen
         self._message: tuple[str, bool] | None = None
+        self._title = ""
 
     @property
     def hexmap(self) -> HexMap:
         return self.screen.query_one(HexMap)
 
-    def start(self, battle: Battle | None, ascii_glyphs: bool) -> None:
-        """Mounted: the legend in the log (and where a battle resumes), the cursor placed."""
-        log = self.screen.query_one(RichLog)
-        log.write(legend(ascii_glyphs))
-        if battle is not None and battle.phase == "combat":
-            log.write(f"Resumed in round {battle.round}.")
+    def start(self, battle: Battle | None, ascii_glyphs: bool, history_key: str) -> None:
+        """Mounted: the log's head line, the legend in the log (and where a battle resumes),
+        the cursor placed."""
+        g = glyphs(ascii_glyphs)
+        head = f"Log {g.sep} {history_key}: the whole battle"
+        self.screen.query_one("#log-head", TextLine).set(g.text(head))
+        self.restart_log([], battle, ascii_glyphs)
         start = start_hex(battle) if battle is not None else None
         if start is not None:
             self.hexmap.set_cursor(start)
@@ -171,6 +191,19 @@ class BattleView:
         layout, left_width = map_layout(battle, width, height)
         self.hexmap.layout_mode = layout
         self.screen.query_one("#battle-left").styles.width = left_width
+
+    def restart_log(self, lines: Iterable[str], battle: Battle | None, ascii_glyphs: bool) -> None:
+        """The log pane anew: the legend, `lines`, and where a battle resumes."""
+        log = self.screen.query_one(RichLog)
+        log.clear()
+        log.write(legend(ascii_glyphs))
+        for line in lines:
+            log.write(line)
+        if battle is not None and battle.phase == "combat":
+            log.write(f"Resumed in round {battle.round}.")
+
+    def title(self) -> str:
+        return self._title
 
     def log(self, lines: Iterable[str]) -> None:
         log = self.screen.query_one(RichLog)
@@ -183,7 +216,10 @@ class BattleView:
         if battle is None:
             return
         self.screen.query_one(InitiativeTrack).show(battle, ascii_glyphs=m.ascii)
-        title = title_text(battle, m.contract)
+        track = self.screen.query_one(InitiativeTrack)
+        room = self.screen.size.width - track.natural_width() - 4
+        self._title = title_text(battle, m.contract, m.seed)
+        title = first_fit(room, title_forms(battle, m.contract, m.seed))
         self.screen.query_one("#battle-title", TextLine).set(plain(title) if m.ascii else title)
         self.draw_map(battle, m, mode)
         bar = self.screen.query_one("#actions", Static)

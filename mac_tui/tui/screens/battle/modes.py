@@ -13,6 +13,7 @@ say, or another mode) that the screen carries out; no mode changes the game itse
     CallingShot(target, group)  the same; Enter then asks for the location
     EnemyTurn(skipping)      the AI gives the orders, one per animation step (or all: skipping)
     Paused(skipping)         the AI's turn held by the player: "." plays one order
+    More()                   one order per key (the pacing setting): Enter plays the next
     Halted(reason)           the AI's order was refused: nothing moves until `a`
     Over()                   the battle has ended: Enter opens the report
 
@@ -391,6 +392,14 @@ class Paused(AiTurn):
 
 
 @frozen
+class More(AiTurn):
+    """The enemy's turns one order per key (the pacing setting "key"): an order was played,
+    the next waits for Enter (or "."); space plays the rest of the turn."""
+
+    how = "--more-- Enter: next order, space: skip"
+
+
+@frozen
 class Halted(AiTurn):
     reason: str
     warns = True
@@ -414,7 +423,7 @@ PLAYER_MODES: tuple[type[Mode], ...] = (
     Firing,
     CallingShot,
 )
-AI_MODES: tuple[type[Mode], ...] = (EnemyTurn, Paused, Halted)
+AI_MODES: tuple[type[Mode], ...] = (EnemyTurn, Paused, More, Halted)
 
 
 def settle(mode: Mode, m: Moment) -> Mode:

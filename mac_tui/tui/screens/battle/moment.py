@@ -32,6 +32,7 @@ class Moment:
     ascii: bool = False  # the glyphs setting is ascii
     contract: str | None = None  # the contract fought for (None: a quick battle)
     ai_acts: bool = False  # the AI has the next order (its side's, or the player's on auto)
+    seed: int = 0  # the game's seed
     _previews: dict[tuple[str, int, str, str | None], preview.FirePreview] = field(
         factory=dict, eq=False, repr=False
     )
@@ -48,8 +49,7 @@ class Moment:
         battle = state.battle
         shown = shown or battle
         result = _result(state, shown)
-        mission = state.campaign.mission if state.campaign is not None else None
-        contract = mission.contract.id if mission is not None else None
+        contract = _contract(state)
         ai_acts = (
             battle is not None
             and battle.phase == "combat"
@@ -63,6 +63,7 @@ class Moment:
             ascii=ascii,
             contract=contract,
             ai_acts=ai_acts,
+            seed=state.seed,
         )
         if moment.orders:
             legal = tuple(legal_commands(state, called_shots=False))
@@ -121,6 +122,19 @@ def _called_ok(m: Moment, legal: tuple[Command, ...]) -> bool:
         for c in legal
         if isinstance(c, FireGroup)
     )
+
+
+def _contract(state: GameState) -> str | None:
+    """The contract fought for: the mission's, or once it is settled the after-action
+    report's (None: a quick battle)."""
+    campaign = state.campaign
+    if campaign is None:
+        return None
+    if campaign.mission is not None:
+        return campaign.mission.contract.id
+    if campaign.after_action is not None:
+        return campaign.after_action.contract.id
+    return None
 
 
 def _result(state: GameState, shown: Battle | None) -> str | None:

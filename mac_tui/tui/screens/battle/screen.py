@@ -15,16 +15,25 @@ paced by the app's clock (`app.clock`, tui/pacing.py), which tests drive by hand
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Sequence
+
+from textual import work
 from textual.app import ComposeResult
 
+from ....campaign.commands import Accept
 from ....combat.commands import AutoDeploy, Brace, EndActivation, ResetDeployment, StartBattle, Vent
+from ....combat.skirmish import NewSkirmish
 from ....combat.state import Battle
 from ....game import Command
 from ....model import GameState
+from ...battle_history import BattleHistory, order_of, rebuild
 from ...battle_text import log_lines
+from ...glyphs import glyphs_for
 from ...pacing import Pending
 from ...widgets.dialogs import ChooseScreen, ConfirmScreen
 from ...widgets.hexmap import HexMap
+from ...widgets.history import HistoryScreen
 from ..base import GameScreen
 from . import layout, orders
 from .actions import ACTIONS
@@ -40,6 +49,7 @@ from .modes import (
     Halted,
     Idle,
     Mode,
+    More,
     Moving,
     Paused,
     Reaction,
@@ -52,6 +62,8 @@ from .moment import Moment, final_battle
 SKIP_BUDGET = 0.08  # seconds of AI orders per tick when skipping, so keys still get through
 MODAL_WAIT = 0.2  # seconds between looks while a dialog covers the battle
 MIN_DELAY = 0.01  # the shortest wait between two ticks of the AI
+PANE_LINES = 60  # the log pane's lines after a resume (the history holds them all)
+OPENERS = (NewSkirmish, Accept)  # commands that open a battle: nothing before it to rebuild
 
 
 class BattleScreen(GameScreen):
@@ -79,6 +91,8 @@ class BattleScreen(GameScreen):
         self.pending: Pending | None = None  # the AI's next tick, waiting on the app's clock
         self.seen = -1  # commands already written to the log
         self.last_state: GameState | None = None  # the state before the last command
+        self.before: GameState | None = None  # the state the next command is given in
+        self.history = BattleHistory()  # every order of the battle (rebuilt on a resume)
         self.ready = False  # composed and mounted: the widgets can be queried
         self.view = layout.BattleView(self)
 
@@ -91,7 +105,11 @@ class BattleScreen(GameScreen):
         session = self.game.session
         if session is not None:
             self.seen = len(session.commands)
-        self.view.start(self.battle, self.ascii)
+            self.before = session.state
+            commands = session.commands
+            if commands and not isinstance(commands[-1], OPENERS):
+                self.rebuild_history(session.seed, tuple(commands), session.rules_version)
+        self.view.start(self.battle, self.ascii, self.key_for("battle.history", "L"))
         self.choose_layout()
         self.refresh_view()
         self.view.hexmap.focus()
@@ -117,6 +135,9 @@ class BattleScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return ACTIONS.state(action, parameters, self.mode, self.moment)
 
+    def why_not(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        return ACTIONS.refusal(action, parameters, self.mode, self.moment)
+
     def refresh_view(self) -> None:
         """After every change of the game: the moment, the mode that fits it, the screen."""
         session = self.game.session
@@ -131,8 +152,12 @@ class BattleScreen(GameScreen):
             self.last_state = None
         count = len(session.commands)
         if count > self.seen >= 0:
-            self.view.log(log_lines(shown, self.game.last_events, ascii_glyphs=self.ascii))
+            events = self.game.last_events
+            if count == self.seen + 1:
+                self.history.add(order_of(count, self.before, events))
+            self.view.log(log_lines(shown, events, ascii_glyphs=self.ascii))
         self.seen = count
+        self.before = session.state
         self.moment = Moment.of(session.state, shown, auto=self.auto, ascii=self.ascii)
         self.mode = settle(self.mode, self.moment)
         self.draw()
@@ -148,6 +173,36 @@ class BattleScreen(GameScreen):
     def show_message(self, text: str, warning: bool = False) -> None:
         if self.ready:
             self.view.say(text, warning, self.ascii)
+
+    # ---- the battle's history ------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="battle-history")
+    def rebuild_history(self, seed: int, commands: Sequence[Command], rules: int) -> None:
+        """Replay the save's commands (a background thread: the battle is already on screen)
+        for the history of the battle it resumes."""
+        history = rebuild(seed, commands, rules)
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+            self.app.call_from_thread(self.history_rebuilt, history)
+
+    def history_rebuilt(self, history: BattleHistory) -> None:
+        """The rebuilt history, with the orders given meanwhile; the pane shows its end."""
+        self.history = history.merged(self.history)
+        if self.ready:
+            shown = self.moment.shown
+            lines = log_lines(shown, self.history.events(), ascii_glyphs=self.ascii)
+            self.view.restart_log(lines[-PANE_LINES:], shown, self.ascii)
+
+    def history_lines(self) -> list[str]:
+        return self.history.lines(self.moment.shown, ascii_glyphs=self.ascii)
+
+    def action_history(self) -> None:
+        """The whole battle, every roll with its modifiers, in a scrollable, searchable page
+        (the enemy's turn waits while it is open)."""
+        battle = self.moment.shown
+        where = f"round {battle.round}" if battle is not None and battle.round else "deployment"
+        title = (
+            f"Battle log {glyphs_for(self).sep} {self.view.title()} {glyphs_for(self).sep} {where}"
+        )
+        self.app.push_screen(HistoryScreen(title, self.history_lines()))
 
     # ---- modes and the map's messages ---------------------------------------------------
     def action_act_mode(self, name: str) -> None:
@@ -279,7 +334,8 @@ class BattleScreen(GameScreen):
             return
         if self.pending is not None:
             return
-        delay = 0.0 if mode.skipping else self.game.settings.delay
+        settings = self.game.settings
+        delay = 0.0 if mode.skipping or settings.pacing != "animated" else settings.delay
         self.pending = self.game.clock.call_after(self, max(delay, MIN_DELAY), self.ai_tick)
 
     def ai_tick(self) -> None:
@@ -291,10 +347,14 @@ class BattleScreen(GameScreen):
             self.pending = clock.call_after(self, MODAL_WAIT, self.ai_tick)
             return
         mode = self.mode
-        batched = isinstance(mode, EnemyTurn) and mode.skipping
-        budget = SKIP_BUDGET if batched or self.game.settings.delay <= 0 else 0.0
+        skipping = isinstance(mode, EnemyTurn) and mode.skipping
+        pacing = self.game.settings.pacing
+        budget = SKIP_BUDGET if skipping or pacing == "instant" else 0.0
         deadline = clock.now() + budget
         while isinstance(self.mode, EnemyTurn) and self.ai_once():
+            if pacing == "key" and not skipping:
+                self.mode = More()  # the next order waits for a key
+                break
             if clock.now() >= deadline:
                 break
         if not self.moment.ai_acts:
@@ -337,9 +397,13 @@ class BattleScreen(GameScreen):
         self.refresh_view()
 
     def action_step(self) -> None:
-        if isinstance(self.mode, Paused):
+        """One of the AI's orders (paused, or one per key)."""
+        if isinstance(self.mode, Paused | More):
             self.ai_once()
             self.refresh_view()
+
+    def action_more(self) -> None:
+        self.action_step()
 
     def action_skip(self) -> None:
         self.mode = EnemyTurn(skipping=True)
