@@ -128,20 +128,30 @@ def _budget(unit: Unit, spent: int = 0) -> tuple[int, int, int]:
     return max(0, output - used), max(0, stats.overload_limit(unit) - used), output
 
 
-def energy_text(unit: Unit) -> str:
-    """``energy 9 of 17, 17 with overload`` (``energy 0: shut down`` for a frame that is)."""
+def energy_phrases(unit: Unit) -> tuple[str, ...]:
+    """`energy_text` in phrases, for a narrow panel to wrap between them."""
     if unit.shutdown:
-        return "energy 0: shut down"
+        return ("energy 0: shut down",)
     left, total, output = _budget(unit)
     over = overload_after(unit, 0)
-    tail = f" ({over} over)" if over else ""
-    return f"energy {left} of {output}, {total} with overload{tail}"
+    tail = (f"({over} over)",) if over else ()
+    return (f"energy {left} of {output},", f"{total} with overload", *tail)
+
+
+def energy_text(unit: Unit) -> str:
+    """``energy 9 of 17, 17 with overload`` (``energy 0: shut down`` for a frame that is)."""
+    return " ".join(energy_phrases(unit))
+
+
+def spend_phrases(unit: Unit, cost: int) -> tuple[str, ...]:
+    """`spend_text` in phrases, for a narrow panel to wrap between them."""
+    left, total, output = _budget(unit, cost)
+    return (f"{cost} energy:", f"{left} of {output} left,", f"{total} with overload")
 
 
 def spend_text(unit: Unit, cost: int) -> str:
     """``4 energy: 13 of 17 left, 21 with overload``: a spend and what it leaves."""
-    left, total, output = _budget(unit, cost)
-    return f"{cost} energy: {left} of {output} left, {total} with overload"
+    return " ".join(spend_phrases(unit, cost))
 
 
 def overload_text(unit: Unit, cost: int, arrow: str = "->") -> str | None:

@@ -23,12 +23,14 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
+from ...combat import stats
 from ...combat.preview import FirePreview, MovePreview
 from ...combat.state import Battle, Unit
+from ..battle_words import engine_text, hex_name, overload_text, spend_text
 from ..glyphs import Glyphs, glyphs
 from .frame_lines import frame_lines
-from .panel_text import Palette, hex_text, palette_of
-from .target_lines import target_lines
+from .panel_text import Palette, palette_of
+from .target_lines import NO_RISK, ShotRisk, target_lines
 
 __all__ = ["FramePanel", "InitiativeTrack", "TargetPanel", "move_text"]
 
@@ -103,19 +105,27 @@ class TargetPanel(BattlePanel):
         super().__init__(id=id, classes=classes)
         self.battle: Battle | None = None
         self.preview: FirePreview | None = None
+        self.risk = NO_RISK
 
-    def show(self, battle: Battle, preview: FirePreview, *, ascii_glyphs: bool = False) -> None:
-        if (battle, preview, ascii_glyphs) == (self.battle, self.preview, self.ascii_glyphs):
+    def show(
+        self,
+        battle: Battle,
+        preview: FirePreview,
+        risk: ShotRisk = NO_RISK,
+        *,
+        ascii_glyphs: bool = False,
+    ) -> None:
+        shown = (battle, preview, risk, ascii_glyphs)
+        if shown == (self.battle, self.preview, self.risk, self.ascii_glyphs):
             return  # the same picture: no repaint
-        self.battle, self.preview, self.ascii_glyphs = battle, preview, ascii_glyphs
+        self.battle, self.preview, self.risk, self.ascii_glyphs = shown
         self._changed()
 
     def build(self, width: int) -> list[Text]:
         if self.battle is None or self.preview is None:
             return [Text("No target", style="dim")]
-        return target_lines(
-            self.battle, self.preview, width, glyphs(self.ascii_glyphs), palette_of(self)
-        )
+        g, pal = glyphs(self.ascii_glyphs), palette_of(self)
+        return target_lines(self.battle, self.preview, width, g, pal, self.risk)
 
 
 # ---- initiative --------------------------------------------------------------------------
@@ -211,22 +221,28 @@ class InitiativeTrack(BattlePanel):
 
 
 # ---- the message line --------------------------------------------------------------------
-def move_text(preview: MovePreview, *, ascii_glyphs: bool = False) -> str:
-    """E.g. ``Move 3 hexes to 4,5 · 1 AP · energy 2 (14 -> 12)``, or why it cannot."""
+def move_text(preview: MovePreview, unit: Unit, *, ascii_glyphs: bool = False) -> tuple[str, ...]:
+    """A Move's (or Sprint's) words, longest first (the message line takes the first that
+    fits): ``Move 3 hexes to C7 · 1 AP · 4 energy: 13 of 17 left, 21 with overload``; or why
+    it cannot."""
     g = glyphs(ascii_glyphs)
     kind = "Sprint" if preview.sprint else "Move"
-    where = hex_text(preview.hex.q, preview.hex.r)
+    where = hex_name(preview.hex)
     if preview.refusal is not None:
-        return f"Cannot {kind.lower()} to {where}: {preview.refusal}"
+        return (f"Cannot {kind.lower()} to {where}: {engine_text(None, preview.refusal)}",)
     n = preview.hexes
-    parts = [
-        f"{kind} {n} hex{'es' if n != 1 else ''} to {where}",
-        f"{preview.ap_cost} AP",
-        f"energy {preview.energy} ({preview.energy_after + preview.energy} -> "
-        f"{preview.energy_after})",
-    ]
+    head = f"{kind} {n} hex{'es' if n != 1 else ''} to {where}"
     if preview.pullback:
-        parts.append("pulling back")
-    if preview.warning:
-        parts.append(f"{g.warn} {preview.warning}")
-    return f" {g.sep} ".join(parts)
+        head += ", pulling back"
+    spend = spend_text(unit, preview.energy)
+    cost = f"{preview.energy} energy"
+    over = overload_text(unit, preview.energy, g.right)
+    added = preview.overload_after - max(0, unit.energy_used - stats.effective_output(unit))
+    warn = f" {g.sep} {g.warn} {over}" if over else ""
+    short_warn = f" {g.sep} {g.warn} overload +{added}" if over else ""
+    sep = f" {g.sep} "
+    return (
+        f"{head}{sep}{preview.ap_cost} AP{sep}{spend}{warn}",
+        f"{head}{sep}{preview.ap_cost} AP{sep}{spend}{short_warn}",
+        f"{head}{sep}{preview.ap_cost} AP{sep}{cost}{short_warn}",
+    )

@@ -16,9 +16,13 @@ roomy    4 columns x 2 lines per hex, odd rows shifted right by 2: a 20x14 map i
 
 Overlay marks (never colour alone; the background tints come from component classes):
 path `*`/`•`, LOS hex `-`, LOS hex with a penalty `!`, a wreck `x`/`×`, reach `+`/`◦`,
-deployment zone `:` (zones are always Open ground, so this never reads as sand). The cursor
-is reversed, the active frame bold and underlined (on a primary tint), legal targets
-underlined (on an error tint), the chosen target bold on the error colour.
+deployment zone `=` (no terrain glyph in either form). A frame out of the fight with its pilot
+dead keeps its class letter with the out mark (`Mx`/`M×` compact; the mark under its label
+roomy), dimmed and struck through. The ruler: the row numbers in a 2-column gutter on the
+left, the column letters on a line on top (battle_words.hex_name: ``C7``), the cursor's
+letter and number reversed. The cursor is reversed, the active frame bold and underlined (on
+a primary tint), legal targets underlined (on an error tint), the chosen target bold on the
+error colour.
 
 Repaints: every drawn line has a signature (its text runs and their component classes). A
 change (`show`, `set_cursor`, the hover, `ascii_glyphs`) recomputes the signatures of the rows
@@ -50,6 +54,7 @@ from .hex_picture import (
     GEOMETRY,
     NO_OVERLAY,
     STEPS,
+    TOP,
     VERTICAL,
     Layout,
     LayoutMode,
@@ -68,6 +73,8 @@ from .hex_picture import (
 )
 
 __all__ = ["HexMap", "Layout", "Overlay", "drawing_size", "frame_label", "legend"]
+
+RULER_ROW = -1  # the ruler's line, among the rows `_redraw` is given
 
 
 class HexMap(Widget, can_focus=True):
@@ -98,6 +105,9 @@ class HexMap(Widget, can_focus=True):
     HexMap > .hexmap--active { text-style: bold underline; background: $primary-muted; }
     HexMap > .hexmap--hover { background: $panel-lighten-2; }
     HexMap > .hexmap--cursor { text-style: bold reverse; }
+    HexMap > .hexmap--out { text-style: strike; color: $text-muted; }
+    HexMap > .hexmap--ruler { color: $text-muted; }
+    HexMap > .hexmap--ruler-on { text-style: bold reverse; }
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = set(COMPONENT_CLASSES)
@@ -244,7 +254,10 @@ class HexMap(Widget, can_focus=True):
             return
         old = self._cursor
         self._cursor = h
-        self._redraw((old.r, h.r))
+        rows = [old.r, h.r]
+        if to_offset(old)[0] != to_offset(h)[0]:
+            rows.append(RULER_ROW)  # the ruler marks the cursor's column
+        self._redraw(rows)
         self.post_message(self.CursorMoved(self, h))
 
     def step_cursor(self, direction: str) -> None:
@@ -306,7 +319,7 @@ class HexMap(Widget, can_focus=True):
         layout = self._pick_layout()
         if force or layout != self._layout:
             self._layout = layout
-            self._sigs = [None] * (GEOMETRY[layout][1] * self._height)
+            self._sigs = [None] * (TOP + GEOMETRY[layout][1] * self._height)
             self._strips.clear()
             self._redraw(full=True)
 
@@ -364,17 +377,24 @@ class HexMap(Widget, can_focus=True):
         if scene is None:
             return
         lines = GEOMETRY[self._layout][1]
-        if len(self._sigs) != lines * self._height:
-            self._sigs = [None] * (lines * self._height)
+        if len(self._sigs) != TOP + lines * self._height:
+            self._sigs = [None] * (TOP + lines * self._height)
             full = True
-        todo = range(self._height) if rows is None else sorted(set(rows))
+        todo = range(RULER_ROW, self._height) if rows is None else sorted(set(rows))
         changed: list[int] = []
         for row in todo:
+            if row == RULER_ROW:
+                sig = self._painter.ruler_line(scene, self._layout, self._cursor)
+                if self._sigs[0] != sig:
+                    self._sigs[0] = sig
+                    self._strips.pop(0, None)
+                    changed.append(0)
+                continue
             if not 0 <= row < self._height:
                 continue
             row_lines = self._painter.row_lines(scene, row, self._layout, self._cursor, self._hover)
             for i, sig in enumerate(row_lines):
-                y = row * lines + i
+                y = TOP + row * lines + i
                 if self._sigs[y] != sig:
                     self._sigs[y] = sig
                     self._strips.pop(y, None)

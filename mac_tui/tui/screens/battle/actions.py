@@ -287,20 +287,32 @@ class ActionTable:
             return None
         return row.refusal(mode, m)
 
-    def bar_markup(self, mode: Mode, m: Moment) -> str:
+    def bar_markup(self, mode: Mode, m: Moment, width: int = 0) -> str:
         """The actions of the mode's bar with their keys (markup): the live ones clickable
         (a click runs the key's action), the others dimmed and struck through (never colour
-        alone)."""
-        parts = []
+        alone). With a `width`, the items are laid out in lines of that width, never one
+        split across two."""
+        parts: list[tuple[int, str]] = []
         for row in self.rows:
             if not row.label or not isinstance(mode, row.modes):
                 continue
             if row.state(mode, m):
                 click = f"@click=screen.{row.action}"
-                parts.append(f"[{click}][b reverse] {row.key} [/b reverse] {row.label}[/]")
+                item = f"[{click}][b reverse] {row.key} [/b reverse] {row.label}[/]"
             else:
-                parts.append(f"[dim strike] {row.key}  {row.label}[/dim strike]")
-        return " ".join(parts)
+                item = f"[dim strike] {row.key}  {row.label}[/dim strike]"
+            parts.append((len(row.key) + len(row.label) + 3, item))
+        if width <= 0:
+            return " ".join(item for _, item in parts)
+        lines: list[list[str]] = [[]]
+        used = 0
+        for size, item in parts:
+            if lines[-1] and used + 1 + size > width:
+                lines.append([])
+                used = 0
+            used += size + (1 if lines[-1] else 0)
+            lines[-1].append(item)
+        return "\n".join(" ".join(line) for line in lines)
 
 
 ACTIONS = ActionTable(ROWS)

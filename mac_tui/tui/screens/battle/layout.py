@@ -22,7 +22,7 @@ from textual.widgets import Footer, RichLog, Static
 from ....catalog import catalog
 from ....combat.state import Battle
 from ....hexgrid import Hex
-from ...battle_words import first_fit
+from ...battle_words import first_fit, hex_name
 from ...glyphs import glyphs, plain
 from ...widgets.battle_panels import FramePanel, InitiativeTrack, TargetPanel
 from ...widgets.hexmap import HexMap, Layout, drawing_size, legend
@@ -30,7 +30,7 @@ from .actions import ACTIONS
 from .modes import Deploying, Mode
 from .moment import Moment
 
-PANEL_WIDTH = 37  # the panel column at its narrowest, with its left padding
+PANEL_WIDTH = 36  # the panel column at its narrowest, with its left padding
 CHROME_LINES = 6  # head, action bar (2), message line, footer; the log's head line
 MIN_LOG_LINES = 3
 LEFT_MIN_WIDTH = 30  # the map and log column, for the smallest maps
@@ -100,7 +100,7 @@ def map_layout(battle: Battle, width: int, height: int) -> tuple[Layout, int]:
     room_h = height - CHROME_LINES - MIN_LOG_LINES
     layout: Layout = "roomy" if roomy.width <= room_w and roomy.height <= room_h else "compact"
     drawn = drawing_size(battle.map.width, battle.map.height, layout)
-    return layout, max(drawn.width + 1, LEFT_MIN_WIDTH)
+    return layout, max(drawn.width, LEFT_MIN_WIDTH)
 
 
 def title_forms(battle: Battle, contract: str | None, seed: int) -> tuple[str, ...]:
@@ -130,7 +130,7 @@ def lance_text(battle: Battle, placing: str | None, ascii_glyphs: bool) -> str:
     mark = glyphs(ascii_glyphs).cursor
     lines = ["[b]Deploy your lance[/b]"]
     for u in battle.side_units("player"):
-        where = f"at {u.pos.q},{u.pos.r}" if u.pos is not None else "not placed"
+        where = f"at {hex_name(u.pos)}" if u.pos is not None else "not placed"
         cursor = mark if u.id == placing else " "
         chassis = catalog().chassis[u.chassis].designation
         lines.append(f"{cursor} {u.id} {u.label[:12]:<12} {chassis:<5} {where}")
@@ -223,7 +223,8 @@ class BattleView:
         self.screen.query_one("#battle-title", TextLine).set(plain(title) if m.ascii else title)
         self.draw_map(battle, m, mode)
         bar = self.screen.query_one("#actions", Static)
-        bar.update("Enter: the report" if m.phase == "over" else ACTIONS.bar_markup(mode, m))
+        width = bar.content_size.width or self.screen.size.width - 2
+        bar.update("Enter: the report" if m.phase == "over" else ACTIONS.bar_markup(mode, m, width))
         self.draw_focus(m, mode, map_too=False)
 
     def draw_map(self, battle: Battle, m: Moment, mode: Mode) -> None:
@@ -248,7 +249,7 @@ class BattleView:
         target_panel = self.screen.query_one(TargetPanel)
         fp = mode.shot_preview(m)
         if fp is not None:
-            target_panel.show(battle, fp, ascii_glyphs=m.ascii)
+            target_panel.show(battle, fp, mode.shot_risk(m), ascii_glyphs=m.ascii)
         else:
             unit = shown_unit(battle, self.hexmap.cursor, mode)
             frame_panel.show(battle, unit, ascii_glyphs=m.ascii)
@@ -263,8 +264,18 @@ class BattleView:
         if text is not None:
             self.say(text, mode.warns, m.ascii)
 
-    def say(self, text: str, warning: bool, ascii_glyphs: bool) -> None:
-        """The message line (repainted only when it changes)."""
+    def fitting(self, forms: str | tuple[str, ...]) -> str:
+        """The first of the message's forms that fits the message line."""
+        if isinstance(forms, str):
+            return forms
+        room = self.screen.query_one("#message", TextLine).content_size.width
+        room = room or self.screen.size.width - 2
+        return first_fit(room, forms)
+
+    def say(self, forms: str | tuple[str, ...], warning: bool, ascii_glyphs: bool) -> None:
+        """The message line (repainted only when it changes): the first of its forms that
+        fits."""
+        text = self.fitting(forms)
         if self._message == (text, warning):
             return
         self._message = (text, warning)

@@ -13,6 +13,7 @@ from attrs import field, frozen
 from ....combat import preview
 from ....combat.commands import FireGroup
 from ....combat.firing import check_fire
+from ....combat.forecast import Forecast, forecast_group
 from ....combat.legal import legal_commands
 from ....combat.state import Battle, Unit
 from ....game import Accepted, Command, step
@@ -34,6 +35,9 @@ class Moment:
     ai_acts: bool = False  # the AI has the next order (its side's, or the player's on auto)
     seed: int = 0  # the game's seed
     _previews: dict[tuple[str, int, str, str | None], preview.FirePreview] = field(
+        factory=dict, eq=False, repr=False
+    )
+    _forecasts: dict[tuple[str, int, str, str | None], Forecast | None] = field(
         factory=dict, eq=False, repr=False
     )
 
@@ -105,6 +109,23 @@ class Moment:
                 self.battle, unit, group, target, location
             )
         return found
+
+    def forecast(
+        self, unit: Unit, group: int, target: str, location: str | None
+    ) -> Forecast | None:
+        """The exact forecast of a shot (combat/forecast.py; None when the engine would refuse
+        it), computed once per moment, group, target and location."""
+        assert self.battle is not None
+        key = (unit.id, group, target, location)
+        if key not in self._forecasts:
+            try:
+                found: Forecast | None = forecast_group(
+                    self.battle, unit.id, group, target, location
+                )
+            except ValueError:
+                found = None
+            self._forecasts[key] = found
+        return self._forecasts[key]
 
 
 def seats(battle: Battle, auto: bool) -> Seats:
