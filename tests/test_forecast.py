@@ -22,12 +22,22 @@ from typing import Any
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mac_tui.catalog import LOCATION_ORDER, catalog
-from mac_tui.combat import forecast
+from mac_tui.combat import forecast, outcomes
 from mac_tui.combat.events import Attacked
 from mac_tui.combat.firing import do_fire
-from mac_tui.combat.forecast import AttackPlan, Forecast, forecast_attacks, forecast_group
+from mac_tui.combat.forecast import (
+    AttackPlan,
+    Forecast,
+    RoundEnd,
+    Shot,
+    Step,
+    forecast_attacks,
+    forecast_group,
+)
 from mac_tui.combat.preview import fire_preview
 from mac_tui.combat.state import Battle, Unit
 from mac_tui.dice import Dice, RngState
@@ -398,3 +408,55 @@ SHOTS: list[tuple[str, Battle, list[AttackPlan]]] = [
 def test_forecast_matches_the_engine(name: str, b: Battle, plans: list[AttackPlan]) -> None:
     seed = 1_000_003 * (1 + [s[0] for s in SHOTS].index(name))
     agrees(b, plans, 2500, seed)
+
+
+# ---- the canonical forms lose nothing -------------------------------------------------------
+def _targets() -> st.SearchStrategy[Unit]:
+    """Raiders in every state of repair, with weapons (some loaded) to lose or explode."""
+    return st.builds(
+        lambda armor, structure, extra: attrs.evolve(
+            battered(), armor=tuple(armor), structure=tuple(structure), equipment=extra
+        ),
+        st.lists(st.integers(0, 12), min_size=7, max_size=7),
+        st.lists(st.integers(0, 7), min_size=7, max_size=7).filter(lambda s: s[1] > 0 and s[0] > 0),
+        st.sampled_from([(), (gear("reactive_armor"),), (gear("point_defense", "left_arm"),)]),
+    )
+
+
+def _shots() -> st.SearchStrategy[list[Step]]:
+    shot = st.builds(
+        lambda damage, missile, called, chance: Shot(damage, missile, called, (), (chance,)),
+        st.sampled_from([2, 5, 6, 8, 10, 20]),
+        st.booleans(),
+        st.sampled_from([-1, -1, -1, 0, 1, 4]),
+        st.integers(5, 95),
+    )
+    return st.lists(st.one_of(shot, st.just(RoundEnd())), min_size=1, max_size=4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(target=_targets(), steps=_shots())
+def test_canonical_forms_change_no_answer(target: Unit, steps: list[Step]) -> None:
+    """The walk with its canonical forms (`outcomes._canon`) gives the answers of the walk
+    that tracks every state in full, and the threat's short walk the same threat answers."""
+    outcomes.clear_cache()
+    fast = outcomes.walk(target, steps)
+    quick = outcomes.walk(target, steps, full=False)
+    outcomes.clear_cache()
+    original = outcomes._canon
+    try:
+        outcomes._canon = lambda sid, cid: sid  # type: ignore[assignment]
+        slow = outcomes.walk(target, steps)
+    finally:
+        outcomes._canon = original
+        outcomes.clear_cache()
+    assert fast.p_destroyed == pytest.approx(slow.p_destroyed, abs=1e-12)
+    assert fast.p_frame_destroyed == pytest.approx(slow.p_frame_destroyed, abs=1e-12)
+    assert fast.p_pilot_killed == pytest.approx(slow.p_pilot_killed, abs=1e-12)
+    assert dict(fast.damage) == pytest.approx(dict(slow.damage), abs=1e-12)
+    assert fast.expected_loss == pytest.approx(slow.expected_loss, abs=1e-9)
+    for i in (LOCATION_ORDER.index("head"), LOCATION_ORDER.index("center_torso")):
+        assert quick.p_destroyed[i] == pytest.approx(slow.p_destroyed[i], abs=1e-12)
+    assert quick.p_frame_destroyed == pytest.approx(slow.p_frame_destroyed, abs=1e-12)
+    assert quick.p_pilot_killed == pytest.approx(slow.p_pilot_killed, abs=1e-12)
+    assert quick.expected_damage == pytest.approx(slow.expected_damage, abs=1e-9)

@@ -14,7 +14,8 @@ Every number is read from the catalog; every random draw comes from ``dice.COMBA
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
 import attrs
@@ -146,12 +147,40 @@ class LosHex:
     penalty: int
 
 
+#: Lines of sight already traced, per map (by identity, dropped with the map).
+_LOS_CACHE: dict[int, tuple[weakref.ref[BattleMap], dict[tuple[Hex, Hex], tuple[LosHex, ...]]]] = {}
+
+
 def line_of_sight(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     """§3.6: every intervening hex from ``a`` to ``b`` (ends excluded), with its penalty.
 
     A line between two hexes of the map can graze a hex beyond its ragged odd-r edge; such
-    a hex has no terrain and is left out.
+    a hex has no terrain and is left out. Each map remembers the lines traced on it (the
+    forecasts and the AI ask for the same lines many times).
     """
+    key = id(battle_map)
+    entry = _LOS_CACHE.get(key)
+    if entry is None or entry[0]() is not battle_map:
+        entry = (weakref.ref(battle_map, _forget(key)), {})
+        _LOS_CACHE[key] = entry
+    lines = entry[1]
+    found = lines.get((a, b))
+    if found is None:
+        found = _trace(battle_map, a, b)
+        lines[(a, b)] = found
+    return found
+
+
+def _forget(key: int) -> Callable[[weakref.ref[BattleMap]], None]:
+    def drop(ref: weakref.ref[BattleMap]) -> None:
+        entry = _LOS_CACHE.get(key)
+        if entry is not None and entry[0] is ref:
+            del _LOS_CACHE[key]
+
+    return drop
+
+
+def _trace(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     terrain = catalog().terrain
     out: list[LosHex] = []
     for h in intervening(a, b):

@@ -354,6 +354,18 @@ class CascadeWork:
         # After ``cascade(..., follow=False)``: the transfer it stopped before (§4.4).
         self.transfer: tuple[str, int] | None = None
 
+    def copy(self) -> CascadeWork:
+        """An independent copy (its lists copied too)."""
+        new = CascadeWork.__new__(CascadeWork)
+        for name in CascadeWork.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.armor = list(self.armor)
+        new.structure = list(self.structure)
+        new.weapons = list(self.weapons)
+        new.equipment = list(self.equipment)
+        new.actuator_hits = list(self.actuator_hits)
+        return new
+
     def result(self) -> Unit:
         return attrs.evolve(
             self.unit,

@@ -44,6 +44,7 @@ from .stats import weapon_of
 __all__ = [
     "AttackPlan",
     "Forecast",
+    "Risk",
     "RoundEnd",
     "Shot",
     "ShotChance",
@@ -52,6 +53,7 @@ __all__ = [
     "forecast_attacks",
     "forecast_group",
     "forecast_steps",
+    "risk_steps",
     "shot_steps",
 ]
 
@@ -210,6 +212,41 @@ def forecast_steps(
         p_out=p_out,
         p_fighting=max(0.0, 1.0 - summary.residual - p_out),
         damage=summary.damage,
+        chances=tuple(chances),
+        residual=summary.residual,
+    )
+
+
+@frozen(kw_only=True)
+class Risk:
+    """The threat's answers about attacks on one target (`risk_steps`): the mean damage
+    landed, the chance the head and the centre torso are destroyed after them, that the frame
+    is destroyed (§4.5), that the pilot is killed (§4.6), and that it is out (the sum)."""
+
+    target: str
+    expected_damage: float
+    p_head_destroyed: float
+    p_center_torso_destroyed: float
+    p_frame_destroyed: float
+    p_pilot_killed: float
+    p_out: float
+    chances: tuple[ShotChance, ...]
+    residual: float = 0.0
+
+
+def risk_steps(target: Unit, steps: Sequence[Step], chances: Sequence[ShotChance] = ()) -> Risk:
+    """`forecast_steps` for the threat's answers only (`Risk`): the walk then forgets every
+    location that can pass nothing on to the head or centre torso, which keeps long
+    sequences (several enemies' attacks) small. Exact like `forecast_steps`."""
+    summary = walk(target, steps, full=False)
+    return Risk(
+        target=target.id,
+        expected_damage=summary.expected_damage,
+        p_head_destroyed=summary.p_destroyed[LOC_INDEX["head"]],
+        p_center_torso_destroyed=summary.p_destroyed[LOC_INDEX["center_torso"]],
+        p_frame_destroyed=summary.p_frame_destroyed,
+        p_pilot_killed=summary.p_pilot_killed,
+        p_out=summary.p_frame_destroyed + summary.p_pilot_killed,
         chances=tuple(chances),
         residual=summary.residual,
     )

@@ -58,7 +58,7 @@ from .damage import (
     CascadeWork,
     component_die,
 )
-from .state import LOC_INDEX, EquipmentState, Unit, WeaponState
+from .state import CENTER_TORSO, HEAD, LOC_INDEX, EquipmentState, Unit, WeaponState
 from .stats import equipment_total, weapon_of
 
 __all__ = ["MAX_STATES", "RoundEnd", "Shot", "Step", "Summary", "clear_cache", "walk"]
@@ -67,8 +67,6 @@ __all__ = ["MAX_STATES", "RoundEnd", "Shot", "Step", "Summary", "clear_cache", "
 MAX_STATES: Final = 20_000
 #: The caches are emptied when they hold this many states.
 _STORE_LIMIT: Final = 400_000
-#: The component rows whose effect changes what is tracked (the others are one branch).
-_TRACKED_EFFECTS: Final = frozenset({WEAPON_DESTROYED, AMMO_EXPLOSION})
 
 
 # ---- the steps ---------------------------------------------------------------------------------
@@ -161,10 +159,12 @@ class _Store:
         self.cascades: dict[tuple[int, ...], tuple[Outcome, ...]] = {}
         self.moves: dict[tuple[int, int, int], tuple[tuple[int, float, int], ...]] = {}
         self.canon: dict[tuple[int, int], int] = {}
+        self.contexts: dict[_Context, int] = {}
+        self.context_list: list[_Context] = []
         self.masks: dict[int, int] = {}
         self.ends: dict[tuple[int, ...], tuple[tuple[float, float, int, int, int], ...]] = {}
-        self.part_canon: dict[tuple[int, int, bool], int] = {}
-        self.summaries: dict[tuple[int, tuple[Step, ...]], Summary] = {}
+        self.part_canon: dict[tuple[int, int | None, int | None, bool], int] = {}
+        self.summaries: dict[tuple[int, tuple[Step, ...], bool], Summary] = {}
 
     def layout(self, unit: Unit) -> int:
         n = len(LOCATION_ORDER)
@@ -282,9 +282,10 @@ class _Script:
     """`damage.Draws` answered from a script of earlier choices; at each new chance node it
     takes the first option and queues the others (depth-first enumeration by replay)."""
 
-    __slots__ = ("pending", "pos", "script", "taken")
+    __slots__ = ("component", "pending", "pos", "script", "taken")
 
-    def __init__(self, script: tuple[Option, ...]) -> None:
+    def __init__(self, script: tuple[Option, ...], component: tuple[Option, ...]) -> None:
+        self.component = component
         self.script = script
         self.pos = 0
         self.taken: list[Option] = list(script)
@@ -303,7 +304,7 @@ class _Script:
         return live[0][0]
 
     def component_roll(self) -> int:
-        return self._draw(_component_options())
+        return self._draw(self.component)
 
     def pick(self, options: Sequence[int]) -> int:
         share = 1.0 / len(options)
@@ -325,39 +326,46 @@ class _Script:
         return p
 
 
-_COMPONENT_OPTIONS: dict[int, tuple[Option, ...]] = {}
+_COMPONENT_OPTIONS: dict[tuple[int, bool, bool], tuple[Option, ...]] = {}
 
 
-def _component_options() -> tuple[Option, ...]:
-    """§4.3 as branches: one per tracked row (its first roll), the others merged into one
-    (a roll of the No Effect row, or of the first untracked row)."""
+def _component_options(armed: bool, loaded: bool) -> tuple[Option, ...]:
+    """§4.3 as branches at a location with working weapons (``armed``) and some with ammo
+    (``loaded``): one per row whose effect changes what is tracked there (Weapon Destroyed
+    when armed, Ammo Explosion when loaded; at its first roll), the others merged into one
+    (a roll of the No Effect row, or of the first row not tracked)."""
     cat = catalog()
-    cached = _COMPONENT_OPTIONS.get(id(cat))
+    key = (id(cat), armed, loaded)
+    cached = _COMPONENT_OPTIONS.get(key)
     if cached is not None:
         return cached
+    tracked_now = {WEAPON_DESTROYED} if armed else set()
+    if loaded:
+        tracked_now.add(AMMO_EXPLOSION)
     die = component_die()
     tracked: list[Option] = []
     rest = 0
     rest_roll: int | None = None
     for row in cat.combat.component:
         share = row.high - row.low + 1
-        if row.id in _TRACKED_EFFECTS:
+        if row.id in tracked_now:
             tracked.append((row.low, share / die))
         else:
             rest += share
             if rest_roll is None or row.id == NO_EFFECT:
                 rest_roll = row.low
     options = tuple(tracked) + (((rest_roll, rest / die),) if rest_roll is not None else ())
-    _COMPONENT_OPTIONS.clear()
-    _COMPONENT_OPTIONS[id(cat)] = options
+    _COMPONENT_OPTIONS[key] = options
     return options
 
 
 class _Chains(NamedTuple):
     chain: tuple[tuple[int, ...], ...]  # per location: it and the locations it transfers to
+    transfer: tuple[int | None, ...]  # per location: where its overflow goes
     feeders: tuple[tuple[int, ...], ...]  # per location: the locations transferring into it
     order: tuple[int, ...]  # every location after all its feeders
     explosion: int  # §4.3: the most internal damage of one ammo explosion
+    enders: frozenset[int]  # the locations whose loss ends the frame (§4.5, §4.6)
 
 
 _CHAINS: dict[int, _Chains] = {}
@@ -385,7 +393,14 @@ def _chains() -> _Chains:
     order: list[int] = []
     while len(order) < n:
         order.extend(i for i in range(n) if i not in order and all(f in order for f in feeders[i]))
-    chains = _Chains(tuple(chain), feeders, tuple(order), cat.combat.damage.ammo_explosion_max)
+    chains = _Chains(
+        tuple(chain),
+        tuple(to),
+        feeders,
+        tuple(order),
+        cat.combat.damage.ammo_explosion_max,
+        frozenset({HEAD, CENTER_TORSO}),
+    )
     _CHAINS.clear()
     _CHAINS[id(cat)] = chains
     return chains
@@ -411,22 +426,22 @@ def _local(
     equipment = list(unit.equipment)
     for pos, e in zip(layout.equipment_at[loc], part.equipment, strict=True):
         equipment[pos] = e
-    armor = list(unit.armor)
-    structure = list(unit.structure)
-    armor[loc], structure[loc] = part.armor, part.structure
+    base = CascadeWork(unit)
+    base.armor[loc], base.structure[loc] = part.armor, part.structure
+    base.barrier = barrier
+    base.weapons = weapons
+    base.equipment = equipment
+    base.pilot_alive = bool(alive)
+    base.destroyed = bool(destroyed)
     location = LOCATION_ORDER[loc]
+    component = _component_options(
+        any(not w.destroyed for w in part.weapons), _STORE.part_loaded[pid] > 0
+    )
     out: dict[tuple[int, int, int, int, int], list[float | int]] = {}
     stack: list[tuple[Option, ...]] = [()]
     while stack:
-        script = _Script(stack.pop())
-        work = CascadeWork(unit)
-        work.armor = list(armor)
-        work.structure = list(structure)
-        work.barrier = barrier
-        work.weapons = list(weapons)
-        work.equipment = list(equipment)
-        work.pilot_alive = bool(alive)
-        work.destroyed = bool(destroyed)
+        script = _Script(stack.pop(), component)
+        work = base.copy()
         work.cascade(location, amount, script, records=False, follow=False)
         stack.extend(script.pending)
         new_pid = _STORE.part(
@@ -508,11 +523,19 @@ def _moves(sid: int, loc: int, amount: int) -> tuple[tuple[int, float, int], ...
 
 
 # ---- merging states the rest of the walk cannot tell apart -------------------------------------
-def _frozen_part(pid: int, cap: int, dead: bool) -> int:
-    """Part ``pid`` with its armour cut to ``cap`` (-1: as it is) and, when ``dead`` (it can
-    roll no component again), its weapons in one shared form (destroyed, no ammo); the ammo
-    of a working weapon kept only as "some left"."""
-    key = (pid, cap, dead)
+class _Context(NamedTuple):
+    """What the rest of a walk can still do, as `_canon` needs it."""
+
+    total: int  # damage of every shot still to come
+    per_location: tuple[int, ...]  # damage of the shots still to come that can land there
+    full: bool  # every answer (else only the threat's: head, centre torso, out, mean damage)
+
+
+def _canon_part(pid: int, armor: int | None, structure: int | None, dead: bool) -> int:
+    """Part ``pid`` with its armour and structure set (None: as they are) and, when ``dead``
+    (it can roll no component again), its weapons in one shared form (destroyed, no ammo);
+    the ammo of a working weapon kept only as "some left"."""
+    key = (pid, armor, structure, dead)
     done = _STORE.part_canon.get(key)
     if done is not None:
         return done
@@ -525,63 +548,117 @@ def _frozen_part(pid: int, cap: int, dead: bool) -> int:
         else attrs.evolve(w, ammo=1)
         for w in p.weapons
     )
-    armor = p.armor if cap < 0 else min(p.armor, cap)
-    out = _STORE.part(p._replace(armor=armor, weapons=weapons))
+    out = _STORE.part(
+        p._replace(
+            armor=p.armor if armor is None else armor,
+            structure=p.structure if structure is None else structure,
+            weapons=weapons,
+        )
+    )
     _STORE.part_canon[key] = out
     return out
 
 
-def _canon(sid: int, remaining: int) -> int:
-    """State ``sid`` in a canonical form that behaves the same under any hits totalling at
-    most ``remaining`` damage and gives the same answers (the answers read structure,
-    destroyed and pilot; armour losses are counted as they happen).
+def _canon(sid: int, cid: int) -> int:
+    """State ``sid`` in a canonical form that behaves the same for the rest of the walk (its
+    `_Context` ``cid``) and gives the same answers.
 
-    A frame that is out keeps only which locations are destroyed. Otherwise, per location
-    ``L``: at most ``remaining + g(L)`` damage can still reach its armour, where ``g`` bounds
-    what its feeders (§4.4) can pass on: a feeder ``u`` passes on at most
-    ``max(0, g(u) + explosion x loaded weapons at u - armour - structure of u)`` in all
-    (nothing leaves a location before its armour and structure are gone, a component roll
-    needs the armour gone, and each loaded weapon explodes once). Armour above that bound
-    is cut to it (every later hit is absorbed either way), and then the location, like a
-    destroyed one, can roll no component: its weapons no longer matter.
+    Per location ``L`` a bound ``B`` on the damage that can still reach its armour: the
+    shots still to come that can land there, plus what its feeders (§4.4) can pass on. A
+    feeder ``u`` passes on at most ``max(0, B(u) + explosion x loaded weapons at u - armour -
+    structure of u)`` (nothing leaves a location before its armour and structure are gone,
+    a component roll needs the armour gone, each loaded weapon explodes once); a destroyed
+    one passes on all it gets. (Also ``B(L)`` is at most all the damage to come plus what
+    the feeders could add to it.) Then:
+
+    * armour at or above ``B`` is cut to ``B``: every later hit is absorbed either way, and
+      the location rolls no more components, so its weapons no longer matter;
+    * a location that cannot be destroyed, holds no loaded weapon and has no Reactive Armour
+      to split a hit, absorbs every later hit whole: it becomes armour ``B``, structure 1;
+    * for the threat's answers only, so does every location that can pass nothing on to the
+      head or centre torso (legs, an arm and torso that cannot break through) and holds no
+      working slot equipment it could lose;
+    * a frame that is out keeps only which locations are destroyed (for the threat's
+      answers: which of the head and centre torso).
     """
-    key = (sid, remaining)
+    key = (sid, cid)
     done = _STORE.canon.get(key)
     if done is not None:
         return done
+    ctx = _STORE.context_list[cid]
     s = _STORE.state_list[sid]
     n = len(LOCATION_ORDER)
+    chains = _chains()
     new = list(s)
     if not (s[2] and not s[3]):
         new[1] = 0
         for i in range(n):
             p = _STORE.part_list[s[_PARTS + i]]
-            flat = _STORE.part(p._replace(armor=0, structure=0 if p.structure <= 0 else 1))
-            new[_PARTS + i] = _frozen_part(flat, -1, True)
+            gone = p.structure <= 0
+            if not ctx.full and i not in chains.enders:
+                gone = False
+            new[_PARTS + i] = _canon_part(s[_PARTS + i], 0, 0 if gone else 1, True)
     else:
-        chains = _chains()
-        extra = [0] * n
+        layout = _STORE.layout_list[s[0]]
         parts = [_STORE.part_list[s[_PARTS + i]] for i in range(n)]
+        loaded = [_STORE.part_loaded[s[_PARTS + i]] for i in range(n)]
+        boom = chains.explosion
+        extra = [0] * n  # the old bound's feeder allowance (shared damage budget)
+        reach = [0] * n
+        passes = [0] * n
         for i in chains.order:
+            shared = 0
+            via = 0
             for u in chains.feeders[i]:
                 pu = parts[u]
                 if pu.structure <= 0:
-                    extra[i] += extra[u]
+                    shared += extra[u]
                 else:
-                    loaded = _STORE.part_loaded[s[_PARTS + u]]
-                    extra[i] += max(
-                        0, extra[u] + chains.explosion * loaded - pu.armor - pu.structure
-                    )
-            reach = remaining + extra[i]
+                    shared += max(0, extra[u] + boom * loaded[u] - pu.armor - pu.structure)
+                via += passes[u]
+            extra[i] = shared
+            reach[i] = min(ctx.total + shared, ctx.per_location[i] + via)
             p = parts[i]
             if p.structure <= 0:
-                new[_PARTS + i] = _frozen_part(s[_PARTS + i], 0, True)
-            elif p.armor >= reach:
-                new[_PARTS + i] = _frozen_part(s[_PARTS + i], reach, True)
+                passes[i] = reach[i]
             else:
-                new[_PARTS + i] = _frozen_part(s[_PARTS + i], -1, False)
-    cid = _STORE.state(tuple(new))
-    _STORE.canon[key] = cid
+                passes[i] = max(0, reach[i] + boom * loaded[i] - p.armor - p.structure)
+        relevant = [False] * n
+        if not ctx.full:
+            for i in reversed(chains.order):
+                to = chains.transfer[i]
+                relevant[i] = (
+                    i in chains.enders
+                    or (to is not None and relevant[to] and passes[i] > 0)
+                    or (
+                        any(not e.destroyed for e in parts[i].equipment)
+                        and reach[i] + boom * loaded[i] >= parts[i].armor + parts[i].structure
+                    )
+                )
+        for i in range(n):
+            p, b, pid = parts[i], reach[i], s[_PARTS + i]
+            breakable = b > p.armor and b - p.armor + boom * loaded[i] >= p.structure
+            if p.structure <= 0:
+                new[_PARTS + i] = _canon_part(pid, 0, None, True)
+            elif p.armor >= b:
+                new[_PARTS + i] = _canon_part(pid, b, None, True)
+            elif (not ctx.full and not relevant[i]) or (
+                not breakable and not loaded[i] and not layout.reactive
+            ):
+                new[_PARTS + i] = _canon_part(pid, b, 1, True)
+            else:
+                new[_PARTS + i] = _canon_part(pid, None, None, False)
+    out = _STORE.state(tuple(new))
+    _STORE.canon[key] = out
+    return out
+
+
+def _context(ctx: _Context) -> int:
+    cid = _STORE.contexts.get(ctx)
+    if cid is None:
+        cid = len(_STORE.context_list)
+        _STORE.contexts[ctx] = cid
+        _STORE.context_list.append(ctx)
     return cid
 
 
@@ -594,15 +671,19 @@ def _chance(shot: Shot, info: _Info) -> float:
     return shot.chances[mask] / 100
 
 
-def walk(target: Unit, steps: Sequence[Step]) -> Summary:
-    """The answers for ``steps`` carried out on ``target`` as it is now (cached)."""
+def walk(target: Unit, steps: Sequence[Step], *, full: bool = True) -> Summary:
+    """The answers for ``steps`` carried out on ``target`` as it is now (cached). With
+    ``full=False`` only the threat's answers are computed (the mean damage landed, the head
+    and centre torso destroyed, the frame destroyed, the pilot killed): ``damage`` is empty,
+    ``expected_loss`` is NaN and the other locations' ``p_destroyed`` are NaN; much faster
+    over long sequences."""
     if len(_STORE.state_list) > _STORE_LIMIT:
         clear_cache()
     start = start_state(target)
-    key = (start, tuple(steps))
+    key = (start, tuple(steps), full)
     done = _STORE.summaries.get(key)
     if done is None:
-        done = _walk(start, key[1])
+        done = _walk(start, key[1], full)
         _STORE.summaries[key] = done
     return done
 
@@ -649,25 +730,39 @@ def _ends(
 End = tuple[int, int, int, int]
 
 
-def _walk(start: int, steps: tuple[Step, ...]) -> Summary:
+def _contexts(steps: tuple[Step, ...], full: bool) -> list[int]:
+    """The `_Context` id before each step."""
     weights = hit_location_weights()
-    total = sum(w for _, w in weights)
-    located = tuple((LOC_INDEX[loc], w / total) for loc, w in weights if w > 0)
-    remaining = [0] * (len(steps) + 1)
-    last = -1
+    n = len(LOCATION_ORDER)
+    can = [w > 0 for _, w in weights]
+    total = 0
+    per = [0] * n
+    out = [0] * len(steps)
     for i in range(len(steps) - 1, -1, -1):
         step = steps[i]
         if isinstance(step, Shot):
-            remaining[i] = remaining[i + 1] + step.damage
-            last = max(last, i)
-        else:
-            remaining[i] = remaining[i + 1]
-    chains = _chains().chain
-    chain_bits = [sum(1 << i for i in chain) for chain in chains]
+            total += step.damage
+            for loc in range(n):
+                if (step.called == loc) or (step.called < 0 and can[loc]):
+                    per[loc] += step.damage
+        out[i] = _context(_Context(total, tuple(per), full))
+    return out
+
+
+def _walk(start: int, steps: tuple[Step, ...], full: bool) -> Summary:
+    weights = hit_location_weights()
+    total = sum(w for _, w in weights)
+    located = tuple((LOC_INDEX[loc], w / total) for loc, w in weights if w > 0)
+    contexts = _contexts(steps, full)
+    last = max((i for i, st in enumerate(steps) if isinstance(st, Shot)), default=-1)
+    chains = _chains()
+    chain_bits = [sum(1 << i for i in chain) for chain in chains.chain]
+    watched = -1 if full else sum(1 << i for i in chains.enders)
     dist: dict[tuple[int, int], float] = {(start, 0): 1.0}
     end: dict[End, float] = {}
     residual = 0.0
     lost = 0.0
+    landed_mean = 0.0
     for n, step in enumerate(steps[: last + 1]):
         new: dict[tuple[int, int], float] = {}
         if isinstance(step, RoundEnd):
@@ -680,16 +775,16 @@ def _walk(start: int, steps: tuple[Step, ...]) -> Summary:
         final = n == last
         amount = step.damage
         targets = ((step.called, 1.0),) if step.called >= 0 else located
-        ahead = remaining[n]
+        cid = contexts[n]
         for (sid0, dmg), p in dist.items():
-            sid = _canon(sid0, ahead)
+            sid = _canon(sid0, cid)
             info = _STORE.state_info(sid)
             c = 0.0 if not info.active else _chance(step, info)
             landed = c * info.missile_pass if step.missile else c
             if landed < 1.0:
                 if final:
                     s = _STORE.state_list[sid]
-                    e = (_mask(sid), s[2], s[3], dmg)
+                    e = (_mask(sid) & watched, s[2], s[3], dmg)
                     end[e] = end.get(e, 0.0) + p * (1.0 - landed)
                 else:
                     key = (sid, dmg)
@@ -697,7 +792,8 @@ def _walk(start: int, steps: tuple[Step, ...]) -> Summary:
             if landed <= 0.0:
                 continue
             hit = p * landed
-            after = dmg + amount
+            landed_mean += hit * amount
+            after = dmg + amount if full else 0
             for loc, w in targets:
                 pw = hit * w
                 if not final:
@@ -708,12 +804,12 @@ def _walk(start: int, steps: tuple[Step, ...]) -> Summary:
                         lost += pq * loss
                     continue
                 s = _STORE.state_list[sid]
-                keep = _mask(sid) & ~chain_bits[loc]
-                pids = tuple(s[_PARTS + i] for i in chains[loc])
+                keep = _mask(sid) & ~chain_bits[loc] & watched
+                pids = tuple(s[_PARTS + i] for i in chains.chain[loc])
                 for q, qloss, alive, destroyed, bits in _ends(
                     s[0], s[1], s[2], s[3], loc, amount, pids
                 ):
-                    e = (keep | bits, alive, destroyed, after)
+                    e = (keep | (bits & watched), alive, destroyed, after)
                     end[e] = end.get(e, 0.0) + pw * q
                     lost += pw * qloss
         if len(new) > MAX_STATES:
@@ -723,9 +819,22 @@ def _walk(start: int, steps: tuple[Step, ...]) -> Summary:
         dist = new
     for (sid, dmg), p in dist.items():  # no shot at all
         s = _STORE.state_list[sid]
-        e = (_mask(sid), s[2], s[3], dmg)
+        e = (_mask(sid) & watched, s[2], s[3], dmg)
         end[e] = end.get(e, 0.0) + p
-    return _summarise(end, lost, residual)
+    summary = _summarise(end, lost, residual)
+    if full:
+        return summary
+    nan = float("nan")
+    return attrs.evolve(
+        summary,
+        expected_damage=landed_mean,
+        expected_loss=nan,
+        p_any_hit=nan,
+        p_destroyed=tuple(
+            p if i in chains.enders else nan for i, p in enumerate(summary.p_destroyed)
+        ),
+        damage=(),
+    )
 
 
 def _summarise(end: dict[End, float], lost: float, residual: float) -> Summary:
