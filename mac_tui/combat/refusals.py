@@ -25,7 +25,7 @@ from .commands import (
     Vent,
     Withdraw,
 )
-from .firing import check_fire, check_overwatch
+from .firing import OUT_OF_RANGE, check_fire, check_overwatch, plan_fire
 from .movement import check_move, reach
 from .preview import move_ap_cost, targets
 from .state import Battle, Unit
@@ -99,15 +99,21 @@ def _fire(battle: Battle, unit: Unit, called: bool) -> str | None:
     if not enemies:
         return "no enemy is on the map"
     location = "head" if called else None
-    reasons = [check_fire(battle, unit, g, e.id, location) for e in enemies for g in ready]
-    if any(not isinstance(r, str) for r in reasons):
-        return None
+    in_range = False
+    first: str | None = None
+    for enemy in enemies:
+        for group in ready:
+            reason = check_fire(battle, unit, group, enemy.id, location)
+            if not isinstance(reason, str):
+                return None
+            first = first or reason
+            plan = plan_fire(battle, unit, group, enemy, called)
+            in_range = in_range or any(why != OUT_OF_RANGE for _, why in plan.skipped)
     nearest = enemies[0]
-    assert unit.pos is not None and nearest.pos is not None
-    first = reasons[0]
-    assert isinstance(first, str)
-    hexes = distance(unit.pos, nearest.pos)
-    return f"{first} (the nearest enemy, {nearest.label}, is {hexes} hexes away)"
+    if not in_range and unit.pos is not None and nearest.pos is not None:
+        hexes = distance(unit.pos, nearest.pos)
+        return f"no enemy in range: the nearest, {nearest.label}, is {hexes} hexes away"
+    return first
 
 
 def _equipment(battle: Battle, unit: Unit) -> str | None:

@@ -55,6 +55,13 @@ def mission_ledger(campaign: Campaign, contract_id: str) -> list[LedgerEntry]:
     return list(campaign.ledger[start:])
 
 
+def report_words(line: str) -> str:
+    """A line of the saved report in the player's words: ``an Enforcer`` (the report is kept
+    in the save as it was written), the command form of an offer as its key."""
+    line = re.sub(r"\ba ([AEIOU])", r"an \1", line)
+    return re.sub(r"\(buy-wreck (\d+)\)", r"(wreck \1: b buys it)", line)
+
+
 class AfterActionScreen(GameScreen):
     HELP = (
         "The after-action report. Space picks or drops the highlighted salvage item (up to the "
@@ -128,7 +135,8 @@ class AfterActionScreen(GameScreen):
         self.refresh_bindings()
 
     def report_text(self, c: Campaign, aa: AfterAction) -> str:
-        lines = ["[b]Report[/b]", *aa.report, "", "[b]Credits[/b]"]
+        lines = ["[b]Report[/b]", *(report_words(line) for line in aa.report), ""]
+        lines.append("[b]Credits[/b]")
         entries = mission_ledger(c, aa.contract.id)
         for e in entries:
             lines.append(f"{e.amount:>+12,} cr  {e.text}")

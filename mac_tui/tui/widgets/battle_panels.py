@@ -28,11 +28,12 @@ from ...combat.preview import FirePreview, MovePreview
 from ...combat.state import Battle, Unit
 from ..battle_words import engine_text, hex_name, overload_text, spend_text
 from ..glyphs import Glyphs, glyphs
+from ..threat_view import ThreatReport, threat_lines
 from .frame_lines import frame_lines
 from .panel_text import Palette, palette_of
 from .target_lines import NO_RISK, ShotRisk, target_lines
 
-__all__ = ["FramePanel", "InitiativeTrack", "TargetPanel", "move_text"]
+__all__ = ["FramePanel", "InitiativeTrack", "TargetPanel", "ThreatPanel", "move_text"]
 
 
 class BattlePanel(Widget):
@@ -126,6 +127,27 @@ class TargetPanel(BattlePanel):
             return [Text("No target", style="dim")]
         g, pal = glyphs(self.ascii_glyphs), palette_of(self)
         return target_lines(self.battle, self.preview, width, g, pal, self.risk)
+
+
+class ThreatPanel(BattlePanel):
+    """The threat view (tui/threat_view.py): each frame's threat, the acting one's options."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.battle: Battle | None = None
+        self.report: ThreatReport | None = None
+
+    def show(self, battle: Battle, report: ThreatReport, *, ascii_glyphs: bool = False) -> None:
+        if (battle, report, ascii_glyphs) == (self.battle, self.report, self.ascii_glyphs):
+            return  # the same picture: no repaint
+        self.battle, self.report, self.ascii_glyphs = battle, report, ascii_glyphs
+        self._changed()
+
+    def build(self, width: int) -> list[Text]:
+        if self.battle is None or self.report is None:
+            return [Text("No threat to show", style="dim")]
+        g, pal = glyphs(self.ascii_glyphs), palette_of(self)
+        return threat_lines(self.battle, self.report, width, g, pal)
 
 
 # ---- initiative --------------------------------------------------------------------------

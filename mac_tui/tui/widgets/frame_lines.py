@@ -74,8 +74,8 @@ def _status_flags(unit: Unit, pal: Palette) -> list[Text]:
 
     if unit.destroyed:
         add("DESTROYED", pal.error)
-    if not unit.pilot_alive:
-        add("pilot KIA", pal.error)
+    if not unit.pilot_alive and not unit.destroyed:
+        add("OUT: pilot killed", pal.error)
     if unit.shutdown:
         add("SHUT DOWN", pal.error)
     if unit.braced:
@@ -197,7 +197,10 @@ def frame_lines(
     side_style = pal.player if unit.side == "player" else pal.enemy
     out: list[Text] = []
     title = Text()
-    title.append(frame_label(unit), style=side_style)
+    mark = frame_label(unit)
+    if not unit.pilot_alive and not unit.destroyed:
+        mark = mark[0] + g.times  # out of the fight, as the map marks it
+    title.append(mark, style=side_style)
     title.append(" ")
     title.append(unit.label, style="bold")
     sep = f" {g.sep} "

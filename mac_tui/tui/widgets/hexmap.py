@@ -75,6 +75,8 @@ from .hex_picture import (
 __all__ = ["HexMap", "Layout", "Overlay", "drawing_size", "frame_label", "legend"]
 
 RULER_ROW = -1  # the ruler's line, among the rows `_redraw` is given
+#: The keypad's digits as hex directions (5 is the centre: no step).
+NUMPAD = {"7": "nw", "9": "ne", "4": "w", "6": "e", "1": "sw", "3": "se", "8": "up", "2": "down"}
 
 
 class HexMap(Widget, can_focus=True):
@@ -117,11 +119,18 @@ class HexMap(Widget, can_focus=True):
         Binding("left,h", "step('w')", "West", show=False, id="hexmap.w"),
         Binding("up,k", "step('up')", "Up", show=False, id="hexmap.up"),
         Binding("down,j", "step('down')", "Down", show=False, id="hexmap.down"),
-        Binding("y", "step('nw')", "North-west", show=False, id="hexmap.nw"),
-        Binding("u", "step('ne')", "North-east", show=False, id="hexmap.ne"),
-        Binding("b", "step('sw')", "South-west", show=False, id="hexmap.sw"),
-        Binding("n", "step('se')", "South-east", show=False, id="hexmap.se"),
+        Binding("y,home", "step('nw')", "North-west", show=False, id="hexmap.nw"),
+        Binding("u,pageup", "step('ne')", "North-east", show=False, id="hexmap.ne"),
+        Binding("b,end", "step('sw')", "South-west", show=False, id="hexmap.sw"),
+        Binding("n,pagedown", "step('se')", "South-east", show=False, id="hexmap.se"),
         Binding("enter", "pick", "Pick", show=False, id="hexmap.pick"),
+        # The numeric keypad: with Num Lock off it sends the keys above (7 Home, 9 PgUp,
+        # 1 End, 3 PgDn, 4 6 8 2 the arrows); with it on, the digits, taken here while
+        # `numpad_digits` is on (the battle screen turns it off while 1-4 pick a group).
+        *(
+            Binding(key, f"numpad('{way}')", way, show=False, id=f"hexmap.numpad{key}")
+            for key, way in NUMPAD.items()
+        ),
     ]
 
     class CursorMoved(Message):
@@ -165,6 +174,7 @@ class HexMap(Widget, can_focus=True):
         self._scene: Scene | None = None  # the battle's per-hex look-ups, rebuilt by show()
         self._cursor = Hex(0, 0)
         self._pending_cursor: Hex | None = None  # set_cursor() before the first show()
+        self.numpad_digits = True  # the digits step the cursor (off while they mean more)
         self._hover: Hex | None = None
         self._width = 0
         self._height = 0
@@ -334,6 +344,15 @@ class HexMap(Widget, can_focus=True):
     # ---- keys and mouse -----------------------------------------------------------------
     def action_step(self, direction: str) -> None:
         self.step_cursor(direction)
+
+    def action_numpad(self, direction: str) -> None:
+        self.step_cursor(direction)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keypad's digits step the cursor only while `numpad_digits` is on."""
+        if action == "numpad":
+            return self.numpad_digits
+        return True
 
     def action_pick(self) -> None:
         if self._battle is not None:

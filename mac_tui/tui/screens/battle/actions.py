@@ -57,12 +57,13 @@ from .modes import (
     Over,
     Paused,
     Sprinting,
+    Threats,
 )
 from .moment import Moment
 
 COMBAT = (*PLAYER_MODES, *AI_MODES)  # the battle is on
 AIMING = (Firing, CallingShot)
-PICKING = (Moving, Sprinting, Jumping, Firing, CallingShot)  # Esc cancels these
+PICKING = (Moving, Sprinting, Jumping, Firing, CallingShot, Threats)  # Esc cancels these
 WAITING = (Idle, Deploying, *AI_MODES, Over)  # Esc leaves the battle from these
 AI_PACED = (EnemyTurn, Paused, More)
 ALL = (*COMBAT, Deploying, Over)
@@ -115,6 +116,14 @@ def _called(m: Moment) -> bool:
 
 def _more_frames(m: Moment) -> bool:
     return m.battle is not None and len(m.battle.side_units("player")) > 1
+
+
+def _orders(m: Moment) -> bool:
+    return m.orders and m.battle is not None and m.battle.phase == "combat"
+
+
+def _no_orders(mode: Mode, m: Moment) -> str | None:
+    return turn_refusal(mode, m) or "no frame of yours is acting"
 
 
 def _one_frame(mode: Mode, m: Moment) -> str | None:
@@ -188,6 +197,16 @@ ROWS: tuple[BattleAction, ...] = (
     _act("equipment", "e", "Equip", "Equipment", UseEquipment),
     _act("end", "x", "End", "End activation", EndActivation),
     _act("withdraw", "w", "Withdraw", "Withdraw", Withdraw),
+    BattleAction(
+        "threat",
+        "t",
+        "act_mode('threat')",
+        "Threat view",
+        COMBAT,
+        "Threat",
+        _orders,
+        why=_no_orders,
+    ),
     BattleAction("auto", "a", "auto", "Auto-resolve", COMBAT, "Auto"),
     # the action bar in deployment, in its order
     BattleAction(

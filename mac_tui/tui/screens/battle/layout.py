@@ -24,10 +24,10 @@ from ....combat.state import Battle
 from ....hexgrid import Hex
 from ...battle_words import first_fit, hex_name
 from ...glyphs import glyphs, plain
-from ...widgets.battle_panels import FramePanel, InitiativeTrack, TargetPanel
+from ...widgets.battle_panels import FramePanel, InitiativeTrack, TargetPanel, ThreatPanel
 from ...widgets.hexmap import HexMap, Layout, drawing_size, legend
 from .actions import ACTIONS
-from .modes import Deploying, Mode
+from .modes import Aiming, Deploying, Mode, Threats
 from .moment import Moment
 
 PANEL_WIDTH = 36  # the panel column at its narrowest, with its left padding
@@ -47,7 +47,7 @@ BattleScreen #battle-log { height: 1fr; min-height: 3; border: none; scrollbar-s
 BattleScreen #log-head { color: $text-muted; text-style: bold; }
 BattleScreen #battle-right { width: 1fr; min-width: 36; height: 1fr; padding: 0 0 0 1; }
 BattleScreen #lance { height: auto; }
-BattleScreen FramePanel, BattleScreen TargetPanel { height: 1fr; }
+BattleScreen FramePanel, BattleScreen TargetPanel, BattleScreen ThreatPanel { height: 1fr; }
 BattleScreen #actions { height: 2; padding: 0 1; background: $surface; }
 BattleScreen #message { height: 1; padding: 0 1; color: $text-muted; }
 BattleScreen #message.warning { color: $warning; text-style: bold; }
@@ -87,6 +87,7 @@ def compose(ascii_glyphs: bool) -> ComposeResult:
             yield Static("", id="lance")
             yield FramePanel()
             yield TargetPanel()
+            yield ThreatPanel()
     yield Static("", id="actions")
     yield TextLine(id="message")
     yield Footer(compact=True)
@@ -185,6 +186,7 @@ class BattleView:
         if start is not None:
             self.hexmap.set_cursor(start)
         self.screen.query_one(TargetPanel).display = False
+        self.screen.query_one(ThreatPanel).display = False
 
     def fit(self, battle: Battle, width: int, height: int) -> None:
         """The map drawing and its column for a screen this size."""
@@ -228,6 +230,7 @@ class BattleView:
         self.draw_focus(m, mode, map_too=False)
 
     def draw_map(self, battle: Battle, m: Moment, mode: Mode) -> None:
+        self.hexmap.numpad_digits = not isinstance(mode, Aiming)  # 1-4 pick a group there
         active = battle.active_unit.id if battle.active_unit is not None else None
         overlay = mode.overlay(m, self.hexmap.cursor)
         self.hexmap.show(battle, active=active, overlay=overlay)
@@ -247,14 +250,19 @@ class BattleView:
             lance.update(lance_text(battle, placing, m.ascii))
         frame_panel = self.screen.query_one(FramePanel)
         target_panel = self.screen.query_one(TargetPanel)
+        threat_panel = self.screen.query_one(ThreatPanel)
         fp = mode.shot_preview(m)
-        if fp is not None:
+        threats = isinstance(mode, Threats) and m.battle is not None
+        if threats:
+            threat_panel.show(battle, m.threats().report(), ascii_glyphs=m.ascii)
+        elif fp is not None:
             target_panel.show(battle, fp, mode.shot_risk(m), ascii_glyphs=m.ascii)
         else:
             unit = shown_unit(battle, self.hexmap.cursor, mode)
             frame_panel.show(battle, unit, ascii_glyphs=m.ascii)
-        target_panel.display = fp is not None
-        frame_panel.display = fp is None
+        threat_panel.display = threats
+        target_panel.display = fp is not None and not threats
+        frame_panel.display = fp is None and not threats
         self.draw_prompt(m, mode)
 
     def draw_prompt(self, m: Moment, mode: Mode) -> None:

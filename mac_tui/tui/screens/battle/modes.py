@@ -15,6 +15,7 @@ say, or another mode) that the screen carries out; no mode changes the game itse
     Paused(skipping)         the AI's turn held by the player: "." plays one order
     More()                   one order per key (the pacing setting): Enter plays the next
     Halted(reason)           the AI's order was refused: nothing moves until `a`
+    Threats()                the threat view: the panel shows the threat to each frame
     Over()                   the battle has ended: Enter opens the report
 
 `settle(mode, moment)` keeps the mode when it still fits the battle and picks the one that
@@ -356,6 +357,38 @@ class CallingShot(Aiming):
         )
 
 
+@frozen
+class Threats(_Ordering):
+    """The threat view: the panel column shows what each frame can receive before it acts
+    again and what lowers it (tui/threat_view.py); the hexes of the options are marked, and
+    Enter on one moves there."""
+
+    follows_cursor = True
+
+    def option_hexes(self, m: Moment) -> frozenset[Hex]:
+        report = m.threats().report()
+        return frozenset(o.move_to for o in report.options if o.move_to is not None)
+
+    def overlay(self, m: Moment, cursor: Hex) -> Overlay:
+        return Overlay(reach=self.option_hexes(m)) if m.actor is not None else NO_OVERLAY
+
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
+        if not m.threats().report().complete:
+            return "Threat view: working it out... Esc goes back"
+        if cursor in self.option_hexes(m):
+            return f"Threat view: Enter moves to {hex_name(cursor)} · Esc goes back"
+        return (
+            "Threat view: what each frame can take before it acts again · the marked hexes "
+            "lower it (Enter moves there) · Esc goes back",
+            "Threat view: marked hexes lower it (Enter moves there) · Esc goes back",
+        )
+
+    def pick(self, m: Moment, h: Hex) -> Reaction:
+        if m.actor is None or h not in self.option_hexes(m):
+            return None
+        return Move(h)
+
+
 # ---- deployment ------------------------------------------------------------------------------
 @frozen
 class Deploying(Mode):
@@ -460,6 +493,7 @@ PLAYER_MODES: tuple[type[Mode], ...] = (
     Jumping,
     Firing,
     CallingShot,
+    Threats,
 )
 AI_MODES: tuple[type[Mode], ...] = (EnemyTurn, Paused, More, Halted)
 

@@ -20,6 +20,7 @@ from ....game import Accepted, Command, step
 from ....model import GameState
 from ....players.ai import decide
 from ....players.driver import Seats, battle_seats, policy_to_act
+from ...threat_view import ThreatWork
 
 
 @frozen
@@ -40,6 +41,7 @@ class Moment:
     _forecasts: dict[tuple[str, int, str, str | None], Forecast | None] = field(
         factory=dict, eq=False, repr=False
     )
+    _threats: list[ThreatWork] = field(factory=list, eq=False, repr=False)
 
     @classmethod
     def of(
@@ -126,6 +128,14 @@ class Moment:
                 found = None
             self._forecasts[key] = found
         return self._forecasts[key]
+
+    def threats(self) -> ThreatWork:
+        """The threat view's work for this moment (tui/threat_view.py), made on first use;
+        the screen steps it between keys."""
+        if not self._threats:
+            assert self.battle is not None
+            self._threats.append(ThreatWork(self.battle, self.actor))
+        return self._threats[0]
 
 
 def seats(battle: Battle, auto: bool) -> Seats:

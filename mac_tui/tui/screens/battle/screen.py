@@ -55,6 +55,7 @@ from .modes import (
     Reaction,
     Say,
     Sprinting,
+    Threats,
     settle,
 )
 from .moment import Moment, final_battle
@@ -89,6 +90,7 @@ class BattleScreen(GameScreen):
         self.moment = Moment(None, None)
         self.auto = False  # the AI plays the player's frames too
         self.pending: Pending | None = None  # the AI's next tick, waiting on the app's clock
+        self.threat_pending: Pending | None = None  # the threat view's next step
         self.seen = -1  # commands already written to the log
         self.last_state: GameState | None = None  # the state before the last command
         self.before: GameState | None = None  # the state the next command is given in
@@ -162,6 +164,8 @@ class BattleScreen(GameScreen):
         self.mode = settle(self.mode, self.moment)
         self.draw()
         self.schedule_ai()
+        if isinstance(self.mode, Threats):
+            self.schedule_threats()
 
     def draw(self) -> None:
         self.view.draw(self.moment, self.mode)
@@ -208,6 +212,9 @@ class BattleScreen(GameScreen):
     def action_act_mode(self, name: str) -> None:
         if name in ("move", "sprint"):
             self.mode = Moving() if name == "move" else Sprinting()
+        elif name == "threat":
+            self.mode = Threats()
+            self.schedule_threats()
         else:
             aim = Firing if name == "fire" else CallingShot
             self.mode, at = aim.aimed(self.moment)
@@ -324,6 +331,25 @@ class BattleScreen(GameScreen):
 
     def action_start(self) -> None:
         self.order(StartBattle())
+
+    # ---- the threat view ----------------------------------------------------------------
+    def schedule_threats(self) -> None:
+        """The threat view's next engine call on the app's clock (one per tick, so keys
+        get through between them)."""
+        if self.threat_pending is None and not self.moment.threats().report().complete:
+            self.threat_pending = self.game.clock.call_after(self, MIN_DELAY, self.threat_tick)
+
+    def threat_tick(self) -> None:
+        self.threat_pending = None
+        if not isinstance(self.mode, Threats) or self.moment.battle is None:
+            return
+        work = self.moment.threats()
+        work.step()
+        if work.report().complete:
+            self.draw()  # the options' hexes on the map
+        else:
+            self.draw_focus()
+        self.schedule_threats()
 
     # ---- the AI's turns -----------------------------------------------------------------
     def schedule_ai(self) -> None:
