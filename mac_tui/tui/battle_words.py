@@ -172,15 +172,15 @@ def overload_text(unit: Unit, cost: int, arrow: str = "->") -> str | None:
     return f"{head} (shutdown risk {risk_at})"
 
 
-def stress_limits(unit: Unit, width: int) -> str:
+def stress_limits(unit: Unit, width: int, sep: str = "·") -> str:
     """The two stress thresholds named, in the longest form that fits `width`."""
     risk_at, auto_at = shutdown_thresholds(unit)
     chance = catalog().combat.reactor.shutdown_chance
     forms = (
-        f"{chance}% shutdown risk from {risk_at} · automatic shutdown at {auto_at}",
-        f"shutdown risk from {risk_at} · automatic shutdown at {auto_at}",
-        f"shutdown risk {risk_at} · automatic shutdown {auto_at}",
-        f"shutdown risk {risk_at} · automatic {auto_at}",
+        f"{chance}% shutdown risk from {risk_at} {sep} automatic shutdown at {auto_at}",
+        f"shutdown risk from {risk_at} {sep} automatic shutdown at {auto_at}",
+        f"shutdown risk {risk_at} {sep} automatic shutdown {auto_at}",
+        f"shutdown risk {risk_at} {sep} automatic {auto_at}",
     )
     return first_fit(width, forms)
 

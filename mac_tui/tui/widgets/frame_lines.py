@@ -258,5 +258,5 @@ def _reactor_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text
     if cells >= 5:
         line.append_text(bar(unit.stress, risk_at, auto_at, cells, g))
     out.append(line)
-    out.append(Text("  " + stress_limits(unit, width - 2), style="dim"))
+    out.append(Text("  " + stress_limits(unit, width - 2, g.sep), style="dim"))
     return out
