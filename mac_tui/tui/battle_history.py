@@ -105,8 +105,8 @@ def rebuild(seed: int, commands: Sequence[Command], rules_version: int) -> Battl
         if not isinstance(outcome, Accepted):
             return BattleHistory(note=OLDER_RULES)
         if battle_opened(state, outcome.state):
-            orders = []
-        if state.battle is not None or outcome.state.battle is not None:
+            orders = []  # a new battle: the command that opened it is none of its orders
+        elif state.battle is not None:
             orders.append(order_of(number, state, outcome.events))
         state = outcome.state
     return BattleHistory(orders)
