@@ -59,6 +59,7 @@ from mac_tui.tui.screens.battle.modes import (
     Over,
     Paused,
     Sprinting,
+    Threats,
 )
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.skirmish_report import SkirmishReportScreen, frame_line
@@ -270,8 +271,9 @@ async def test_move_preview_marks_the_reach_and_refuses_out_of_range(tmp_path: P
         await pilot.pause()
         plan = preview.move_preview(battle, unit, goal, False)
         assert plan.refusal is None
-        assert f"{goal.q},{goal.r}" in text_of(app, "#message")
-        assert f"energy {plan.energy}" in text_of(app, "#message").lower()
+        assert hex_name(goal) in text_of(app, "#message")
+        assert f"{plan.energy} energy: " in text_of(app, "#message")
+        assert "of" in text_of(app, "#message") and "left" in text_of(app, "#message")
         # Out of reach: the refusal, before anything is sent.
         far = max(
             (h for h in battle.map.grid.hexes() if battle.occupant(h) is None),
@@ -682,6 +684,7 @@ async def test_every_item_of_the_action_bar_does_what_its_key_does_when_clicked(
             "Equip": (base, lambda _, __: isinstance(app.screen, ChooseScreen)),
             "End": (base, lambda _, ses: last(ses) == EndActivation()),
             "Withdraw": (base, lambda _, __: isinstance(app.screen, ConfirmScreen)),
+            "Threat": (base, lambda s, _: isinstance(s.mode, Threats)),
             "Auto": (base, lambda s, _: s.auto),
         }
         for label, (start, effect) in checks.items():

@@ -9,11 +9,11 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
+from mac_tui.catalog import catalog
 from mac_tui.combat.mapgen import BattleMap
 from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle
 from mac_tui.hexgrid import Hex, from_offset, to_offset
-from mac_tui.catalog import catalog
 from mac_tui.tui.battle_words import hex_name
 from mac_tui.tui.widgets.hex_picture import GUTTER, MARKS, TOP
 from mac_tui.tui.widgets.hexmap import HexMap, Overlay, legend
@@ -379,8 +379,8 @@ def test_the_ruler_names_every_hex_as_the_log_and_panels_do(layout: str) -> None
     lines = hexmap.text().splitlines()
     letters = lines[0]
     for h in big_battle().map.grid.hexes():
-        x, y = hexmap.cell_of(h)
-        col, row = to_offset(h)
+        _, y = hexmap.cell_of(h)
+        col = to_offset(h)[0]
         # the column's letter sits over the even rows' hexes of that column
         even_x = hexmap.cell_of(from_offset(col, 0))[0]
         at = even_x + (2 if layout == "roomy" else 0)

@@ -263,8 +263,11 @@ def move_text(preview: MovePreview, unit: Unit, *, ascii_glyphs: bool = False) -
     warn = f" {g.sep} {g.warn} {over}" if over else ""
     short_warn = f" {g.sep} {g.warn} overload +{added}" if over else ""
     sep = f" {g.sep} "
+    left = spend.split(",")[0]  # "4 energy: 13 of 17 left"
+    ap = f"{preview.ap_cost} AP"
     return (
-        f"{head}{sep}{preview.ap_cost} AP{sep}{spend}{warn}",
-        f"{head}{sep}{preview.ap_cost} AP{sep}{spend}{short_warn}",
-        f"{head}{sep}{preview.ap_cost} AP{sep}{cost}{short_warn}",
+        f"{head}{sep}{ap}{sep}{spend}{warn}",
+        f"{head}{sep}{ap}{sep}{spend}{short_warn}",
+        f"{head}{sep}{ap}{sep}{left}{short_warn}",
+        f"{head}{sep}{ap}{sep}{cost}{short_warn}",
     )

@@ -41,6 +41,7 @@ from ....hexgrid import Hex
 from ....model import GameState
 from ....players.driver import next_decision
 from ...battle_words import article, hex_name
+from ...glyphs import glyphs
 from ...widgets.battle_panels import move_text
 from ...widgets.hexmap import Overlay
 from ...widgets.target_lines import NO_RISK, ShotRisk, pct
@@ -161,7 +162,7 @@ class _Walking(_Ordering):
         if battle is None or unit is None:
             return None
         mp = preview.move_preview(battle, unit, cursor, self.sprint)
-        goes = " - Enter goes" if mp.refusal is None else ""
+        goes = f" {glyphs(m.ascii).sep} Enter goes" if mp.refusal is None else ""
         return tuple(text + goes for text in move_text(mp, unit, ascii_glyphs=m.ascii))
 
 
