@@ -16,6 +16,7 @@ Events this module does not know (the campaign's news at a battle's end) keep th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -236,9 +237,7 @@ class Narrator:
 
     def ended(self, e: BattleEnded) -> str:
         result = RESULTS.get(e.result, e.result.upper())
-        reason = engine_text(self.battle, e.reason)
-        for rule in ("at_50", "at_25", "never"):
-            reason = reason.replace(f"({rule})", f"({withdrawal_words(rule)})")
+        reason = re.sub(r" \(at_(\d+)\)", r" at \1% losses", engine_text(self.battle, e.reason))
         return f"Battle over after round {e.round}: {result} ({reason})"
 
     def started(self, e: BattleStarted) -> str:

@@ -30,6 +30,7 @@ from ..battle_words import engine_text, hex_name, overload_text, spend_text
 from ..glyphs import Glyphs, glyphs
 from ..threat_view import ThreatReport, threat_lines
 from .frame_lines import frame_lines
+from .hex_picture import frame_label
 from .panel_text import Palette, palette_of
 from .target_lines import NO_RISK, ShotRisk, target_lines
 
@@ -152,9 +153,10 @@ class ThreatPanel(BattlePanel):
 
 # ---- initiative --------------------------------------------------------------------------
 def _unit_token(unit: Unit, long: bool, state: str, g: Glyphs, pal: Palette) -> Text:
-    """`P2` (player, upper case) or `e1` (enemy, lower case); with the label when `long`.
+    """`M2` (player, upper case) or `h1` (enemy, lower case), the map's marks; with the
+    label when `long`.
     `state`: acting (bracketed, reversed), acted (dim), down (struck, marked), waiting."""
-    ident = unit.id.upper() if unit.side == "player" else unit.id.lower()
+    ident = frame_label(unit)  # as the map marks it: M1 yours, m1 the enemy's
     if long:
         label = unit.label if unit.side == "player" else unit.label.lower()
         ident = f"{ident} {label}" if label.lower() != ident.lower() else ident
@@ -174,7 +176,7 @@ def track_line(battle: Battle, width: int, g: Glyphs, pal: Palette, fit: bool = 
     if battle.phase == "deployment":
         head = "Deployment"
     elif battle.phase == "over":
-        head = f"Battle over: {battle.result}"
+        return Text(f"Battle over: {(battle.result or 'over').upper()}", style="bold")
     else:
         head = f"Round {battle.round}"
     acting = battle.active_unit
@@ -213,7 +215,7 @@ def track_line(battle: Battle, width: int, g: Glyphs, pal: Palette, fit: bool = 
 
 
 class InitiativeTrack(BattlePanel):
-    """One line: ``Round 3 · P2 › [P1] › e1 › e2``."""
+    """One line: ``Round 3 · L2 › [M1] › h1 › a2``."""
 
     DEFAULT_CSS = """
     InitiativeTrack { height: 1; width: 1fr; text-wrap: nowrap; text-overflow: clip; }

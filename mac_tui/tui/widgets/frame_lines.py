@@ -105,19 +105,19 @@ def _status_flags(unit: Unit, pal: Palette) -> list[Text]:
 def _weapon_status(unit: Unit, index: int) -> str:
     ws = unit.weapons[index]
     if ws.destroyed:
-        return "destroyed"
+        return "lost"
     if not stats.has_shots(ws):
         return "no ammo"
     if ws.group in unit.fired_groups:
         return "fired"
     if unit.overwatch_group == ws.group:
-        return "overwatch"
+        return "watch"  # on overwatch
     return ""
 
 
 def _weapon_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]:
     """One row per weapon, group by group; the same weapon at the same state twice in a
-    group is one row (``ML×2``)."""
+    group is one row (``ML×2``, its ammunition the shots of both)."""
     cat = catalog()
     wide = width >= WIDE
     header = "G Wpn  Dmg En Range   Ammo Status"
@@ -128,15 +128,10 @@ def _weapon_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]
     rows: list[tuple[tuple[object, ...], list[int]]] = []
     for i in order:
         ws = unit.weapons[i]
-        key = (
-            ws.group,
-            ws.weapon,
-            ws.mount if wide else "",
-            _weapon_status(unit, i),
-            shots_left(unit, i),
-        )
-        if rows and rows[-1][0] == key and key[4] is None:
-            rows[-1][1].append(i)
+        key = (ws.group, ws.weapon, ws.mount if wide else "", _weapon_status(unit, i))
+        same = next((r for r in rows if r[0] == key), None)
+        if same is not None:
+            same[1].append(i)
         else:
             rows.append((key, [i]))
     last_group: int | None = None
@@ -147,7 +142,8 @@ def _weapon_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]
         rc = cat.range_class(w.range)
         group = str(ws.group) if ws.group != last_group else " "
         last_group = ws.group
-        shots = shots_left(unit, i)
+        counts = [shots_left(unit, j) for j in indices]
+        shots = None if counts[0] is None else sum(c or 0 for c in counts)
         status = _weapon_status(unit, i)
         band = f"{rc.optimal_min}-{rc.optimal_max}/{rc.max_range}"
         mount = f" {loc_abbrev(ws.mount):<5}" if wide else ""
@@ -156,12 +152,12 @@ def _weapon_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]
         text = f"{group} {name:<5}{mount}{w.damage:>3}{w.energy:>3} {band:<7}{ammo:>4} "
         line = Text(text)
         style = ""
-        if status == "destroyed":
+        if status == "lost":
             style = f"{pal.error} strike"
         elif status in ("no ammo", "fired"):
             style = "dim"
         line.stylize(style, 2, len(text))
-        line.append(status, style=pal.error if status == "destroyed" else style)
+        line.append(status, style=pal.error if status == "lost" else style)
         out.append(line)
     return out
 

@@ -242,11 +242,11 @@ def called_table(rows: Sequence[tuple[str, Forecast]], width: int, g: Glyphs) ->
     location is destroyed, and that the target is out."""
     cat = catalog()
     cols = [cat.location(loc).abbrev for loc, _ in rows]
-    lead = 7
+    lead = 6
     head = Text("Called".ljust(lead), style="bold")
     head.append("".join(f"{c:>4}" for c in cols))
-    lost = Text("lost %".ljust(lead) + "".join(f"{pct(f.p_destroyed[loc]):>4}" for loc, f in rows))
-    out = Text("out %".ljust(lead) + "".join(f"{pct(f.p_out):>4}" for _, f in rows))
+    lost = Text("lost%".ljust(lead) + "".join(f"{pct(f.p_destroyed[loc]):>4}" for loc, f in rows))
+    out = Text("out%".ljust(lead) + "".join(f"{pct(f.p_out):>4}" for _, f in rows))
     return [head, lost, out]
 
 

@@ -65,7 +65,7 @@ COMBAT = (*PLAYER_MODES, *AI_MODES)  # the battle is on
 AIMING = (Firing, CallingShot)
 PICKING = (Moving, Sprinting, Jumping, Firing, CallingShot, Threats)  # Esc cancels these
 WAITING = (Idle, Deploying, *AI_MODES, Over)  # Esc leaves the battle from these
-AI_PACED = (EnemyTurn, Paused, More)
+AI_PACED = (EnemyTurn, Paused, More)  # space skips the rest of the turn from these
 ALL = (*COMBAT, Deploying, Over)
 
 Legal = Callable[[Moment], bool]
@@ -257,11 +257,13 @@ ROWS: tuple[BattleAction, ...] = (
     *(_group(n) for n in (1, 2, 3, 4)),
     # the AI's turns
     BattleAction("skip", "space", "skip", "Skip enemy turn", AI_PACED, show=True),
-    BattleAction("pause", "p", "pause", "Pause", AI_PACED, show=True),
-    BattleAction("step", "full_stop", "step", "Step", (Paused, More), show=True),
+    BattleAction("pause", "p", "pause", "Pause", (EnemyTurn, Paused), show=True),
+    BattleAction("step", "full_stop", "step", "Step", (Paused, More)),
     BattleAction("more", "enter", "more", "Next order", (More,), show=True, priority=True),
     # anywhere in the battle
     BattleAction("history", "L", "history", "Battle log", ALL, show=True),
+    BattleAction("panel_up", "shift+up", "panel(-1)", "Scroll the panel up", ALL),
+    BattleAction("panel_down", "shift+down", "panel(1)", "Scroll the panel down", ALL),
     # the end, and leaving
     BattleAction("report", "enter", "report", "Report", (Over,), show=True, priority=True),
     BattleAction("cancel", "escape", "cancel", "Cancel", PICKING, show=True),

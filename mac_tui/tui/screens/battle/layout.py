@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
@@ -45,9 +45,11 @@ BattleScreen #battle-left { width: 42; height: 1fr; }
 BattleScreen HexMap { width: auto; height: auto; }
 BattleScreen #battle-log { height: 1fr; min-height: 3; border: none; scrollbar-size: 1 1; }
 BattleScreen #log-head { color: $text-muted; text-style: bold; }
-BattleScreen #battle-right { width: 1fr; min-width: 36; height: 1fr; padding: 0 0 0 1; }
+BattleScreen #battle-right {
+    width: 1fr; min-width: 36; height: 1fr; padding: 0 0 0 1; scrollbar-size-vertical: 1;
+}
 BattleScreen #lance { height: auto; }
-BattleScreen FramePanel, BattleScreen TargetPanel, BattleScreen ThreatPanel { height: 1fr; }
+BattleScreen FramePanel, BattleScreen TargetPanel, BattleScreen ThreatPanel { height: auto; }
 BattleScreen #actions { height: 2; padding: 0 1; background: $surface; }
 BattleScreen #message { height: 1; padding: 0 1; color: $text-muted; }
 BattleScreen #message.warning { color: $warning; text-style: bold; }
@@ -65,8 +67,12 @@ class TextLine(Widget):
         self.text = Text()
 
     def set(self, text: str) -> None:
+        """New text; a line sized by its text (the title) asks for a new layout when its
+        length changes."""
+        length = self.text.cell_len
         self.text = Text(text)
-        self.refresh()
+        width = self.styles.width
+        self.refresh(layout=width is not None and width.is_auto and len(text) != length)
 
     def render(self) -> Text:
         return self.text
@@ -83,7 +89,7 @@ def compose(ascii_glyphs: bool) -> ComposeResult:
             log = RichLog(id="battle-log", wrap=True, markup=False, max_lines=3000, min_width=20)
             log.can_focus = False
             yield log
-        with Vertical(id="battle-right"):
+        with VerticalScroll(id="battle-right", can_focus=False):
             yield Static("", id="lance")
             yield FramePanel()
             yield TargetPanel()

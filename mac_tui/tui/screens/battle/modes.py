@@ -449,7 +449,11 @@ class AiTurn(Mode):
             return None
         who = "Auto-resolve" if m.auto else "Enemy turn"
         on_off = "on" if m.auto else "off"
-        return f"{who}: {unit.label} acts · {self.how} · a: auto {on_off}"
+        sep = glyphs(m.ascii).sep
+        return (
+            f"{who}: {unit.label} acts {sep} {self.how} {sep} a: auto {on_off}",
+            f"{who}: {unit.label} acts {sep} {self.how}",
+        )
 
 
 @frozen

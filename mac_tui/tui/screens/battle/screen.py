@@ -198,6 +198,11 @@ class BattleScreen(GameScreen):
     def history_lines(self) -> list[str]:
         return self.history.lines(self.moment.shown, ascii_glyphs=self.ascii)
 
+    def action_panel(self, step: int) -> None:
+        """Scroll the panel column (a frame with many weapons is longer than 24 lines)."""
+        column = self.query_one("#battle-right")
+        column.scroll_relative(y=step * 3, animate=False)
+
     def action_history(self) -> None:
         """The whole battle, every roll with its modifiers, in a scrollable, searchable page
         (the enemy's turn waits while it is open)."""
