@@ -64,7 +64,7 @@ from mac_tui.tui.screens.battle.modes import (
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.skirmish_report import SkirmishReportScreen, frame_line
 from mac_tui.tui.screens.title import TitleScreen
-from mac_tui.tui.widgets.battle_panels import FramePanel, TargetPanel
+from mac_tui.tui.widgets.battle_panels import SidePanel
 from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 from mac_tui.tui.widgets.hexmap import HexMap
 
@@ -171,7 +171,7 @@ async def test_a_whole_battle_by_keys_from_deployment_to_the_hub(tmp_path: Path)
             if live(s, "fire"):
                 before = len(app.session.commands)  # type: ignore[union-attr]
                 await press(pilot, "f")
-                assert s.query_one(TargetPanel).display  # the preview replaces the frame panel
+                assert s.query_one(SidePanel).kind == "target"  # the preview, not the frame
                 await press(pilot, "enter")
                 assert isinstance(app.session.commands[before], FireGroup)  # type: ignore[union-attr]
                 orders["fire"] += 1
@@ -339,7 +339,7 @@ async def test_targeting_shows_every_weapons_chance_and_fires_a_called_shot(
         assert isinstance(aim, Firing) and aim.target is not None and aim.group is not None
         target = battle.unit(aim.target)
         assert s.query_one(HexMap).cursor == target.pos  # the cursor jumps to the target
-        panel = s.query_one(TargetPanel)
+        panel = s.query_one(SidePanel)
         shown = panel.text(38)
         assert target.label in shown
         for _, ws in [(i, w) for i, w in unit.live_weapons() if w.group == aim.group]:
@@ -356,7 +356,7 @@ async def test_targeting_shows_every_weapons_chance_and_fires_a_called_shot(
         assert isinstance(s.mode, Firing) and s.mode.target == first
         # A called shot: c aims, Enter asks for the location, the pick fires at it.
         await press(pilot, "escape")
-        assert s.mode == Idle() and not panel.display
+        assert s.mode == Idle() and panel.kind == "frame"
         await press(pilot, "c")
         assert isinstance(s.mode, CallingShot)
         group, at = s.mode.group, s.mode.target
@@ -486,7 +486,7 @@ async def test_leaving_mid_battle_and_continuing_resumes_it_where_it_stood(
         s = screen(again)
         assert again.session is not None and state_hash(again.session.state) == saved
         unit = battle_of(again).active_unit
-        assert unit is not None and s.query_one(FramePanel).display
+        assert unit is not None and s.query_one(SidePanel).kind == "frame"
 
 
 # ---- the combat log --------------------------------------------------------------------------

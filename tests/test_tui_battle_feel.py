@@ -44,7 +44,7 @@ from mac_tui.tui.screens.battle.modes import (
 )
 from mac_tui.tui.screens.settings import SettingsScreen
 from mac_tui.tui.threat_view import ThreatWork
-from mac_tui.tui.widgets.battle_panels import TargetPanel, ThreatPanel
+from mac_tui.tui.widgets.battle_panels import SidePanel
 from mac_tui.tui.widgets.dialogs import ChooseScreen
 from mac_tui.tui.widgets.hexmap import HexMap
 from mac_tui.tui.widgets.history import HistoryScreen, LogView
@@ -348,8 +348,9 @@ async def test_the_shot_forecast_shown_is_the_engines(tmp_path: Path) -> None:
         battle = s.moment.battle
         assert battle is not None and battle.active_unit is not None
         fc = forecast_group(battle, battle.active_unit.id, mode.group, mode.target)
-        panel = s.query_one(TargetPanel)
-        text = " ".join(panel.text(panel.content_size.width).split())
+        panel = s.query_one(SidePanel)
+        assert panel.kind == "target"
+        text = " ".join(panel.text(panel.draw_width()).split())
         assert f"Forecast {fc.expected_damage:.1f} damage, a hit {pct(fc.p_any_hit)}%" in text
         assert f"out {pct(fc.p_out)}%" in text
         assert f"{pct(fc.p_frame_destroyed)}%" in text and f"{pct(fc.p_pilot_killed)}%" in text
@@ -387,9 +388,9 @@ async def test_the_threat_view_shows_the_engines_threat_and_what_lowers_it(
         await pilot.pause()
         battle = s.moment.battle
         assert battle is not None and battle.active_unit is not None
-        panel = s.query_one(ThreatPanel)
-        assert panel.display
-        text = panel.text(panel.content_size.width)
+        panel = s.query_one(SidePanel)
+        assert panel.kind == "threat"
+        text = panel.text(panel.draw_width())
         for unit in battle.side_units("player"):
             if not unit.active or unit.pos is None:
                 continue

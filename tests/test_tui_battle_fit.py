@@ -30,6 +30,7 @@ from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import CONFIG_ENV, Settings
 from mac_tui.tui.screens.battle import BattleScreen
 from mac_tui.tui.screens.battle.modes import Idle, More, Over, Threats
+from mac_tui.tui.screens.skirmish_report import SkirmishReportScreen
 from mac_tui.tui.widgets.hexmap import HexMap
 from mac_tui.tui.widgets.history import HistoryScreen
 
@@ -217,3 +218,9 @@ async def test_the_enemys_turn_one_order_per_key_and_the_end_fit(
             await run_until(pilot, lambda: isinstance(s.mode, Over), "the end", 20000)
             await pilot.pause()
             assert_uncut(app, fitted, "the end")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, SkirmishReportScreen)
+            assert_uncut(app, fitted, "the quick battle's report")
+            report = str(app.screen.query_one("#report").render())
+            assert "seed 7" in report

@@ -19,8 +19,10 @@ The lines themselves are built in `frame_lines.py` and `target_lines.py` with th
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.geometry import Size
+from rich.text import Span, Text
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.widget import Widget
 
 from ...combat import stats
@@ -34,7 +36,14 @@ from .hex_picture import frame_label
 from .panel_text import Palette, palette_of
 from .target_lines import NO_RISK, ShotRisk, target_lines
 
-__all__ = ["FramePanel", "InitiativeTrack", "TargetPanel", "ThreatPanel", "move_text"]
+__all__ = [
+    "FramePanel",
+    "InitiativeTrack",
+    "SidePanel",
+    "TargetPanel",
+    "ThreatPanel",
+    "move_text",
+]
 
 
 class BattlePanel(Widget):
@@ -75,39 +84,169 @@ class BattlePanel(Widget):
         return Text("\n").join(self.lines(self.content_size.width or self.size.width or 38))
 
 
-class FramePanel(BattlePanel):
-    """The selected frame (or a hint when none is selected)."""
+Shown = tuple[object, ...]
+LineKey = tuple[str, str, tuple[Span, ...]] | None
+STRIPS_KEPT = 400  # drawn lines kept for the next pictures (a panel has a few dozen)
+
+
+def line_key(lines: list[Text], index: int) -> LineKey:
+    """What a line looks like: its text and styles (None past the end)."""
+    if not 0 <= index < len(lines):
+        return None
+    line = lines[index]
+    return (line.plain, str(line.style), tuple(line.spans))
+
+
+class SidePanel(ScrollView, can_focus=False):
+    """The panel column's one panel: a frame (`show_frame`), a shot's preview
+    (`show_target`) or the threat view (`show_threat`), drawn with the line API from lines
+    built for its width. Switching what it shows repaints it, never a new layout of the
+    screen; lines past its height scroll (a scrollbar says so)."""
+
+    DEFAULT_CSS = """
+    SidePanel { height: 1fr; width: 1fr; overflow-x: hidden; scrollbar-size-vertical: 1; }
+    """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.ascii_glyphs = False
+        self.kind = ""  # "frame", "target", "threat" ("": nothing yet)
         self.battle: Battle | None = None
         self.unit_id: str | None = None
-
-    def show(self, battle: Battle, unit_id: str | None, *, ascii_glyphs: bool = False) -> None:
-        if (battle, unit_id, ascii_glyphs) == (self.battle, self.unit_id, self.ascii_glyphs):
-            return  # the same picture: no repaint
-        self.battle, self.unit_id, self.ascii_glyphs = battle, unit_id, ascii_glyphs
-        self._changed()
-
-    def build(self, width: int) -> list[Text]:
-        g = glyphs(self.ascii_glyphs)
-        if self.battle is None or self.unit_id is None:
-            return [Text("No frame selected", style="dim")]
-        try:
-            unit = self.battle.unit(self.unit_id)
-        except KeyError:
-            return [Text(f"No frame {self.unit_id}", style="dim")]
-        return frame_lines(unit, width, g, palette_of(self), self.battle.phase)
-
-
-class TargetPanel(BattlePanel):
-    """A fire preview: the target, LOS, every weapon's chance and why, the cost."""
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self.battle: Battle | None = None
         self.preview: FirePreview | None = None
         self.risk = NO_RISK
+        self.report: ThreatReport | None = None
+        self._shown: Shown = ()
+        self._cache: tuple[int, list[Text]] | None = None
+        self._strips: dict[tuple[int, LineKey], Strip] = {}  # drawn lines, by their text
+        self._kind_drawn = ""
+
+    # ---- what it shows ---------------------------------------------------------------------
+    def show_frame(
+        self, battle: Battle, unit_id: str | None, *, ascii_glyphs: bool = False
+    ) -> None:
+        shown = ("frame", battle, unit_id, ascii_glyphs)
+        if shown != self._shown:
+            self.battle, self.unit_id, self.ascii_glyphs = battle, unit_id, ascii_glyphs
+            self._changed(shown)
+
+    def show_target(
+        self,
+        battle: Battle,
+        preview: FirePreview,
+        risk: ShotRisk = NO_RISK,
+        *,
+        ascii_glyphs: bool = False,
+    ) -> None:
+        shown = ("target", battle, preview, risk, ascii_glyphs)
+        if shown != self._shown:
+            self.battle, self.preview, self.risk = battle, preview, risk
+            self.ascii_glyphs = ascii_glyphs
+            self._changed(shown)
+
+    def show_threat(
+        self, battle: Battle, report: ThreatReport, *, ascii_glyphs: bool = False
+    ) -> None:
+        shown = ("threat", battle, report, ascii_glyphs)
+        if shown != self._shown:
+            self.battle, self.report, self.ascii_glyphs = battle, report, ascii_glyphs
+            self._changed(shown)
+
+    def _changed(self, shown: Shown) -> None:
+        """A new picture: the lines that differ from the last one's are repainted."""
+        kind = str(shown[0])
+        before = self._cache
+        self.kind, self._shown = kind, shown
+        self._cache = None
+        width = self.draw_width()
+        if before is None or before[0] != width or kind != self._kind_drawn:
+            self.scroll_to(y=0, animate=False, immediate=True)
+            self._resized()
+            self.refresh()
+            return
+        lines = self.lines(width)
+        self._resized()
+        top = int(self.scroll_y)
+        old = before[1]
+        for y in range(self.size.height):
+            i = top + y
+            if line_key(old, i) != line_key(lines, i):
+                self.refresh(Region(0, y, self.size.width, 1))
+
+    # ---- its lines -------------------------------------------------------------------------
+    def build(self, width: int) -> list[Text]:
+        g, pal = glyphs(self.ascii_glyphs), palette_of(self)
+        battle = self.battle
+        if self.kind == "target" and battle is not None and self.preview is not None:
+            return target_lines(battle, self.preview, width, g, pal, self.risk)
+        if self.kind == "threat" and battle is not None and self.report is not None:
+            return threat_lines(battle, self.report, width, g, pal)
+        if battle is None or self.unit_id is None:
+            return [Text("No frame selected", style="dim")]
+        try:
+            unit = battle.unit(self.unit_id)
+        except KeyError:
+            return [Text(f"No frame {self.unit_id}", style="dim")]
+        return frame_lines(unit, width, g, pal, battle.phase)
+
+    def lines(self, width: int) -> list[Text]:
+        """The panel's lines at this width (each at most `width` columns)."""
+        if self._cache is None or self._cache[0] != width:
+            g = glyphs(self.ascii_glyphs)
+            self._cache = (width, [g.fit(line, width) for line in self.build(width)])
+            self._kind_drawn = self.kind
+        return self._cache[1]
+
+    def text(self, width: int) -> str:
+        return "\n".join(line.plain for line in self.lines(width))
+
+    def draw_width(self) -> int:
+        """The width the lines are built for: the panel's, less the scrollbar's column
+        while there is one."""
+        return self.scrollable_content_region.width or self.size.width or 36
+
+    def _resized(self) -> None:
+        width = self.draw_width()
+        size = Size(width, len(self.lines(width)))
+        if size != self.virtual_size:
+            # Not through the reactive, which would lay the whole screen out again: only the
+            # scrollbar follows the new length (a new layout comes only if it shows or hides).
+            self.set_reactive(Widget.virtual_size, size)
+            self._scroll_update(size)
+
+    def on_resize(self) -> None:
+        self._strips.clear()
+        self._resized()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.draw_width()
+        if width != self.virtual_size.width:  # a scrollbar came or went
+            self.call_later(self._resized)
+        index = y + int(self.scroll_y)
+        lines = self.lines(width)
+        key = (width, line_key(lines, index))
+        strip = self._strips.get(key)
+        if strip is None:
+            if 0 <= index < len(lines):
+                segments = lines[index].render(self.app.console)
+                strip = Strip(segments).extend_cell_length(width).crop(0, width)
+            else:
+                strip = Strip.blank(width)
+            if len(self._strips) > STRIPS_KEPT:
+                self._strips.clear()
+            self._strips[key] = strip
+        return strip.apply_style(self.rich_style)
+
+
+class FramePanel(SidePanel):
+    """The selected frame (or a hint when none is selected)."""
+
+    def show(self, battle: Battle, unit_id: str | None, *, ascii_glyphs: bool = False) -> None:
+        self.show_frame(battle, unit_id, ascii_glyphs=ascii_glyphs)
+
+
+class TargetPanel(SidePanel):
+    """A fire preview: the target, LOS, every weapon's chance and why, the cost."""
 
     def show(
         self,
@@ -117,38 +256,14 @@ class TargetPanel(BattlePanel):
         *,
         ascii_glyphs: bool = False,
     ) -> None:
-        shown = (battle, preview, risk, ascii_glyphs)
-        if shown == (self.battle, self.preview, self.risk, self.ascii_glyphs):
-            return  # the same picture: no repaint
-        self.battle, self.preview, self.risk, self.ascii_glyphs = shown
-        self._changed()
-
-    def build(self, width: int) -> list[Text]:
-        if self.battle is None or self.preview is None:
-            return [Text("No target", style="dim")]
-        g, pal = glyphs(self.ascii_glyphs), palette_of(self)
-        return target_lines(self.battle, self.preview, width, g, pal, self.risk)
+        self.show_target(battle, preview, risk, ascii_glyphs=ascii_glyphs)
 
 
-class ThreatPanel(BattlePanel):
+class ThreatPanel(SidePanel):
     """The threat view (tui/threat_view.py): each frame's threat, the acting one's options."""
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self.battle: Battle | None = None
-        self.report: ThreatReport | None = None
-
     def show(self, battle: Battle, report: ThreatReport, *, ascii_glyphs: bool = False) -> None:
-        if (battle, report, ascii_glyphs) == (self.battle, self.report, self.ascii_glyphs):
-            return  # the same picture: no repaint
-        self.battle, self.report, self.ascii_glyphs = battle, report, ascii_glyphs
-        self._changed()
-
-    def build(self, width: int) -> list[Text]:
-        if self.battle is None or self.report is None:
-            return [Text("No threat to show", style="dim")]
-        g, pal = glyphs(self.ascii_glyphs), palette_of(self)
-        return threat_lines(self.battle, self.report, width, g, pal)
+        self.show_threat(battle, report, ascii_glyphs=ascii_glyphs)
 
 
 # ---- initiative --------------------------------------------------------------------------

@@ -88,6 +88,39 @@ class Overlay:
     targets: frozenset[Hex] = frozenset()  # hexes holding legal targets
     target: Hex | None = None  # the chosen target
 
+    def hexes(self) -> frozenset[Hex]:
+        """Every hex the overlay marks."""
+        single = frozenset({self.target}) if self.target is not None else frozenset()
+        return (
+            self.zone
+            | self.reach
+            | frozenset(self.path)
+            | frozenset(self.los)
+            | self.los_penalty
+            | self.targets
+            | single
+        )
+
+    def rows_changed(self, other: Overlay) -> set[int]:
+        """The map rows where this overlay and `other` differ (the rows to draw again)."""
+        if other == self:
+            return set()
+        return {h.r for h in self.hexes() ^ other.hexes()} | {
+            h.r for h in self.hexes() & other.hexes() if _marks(self, h) != _marks(other, h)
+        }
+
+
+def _marks(overlay: Overlay, h: Hex) -> tuple[bool, ...]:
+    return (
+        h in overlay.zone,
+        h in overlay.reach,
+        h in overlay.path,
+        h in overlay.los,
+        h in overlay.los_penalty,
+        h in overlay.targets,
+        h == overlay.target,
+    )
+
 
 NO_OVERLAY = Overlay()
 
@@ -192,6 +225,7 @@ def cell_of(layout: Layout, h: Hex) -> tuple[int, int]:
 class Scene:
     """One battle as the map draws it: per-hex look-ups."""
 
+    active: str | None
     width: int
     height: int
     terrain: tuple[str, ...]
@@ -224,6 +258,7 @@ class Scene:
                 active_hex = unit.pos
         bmap = battle.map
         return cls(
+            active,
             bmap.width,
             bmap.height,
             bmap.terrain,
@@ -231,6 +266,22 @@ class Scene:
             frozenset(out),
             active_hex,
             frozenset(wrecks),
+            overlay,
+            frozenset(overlay.path),
+            frozenset(overlay.los),
+        )
+
+    def with_overlay(self, overlay: Overlay) -> Scene:
+        """The same battle under another overlay (the per-hex look-ups kept)."""
+        return Scene(
+            self.active,
+            self.width,
+            self.height,
+            self.terrain,
+            self.frames,
+            self.out,
+            self.active_hex,
+            self.wrecks,
             overlay,
             frozenset(overlay.path),
             frozenset(overlay.los),

@@ -233,8 +233,14 @@ class HexMap(Widget, can_focus=True):
         active frame, else into the zone, else the centre, and `CursorMoved` is posted."""
         bmap = battle.map
         resized = (bmap.width, bmap.height) != (self._width, self._height)
+        before = self._scene
+        same_battle = battle is self._battle and before is not None and before.active == active
         self._battle = battle
-        self._scene = scene = Scene.of(battle, active, overlay)
+        self._scene = scene = (
+            before.with_overlay(overlay)
+            if same_battle and before is not None
+            else Scene.of(battle, active, overlay)
+        )
         self._width, self._height = bmap.width, bmap.height
         if resized:
             start = self._pending_cursor if self._contains(self._pending_cursor) else None
@@ -250,6 +256,8 @@ class HexMap(Widget, can_focus=True):
             self._relayout(force=True)
             self.refresh(layout=True)
             self.post_message(self.CursorMoved(self, start))
+        elif same_battle and before is not None:
+            self._redraw(before.overlay.rows_changed(overlay))  # only what the overlay touches
         else:
             self._redraw()
 

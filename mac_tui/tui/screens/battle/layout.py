@@ -5,7 +5,7 @@ body      left: HexMap and the combat log under it; right: the lance (deployment
           FramePanel or TargetPanel
 #actions  the action bar (actions.py)
 #message  the message line (a `TextLine`)
-Footer
+KeyLine   the footer (widgets/keyline.py: one line of text, no widget per key)
 """
 
 from __future__ import annotations
@@ -14,18 +14,19 @@ from collections.abc import Iterable
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from ....catalog import catalog
 from ....combat.state import Battle
 from ....hexgrid import Hex
 from ...battle_words import first_fit, hex_name
 from ...glyphs import glyphs, plain
-from ...widgets.battle_panels import FramePanel, InitiativeTrack, TargetPanel, ThreatPanel
+from ...widgets.battle_panels import InitiativeTrack, SidePanel
 from ...widgets.hexmap import HexMap, Layout, drawing_size, legend
+from ...widgets.keyline import KeyLine
 from .actions import ACTIONS
 from .modes import Aiming, Deploying, Mode, Threats
 from .moment import Moment
@@ -45,11 +46,9 @@ BattleScreen #battle-left { width: 42; height: 1fr; }
 BattleScreen HexMap { width: auto; height: auto; }
 BattleScreen #battle-log { height: 1fr; min-height: 3; border: none; scrollbar-size: 1 1; }
 BattleScreen #log-head { color: $text-muted; text-style: bold; }
-BattleScreen #battle-right {
-    width: 1fr; min-width: 36; height: 1fr; padding: 0 0 0 1; scrollbar-size-vertical: 1;
-}
+BattleScreen #battle-right { width: 1fr; min-width: 36; height: 1fr; padding: 0 0 0 1; }
 BattleScreen #lance { height: auto; }
-BattleScreen FramePanel, BattleScreen TargetPanel, BattleScreen ThreatPanel { height: auto; }
+BattleScreen SidePanel { height: 1fr; }
 BattleScreen #actions { height: 2; padding: 0 1; background: $surface; }
 BattleScreen #message { height: 1; padding: 0 1; color: $text-muted; }
 BattleScreen #message.warning { color: $warning; text-style: bold; }
@@ -89,14 +88,12 @@ def compose(ascii_glyphs: bool) -> ComposeResult:
             log = RichLog(id="battle-log", wrap=True, markup=False, max_lines=3000, min_width=20)
             log.can_focus = False
             yield log
-        with VerticalScroll(id="battle-right", can_focus=False):
+        with Vertical(id="battle-right"):
             yield Static("", id="lance")
-            yield FramePanel()
-            yield TargetPanel()
-            yield ThreatPanel()
+            yield SidePanel()
     yield Static("", id="actions")
     yield TextLine(id="message")
-    yield Footer(compact=True)
+    yield KeyLine()
 
 
 def map_layout(battle: Battle, width: int, height: int) -> tuple[Layout, int]:
@@ -176,6 +173,9 @@ class BattleView:
         self.screen = screen
         self._message: tuple[str, bool] | None = None
         self._title = ""
+        self._lance = ""
+        self._bar = ""
+        self._focus: tuple[object, ...] = ()  # the (moment, mode, cursor) drawn last
 
     @property
     def hexmap(self) -> HexMap:
@@ -191,8 +191,6 @@ class BattleView:
         start = start_hex(battle) if battle is not None else None
         if start is not None:
             self.hexmap.set_cursor(start)
-        self.screen.query_one(TargetPanel).display = False
-        self.screen.query_one(ThreatPanel).display = False
 
     def fit(self, battle: Battle, width: int, height: int) -> None:
         """The map drawing and its column for a screen this size."""
@@ -232,7 +230,10 @@ class BattleView:
         self.draw_map(battle, m, mode)
         bar = self.screen.query_one("#actions", Static)
         width = bar.content_size.width or self.screen.size.width - 2
-        bar.update("Enter: the report" if m.phase == "over" else ACTIONS.bar_markup(mode, m, width))
+        markup = "Enter: the report" if m.phase == "over" else ACTIONS.bar_markup(mode, m, width)
+        if markup != self._bar:
+            self._bar = markup
+            bar.update(markup, layout=False)  # two lines, always: no new layout
         self.draw_focus(m, mode, map_too=False)
 
     def draw_map(self, battle: Battle, m: Moment, mode: Mode) -> None:
@@ -247,28 +248,31 @@ class BattleView:
         battle = m.shown
         if battle is None:
             return
+        picture = (m, mode, self.hexmap.cursor)
+        if map_too and picture == self._focus:
+            return  # drawn already (a key, then the cursor's message for the same hex)
+        self._focus = picture
         if map_too and mode.follows_cursor:
             self.draw_map(battle, m, mode)
         lance = self.screen.query_one("#lance", Static)
-        lance.display = battle.phase == "deployment"
-        if lance.display:
+        deploying = battle.phase == "deployment"
+        if lance.display != deploying:
+            lance.display = deploying
+        if deploying:
             placing = mode.unit if isinstance(mode, Deploying) else None
-            lance.update(lance_text(battle, placing, m.ascii))
-        frame_panel = self.screen.query_one(FramePanel)
-        target_panel = self.screen.query_one(TargetPanel)
-        threat_panel = self.screen.query_one(ThreatPanel)
+            text = lance_text(battle, placing, m.ascii)
+            if text != self._lance:
+                self._lance = text
+                lance.update(text)
+        panel = self.screen.query_one(SidePanel)
         fp = mode.shot_preview(m)
-        threats = isinstance(mode, Threats) and m.battle is not None
-        if threats:
-            threat_panel.show(battle, m.threats().report(), ascii_glyphs=m.ascii)
+        if isinstance(mode, Threats) and m.battle is not None:
+            panel.show_threat(battle, m.threats().report(), ascii_glyphs=m.ascii)
         elif fp is not None:
-            target_panel.show(battle, fp, mode.shot_risk(m), ascii_glyphs=m.ascii)
+            panel.show_target(battle, fp, mode.shot_risk(m), ascii_glyphs=m.ascii)
         else:
             unit = shown_unit(battle, self.hexmap.cursor, mode)
-            frame_panel.show(battle, unit, ascii_glyphs=m.ascii)
-        threat_panel.display = threats
-        target_panel.display = fp is not None and not threats
-        frame_panel.display = fp is None and not threats
+            panel.show_frame(battle, unit, ascii_glyphs=m.ascii)
         self.draw_prompt(m, mode)
 
     def draw_prompt(self, m: Moment, mode: Mode) -> None:

@@ -31,6 +31,7 @@ from ...battle_history import BattleHistory, order_of, rebuild
 from ...battle_text import log_lines
 from ...glyphs import glyphs_for
 from ...pacing import Pending
+from ...widgets.battle_panels import SidePanel
 from ...widgets.dialogs import ChooseScreen, ConfirmScreen
 from ...widgets.hexmap import HexMap
 from ...widgets.history import HistoryScreen
@@ -200,8 +201,7 @@ class BattleScreen(GameScreen):
 
     def action_panel(self, step: int) -> None:
         """Scroll the panel column (a frame with many weapons is longer than 24 lines)."""
-        column = self.query_one("#battle-right")
-        column.scroll_relative(y=step * 3, animate=False)
+        self.query_one(SidePanel).scroll_relative(y=step * 3, animate=False)
 
     def action_history(self) -> None:
         """The whole battle, every roll with its modifiers, in a scrollable, searchable page
