@@ -42,6 +42,7 @@ class Moment:
         factory=dict, eq=False, repr=False
     )
     _threats: list[ThreatWork] = field(factory=list, eq=False, repr=False)
+    _kinds: set[type] = field(factory=set, eq=False, repr=False)  # the kinds of `legal`
 
     @classmethod
     def of(
@@ -97,7 +98,10 @@ class Moment:
         return self.phase == "combat" and self.actor is not None and not self.auto
 
     def offers(self, kind: type[Command]) -> bool:
-        return any(isinstance(c, kind) for c in self.legal)
+        if not self._kinds:
+            self._kinds.add(type(None))  # computed, even when nothing is legal
+            self._kinds.update(type(c) for c in self.legal)
+        return kind in self._kinds
 
     def fire_preview(
         self, unit: Unit, group: int, target: str, location: str | None
