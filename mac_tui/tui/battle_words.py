@@ -115,7 +115,15 @@ def engine_text(battle: Battle | None, text: str) -> str:
         return f"{m.group(1)} {hex_name(Hex(int(m.group(2)), int(m.group(3))))}"
 
     text = AXIAL_PATTERN.sub(named, text)
-    return re.sub(r"\(R\d+\)", "", text).replace("  ", " ").replace(" .", ".").strip()
+    text = re.sub(r"\(R\d+\)", "", text).replace("  ", " ").replace(" .", ".").strip()
+    return report_words(text)
+
+
+def report_words(line: str) -> str:
+    """A line the engine wrote (and a save keeps as written) in the player's words: ``an
+    Enforcer``, an offer's command form as its key."""
+    line = re.sub(r"\b([Aa]) ([AEIOU])", lambda m: f"{m.group(1)}n {m.group(2)}", line)
+    return re.sub(r"\(buy-wreck (\d+)\)", r"(wreck \1: b buys it)", line)
 
 
 # ---- energy and stress ---------------------------------------------------------------------

@@ -192,12 +192,13 @@ def threat_lines(
         head.append(f" {t.expected_damage:.1f} dmg {g.sep} ")
         head.append(f"out {pct(t.p_out)}%", style=pal.error if t.p_out >= 0.005 else "")
         out.append(head)
-        hd, ct = pct(t.p_head_destroyed), pct(t.p_center_torso_destroyed)
-        pilot = pct(t.p_pilot_killed)
+        hd = "lost" if unit.location_destroyed("head") else f"{pct(t.p_head_destroyed)}%"
+        ct, pilot = pct(t.p_center_torso_destroyed), pct(t.p_pilot_killed)
+        pilot_words = "dead" if not unit.pilot_alive else f"{pilot}%"
         detail = first_fitting(
             width,
-            f"  head {hd}% {g.sep} centre torso {ct}% {g.sep} pilot {pilot}%",
-            f"  HD {hd}% {g.sep} CT {ct}% {g.sep} pilot {pilot}%",
+            f"  head {hd} {g.sep} centre torso {ct}% {g.sep} pilot {pilot_words}",
+            f"  HD {hd} {g.sep} CT {ct}% {g.sep} pilot {pilot_words}",
         )
         out.append(Text(str(detail)))
     if report.actor is None:

@@ -27,6 +27,7 @@ from ...campaign.repair import (
 from ...campaign.salvage import item_name
 from ...campaign.state import AfterAction, Campaign, LedgerEntry
 from ...catalog import catalog
+from ..battle_words import report_words
 from ..glyphs import UNICODE, Glyphs, glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from .base import GameScreen
@@ -53,13 +54,6 @@ def mission_ledger(campaign: Campaign, contract_id: str) -> list[LedgerEntry]:
     if start is None:
         return [e for e in campaign.ledger if pattern.search(e.text)]
     return list(campaign.ledger[start:])
-
-
-def report_words(line: str) -> str:
-    """A line of the saved report in the player's words: ``an Enforcer`` (the report is kept
-    in the save as it was written), the command form of an offer as its key."""
-    line = re.sub(r"\ba ([AEIOU])", r"an \1", line)
-    return re.sub(r"\(buy-wreck (\d+)\)", r"(wreck \1: b buys it)", line)
 
 
 class AfterActionScreen(GameScreen):

@@ -15,6 +15,7 @@ from ..widgets.hex_picture import frame_label
 from .base import GameScreen
 
 RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
+REPORT_WIDTH = 74  # the report's lines at 80 columns (its padding aside)
 
 
 def left_the_field(battle: Battle, unit: Unit) -> bool:
@@ -43,10 +44,14 @@ def frame_line(battle: Battle, unit: Unit) -> str:
         fate = "damaged"
     else:
         fate = "unhurt"
-    where = f" · lost {' '.join(lost)}" if lost and not unit.destroyed else ""
     name = cat.chassis[unit.chassis].designation
-    left = f"armour {armour:>3}%  structure {structure:>3}%"
-    return f"  {frame_label(unit)} {unit.label[:12]:<12} {name:<6} {left}  {fate}{where}"
+    left = f"armour {armour:>3}% structure {structure:>3}%"
+    line = f"  {frame_label(unit)} {unit.label[:12]:<12} {name:<6} {left}  {fate}"
+    if lost and not unit.destroyed:
+        where = f"lost {' '.join(lost)}"
+        joined = f"{line} · {where}"
+        line = joined if len(joined) <= REPORT_WIDTH else f"{line}\n{' ' * 24}{where}"
+    return line
 
 
 def report_text(battle: Battle, seed: int) -> str:

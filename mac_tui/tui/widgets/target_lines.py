@@ -142,10 +142,12 @@ def target_lines(
         )
         title.append(str(tail))
         out.append(title)
-        out.extend(_armour_glance(target, preview.location, width, g, pal))
-        if preview.location is not None:
-            i = LOC_INDEX[preview.location]
-            loc = cat.location(preview.location)
+        # A called shot still to be placed (its table below) marks no one location.
+        aimed = None if risk.called else preview.location
+        out.extend(_armour_glance(target, aimed, width, g, pal))
+        if aimed is not None:
+            i = LOC_INDEX[aimed]
+            loc = cat.location(aimed)
             if target.structure[i] <= 0:
                 words = [Text(f"{loc.name} {g.no} destroyed", style=pal.error)]
             else:
@@ -160,7 +162,9 @@ def target_lines(
 
     group = Text(f"Group {preview.group}", style="bold")
     group.append(f" {g.sep} {preview.ap_cost} AP")
-    if preview.location is not None:
+    if risk.called:
+        group.append(f" {g.sep} called shot")
+    elif preview.location is not None:
         group.append(f" {g.sep} called {loc_abbrev(preview.location)}")
     out.append(group)
     if preview.refusal is not None:

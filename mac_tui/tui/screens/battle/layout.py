@@ -25,7 +25,7 @@ from ....hexgrid import Hex
 from ...battle_words import first_fit, hex_name
 from ...glyphs import glyphs, plain
 from ...widgets.battle_panels import InitiativeTrack, SidePanel
-from ...widgets.hexmap import HexMap, Layout, drawing_size, legend
+from ...widgets.hexmap import HexMap, Layout, drawing_size, frame_label, legend
 from ...widgets.keyline import KeyLine
 from .actions import ACTIONS
 from .modes import Aiming, Deploying, Mode, Threats
@@ -137,7 +137,7 @@ def lance_text(battle: Battle, placing: str | None, ascii_glyphs: bool) -> str:
         where = f"at {hex_name(u.pos)}" if u.pos is not None else "not placed"
         cursor = mark if u.id == placing else " "
         chassis = catalog().chassis[u.chassis].designation
-        lines.append(f"{cursor} {u.id} {u.label[:12]:<12} {chassis:<5} {where}")
+        lines.append(f"{cursor} {frame_label(u)} {u.label[:12]:<12} {chassis:<6} {where}")
     return "\n".join(lines)
 
 
