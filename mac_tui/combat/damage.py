@@ -45,7 +45,7 @@ Choices this module makes (the rules are silent):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, Protocol
 
 import attrs
@@ -64,10 +64,12 @@ __all__ = [
     "DiceDraws",
     "Draws",
     "LocationDamage",
+    "Phrasing",
     "apply_damage",
     "component_die",
     "component_for_roll",
     "describe_effect",
+    "item_name",
 ]
 
 #: Locations with actuators (§4.3: arm actuators cost accuracy, leg actuators move energy).
@@ -90,6 +92,23 @@ NO_EFFECT: Final = "no_effect"
 STRUCTURE_DAMAGE_REDUCTION: Final = "structure_damage_reduction"
 
 _PERCENT: Final = 100
+
+
+def _abbrev(location: str) -> str:
+    return catalog().location(location).abbrev
+
+
+@frozen
+class Phrasing:
+    """How `describe` puts a cascade into words: the locations' names, the arrow between a
+    value before and after, and whether each component roll is told."""
+
+    location: Callable[[str], str] = _abbrev
+    arrow: str = "->"
+    component_rolls: bool = False
+
+
+PLAIN = Phrasing()
 
 
 @frozen(kw_only=True)
@@ -133,31 +152,36 @@ class LocationDamage:
     def structure_lost(self) -> int:
         return self.structure_before - self.structure_after
 
-    def describe(self) -> str:
-        """Tabletop text, e.g. ``LT for 10, armour 4 -> 0, structure 5 -> 1, actuator damaged``."""
+    def describe(self, words: Phrasing | None = None) -> str:
+        """Tabletop text, e.g. ``LT for 10, armour 4 -> 0, structure 5 -> 1, actuator damaged``
+        (`words`: how to name the locations and draw the arrow; the short form by default)."""
+        w = words or PLAIN
         cat = catalog()
-        parts = [f"{cat.location(self.location).abbrev} for {self.incoming}"]
+        to = w.arrow
+        parts = [f"{w.location(self.location)} for {self.incoming}"]
         if self.barrier_absorbed:
-            parts.append(f"barrier {self.barrier_before} -> {self.barrier_after}")
+            parts.append(f"barrier {self.barrier_before} {to} {self.barrier_after}")
         if self.structure_before <= 0:
             parts.append("already destroyed")
         else:
-            parts.append(f"armour {self.armor_before} -> {self.armor_after}")
+            parts.append(f"armour {self.armor_before} {to} {self.armor_after}")
             if self.structure_lost or self.reduced:
-                parts.append(f"structure {self.structure_before} -> {self.structure_after}")
+                parts.append(f"structure {self.structure_before} {to} {self.structure_after}")
         if self.reduced:
             parts.append(f"reactive armour -{self.reduced}")
+        if w.component_rolls and self.component_roll is not None:
+            parts.append(f"component roll {self.component_roll}")
         parts.extend(t for t in (describe_effect(e) for e in self.effects) if t)
         if self.destroyed:
             parts.append(f"{cat.location(self.location).name} destroyed")
             from_effects = {e.split(":", 1)[1] for e in self.effects if ":" in e}
             gone = [n for n in self.weapons_lost if n not in from_effects]
             if gone:
-                parts.append("lost " + ", ".join(_item_name(n) for n in gone))
+                parts.append("lost " + ", ".join(item_name(n) for n in gone))
         if self.transferred_to is not None:
-            parts.append(f"{self.transferred} to {cat.location(self.transferred_to).abbrev}")
+            parts.append(f"{self.transferred} on to {w.location(self.transferred_to)}")
         if self.lost:
-            parts.append(f"{self.lost} lost")
+            parts.append(f"{self.lost} damage lost")
         return ", ".join(parts)
 
 
@@ -210,9 +234,9 @@ class DamageReport:
     def destroyed_locations(self) -> tuple[str, ...]:
         return tuple(loc.location for loc in self.locations if loc.destroyed)
 
-    def describe(self) -> str:
+    def describe(self, words: Phrasing | None = None) -> str:
         """The cascade as one line: each location, transfers, the pilot and frame outcome."""
-        parts = [loc.describe() for loc in self.locations]
+        parts = [loc.describe(words) for loc in self.locations]
         if self.pilot_roll is not None:
             verdict = "pilot survives, injured" if self.pilot_survived else "pilot killed"
             parts.append(f"{verdict} (rolls {self.pilot_roll}, needs {self.pilot_needed})")
@@ -221,7 +245,8 @@ class DamageReport:
         return "; ".join(parts)
 
 
-def _item_name(item_id: str) -> str:
+def item_name(item_id: str) -> str:
+    """A weapon's or a piece of equipment's name (the id when it is neither)."""
     cat = catalog()
     if item_id in cat.weapons:
         return cat.weapons[item_id].name
@@ -240,7 +265,7 @@ def describe_effect(effect: str) -> str:
     if arg == NONE:
         return f"{name} (nothing there)"
     if base == WEAPON_DESTROYED and arg:
-        return f"{_item_name(arg)} destroyed"
+        return f"{item_name(arg)} destroyed"
     if base == AMMO_EXPLOSION and arg:
         return f"{name} {arg}"
     return name

@@ -21,23 +21,19 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..combat.attack import AttackResult
-from ..combat.damage import DamageReport, LocationDamage, describe_effect
+from ..combat.damage import DamageReport, Phrasing, item_name
 from ..combat.events import (
     ActivationEnded,
     ActivationStarted,
     Attacked,
     BattleEnded,
     BattleStarted,
-    Braced,
-    Deployed,
     EquipmentUsed,
     GroupFired,
     Moved,
-    OverwatchSet,
     RoundStarted,
     SideWithdrew,
     StressChanged,
-    Vented,
     WeaponSkipped,
 )
 from ..combat.state import Battle
@@ -45,7 +41,6 @@ from ..game import Event
 from .battle_words import (
     engine_text,
     hex_name,
-    item_name,
     location_name,
     plural,
     weapon_name,
@@ -66,6 +61,11 @@ class Narrator:
         self.g: Glyphs = glyphs(ascii_glyphs)
         self.detail = detail
         self.labels = {u.id: u.label for u in battle.units} if battle is not None else {}
+        self.phrasing = Phrasing(
+            location=lambda loc: location_name(loc, short=not detail),
+            arrow=self.g.right,
+            component_rolls=detail,
+        )
         self.sides = {u.id: u.side for u in battle.units} if battle is not None else {}
 
     # ---- helpers --------------------------------------------------------------------------
@@ -99,11 +99,6 @@ class Narrator:
         if isinstance(event, INDENTED):
             text = f"  {text}"
         return [self.finish(text)]
-
-    def deployed(self, e: Deployed) -> str:
-        if e.hex is None:
-            return f"{self.name(e.unit)} is taken off the map"
-        return f"{self.name(e.unit)} deploys at {hex_name(e.hex)}"
 
     def round_started(self, e: RoundStarted) -> str:
         if not self.detail:
@@ -165,71 +160,12 @@ class Narrator:
         return f"{head}: {text}"
 
     def damage(self, report: DamageReport) -> str:
-        parts = [self.location_damage(loc) for loc in report.locations]
-        if report.pilot_roll is not None:
-            verdict = "pilot survives, injured" if report.pilot_survived else "PILOT KILLED"
-            parts.append(f"{verdict} (rolls {report.pilot_roll}, needs {report.pilot_needed})")
-        if report.frame_destroyed:
-            parts.append("FRAME DESTROYED")
-        return "; ".join(parts)
-
-    def location_damage(self, d: LocationDamage) -> str:
-        parts = [f"{self.loc(d.location)} for {d.incoming}"]
-        if d.barrier_absorbed:
-            parts.append(f"barrier {self.arrow(d.barrier_before, d.barrier_after)}")
-        if d.structure_before <= 0:
-            parts.append("already destroyed")
-        else:
-            parts.append(f"armour {self.arrow(d.armor_before, d.armor_after)}")
-            if d.structure_lost or d.reduced:
-                parts.append(f"structure {self.arrow(d.structure_before, d.structure_after)}")
-        if d.reduced:
-            parts.append(f"reactive armour -{d.reduced}")
-        if self.detail and d.component_roll is not None:
-            parts.append(f"component roll {d.component_roll}")
-        parts.extend(t for t in (describe_effect(e) for e in d.effects) if t)
-        if d.destroyed:
-            parts.append(f"{location_name(d.location)} destroyed")
-            from_effects = {e.split(":", 1)[1] for e in d.effects if ":" in e}
-            gone = [n for n in d.weapons_lost if n not in from_effects]
-            if gone:
-                parts.append("lost " + ", ".join(item_name(n) for n in gone))
-        if d.transferred_to is not None:
-            parts.append(f"{d.transferred} on to {self.loc(d.transferred_to)}")
-        if d.lost:
-            parts.append(f"{d.lost} damage lost")
-        return ", ".join(parts)
-
-    def braced(self, e: Braced) -> str:
-        return f"{self.name(e.unit)} braces"
-
-    def overwatch(self, e: OverwatchSet) -> str:
-        return f"{self.name(e.unit)} goes on overwatch with group {e.group}"
-
-    def vented(self, e: Vented) -> str:
-        return f"{self.name(e.unit)} vents {e.amount} stress (stress now {e.stress})"
+        return report.describe(self.phrasing)
 
     def equipment(self, e: EquipmentUsed) -> str:
         on = f" on {self.name(e.target)}" if e.target else ""
         at = f" to {hex_name(e.hex)}" if e.hex else ""
         return f"{self.name(e.unit)} uses {item_name(e.equipment)}{on}{at} ({e.energy} energy)"
-
-    def activation_ended(self, e: ActivationEnded) -> str:
-        return f"{self.name(e.unit)} ends its activation"
-
-    def stress(self, e: StressChanged) -> str:
-        parts = []
-        if e.overload:
-            parts.append(f"+{e.overload} from overload")
-        if e.dissipated:
-            parts.append(f"-{e.dissipated} dissipated")
-        if e.restarted:
-            parts.append("restarts, stress halved")
-        if e.shutdown_roll is not None:
-            parts.append(f"shutdown roll {e.shutdown_roll}")
-        if e.shutdown:
-            parts.append("SHUTS DOWN" + (" with a reactor hit" if e.reactor_hit else ""))
-        return f"{self.name(e.unit)}'s reactor: {', '.join(parts)}; stress {e.stress}"
 
     def withdrew(self, e: SideWithdrew) -> str:
         who = "The enemy" if e.side == "enemy" else "Your lance"
@@ -240,25 +176,15 @@ class Narrator:
         reason = re.sub(r" \(at_(\d+)\)", r" at \1% losses", engine_text(self.battle, e.reason))
         return f"Battle over after round {e.round}: {result} ({reason})"
 
-    def started(self, e: BattleStarted) -> str:
-        return "The battle begins"
-
 
 _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
-    Deployed: Narrator.deployed,
-    BattleStarted: Narrator.started,
     RoundStarted: Narrator.round_started,
     ActivationStarted: Narrator.activation_started,
     Moved: Narrator.moved,
     WeaponSkipped: Narrator.skipped,
     GroupFired: Narrator.group_fired,
     Attacked: Narrator.attacked,
-    Braced: Narrator.braced,
-    OverwatchSet: Narrator.overwatch,
-    Vented: Narrator.vented,
     EquipmentUsed: Narrator.equipment,
-    ActivationEnded: Narrator.activation_ended,
-    StressChanged: Narrator.stress,
     SideWithdrew: Narrator.withdrew,
     BattleEnded: Narrator.ended,
 }

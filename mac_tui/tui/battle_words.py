@@ -16,7 +16,8 @@ same everywhere:
   shutdown 26`` (shortened to the room there is).
 * `engine_text(battle, text)` — a reason or a line of the engine's with frame ids as names and
   axial hexes (``hex 3,4``) as `hex_name`s.
-* `weapon_name`, `item_name`, `location_name`, `withdrawal_words`, `article`.
+* `weapon_name`, `item_name` (the engine's, combat/damage.py), `location_name`,
+  `withdrawal_words`, `article`, `report_words`.
 
 Every number comes from the engine (combat/stats.py, combat/preview.py).
 """
@@ -73,16 +74,6 @@ def weapon_name(weapon: str, short: bool = False) -> str:
     if w is None:
         return weapon
     return w.abbrev if short else w.name
-
-
-def item_name(item: str) -> str:
-    """A weapon's or a piece of equipment's name."""
-    cat = catalog()
-    if item in cat.weapons:
-        return cat.weapons[item].name
-    if item in cat.equipment:
-        return cat.equipment[item].name
-    return item
 
 
 def location_name(location: str, short: bool = False) -> str:
