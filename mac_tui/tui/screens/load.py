@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from ...save import Listing, list_saves
+from ...savefolder import Listing, list_saves
 from ..host import host
 
 

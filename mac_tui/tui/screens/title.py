@@ -39,7 +39,7 @@ SEED_DIGITS = 20  # seeds are reduced modulo 2**64: no seed needs more digits
 def continue_latest(screen: Screen[None]) -> None:
     """Open the newest campaign of the saves folder (recovered from its backup when its file
     is missing or damaged). One that cannot be loaded is named and the next newest opened."""
-    from ...save import list_saves
+    from ...savefolder import list_saves
 
     game = host(screen)
     listings = list_saves(game.saves)
