@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..combat.attack import AttackResult
-from ..combat.damage import DamageReport, Phrasing, item_name
+from ..combat.damage_report import DamageReport, Phrasing, item_name
 from ..combat.events import (
     ActivationEnded,
     ActivationStarted,

@@ -16,7 +16,7 @@ same everywhere:
   shutdown 26`` (shortened to the room there is).
 * `engine_text(battle, text)` — a reason or a line of the engine's with frame ids as names and
   axial hexes (``hex 3,4``) as `hex_name`s.
-* `weapon_name`, `item_name` (the engine's, combat/damage.py), `location_name`,
+* `weapon_name`, `item_name` (the engine's, combat/damage_report.py), `location_name`,
   `withdrawal_words`, `article`, `report_words`.
 
 Every number comes from the engine (combat/stats.py, combat/preview.py).
