@@ -59,6 +59,9 @@ class Phrasing:
     location: Callable[[str], str] = _abbrev
     arrow: str = "->"
     component_rolls: bool = False
+    #: The outcomes that put a frame out of the fight (pilot killed, frame destroyed) in
+    #: capitals, as the battle log writes a shutdown and the battle's result.
+    loud: bool = False
 
 
 PLAIN = Phrasing()
@@ -190,11 +193,13 @@ class DamageReport:
     def describe(self, words: Phrasing | None = None) -> str:
         """The cascade as one line: each location, transfers, the pilot and frame outcome."""
         parts = [loc.describe(words) for loc in self.locations]
+        loud = (words or PLAIN).loud
         if self.pilot_roll is not None:
-            verdict = "pilot survives, injured" if self.pilot_survived else "pilot killed"
+            killed = "PILOT KILLED" if loud else "pilot killed"
+            verdict = "pilot survives, injured" if self.pilot_survived else killed
             parts.append(f"{verdict} (rolls {self.pilot_roll}, needs {self.pilot_needed})")
         if self.frame_destroyed:
-            parts.append("frame destroyed")
+            parts.append("FRAME DESTROYED" if loud else "frame destroyed")
         return "; ".join(parts)
 
 

@@ -65,6 +65,7 @@ class Narrator:
             location=lambda loc: location_name(loc, short=not detail),
             arrow=self.g.right,
             component_rolls=detail,
+            loud=True,
         )
         self.sides = {u.id: u.side for u in battle.units} if battle is not None else {}
 
@@ -146,9 +147,9 @@ class Narrator:
             head = f"{head}: needs {r.chance}, rolls {r.roll}"
         if not r.hit:
             return f"{head}: miss"
-        words = ["critical hit" if r.critical else "hit"]
-        if r.called is not None:
-            words.append(f"(called {self.loc(r.called)})")
+        # A called shot lands where it was called: the damage's first location says where.
+        hit = "called hit" if r.called is not None else "hit"
+        words = [f"critical {hit}" if r.critical else hit]
         if r.intercepted:
             words.append("intercepted by Point Defense")
             return f"{head}: {' '.join(words)}"
