@@ -263,7 +263,7 @@ async def test_the_pace_is_a_setting_that_is_remembered(tmp_path: Path, config_f
         assert isinstance(app.screen, SettingsScreen)
         text = str(app.screen.query_one("#settings-list").render_line(2).text)
         assert "Enemy turns" in text and "animated" in text
-        await press(pilot, "e", "e")  # normal -> slow -> one order per key
+        await press(pilot, "e", "e", "e")  # normal -> slow -> instant -> one order per key
         assert app.settings.animation == "key"
         assert "wait for a key" in str(app.screen.query_one("#settings-list").render_line(2).text)
     saved, problem = load_settings(config_file)

@@ -28,7 +28,9 @@ Glyphs = Literal["ascii", "unicode"]
 Animation = Literal["off", "fast", "normal", "slow", "key"]
 Pacing = Literal["instant", "animated", "key"]
 GLYPHS: tuple[Glyphs, ...] = ("unicode", "ascii")
-ANIMATIONS: tuple[Animation, ...] = ("off", "fast", "normal", "slow", "key")
+#: The order the settings screen steps through: instant, one order per key, then animated
+#: from fast to slow (slow goes back to instant).
+ANIMATIONS: tuple[Animation, ...] = ("off", "key", "fast", "normal", "slow")
 ANIMATION_SECONDS = {"off": 0.0, "fast": 0.15, "normal": 0.45, "slow": 0.9, "key": 0.0}
 #: How the settings screen names each pace of the enemy's turns.
 ANIMATION_WORDS = {

@@ -217,4 +217,13 @@ def threat_lines(
         t = o.threat
         words = f"  {option_label(o)[:label]:<{label}}"
         out.append(Text(f"{words} {t.expected_damage:>4.1f} dmg out {pct(t.p_out):>3}%"))
+    # Bracing can raise the damage expected while it lowers the chance to be out: the enemy
+    # then fires plainly rather than at the head. Say what "out" is and what each row meets.
+    note = first_fitting(
+        width,
+        f"  out: destroyed or pilot killed {g.sep} each against the enemy's best reply",
+        "  out: destroyed or pilot killed, vs the enemy's best reply",
+        "  out: destroyed or pilot killed",
+    )
+    out.append(Text(str(note), style="dim"))
     return out
