@@ -173,6 +173,36 @@ async def test_the_history_holds_every_roll_and_survives_save_and_resume(tmp_pat
         assert isinstance(again.screen, BattleScreen)
 
 
+async def test_the_log_page_opens_again_on_the_newer_lines(tmp_path: Path) -> None:
+    """L's page is kept between two openings (no new widgets for a key): opened again after
+    a shot, it holds the new lines, at their end, with the last search gone."""
+    session = played(3, 3, player_fires)
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_game(pilot, session, tmp_path)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await press(pilot, "L")
+        page = app.screen
+        assert isinstance(page, HistoryScreen)
+        before = list(page.source)
+        await press(pilot, "slash", *"rolls", "enter")
+        assert page.view.word == "rolls"
+        await press(pilot, "escape")
+        await press(pilot, "f", "enter")  # a shot: new lines in the history
+        await run_until(pilot, lambda: isinstance(screen(app).mode, Idle | Over), "a turn")
+        now = history_text(app)
+        assert len(now) > len(before)
+        await press(pilot, "L")
+        await pilot.pause()
+        assert app.screen is page
+        assert page.source == now and page.view.lines == now
+        assert page.view.word == "" and page.found == [] and page.at is None
+        assert page.view.scroll_y == page.view.max_scroll_y
+        await press(pilot, "escape")
+        assert isinstance(app.screen, BattleScreen)
+
+
 def test_the_history_is_rebuilt_from_the_command_log_alone() -> None:
     """`rebuild` gives the same orders, events included, as the battle gave when played."""
     session = Session.new(4)

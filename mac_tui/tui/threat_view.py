@@ -24,7 +24,7 @@ from ..combat.preview import reach_hexes
 from ..combat.state import Battle, Unit
 from ..combat.threat import Threat, threat
 from ..hexgrid import Hex
-from .battle_words import hex_name
+from .battle_words import hex_name, location_name
 from .glyphs import Glyphs
 from .widgets.hex_picture import frame_label
 from .widgets.panel_text import Palette, first_fitting
@@ -194,10 +194,11 @@ def threat_lines(
         out.append(head)
         hd = "lost" if unit.location_destroyed("head") else f"{pct(t.p_head_destroyed)}%"
         ct, pilot = pct(t.p_center_torso_destroyed), pct(t.p_pilot_killed)
+        centre = location_name("center_torso")
         pilot_words = "dead" if not unit.pilot_alive else f"{pilot}%"
         detail = first_fitting(
             width,
-            f"  head {hd} {g.sep} centre torso {ct}% {g.sep} pilot {pilot_words}",
+            f"  head {hd} {g.sep} {centre} {ct}% {g.sep} pilot {pilot_words}",
             f"  HD {hd} {g.sep} CT {ct}% {g.sep} pilot {pilot_words}",
         )
         out.append(Text(str(detail)))

@@ -19,6 +19,7 @@ The lines themselves are built in `frame_lines.py` and `target_lines.py` with th
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Span, Text
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
@@ -120,6 +121,7 @@ class SidePanel(ScrollView, can_focus=False):
         self._cache: tuple[int, list[Text]] | None = None
         self._strips: dict[tuple[int, LineKey], Strip] = {}  # drawn lines, by their text
         self._kind_drawn = ""
+        self._drawing: tuple[Style, int] | None = None  # style and width, while repainting
 
     # ---- what it shows ---------------------------------------------------------------------
     def show_frame(
@@ -218,8 +220,17 @@ class SidePanel(ScrollView, can_focus=False):
         self._strips.clear()
         self._resized()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The panel's style and width are the same for every line of one repaint: found once
+        # (each walks the widget's ancestors), not once a line.
+        self._drawing = (self.rich_style, self.draw_width())
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._drawing = None
+
     def render_line(self, y: int) -> Strip:
-        width = self.draw_width()
+        style, width = self._drawing or (self.rich_style, self.draw_width())
         if width != self.virtual_size.width:  # a scrollbar came or went
             self.call_later(self._resized)
         index = y + int(self.scroll_y)
@@ -235,7 +246,7 @@ class SidePanel(ScrollView, can_focus=False):
             if len(self._strips) > STRIPS_KEPT:
                 self._strips.clear()
             self._strips[key] = strip
-        return strip.apply_style(self.rich_style)
+        return strip.apply_style(style)
 
 
 class FramePanel(SidePanel):

@@ -18,13 +18,14 @@ from rich.style import Style
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ..glyphs import glyphs_for
+from .keyline import KeyLine
 
 INDENT = "    "
 MATCH = Style(reverse=True)
@@ -79,6 +80,7 @@ class LogView(ScrollView, can_focus=True):
         self.current: int | None = None  # the source line of the current match
         self._rows: list[tuple[int, str]] = []
         self._width = 0
+        self._style: Style | None = None  # while repainting
 
     def on_resize(self, event: events.Resize) -> None:
         self.rewrap()
@@ -111,12 +113,20 @@ class LogView(ScrollView, can_focus=True):
         """The drawn text of content row `y` (for tests)."""
         return self._rows[y][1] if 0 <= y < len(self._rows) else ""
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # One style for every line of one repaint (it walks the widget's ancestors).
+        self._style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._style = None
+
     def render_line(self, y: int) -> Strip:
         row = y + int(self.scroll_y)
         if not 0 <= row < len(self._rows):
             return Strip.blank(self.size.width)
         source, text = self._rows[row]
-        style = self.rich_style
+        style = self._style or self.rich_style
         segments: list[Segment] = []
         needle = self.word.lower()
         lowered = text.lower()
@@ -165,13 +175,28 @@ class HistoryScreen(Screen[None]):
         yield LogView(self.source, id="history-view")
         yield Static("", id="history-status")
         yield Input(placeholder="a word to find; Enter finds it", id="history-search")
-        yield Footer(compact=True)
+        yield KeyLine()
 
     @property
     def view(self) -> LogView:
         return self.query_one(LogView)
 
     def on_mount(self) -> None:
+        self._fill()
+
+    def reopen(self, title: str, lines: Sequence[str]) -> None:
+        """The same screen opened again (an installed screen is kept between two openings:
+        no new widgets, no new style pass) on newer lines, at their end, with no search."""
+        self.title_text = title
+        self.source = list(lines)
+        self.found, self.at = [], None
+        if self.is_mounted:
+            self.query_one("#history-search", Input).remove_class("-open")
+            self.view.word, self.view.current = "", None
+            self.view.lines = self.source
+            self._fill()
+
+    def _fill(self) -> None:
         g = glyphs_for(self)
         self.query_one("#history-head", Static).update(g.text(self.title_text))
         self.view.focus()

@@ -19,7 +19,7 @@ import contextlib
 from collections.abc import Sequence
 
 from textual import work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, ScreenStackError
 
 from ....campaign.commands import Accept
 from ....combat.commands import AutoDeploy, Brace, EndActivation, ResetDeployment, StartBattle, Vent
@@ -79,8 +79,11 @@ class BattleScreen(GameScreen):
         "and show every weapon's hit chance with its modifiers, the LOS line and the energy "
         "after; Enter fires. g Brace, o Overwatch, v Vent, e Equipment, x End the activation, "
         "w Withdraw (asks first), a Auto-resolve (the AI plays your frames until a is pressed "
-        "again). The enemy's turns play at the animation speed of Settings; space skips them. "
-        "Esc cancels an action, or leaves the battle (it is saved and resumes where it stood)."
+        "again), t the threat view (what each frame can receive before it acts again, and what "
+        "lowers it). The enemy's turns come at the pace of Settings (animated, one order per "
+        "Enter, or instant); space skips them. L opens the whole battle's log: every roll, "
+        "searchable. A greyed key says why when pressed. Esc cancels an action, or leaves the "
+        "battle (it is saved and resumes where it stood)."
     )
     BINDINGS = ACTIONS.bindings()
     DEFAULT_CSS = layout.CSS
@@ -96,6 +99,7 @@ class BattleScreen(GameScreen):
         self.last_state: GameState | None = None  # the state before the last command
         self.before: GameState | None = None  # the state the next command is given in
         self.history = BattleHistory()  # every order of the battle (rebuilt on a resume)
+        self._history_page: HistoryScreen | None = None  # L's page, once opened
         self.ready = False  # composed and mounted: the widgets can be queried
         self.view = layout.BattleView(self)
 
@@ -211,7 +215,26 @@ class BattleScreen(GameScreen):
         title = (
             f"Battle log {glyphs_for(self).sep} {self.view.title()} {glyphs_for(self).sep} {where}"
         )
-        self.app.push_screen(HistoryScreen(title, self.history_lines()))
+        lines = self.history_lines()
+        if self._history_page is None:
+            self._history_page = HistoryScreen(title, lines)
+            # Installed, the page is kept between two openings: L costs no new widgets.
+            self.app.install_screen(self._history_page, name=self._history_name)
+        else:
+            self._history_page.reopen(title, lines)
+        self.app.push_screen(self._history_page)
+
+    @property
+    def _history_name(self) -> str:
+        return f"battle-history-{id(self)}"
+
+    def on_unmount(self) -> None:
+        if self._history_page is None:
+            return
+        self._history_page = None
+        # Still open, the app is closing: it uninstalls the page on its way out.
+        with contextlib.suppress(ScreenStackError):
+            self.app.uninstall_screen(self._history_name)
 
     # ---- modes and the map's messages ---------------------------------------------------
     def action_act_mode(self, name: str) -> None:
