@@ -110,11 +110,15 @@ def players_turn(session: Session) -> bool:
     return unit is not None and unit.side == "player" and unit.ap == 2
 
 
-async def open_game(pilot: Pilot, session: Session, folder: Path) -> None:
+async def open_game(pilot: Pilot, session: Session, folder: Path, *, rebuilt: bool = False) -> None:
+    """The game opened on `session`; with `rebuilt`, once its history is rebuilt too."""
     app: MacApp = pilot.app
     app.start_session(session, folder / "battle.json")
     app.show_game()
     await pilot.pause()
+    if rebuilt:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
 
 
 def history_text(app: MacApp) -> list[str]:
@@ -129,9 +133,7 @@ async def test_the_history_holds_every_roll_and_survives_save_and_resume(tmp_pat
     session = played(3, 3, player_fires)
     app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_game(pilot, session, tmp_path)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await open_game(pilot, session, tmp_path, rebuilt=True)
         await press(pilot, "f", "enter")  # fire at the nearest target
         await run_until(pilot, lambda: isinstance(screen(app).mode, Idle | Over), "a turn")
         before = history_text(app)
@@ -179,9 +181,7 @@ async def test_the_log_page_opens_again_on_the_newer_lines(tmp_path: Path) -> No
     session = played(3, 3, player_fires)
     app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_game(pilot, session, tmp_path)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await open_game(pilot, session, tmp_path, rebuilt=True)
         await press(pilot, "L")
         page = app.screen
         assert isinstance(page, HistoryScreen)
@@ -195,7 +195,7 @@ async def test_the_log_page_opens_again_on_the_newer_lines(tmp_path: Path) -> No
         assert len(now) > len(before)
         await press(pilot, "L")
         await pilot.pause()
-        assert app.screen is page
+        assert app.screen is page and isinstance(page, HistoryScreen)
         assert page.source == now and page.view.lines == now
         assert page.view.word == "" and page.found == [] and page.at is None
         assert page.view.scroll_y == page.view.max_scroll_y
