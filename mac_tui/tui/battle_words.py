@@ -29,6 +29,7 @@ import re
 from ..catalog import catalog
 from ..combat import stats
 from ..combat.preview import overload_after, projected_stress, shutdown_thresholds
+from ..combat.setup import WITHDRAW_TEXT
 from ..combat.state import Battle, Unit
 from ..hexgrid import Hex, from_offset, to_offset
 
@@ -87,13 +88,10 @@ def article(word: str) -> str:
 
 
 def withdrawal_words(rule: str) -> str:
-    """A side's withdrawal rule (§10.4, R14) in words: ``never``, ``at 50% losses``..."""
-    if rule == "never":
-        return "never withdraws"
-    found = re.fullmatch(r"at_(\d+)", rule)
-    if found is not None:
-        return f"withdraws at {found.group(1)}% losses"
-    return rule.replace("_", " ")
+    """A side's withdrawal rule (§10.4, R14, D23) in the words the whole game uses for it
+    (`combat.setup.WITHDRAW_TEXT`: ``retreats at 50%``, ``fights to the end``)."""
+    found = next((text for key, text in WITHDRAW_TEXT.items() if key == rule), None)
+    return found if found is not None else rule.replace("_", " ")
 
 
 def engine_text(battle: Battle | None, text: str) -> str:

@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from ....catalog import catalog
+from ....combat.setup import WITHDRAW_TEXT
 from ....combat.state import Battle
 from ....hexgrid import Hex
 from ...battle_words import first_fit, hex_name
@@ -138,6 +139,8 @@ def lance_text(battle: Battle, placing: str | None, ascii_glyphs: bool) -> str:
         cursor = mark if u.id == placing else " "
         chassis = catalog().chassis[u.chassis].designation
         lines.append(f"{cursor} {frame_label(u)} {u.label[:12]:<12} {chassis:<6} {where}")
+    rule = WITHDRAW_TEXT[battle.side_info("enemy").withdrawal]  # D23: what the enemy does
+    lines.append(f"The enemy {rule}.")
     return "\n".join(lines)
 
 
