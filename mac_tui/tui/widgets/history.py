@@ -80,6 +80,7 @@ class LogView(ScrollView, can_focus=True):
         self.current: int | None = None  # the source line of the current match
         self._rows: list[tuple[int, str]] = []
         self._width = 0
+        self._wrapped: list[str] | None = None  # the lines `_rows` were wrapped from
         self._style: Style | None = None  # while repainting
 
     def on_resize(self, event: events.Resize) -> None:
@@ -87,9 +88,9 @@ class LogView(ScrollView, can_focus=True):
 
     def rewrap(self) -> None:
         width = self.scrollable_content_region.width or self.size.width
-        if width <= 0:
-            return
-        self._width = width
+        if width <= 0 or (width == self._width and self._wrapped is self.lines):
+            return  # (wrapped already: the same lines at the same width)
+        self._width, self._wrapped = width, self.lines
         self._rows = wrap_lines(self.lines, width)
         self.virtual_size = Size(width, len(self._rows))
         self.refresh()
@@ -188,19 +189,25 @@ class HistoryScreen(Screen[None]):
         """The same screen opened again (an installed screen is kept between two openings:
         no new widgets, no new style pass) on newer lines, at their end, with no search."""
         self.title_text = title
-        self.source = list(lines)
+        if list(lines) != self.source:
+            self.source = list(lines)
         self.found, self.at = [], None
         if self.is_mounted:
             self.query_one("#history-search", Input).remove_class("-open")
             self.view.word, self.view.current = "", None
             self.view.lines = self.source
-            self._fill()
+            self._fill(laid_out=True)
 
-    def _fill(self) -> None:
+    def _fill(self, laid_out: bool = False) -> None:
+        """Head, focus, the end in view and the hint; the end at once when the page has its
+        size already (opened again: one frame, not a second one to scroll)."""
         g = glyphs_for(self)
         self.query_one("#history-head", Static).update(g.text(self.title_text))
         self.view.focus()
-        self.call_after_refresh(self._to_end)
+        if laid_out:
+            self._to_end()
+        else:
+            self.call_after_refresh(self._to_end)
         self.say(self.hint())
 
     def _to_end(self) -> None:
