@@ -203,7 +203,8 @@ async def test_every_screen_draws_only_ascii_in_ascii_mode(stages: Stages, no_gu
     assert "Left More pay Right More salvage " in shots["contract launch panel"]
     assert "+ Lance F1+F2 (2/4) | deployment" in shots["contract launch panel"]
     assert shots["after-action"].startswith(" * VICTORY | contract C1")
-    assert "Deployment | P1 > P2 > e1 > e2" in shots["battle, deployment"].splitlines()[0]
+    # the track names frames by their marks on the map
+    assert "Deployment | M1 > L2 > m1 > m2" in shots["battle, deployment"].splitlines()[0]
     assert "Contract C1 | " in shots["battle"].splitlines()[0]
     assert "+-----" in shots["title"]  # the menu's border
     terrain = catalog().terrain

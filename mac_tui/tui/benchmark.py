@@ -114,9 +114,12 @@ async def measure(
     warmup: int = 5,
     gap: float = 0.05,
     timeout: float = 1.0,
+    timed: Callable[[str], bool] | None = None,
 ) -> Timings:
     """Run `app_factory()` headless at `size`, press `keys` one by one and time each press from
-    the key event to the encoded screen update (see the module docstring)."""
+    the key event to the encoded screen update (see the module docstring). With `timed`, only
+    the presses of the keys it accepts are counted (the others set the scene: an Escape
+    between two presses of `f`)."""
     app = app_factory()
     latency: list[float] = []
     cpu: list[float] = []
@@ -140,7 +143,7 @@ async def measure(
                 except TimeoutError:
                     missed += 1
                     continue
-                if i >= warmup:
+                if i >= warmup and (timed is None or timed(key)):
                     latency.append(probe.at - t0)
                     cpu.append(probe.cpu_at - c0)
         finally:
@@ -267,6 +270,59 @@ def battle_factory(save: Path, folder: Path) -> Callable[[], App[Any]]:
     return factory
 
 
+class EmptyApp(App[None]):
+    """Textual's own cost of a key: one binding that changes one line of text."""
+
+    BINDINGS = [Binding("a", "flip", "Flip")]
+
+    def compose(self) -> ComposeResult:
+        yield Static("0", id="count")
+
+    def action_flip(self) -> None:
+        count = self.query_one("#count", Static)
+        count.update(str(int(str(count.render())) + 1))
+
+
+def empty_app_baseline(presses: int, gap: float) -> Timings:
+    """An empty Textual app's key-to-repaint, the yardstick of the battle screen's keys."""
+    return asyncio.run(measure(EmptyApp, ("a",) * presses, gap=gap))
+
+
+def ratio(t: Timings, base: Timings) -> str:
+    if not t.cpu or not base.cpu:
+        return "-"
+    mine, theirs = statistics.median(t.cpu), statistics.median(base.cpu)
+    return f"{mine * 1000:.2f} ms = {mine / theirs:.1f}x the empty app ({theirs * 1000:.2f} ms)"
+
+
+#: The battle screen's keys timed against the empty app (the issue's targets: within 16.7 ms
+#: of CPU and within twice the empty app's cost): (what, keys pressed, the key timed).
+BATTLE_KEYS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("fire mode entry (f, then Esc)", ("f", "escape"), "f"),
+    ("next target (Tab while aiming)", ("tab",), "tab"),
+    ("called-shot entry (c, then Esc)", ("c", "escape"), "c"),
+    ("a refused key (v: nothing to vent), between cursor moves", ("v", "l", "v", "h"), "v"),
+    ("the battle log page (L, then Esc)", ("L", "escape"), "L"),
+    ("the threat view (t, then Esc)", ("t", "escape"), "t"),
+)
+
+
+def run_battle_keys(seed: int, *, presses: int, gap: float) -> None:
+    """Each key of `BATTLE_KEYS` on the battle screen at 80x24, its CPU from key to repaint
+    beside the empty app's."""
+    base = empty_app_baseline(max(presses, 20), gap)
+    print(f"empty Textual app, a key that changes one line ({len(base.cpu)}): {base.summary()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        factory = battle_factory(battle_save(seed, folder), folder)
+        for what, cycle, key in BATTLE_KEYS:
+            lead = ("f",) if key == "tab" else ()
+            keys = (*lead, *(cycle * (max(presses, 20) // len(cycle) + 1)))
+            t = asyncio.run(measure(factory, keys, gap=gap, warmup=6, timed=key.__eq__))
+            print(f"80x24 {what} ({len(t.cpu)}): {t.summary()}")
+            print(f"      cpu median {ratio(t, base)}")
+
+
 def run_battle_screen(seed: int, *, presses: int, gap: float) -> None:
     walk = (CURSOR_WALK * (presses // len(CURSOR_WALK) + 1))[:presses]
     with tempfile.TemporaryDirectory() as tmp:
@@ -331,6 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     run(args.seed, presses=args.presses, gap=args.gap)
     run_battle_screen(args.seed, presses=args.presses, gap=args.gap)
+    run_battle_keys(args.seed, presses=args.presses // 2, gap=args.gap)
     return 0
 
 

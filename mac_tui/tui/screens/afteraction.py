@@ -27,6 +27,7 @@ from ...campaign.repair import (
 from ...campaign.salvage import item_name
 from ...campaign.state import AfterAction, Campaign, LedgerEntry
 from ...catalog import catalog
+from ..battle_words import report_words
 from ..glyphs import UNICODE, Glyphs, glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from .base import GameScreen
@@ -128,7 +129,8 @@ class AfterActionScreen(GameScreen):
         self.refresh_bindings()
 
     def report_text(self, c: Campaign, aa: AfterAction) -> str:
-        lines = ["[b]Report[/b]", *aa.report, "", "[b]Credits[/b]"]
+        lines = ["[b]Report[/b]", *(report_words(line) for line in aa.report), ""]
+        lines.append("[b]Credits[/b]")
         entries = mission_ledger(c, aa.contract.id)
         for e in entries:
             lines.append(f"{e.amount:>+12,} cr  {e.text}")

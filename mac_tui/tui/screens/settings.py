@@ -1,5 +1,6 @@
-"""Settings: theme, glyphs and animation speed, applied at once and saved to the config file;
-the file's path, and every remappable key with its binding id (the `[keys]` section)."""
+"""Settings: theme, glyphs and the pace of the enemy's turns, applied at once and saved to the
+config file; the file's path, and every remappable key with its binding id (the `[keys]`
+section)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..config import (
+    ANIMATION_WORDS,
     ANIMATIONS,
     GLYPHS,
     GameOptions,
@@ -79,7 +81,8 @@ def binding_rows(settings: Settings, app: type[App[Any]]) -> list[tuple[str, str
 
 class SettingsScreen(Screen[None]):
     HELP = (
-        "Up/Down and Enter change a setting (t/T: next/previous theme, g: glyphs, a: animation). "
+        "Up/Down and Enter change a setting (t/T: next/previous theme, g: glyphs, e: the enemy's "
+        "turns: animated at a speed, waiting for a key after each order, or instant). "
         "Changes apply at once and are saved to the config file. Escape goes back."
     )
     BINDINGS = [
@@ -87,7 +90,7 @@ class SettingsScreen(Screen[None]):
         Binding("t", "theme(1)", "Theme", id="settings.theme"),
         Binding("T", "theme(-1)", "Prev theme", id="settings.theme_back", show=False),
         Binding("g", "glyphs", "Glyphs", id="settings.glyphs"),
-        Binding("a", "animation", "Animation", id="settings.animation"),
+        Binding("e,a", "animation", "Enemy turns", id="settings.animation"),
     ]
     DEFAULT_CSS = """
     SettingsScreen #settings-head { height: 1; padding: 0 1; background: $panel; }
@@ -130,12 +133,12 @@ class SettingsScreen(Screen[None]):
         options.add_options(
             [
                 Option(
-                    Text(f"Theme      {s.theme:<22} t/T: next/previous, Enter: list"),
+                    Text(f"Theme       {s.theme:<33} t/T, Enter: list"),
                     id="theme",
                 ),
-                Option(Text(f"Glyphs     {s.glyphs:<22} g: unicode / ascii"), id="glyphs"),
+                Option(Text(f"Glyphs      {s.glyphs:<33} g: unicode / ascii"), id="glyphs"),
                 Option(
-                    Text(f"Animation  {s.animation:<22} a: off / fast / normal / slow"),
+                    Text(f"Enemy turns {ANIMATION_WORDS[s.animation]:<33} e: next"),
                     id="animation",
                 ),
             ]
