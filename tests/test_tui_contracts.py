@@ -170,12 +170,12 @@ async def test_launch_refusals_show_their_reasons(tmp_path: Path) -> None:
         section = app.screen.query_one(ContractsSection)
         assert section.frame_ids() == ["F1"]  # the injured pilot's frame is not offered
         lance = app.screen.query_one("#lance")
-        assert "Falcon is injured for 5 more day(s)" in str(lance.get_row_at(1)[-1])  # type: ignore[attr-defined]
+        assert "injured 5d" in str(lance.get_row_at(1)[-1])  # type: ignore[attr-defined]
         await pilot.press("down", "space")  # try to add it anyway
         await pilot.pause()
         assert section.frame_ids() == ["F1"]
         assert "Refused: Falcon is injured" in text_of(app, "#message")
-        assert "cannot deploy" in text_of(app, "#lance-detail")
+        assert "cannot deploy: Falcon is injured for 5 more day(s)" in text_of(app, "#lance-detail")
         await pilot.press("up", "space")  # drop the Enforcer: nobody left to launch
         await pilot.pause()
         assert section.frame_ids() == []

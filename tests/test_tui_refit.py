@@ -247,14 +247,14 @@ async def test_the_diagram_is_deterministic_and_clickable(tmp_path: Path) -> Non
         await pilot.press("right_square_bracket")
         await pilot.pause()
         assert diagram_text(app).splitlines() == [
-            "                    ┌HD───────┐",
-            "                    │▸S  empty│",
-            "┌LA───────┬LT───────┼CT───────┼RT───────┬RA───────┐",
-            "│ S  empty│   none  │   none  │ M  empty│ S LL  g1│",
-            "│ M AC5 g2│         │         │         │ M ML  g1│",
-            "└─────────┴─────────┼LG───────┼─────────┴─────────┘",
-            "                    │   none  │",
-            "                    └─────────┘",
+            "                     ┌HD───────┐",
+            "                     │▸S  empty│",
+            " ┌LA───────┬LT───────┼CT───────┼RT───────┬RA───────┐",
+            " │ S  empty│   none  │   none  │ M  empty│ S LL  g1│",
+            " │ M AC5 g2│         │         │         │ M ML  g1│",
+            " └─────────┴─────────┼LG───────┼─────────┴─────────┘",
+            "                     │   none  │",
+            "                     └─────────┘",
             "Equipment:  none",
         ]
         first = app.export_screenshot()

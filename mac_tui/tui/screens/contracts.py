@@ -22,18 +22,35 @@ from ...campaign.commands import Accept
 from ...campaign.contracts import ContractRow, contract_rows
 from ...campaign.rewards import reward_preview
 from ...campaign.salvage import base_picks, scaled_picks
-from ...campaign.state import Contract, Frame
+from ...campaign.state import Campaign, Contract, Frame
 from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..host import host
 from ..widgets.dialogs import ConfirmScreen
 from ..widgets.section import Section
+from .roster import armour_percent, frame_name
 
 
 def enemy_text(classes: tuple[str, ...]) -> str:
     """`('Medium', 'Medium', 'Heavy')` -> `2 Medium, Heavy` (in the force's order)."""
     counts = Counter(classes)
     return ", ".join(f"{n} {c}" if n > 1 else c for c, n in counts.items())
+
+
+def short_reason(campaign: Campaign, frame: Frame) -> str:
+    """Why a frame cannot deploy, in a table cell's words (the detail line says it whole)."""
+    if frame.status == "destroyed":
+        return "destroyed"
+    if frame.busy_days:
+        return f"{'repair' if frame.status == 'repairing' else 'refit'} {frame.busy_days}d"
+    if frame.status != "ready":
+        return f"damaged {armour_percent(frame)}%"
+    if frame.pilot is None:
+        return "no pilot"
+    pilot = campaign.pilot(frame.pilot)
+    if pilot.status == "injured":
+        return f"injured {pilot.injury_days}d"
+    return "pilot KIA" if pilot.status == "kia" else "not ready"
 
 
 def thousands(low: int, high: int) -> str:
@@ -140,7 +157,7 @@ class ContractsSection(Section):
         board = self.query_one("#contracts", DataTable)
         board.add_columns("Id", "Employer", "Opponent", "Dif", "Reward", "Enemy", "Map")
         lance = self.query_one("#lance", DataTable)
-        lance.add_columns("Go", "Id", "Frame", "Chassis", "Pilot", "Cost", "Deployable")
+        lance.add_columns("Go", "Frame", "Chassis", "Pilot", "Cost", "Status")
 
     # ---- state --------------------------------------------------------------------------
     @property
@@ -286,12 +303,11 @@ class ContractsSection(Section):
             ch = cat.chassis[f.chassis]
             table.add_row(
                 Text(mark),
-                f.id,
-                f.name,
+                frame_name(f),
                 ch.designation,
                 f.pilot or "-",
                 f"{deployment_cost(c, [f.id]):,}",
-                f"{g.ok} ready" if reason is None else g.text(f"{g.no} {reason}"),
+                f"{g.ok} ready" if reason is None else f"{g.no} {short_reason(c, f)}",
                 key=f.id,
             )
         if table.row_count:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import ContentSwitcher, Footer, Static
+from textual.widgets import ContentSwitcher, Static
 
 from ...campaign.commands import AdvanceDay
 from ..glyphs import glyphs_for
+from ..widgets.footer import GameFooter
 from ..widgets.section import Section
 from ..widgets.status import StatusBar
 from .base import GameScreen
@@ -40,6 +41,7 @@ class HubScreen(GameScreen):
         "Keys 1-7 switch sections (or click their names); d lets a day pass, w a week; "
         "ctrl+p searches every command."
     )
+    FOOTER_DROP = ("app.quit", "hub.menu")  # a narrow footer leaves these to the help (?)
     PALETTE_SKIP = ("section_number",)  # the palette offers "Go to <section>" instead
     BINDINGS = [
         *(
@@ -65,7 +67,7 @@ class HubScreen(GameScreen):
             for cls in section_classes():
                 yield cls(id=cls.__name__)
         yield Static("", id="message")
-        yield Footer(compact=True)
+        yield GameFooter()
 
     def on_mount(self) -> None:
         self.refresh_view()

@@ -19,16 +19,15 @@ from ..widgets.section import Section
 from .market import fill_table
 
 PILOT_ACTIONS = {"assign", "unassign"}
-COLUMNS = ["Callsign", "Gun", "Pil", "Tac", "Morale", "Status", "Frame", "XP"]
+COLUMNS = ["Callsign", "Gun", "Pil", "Tac", "Status", "Frame", "XP"]
 
 
 def pilot_status(pilot: Pilot) -> str:
-    """Active / Injured N days / KIA, in words (never colour alone)."""
+    """Active / Injured 3d / KIA, in words (never colour alone)."""
     if pilot.status == "kia":
         return "KIA"
     if pilot.status == "injured":
-        days = pilot.injury_days
-        return f"Injured {days} day{'' if days == 1 else 's'}"
+        return f"Injured {pilot.injury_days}d"
     return "Active"
 
 
@@ -85,10 +84,9 @@ class PilotsSection(Section):
                 str(p.gunnery),
                 str(p.piloting),
                 str(p.tactics),
-                str(p.morale),
                 pilot_status(p),
-                frame_label(frame) if frame else "-",
-                str(p.xp),
+                f"{frame.id} {frame.name}" if frame else "-",
+                f"{p.xp:,}",
             )
             rows.append([Text(cell, style=style) for cell in cells])
         fill_table(table, COLUMNS, rows)

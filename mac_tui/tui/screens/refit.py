@@ -95,11 +95,11 @@ class RefitSection(Section):
         Binding("z", "reset", "Reset", id="refit.reset"),
     ]
     DEFAULT_CSS = """
-    RefitSection #refit-frame { height: 1; padding: 0 1; background: $surface; }
+    RefitSection #refit-frame { height: auto; padding: 0 1; background: $surface; }
     RefitSection #refit-body { height: 1fr; }
     RefitSection #refit-left { width: 1fr; }
     RefitSection #refit-detail { height: auto; padding: 0 1; }
-    RefitSection #refit-budget { width: 28; padding: 0 1; background: $surface; }
+    RefitSection #refit-budget { width: 27; padding: 0 1; background: $surface; }
     RefitSection #refit-budget Static { width: 1fr; }
     """
 

@@ -94,12 +94,10 @@ def frame_bar_text(campaign: Campaign, frame: Frame, g: Glyphs) -> Text:
     n = next(i for i, f in enumerate(frames) if f.id == frame.id) + 1
     status = frame_status(frame)
     text = Text()
-    text.append(f"{g.prev} [ ", style="dim")
+    text.append(f"{g.prev} ", style="dim")
     text.append(f"{frame.id} {frame.name}", style="bold")
-    text.append(
-        f" {g.sep} {ch.designation} {ch.name} ({cat.classes[ch.class_].name}) {g.sep} {status}"
-    )
-    text.append(f" ] {g.next} {n}/{len(frames)}", style="dim")
+    text.append(f" {g.sep} {ch.designation} {cat.classes[ch.class_].name} {g.sep} {status}")
+    text.append(f" {g.next} {n}/{len(frames)}", style="dim")
     return text
 
 

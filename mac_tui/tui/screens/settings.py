@@ -15,13 +15,14 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..config import ANIMATIONS, GLYPHS, Settings, config_path, load_settings, save_settings
 from ..glyphs import glyphs
 from ..themes import THEME_NAMES
 from ..widgets.dialogs import ChooseScreen
+from ..widgets.footer import GameFooter
 
 KEYS_HINT = (
     'Remap keys in the file\'s [keys] section: binding id = keys, e.g. "hub.market" = "m,3" '
@@ -96,7 +97,7 @@ class SettingsScreen(Screen[None]):
         yield Static("", id="settings-problem", classes="settings-info")
         yield Static(Text(KEYS_HINT), id="settings-hint", classes="settings-info")
         yield DataTable(id="settings-keys", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield GameFooter()
 
     def on_mount(self) -> None:
         self.query_one("#settings-keys", DataTable).add_columns("Binding id", "Keys", "Action")

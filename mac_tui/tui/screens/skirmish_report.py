@@ -6,11 +6,12 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat.state import Battle, Unit
 from ..glyphs import is_ascii, plain
+from ..widgets.footer import GameFooter
 from .base import GameScreen
 
 RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
@@ -76,7 +77,7 @@ class SkirmishReportScreen(GameScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static("", id="report", markup=True)
-        yield Footer()
+        yield GameFooter()
 
     def __init__(self) -> None:
         super().__init__()

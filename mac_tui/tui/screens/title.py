@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import __version__
@@ -18,6 +18,7 @@ from ...game import Accepted
 from ...session import Session
 from ..host import host
 from ..widgets.dialogs import AskScreen, ChooseScreen
+from ..widgets.footer import GameFooter
 from .contracts import enemy_text
 
 BANNER = r"""
@@ -87,7 +88,7 @@ class TitleScreen(Screen[None]):
                 )
             with Center():
                 yield Static(f"mac-tui {__version__}", id="version")
-        yield Footer(compact=True, show_command_palette=False)
+        yield GameFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
