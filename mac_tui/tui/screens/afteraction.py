@@ -30,6 +30,7 @@ from ...catalog import catalog
 from ..glyphs import UNICODE, Glyphs, glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.footer import GameFooter
+from ..widgets.table import GameTable
 from .base import GameScreen
 
 
@@ -89,7 +90,7 @@ class AfterActionScreen(GameScreen):
         with VerticalScroll(id="aa-report"):
             yield Static("", id="aa-text")
         yield Static("", id="salvage-head")
-        yield DataTable(id="pool", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="pool", cursor_type="row", zebra_stripes=True)
         yield Static("", id="salvage-foot")
         yield Static("", id="message")
         yield GameFooter()

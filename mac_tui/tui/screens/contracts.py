@@ -28,6 +28,7 @@ from ..glyphs import glyphs_for
 from ..host import host
 from ..widgets.dialogs import ConfirmScreen
 from ..widgets.section import Section
+from ..widgets.table import GameTable
 from .roster import armour_percent, frame_name
 
 
@@ -143,13 +144,13 @@ class ContractsSection(Section):
     def compose(self) -> ComposeResult:
         with ContentSwitcher(id="contracts-switcher", initial="board"):
             with Vertical(id="board"):
-                yield DataTable(id="contracts", cursor_type="row", zebra_stripes=True)
+                yield GameTable(id="contracts", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="contract-detail", classes="detail")
             with Vertical(id="launch"):
                 yield Static("", id="launch-head")
                 yield PayoutSlider("", id="payout")
                 yield Static("", id="preview")
-                yield DataTable(id="lance", cursor_type="row", zebra_stripes=True)
+                yield GameTable(id="lance", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="lance-detail", classes="detail")
                 yield Static("", id="launch-status")
 

@@ -18,6 +18,8 @@ from ...campaign.timeflow import daily_upkeep, frame_upkeep
 from ...catalog import catalog
 from ..glyphs import UNICODE, glyphs, glyphs_for
 from ..widgets.section import Section
+from ..widgets.status import pack
+from ..widgets.table import GameTable
 
 VIEWS = (("ledger", "l", "Ledger"), ("chart", "c", "Chart"), ("upkeep", "u", "Upkeep & totals"))
 TOTAL_DAYS = 30
@@ -151,17 +153,17 @@ class FinancesSection(Section):
     def compose(self) -> ComposeResult:
         yield ViewTabs("", id="fin-views")
         with ContentSwitcher(id="fin-switcher", initial="ledger"):
-            yield DataTable(id="ledger", cursor_type="row", zebra_stripes=True)
+            yield GameTable(id="ledger", cursor_type="row", zebra_stripes=True)
             with Vertical(id="chart"):
                 yield Static("", id="chart-title")
                 yield CreditChart(id="credit-chart")
             with Horizontal(id="upkeep"):
                 with Vertical():
                     yield Static("Daily upkeep by frame", id="upkeep-title")
-                    yield DataTable(id="upkeep-table", cursor_type="row")
+                    yield GameTable(id="upkeep-table", cursor_type="row")
                 with Vertical(id="totals"):
                     yield Static(f"Last {TOTAL_DAYS} days", id="totals-title")
-                    yield DataTable(id="totals-table", cursor_type="row")
+                    yield GameTable(id="totals-table", cursor_type="row")
         yield Static("", id="fin-summary")
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -189,11 +191,16 @@ class FinancesSection(Section):
         c = self.campaign
         net = sum(category_totals(c, TOTAL_DAYS).values())
         sep = glyphs_for(self).sep
-        self.query_one("#fin-summary", Static).update(
-            f"Credits {c.credits:,} {sep} upkeep {daily_upkeep(c):,}/d {sep} "
-            f"{TOTAL_DAYS}-day net {signed(net)} {sep} {len(c.ledger)} entries {sep} "
-            f"seed {self.state.seed}"
-        )
+        parts = [
+            f"Credits {c.credits:,}",
+            f"upkeep {daily_upkeep(c):,}/d",
+            f"{TOTAL_DAYS}-day net {signed(net)}",
+            f"{len(c.ledger)} entries",
+            f"seed {self.state.seed}",
+        ]
+        summary = self.query_one("#fin-summary", Static)
+        width = (summary.size.width or self.app.size.width) - 2
+        summary.update(pack([[Text(p) for p in parts]], width, f" {sep} "))
 
     def _draw_tabs(self) -> None:
         parts = []

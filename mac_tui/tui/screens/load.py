@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Static
 from ...save import Listing, list_saves
 from ..host import host
 from ..widgets.footer import GameFooter
+from ..widgets.table import GameTable
 
 
 def _cell(header: dict[str, Any], key: str) -> str:
@@ -53,7 +54,7 @@ class LoadScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("[b]Load a campaign[/b] (Enter opens, Esc goes back)")
-        yield DataTable(id="saves", cursor_type="row")
+        yield GameTable(id="saves", cursor_type="row")
         yield GameFooter()
 
     def on_mount(self) -> None:

@@ -34,6 +34,7 @@ from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..widgets.dialogs import AskScreen, ConfirmScreen
 from ..widgets.section import Section
+from ..widgets.table import GameTable
 
 View = Literal["stock", "inventory"]
 KIND_LABEL = {"weapon": "Weapon", "chassis": "Chassis", "equipment": "Equipment"}
@@ -144,7 +145,7 @@ class MarketSection(Section):
 
     def compose(self) -> ComposeResult:
         yield ViewSwitch("", id="market-view")
-        yield DataTable(id="market-table", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="market-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="market-detail", classes="detail")
 
     # ---- drawing ------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
+from ..widgets.table import GameTable
 from .market import fill_table
 
 PILOT_ACTIONS = {"assign", "unassign"}
@@ -65,7 +66,7 @@ class PilotsSection(Section):
     ]
 
     def compose(self) -> ComposeResult:
-        yield DataTable(id="pilots", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="pilots", cursor_type="row", zebra_stripes=True)
         yield Static("", id="pilot-detail", classes="detail")
 
     # ---- drawing ------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
+from ..widgets.table import GameTable
 
 STATUS = {
     "ready": "Ready",
@@ -61,7 +62,7 @@ class RosterSection(Section):
     ]
 
     def compose(self) -> ComposeResult:
-        yield DataTable(id="frames", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="frames", cursor_type="row", zebra_stripes=True)
         yield Static("", id="frame-detail")
 
     def on_mount(self) -> None:

@@ -23,6 +23,7 @@ from ...catalog import catalog
 from ...rules_view import HEADERS, TABLES, Row, _cell, rows
 from ..glyphs import UNICODE, Glyphs, glyphs_for
 from ..widgets.footer import GameFooter
+from ..widgets.table import GameTable
 
 CELL_WIDTH = 28  # longer values are never columns: they are written out below the table
 
@@ -98,7 +99,7 @@ class RulesScreen(Screen[None]):
             yield OptionList(*(Option(name, id=name) for name in TABLES), id="rules-list")
             with Vertical(id="rules-right"):
                 yield Static("", id="rules-title")
-                yield DataTable(id="rules-table", cursor_type="row", zebra_stripes=True)
+                yield GameTable(id="rules-table", cursor_type="row", zebra_stripes=True)
                 with VerticalScroll(id="rules-detail-box", can_focus=False):
                     yield Static("", id="rules-detail")
         yield GameFooter()

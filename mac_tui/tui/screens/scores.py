@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Static
 from ...server.scores import SCORES_ENV, Score, Scores, collect, missions_text
 from ..glyphs import Glyphs, glyphs_for
 from ..widgets.footer import GameFooter
+from ..widgets.table import GameTable
 from .base import PALETTE_KEY_MIN_WIDTH, GameScreen
 
 WIDE = PALETTE_KEY_MIN_WIDTH  # from this width on: the seed column, longer names
@@ -86,7 +87,7 @@ class ScoresScreen(GameScreen):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="scores-head")
-        yield DataTable(id="scores-table", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="scores-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="scores-detail")
         yield Static("", id="scores-notes")
         yield GameFooter()

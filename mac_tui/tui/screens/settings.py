@@ -23,6 +23,7 @@ from ..glyphs import glyphs
 from ..themes import THEME_NAMES
 from ..widgets.dialogs import ChooseScreen
 from ..widgets.footer import GameFooter
+from ..widgets.table import GameTable
 
 KEYS_HINT = (
     'Remap keys in the file\'s [keys] section: binding id = keys, e.g. "hub.market" = "m,3" '
@@ -96,7 +97,7 @@ class SettingsScreen(Screen[None]):
         yield Static("", id="settings-path", classes="settings-info")
         yield Static("", id="settings-problem", classes="settings-info")
         yield Static(Text(KEYS_HINT), id="settings-hint", classes="settings-info")
-        yield DataTable(id="settings-keys", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="settings-keys", cursor_type="row", zebra_stripes=True)
         yield GameFooter()
 
     def on_mount(self) -> None:

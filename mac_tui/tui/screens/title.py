@@ -39,15 +39,20 @@ SEED_DIGITS = 20  # seeds are reduced modulo 2**64: no seed needs more digits
 
 def continue_latest(screen: Screen[None]) -> None:
     """Open the newest campaign of the saves folder (recovered from its backup when its file
-    is missing or damaged). One that cannot be loaded is named and the next newest opened."""
+    is missing or damaged); a quick battle only when no campaign is left, and only one still
+    being fought. One that cannot be loaded is named and the next newest opened."""
     from ...save import list_saves
 
     game = host(screen)
     listings = list_saves(game.saves)
-    if not listings:
+    campaigns = [x for x in listings if x.header.get("kind") != "skirmish"]
+    battles = [
+        x for x in listings if x.header.get("kind") == "skirmish" and x.header.get("in_battle")
+    ]
+    if not campaigns and not battles:
         screen.app.notify("No saved campaign yet: start a new one (n).", severity="warning")
         return
-    for listing in listings:
+    for listing in (*campaigns, *battles):
         if game.open_save(listing.path):
             return
 
@@ -154,7 +159,15 @@ class TitleScreen(Screen[None]):
                 seeded,
             )
 
-        self.app.push_screen(AskScreen("Name your company:", placeholder="Iron Wolves"), named)
+        suggestion = "Iron Wolves"
+        self.app.push_screen(
+            AskScreen(
+                f"Name your company (Enter keeps {suggestion}):",
+                placeholder=suggestion,
+                suggest=True,
+            ),
+            named,
+        )
 
     def quick_battle(self) -> None:
         """A standalone battle with the starting lance: pick the difficulty (the enemy force

@@ -58,16 +58,20 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class AskScreen(ModalScreen[str | None]):
-    """A line of text: Enter accepts, Escape cancels."""
+    """A line of text: Enter accepts (an empty line takes the suggestion shown in the field,
+    when there is one), Escape cancels."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="AskScreen")
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
-    def __init__(self, prompt: str, value: str = "", placeholder: str = "") -> None:
+    def __init__(
+        self, prompt: str, value: str = "", placeholder: str = "", suggest: bool = False
+    ) -> None:
         super().__init__()
         self.prompt = prompt
         self.value = value
         self.placeholder = placeholder
+        self.suggest = suggest  # the placeholder is a suggestion Enter takes
 
     def compose(self) -> ComposeResult:
         g = glyphs_for(self.app)
@@ -79,7 +83,10 @@ class AskScreen(ModalScreen[str | None]):
         self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
+        value = event.value
+        if not value.strip() and self.suggest:
+            value = self.placeholder
+        self.dismiss(value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
