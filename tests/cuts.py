@@ -103,7 +103,7 @@ def _own_text(widget: Widget, region: Region) -> list[str]:
         natural = visual.get_optimal_width(styles, BIG)
         if natural > box.width:
             out.append(f"{_name(widget)}: a line of {natural} cells in {box.width}")
-    if not widget.is_scrollable or not widget.show_vertical_scrollbar:
+    elif not widget.is_scrollable or not widget.show_vertical_scrollbar:
         height = visual.get_height(styles, box.width)
         if height > box.height:
             out.append(f"{_name(widget)}: {height} lines in a box {box.height} high")
@@ -129,6 +129,18 @@ def _table(table: DataTable[Any], region: Region) -> list[str]:
     return out
 
 
+def _parked(widget: Widget, screen: Region) -> bool:
+    """A widget its container keeps off the screen on purpose, moved out by an offset (the
+    hub's sections not in front): not shown, not cut."""
+    node: Any = widget
+    while isinstance(node, Widget):
+        offset = node.styles.offset
+        if (offset.x.value or offset.y.value) and not node.region.overlaps(screen):
+            return True
+        node = node.parent
+    return False
+
+
 def cuts(app: App[Any]) -> list[str]:
     """Every cut on the screen in front, described (empty when everything fits)."""
     screen = app.screen
@@ -141,7 +153,7 @@ def cuts(app: App[Any]) -> list[str]:
         if not widget.is_mounted or getattr(widget, "_closing", False):
             continue
         region, clip = geometry.region, geometry.clip
-        if region.area == 0:
+        if region.area == 0 or _parked(widget, screen.region):
             continue
         shown = clip.intersection(region)
         sideways = shown.right < region.right or shown.x > region.x

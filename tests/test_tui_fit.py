@@ -97,15 +97,15 @@ async def test_the_check_finds_each_kind_of_cut(kind: str, found: str) -> None:
         assert any(found in c for c in cuts(app)), cuts(app)
 
 
-async def test_the_check_passes_what_fits_and_the_footer_keeps_help() -> None:
-    """Sixteen keys cannot fit 80 columns: the footer leaves out what it may (only ^q Quit
-    here), so the footer itself is cut and said so, with `? Help` still drawn whole."""
+async def test_the_check_passes_what_fits_and_finds_a_footer_too_long() -> None:
+    """Sixteen keys cannot fit 80 columns and none may be left out: the footer's line is cut,
+    and the check says so (and nothing else)."""
     app = Cut("fits")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         found = cuts(app)
-        assert found and all("FooterKey" in c for c in found), found
-        assert not any("'Help'" in c for c in found)
+        assert len(found) == 1 and found[0].startswith("GameFooter"), found
+        assert "a line of 127 cells in 80" in found[0]
 
 
 def test_a_cut_by_fit_is_recorded(monkeypatch: pytest.MonkeyPatch) -> None:

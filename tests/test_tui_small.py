@@ -116,14 +116,14 @@ async def test_the_footer_keeps_help_and_leaves_quit_to_it(tmp_path: Path) -> No
         await pilot.press("4")
         await pilot.pause()
         footer = app.screen.query_one(GameFooter)
-        keys = [b.key for b, _, _ in footer.fitted(80)]
+        keys = [b.key for b, _ in footer.fitted(80)]
         assert keys[-1] == "question_mark"
         assert "ctrl+q" not in keys and "escape" not in keys
         assert screen_text(app).splitlines()[-1].rstrip().endswith("? Help")
         await pilot.resize_terminal(140, 30)  # room enough: everything, the palette too
         await pilot.pause()
         await pilot.pause()
-        keys = [b.key for b, _, _ in footer.fitted(140)]
+        keys = [b.key for b, _ in footer.fitted(140)]
         assert {"ctrl+q", "escape", "ctrl+p"} <= set(keys)
 
 
@@ -137,3 +137,49 @@ async def test_the_seed_is_on_the_finances_line(tmp_path: Path) -> None:
         await pilot.press("7")
         await pilot.pause()
         assert f"seed {session.state.seed}" in screen_text(app)
+
+
+async def test_a_click_on_a_footer_key_presses_it(tmp_path: Path) -> None:
+    from mac_tui.tui.screens.help import HelpScreen
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        footer = app.screen.query_one(GameFooter)
+        x = next(x for x in range(80) if footer.key_at(x) == "question_mark")
+        await pilot.click(GameFooter, offset=(x, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_switching_sections_draws_a_section_only_when_its_state_changed(
+    tmp_path: Path,
+) -> None:
+    """A section drawn for this state (every section is, as the hub opens) is not drawn again
+    when it comes back to the front (its tables keep their rows); after a command it is."""
+    from mac_tui.campaign.commands import AdvanceDay
+    from mac_tui.tui.screens.pilots import PilotsSection
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_session(copy(wide_session()), tmp_path / "wide.json")
+        app.show_game()
+        await pilot.pause()
+        drawn: list[int] = []
+        section = app.screen.query_one(PilotsSection)
+        original = section.refresh_view
+
+        def counted() -> None:
+            drawn.append(1)
+            original()
+
+        section.refresh_view = counted  # type: ignore[method-assign]
+        await pilot.press("2", "1", "2", "1", "2")
+        await pilot.pause()
+        assert drawn == []
+        assert app.act(AdvanceDay(1))
+        await pilot.pause()
+        assert len(drawn) == 1  # the state changed while it was in front
+        await pilot.press("1", "2")
+        await pilot.pause()
+        assert len(drawn) == 1

@@ -10,6 +10,7 @@ in a background thread once its screen is open.
 from __future__ import annotations
 
 import contextlib
+import gc
 import re
 import signal
 from collections.abc import Iterable, Sequence
@@ -216,7 +217,12 @@ class MacApp(App[None]):
 
     def show_game(self) -> None:
         """Go to where the game stands: the battle under way, the after-action report, or the
-        hub; a quick battle (no campaign) has no hub under its battle."""
+        hub; a quick battle (no campaign) has no hub under its battle.
+
+        The game just opened (its state, the catalog, the screens' classes) lives as long as
+        the game: it is moved out of the garbage collector's sight (`gc.freeze`), so the full
+        collections Python makes now and then, mid key press, do not walk it again and again."""
+        gc.freeze()
         from .screens.battle import BattleScreen
         from .screens.hub import HubScreen
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import ContentSwitcher, Static
+from textual.containers import Container
+from textual.reactive import reactive
+from textual.widgets import Static
 
 from ...campaign.commands import AdvanceDay
 from ..glyphs import glyphs_for
@@ -34,6 +36,40 @@ class SectionTabs(Static):
             else:
                 parts.append(f"[@click=screen.section('{cls.__name__}')]{label}[/]")
         self.update("".join(parts))
+
+
+OFF_SCREEN = 10_000  # columns: where the hidden sections wait, at their full size
+
+
+class SectionStack(Container):
+    """The hub's sections laid one over another, the current one visible: the others are
+    hidden but keep their place and size, so switching lays nothing out anew and a section's
+    tables keep the lines they rendered (Textual's `ContentSwitcher` hides with `display`,
+    and a widget shown again is resized, which makes a table render every row afresh)."""
+
+    DEFAULT_CSS = """
+    SectionStack { height: 1fr; }
+    SectionStack > * { position: absolute; width: 100%; height: 100%; }
+    """
+
+    current: reactive[str | None] = reactive[str | None](None, init=False)
+
+    def __init__(self, *, id: str | None = None, initial: str | None = None) -> None:
+        super().__init__(id=id)
+        self._initial = initial
+
+    def on_mount(self) -> None:
+        self.set_reactive(SectionStack.current, self._initial)
+        self._place(self._initial)
+
+    def watch_current(self, new: str | None) -> None:
+        self._place(new)
+
+    def _place(self, current: str | None) -> None:
+        for child in self.children:
+            here = child.id == current
+            child.styles.offset = (0, 0) if here else (OFF_SCREEN, 0)
+            child.can_focus_children = here  # the hidden ones are out of the focus chain
 
 
 class HubScreen(GameScreen):
@@ -63,7 +99,7 @@ class HubScreen(GameScreen):
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         yield SectionTabs(id="tabs")
-        with ContentSwitcher(id="sections", initial=section_classes()[0].__name__):
+        with SectionStack(id="sections", initial=section_classes()[0].__name__):
             for cls in section_classes():
                 yield cls(id=cls.__name__)
         yield Static("", id="message")
@@ -79,11 +115,11 @@ class HubScreen(GameScreen):
         if session is None:
             return
         self.query_one(StatusBar).show(session.state)
-        switcher = self.query_one(ContentSwitcher)
+        switcher = self.query_one(SectionStack)
         self.query_one(SectionTabs).show(switcher.current or "")
         current = self.current_section()
         if current is not None:
-            current.refresh_view()
+            current.redraw()
         if session.state.campaign is not None and session.state.campaign.ended:
             self.game.show_debrief()
 
@@ -93,17 +129,19 @@ class HubScreen(GameScreen):
         msg.set_class(warning, "warning")
 
     def current_section(self) -> Section | None:
-        switcher = self.query_one(ContentSwitcher)
+        switcher = self.query_one(SectionStack)
         if switcher.current is None:
             return None
         widget = switcher.get_child_by_id(switcher.current)
         return widget if isinstance(widget, Section) else None
 
     def focus_section(self) -> None:
+        """Focus the section's first focusable widget now, not on the next tick (`focus()`
+        waits one), so the switch and the focus are painted in one frame."""
         section = self.current_section()
         if section is not None:
             focusable = [w for w in section.query("*") if w.can_focus]
-            (focusable[0] if focusable else section).focus()
+            self.set_focus(focusable[0] if focusable else section)
 
     # ---- actions ------------------------------------------------------------------------
     def action_section_number(self, number: int) -> None:
@@ -121,10 +159,15 @@ class HubScreen(GameScreen):
         return True
 
     def action_section(self, name: str) -> None:
-        switcher = self.query_one(ContentSwitcher)
+        switcher = self.query_one(SectionStack)
+        if switcher.current == name:
+            return
         switcher.current = name
         self.refresh_view()
         self.focus_section()
+        # The switch lays the screen out again, which paints every widget; the repaint of
+        # the whole screen that a focus change asks for would paint it all a second time.
+        self._repaint_required = False
 
     def action_advance_day(self) -> None:
         self._advance(1)
