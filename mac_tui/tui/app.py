@@ -2,9 +2,10 @@
 
 Screens never change the game themselves: they call `app.act(command)`, which steps the engine,
 shows a refusal's reason on screen, autosaves after every accepted command, and asks the
-screens to redraw. SIGHUP and SIGTERM save and exit, so a dropped SSH session loses nothing;
-quitting with progress that could not be saved asks first. A loaded save is checked by replay
-in a background thread once its screen is open.
+screens to redraw. SIGHUP and SIGTERM save and exit, so a dropped SSH session loses nothing; so
+does a terminal that goes away without a SIGHUP (`hangup`). Quitting with progress that could
+not be saved asks first. A loaded save is checked by replay in a background thread once its
+screen is open.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
+from textual.driver import Driver
 from textual.screen import Screen
 
 from ..game import Accepted, Command, Event
@@ -123,6 +125,12 @@ class MacApp(App[None]):
     def save_and_exit(self) -> None:
         self.autosave()
         self.exit()
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, made to save and exit when its terminal goes (see `hangup`)."""
+        from .hangup import hangup_driver
+
+        return hangup_driver(super().get_driver_class())
 
     # ---- size guard ---------------------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:

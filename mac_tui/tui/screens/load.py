@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from ...save import Listing, list_saves
+from ...savefolder import Listing, list_saves
 from ..host import host
 from ..widgets.footer import GameFooter
 from ..widgets.table import GameTable

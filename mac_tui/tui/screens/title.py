@@ -41,7 +41,7 @@ def continue_latest(screen: Screen[None]) -> None:
     """Open the newest campaign of the saves folder (recovered from its backup when its file
     is missing or damaged); a quick battle only when no campaign is left, and only one still
     being fought. One that cannot be loaded is named and the next newest opened."""
-    from ...save import list_saves
+    from ...savefolder import list_saves
 
     game = host(screen)
     listings = list_saves(game.saves)
