@@ -152,6 +152,8 @@ def opened(session: Session | None, *keys: str) -> Opener:
         for key in keys:
             await pilot.press(key)
             await pilot.pause()
+        await app.workers.wait_for_complete()  # the threat assessments, say
+        await pilot.pause()
 
     return run
 

@@ -85,6 +85,8 @@ def resume(session: Session, *keys: str) -> RunBefore:
         await pilot.pause()
         await pilot.press(*keys)
         await pilot.pause()
+        await app.workers.wait_for_complete()  # the contracts' threat assessments
+        await pilot.pause()
 
     return run_before
 

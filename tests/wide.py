@@ -77,16 +77,21 @@ def wide_frames(campaign: Campaign) -> tuple[Frame, ...]:
         if chassis != "SC-20":
             frame = stocked(frame)
         out.append(attrs.evolve(frame, status=status, busy_days=busy))
-    # the first frame came home hurt: 8% of its armour gone (damaged, not deployable)
+    # the first frame came home hurt: about 12% of its armour gone (damaged: it must be
+    # repaired before it deploys); the bare Scout has a pilot (a warning, not a refusal)
     first = out[0]
-    armor = tuple(a - (a * 8 // 100) for a in first.armor)
-    out[0] = attrs.evolve(first, armor=armor, status="damaged", components=2)
+    armor = tuple(a - (a * 12 // 100) for a in first.armor)
+    out[0] = attrs.evolve(first, armor=armor, status="damaged")
+    out[-1] = attrs.evolve(out[-1], pilot=NEW_PILOT.callsign)
     return tuple(out)
 
 
+NEW_PILOT = Pilot(callsign="Merc-010", gunnery=3, piloting=3, tactics=2, morale=77, xp=0)
+
+
 def wide_pilots(campaign: Campaign) -> tuple[Pilot, ...]:
-    """The year's pilots, one of the living injured for ten days."""
-    out = list(campaign.pilots)
+    """The year's pilots and one hired since, one of the living injured for ten days."""
+    out = [*campaign.pilots, NEW_PILOT]
     for i, p in enumerate(out):
         if p.status == "active" and p.callsign != campaign.frames[0].pilot:
             out[i] = attrs.evolve(p, status="injured", injury_days=10)
