@@ -187,6 +187,11 @@ def wide_after_action(stages: Stages, wide: Session) -> Session:
 def cases(stages: Stages, wide: Session) -> dict[str, Opener]:
     """Every screen outside the battle, at its widest."""
     aa = wide_after_action(stages, wide)
+    bare = copy(wide)  # an empty inventory: the refit bay refuses, at length, to fit anything
+    assert bare.state.campaign is not None
+    bare.state = attrs.evolve(
+        bare.state, campaign=attrs.evolve(bare.state.campaign, weapons=(), equipment=())
+    )
     return {
         "title": opened(None),
         "name-prompt": opened(None, "n"),
@@ -199,6 +204,9 @@ def cases(stages: Stages, wide: Session) -> dict[str, Opener]:
         "hub-market-inventory": opened(wide, "3", "tab"),
         "hub-refit-assault": opened(wide, "4", *["right_square_bracket"] * 4),
         "hub-refit-picker": opened(wide, "4", "enter"),
+        "hub-refit-equipment": opened(wide, "4", "e"),
+        "hub-refit-staged-damaged": opened(wide, "4", "x"),
+        "hub-long-refusal": opened(bare, "4", "enter"),
         "hub-galaxy-jumps": opened(wide, "5", "tab"),
         "hub-contract-launch": opened(wide, "6", "enter"),
         "hub-contract-confirm": opened(wide, "6", "enter", "down", "space", "l"),
@@ -224,6 +232,9 @@ CASES = [
     "hub-market-inventory",
     "hub-refit-assault",
     "hub-refit-picker",
+    "hub-refit-equipment",
+    "hub-refit-staged-damaged",
+    "hub-long-refusal",
     "hub-galaxy-jumps",
     "hub-contract-launch",
     "hub-contract-confirm",
@@ -257,3 +268,26 @@ async def test_nothing_is_cut_at_80x24(
 
 def test_every_case_is_listed(stages: Stages, wide: Session) -> None:
     assert sorted(cases(stages, wide)) == sorted(CASES)
+
+
+@pytest.mark.parametrize("frames_on", [0, 4, 5])
+async def test_the_refit_bay_cuts_no_name_at_120x40(
+    frames_on: int, stages: Stages, wide: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The roomy drawing writes weapons out where they fit whole and keeps the short form
+    where they do not (the cursor's line and the picker name them in full)."""
+    from mac_tui.tui.widgets.frame_diagram import FrameDiagram
+
+    app = MacApp(saves=Path("saves"), settings=Settings())
+    with record_fits(monkeypatch) as fitted:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await opened(wide, "4", *["right_square_bracket"] * frames_on)(pilot)
+            found = cuts(app) + [f"cut to fit: {f}" for f in fitted]
+            diagram = app.screen.query_one(FrameDiagram)
+            lines, _ = diagram.lines(diagram.content_size.width)
+            text = "\n".join(line.plain for line in lines)
+            picture = screen_text(app)
+    assert not found, "\n".join([*found, picture])
+    if frames_on == 4:  # the Juggernaut: heavy lasers written out
+        assert "Heavy Laser" in text

@@ -77,7 +77,7 @@ class AfterActionScreen(GameScreen):
     AfterActionScreen #salvage-head { height: 1; padding: 0 1; text-style: bold; }
     AfterActionScreen #pool { height: auto; max-height: 7; }
     AfterActionScreen #salvage-foot { height: auto; padding: 0 1; }
-    AfterActionScreen #message { height: 1; padding: 0 1; color: $text-muted; }
+    AfterActionScreen #message { height: auto; padding: 0 1; color: $text-muted; }
     AfterActionScreen #message.warning { color: $warning; text-style: bold; }
     """
 

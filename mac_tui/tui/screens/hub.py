@@ -77,7 +77,6 @@ class HubScreen(GameScreen):
         "Keys 1-7 switch sections (or click their names); d lets a day pass, w a week; "
         "ctrl+p searches every command."
     )
-    FOOTER_DROP = ("app.quit", "hub.menu")  # a narrow footer leaves these to the help (?)
     PALETTE_SKIP = ("section_number",)  # the palette offers "Go to <section>" instead
     BINDINGS = [
         *(
@@ -92,7 +91,7 @@ class HubScreen(GameScreen):
     DEFAULT_CSS = """
     HubScreen { layout: vertical; }
     HubScreen #sections { height: 1fr; }
-    HubScreen #message { height: 1; padding: 0 1; color: $text-muted; }
+    HubScreen #message { height: auto; padding: 0 1; color: $text-muted; }
     HubScreen #message.warning { color: $warning; text-style: bold; }
     """
 
@@ -104,6 +103,14 @@ class HubScreen(GameScreen):
                 yield cls(id=cls.__name__)
         yield Static("", id="message")
         yield GameFooter()
+
+    @property
+    def FOOTER_DROP(self) -> tuple[str, ...]:
+        """What a narrow footer leaves to the help (?): quit, the menu, then what the section
+        in front names."""
+        section = self.current_section() if self.is_mounted else None
+        own = getattr(section, "FOOTER_DROP", ()) if section is not None else ()
+        return ("app.quit", "hub.menu", *own)
 
     def on_mount(self) -> None:
         self.refresh_view()
