@@ -132,11 +132,17 @@ class TitleScreen(Screen[None]):
         elif what == "quit":
             host(self).request_quit()
 
-    def new_campaign(self) -> None:
-        seed = random_seed()
+    def new_campaign(self, seed: int | None = None) -> None:
+        """Ask the company's name, then the seed (a random one offered); a seed given here
+        (`mac-tui play --seed N`) is used without asking."""
+        given = seed
+        seed = random_seed() if seed is None else seed
 
         def named(name: str | None) -> None:
             if not name:
+                return
+            if given is not None:
+                self.start(name, given)
                 return
 
             def seeded(text: str | None) -> None:
