@@ -72,6 +72,7 @@ class MacApp(App[None]):
     COMMANDS = App.COMMANDS | {_command_line_provider}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("f1", "how_to_play", "How to play", id="app.how_to_play", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
 
@@ -443,6 +444,12 @@ class MacApp(App[None]):
         from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.screen))
+
+    def action_how_to_play(self) -> None:
+        from .screens.howto import HowToPlayScreen
+
+        if not isinstance(self.screen, HowToPlayScreen):
+            self.push_screen(HowToPlayScreen())
 
     def get_key_display(self, binding: Binding) -> str:
         """Textual's form of a key; in ascii mode only ASCII (Enter, Esc, Left, ^q)."""

@@ -30,7 +30,8 @@ class HelpScreen(ModalScreen[None]):
         g = glyphs_for(self.app)
         with Vertical():
             yield Label(
-                f"[b]Help[/b]  (Esc to close) {g.sep} ctrl+p: command palette {g.sep} ctrl+q: quit"
+                f"[b]Help[/b]  (Esc to close) {g.sep} F1: how to play {g.sep} ctrl+p: palette "
+                f"{g.sep} ctrl+q: quit"
             )
             with VerticalScroll():
                 yield Static(g.text(self.text()))

@@ -64,6 +64,7 @@ class TitleScreen(Screen[None]):
         Binding("l", "choose('load')", "Load", id="title.load"),
         Binding("b", "choose('battle')", "Battle", id="title.battle"),
         Binding("h", "choose('scores')", "Scores", id="title.scores"),
+        Binding("p", "choose('howto')", "How to play", id="title.howto", show=False),
         Binding("r", "choose('rules')", "Rules", id="title.rules"),
         Binding("s", "choose('settings')", "Settings", id="title.settings"),
         # ^q Quit is in the footer already: q keeps the footer within 80 columns
@@ -87,6 +88,7 @@ class TitleScreen(Screen[None]):
                     Option("Load a save             l", id="load"),
                     Option("Quick battle            b", id="battle"),
                     Option("High scores             h", id="scores"),
+                    Option("How to play             p", id="howto"),
                     Option("Rules reference         r", id="rules"),
                     Option("Settings                s", id="settings"),
                     Option("Quit                    q", id="quit"),
@@ -121,6 +123,10 @@ class TitleScreen(Screen[None]):
             from .scores import ScoresScreen
 
             app.push_screen(ScoresScreen())
+        elif what == "howto":
+            from .howto import HowToPlayScreen
+
+            app.push_screen(HowToPlayScreen())
         elif what == "rules":
             from .rules import RulesScreen
 
