@@ -104,6 +104,10 @@ class PayoutSlider(Static):
 class ContractsSection(Section):
     TITLE = "Contracts"
     KEY = "6"
+    HINT = (
+        "Start with a low difficulty and a low threat. Enter plans the launch: Space picks "
+        "your lance, l launches."
+    )
     HELP = (
         "The mission board of this location. Arrows pick a contract, Enter (or a click) plans "
         "its launch: ←/→ or -/+ set the payout level (credits against salvage picks), space "

@@ -129,6 +129,7 @@ class ViewTabs(Static):
 class FinancesSection(Section):
     TITLE = "Finances"
     KEY = "7"
+    HINT = "Upkeep is paid every day, so idle days cost money; a battle's pay comes when it ends."
     HELP = (
         "Where the money goes. l shows the ledger (newest first; + is income, - is spending), "
         "c a chart of credits at the end of each day, u the daily upkeep of each frame and "

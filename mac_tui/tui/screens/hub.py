@@ -5,6 +5,7 @@ Number keys switch sections; `d` advances a day and shows the day report.
 
 from __future__ import annotations
 
+import attrs
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
@@ -12,6 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...campaign.commands import AdvanceDay
+from ..config import Settings
 from ..glyphs import glyphs_for
 from ..widgets.footer import GameFooter
 from ..widgets.section import Section
@@ -86,6 +88,7 @@ class HubScreen(GameScreen):
         Binding("d", "advance_day", "Next day", id="hub.advance_day"),
         Binding("w", "advance_week", "Wait 7 days", id="hub.advance_week", show=False),
         Binding("escape", "menu", "Menu", id="hub.menu"),
+        Binding("H", "toggle_hints", "Hints on/off", id="hub.hints", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -115,6 +118,7 @@ class HubScreen(GameScreen):
     def on_mount(self) -> None:
         self.refresh_view()
         self.focus_section()
+        self.show_hint()
 
     # ---- drawing ------------------------------------------------------------------------
     def refresh_view(self) -> None:
@@ -134,6 +138,24 @@ class HubScreen(GameScreen):
         msg = self.query_one("#message", Static)
         msg.update(glyphs_for(self).text(text))
         msg.set_class(warning, "warning")
+
+    def show_hint(self) -> None:
+        """The section's hint on the message line, while hints are on (settings, or H)."""
+        settings = getattr(self.app, "settings", None)
+        section = self.current_section()
+        if isinstance(settings, Settings) and settings.hints and section and section.HINT:
+            self.show_message(f"Hint: {section.HINT} (H: no hints)")
+
+    def action_toggle_hints(self) -> None:
+        from .settings import change_settings
+
+        settings = getattr(self.app, "settings", None)
+        current = settings if isinstance(settings, Settings) else Settings()
+        change_settings(self.app, attrs.evolve(current, hints=not current.hints))
+        if current.hints:
+            self.show_message("Hints off (H, or the settings screen, turns them on again)")
+        else:
+            self.show_hint()
 
     def current_section(self) -> Section | None:
         switcher = self.query_one(SectionStack)
@@ -172,6 +194,7 @@ class HubScreen(GameScreen):
         switcher.current = name
         self.refresh_view()
         self.focus_section()
+        self.show_hint()
         # The switch lays the screen out again, which paints every widget; the repaint of
         # the whole screen that a focus change asks for would paint it all a second time.
         self._repaint_required = False

@@ -120,6 +120,10 @@ class ViewSwitch(Static):
 class MarketSection(Section):
     TITLE = "Market"
     KEY = "3"
+    HINT = (
+        "b buys; bought weapons wait in the inventory (Tab) for the Refit bay (4). Other "
+        "systems' markets sell other gear."
+    )
     HELP = (
         "The market here and your inventory; Tab (or a click on the view names) switches "
         "between them. Arrows pick an item. In the stock, b buys (Enter or a click on the "

@@ -53,6 +53,10 @@ def hire_terms() -> str:
 class PilotsSection(Section):
     TITLE = "Pilots"
     KEY = "2"
+    HINT = (
+        "Gunnery adds to hit chances; Piloting acts first and survives head hits. h hires a "
+        "pilot where there is a hiring hall."
+    )
     HELP = (
         "Your pilots: gunnery (+accuracy), piloting (initiative, head survival), tactics, "
         "morale, status and the frame each flies. Arrows pick a pilot. h hires a pilot where "

@@ -69,6 +69,10 @@ class FrameBar(Static):
 class RefitSection(Section):
     TITLE = "Refit"
     KEY = "4"
+    HINT = (
+        "Arrows walk the frame, Enter fits a weapon from the inventory, g sets its fire "
+        "group. Nothing is paid until c confirms."
+    )
     HELP = (
         "The refit bay. ] and [ pick a frame. The arrows move over the frame's picture: up and "
         "down in a location's box and on to the head, the legs and the equipment row, left "

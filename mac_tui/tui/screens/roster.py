@@ -48,6 +48,10 @@ def frame_name(frame: Frame) -> str:
 class RosterSection(Section):
     TITLE = "Roster"
     KEY = "1"
+    HINT = (
+        "These are your frames. Find work in Contracts (6); r repairs a damaged frame. F1 "
+        "explains the game."
+    )
     HELP = (
         "Your frames. Arrows pick a frame. r repairs it (R rushes: double cost, half time), "
         "p seats a pilot, u unseats one, n renames the frame, x sells it at a market."

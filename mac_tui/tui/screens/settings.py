@@ -79,9 +79,30 @@ def binding_rows(settings: Settings, app: type[App[Any]]) -> list[tuple[str, str
     return sorted(seen.values())
 
 
+def change_settings(app: App[Any], new: Settings) -> None:
+    """Apply a change at once and save it (only the setting changed: one given for this run
+    on the command line stays out of the file); a file that cannot be written is reported.
+    The settings screen and the hub's hint key (`H`) change settings through here."""
+    settings = getattr(app, "settings", None)
+    before = settings if isinstance(settings, Settings) else Settings()
+    apply = getattr(app, "apply_settings", None)
+    if apply is not None:
+        apply(new)
+    else:
+        app.theme = new.theme
+    options = getattr(app, "options", None)
+    if isinstance(options, GameOptions):
+        app.options = options.changed_by_player(new)  # type: ignore[attr-defined]
+    try:
+        save_change(before, new)
+    except OSError as exc:
+        app.notify(f"Could not save {config_path()}: {exc}", severity="error")
+
+
 class SettingsScreen(Screen[None]):
     HELP = (
-        "Up/Down and Enter change a setting (t/T: next/previous theme, g: glyphs, a: animation). "
+        "Up/Down and Enter change a setting (t/T: next/previous theme, g: glyphs, a: animation, "
+        "h: the hub's hints). "
         "Changes apply at once and are saved to the config file. Escape goes back."
     )
     BINDINGS = [
@@ -90,6 +111,7 @@ class SettingsScreen(Screen[None]):
         Binding("T", "theme(-1)", "Prev theme", id="settings.theme_back", show=False),
         Binding("g", "glyphs", "Glyphs", id="settings.glyphs"),
         Binding("a", "animation", "Animation", id="settings.animation"),
+        Binding("h", "hints", "Hints", id="settings.hints"),
     ]
     DEFAULT_CSS = """
     SettingsScreen #settings-head { height: 1; padding: 0 1; background: $panel; }
@@ -140,6 +162,10 @@ class SettingsScreen(Screen[None]):
                     Text(f"Animation  {s.animation:<22} a: off / fast / normal / slow"),
                     id="animation",
                 ),
+                Option(
+                    Text(f"Hints      {'on' if s.hints else 'off':<22} h: hub hints on / off"),
+                    id="hints",
+                ),
             ]
         )
         options.highlighted = highlighted if highlighted is not None else 0
@@ -171,22 +197,7 @@ class SettingsScreen(Screen[None]):
         return options.overridden() if isinstance(options, GameOptions) else []
 
     def change(self, new: Settings) -> None:
-        """Apply a change at once and save it (only the setting changed: one given for this
-        run on the command line stays out of the file); a file that cannot be written is
-        reported."""
-        before = self.settings
-        apply = getattr(self.app, "apply_settings", None)
-        if apply is not None:
-            apply(new)
-        else:
-            self.app.theme = new.theme
-        options = getattr(self.app, "options", None)
-        if isinstance(options, GameOptions):
-            self.app.options = options.changed_by_player(new)  # type: ignore[attr-defined]
-        try:
-            save_change(before, new)
-        except OSError as exc:
-            self.app.notify(f"Could not save {config_path()}: {exc}", severity="error")
+        change_settings(self.app, new)
         self.refresh_view()
 
     def action_theme(self, step: int) -> None:
@@ -201,6 +212,9 @@ class SettingsScreen(Screen[None]):
         index = ANIMATIONS.index(self.settings.animation)
         animation = ANIMATIONS[(index + 1) % len(ANIMATIONS)]
         self.change(attrs.evolve(self.settings, animation=animation))
+
+    def action_hints(self) -> None:
+        self.change(attrs.evolve(self.settings, hints=not self.settings.hints))
 
     def choose_theme(self) -> None:
         names = theme_names(list(self.app.available_themes))
@@ -220,6 +234,8 @@ class SettingsScreen(Screen[None]):
             self.action_glyphs()
         elif event.option.id == "animation":
             self.action_animation()
+        elif event.option.id == "hints":
+            self.action_hints()
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -20,6 +20,7 @@ class Section(Vertical):
     TITLE = ""
     KEY = ""
     HELP = ""
+    HINT = ""  # a new player's first step here, shown by the hub while hints are on
     _drawn: tuple[object, object] | None = None  # the (state, settings) last drawn
 
     @property
