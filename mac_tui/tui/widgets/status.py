@@ -1,7 +1,8 @@
 """The always-visible company status at the top of every hub screen: who, when, money, where;
 then fuel, reputation, standing, upkeep and the seed. Two lines at 80 columns; the parts are
 packed to the width, so a long company name or place moves a part down a line instead of
-being cut."""
+being cut. The seed is shown where the last line has room for it (from about 100 columns; at
+80 the help, ?, names it)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,10 @@ def status_parts(state: GameState) -> list[list[Text]]:
     second.append(Text(f"Upkeep {daily_upkeep(c):,}/d"))
     if c.ended:
         second.append(Text("RUN OVER", style="bold red"))
-    return [first, second]
+    return [first, second, [Text(f"Seed {state.seed}", style="dim")]]
+
+
+OPTIONAL = 2  # the groups from this one on are shown only where the last line has room
 
 
 def pack(groups: list[list[Text]], width: int, sep: str) -> Text:
@@ -54,7 +58,11 @@ def pack(groups: list[list[Text]], width: int, sep: str) -> Text:
     lines: list[Text] = []
     line = Text()
     for n, group in enumerate(groups):
-        if n and len(lines) == 0:
+        if n >= OPTIONAL:
+            room = width - line.cell_len - len(sep)
+            if sum(p.cell_len + len(sep) for p in group) - len(sep) > room:
+                break
+        elif n and len(lines) == 0:
             lines.append(line)  # the first group fitted one line: the next one starts afresh
             line = Text()
         for part in group:
