@@ -507,9 +507,11 @@ class ContractsSection(Section):
         c = self.campaign
         names = ", ".join(f"{c.frame(f).name} ({c.frame(f).pilot})" for f in ids)
         level = catalog().payout_level(self.level)
+        row = next(r for r in self.rows() if r.id == contract.id)
         text = (
             f"Launch contract {contract.id} at {level.name} with {names}? "
-            f"Deployment costs {deployment_cost(c, ids):,} cr."
+            f"Deployment costs {deployment_cost(c, ids):,} cr. "
+            f"The enemy {row.enemy_withdrawal}."
         )
         warned = [w for f in ids for w in frame_warnings(c, f)]
         if warned:

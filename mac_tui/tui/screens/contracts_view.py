@@ -116,7 +116,9 @@ def contract_detail(
         f"\nVictory pays {row.reward_min:,}-{row.reward_max:,} cr at full pay {g.sep} "
         f"{row.map_size} map {row.map_width}x{row.map_height}, {row.landscape}\n"
     )
-    text.append(f"Enemy: {brief.tonnage} tons, pilots {pilots_text(brief)}\n")
+    text.append(
+        f"Enemy: {brief.tonnage} tons, pilots {pilots_text(brief)}; it {row.enemy_withdrawal}\n"
+    )
     text.append("\n".join(force_lines(brief, g)) + "\n")
     text.append_text(threat)
     text.append("\nEnter: plan the launch.", style="dim")
@@ -129,6 +131,6 @@ def launch_head(row: ContractRow, contract: Contract, g: Glyphs) -> Text:
     text.append(f" {g.sep} {row.map_size} map {row.map_width}x{row.map_height}\n")
     text.append(
         f"Enemy: {brief.classes()}, {brief.tonnage} t {g.sep} pilots G{brief.gunnery} "
-        f"P{brief.piloting} T{brief.tactics}"
+        f"P{brief.piloting} T{brief.tactics} {g.sep} it {row.enemy_withdrawal}"
     )
     return text
