@@ -56,7 +56,7 @@ def _first_hour(cat: Catalog) -> list[str]:
         f"5. Pay by the outcome: victory {outcome.victory}% of the reward "
         f"({outcome.zero_losses_bonus}% with no frame lost), withdrawal "
         f"{outcome.withdrawal}%, defeat {outcome.defeat}%. After a win you pick salvage; "
-        "pilots earn experience.",
+        "pilots earn experience, which buys skill levels (Pilots, 2: t).",
         "6. Damaged frames need repair (Roster, 1: r) before they deploy again. The Market "
         "(3) sells frames, weapons and equipment; the Refit bay (4) fits them; the Galaxy "
         "(5) takes you to other markets and employers.",
