@@ -347,6 +347,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ai.add_argument("--policy", default="ai", help="the policy under test (default ai)")
     ai.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
     ai.add_argument("--json", action="store_true", help="print the lines as JSON")
+    ssh = p.add_argument_group("ssh: players on the SSH server (docs/hosting.md)")
+    ssh.add_argument("--players", type=int, default=20, help="players at once (default 20)")
+    ssh.add_argument("--presses", type=int, default=30, help="battle keys per player (default 30)")
+    ssh.add_argument(
+        "--gap", type=float, default=1.0, help="seconds between a player's keys (default 1)"
+    )
+    ssh.add_argument(
+        "--cold-start", action="store_true", help="every game a new process (no zygote)"
+    )
     args = p.parse_args(argv)
     if args.what == "ai":
         return bench_ai(args)
@@ -371,9 +380,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if message:
             print(message, file=sys.stderr)
             return 2
-        from .server.loadtest import bench as bench_ssh
+        from .server.sshbench import bench as bench_ssh
 
-        return bench_ssh()
+        return bench_ssh(args.players, args.presses, args.gap, args.cold_start)
     return 0
 
 
