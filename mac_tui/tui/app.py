@@ -11,6 +11,7 @@ screen is open.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import signal
@@ -76,6 +77,7 @@ class MacApp(App[None]):
     COMMANDS = App.COMMANDS | {_command_line_provider}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("f1", "how_to_play", "How to play", id="app.how_to_play", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
 
@@ -303,7 +305,12 @@ class MacApp(App[None]):
 
     def show_game(self) -> None:
         """Go to where the game stands: the battle under way, the after-action report, or the
-        hub; a quick battle (no campaign) has no hub under its battle."""
+        hub; a quick battle (no campaign) has no hub under its battle.
+
+        The game just opened (its state, the catalog, the screens' classes) lives as long as
+        the game: it is moved out of the garbage collector's sight (`gc.freeze`), so the full
+        collections Python makes now and then, mid key press, do not walk it again and again."""
+        gc.freeze()
         from .screens.battle import BattleScreen
         from .screens.hub import HubScreen
 
@@ -497,6 +504,12 @@ class MacApp(App[None]):
         from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.screen))
+
+    def action_how_to_play(self) -> None:
+        from .screens.howto import HowToPlayScreen
+
+        if not isinstance(self.screen, HowToPlayScreen):
+            self.push_screen(HowToPlayScreen())
 
     def get_key_display(self, binding: Binding) -> str:
         """Textual's form of a key; in ascii mode only ASCII (Enter, Esc, Left, ^q)."""

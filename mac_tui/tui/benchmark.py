@@ -126,6 +126,7 @@ async def measure(
     missed = 0
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
+        await app.workers.wait_for_complete()  # a loaded save's check by replay, say
         await asyncio.sleep(0.2)
         driver = app._driver
         assert driver is not None
@@ -271,16 +272,19 @@ def battle_factory(save: Path, folder: Path) -> Callable[[], App[Any]]:
 
 
 class EmptyApp(App[None]):
-    """Textual's own cost of a key: one binding that changes one line of text."""
+    """The yardstick: an empty Textual app whose keys (a, 1-7) write the key in one label, so
+    each press costs Textual's own key handling and one small repaint."""
 
-    BINDINGS = [Binding("a", "flip", "Flip")]
+    BINDINGS = [Binding(key, f"show('{key}')", key) for key in ("a", *"1234567")]
 
     def compose(self) -> ComposeResult:
-        yield Static("0", id="count")
+        yield Static("-", id="label")
 
-    def action_flip(self) -> None:
-        count = self.query_one("#count", Static)
-        count.update(str(int(str(count.render())) + 1))
+    presses = 0
+
+    def action_show(self, key: str) -> None:
+        self.presses += 1  # the text changes on every press, the same key's too
+        self.query_one("#label", Static).update(f"{key} {self.presses}")
 
 
 def empty_app_baseline(presses: int, gap: float) -> Timings:
@@ -379,6 +383,49 @@ async def _layout_of(app: MapHost, size: tuple[int, int]) -> str:
         return f"{hexmap.map_layout}, map {hexmap.size.width}x{hexmap.size.height}"
 
 
+# ---- the hub against an empty app --------------------------------------------------------------
+#: The hub's section keys in an order where every press changes the section.
+SECTION_WALK = ("2", "3", "4", "5", "6", "7", "1", "3", "5", "7", "2", "4", "6", "1")
+
+
+def hub_save(seed: int, folder: Path) -> Path:
+    """A year of the autopilot's campaign from `seed` (the golden year for seed 14), saved in
+    `folder`: the hub with a long ledger, many pilots, frames, a board and a market."""
+    from ..players.autopilot import autoplay
+
+    run = autoplay(seed)
+    path = folder / f"hub-{seed}.json"
+    run.session.save(path)
+    return path
+
+
+def hub_factory(save: Path, folder: Path) -> Callable[[], App[Any]]:
+    return battle_factory(save, folder)
+
+
+def run_hub(seed: int = 14, *, presses: int = 120, gap: float = 0.05) -> None:
+    """The hub's section keys (1-7) against the empty app's keys, at 80x24 and 120x40."""
+    walk = (SECTION_WALK * (presses // len(SECTION_WALK) + 1))[:presses]
+    empty_keys = tuple(str(i % 7 + 1) for i in range(presses))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        save = hub_save(seed, folder)
+        factory = hub_factory(save, folder)
+        print(
+            f"The hub (MacApp, a year of the autopilot's campaign, seed {seed}): the section keys "
+            "1-7, each press a new section; against an empty Textual app's key and repaint"
+        )
+        for width, height in SIZES:
+            size = (width, height)
+            empty = asyncio.run(measure(EmptyApp, empty_keys, size=size, gap=gap))
+            hub = asyncio.run(measure(factory, walk, size=size, gap=gap))
+            base = statistics.median(empty.cpu) if empty.cpu else float("nan")
+            mine = statistics.median(hub.cpu) if hub.cpu else float("nan")
+            print(f"{width}x{height} empty app key ({len(empty.latency)}): {empty.summary()}")
+            print(f"{width}x{height} hub section key ({len(hub.latency)}): {hub.summary()}")
+            print(f"{width}x{height} hub / empty app, median cpu: {mine / base:.2f}x")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mac_tui.tui.benchmark")
     p.add_argument("--seed", type=int, default=1)
@@ -388,6 +435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run(args.seed, presses=args.presses, gap=args.gap)
     run_battle_screen(args.seed, presses=args.presses, gap=args.gap)
     run_battle_keys(args.seed, presses=args.presses // 2, gap=args.gap)
+    run_hub(presses=args.presses, gap=args.gap)
     return 0
 
 

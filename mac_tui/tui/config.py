@@ -6,6 +6,7 @@ A broken file never stops the game: the defaults are used and the problem is rep
     theme = "mac-okabe-ito"        # any theme from the settings screen
     glyphs = "unicode"             # or "ascii"
     animation = "normal"           # the enemy's turns: off, fast, normal, slow, key
+    hints = false                  # no hints in the hub (written only when off)
     [keys]                         # binding id = keys (comma-separated)
     "hub.market" = "m,3"
 """
@@ -48,6 +49,7 @@ class Settings:
     glyphs: Glyphs = "unicode"
     animation: Animation = "normal"
     keys: tuple[tuple[str, str], ...] = ()
+    hints: bool = True  # a hint about the hub's section in front, until switched off
 
     @property
     def delay(self) -> float:
@@ -123,6 +125,8 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
             settings = attrs.evolve(settings, glyphs=value)
         elif key == "animation" and value in ANIMATIONS:
             settings = attrs.evolve(settings, animation=value)
+        elif key == "hints" and isinstance(value, bool):
+            settings = attrs.evolve(settings, hints=value)
         elif key == "keys" and isinstance(value, dict):
             keys = tuple(sorted((str(k), str(v)) for k, v in value.items() if isinstance(v, str)))
             settings = attrs.evolve(settings, keys=keys)
@@ -139,6 +143,8 @@ def settings_text(settings: Settings) -> str:
         f'glyphs = "{settings.glyphs}"',
         f'animation = "{settings.animation}"',
     ]
+    if not settings.hints:
+        lines.append("hints = false")
     if settings.keys:
         lines.append("")
         lines.append("[keys]")

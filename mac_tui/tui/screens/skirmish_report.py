@@ -6,11 +6,12 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat.state import Battle, Unit
 from ..glyphs import is_ascii, plain
+from ..widgets.footer import GameFooter
 from ..widgets.hex_picture import frame_label
 from .base import GameScreen
 
@@ -83,7 +84,7 @@ class SkirmishReportScreen(GameScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static("", id="report", markup=True)
-        yield Footer()
+        yield GameFooter()
 
     def __init__(self) -> None:
         super().__init__()
