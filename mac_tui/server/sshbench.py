@@ -60,14 +60,17 @@ PER_WORKER = 25
 BOUND = 30.0  # seconds: a slow answer still counts (and shows in the figures) up to this
 RIGHT, LEFT = b"\x1b[C", b"\x1b[D"
 MAP_COLUMNS = 30  # the battle map is drawn in the left columns of an 80x24 terminal
+CHOSEN_RE = re.compile(r"\s(?:▸|>) (\S+) ")  # the deployment list's cursor and a frame's mark
 
 
 def hex_cursor(term: SshTerminal) -> tuple[int, int] | None:
-    """Where the battle map's cursor is (the reversed cell in the map's columns), if shown."""
+    """Where the battle map's cursor is (the reversed cell in the map's columns), if shown.
+    The rulers (the column letters on the map's first line, the row numbers in its first two
+    columns) mark the cursor's column and row as well: the search starts inside them."""
     screen = term.screen
-    for y in range(1, min(screen.lines, 20)):
+    for y in range(2, min(screen.lines, 20)):
         row = screen.buffer[y]
-        for x in range(MAP_COLUMNS):
+        for x in range(2, MAP_COLUMNS):
             if row[x].reverse:
                 return (x, y)
     return None
@@ -93,6 +96,23 @@ def moved(term: SshTerminal, before: Any) -> bool:
     return now is not None and now != before
 
 
+def chosen_frame(term: SshTerminal) -> str | None:
+    """The frame the deployment list points at (the map mark after its cursor, "▸" or the
+    ASCII ">"), if the list shows."""
+    lines = term.text().splitlines()
+    heads = [i for i, line in enumerate(lines) if "Deploy your lance" in line]
+    for line in lines[heads[0] + 1 : heads[0] + 7] if heads else ():
+        found = CHOSEN_RE.search(line, MAP_COLUMNS - 1)
+        if found:
+            return found.group(1)
+    return None
+
+
+def other_frame(term: SshTerminal, before: Any) -> bool:
+    now = chosen_frame(term)
+    return now is not None and now != before
+
+
 def flow(player: int, presses: int) -> list[Step]:
     """One player's keys after the title screen (see the module's text)."""
     company = f"Bench {player}"
@@ -113,8 +133,8 @@ def flow(player: int, presses: int) -> list[Step]:
         (LEFT, moved, hex_cursor),
         (DOWN, moved, hex_cursor),
         (UP, moved, hex_cursor),
-        (b"\t", shows("▸ P2"), lambda term: None),
-        (b"\t", shows("▸ P1"), lambda term: None),
+        (b"\t", other_frame, chosen_frame),
+        (b"\t", other_frame, chosen_frame),
     ]
     for i in range(presses):
         keys, check, before = cycle[i % len(cycle)]
