@@ -3,7 +3,10 @@
     python -m tests.golden.make [OUT_DIR]
 
 The files were made by mac-tui 0.1.0 (save format 1, rules version 1) before the engine core,
-the players layer and the save hardening were built, and are kept for ever:
+the players layer and the save hardening were built, and are kept for ever. Their battles were
+fought by the first AI, kept unchanged as `players/ai_v1` so the battle logs stay reproducible
+(the saves are checked by replaying their commands, which needs no AI; the autopilot that wrote
+them now fights with the current AI, so writing them afresh would give other games):
 
 - `battle-d{D}.jsonl`: `mac-tui sim` battle logs (AI against AI) at every difficulty; the same
   seed must give the very same bytes while the rules version stays 1 (`test_golden.py`).
@@ -21,7 +24,7 @@ import sys
 from pathlib import Path
 
 from mac_tui.game import Accepted, parse_command
-from mac_tui.players.ai import decide
+from mac_tui.players.ai_v1 import decide
 from mac_tui.players.autopilot import autoplay, next_line
 from mac_tui.players.driver import drive
 from mac_tui.players.sim import run_battle
@@ -39,7 +42,9 @@ MID_BATTLE_AI_COMMANDS = 9  # commands of the battle played before the mid-battl
 
 def battle_log(difficulty: int) -> str:
     log: list[str] = []
-    run_battle(BATTLE_SEEDS[difficulty], difficulty, log=log)
+    run_battle(
+        BATTLE_SEEDS[difficulty], difficulty, policies={"player": decide, "enemy": decide}, log=log
+    )
     return "\n".join(log) + "\n"
 
 

@@ -1,0 +1,45 @@
+"""Difficulty as skill: a pilot's Tactics (§9.1, §16.1) sets how well the AI plays its frame.
+
+The ladder (docs/rulings.md, "The battle AI"):
+
+* Tactics 1: one action at a time (no move-then-fire plans), kills and focus fire at half
+  weight, no called shots, no active equipment but the Thrust Pack;
+* Tactics 2: the same, with its countermeasures, uplink and barrier;
+* Tactics 3: the whole activation planned, full focus fire; no called shots;
+* Tactics 4: called shots too, valued like any attack;
+* Tactics 5 and up: the enemy's reply credited with the enemy's whole move (below 5, with
+  half of it).
+
+`ai:tactics=N` (`policy_for(tactics=N)`) makes every frame of the side play at N; the plain
+`ai` reads each frame's own pilot.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+MIN_TACTICS = 1
+FULL_TACTICS = 6
+
+
+@frozen
+class Skill:
+    tactics: int
+    depth: int  # actions planned ahead: 1 (the next one) or 2 (the whole activation)
+    focus: float  # weight of kill chances and focus fire
+    called_shots: bool
+    support_equipment: bool  # countermeasures, uplink, barrier
+    enemy_moves: float  # how much of an enemy's move its reply is credited with
+
+
+def skill(tactics: int) -> Skill:
+    """The skill of a pilot with this Tactics (values above the ladder play as its top)."""
+    t = max(MIN_TACTICS, min(FULL_TACTICS, tactics))
+    return Skill(
+        tactics=t,
+        depth=1 if t <= 2 else 2,
+        focus=0.5 if t <= 2 else 1.0,
+        called_shots=t >= 4,
+        support_equipment=t >= 2,
+        enemy_moves=1.0 if t >= 5 else 0.5,
+    )
