@@ -50,6 +50,7 @@ OPTIMAL_BONUS: Final = 10
 Status = tuple[bool, bool]  # (braced, countermeasures on)
 NONE_STATUS: Final[Status] = (False, False)
 _CACHE_LIMIT: Final = 200_000
+COARSE: Final = 5
 
 
 class Reply(NamedTuple):
@@ -76,6 +77,13 @@ class Volley(NamedTuple):
 _volleys: dict[tuple[int, ...], Volley] = {}
 _potentials: dict[tuple[int, ...], float] = {}
 _singles: dict[tuple[int, ...], tuple[float, ...]] = {}
+
+
+def coarse(shift: int) -> int:
+    """A shift rounded to the nearest multiple of COARSE: the estimates of fire to come (an
+    enemy's reply, the frame's outlook) share their tables across positions that differ by a
+    point or two of line of sight; the fire a plan orders is always worked out exactly."""
+    return COARSE * ((shift + COARSE // 2) // COARSE)
 
 
 def _room(cache: dict[tuple[int, ...], object]) -> None:
@@ -444,7 +452,7 @@ class Situation:
             r.kit,
             target,
             d,
-            extra - self.tables.cover[at] - los,
+            coarse(extra - self.tables.cover[at] - los),
             relief_of(r.kit.indirect, los, spotted),
             r.energy,
             r.ap,
@@ -495,7 +503,7 @@ class Situation:
                 me,
                 e,
                 d,
-                -cover - line,
+                coarse(-cover - line),
                 relief_of(me.indirect, line, spotted),
                 self.next_energy,
                 self.next_ap,

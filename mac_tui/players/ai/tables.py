@@ -15,6 +15,7 @@ spotter) and for an activation (brace, countermeasures, uplink, called shot, ove
 
 from __future__ import annotations
 
+import functools
 from typing import Final, NamedTuple
 
 from ...catalog import LOCATION_ORDER, catalog
@@ -67,10 +68,19 @@ class MapTables:
             penalty = self.penalty
             value = 0
             if penalty:
-                for h in intervening(a, b):
-                    value += penalty.get(h, 0)
+                aq, ar = a
+                for dq, dr in _steps(b[0] - aq, b[1] - ar):
+                    value += penalty.get((aq + dq, ar + dr), 0)
             self.los_cache[key] = value
         return value
+
+
+@functools.cache
+def _steps(dq: int, dr: int) -> tuple[tuple[int, int], ...]:
+    """The intervening hexes of a line `dq, dr` long, from the origin: a line is the same
+    wherever it starts (`hexgrid.line` rounds in exact integers, so shifting both ends by whole
+    hexes shifts every hex of the line), so one trace serves every pair of hexes that far apart."""
+    return tuple((h.q, h.r) for h in intervening(Hex(0, 0), Hex(dq, dr)))
 
 
 _maps: list[MapTables] = []
