@@ -8,7 +8,7 @@ plan's first command. How well it plays follows the pilot's Tactics (`skill.py`)
 The policy is asked once per command (the driver asks again after each step). It keeps the
 plan it made and, when the state it is asked about is exactly the one its last command led to
 (a move, a brace: anything without dice), plays the plan's next command instead of planning
-again; after a shot it looks at what the dice did and plans again.
+again (its note says which step); after a shot it looks at what the dice did and plans again.
 
 Every decision carries its best options with their values and what each is made of
 (`Decision.why`), which the battle log keeps and `explain.py` puts into words. Withdrawal is
@@ -33,15 +33,22 @@ from .skill import FULL_TACTICS, skill
 __all__ = ["FULL_TACTICS", "decide", "plan_activation", "policy_for"]
 
 TOP_OPTIONS = 5
+#: The note of a decision made after the plan's command was refused (a bug in the planner's
+#: model of the rules; the tests look for it).
+REPLANNED = "replanned: its plan was refused"
 
 
 @frozen
 class Planned:
-    """What the planner chose and why: the plan, then the runners-up."""
+    """What the planner chose and why: the plan it plays, then the best of the others, each
+    with its parts (the cover's share split out)."""
 
-    chosen: Plan
-    ranked: tuple[Plan, ...]
+    shown: tuple[Plan, ...]
     note: str
+
+    @property
+    def chosen(self) -> Plan:
+        return self.shown[0]
 
 
 def plan_activation(state: GameState, tactics: int | None = None) -> Planned:
@@ -52,18 +59,19 @@ def plan_activation(state: GameState, tactics: int | None = None) -> Planned:
     if unit is None:
         raise ValueError("no frame is acting")
     level = skill(unit.pilot.tactics if tactics is None else tactics)
-    plans = Planner(Situation(battle, unit, level)).plans()
-    chosen, ranked = choose(plans, unit, {u.id: u for u in battle.units})
+    planner = Planner(Situation(battle, unit, level))
+    chosen, ranked = choose(planner.plans(), unit, {u.id: u for u in battle.units})
+    shown = (chosen, *[p for p in ranked if p is not chosen])[:TOP_OPTIONS]
     note = f"{unit.id} {unit.stance} {unit.priority} tactics {level.tactics}"
-    return Planned(chosen, ranked, note)
+    return Planned(tuple(planner.explained(p) for p in shown), note)
 
 
-def _decision(planned: Planned, command: Command) -> Decision:
-    shown = (planned.chosen, *[p for p in planned.ranked if p is not planned.chosen])[:TOP_OPTIONS]
+def _decision(planned: Planned, command: Command, note: str) -> Decision:
+    shown = planned.shown
     return Decision(
         command,
         tuple((p.text(), p.value) for p in shown),
-        note=planned.note,
+        note=planned.note + note,
         why=tuple(Option(tuple(c.to_text() for c in p.commands), p.value, p.parts) for p in shown),
     )
 
@@ -99,30 +107,30 @@ def policy_for(tactics: int | None = None) -> Policy:
         early = _deployment(state)
         if early is not None:
             return early
+        note = ""
         if memory.expect is not None and memory.rest and state == memory.expect:
             command, rest = memory.rest[0], memory.rest[1:]
             planned = memory.planned
             assert planned is not None
+            done = len(planned.chosen.commands) - len(rest)
+            note = f", step {done} of its plan"
         else:
             planned = plan_activation(state, tactics)
             command, rest = planned.chosen.commands[0], planned.chosen.commands[1:]
         if refusal(state, command) is not None:  # the model erred: plan afresh, at worst end
             planned = plan_activation(state, tactics)
             command = next(
-                (
-                    p.commands[0]
-                    for p in (planned.chosen, *planned.ranked)
-                    if refusal(state, p.commands[0]) is None
-                ),
+                (p.commands[0] for p in planned.shown if refusal(state, p.commands[0]) is None),
                 EndActivation(),
             )
             rest = ()
+            note = f", {REPLANNED}"
         memory.expect, memory.planned, memory.rest = None, planned, ()
         if rest and not isinstance(command, (FireGroup, CalledShot)):
             outcome = step(state, command)
             if isinstance(outcome, Accepted):
                 memory.expect, memory.rest = outcome.state, rest
-        return _decision(planned, command)
+        return _decision(planned, command, note)
 
     return decide
 

@@ -30,10 +30,6 @@ def _fires(plan: Plan) -> bool:
     return plan.target is not None
 
 
-def _part(plan: Plan, name: str) -> float:
-    return next((v for n, v in plan.parts if n == name), 0.0)
-
-
 def stance_filter(plans: list[Plan], unit: Unit) -> list[Plan]:
     """§10.1: the plans the frame's stance allows (never empty: a plan that ends the
     activation is always among them)."""
@@ -53,9 +49,9 @@ def stance_filter(plans: list[Plan], unit: Unit) -> list[Plan]:
             venting = [p for p in kept if _has(p, Vent) and p.stress < line]
             if venting:
                 kept = venting
-    exposed = bool(kept) and _part(kept[0], "drawn") < 0 and not _shields(kept[0])
+    exposed = bool(kept) and kept[0].part("received") < 0 and not _shields(kept[0])
     if below_brace_line(unit) and exposed and not unit.braced and not unit.ecm_active:
-        shielded = [p for p in kept if _shields(p) or _part(p, "drawn") == 0]
+        shielded = [p for p in kept if _shields(p) or p.part("received") == 0]
         if shielded:
             kept = shielded
     return kept or plans

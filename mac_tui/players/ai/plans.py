@@ -8,15 +8,18 @@ designate a target for its side, shield an ally. Its value is the sum of named p
 
 * `damage`: expected damage dealt, each point weighted by the target's firepower per kill
   distance;
-* `kill`: the chance of putting each target out of the fight (centre torso or pilot) times
-  its worth;
+* `kill`: the chance of putting each target out of the fight by its centre torso, times its
+  worth; `pilot`: the chance of doing it by killing the pilot (§4.6), times the same worth (a
+  pilot's death counts as the frame's loss to the fight, never more);
 * `wreck`: the chance of destroying a location times the firepower mounted there (legs: the
   frame's mobility);
 * `stress`: the shutdown risk the Flamer's stress (R9) puts on the target;
 * `outlook`: the fire the frame could bring next time from where it ends;
 * `band`: hexes from the stance's preferred distance (pressed harder in a quiet battle);
-* `drawn`: the fire the end position draws before the frame acts again (cover, lines of
-  sight, bracing, countermeasures and kills included);
+* `received`: the fire the end position draws before the frame acts again (lines of sight,
+  bracing, countermeasures and the plan's kills included); `cover`: what the end position's
+  cover takes off it (the planner values `received` with the cover in it; the explanation of
+  the best plans splits the cover's share out, so the two add up to the same);
 * `overwatch`: the reaction fire an overwatch is expected to land;
 * `support`: what a Targeting Uplink adds to the side's fire, or a barrier's armour saves;
 * `reactor`: the shutdown risk of the round's spending, and what venting takes off it.
@@ -27,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final, NamedTuple
 
+import attrs
 from attrs import frozen
 
 from ...catalog import catalog
@@ -53,11 +57,13 @@ from .tables import Gun, Kit
 PARTS: Final = (
     "damage",
     "kill",
+    "pilot",
     "wreck",
     "stress",
     "outlook",
     "band",
-    "drawn",
+    "received",
+    "cover",
     "overwatch",
     "support",
     "reactor",
@@ -75,6 +81,12 @@ class Plan:
     parts: tuple[tuple[str, float], ...]
     target: str | None = None  # the first target fired at (§10.3 priority window)
     stress: float = 0.0  # the frame's stress after the round's end (§5.4)
+    at: Hex | None = None  # where the frame ends
+    status: Status = NONE_STATUS  # braced, countermeasures on at the end
+    kills: tuple[tuple[str, float], ...] = ()  # chance the plan takes each target out
+
+    def part(self, name: str) -> float:
+        return next((v for n, v in self.parts if n == name), 0.0)
 
     def text(self) -> str:
         return "; ".join(c.to_text() for c in self.commands)
@@ -87,6 +99,9 @@ class Scored(NamedTuple):
     value: float
     parts: tuple[float, ...]
     stress: float
+    at: Hex
+    status: Status
+    kills: tuple[tuple[Kit, float], ...]
 
 
 class Act(NamedTuple):
@@ -200,13 +215,29 @@ class Planner:
             self._drawn[key] = found
         return found
 
-    def received(self, at: Hex, status: Status, kills: dict[Kit, float]) -> float:
-        drawn = self.drawn(at, status)
+    def received(
+        self, at: Hex, status: Status, kills: dict[Kit, float], drawn: list[float] | None = None
+    ) -> float:
         total = 0.0
-        for e, v in zip(self.sit.enemies, drawn, strict=True):
+        for e, v in zip(self.sit.enemies, drawn or self.drawn(at, status), strict=True):
             if v:
                 total += v * (1.0 - kills.get(e, 0.0))
         return total * self.w_received
+
+    def explained(self, plan: Plan) -> Plan:
+        """`plan` with the cover's share of `received` split out into `cover` (the same sum)."""
+        at = plan.at
+        if at is None or not self.sit.tables.cover[at]:
+            return plan
+        ids = dict(plan.kills)
+        kills = {e: ids[e.unit.id] for e in self.sit.enemies if e.unit.id in ids}
+        bare = -self.received(at, plan.status, kills, self.sit.drawn(at, plan.status, cover=0))
+        received = plan.part("received")
+        parts = tuple(
+            (n, bare if n == "received" else received - bare if n == "cover" else v)
+            for n, v in plan.parts
+        )
+        return attrs.evolve(plan, parts=parts)
 
     def reactor(self, energy: float, vented: int) -> float:
         u = self.unit
@@ -290,13 +321,14 @@ class Planner:
         support: float = 0.0,
     ) -> Scored:
         s = self.sit
-        dmg = kill = wreck = stress = 0.0
+        dmg = kill = pilot = wreck = stress = 0.0
         kills: dict[Kit, float] = {}
         energy = spot.energy + extra_energy
         for a in attacks:
-            d, k, w, st = s.attack_parts(a.target, a.odds)
+            d, k, pk, w, st = s.attack_parts(a.target, a.odds)
             dmg += d
             kill += k
+            pilot += pk
             wreck += w
             stress += st
             energy += a.energy
@@ -308,23 +340,24 @@ class Planner:
             v = min(left, self.vent_amount)
             vented += v
             left -= v
-        drawn = -self.received(spot.hex, status, kills)
+        received = -self.received(spot.hex, status, kills)
         reactor = self.reactor(energy, vented)
         parts = (
             dmg,
             kill,
+            pilot,
             wreck,
             stress,
             spot.outlook,
             spot.band,
-            drawn,
+            received,
+            0.0,
             overwatch,
             support,
             reactor,
         )
-        return Scored(
-            sum(parts), parts, s.end_stress(self.unit.energy_used + round(energy), vented)
-        )
+        stress_end = s.end_stress(self.unit.energy_used + round(energy), vented)
+        return Scored(sum(parts), parts, stress_end, spot.hex, status, tuple(kills.items()))
 
     # ---- the non-fire actions ---------------------------------------------------------------
     def overwatch_value(self, at: Hex, group: int, budget: int) -> tuple[float, float]:
@@ -453,6 +486,9 @@ class Planner:
             tuple(zip(PARTS, scored.parts, strict=True)),
             target,
             scored.stress,
+            scored.at,
+            scored.status,
+            tuple((k.unit.id, p) for k, p in scored.kills),
         )
 
     def _singles(

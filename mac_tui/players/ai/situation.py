@@ -43,6 +43,7 @@ GAMMA: Final = 0.6  # weight of the fire a position lets the frame bring next ti
 BAND: Final = 0.6  # per hex away from the stance's preferred distance
 LOCATION_SHARE: Final = 0.6  # a location's weapons are worth this much of a kill's share
 LEGS_SHARE: Final = 0.25  # legs: share of the frame's kill value (it can no longer close)
+FOLLOW_UP_FLOOR: Final = 0.25  # the follow-up never takes the kill distance below this share
 SHUTDOWN_ROUNDS: Final = 1.5  # a shutdown costs this many activations of the frame's fire
 TYPICAL_EVASION: Final = 15
 OPTIMAL_BONUS: Final = 10
@@ -328,15 +329,51 @@ class Situation:
         return found
 
     def kill_distance(self, k: Kit) -> float:
-        """Roughly how much damage, hitting at random, puts the frame out of the fight."""
+        """Roughly how much damage, hitting at random, puts the frame out of the fight; with
+        lance coordination (Tactics 5+), less what the allies still to act this round are
+        expected to put on an enemy."""
         uid = k.unit.id
         found = self._ehp.get(uid)
         if found is None:
             hp = k.hp
             ct = hp[CENTER_TORSO] + 0.3 * (hp[2] + hp[3])
             found = max(1.0, min(float(sum(hp)), ct / 0.45))
+            if self.skill.coordination and k.unit.side != self.unit.side:
+                found = max(found * FOLLOW_UP_FLOOR, found - self.follow_up(k))
             self._ehp[uid] = found
         return found
+
+    def follow_up(self, t: Kit) -> float:
+        """Expected damage the allies still to act this round will put on enemy `t`: each
+        one's best activation at it, times the share of its fire `t` draws among the enemies
+        (by the squares of what it could do to each)."""
+        total = 0.0
+        for a in self.allies_after:
+            apos = a.unit.pos
+            assert apos is not None
+            pots = []
+            for e in self.enemies:
+                epos = e.unit.pos
+                assert epos is not None
+                d = distance(apos, epos)
+                los = self.tables.los(epos, apos)
+                pots.append(
+                    potential(
+                        a,
+                        e,
+                        d,
+                        coarse(-self.tables.cover[epos] - los),
+                        0,
+                        stats.energy_left(a.unit),
+                        a.unit.ap,
+                        a.move,
+                    )
+                )
+            norm = sum(p * p for p in pots)
+            mine = pots[self.enemies.index(t)]
+            if norm > 0:
+                total += mine * mine * mine / norm
+        return total
 
     def damage_weight(self, k: Kit, focus: float | None = None) -> float:
         f = self.skill.focus if focus is None else focus
@@ -373,10 +410,14 @@ class Situation:
             self._loc_value[uid] = found
         return found
 
-    def attack_parts(self, tgt: Kit, odds: Odds) -> tuple[float, float, float, float]:
-        """(damage, kill, wrecked locations, target stress) value of an attack's odds."""
+    def attack_parts(self, tgt: Kit, odds: Odds) -> tuple[float, float, float, float, float]:
+        """(damage, kill by the centre torso, kill by the pilot, wrecked locations, target
+        stress) value of an attack's odds; the two kills add up to the chance of putting the
+        frame out of the fight times its worth."""
         dmg = odds.expected * self.damage_weight(tgt)
-        kill = odds.p_kill * self.kill_value(tgt)
+        worth = self.kill_value(tgt)
+        pilot = odds.p_pilot * (1.0 - odds.p_destroyed[CENTER_TORSO]) * worth
+        kill = odds.p_kill * worth - pilot
         wreck = sum(p * v for p, v in zip(odds.p_destroyed, self.location_values(tgt), strict=True))
         stress = 0.0
         if odds.stress > 0:
@@ -384,7 +425,7 @@ class Situation:
             before = self.reactor_cost_of(u, u.energy_used, 0, 0.0)
             after = self.reactor_cost_of(u, u.energy_used, 0, odds.stress)
             stress = (after - before) * (1.0 - odds.p_kill)
-        return dmg, kill, wreck, stress
+        return dmg, kill, pilot, wreck, stress
 
     # ---- reactor ---------------------------------------------------------------------------
     def reactor_cost_of(self, u: Unit, energy_used: int, vented: int, extra_stress: float) -> float:
@@ -431,9 +472,11 @@ class Situation:
             out.append(Reply(i, e, epos, ap, energy, move, now, friends if e.indirect else None))
         return out
 
-    def reply(self, r: Reply, target: Kit, at: Hex, status: Status) -> float:
+    def reply(
+        self, r: Reply, target: Kit, at: Hex, status: Status, cover: int | None = None
+    ) -> float:
         """Expected damage the enemy of `r` can fire at `target` standing at `at` before this
-        frame acts again."""
+        frame acts again (with the cover of `at`, or `cover`)."""
         d = distance(r.pos, at)
         if d == 0:
             return 0.0
@@ -452,7 +495,7 @@ class Situation:
             r.kit,
             target,
             d,
-            coarse(extra - self.tables.cover[at] - los),
+            coarse(extra - (self.tables.cover[at] if cover is None else cover) - los),
             relief_of(r.kit.indirect, los, spotted),
             r.energy,
             r.ap,
@@ -473,13 +516,14 @@ class Situation:
             self._others2[i] = found
         return found
 
-    def drawn(self, at: Hex, status: Status) -> list[float]:
+    def drawn(self, at: Hex, status: Status, cover: int | None = None) -> list[float]:
         """Per enemy: the expected damage it puts on this frame at `at` (its reply, times the
-        share of its fire this frame draws among its side)."""
+        share of its fire this frame draws among its side), with the cover of `at` (or
+        `cover`)."""
         out = [0.0] * len(self.enemies)
         me = self.me
         for r in self.replies:
-            v = self.reply(r, me, at, status)
+            v = self.reply(r, me, at, status, cover)
             if v > 0:
                 out[r.slot] = v * v * v / (v * v + self.others_drawn(r))
         return out

@@ -7,8 +7,10 @@ The ladder (docs/rulings.md, "The battle AI"):
 * Tactics 2: the same, with its countermeasures, uplink and barrier;
 * Tactics 3: the whole activation planned, full focus fire; no called shots;
 * Tactics 4: called shots too, valued like any attack;
-* Tactics 5 and up: the enemy's reply credited with the enemy's whole move (below 5, with
-  half of it).
+* Tactics 5 and up: it plays with its lance: a target the frames still to act this round
+  can finish is worth more per point of damage (focus fire across the lance).
+
+From Tactics 3 an enemy's reply is credited with the enemy's whole move (below, with half).
 
 `ai:tactics=N` (`policy_for(tactics=N)`) makes every frame of the side play at N; the plain
 `ai` reads each frame's own pilot.
@@ -30,6 +32,7 @@ class Skill:
     called_shots: bool
     support_equipment: bool  # countermeasures, uplink, barrier
     enemy_moves: float  # how much of an enemy's move its reply is credited with
+    coordination: bool  # counts the fire of the allies still to act this round
 
 
 def skill(tactics: int) -> Skill:
@@ -41,5 +44,6 @@ def skill(tactics: int) -> Skill:
         focus=0.5 if t <= 2 else 1.0,
         called_shots=t >= 4,
         support_equipment=t >= 2,
-        enemy_moves=1.0 if t >= 5 else 0.5,
+        enemy_moves=1.0 if t >= 3 else 0.5,
+        coordination=t >= 5,
     )

@@ -52,7 +52,7 @@ class MapTables:
         hexes = bmap.grid.hexes()
         self.cover: dict[Hex, int] = {h: terrain[bmap.terrain_at(h)].defense for h in hexes}
         # the hexes that cost a line of sight something (§3.6); off the map: nothing
-        self.penalty: dict[Hex, int] = {}
+        self.penalty: dict[tuple[int, int], int] = {}
         for h in hexes:
             cost = terrain[bmap.terrain_at(h)].los_penalty
             if cost:
