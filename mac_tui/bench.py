@@ -6,8 +6,9 @@ prints battles per second, AI milliseconds per decision (mean, p95, worst) and p
 campaign: (a) 365 days with a full roster (eight frames of every class, eight pilots), as one
 `advance-day 365`, as 365 `advance-day 1` commands and as 365 commands through a `Session`
 (with its checkpoints); (b) saving and loading the one-year autopilot campaign of `--seed`
-(`Session.save` / `Session.load`), with its file size and command count; (c) `replay
---verify` of that save.
+(`save.write_save` / `Session.load`), with its file size and command count; (c) `replay
+--verify` of that save (the golden `tests/golden/v1/campaign-year.json` is the same game), which
+reads and checks the file and replays its log once, hashing only the end state.
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ def bench_campaign(seed: int) -> None:
     from .campaign.timeflow import daily_upkeep
     from .game import Accepted, step
     from .players.autopilot import autoplay
-    from .save import read_save
+    from .save import read_save, write_save
     from .session import Session, verify
 
     # (a) a year with a full roster
@@ -176,7 +177,7 @@ def bench_campaign(seed: int) -> None:
         saves, loads = [], []
         for _ in range(5):
             t0 = time.perf_counter()
-            run.session.save(path)
+            write_save(path, run.session.to_save())  # the autosave's path (backup, fsyncs)
             saves.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
             loaded = Session.load(path)
@@ -187,10 +188,19 @@ def bench_campaign(seed: int) -> None:
         print(f"    save: best {_ms(min(saves))}, median {_ms(statistics.median(saves))}")
         print(f"    load: best {_ms(min(loads))}, median {_ms(statistics.median(loads))}")
 
-        # (c) replay --verify
-        t0 = time.perf_counter()
-        verdict = verify(read_save(path))
-        print(f"(c) replay --verify: {time.perf_counter() - t0:.2f} s: {verdict.message}")
+        # (c) replay --verify: read (checked) + one replay, end-state hash only
+        runs = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            save = read_save(path)
+            read = time.perf_counter() - t0
+            verdict = verify(save)
+            runs.append((time.perf_counter() - t0, read))
+        total, read = min(runs)
+        print(
+            f"(c) replay --verify: {total:.2f} s (best of 3; reading and checking the file "
+            f"{_ms(read)}, target < 0.5 s): {verdict.message}"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -6,8 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from .save import SaveFile
 
 RULES_EPILOG = "Run `mac-tui rules` with no table to list the tables."
 
@@ -201,8 +205,12 @@ def cmd_script(args: argparse.Namespace) -> int:
         return 2
     session = Session.new(args.seed)
     results = run_lines(session, text.splitlines())
+    save_problem = None
     if args.save:
-        session.save(Path(args.save))
+        try:
+            session.save(Path(args.save))
+        except OSError as exc:
+            save_problem = f"mac-tui script: cannot save to {args.save}: {exc.strerror or exc}"
     refused = sum(1 for r in results if not r.accepted)
     if args.json:
         doc = {
@@ -234,19 +242,39 @@ def cmd_script(args: argparse.Namespace) -> int:
             f"{s.get('missions_played', 0)} · {len(session.commands)} commands · "
             f"{refused} refused"
         )
+    if save_problem:
+        print(save_problem, file=sys.stderr)
+        return 2
     return 0
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def _load(command: str, path: str) -> SaveFile | None:
+    """The save at `path` (recovered from its backup when it is missing or damaged, with a
+    line on stderr saying so), or None after a one-line error on stderr."""
     from pathlib import Path
 
-    from .save import SaveError, read_save
+    from .save import SaveError, load_save
+
+    try:
+        loaded = load_save(Path(path))
+    except SaveError as exc:
+        print(f"mac-tui {command}: {exc}", file=sys.stderr)
+        return None
+    for note in loaded.notes:
+        print(f"mac-tui {command}: {note}", file=sys.stderr)
+    return loaded.save
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .catalog import DataError, catalog
     from .session import verify
 
     try:
-        save = read_save(Path(args.save))
-    except SaveError as exc:
-        print(f"mac-tui replay: {exc}", file=sys.stderr)
+        catalog()
+    except DataError as exc:
+        return _data_error(exc)
+    save = _load("replay", args.save)
+    if save is None:
         return 2
     verdict = verify(save)
     print(verdict.message)
@@ -262,6 +290,8 @@ def cmd_play(load: str | None) -> int:
         catalog()
     except DataError as exc:
         return _data_error(exc)
+    if load is not None and _load("play", load) is None:
+        return 2  # the game would only open to say the same
     from .tui.app import run
 
     run(Path(load) if load else None)

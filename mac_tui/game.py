@@ -32,8 +32,15 @@ from .core import (
 )
 from .model import GameState, initial_state
 
+# The version of the rules the engine plays. Same seed + commands = same game only under the
+# same rules version: a change that alters what a command does to a state (an AI decision, a
+# ruling, the state's shape) bumps it, and saves made under an older one load from their
+# snapshot (with the save format's migrations) instead of being checked by replay.
+RULES_VERSION = 1
+
 __all__ = [
     "NOBODY",
+    "RULES_VERSION",
     "TABLE",
     "Accepted",
     "Actor",

@@ -1,39 +1,134 @@
 """JSON save files: a header, the seed, the command log and a snapshot of the state.
 
 The snapshot makes loading fast; the command log makes the save verifiable (replaying it from
-the seed must give the snapshot again, compared by `state_hash`). Writes are atomic: a temp file
-is written and fsynced, the previous save is kept as `NAME.bak`, then the temp file is renamed.
+the seed must give the snapshot again, compared by `state_hash`; see `session.verify`).
+
+Format 2 (this version) records the game version that wrote the file (`game_version`), the
+rules version its log was played under (`rules_version`, the engine's `RULES_VERSION`) and the
+game version whose rules those were (`made_by`). Older formats load through the explicit
+migrations of `MIGRATIONS` (format 1: the saves of mac-tui 0.1.0, rules version 1), and are
+written back in the current format on the next save.
+
+Reading (`read_save`) trusts nothing: the file must be a regular file under the size cap, its
+JSON of bounded depth and number size (`safefile`), every field of the expected type (strict:
+`true` is not a number, `"12"` is not a number, an object is not a list), its snapshot a state
+the catalog and the rules allow (`snapshot.problems`). Every refusal is a `SaveError` naming the
+file and the field, and the file is left as it is.
+
+Writing (`write_save`) keeps a complete `NAME.json` at every instant: the new save is written to
+a temp file beside it and fsynced, the current file is hard-linked (or copied) to `NAME.json.bak`
+*before* a single `os.replace(tmp, NAME.json)`, then the folder is fsynced. `load_save` recovers
+a campaign whose main file is missing or damaged from the newest valid `.tmp` or `.bak` and
+says so; `campaign_files` lists a folder's campaigns, those with only a `.bak` or `.tmp` left
+included, and a broken file never stops the others from being listed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_origin
 
 import attrs
 import cattrs
 from attrs import frozen
+from cattrs.errors import IterableValidationError, IterableValidationNote
 
 from . import __version__
-from .game import Command, CommandSyntaxError, format_command, parse_command
+from .game import RULES_VERSION, Command, CommandSyntaxError, format_command, parse_command
 from .hexgrid import Hex
 from .model import GameState
+from .safefile import Refused, load_json, read_regular
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MAGIC = "mac-tui-save"
+MAX_LINE = 1000  # one command's text: the longest the game writes is far shorter
+MAX_VERSION_TEXT = 40
 
 
 class SaveError(Exception):
     """A save file that cannot be used; the message names the file and what is wrong."""
 
 
+# ---- strict structuring ----------------------------------------------------------------------
+def _what(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _strict(kind: type, words: str) -> Callable[[object, object], object]:
+    def structure(value: object, _: object) -> object:
+        if type(value) is not kind:  # bool is not int, int is not float
+            raise TypeError(f"expected {words}, got {_what(value)}")
+        return value
+
+    return structure
+
+
+def _hex(value: object, _: object) -> Hex:
+    if not isinstance(value, list) or len(value) != 2 or not all(type(v) is int for v in value):
+        raise TypeError(f"expected a hex as [q, r], got {_what(value)}")
+    return Hex(value[0], value[1])
+
+
+def _is_tuple(t: object) -> bool:
+    return get_origin(t) is tuple
+
+
 def make_converter() -> cattrs.Converter:
+    """Unstructures the state to plain JSON data; structures it back strictly (types exact,
+    no extra keys, lists for tuples)."""
     conv = cattrs.Converter(forbid_extra_keys=True)
     conv.register_unstructure_hook(Hex, lambda h: [h.q, h.r])
-    conv.register_structure_hook(Hex, lambda v, _: Hex(int(v[0]), int(v[1])))
+    conv.register_structure_hook(Hex, _hex)
+    conv.register_structure_hook(int, _strict(int, "a whole number"))
+    conv.register_structure_hook(str, _strict(str, "a text"))
+    conv.register_structure_hook(bool, _strict(bool, "true or false"))
+
+    def tuple_hook(t: Any) -> Callable[[object, object], tuple[Any, ...]]:
+        args = get_args(t)
+        homogeneous = len(args) == 2 and args[1] is Ellipsis
+
+        def structure(value: object, _: object) -> tuple[Any, ...]:
+            if not isinstance(value, list):
+                raise TypeError(f"expected a list, got {_what(value)}")
+            if not homogeneous and len(value) != len(args):
+                raise ValueError(f"expected {len(args)} items, got {len(value)}")
+            out: list[Any] = []
+            errors: list[Exception] = []
+            for i, item in enumerate(value):
+                kind = args[0] if homogeneous else args[i]
+                try:
+                    out.append(conv.structure(item, kind))
+                except Exception as exc:  # collected and reported with the path
+                    exc.__notes__ = [
+                        *getattr(exc, "__notes__", []),
+                        IterableValidationNote(f"Structuring {t} @ index {i}", i, kind),
+                    ]
+                    errors.append(exc)
+            if errors:
+                raise IterableValidationError(f"While structuring {t!r}", errors, t)
+            return tuple(out)
+
+        return structure
+
+    conv.register_structure_hook_factory(_is_tuple, tuple_hook)
     return conv
 
 
@@ -58,22 +153,41 @@ def state_hash(state: GameState) -> str:
     return hashlib.sha256(canonical_json(state_to_data(state)).encode()).hexdigest()
 
 
+# ---- the file --------------------------------------------------------------------------------
 @frozen
 class SaveFile:
-    """`checkpoints[i]` is the start of `state_hash` after `commands[i]` (replay checks)."""
+    """`checkpoints[i]` is the start of `state_hash` after `commands[i]` (to find where a replay
+    parts from the save). `rules_version` is the rules the log was played under and `made_by`
+    the game version whose rules those were; `format` is the format the file was read in."""
 
     seed: int
     commands: tuple[Command, ...]
     state: GameState
     header: dict[str, Any] = attrs.field(factory=dict)
     checkpoints: tuple[str, ...] = ()
+    rules_version: int = RULES_VERSION
+    made_by: str = __version__
+    format: int = FORMAT_VERSION
+
+    @property
+    def current_rules(self) -> bool:
+        return self.rules_version == RULES_VERSION
+
+    def origin(self) -> str:
+        """`mac-tui 0.1.0 (rules version 1, save format 1)`."""
+        return (
+            f"mac-tui {self.made_by} (rules version {self.rules_version}, "
+            f"save format {self.format})"
+        )
 
 
-def to_json(save: SaveFile) -> str:
-    doc = {
+def to_doc(save: SaveFile) -> dict[str, Any]:
+    return {
         "magic": MAGIC,
         "format": FORMAT_VERSION,
         "game_version": __version__,
+        "rules_version": save.rules_version,
+        "made_by": save.made_by,
         "header": save.header,
         "seed": save.seed,
         "commands": [format_command(c) for c in save.commands],
@@ -81,92 +195,458 @@ def to_json(save: SaveFile) -> str:
         "snapshot": state_to_data(save.state),
         "snapshot_hash": state_hash(save.state),
     }
-    return json.dumps(doc, indent=1, sort_keys=True) + "\n"
 
 
-def from_json(text: str, name: str = "save") -> SaveFile:
+def to_json(save: SaveFile) -> str:
+    return json.dumps(to_doc(save), indent=1, sort_keys=True) + "\n"
+
+
+# ---- migrations: format N -> N + 1 -----------------------------------------------------------
+def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 (mac-tui 0.1.0) has no rules version: its logs were played under rules
+    version 1, by the game version the file names."""
+    version = doc.get("game_version")
+    return {
+        **doc,
+        "format": 2,
+        "rules_version": 1,
+        "made_by": version if isinstance(version, str) else "0.1.0",
+    }
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+
+
+def migrate(doc: dict[str, Any], fmt: int) -> dict[str, Any]:
+    """Bring a document of format `fmt` to `FORMAT_VERSION`, one migration at a time."""
+    for version in range(fmt, FORMAT_VERSION):
+        doc = MIGRATIONS[version](doc)
+    return doc
+
+
+# ---- reading ---------------------------------------------------------------------------------
+def _field(doc: dict[str, Any], name: str, kind: type, words: str, *, required: bool = True) -> Any:
+    """`doc[name]` of exactly `kind` (a `true` is not a number), else SaveError's text."""
+    if name not in doc:
+        if required:
+            raise _Bad(f'field "{name}" is missing')
+        return None
+    value = doc[name]
+    if type(value) is not kind:
+        raise _Bad(f'field "{name}" must be {words}, not {_what(value)}')
+    return value
+
+
+class _Bad(Exception):
+    """What is wrong, without the file's name (from_doc puts it in front)."""
+
+
+def _snapshot_detail(exc: Exception) -> str:
+    if isinstance(exc, cattrs.BaseValidationError):
+        lines = cattrs.transform_error(exc, path="snapshot")
+        shown = "; ".join(lines[:4])
+        return shown + (f" (and {len(lines) - 4} more)" if len(lines) > 4 else "")
+    return str(exc) or type(exc).__name__
+
+
+def from_doc(doc: Any, name: str = "save") -> SaveFile:
+    """The save in a parsed document; SaveError naming `name` and the field when it is not a
+    save this version can use."""
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SaveError(f"{name}: not a readable save (damaged JSON: {exc}).") from None
+        return _from_doc(doc)
+    except _Bad as exc:
+        raise SaveError(f"{name}: {exc}.") from None
+
+
+def _from_doc(doc: Any) -> SaveFile:
     if not isinstance(doc, dict) or doc.get("magic") != MAGIC:
-        raise SaveError(f"{name}: not a mac-tui save file.")
-    fmt = doc.get("format")
-    if not isinstance(fmt, int):
-        raise SaveError(f'{name}: field "format" is missing or not a number.')
+        raise _Bad("not a mac-tui save file")
+    fmt = _field(doc, "format", int, "a whole number")
+    if fmt < 1:
+        raise _Bad(f'field "format" is {fmt}; save formats start at 1')
     if fmt > FORMAT_VERSION:
-        raise SaveError(
-            f"{name}: written by a newer mac-tui (save format {fmt}, this version reads up to "
-            f"{FORMAT_VERSION}); upgrade mac-tui to load it."
+        raise _Bad(
+            f"written by a newer mac-tui (save format {fmt}, this version reads up to "
+            f"{FORMAT_VERSION}); upgrade mac-tui to load it"
         )
-    for field, kind in (("seed", int), ("commands", list), ("snapshot", dict)):
-        if not isinstance(doc.get(field), kind):
-            raise SaveError(f'{name}: field "{field}" is missing or of the wrong type.')
-    commands: list[Command] = []
-    parsed: dict[str, Command] = {}  # a long log repeats few lines: parse each text once
-    for i, line in enumerate(doc["commands"]):
-        text = str(line)
-        command = parsed.get(text)
-        if command is None:
-            try:
-                command = parsed[text] = parse_command(text)
-            except CommandSyntaxError as exc:
-                raise SaveError(f'{name}: field "commands", line {i + 1}: {exc}.') from None
-        commands.append(command)
-    try:
-        state = state_from_data(doc["snapshot"])
-    except (cattrs.BaseValidationError, TypeError, ValueError, KeyError) as exc:
-        detail = (
-            "; ".join(cattrs.transform_error(exc))
-            if isinstance(exc, cattrs.BaseValidationError)
-            else str(exc)
+    doc = migrate(doc, fmt)
+    rules = _field(doc, "rules_version", int, "a whole number")
+    if rules < 1:
+        raise _Bad(f'field "rules_version" is {rules}; rules versions start at 1')
+    if rules > RULES_VERSION:
+        raise _Bad(
+            f"played under newer rules (rules version {rules}, this version plays "
+            f"{RULES_VERSION}); upgrade mac-tui to load it"
         )
-        raise SaveError(f'{name}: field "snapshot" is damaged: {detail}.') from None
-    expected = doc.get("snapshot_hash")
-    if expected is not None and expected != state_hash(state):
-        raise SaveError(f'{name}: field "snapshot" does not match its hash (file damaged).')
-    raw_header = doc.get("header")
-    header: dict[str, Any] = raw_header if isinstance(raw_header, dict) else {}
-    checkpoints = doc.get("checkpoints", [])
-    if not isinstance(checkpoints, list) or not all(isinstance(c, str) for c in checkpoints):
-        raise SaveError(f'{name}: field "checkpoints" must be a list of hashes.')
+    made_by = _field(doc, "made_by", str, "a text")
+    if not 0 < len(made_by) <= MAX_VERSION_TEXT:
+        raise _Bad(f'field "made_by" must have 1 to {MAX_VERSION_TEXT} characters')
+    seed = _field(doc, "seed", int, "a whole number")
+    lines = _field(doc, "commands", list, "a list of command lines")
+    snapshot = _field(doc, "snapshot", dict, "an object")
+    header = _field(doc, "header", dict, "an object", required=False) or {}
+    checkpoints = _field(doc, "checkpoints", list, "a list", required=False) or []
+    expected = _field(doc, "snapshot_hash", str, "a text", required=fmt >= 2)
+    commands = _commands(lines)
+    if not all(isinstance(c, str) and len(c) <= 64 for c in checkpoints):
+        raise _Bad('field "checkpoints" must be a list of hashes')
     if checkpoints and len(checkpoints) != len(commands):
-        raise SaveError(f'{name}: field "checkpoints" does not match the commands (damaged).')
+        raise _Bad(
+            f'field "checkpoints" has {len(checkpoints)} entries for {len(commands)} commands'
+        )
+    try:
+        state = state_from_data(snapshot)
+    except Exception as exc:  # untrusted data: every failure is a refusal
+        raise _Bad(f'field "snapshot" is damaged: {_snapshot_detail(exc)}') from None
+    if expected is not None and expected != state_hash(state):
+        raise _Bad('field "snapshot" does not match field "snapshot_hash" (file damaged)')
+    if state.seed != seed:
+        raise _Bad(f'field "seed" is {seed} but the snapshot\'s seed is {state.seed}')
+    from .snapshot import problems
+
+    found = problems(state)
+    if found:
+        raise _Bad("; ".join(found))
     return SaveFile(
-        seed=doc["seed"],
-        commands=tuple(commands),
+        seed=seed,
+        commands=commands,
         state=state,
         header=header,
         checkpoints=tuple(checkpoints),
+        rules_version=rules,
+        made_by=made_by,
+        format=fmt,
     )
 
 
-def write_save(path: Path, save: SaveFile) -> None:
-    """Write atomically; the previous file, if any, becomes `path.bak`."""
+def _commands(lines: list[Any]) -> tuple[Command, ...]:
+    commands: list[Command] = []
+    parsed: dict[str, Command] = {}  # a long log repeats few lines: parse each text once
+    for i, line in enumerate(lines):
+        if not isinstance(line, str) or len(line) > MAX_LINE:
+            raise _Bad(f'field "commands", line {i + 1}: not a command line')
+        command = parsed.get(line)
+        if command is None:
+            try:
+                command = parsed[line] = parse_command(line)
+            except CommandSyntaxError as exc:
+                raise _Bad(f'field "commands", line {i + 1}: {exc}') from None
+        commands.append(command)
+    return tuple(commands)
+
+
+def from_json(data: bytes | str, name: str = "save") -> SaveFile:
+    try:
+        doc = load_json(data)
+    except Refused as exc:
+        raise SaveError(f"{name}: not a readable save: it {exc}.") from None
+    return from_doc(doc, name)
+
+
+def read_save(path: Path, name: str | None = None) -> SaveFile:
+    """The save at `path` (a regular file, checked through); SaveError naming `name` (default:
+    the path) when it cannot be used. The file is never changed."""
+    shown = str(path) if name is None else name
+    try:
+        data = read_regular(path)
+    except Refused as exc:
+        raise SaveError(f"{shown}: {_refusal(str(exc))}.") from None
+    return from_json(data, shown)
+
+
+def _refusal(text: str) -> str:
+    return "no such save file" if text == "no such file" else text
+
+
+# ---- writing ---------------------------------------------------------------------------------
+# Tests set this to see (or interrupt: the kill-test) each file operation of `write_save`.
+STEP_HOOK: Callable[[str], None] | None = None
+
+
+def _step(name: str) -> None:
+    if STEP_HOOK is not None:
+        STEP_HOOK(name)
+
+
+BACKUP = ".bak"
+DAMAGED = ".damaged"
+TMP = ".tmp"
+
+
+def sibling(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+def _temp_name(path: Path, kind: str = "") -> Path:
+    return sibling(path, f"{kind}.{os.getpid()}{TMP}")
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:  # pragma: no cover - platforms that cannot open a folder
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - file systems without directory fsync
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_temp(path: Path, data: bytes) -> Path:
+    tmp = _temp_name(path)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)  # left by a killed process that had our pid
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(tmp, flags, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        _step("temp written")
+        os.fsync(fd)
+        _step("temp synced")
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    os.close(fd)
+    return tmp
+
+
+def _keep_previous(path: Path, suffix: str) -> None:
+    """The current `path`, as it is, also under `path + suffix` (a hard link, else a copy),
+    replacing the previous one atomically; nothing when there is no current file."""
+    kept = _temp_name(path, suffix)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(kept)
+    try:
+        os.link(path, kept, follow_symlinks=False)
+    except FileNotFoundError:
+        return  # no previous save
+    except OSError:  # no hard links here (some network and FAT file systems): copy
+        try:
+            shutil.copyfile(path, kept, follow_symlinks=False)
+        except OSError:  # gone, or not a file that can be copied: the new save still goes in
+            with contextlib.suppress(OSError):
+                os.unlink(kept)
+            return
+    _step("previous linked")
+    os.replace(kept, sibling(path, suffix))
+    _step("previous kept")
+
+
+def write_save(
+    path: Path, save: SaveFile, *, previous: str = BACKUP, exclusive: bool = False
+) -> None:
+    """Write `save` at `path` so that a complete `path` exists at every instant.
+
+    The current file is kept as `path + previous` (`.bak`; `.damaged` for a file the game could
+    not read) before the new one replaces it in a single `os.replace`. `exclusive`: create
+    `path`, never replace it (FileExistsError when it exists)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
     data = to_json(save).encode()
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    if path.exists():
-        os.replace(path, path.with_name(path.name + ".bak"))
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
+    _step("begin")
+    tmp = _write_temp(path, data)
     try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+        if exclusive:
+            try:
+                os.link(tmp, path, follow_symlinks=False)
+            except FileExistsError:
+                raise
+            except OSError:  # no hard links: create it exclusively, then fill it
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            _step("replaced")
+            os.unlink(tmp)
+        else:
+            _keep_previous(path, previous)
+            os.replace(tmp, path)
+            _step("replaced")
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+    _step("folder synced")
+    _sweep(path)
 
 
-def read_save(path: Path) -> SaveFile:
+def _sweep(path: Path) -> None:
+    """Remove the temp files of `path` that processes no longer alive left behind."""
+    for candidate in _temp_files(path):
+        pid_text = candidate.name.removesuffix(TMP).rsplit(".", 1)[-1]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                os.unlink(candidate)
+        except (PermissionError, OverflowError, ValueError):
+            continue
+
+
+def _temp_files(path: Path) -> list[Path]:
+    try:
+        return sorted(
+            p for p in path.parent.glob(f"{glob_escape(path.name)}*{TMP}") if p.name != path.name
+        )
+    except OSError:
+        return []
+
+
+def glob_escape(text: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[]" else c for c in text)
+
+
+def create_save(path: Path, save: SaveFile) -> Path:
+    """Write a new save at `path`, or at `stem-2.json`, `stem-3.json`... when that name is
+    taken (by a save, or by a backup or temp file of one): an existing save is never
+    replaced. Returns where it was written."""
     path = Path(path)
+    stem = path.name.removesuffix(".json")
+    for n in range(1, 10_000):
+        candidate = path.with_name(f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
+        if recovery_candidates(candidate) or os.path.lexists(candidate):
+            continue
+        try:
+            write_save(candidate, save, exclusive=True)
+        except FileExistsError:
+            continue
+        return candidate
+    raise FileExistsError(f"no free save name like {path.name} in {path.parent}")
+
+
+# ---- recovery and listing --------------------------------------------------------------------
+def recovery_candidates(path: Path) -> list[Path]:
+    """The files a campaign can be recovered from: `NAME.json.bak` and its temp files."""
+    out = [p for p in (sibling(path, BACKUP),) if os.path.lexists(p)]
+    return out + _temp_files(path)
+
+
+@frozen
+class Loaded:
+    """A save as loaded: from `source`, which is `path` unless the campaign was recovered
+    (`notes` then say from what, and why)."""
+
+    save: SaveFile
+    path: Path
+    source: Path
+    notes: tuple[str, ...] = ()
+
+    @property
+    def recovered(self) -> bool:
+        return self.source != self.path
+
+
+def load_save(path: Path, name: str | None = None) -> Loaded:
+    """Read `path`; when it is missing or cannot be used, recover the campaign from the
+    newest valid of its `.bak` and temp files (the one with the most commands, then the
+    newest), with a note saying so. SaveError (the main file's) when nothing is usable."""
+    path = Path(path)
+    shown = str(path) if name is None else name
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SaveError(f"{path}: no such save file.") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveError(f"{path}: cannot be read ({exc}).") from None
-    return from_json(text, str(path))
+        return Loaded(read_save(path, shown), path, path)
+    except SaveError as exc:
+        failure = exc
+    best: tuple[int, int, Path, SaveFile] | None = None
+    for candidate in recovery_candidates(path):
+        try:
+            save = read_save(candidate, candidate.name)
+            mtime = candidate.lstat().st_mtime_ns
+        except (SaveError, OSError):
+            continue
+        key = (len(save.commands), mtime, candidate, save)
+        if best is None or key[:2] > best[:2]:
+            best = key
+    if best is None:
+        raise failure
+    why = str(failure).removeprefix(f"{shown}: ").rstrip(".")
+    note = (
+        f"{shown}: {why}. Recovered the campaign from {best[2].name} ({best[0]} commands); "
+        f"it is saved again as {path.name} at the next action."
+    )
+    return Loaded(best[3], path, best[2], (note,))
+
+
+@frozen
+class Listing:
+    """One campaign of a saves folder: its main file (which may be missing when only its
+    backup or temp file is left), the header to show, and why the main file is unusable."""
+
+    path: Path
+    header: dict[str, Any]
+    mtime: float
+    problem: str | None = None
+
+
+def peek_header(path: Path) -> dict[str, Any]:
+    """A save's header, read through the safe reader without checking the rest; `SaveError`
+    naming the file when it is not a readable save."""
+    try:
+        doc = load_json(read_regular(path))
+    except Refused as exc:
+        raise SaveError(f"{path.name}: {_refusal(str(exc))}.") from None
+    if not isinstance(doc, dict) or doc.get("magic") != MAGIC:
+        raise SaveError(f"{path.name}: not a mac-tui save file.")
+    header = doc.get("header")
+    return dict(header) if isinstance(header, dict) else {}
+
+
+def _main_of(name: str) -> str | None:
+    """`x.json` for `x.json`, `x.json.bak` and `x.json[...].tmp`; None for other files."""
+    if name.startswith("."):
+        return None
+    if name.endswith(".json"):
+        return name
+    at = name.find(".json.")
+    if at > 0 and (name.endswith(BACKUP) or name.endswith(TMP)):
+        return name[: at + len(".json")]
+    return None
+
+
+def campaign_files(folder: Path) -> list[Path]:
+    """The main file of every campaign in `folder` (existing or recoverable), sorted by name."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return sorted({folder / m for m in map(_main_of, names) if m is not None})
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.lstat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def list_saves(folder: Path) -> list[Listing]:
+    """Every campaign of `folder`, newest first: its header from the main file, else from
+    the newest of its backups (the load recovers it). Never raises for a bad file."""
+    out: list[Listing] = []
+    for path in campaign_files(folder):
+        try:
+            out.append(Listing(path, peek_header(path), _mtime(path)))
+            continue
+        except SaveError as exc:
+            problem = str(exc)
+        candidates = sorted(recovery_candidates(path), key=_mtime, reverse=True)
+        header: dict[str, Any] = {}
+        for candidate in candidates:
+            try:
+                header = peek_header(candidate)
+                break
+            except SaveError:
+                continue
+        when = max([_mtime(path), *map(_mtime, candidates)])
+        out.append(Listing(path, header, when, problem))
+    out.sort(key=lambda listing: (-listing.mtime, listing.path.name))
+    return out

@@ -2,7 +2,8 @@
 
 This is the driver's bookkeeping (screens, `mac-tui script`), not engine state: the engine
 stays `step(state, command)`. Every accepted command is logged with a checkpoint (the start of
-the state hash after it), so a replay can name the first command where it parts from the save.
+the state hash after it), so a replay can name the first command where it parts from the save;
+`verify` compares only the end state, and walks the checkpoints only when that differs.
 """
 
 from __future__ import annotations
@@ -15,9 +16,18 @@ from typing import Any
 from attrs import frozen
 
 from . import __version__
-from .game import Accepted, Command, Outcome, step
+from .game import RULES_VERSION, Accepted, Command, Outcome, step
 from .model import GameState, initial_state
-from .save import SaveFile, read_save, state_hash, write_save
+from .save import (
+    BACKUP,
+    DAMAGED,
+    Loaded,
+    SaveFile,
+    create_save,
+    load_save,
+    state_hash,
+    write_save,
+)
 
 CHECKPOINT_CHARS = 16
 SAVES_ENV = "MAC_TUI_SAVES"
@@ -67,18 +77,31 @@ def header_for(state: GameState) -> dict[str, Any]:
 
 
 class Session:
-    """The running game: `apply` a command, keep it when accepted, save at any point."""
+    """The running game: `apply` a command, keep it when accepted, save at any point.
+
+    `rules_version` and `made_by` say under which rules the log was played (a save of an
+    older version goes on under its own numbers: its log is not replayable by this engine).
+    The session remembers where and how far it was last saved, so saving an unchanged game
+    again (SIGHUP after an autosave) writes nothing and keeps the backup of the previous state.
+    """
 
     def __init__(
         self,
         state: GameState,
         commands: Sequence[Command] = (),
         checkpoints: Sequence[str] = (),
+        *,
+        rules_version: int = RULES_VERSION,
+        made_by: str = __version__,
     ) -> None:
         self.seed = state.seed
         self.state = state
         self.commands: list[Command] = list(commands)
         self.checkpoints: list[str] = list(checkpoints)
+        self.rules_version = rules_version
+        self.made_by = made_by
+        self._saved: tuple[Path, int] | None = None  # (file, commands) of the last save
+        self._previous = BACKUP  # how the file now at the save path is kept when replaced
 
     @classmethod
     def new(cls, seed: int) -> Session:
@@ -86,11 +109,30 @@ class Session:
 
     @classmethod
     def from_save(cls, save: SaveFile) -> Session:
-        return cls(save.state, save.commands, save.checkpoints)
+        return cls(
+            save.state,
+            save.commands,
+            save.checkpoints,
+            rules_version=save.rules_version,
+            made_by=save.made_by,
+        )
+
+    @classmethod
+    def open(cls, path: Path, name: str | None = None) -> tuple[Session, Loaded]:
+        """Load `path`, recovering it from its backup or temp file when it is missing or
+        damaged (`Loaded.notes` say so); SaveError when nothing is usable."""
+        loaded = load_save(path, name)
+        session = cls.from_save(loaded.save)
+        if loaded.recovered:
+            # the file at `path` (if any) is damaged: keep it as .damaged, not as the backup
+            session._previous = DAMAGED
+        else:
+            session._saved = (Path(path), len(session.commands))
+        return session, loaded
 
     @classmethod
     def load(cls, path: Path) -> Session:
-        return cls.from_save(read_save(path))
+        return cls.open(path)[0]
 
     def apply(self, command: Command) -> Outcome:
         outcome = step(self.state, command)
@@ -107,38 +149,97 @@ class Session:
             state=self.state,
             header=header_for(self.state),
             checkpoints=tuple(self.checkpoints),
+            rules_version=self.rules_version,
+            made_by=self.made_by,
         )
 
-    def save(self, path: Path) -> None:
-        write_save(path, self.to_save())
+    def unsaved(self, path: Path) -> bool:
+        """Has the game changed since it was last saved at `path`?"""
+        return self._saved != (Path(path), len(self.commands)) or not os.path.lexists(path)
+
+    def save(self, path: Path) -> bool:
+        """Save at `path` (atomically, the previous file kept as `.bak`) unless nothing
+        changed since the last save there; True when a file was written. OSError when the
+        file cannot be written (the game goes on; the caller says so)."""
+        path = Path(path)
+        if not self.unsaved(path):
+            return False
+        write_save(path, self.to_save(), previous=self._previous)
+        self._saved, self._previous = (path, len(self.commands)), BACKUP
+        return True
+
+    def create(self, path: Path) -> Path:
+        """Save a new game at `path`, or beside it under a free name (`save.create_save`):
+        an existing save is never replaced. Returns the file written."""
+        written = create_save(Path(path), self.to_save())
+        self._saved, self._previous = (written, len(self.commands)), BACKUP
+        return written
 
 
 @frozen
 class Verdict:
+    """`ok`: the snapshot is what the commands rebuild (or, `checked` False, the save's rules
+    are older than this engine's and its log is not replayed)."""
+
     ok: bool
     message: str
     first_divergence: int | None = None  # 1-based command number
+    checked: bool = True
 
 
-def verify(save: SaveFile) -> Verdict:
-    """Refold the commands from the seed; the result must equal the snapshot (replay --verify)."""
+def replay_save(save: SaveFile) -> tuple[GameState, Verdict | None]:
+    """Refold the commands from the seed: the state they rebuild, and the verdict when one is
+    refused on the way."""
     state = initial_state(save.seed)
     for i, command in enumerate(save.commands):
         outcome = step(state, command)
         if not isinstance(outcome, Accepted):
-            return Verdict(
+            return state, Verdict(
                 False,
                 f"command {i + 1} ({command.to_text()}) is refused on replay: {outcome.reason}",
                 i + 1,
             )
         state = outcome.state
-        if save.checkpoints and checkpoint(state) != save.checkpoints[i]:
-            return Verdict(
-                False,
-                f"the game parts from the save at command {i + 1}: {command.to_text()}",
-                i + 1,
-            )
-    if state_hash(state) != state_hash(save.state):
-        n = len(save.commands)
-        return Verdict(False, f"after all {n} commands the state differs from the snapshot", n)
-    return Verdict(True, f"replayed {len(save.commands)} commands: the state equals the snapshot")
+    return state, None
+
+
+def verify(save: SaveFile) -> Verdict:
+    """Does the snapshot follow from the commands (`replay --verify`)? One pass refolds the
+    log and compares only the end state's hash, so the check costs what the replay costs; a
+    second pass over the checkpoints runs only to name where a failing save parts from its
+    log. A save of older rules is not replayed: it says which version made it."""
+    if not save.current_rules:
+        return Verdict(
+            True,
+            f"made by {save.origin()}; this mac-tui plays rules version {RULES_VERSION}, so "
+            f"its {len(save.commands)} commands are not replayed: the game goes on from its "
+            "snapshot",
+            checked=False,
+        )
+    state, refused = replay_save(save)
+    if refused is not None:
+        return refused
+    n = len(save.commands)
+    if state_hash(state) == state_hash(save.state):
+        return Verdict(True, f"replayed {n} commands: the state equals the snapshot")
+    at = first_divergence(save)
+    if at is not None:
+        text = save.commands[at - 1].to_text()
+        return Verdict(False, f"the game parts from the save at command {at}: {text}", at)
+    return Verdict(False, f"after all {n} commands the state differs from the snapshot", n)
+
+
+def first_divergence(save: SaveFile) -> int | None:
+    """The 1-based number of the first command after which the replayed state's checkpoint
+    differs from the save's; None when every checkpoint matches (or there are none)."""
+    if not save.checkpoints:
+        return None
+    state = initial_state(save.seed)
+    for i, command in enumerate(save.commands):
+        outcome = step(state, command)
+        if not isinstance(outcome, Accepted):
+            return i + 1
+        state = outcome.state
+        if checkpoint(state) != save.checkpoints[i]:
+            return i + 1
+    return None

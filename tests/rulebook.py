@@ -1,8 +1,10 @@
 """Read the rulebook's markdown at test time: sections, tables, prose numbers and formulas.
 
-The rules live outside the package, next to the checkout: ``/work/shared/rules/core-rules.md``
-(plus ``setup-facts.md`` and ``rulings.md``). The tests parse them and compare every value the
-catalog holds with what the text says, so a drifting ``data/*.toml`` fails loudly.
+The rules live outside the package, next to the checkout: ``../shared/rules/core-rules.md``
+(plus ``setup-facts.md`` and ``rulings.md``), or in the folder ``$MAC_TUI_SHARED`` names. The
+tests parse them and compare every value the catalog holds with what the text says, so a
+drifting ``data/*.toml`` fails loudly. A clone without them skips those tests, saying what is
+missing (`missing_documents`); every other test runs from the clone alone.
 
 Only text handling lives here (plus the few name -> catalog record look-ups); the expected
 numbers all come from the documents.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 import re
 from collections.abc import Callable, Iterable
 from decimal import Decimal
@@ -19,10 +22,31 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+SHARED_ENV = "MAC_TUI_SHARED"
+
+
+def shared_dir() -> Path:
+    """`$MAC_TUI_SHARED`, else the `shared` folder beside the checkout."""
+    override = os.environ.get(SHARED_ENV)
+    return Path(override) if override else Path(__file__).resolve().parents[2] / "shared"
+
+
+SHARED = shared_dir()
 RULES_PATH = SHARED / "rules" / "core-rules.md"
 SETUP_PATH = SHARED / "setup-facts.md"
 RULINGS_PATH = SHARED / "rulings.md"
+
+
+def missing_documents() -> str | None:
+    """Why the rulebook tests cannot run here (which documents are not found), or None."""
+    missing = [p for p in (RULES_PATH, SETUP_PATH, RULINGS_PATH) if not p.is_file()]
+    if not missing:
+        return None
+    return (
+        f"the rulebook is not here: no {', '.join(str(p) for p in missing)} (put the shared "
+        f"folder beside the checkout, or set ${SHARED_ENV} to it)"
+    )
+
 
 HEADING = re.compile(r"^(#{1,6})\s+\S")
 DASHES = "—–-"  # em dash, en dash, hyphen: a lone one in a cell means "none"

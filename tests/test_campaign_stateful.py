@@ -82,7 +82,7 @@ from mac_tui.game import (
 from mac_tui.players.ai import decide
 from mac_tui.save import from_json, state_hash, to_json
 from mac_tui.script import ai_turns
-from mac_tui.session import Session, verify
+from mac_tui.session import Session, first_divergence, verify
 
 from . import campaign_moves as moves
 
@@ -427,8 +427,10 @@ class CampaignMachine(RuleBasedStateMachine):
         if c is None:
             return
         self.check_save()
-        verdict = verify(from_json(to_json(s.to_save())))
+        save = from_json(to_json(s.to_save()))
+        verdict = verify(save)
         assert verdict.ok, verdict.message
+        assert first_divergence(save) is None  # every checkpoint matches too
         assert replay(s.seed, s.commands) == s.state
         event(f"missions played: {c.missions_played}")
         event("run ended" if c.ended else "run still going")

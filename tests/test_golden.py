@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from mac_tui import __version__
 from mac_tui.game import parse_command
-from mac_tui.save import read_save, state_hash, to_json
+from mac_tui.save import FORMAT_VERSION, read_save, state_hash, to_json
 from mac_tui.session import Session
 from tests.golden import make
 
@@ -49,7 +50,12 @@ def test_saves_replay_byte_identically(name: str) -> None:
     for line in doc["commands"]:
         assert session.apply(parse_command(line)).accepted, line
     rebuilt = json.loads(to_json(session.to_save()))
-    # the game version is the only field allowed to move on
+    # format 2 adds the rules version and the version whose rules made the log (rules
+    # version 1: these files' own); apart from those, the game version is the only field
+    # allowed to move on
+    assert (rebuilt.pop("rules_version"), rebuilt.pop("made_by")) == (1, __version__)
+    assert rebuilt["format"] == FORMAT_VERSION
+    rebuilt["format"] = doc["format"]
     rebuilt["game_version"] = doc["game_version"]
     rebuilt["header"]["game_version"] = doc["header"]["game_version"]
     assert json.dumps(rebuilt, indent=1, sort_keys=True) + "\n" == recorded

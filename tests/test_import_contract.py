@@ -37,7 +37,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("players", ("mac_tui.players", "mac_tui.script")),
-    ("sessions", ("mac_tui.session", "mac_tui.save")),
+    ("sessions", ("mac_tui.session", "mac_tui.save", "mac_tui.snapshot")),
     ("engine", ("mac_tui.game",)),
     ("rules", ("mac_tui.combat", "mac_tui.campaign")),
     (

@@ -33,6 +33,7 @@ from .rulebook import (
     ident,
     lead_int,
     location_named,
+    missing_documents,
     mounts,
     num,
     number,
@@ -48,6 +49,9 @@ from .rulebook import (
     transposed,
     weapon_named,
 )
+
+if missing_documents():
+    pytest.skip(missing_documents(), allow_module_level=True)
 
 BOOK = rules()
 SETUP = setup()

@@ -1,27 +1,33 @@
 """High scores across players (`mac_tui.server.scores`) and their screen in the game.
 
-The saves are real ones, written by `Session.save` from games set up through the engine (a run
-ended by R28's thirty days below zero is ended by `advance-day`, and its debrief is the game's
-own text); the damaged ones are broken by hand, one way each.
+The saves are real ones, played through the engine and written by `Session.save` (a run ended
+by R28's thirty days below zero is ended by `advance-day`, and its debrief is the game's own
+text; the year-long campaign with its missions is the golden one): the scores come from the
+state a save's commands rebuild, so a save edited by hand would not score what it says. The
+damaged and edited ones are broken by hand, one way each.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
+import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 from rich.console import Console
 from rich.text import Text
 from textual.widgets import DataTable, Static
 
+from mac_tui import save as save_module
 from mac_tui.campaign.commands import AdvanceDay, NewCampaign
 from mac_tui.campaign.debrief import debrief_text
 from mac_tui.combat.skirmish import NewSkirmish
-from mac_tui.game import Accepted
+from mac_tui.game import RULES_VERSION, Accepted
 from mac_tui.server import scores
 from mac_tui.server.scores import (
     SCORES_ENV,
@@ -39,56 +45,45 @@ from mac_tui.tui.screens.help import HelpScreen
 from mac_tui.tui.screens.scores import ScoresScreen
 from mac_tui.tui.screens.title import TitleScreen
 
+from .savefiles import dumps, rehash
+
 Pilot = Any  # textual.pilot.Pilot[None]
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 # ---- saves as the game writes them ---------------------------------------------------------
-def campaign_save(
-    path: Path,
-    company: str,
-    seed: int,
-    *,
-    day: int = 1,
-    credits: int | None = None,
-    won: int = 0,
-    played: int = 0,
-) -> Session:
-    """A campaign at `day` with these numbers, saved at `path` (as the game autosaves)."""
+GOLDEN = Path(__file__).parent / "golden" / "v1"
+YEAR = GOLDEN / "campaign-year.json"  # 367 days, 46 missions won of 46 (seed 14)
+
+
+def campaign_save(path: Path, company: str, seed: int, *, days: int = 0) -> Session:
+    """A campaign `days` days after it began, played and saved as the game does."""
     session = Session.new(seed)
     assert isinstance(session.apply(NewCampaign(company)), Accepted)
-    c = session.state.campaign
-    assert c is not None
-    c = attrs.evolve(
-        c,
-        day=day,
-        credits=c.credits if credits is None else credits,
-        missions_won=won,
-        missions_played=played,
-    )
-    session.state = attrs.evolve(session.state, campaign=c)
+    if days:
+        assert isinstance(session.apply(AdvanceDay(days)), Accepted)
     session.save(path)
     return session
 
 
-def ended_save(path: Path, company: str, seed: int, *, day: int, debrief: bool = True) -> Session:
-    """A run that R28 ends on `day`: credits below zero for the 30th day, by `advance-day`;
-    the debrief written beside the save as the debrief screen writes it."""
+def ended_save(path: Path, company: str, seed: int, *, debrief: bool = True) -> Session:
+    """A run R28 ends: a company that only waits runs out of money, and after thirty days
+    below zero it is over (on day 364); the debrief written beside the save as the debrief
+    screen writes it."""
     session = Session.new(seed)
     assert isinstance(session.apply(NewCampaign(company)), Accepted)
+    assert isinstance(session.apply(AdvanceDay(365)), Accepted)  # stops when the run ends
     c = session.state.campaign
-    assert c is not None
-    c = attrs.evolve(c, day=day - 1, credits=-5_000, negative_days=29, missions_played=3)
-    session.state = attrs.evolve(session.state, campaign=c)
-    assert isinstance(session.apply(AdvanceDay(1)), Accepted)
-    c = session.state.campaign
-    assert c is not None and c.ended and c.day == day
+    assert c is not None and c.ended and c.day == BROKE_DAY
     session.save(path)
     if debrief:
         text = debrief_text(c, seed, ["The company folds."], c.ended)
         path.with_suffix(".debrief.txt").write_text(text, encoding="utf-8")
     return session
+
+
+BROKE_DAY = 364
 
 
 def skirmish_save(path: Path, seed: int) -> None:
@@ -99,41 +94,48 @@ def skirmish_save(path: Path, seed: int) -> None:
 
 def server_data(root: Path) -> Path:
     """A server's data folder: alice (a campaign and a quick battle), bob (a finished run and a
-    newer campaign), carol (nothing yet), and one web game."""
+    newer campaign), carol (nothing yet), and one web game (a year-long campaign)."""
     players = root / "players"
     alice = players / "alice" / "saves"
     bob = players / "bob" / "saves"
     alice.mkdir(parents=True)
     bob.mkdir(parents=True)
     (players / "carol" / "saves").mkdir(parents=True)
-    campaign_save(alice / "wolves-11.json", "Iron Wolves", 11, day=120, won=9, played=10)
+    campaign_save(alice / "wolves-11.json", "Iron Wolves", 11, days=119)
     skirmish_save(alice / "skirmish-5.json", 5)
-    ended_save(bob / "broke-22.json", "Broke Lancers", 22, day=61)
-    campaign_save(bob / "second-23.json", "Second Wind", 23, day=8, won=1, played=1)
+    ended_save(bob / "broke-22.json", "Broke Lancers", 22)
+    campaign_save(bob / "second-23.json", "Second Wind", 23, days=7)
     web = root / "web" / "saves"
     web.mkdir(parents=True)
-    campaign_save(web / "web-33.json", "Browser Brigade", 33, day=120, won=9, played=12)
+    shutil.copy(YEAR, web / "web-14.json")
     return root
+
+
+def rewritten(path: Path, change: Callable[[dict[str, Any]], None], *, snapshot: bool) -> None:
+    """Edit a save file as a player with a text editor would (the hash made to match)."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    change(doc["snapshot"] if snapshot else doc["header"])
+    path.write_bytes(dumps(rehash(doc)))
 
 
 # ---- collecting ----------------------------------------------------------------------------
 def test_every_players_campaigns_are_read_and_ranked(tmp_path: Path) -> None:
     data = server_data(tmp_path / "data")
     got = collect(data)
-    assert got.notes == ()
-    assert [(s.player, s.company) for s in got.rows] == [
-        ("(web)", "Browser Brigade"),  # 119 days, 9 won, more credits than alice
-        ("alice", "Iron Wolves"),  # 119 days, 9 won
-        ("bob", "Broke Lancers"),  # 60 days
-        ("bob", "Second Wind"),  # 7 days
+    assert got.notes == () and got.flagged == ()
+    assert [(s.player, s.company, s.days) for s in got.rows] == [
+        ("(web)", "Autopilot Company", 367),
+        ("bob", "Broke Lancers", BROKE_DAY - 1),
+        ("alice", "Iron Wolves", 119),
+        ("bob", "Second Wind", 7),
     ]
-    wolves = got.rows[1]
+    wolves = got.rows[2]
     assert wolves == Score(
         player="alice",
         company="Iron Wolves",
         days=119,
-        missions_won=9,
-        missions_played=10,
+        missions_won=0,
+        missions_played=0,
         credits=wolves.credits,
         outcome="alive",
         cause="",
@@ -142,8 +144,9 @@ def test_every_players_campaigns_are_read_and_ranked(tmp_path: Path) -> None:
         ended_at="",
         file="players/alice/saves/wolves-11.json",
     )
-    assert got.rows[0].credits == wolves.credits  # equal credits: then the player's name
-    assert got.rows[0].missions_played == 12
+    assert wolves.verified and wolves.credits < 500_000  # the upkeep of 119 days was paid
+    year = got.rows[0]
+    assert (year.missions_won, year.missions_played, year.seed) == (46, 46, 14)
 
 
 def test_a_finished_run_tells_how_and_where_it_ended(tmp_path: Path) -> None:
@@ -151,10 +154,10 @@ def test_a_finished_run_tells_how_and_where_it_ended(tmp_path: Path) -> None:
     broke = next(s for s in collect_scores(data) if s.company == "Broke Lancers")
     assert broke.outcome == "bankrupt"
     assert broke.cause == "credits stayed below zero for 30 days"
-    assert broke.days == 60 and broke.missions_played == 3 and broke.credits < 0
-    assert broke.date == "02 Mar 2847"
-    assert broke.ended_at == "02 Mar 2847 at Junction Station"  # from the debrief file
-    # without the debrief the save's header still says how it ended
+    assert broke.days == BROKE_DAY - 1 and broke.missions_played == 0 and broke.credits < 0
+    assert broke.date == "30 Dec 2847"
+    assert broke.ended_at == "30 Dec 2847 at Junction Station"  # from the debrief file
+    # without the debrief the save itself still says how it ended
     Path(data / "players/bob/saves/broke-22.debrief.txt").unlink()
     broke = next(s for s in collect_scores(data) if s.company == "Broke Lancers")
     assert (broke.outcome, broke.ended_at) == ("bankrupt", "")
@@ -191,16 +194,28 @@ def test_the_layouts_a_root_can_have(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert missing.rows == () and "no such folder" in missing.source
 
 
-def test_ties_are_broken_by_missions_then_credits_then_names(tmp_path: Path) -> None:
-    saves = tmp_path / "saves"
-    saves.mkdir()
-    campaign_save(saves / "a.json", "Zulu", 1, day=50, won=2, credits=10)
-    campaign_save(saves / "b.json", "Alpha", 2, day=50, won=2, credits=10)
-    campaign_save(saves / "c.json", "Rich", 3, day=50, won=2, credits=999_999)
-    campaign_save(saves / "d.json", "Winner", 4, day=50, won=3, credits=-100)
-    campaign_save(saves / "e.json", "Elder", 5, day=51, won=0, credits=0)
-    order = [s.company for s in collect_scores(saves)]
-    assert order == ["Elder", "Winner", "Rich", "Alpha", "Zulu"]
+def score(company: str, days: int, won: int, credits: int, player: str = "p") -> Score:
+    return Score(player, company, days, won, won, credits, "alive", "", 1, "", "", company)
+
+
+def test_ties_are_broken_by_missions_then_credits_then_names() -> None:
+    rows = [
+        score("Zulu", 49, 2, 10),
+        score("Alpha", 49, 2, 10),
+        score("Rich", 49, 2, 999_999),
+        score("Winner", 49, 3, -100),
+        score("Elder", 50, 0, 0),
+        score("Alpha", 49, 2, 10, player="a"),
+    ]
+    order = [(s.player, s.company) for s in sorted(rows, key=Score.rank_key)]
+    assert order == [
+        ("p", "Elder"),
+        ("p", "Winner"),
+        ("p", "Rich"),
+        ("a", "Alpha"),
+        ("p", "Alpha"),
+        ("p", "Zulu"),
+    ]
 
 
 BAD_FILES: dict[str, tuple[bytes, str]] = {
@@ -208,50 +223,96 @@ BAD_FILES: dict[str, tuple[bytes, str]] = {
     "empty.json": (b"", "damaged JSON"),
     "list.json": (b"[1, 2, 3]", "not a mac-tui save file"),
     "other.json": (b'{"name": "a settings file"}', "not a mac-tui save file"),
-    "binary.json": (b"\xff\xfe\x00garbage", "not a text file"),
-    "deep.json": (b"[" * 100_000, "damaged JSON"),
-    "noheader.json": (b'{"magic": "mac-tui-save", "seed": 1}', 'field "header" is missing'),
-}
-BAD_HEADERS: dict[str, tuple[dict[str, Any], str]] = {
-    "noday.json": ({"day": None}, 'field "header.day" is missing'),
-    "textcredits.json": ({"credits": "lots"}, 'field "header.credits" is not a number'),
-    "boolwon.json": ({"missions_won": True}, 'field "header.missions_won" is not a number'),
-    "nocompany.json": ({"company": None}, 'field "header.company" is missing'),
-    "oddend.json": ({"ended": 7}, 'field "header.ended" is not a text'),
+    "binary.json": (b"\xff\xfe\x00garbage", "not UTF-8 text"),
+    "deep.json": (b"[" * 100_000, "nests 100,000 levels deep"),
+    "noformat.json": (b'{"magic": "mac-tui-save", "seed": 1}', 'field "format" is missing'),
 }
 
 
 def test_damaged_files_are_skipped_with_a_note_naming_them(tmp_path: Path) -> None:
     saves = tmp_path / "players" / "eve" / "saves"
     saves.mkdir(parents=True)
-    campaign_save(saves / "good.json", "Good Company", 9, day=10)
+    campaign_save(saves / "good.json", "Good Company", 9, days=9)
     for name, (content, _) in BAD_FILES.items():
         (saves / name).write_bytes(content)
-    good = json.loads((saves / "good.json").read_text(encoding="utf-8"))
-    for name, (change, _) in BAD_HEADERS.items():
-        doc = {**good, "header": {**good["header"], **change}}
-        doc["header"] = {k: v for k, v in doc["header"].items() if v is not None}
-        (saves / name).write_text(json.dumps(doc), encoding="utf-8")
     (saves / "locked.json").mkdir()  # a folder named like a save: cannot be read as one
+    os.mkfifo(saves / "fifo.json")  # would hang a plain read
+    (saves / "zero.json").symlink_to("/dev/zero")  # would fill the memory
+    chassis = saves / "chassis.json"
+    campaign_save(chassis, "Odd Frames", 10)
+    rewritten(chassis, lambda s: s["campaign"]["frames"][0].update(chassis="XX-99"), snapshot=True)
     got = collect(tmp_path / "players")
     assert [s.company for s in got.rows] == ["Good Company"]
     notes = {note.split(":", 1)[0]: note for note in got.notes}
-    expected = {name: why for name, (_, why) in (BAD_FILES | BAD_HEADERS).items()}
-    expected["locked.json"] = "cannot be read"
+    expected = {name: why for name, (_, why) in BAD_FILES.items()}
+    expected["locked.json"] = "is a folder, not a regular file"
+    expected["fifo.json"] = "is a named pipe (FIFO)"
+    expected["zero.json"] = "is a symbolic link"
+    expected["chassis.json"] = "names an unknown chassis 'XX-99'"
     assert set(notes) == {f"eve/saves/{name}" for name in expected}
     for name, why in expected.items():
         assert why in notes[f"eve/saves/{name}"], notes[f"eve/saves/{name}"]
         assert notes[f"eve/saves/{name}"].endswith("; skipped")
 
 
-def test_a_header_without_its_seed_takes_the_saves_seed(tmp_path: Path) -> None:
+def test_the_figures_come_from_the_game_not_from_the_editable_file(tmp_path: Path) -> None:
+    """Item 3: an edited header changes nothing; an edited snapshot (its hash made to match)
+    is scored as its commands rebuild it, with a note saying so."""
     saves = tmp_path / "saves"
     saves.mkdir()
-    campaign_save(saves / "old.json", "Old Guard", 77, day=3)
-    doc = json.loads((saves / "old.json").read_text(encoding="utf-8"))
-    del doc["header"]["seed"]
-    (saves / "old.json").write_text(json.dumps(doc), encoding="utf-8")
-    assert [s.seed for s in collect_scores(saves)] == [77]
+    honest = campaign_save(saves / "header.json", "Header Co", 3, days=20)
+    rewritten(saves / "header.json", lambda h: h.update(day=9999, missions_won=99), snapshot=False)
+    campaign_save(saves / "snap.json", "Snapshot Co", 4, days=20)
+    rewritten(
+        saves / "snap.json",
+        lambda s: s["campaign"].update(day=900, missions_won=40, missions_played=40),
+        snapshot=True,
+    )
+    got = collect(saves)
+    rows = {s.company: s for s in got.rows}
+    assert (rows["Header Co"].days, rows["Header Co"].missions_won) == (20, 0)
+    assert rows["Header Co"].note == "" and rows["Header Co"].verified
+    c = honest.state.campaign
+    assert c is not None and rows["Header Co"].credits == c.credits
+    assert (rows["Snapshot Co"].days, rows["Snapshot Co"].missions_won) == (20, 0)
+    assert got.flagged == (
+        "snap.json: the saved game does not follow from its commands: scored as they rebuild it",
+    )
+
+
+def test_replays_are_cached_by_the_files_content(tmp_path: Path) -> None:
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    shutil.copy(YEAR, saves / "year.json")
+    first = collect(saves)
+    cache = saves / ".scores-cache.json"
+    assert cache.exists()
+    entries = json.loads(cache.read_text(encoding="utf-8"))["entries"]
+    digest = hashlib.sha256((saves / "year.json").read_bytes()).hexdigest()
+    assert list(entries) == [digest] and entries[digest]["missions_won"] == 46
+    assert collect(saves).rows == first.rows  # from the cache
+    # an edit is a new file: replayed again, never taken from the cache
+    rewritten(saves / "year.json", lambda s: s["campaign"].update(missions_won=45), snapshot=True)
+    again = collect(saves)
+    assert again.rows[0].missions_won == 46 and again.flagged
+    # a cache that is damaged, or forged for another version, is not used
+    cache.write_text('{"tag": "0.0.0/1", "entries": {}}', encoding="utf-8")
+    assert collect(saves).rows == again.rows
+    cache.write_bytes(b"[" * 100_000)
+    assert collect(saves).rows == again.rows
+
+
+def test_a_save_of_older_rules_is_scored_from_its_snapshot_and_marked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    shutil.copy(YEAR, saves / "year.json")
+    monkeypatch.setattr(save_module, "RULES_VERSION", RULES_VERSION + 1)
+    monkeypatch.setattr(scores, "RULES_VERSION", RULES_VERSION + 1)
+    (row,) = collect(saves).rows
+    assert not row.verified and row.missions_won == 46
+    assert row.note.startswith("made by mac-tui 0.1.0 (rules version 1, save format 1)")
 
 
 def test_outcome_words() -> None:
@@ -273,15 +334,16 @@ def test_print_scores_json_covers_the_whole_server(
     out, err = capsys.readouterr()
     doc = json.loads(out)
     assert [(r["rank"], r["player"], r["days"]) for r in doc["scores"]] == [
-        (1, "(web)", 119),
-        (2, "alice", 119),
-        (3, "bob", 60),
+        (1, "(web)", 367),
+        (2, "bob", BROKE_DAY - 1),
+        (3, "alice", 119),
         (4, "bob", 7),
     ]
-    assert doc["scores"][2]["outcome"] == "bankrupt"
-    assert doc["scores"][2]["ended_at"] == "02 Mar 2847 at Junction Station"
+    assert doc["scores"][1]["outcome"] == "bankrupt"
+    assert doc["scores"][1]["ended_at"] == "30 Dec 2847 at Junction Station"
+    assert all(r["verified"] and r["note"] == "" for r in doc["scores"])
     assert doc["skipped"] == [err.strip().removeprefix("mac-tui: ")]
-    assert "players/bob/saves/bad.json: damaged JSON" in err
+    assert "players/bob/saves/bad.json: not a readable save: it is damaged JSON" in err
 
 
 def test_print_scores_table(
@@ -294,16 +356,16 @@ def test_print_scores_table(
     lines = [line for line in out.splitlines() if "Iron Wolves" in line]
     assert len(lines) == 1
     assert [cell.strip() for cell in lines[0].strip("│┃ ").split("│")] == [
-        "2",
+        "3",
         "alice",
         "Iron Wolves",
         "119",
-        "9/10",
-        f"{collect_scores(data)[1].credits:,}",
+        "0/0",
+        f"{collect_scores(data)[2].credits:,}",
         "alive",
         "11",
     ]
-    assert "bankrupt" in out and "Browser Brigade" in out and "Second Wind" in out
+    assert "bankrupt" in out and "Autopilot Company" in out and "Second Wind" in out
 
 
 def test_print_scores_local_and_errors(
@@ -316,7 +378,7 @@ def test_print_scores_local_and_errors(
     assert print_scores(None, as_json=False) == 0  # no saves folder yet
     assert "No campaign saves yet" in capsys.readouterr().out
     saves.mkdir()
-    campaign_save(saves / "mine.json", "[bold]Markup[/bold] Co", 4, day=5)
+    campaign_save(saves / "mine.json", "[bold]Markup[/bold] Co", 4, days=4)
     monkeypatch.setattr(scores, "local_player", lambda: "me")
     assert print_scores(None, as_json=True) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -355,22 +417,31 @@ def static_text(app: MacApp, selector: str) -> str:
 def many_saves(saves: Path, n: int) -> None:
     saves.mkdir(parents=True, exist_ok=True)
     for i in range(n):
-        campaign_save(saves / f"c{i:02d}.json", f"Company {i:02d}", 100 + i, day=10 + i, won=i)
+        campaign_save(saves / f"c{i:02d}.json", f"Company {i:02d}", 100 + i, days=10 + i)
+
+
+async def open_scores(pilot: Pilot, app: MacApp) -> None:
+    """h on the title screen, and the table read (in its background thread)."""
+    await pilot.press("h")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
 
 
 async def test_the_title_screen_opens_the_scores_and_escape_comes_back(folder: Path) -> None:
     data = server_data(folder / "data")
     app = MacApp(saves=data / "players" / "alice" / "saves", settings=Settings())
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("h")
-        await pilot.pause()
+        await open_scores(pilot, app)
         assert isinstance(app.screen, ScoresScreen)
         table = app.screen.query_one(DataTable)
         assert table.row_count == 1  # alice's campaign (her quick battle is no score)
         text = screen_text(app)
-        assert "Iron Wolves" in text and "119" in text and "9/10" in text
-        assert "Browser Brigade" not in text  # the game's own folder: only alice's
+        assert "Iron Wolves" in text and "119" in text and "0/0" in text
+        assert "Autopilot Company" not in text  # the game's own folder: only alice's
         assert "seed 11" in static_text(app, "#scores-detail")
+        assert f"the saves in {data / 'players' / 'alice' / 'saves'}" in static_text(
+            app, "#scores-head"
+        )  # the player's own folder, on the player's own machine
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
@@ -378,6 +449,7 @@ async def test_the_title_screen_opens_the_scores_and_escape_comes_back(folder: P
         await pilot.click("OptionList", offset=(3, 5))  # the fifth option: High scores
         await pilot.pause()
         assert isinstance(app.screen, ScoresScreen)
+        await app.workers.wait_for_complete()
 
 
 async def test_the_server_sets_the_folder_everyone_is_read_from(
@@ -388,8 +460,7 @@ async def test_the_server_sets_the_folder_everyone_is_read_from(
     monkeypatch.setenv(SCORES_ENV, str(data))
     app = MacApp(saves=data / "players" / "bob" / "saves", settings=Settings())
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("h")
-        await pilot.pause()
+        await open_scores(pilot, app)
         screen = app.screen
         assert isinstance(screen, ScoresScreen)
         table = screen.query_one(DataTable)
@@ -398,22 +469,25 @@ async def test_the_server_sets_the_folder_everyone_is_read_from(
         for line in text.splitlines():
             assert len(line.rstrip()) <= 80
         rows = [line for line in text.splitlines() if "alive" in line or "bankrupt" in line]
-        assert [line.split()[1] for line in rows] == ["(web)", "alice", "bob", "bob"]
+        assert [line.split()[1] for line in rows] == ["(web)", "bob", "alice", "bob"]
         assert "Seed" not in text  # 80 columns: the seed is in the line below the table
+        # the header says whose runs these are, never where the server keeps them
+        head = static_text(app, "#scores-head")
+        assert "this server's saves" in head and str(folder) not in text
         assert "1 file(s) could not be read" in text
-        assert "players/bob/saves/bad.json: damaged JSON" in text
+        assert "players/bob/saves/bad.json: not a readable save" in text
         # bob's own runs are in bold, the others not
         bold = [
             str(table.get_row_at(i)[2]) for i in range(4) if table.get_row_at(i)[2].style == "bold"
         ]
         assert bold == ["Broke Lancers", "Second Wind"]
         # the keyboard moves the cursor; the line below follows
-        await pilot.press("down", "down")
-        assert table.cursor_row == 2
+        await pilot.press("down")
+        assert table.cursor_row == 1
         detail = static_text(app, "#scores-detail")
-        assert detail.startswith("3. Broke Lancers by bob")
-        assert "ended on 02 Mar 2847 at Junction Station: credits stayed below zero" in detail
-        await pilot.press("up")
+        assert detail.startswith("2. Broke Lancers by bob")
+        assert "ended on 30 Dec 2847 at Junction Station: credits stayed below zero" in detail
+        await pilot.press("down")
         assert "still going on 30 Apr 2847" in static_text(app, "#scores-detail")
         # the mouse: a click on a row picks it
         await pilot.click(DataTable, offset=(5, 4))  # header line, then rows 1, 2, 3, 4
@@ -429,13 +503,28 @@ async def test_the_server_sets_the_folder_everyone_is_read_from(
         assert wolves.split()[-1] == "11"
 
 
+async def test_an_edited_save_is_named_below_the_table(folder: Path) -> None:
+    saves = folder / "saves"
+    saves.mkdir()
+    campaign_save(saves / "snap.json", "Snapshot Co", 4, days=20)
+    rewritten(saves / "snap.json", lambda s: s["campaign"].update(day=900), snapshot=True)
+    app = MacApp(saves=saves, settings=Settings())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_scores(pilot, app)
+        text = screen_text(app)
+        assert "1 run(s) not scored as saved" in text
+        assert "snap.json: the saved game does not follow from its commands" in text
+        row = next(line for line in text.splitlines() if "Snapshot Co" in line)
+        cells = row.split()
+        assert cells[cells.index("Co") + 1] == "20"  # the days its commands played, not 899
+
+
 async def test_paging_through_a_long_table(folder: Path) -> None:
     saves = folder / "saves"
     many_saves(saves, 40)
     app = MacApp(saves=saves, settings=Settings())
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("h")
-        await pilot.pause()
+        await open_scores(pilot, app)
         table = app.screen.query_one(DataTable)
         assert table.row_count == 40
         assert static_text(app, "#scores-detail").startswith("1. Company 39")
@@ -459,22 +548,24 @@ async def test_refresh_reads_new_saves_and_an_empty_folder_says_so(folder: Path)
     saves = folder / "saves"
     saves.mkdir()
     app = MacApp(saves=saves, settings=Settings())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("h")
-        await pilot.pause()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await open_scores(pilot, app)
         assert "no campaign saves yet in" in static_text(app, "#scores-head")
         assert "Start a campaign" in static_text(app, "#scores-detail")
-        campaign_save(saves / "new.json", "Late Comers", 3, day=2)
+        campaign_save(saves / "new.json", "Late Comers", 3, days=1)
         await pilot.press("r")
+        await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.screen.query_one(DataTable).row_count == 1
         assert "1 campaign(s)" in static_text(app, "#scores-head")
+        assert "1 campaign(s) read." in [str(n.message) for n in app._notifications]
 
 
 async def test_help_explains_the_ranking(folder: Path) -> None:
     app = MacApp(saves=folder / "saves", settings=Settings())
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("h", "question_mark")
+        await open_scores(pilot, app)
+        await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         text = screen_text(app)
@@ -485,16 +576,30 @@ async def test_help_explains_the_ranking(folder: Path) -> None:
 async def test_ascii_glyphs_draw_only_ascii(folder: Path) -> None:
     saves = folder / "saves"
     saves.mkdir()
-    campaign_save(saves / "u.json", "Ünïcode Wölves ★", 8, day=30)
-    ended_save(saves / "e.json", "Ended · Co", 9, day=40)
+    campaign_save(saves / "u.json", "Ünïcode Wölves ★", 8, days=30)
+    ended_save(saves / "e.json", "Ended · Co", 9)
     (saves / "bad.json").write_text("{", encoding="utf-8")
     app = MacApp(saves=saves, settings=Settings(glyphs="ascii"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("h")
-        await pilot.pause()
+        await open_scores(pilot, app)
         app.screen.query_one(DataTable).move_cursor(row=1)
         await pilot.pause()
         text = screen_text(app)
     assert [line for line in text.splitlines() if not line.isascii()] == []
     assert "Unicode Wolves *" in text and "Ended | Co" in text
     assert "High scores | 2 campaign(s)" in text
+
+
+async def test_leaving_before_the_table_is_read_is_fine(folder: Path) -> None:
+    saves = folder / "saves"
+    saves.mkdir()
+    shutil.copy(YEAR, saves / "year.json")  # a replay of a third of a second
+    app = MacApp(saves=saves, settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h", "escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        await open_scores(pilot, app)
+        assert app.screen.query_one(DataTable).row_count == 1
+    assert app.return_code in (0, None)

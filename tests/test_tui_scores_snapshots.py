@@ -4,10 +4,11 @@ Write or refresh them with `pytest tests/test_tui_scores_snapshots.py --snapshot
 look at the SVGs in tests/__snapshots__/test_tui_scores_snapshots/ before committing.
 
 Deterministic: the server's data folder is built in the test's own folder from fixed seeds
-(`tests.test_scores.server_data`: alice, bob with a finished run and its debrief, a web game)
-and named by a relative path (`MAC_TUI_SCORES_DIR=data`), so the paths on screen are the same
-on every machine; the game's own saves are bob's, so his runs are the bold ones; one damaged
-file shows the note about skipped files.
+(`tests.test_scores.server_data`: alice, bob with a finished run and its debrief, a web game
+with the golden year-long campaign) and named by a relative path (`MAC_TUI_SCORES_DIR=data`;
+the screen shows "this server's saves", no path); the game's own saves are bob's, so his runs
+are the bold ones; one damaged file shows the note about skipped files. The table is read in a
+background thread: the snapshot waits for it.
 """
 
 from __future__ import annotations
@@ -53,7 +54,14 @@ def snap(snap_compare: Compare, monkeypatch: pytest.MonkeyPatch) -> Snap:
         monkeypatch.setenv("LINES", str(size[1]))
         monkeypatch.delenv("NO_COLOR", raising=False)
         app = MacApp(saves=BOB, settings=Settings(glyphs=glyphs))  # type: ignore[arg-type]
-        assert snap_compare(app, terminal_size=size, press=["h", *press])
+
+        async def read(pilot: Pilot) -> None:
+            await pilot.press("h")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            await pilot.press(*press)
+
+        assert snap_compare(app, terminal_size=size, run_before=read)
 
     return take
 
@@ -65,11 +73,11 @@ def test_scores(snap: Snap, size: tuple[int, int]) -> None:
 
 @sized
 def test_scores_a_finished_run(snap: Snap, size: tuple[int, int]) -> None:
-    snap(size, press=["down", "down"])  # bob's bankrupt company: how and where it ended
+    snap(size, press=["down"])  # bob's bankrupt company: how and where it ended
 
 
 def test_scores_ascii(snap: Snap) -> None:
-    snap((80, 24), press=["down", "down"], glyphs="ascii")
+    snap((80, 24), press=["down"], glyphs="ascii")
 
 
 def test_scores_empty(snap: Snap, monkeypatch: pytest.MonkeyPatch) -> None:

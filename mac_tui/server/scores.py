@@ -1,9 +1,13 @@
-"""High scores across players: one row per campaign save, read from the saves' headers.
+"""High scores across players: one row per campaign save, from verified state.
 
-Nothing is replayed: a save's `header` (see `mac_tui.session.header_for`) holds the company,
-the day, the credits, the missions won and played, how the run ended and the seed. A debrief
-file beside a finished run's save (`NAME.debrief.txt`, written by the debrief screen) adds where
-and when it ended.
+A save's header and snapshot can be edited; the game its command log rebuilds from the seed is
+one the rules played. So each save is read through the checked loader (`save.from_json`)
+and its figures (company, day, credits, missions won and played, how the run ended) come from
+the state its commands rebuild (`verified_figures`); a snapshot that differs gets a note. A save
+of older rules (which this engine cannot replay exactly) is scored from its checked snapshot and
+marked unverified. Replays are cached by the file's SHA-256 in `ROOT/.scores-cache.json`, so a
+year-long save is replayed once. A debrief file beside a finished run's save
+(`NAME.debrief.txt`, written by the debrief screen) adds where and when it ended.
 
 Where the saves are (`collect_scores(root)` finds out from what `root` holds):
 
@@ -12,9 +16,9 @@ Where the saves are (`collect_scores(root)` finds out from what `root` holds):
 - `DATA/players` itself (the folders of the players);
 - a plain saves folder (`*.json`): one local player, named after the OS user (else `you`).
 
-Quick battles (`kind = "skirmish"`) are not scores. A file that cannot be read (damaged JSON, a
-field missing or of the wrong type) is skipped with a note naming the file and what is wrong;
-nothing here raises on bad files.
+Quick battles are not scores. A file that cannot be used (not a regular file, damaged JSON, a
+field missing or of the wrong type, a snapshot the rules do not allow) is skipped with a note
+naming the file and what is wrong; nothing here raises on bad files.
 
 Ranking (ruling): days survived (most first), then missions won, then credits, then the player's
 and the company's names (A-Z) and the file, so the order is total and the same on every
@@ -24,6 +28,8 @@ count like a finished one's.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import sys
@@ -31,7 +37,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 from attrs import frozen
+
+from .. import __version__
+from ..campaign.calendar import date_text
+from ..game import RULES_VERSION, fold
+from ..model import GameState, initial_state
+from ..safefile import Refused, read_json, read_regular
+from ..save import CONVERTER, SaveError, SaveFile, from_json, state_hash
 
 SCORES_ENV = "MAC_TUI_SCORES_DIR"
 WEB_PLAYER = "(web)"  # not a valid SSH player name: it cannot clash with one
@@ -54,6 +68,8 @@ class Score:
     date: str  # the campaign's date now, or when it ended
     ended_at: str  # "12 Mar 2847 at Avalon" from the debrief file, "" when there is none
     file: str  # the save, relative to the folder the scores were collected from
+    verified: bool = True  # False: a save of older rules, scored from its snapshot
+    note: str = ""  # why the figures are not the snapshot's, or were not checked
 
     def rank_key(self) -> tuple[int, int, int, str, str, str]:
         return (-self.days, -self.missions_won, -self.credits, self.player, self.company, self.file)
@@ -72,6 +88,8 @@ class Score:
             "date": self.date,
             "ended_at": self.ended_at,
             "file": self.file,
+            "verified": self.verified,
+            "note": self.note,
         }
 
 
@@ -82,6 +100,11 @@ class Scores:
     rows: tuple[Score, ...]
     notes: tuple[str, ...]
     source: str  # where the saves were looked for, in words
+
+    @property
+    def flagged(self) -> tuple[str, ...]:
+        """A line for every row not scored from its save as saved (edited, or older rules)."""
+        return tuple(f"{s.file}: {s.note}" for s in self.rows if s.note)
 
 
 class BadSave(Exception):
@@ -142,34 +165,23 @@ def _player_folders(players: Path) -> Iterator[tuple[str, Path]]:
 
 
 # ---- one save --------------------------------------------------------------------------------
-def read_header(path: Path) -> dict[str, Any]:
-    """The save's `header` dict (a year-long campaign's save parses in a few milliseconds)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise BadSave("not a text file (damaged)") from None
-    except OSError as exc:
-        raise BadSave(f"cannot be read ({exc.strerror or exc})") from None
-    try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise BadSave(f"damaged JSON ({exc})") from None
-    if not isinstance(doc, dict) or doc.get("magic") != "mac-tui-save":
-        raise BadSave("not a mac-tui save file")
-    header = doc.get("header")
-    if not isinstance(header, dict):
-        raise BadSave('field "header" is missing or not an object')
-    if "seed" not in header and isinstance(doc.get("seed"), int):
-        header = {**header, "seed": doc["seed"]}
-    return header
+DEBRIEF_MAX = 1024 * 1024
+CACHE_NAME = ".scores-cache.json"
 
 
-def _field(header: dict[str, Any], name: str, kind: type) -> Any:
-    value = header.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool):
-        what = "missing" if value is None else f"not a {'number' if kind is int else 'text'}"
-        raise BadSave(f'field "header.{name}" is {what}')
-    return value
+def debrief_facts(save: Path) -> dict[str, str]:
+    """`Ended:` and `Cause:` from the debrief file beside `save`, when there is one (read as a
+    regular file only: a FIFO or a link there is ignored)."""
+    facts: dict[str, str] = {}
+    try:
+        text = read_regular(save.with_suffix(".debrief.txt"), DEBRIEF_MAX).decode("utf-8")
+    except (Refused, UnicodeDecodeError):
+        return facts
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key in ("Ended", "Cause") and value.strip():
+            facts.setdefault(key.lower(), value.strip())
+    return facts
 
 
 def outcome_of(cause: str) -> str:
@@ -183,48 +195,145 @@ def outcome_of(cause: str) -> str:
     return "ended"
 
 
-def debrief_facts(save: Path) -> dict[str, str]:
-    """`Ended:` and `Cause:` from the debrief file beside `save`, when there is one."""
-    facts: dict[str, str] = {}
-    try:
-        text = save.with_suffix(".debrief.txt").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return facts
-    for line in text.splitlines():
-        key, sep, value = line.partition(":")
-        if sep and key in ("Ended", "Cause") and value.strip():
-            facts.setdefault(key.lower(), value.strip())
-    return facts
+@frozen
+class Figures:
+    """What a campaign scores, taken from a verified state (see `verified_figures`)."""
+
+    company: str
+    day: int
+    missions_won: int
+    missions_played: int
+    credits: int
+    ended: str
+    seed: int
+    verified: bool  # False: a save of older rules, scored from its snapshot
+    note: str  # why the score is not the snapshot's (or not checked), "" when it is
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
 
 
-def score_of(path: Path, player: str, shown: str) -> Score | None:
-    """The score of one save, None for a quick battle; BadSave when it gives none."""
-    header = read_header(path)
-    if header.get("kind") == "skirmish":
+def _figures(state: GameState, *, verified: bool, note: str) -> Figures | None:
+    c = state.campaign
+    if c is None:
         return None
-    company = _field(header, "company", str)
-    day = _field(header, "day", int)
-    ended = header.get("ended")
-    if ended is not None and not isinstance(ended, str):
-        raise BadSave('field "header.ended" is not a text')
-    cause = ended or ""
+    return Figures(
+        company=c.company,
+        day=c.day,
+        missions_won=c.missions_won,
+        missions_played=c.missions_played,
+        credits=c.credits,
+        ended=c.ended or "",
+        seed=state.seed,
+        verified=verified,
+        note=note,
+    )
+
+
+def verified_figures(save: SaveFile) -> Figures | None:
+    """The score of a save from the state its commands rebuild (replayed from the seed), not
+    from its editable header or snapshot; None for a quick battle. A snapshot that is not what
+    the commands rebuild gets a note. A save of older rules cannot be replayed by this engine:
+    it is scored from its snapshot (checked for sense on loading), marked unverified."""
+    if save.state.campaign is None:
+        return None
+    if not save.current_rules:
+        note = f"made by {save.origin()}: not checked by replay"
+        return _figures(save.state, verified=False, note=note)
+    rebuilt = fold(initial_state(save.seed), save.commands)[0]
+    note = ""
+    if state_hash(rebuilt) != state_hash(save.state):
+        note = "the saved game does not follow from its commands: scored as they rebuild it"
+    return _figures(rebuilt, verified=True, note=note)
+
+
+class VerifiedCache:
+    """Figures already verified, by the SHA-256 of the save file's bytes (and this game and
+    rules version), kept in `ROOT/.scores-cache.json` so that a year-long save is replayed
+    once, not at every look at the table. An unreadable cache is ignored; one that cannot be
+    written is not kept (the scores are the same, only slower)."""
+
+    def __init__(self, root: Path) -> None:
+        self.path = root / CACHE_NAME
+        self.tag = f"{__version__}/{RULES_VERSION}"
+        self.entries: dict[str, Figures | None] = {}
+        self.used: set[str] = set()
+        self.changed = False
+        try:
+            doc = read_json(self.path)
+        except Refused:
+            return
+        if not isinstance(doc, dict) or doc.get("tag") != self.tag:
+            return
+        entries = doc.get("entries")
+        for key, value in (entries if isinstance(entries, dict) else {}).items():
+            try:
+                self.entries[key] = None if value is None else CONVERTER.structure(value, Figures)
+            except Exception:  # a damaged entry is verified again
+                continue
+
+    def figures(self, data: bytes, save: SaveFile) -> Figures | None:
+        key = hashlib.sha256(data).hexdigest()
+        self.used.add(key)
+        if key in self.entries:
+            return self.entries[key]
+        figures = self.entries[key] = verified_figures(save)
+        self.changed = True
+        return figures
+
+    def keep(self) -> None:
+        if not self.changed:
+            return
+        entries = {
+            key: None if value is None else value.to_json()
+            for key, value in self.entries.items()
+            if key in self.used
+        }
+        text = json.dumps({"tag": self.tag, "entries": entries}, sort_keys=True)
+        tmp = self.path.with_name(f"{CACHE_NAME}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+def score_of(
+    path: Path, player: str, shown: str, cache: VerifiedCache | None = None
+) -> Score | None:
+    """The score of one save, None for a quick battle; BadSave when it gives none. The figures
+    come from the state the save's commands rebuild (`verified_figures`)."""
+    try:
+        data = read_regular(path)
+    except Refused as exc:
+        raise BadSave(str(exc)) from None
+    try:
+        save = from_json(data, shown)
+    except SaveError as exc:
+        raise BadSave(str(exc).removeprefix(f"{shown}: ").rstrip(".")) from None
+    figures = cache.figures(data, save) if cache is not None else verified_figures(save)
+    if figures is None:
+        return None
+    cause = figures.ended
     facts = debrief_facts(path) if cause else {}
     if cause and not facts.get("cause"):
         facts["cause"] = cause
-    date = header.get("date")
     return Score(
         player=player,
-        company=company,
-        days=max(0, day - 1),
-        missions_won=_field(header, "missions_won", int),
-        missions_played=_field(header, "missions_played", int),
-        credits=_field(header, "credits", int),
+        company=figures.company,
+        days=max(0, figures.day - 1),
+        missions_won=figures.missions_won,
+        missions_played=figures.missions_played,
+        credits=figures.credits,
         outcome=outcome_of(cause),
         cause=facts.get("cause", ""),
-        seed=_field(header, "seed", int),
-        date=date if isinstance(date, str) else "",
+        seed=figures.seed,
+        date=date_text(figures.day),
         ended_at=facts.get("ended", ""),
         file=shown,
+        verified=figures.verified,
+        note=figures.note,
     )
 
 
@@ -235,6 +344,7 @@ def collect(root: Path) -> Scores:
     notes: list[str] = []
     if not _is_dir(root):
         return Scores((), (), f"{root} (no such folder)")
+    cache = VerifiedCache(root)
     for player, folder in save_folders(root):
         for path in _saves_in(folder):
             try:
@@ -242,12 +352,13 @@ def collect(root: Path) -> Scores:
             except ValueError:
                 shown = str(path)
             try:
-                score = score_of(path, player, shown)
+                score = score_of(path, player, shown, cache)
             except BadSave as exc:
                 notes.append(f"{shown}: {exc}; skipped")
                 continue
             if score is not None:
                 rows.append(score)
+    cache.keep()
     rows.sort(key=Score.rank_key)
     return Scores(tuple(rows), tuple(notes), str(root))
 
@@ -291,7 +402,7 @@ def print_scores(data: Path | None, as_json: bool) -> int:
         print(f"mac-tui: no data folder at {data}", file=sys.stderr)
         return 2
     scores = collect(scores_root(data))
-    for note in scores.notes:
+    for note in (*scores.notes, *scores.flagged):
         print(f"mac-tui: {note}", file=sys.stderr)
     if as_json:
         print(json.dumps(scores_json(scores), indent=2, ensure_ascii=False))

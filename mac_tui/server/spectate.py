@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,27 +20,23 @@ from typing import Any
 
 import asyncssh
 
+from ..save import SaveError, peek_header
 from .games import LiveGame, Registry
 
 LOBBY_REFRESH = 2.0
 ENTER_VIEW = "\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J"
 LEAVE_VIEW = "\x1b[0m\x1b[?25h\x1b[?1049l"
 LEAVE_KEYS = (b"q", b"Q", b"\x03", b"\x04", b"\x1b")
-_HEADER_MARK = '\n "header": '
 
 
 def read_header(path: Path) -> dict[str, Any]:
-    """A save's header without decoding the whole file (saves are indented, keys sorted)."""
-    text = path.read_text("utf-8")
-    at = text.find(_HEADER_MARK)
+    """A save's header, through the game's safe reader (a regular file of bounded size and
+    shape: a FIFO or a link among the saves never blocks or crashes the lobby); {} when the
+    file is not a readable save."""
     try:
-        if at >= 0:
-            header, _ = json.JSONDecoder().raw_decode(text, at + len(_HEADER_MARK))
-        else:
-            header = json.loads(text).get("header")
-    except (ValueError, AttributeError):
+        return peek_header(path)
+    except SaveError:
         return {}
-    return header if isinstance(header, dict) else {}
 
 
 class HeaderCache:
@@ -52,23 +47,20 @@ class HeaderCache:
 
     def newest(self, saves: Path) -> dict[str, Any]:
         try:
-            files = [(p.stat().st_mtime_ns, p) for p in saves.glob("*.json")]
+            files = [(p.lstat().st_mtime_ns, p) for p in saves.glob("*.json")]
         except OSError:
             return {}
         if not files:
             return {}
         _, path = max(files)
         try:
-            st = path.stat()
+            st = path.lstat()
         except OSError:
             return {}
         hit = self._cache.get(path)
         if hit is not None and hit[:2] == (st.st_mtime_ns, st.st_size):
             return hit[2]
-        try:
-            header = read_header(path)
-        except (OSError, UnicodeDecodeError):
-            header = {}
+        header = read_header(path)
         self._cache[path] = (st.st_mtime_ns, st.st_size, header)
         return header
 

@@ -2,28 +2,33 @@
 
 Screens never change the game themselves: they call `app.act(command)`, which steps the engine,
 shows a refusal's reason on screen, autosaves after every accepted command, and asks the
-screens to redraw. SIGHUP and SIGTERM save and exit, so a dropped SSH session loses nothing.
+screens to redraw. SIGHUP and SIGTERM save and exit, so a dropped SSH session loses nothing;
+quitting with progress that could not be saved asks first. A loaded save is checked by replay
+in a background thread once its screen is open.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from textual import events
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
 from textual.screen import Screen
 
 from ..game import Accepted, Command, Event
-from ..session import Session, saves_dir
+from ..save import SaveFile
+from ..session import Session, Verdict, saves_dir, verify
 from .config import Settings, load_settings
 from .themes import THEMES
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+MESSAGES_KEPT = 200  # the message log's length (reports are built from events, not from it)
 
 
 def slug(text: str) -> str:
@@ -91,6 +96,8 @@ class MacApp(App[None]):
         self.save_path: Path | None = None
         self.messages: list[str] = []
         self.last_events: Sequence[Event] = ()
+        self.save_problem: str | None = None  # why the last save failed; None once it works
+        self._create = False  # the next save creates a new file (never replacing one)
         self._load_on_start = load
         self._skirmish_on_start = skirmish
 
@@ -154,26 +161,77 @@ class MacApp(App[None]):
             self.pop_screen()
 
     # ---- the game -----------------------------------------------------------------------
+    def shown(self, path: Path) -> str:
+        """A save's name for the player: relative to the saves folder (a remote player never
+        sees the server's folders), else as given."""
+        try:
+            return str(path.relative_to(self.saves))
+        except ValueError:
+            return str(path)
+
     def start_session(self, session: Session, path: Path) -> None:
+        """Play `session`, saved at `path` or beside it under a free name: a new game never
+        replaces an existing save."""
         self.session = session
         self.save_path = path
+        self._create = True  # the first save creates the file (see autosave)
         self.messages = []
         self.autosave()
 
     def new_save_path(self, company: str, seed: int) -> Path:
         return self.saves / f"{slug(company)}-{seed}.json"
 
-    def open_save(self, path: Path) -> None:
-        from ..save import SaveError
+    def open_save(self, path: Path) -> bool:
+        """Load `path` (recovering it from its backup when it is missing or damaged, and
+        saying so), go to where the game stands, and check it by replay in the background."""
+        from ..save import FORMAT_VERSION, SaveError
 
+        name = self.shown(path)
         try:
-            session = Session.load(path)
+            session, loaded = Session.open(path, name)
         except SaveError as exc:
-            self.notify(str(exc), severity="error", timeout=10)
-            return
+            self.notify(str(exc), severity="error", timeout=10, markup=False)
+            return False
         self.session = session
         self.save_path = path
+        self._create = False
+        self.save_problem = None
+        self.messages = []
+        for note in loaded.notes:
+            self.notify(note, severity="warning", timeout=12, markup=False)
+        save = loaded.save
+        if save.format < FORMAT_VERSION or not save.current_rules:
+            what = [f"it is saved in format {FORMAT_VERSION} from now on"]
+            if not save.current_rules:
+                what.append("its commands were played under older rules, so no replay checks it")
+            self.notify(
+                f"{name} was made by {save.origin()}; {'; '.join(what)}.",
+                timeout=8,
+                markup=False,
+            )
         self.show_game()
+        self.check_save(save, name)
+        return True
+
+    @work(thread=True, exclusive=True, group="check-save")
+    def check_save(self, save: SaveFile, name: str) -> Verdict:
+        """Replay the save's log (a background thread: the screen is already open) and say so
+        when the snapshot is not the state its commands rebuild."""
+        verdict = verify(save)
+        if not verdict.ok:
+            with contextlib.suppress(RuntimeError):  # the game ended meanwhile
+                self.call_from_thread(self.say_unverified, name, verdict)
+        return verdict
+
+    def say_unverified(self, name: str, verdict: Verdict) -> None:
+        self.notify(
+            f"{name}: the saved game does not follow from its commands ({verdict.message}): "
+            "the file was edited or damaged. Play goes on from it as saved; the high scores "
+            "count the game its commands rebuild.",
+            severity="error",
+            timeout=15,
+            markup=False,
+        )
 
     def show_game(self) -> None:
         """Go to where the game stands: the battle under way, the after-action report, or the
@@ -226,9 +284,14 @@ class MacApp(App[None]):
     def report(self, events: Sequence[Event]) -> None:
         lines = [e.describe() for e in events]
         self.messages.extend(lines)
-        del self.messages[:-200]
+        del self.messages[:-MESSAGES_KEPT]
         if lines:
             self.say(lines[-1])
+
+    def last_report(self) -> list[str]:
+        """What the last accepted command did, line by line, from its own events (the day
+        and travel reports): never cut short by the capped message list."""
+        return [e.describe() for e in self.last_events]
 
     def say(self, text: str, warning: bool = False) -> None:
         for screen in self.screen_stack:
@@ -242,13 +305,58 @@ class MacApp(App[None]):
             if isinstance(screen, GameScreen):
                 screen.refresh_view()
 
-    def autosave(self) -> None:
+    def autosave(self) -> bool:
+        """Save the game (nothing is written when it has not changed since the last save);
+        False, with the reason on screen and in `save_problem`, when it cannot be saved."""
         if self.session is None or self.save_path is None:
-            return
+            return True
         try:
-            self.session.save(self.save_path)
+            if self._create:
+                self.save_path = self.session.create(self.save_path)
+                self._create = False
+            else:
+                self.session.save(self.save_path)
         except OSError as exc:
-            self.notify(f"Could not save to {self.save_path}: {exc}", severity="error")
+            self.save_problem = (
+                f"Could not save to {self.shown(self.save_path)}: {exc.strerror or exc}"
+            )
+            self.notify(self.save_problem, severity="error", markup=False)
+            return False
+        self.save_problem = None
+        return True
+
+    def unsaved(self) -> bool:
+        """Is there progress that is not in the save file?"""
+        if self.session is None or self.save_path is None:
+            return False
+        return self._create or self.session.unsaved(self.save_path)
+
+    def request_quit(self) -> None:
+        """Quit; with progress that cannot be saved (a read-only or full saves folder), ask
+        first."""
+        if not self.unsaved() or self.autosave():
+            self.exit()
+            return
+        from rich.markup import escape
+
+        from .widgets.dialogs import ConfirmScreen
+
+        def answer(quit_anyway: bool | None) -> None:
+            if quit_anyway:
+                self.exit()
+
+        self.push_screen(
+            ConfirmScreen(
+                f"{escape(self.save_problem or '')}.\n"
+                "Quit anyway? The progress since the last save is lost.",
+                yes="Quit",
+                no="Stay",
+            ),
+            answer,
+        )
+
+    async def action_quit(self) -> None:
+        self.request_quit()
 
     # ---- help and the command palette ---------------------------------------------------
     def action_help(self) -> None:

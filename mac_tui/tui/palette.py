@@ -97,7 +97,7 @@ def run_command(app: Any, command: Command) -> bool:
     """Apply a typed command through `app.act` (a refusal shows its reason). When it moves
     the game elsewhere (a mission starts, a report is done) the screens follow; a trip or a
     day passing shows the day report, as the keys do."""
-    before, messages = _mode(app), len(app.messages)
+    before = _mode(app)
     if not app.act(command):
         return False
     if _mode(app) != before:
@@ -105,7 +105,7 @@ def run_command(app: Any, command: Command) -> bool:
     elif isinstance(command, TRIPS):
         from .screens.dayreport import DayReportScreen
 
-        app.push_screen(DayReportScreen(app.messages[messages:]))
+        app.push_screen(DayReportScreen(app.last_report()))
     return True
 
 

@@ -291,9 +291,7 @@ class GalaxySection(Section):
 
     def trip(self, command: Command) -> None:
         """Travel or jump, then show the day report of the way."""
-        before = len(self.app.messages)  # type: ignore[attr-defined]
         if self.act(command):
             from .dayreport import DayReportScreen
 
-            lines = self.app.messages[before:]  # type: ignore[attr-defined]
-            self.app.push_screen(DayReportScreen(lines))
+            self.app.push_screen(DayReportScreen(self.app.last_report()))  # type: ignore[attr-defined]

@@ -137,11 +137,10 @@ class HubScreen(GameScreen):
         session = self.game.session
         if session is None:
             return
-        before = len(self.game.messages)
         if self.game.act(AdvanceDay(days)):
             from .dayreport import DayReportScreen
 
-            self.app.push_screen(DayReportScreen(self.game.messages[before:]))
+            self.app.push_screen(DayReportScreen(self.game.last_report()))
 
     def action_menu(self) -> None:
         from .title import TitleScreen

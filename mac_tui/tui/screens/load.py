@@ -1,25 +1,49 @@
-"""Load a save: each with its company, date, credits and missions won/played."""
+"""Load a save: each with its company, date, credits and missions won/played.
+
+The list comes from `save.list_saves`: every campaign of the saves folder, those whose file is
+missing or damaged but can be recovered from a backup included (marked so), and a file that
+cannot be read at all is listed as damaged without stopping the others from being listed.
+Opening one goes through `app.open_save`, which checks it and says what is wrong.
+"""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from ...save import Listing, list_saves
 
-def save_rows(folder: Path) -> list[tuple[Path, dict[str, object]]]:
-    rows = []
-    for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True):
-        try:
-            header = json.loads(path.read_text(encoding="utf-8")).get("header", {})
-        except (OSError, ValueError, AttributeError):
-            header = {"company": f"{path.name} (damaged)"}
-        rows.append((path, header if isinstance(header, dict) else {}))
-    return rows
+
+def _cell(header: dict[str, Any], key: str) -> str:
+    value = header.get(key)
+    return value if isinstance(value, str) else "?"
+
+
+def _number(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def row_cells(listing: Listing) -> tuple[str, str, str, str, str]:
+    """(company, date, credits, missions, file) as the table shows them."""
+    h = listing.header
+    company = _cell(h, "company")
+    if listing.problem:
+        company = f"{company} (recoverable)" if h else f"{listing.path.name} (damaged)"
+    credits = _number(h.get("credits"))
+    won, played = _number(h.get("missions_won")), _number(h.get("missions_played"))
+    missions = "-" if h.get("kind") == "skirmish" or won is None else f"{won}/{played or 0}"
+    return (
+        company,
+        _cell(h, "date"),
+        "-" if credits is None else f"{credits:,}",
+        missions,
+        listing.path.name,
+    )
 
 
 class LoadScreen(Screen[None]):
@@ -33,25 +57,16 @@ class LoadScreen(Screen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Company", "Date", "Credits", "Missions", "File")
-        self.rows = save_rows(self.app.saves)  # type: ignore[attr-defined]
-        for path, h in self.rows:
-            credits = h.get("credits")
-            table.add_row(
-                str(h.get("company", "?")),
-                str(h.get("date", "?")),
-                f"{credits:,}" if isinstance(credits, int) else "-",
-                "-"
-                if h.get("kind") == "skirmish"
-                else f"{h.get('missions_won', 0)}/{h.get('missions_played', 0)}",
-                path.name,
-            )
+        self.rows = list_saves(self.app.saves)  # type: ignore[attr-defined]
+        for listing in self.rows:
+            table.add_row(*(Text(cell) for cell in row_cells(listing)))
         if not self.rows:
             self.query_one(Static).update("[b]No saves yet.[/b] Esc goes back.")
         table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        path, _ = self.rows[event.cursor_row]
-        self.app.open_save(path)  # type: ignore[attr-defined]
+        listing = self.rows[event.cursor_row]
+        self.app.open_save(listing.path)  # type: ignore[attr-defined]
 
     def action_back(self) -> None:
         self.app.pop_screen()

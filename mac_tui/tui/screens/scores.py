@@ -1,19 +1,23 @@
 """High scores: every campaign of every player, ranked (see `mac_tui.server.scores`).
 
 The table comes from `$MAC_TUI_SCORES_DIR` when it is set (the game server points it at its
-data, so players see everyone's runs), else from the game's own saves folder. Nothing is
-replayed: each save's header gives its row. The highlighted row's seed, date and how the run
-ended are shown below the table; files that could not be read are named there too. Runs saved
-in this game's own saves folder are drawn in bold. At 100 columns or more the seed gets a
-column of its own and the names more room.
+data, so players see everyone's runs; the header then says "this server's saves", never the
+server's folder), else from the game's own saves folder. Each row's figures come from the state its
+save's commands rebuild (verified by replay, cached), read in a background thread so the
+screen opens at once. The highlighted row's seed, date and how the run ended are shown below
+the table; files that could not be read, and runs not scored as saved, are named there too.
+Runs saved in this game's own saves folder are drawn in bold. At 100 columns or more the seed
+gets a column of its own and the names more room.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
@@ -37,6 +41,14 @@ def scores_folder(app_saves: Path) -> Path:
     """`$MAC_TUI_SCORES_DIR` when set, else the game's saves folder."""
     override = os.environ.get(SCORES_ENV)
     return Path(override) if override else app_saves
+
+
+def source_text(folder: Path | None) -> str:
+    """Where the table comes from, in words a remote player may see: a server's players (set
+    by the server through the environment: its folder is not shown), else the folder."""
+    if folder is None and os.environ.get(SCORES_ENV):
+        return "this server's saves"
+    return f"the saves in {folder}" if folder is not None else "your saves"
 
 
 def outcome_text(score: Score) -> str:
@@ -70,6 +82,7 @@ class ScoresScreen(GameScreen):
         self.folder = folder
         self.scores = Scores((), (), "")
         self.wide: bool | None = None
+        self.announce = False  # say how many were read once they are (r: refresh)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="scores-head")
@@ -83,17 +96,40 @@ class ScoresScreen(GameScreen):
         return self.folder or scores_folder(Path(self.app.saves))  # type: ignore[attr-defined]
 
     def on_mount(self) -> None:
+        self.query_one("#scores-head", Static).update(
+            Text.assemble(("High scores", "bold"), " (reading the saves...)")
+        )
         self.load()
         self.query_one("#scores-table", DataTable).focus()
 
     def load(self) -> None:
-        self.scores = collect(self.root)
+        self.read_scores(self.root)
+
+    @work(thread=True, exclusive=True, group="scores")
+    def read_scores(self, root: Path) -> Scores:
+        """Collect (replaying what is not cached yet) off the screen's thread."""
+        scores = collect(root)
+        with contextlib.suppress(RuntimeError):  # the game ended meanwhile
+            self.app.call_from_thread(self.show_scores, scores)
+        return scores
+
+    def show_scores(self, scores: Scores) -> None:
+        if not self.is_mounted:
+            return  # the screen was closed before the table was read
+        self.scores = scores
         self.draw()
+        if self.announce:
+            self.announce = False
+            self.notify(f"{len(scores.rows)} campaign(s) read.", timeout=3)
 
     def on_resize(self) -> None:
         super().on_resize()
         if self.wide is not None and self.wide != (self.size.width >= WIDE):
             self.draw()
+
+    def local(self) -> Path | None:
+        """The game's own saves folder when the table is read from it (no server)."""
+        return None if os.environ.get(SCORES_ENV) else self.root
 
     # ---- drawing ------------------------------------------------------------------------
     def own(self, score: Score) -> bool:
@@ -140,7 +176,7 @@ class ScoresScreen(GameScreen):
         if self.scores.rows:
             table.move_cursor(row=min(max(row, 0), len(self.scores.rows) - 1))
         n = len(self.scores.rows)
-        where = g.text(str(self.root))
+        where = g.text(source_text(self.folder if self.folder is not None else self.local()))
         head = Text.assemble(
             ("High scores", "bold"),
             f" {g.sep} {n} campaign(s) {g.sep} {where}"
@@ -153,15 +189,21 @@ class ScoresScreen(GameScreen):
 
     def draw_notes(self, g: Glyphs) -> None:
         notes = self.query_one("#scores-notes", Static)
-        skipped = self.scores.notes
-        if not skipped:
+        skipped, flagged = self.scores.notes, self.scores.flagged
+        if not skipped and not flagged:
             notes.update("")
             notes.display = False
             return
-        lines = [f"{g.warn} {len(skipped)} file(s) could not be read:"]
-        lines += [f"  {note}" for note in skipped[:NOTES_SHOWN]]
-        if len(skipped) > NOTES_SHOWN:
-            lines.append(f"  and {len(skipped) - NOTES_SHOWN} more")
+        lines = []
+        for items, what in (
+            (skipped, "file(s) could not be read"),
+            (flagged, "run(s) not scored as saved"),
+        ):
+            if items:
+                lines.append(f"{g.warn} {len(items)} {what}:")
+                lines += [f"  {note}" for note in items[:NOTES_SHOWN]]
+                if len(items) > NOTES_SHOWN:
+                    lines.append(f"  and {len(items) - NOTES_SHOWN} more")
         notes.update(Text(g.text("\n".join(lines))))
         notes.display = True
 
@@ -185,8 +227,8 @@ class ScoresScreen(GameScreen):
         self.show_detail()
 
     def action_reload(self) -> None:
+        self.announce = True
         self.load()
-        self.notify(f"{len(self.scores.rows)} campaign(s) read.", timeout=3)
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -31,12 +31,23 @@ def random_seed() -> int:
     return int.from_bytes(os.urandom(4), "big")
 
 
-def latest_save(folder: object) -> object:
-    from pathlib import Path
+SEED_DIGITS = 20  # seeds are reduced modulo 2**64: no seed needs more digits
 
-    assert isinstance(folder, Path)
-    saves = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-    return saves[0] if saves else None
+
+def continue_latest(app: object) -> None:
+    """Open the newest campaign of the saves folder (recovered from its backup when its file
+    is missing or damaged). One that cannot be loaded is named and the next newest opened."""
+    from ...save import list_saves
+
+    listings = list_saves(app.saves)  # type: ignore[attr-defined]
+    if not listings:
+        app.notify(  # type: ignore[attr-defined]
+            "No saved campaign yet: start a new one (n).", severity="warning"
+        )
+        return
+    for listing in listings:
+        if app.open_save(listing.path):  # type: ignore[attr-defined]
+            return
 
 
 class TitleScreen(Screen[None]):
@@ -92,11 +103,7 @@ class TitleScreen(Screen[None]):
         if what == "new":
             self.new_campaign()
         elif what == "continue":
-            path = latest_save(app.saves)  # type: ignore[attr-defined]
-            if path is None:
-                app.notify("No saved campaign yet: start a new one (n).", severity="warning")
-            else:
-                app.open_save(path)  # type: ignore[attr-defined]
+            continue_latest(app)
         elif what == "load":
             from .load import LoadScreen
 
@@ -116,7 +123,7 @@ class TitleScreen(Screen[None]):
 
             app.push_screen(SettingsScreen())
         elif what == "quit":
-            app.exit()
+            app.request_quit()  # type: ignore[attr-defined]
 
     def new_campaign(self) -> None:
         seed = random_seed()
@@ -129,8 +136,11 @@ class TitleScreen(Screen[None]):
                 if text is None:
                     return
                 text = text.strip()
-                if text and not text.isdigit():
-                    self.app.notify("A seed is a whole number.", severity="warning")
+                if text and not (text.isascii() and text.isdigit() and len(text) <= SEED_DIGITS):
+                    self.app.notify(
+                        f"A seed is a whole number of at most {SEED_DIGITS} digits.",
+                        severity="warning",
+                    )
                     return
                 self.start(name, int(text) if text else seed)
 
