@@ -203,14 +203,69 @@ def bench_campaign(seed: int) -> None:
         )
 
 
+def bench_ai(args: argparse.Namespace) -> int:
+    """Print every target of issue 13 with its interval, verdict and command (never fails)."""
+    import os
+
+    from .players import aibench
+    from .players.specs import SpecError, load_policy
+
+    targets = aibench.TARGETS
+    if args.only:
+        targets = tuple(t.strip() for t in args.only.split(","))
+        unknown = [t for t in targets if t not in aibench.TARGETS]
+        if unknown:
+            print(f"bench ai: no target {', '.join(unknown)} ({', '.join(aibench.TARGETS)})")
+            return 2
+    try:
+        load_policy(args.policy)
+    except SpecError as exc:
+        print(f"bench ai: {exc}")
+        return 2
+    seeds = dict(aibench.QUICK if args.quick else aibench.FULL)
+    if args.seeds is not None:
+        seeds = {k: max(1, args.seeds) for k in seeds}
+    jobs = args.jobs or len(os.sched_getaffinity(0))
+    show = not args.json and sys.stdout.isatty()
+
+    def shown(line: aibench.Line) -> None:
+        if not args.json:
+            print(aibench.format_line(line), flush=True)
+
+    t0 = time.perf_counter()
+    lines = aibench.measure(
+        targets, policy=args.policy, seeds=seeds, jobs=jobs, show_progress=show, on_line=shown
+    )
+    if args.json:
+        print(aibench.to_json(lines))
+    else:
+        passed = sum(1 for x in lines if x.verdict.startswith("PASS"))
+        failed = sum(1 for x in lines if x.verdict.startswith("FAIL"))
+        print(
+            f"-- {args.policy}: {passed} PASS, {failed} FAIL "
+            f"('?': the interval straddles the goal) in {time.perf_counter() - t0:.0f} s "
+            f"with {jobs} job(s)"
+        )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mac_tui.bench")
-    p.add_argument("what", choices=["combat", "campaign", "tui", "ssh"])
+    p.add_argument("what", choices=["combat", "campaign", "tui", "ssh", "ai"])
     p.add_argument("--battles", type=int, default=20)
     p.add_argument(
         "--seed", type=int, default=None, help=f"default 1 (combat), {CAMPAIGN_SEED} (campaign)"
     )
+    ai = p.add_argument_group("ai: the targets of issue 13")
+    ai.add_argument("--only", metavar="T,...", help="greedy,random,ai-v1,difficulty,cover,time")
+    ai.add_argument("--quick", action="store_true", help="small samples, for development")
+    ai.add_argument("--seeds", type=int, default=None, help="seeds per sample (all targets)")
+    ai.add_argument("--policy", default="ai", help="the policy under test (default ai)")
+    ai.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
+    ai.add_argument("--json", action="store_true", help="print the lines as JSON")
     args = p.parse_args(argv)
+    if args.what == "ai":
+        return bench_ai(args)
     if args.what == "combat":
         bench_combat(args.battles, 1 if args.seed is None else args.seed)
     elif args.what == "campaign":

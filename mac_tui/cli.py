@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .save import SaveFile
 
 RULES_EPILOG = "Run `mac-tui rules` with no table to list the tables."
+POLICY_HELP = "ai, ai:tactics=N, ai-v1, greedy, random or FILE.py:FUNCTION (docs/bots.md)"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,6 +43,14 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--lance", metavar="CHASSIS,...", help="player chassis, e.g. EN-50,RD-30 (default: start)"
     )
+    for side in ("player", "enemy"):
+        sim.add_argument(
+            f"--{side}-policy",
+            metavar="SPEC",
+            default="ai",
+            help=f"who plays the {side}'s side (default ai): {POLICY_HELP}",
+        )
+    _duel_parser(sub)
     skirmish = sub.add_parser(
         "skirmish", help="a quick battle in the terminal: the starting lance against an enemy"
     )
@@ -59,6 +68,46 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--verify", action="store_true", help="exit non-zero on a mismatch")
     _serve_parser(sub)
     return p
+
+
+def _duel_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    duel = sub.add_parser(
+        "duel",
+        help="two policies against each other over many seeds: win rates with 95%% intervals",
+        description="Policy A against policy B. By default at equal forces (both sides field "
+        "the same frames and pilots), each seed played twice on each map size with the sides "
+        "swapped; with --difficulty, A plays the player's lance against that difficulty's "
+        f"enemy played by B. A policy is {POLICY_HELP}.",
+    )
+    duel.add_argument("a", metavar="A", help="policy A (e.g. ai)")
+    duel.add_argument("b", metavar="B", help="policy B (e.g. greedy)")
+    duel.add_argument("--seeds", type=int, default=20, help="how many seeds (default 20)")
+    duel.add_argument("--seed", type=int, default=1, help="the first seed (default 1)")
+    duel.add_argument(
+        "--map",
+        default=None,
+        metavar="SIZE",
+        help="small, medium, large or all (default all; with --difficulty, the difficulty's)",
+    )
+    duel.add_argument(
+        "--frames", type=int, default=None, help="frames a side, drawn per seed (default 2)"
+    )
+    duel.add_argument(
+        "--lance", metavar="CHASSIS,...", help="a named lance instead (e.g. EN-50,WD-60)"
+    )
+    duel.add_argument(
+        "--difficulty",
+        type=int,
+        default=None,
+        metavar="D",
+        help="A's lance (default: the starting lance) against difficulty D's enemy, played by B",
+    )
+    duel.add_argument(
+        "--jobs", type=int, default=None, help="worker processes (default: the core count)"
+    )
+    duel.add_argument("--cover", action="store_true", help="also measure cover use (docs/bots.md)")
+    duel.add_argument("--log", metavar="FILE", help="write every battle's log (JSON lines) here")
+    duel.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -180,10 +229,81 @@ def cmd_sim(args: argparse.Namespace) -> int:
             lance=lance,
             log_path=args.log,
             as_json=args.json,
+            policies={"player": args.player_policy, "enemy": args.enemy_policy},
         )
-    except ValueError as exc:
+    except ValueError as exc:  # SpecError included
         print(f"mac-tui sim: {exc}", file=sys.stderr)
         return 2
+
+
+def cmd_duel(args: argparse.Namespace) -> int:
+    import os
+
+    from .catalog import DataError, catalog
+
+    try:
+        catalog()
+    except DataError as exc:
+        return _data_error(exc)
+    from .combat.skirmish import difficulty_refusal, lance_from_chassis
+    from .players.duel import DuelError, Setup, map_sizes
+    from .players.duelreport import run
+    from .players.specs import SpecError, load_policy
+
+    def refuse(message: str) -> int:
+        print(f"mac-tui duel: {message}", file=sys.stderr)
+        return 2
+
+    sizes = map_sizes()
+    lance = tuple(c.strip().upper() for c in args.lance.split(",")) if args.lance else ()
+    problems = [
+        message
+        for bad, message in (
+            (args.seeds < 1, "--seeds must be at least 1"),
+            (args.jobs is not None and args.jobs < 1, "--jobs must be at least 1"),
+            (args.map not in (None, "all", *sizes), f"--map must be {', '.join(sizes)} or all"),
+            (args.frames is not None and lance != (), "give --frames or --lance, not both"),
+            (args.difficulty is not None and args.map is not None, "--map follows --difficulty"),
+            (
+                args.difficulty is not None and args.frames is not None,
+                "with --difficulty, A fields the starting lance or --lance, not --frames",
+            ),
+        )
+        if bad
+    ]
+    if problems:
+        return refuse("; ".join(problems))
+    most = catalog().missions.lance.max_frames
+    frames = 2 if args.frames is None else args.frames
+    if not 1 <= frames <= most:
+        return refuse(f"--frames must be 1 to {most}")
+    if args.difficulty is not None and (reason := difficulty_refusal(args.difficulty)):
+        return refuse(reason)
+    try:
+        if lance:
+            lance_from_chassis(lance)
+        for spec in (args.a, args.b):
+            load_policy(spec)
+    except (SpecError, ValueError) as exc:
+        return refuse(str(exc))
+    setup = Setup(
+        a=args.a,
+        b=args.b,
+        seeds=args.seeds,
+        first_seed=args.seed,
+        maps=sizes if args.map in (None, "all") else (args.map,),
+        frames=frames,
+        lance=lance,
+        difficulty=args.difficulty,
+        cover=args.cover,
+        log=args.log is not None,
+    )
+    jobs = args.jobs or len(os.sched_getaffinity(0))
+    try:
+        return run(setup, jobs=jobs, as_json=args.json, log_path=args.log)
+    except DuelError as exc:
+        print(f"mac-tui duel: a policy failed: {exc}", file=sys.stderr)
+        return 1
 
 
 def cmd_script(args: argparse.Namespace) -> int:
@@ -378,6 +498,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return cmd_rules(args.table, args.json)
     if args.command == "sim":
         return cmd_sim(args)
+    if args.command == "duel":
+        return cmd_duel(args)
     if args.command == "script":
         return cmd_script(args)
     if args.command == "skirmish":

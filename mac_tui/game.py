@@ -141,6 +141,6 @@ def legal_commands(state: GameState, only: tuple[type[Command], ...] = ()) -> li
     (see `combat.legal` and `campaign.legal`). Each is accepted by `step`: the battle's are
     built by the checks, the campaign's candidates filtered by `refusal`."""
     if state.battle is not None:
-        legal = combat_legal.legal_commands(state)
+        legal = combat_legal.legal_commands(state, only=only)
         return [c for c in legal if isinstance(c, only)] if only else legal
     return [c for c in campaign_legal.candidates(state, only) if refusal(state, c) is None]

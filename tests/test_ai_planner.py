@@ -33,7 +33,7 @@ from mac_tui.players.ai.situation import Situation
 from mac_tui.players.ai.skill import skill
 from mac_tui.players.ai.tables import map_tables
 from mac_tui.players.driver import Seats, drive
-from mac_tui.players.random_player import random_policy
+from mac_tui.bots.random_bot import random_policy
 from mac_tui.players.sim import play
 
 from .test_damage import gear, make_unit, weapon

@@ -22,6 +22,7 @@ import attrs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mac_tui.bots.random_bot import random_policy
 from mac_tui.catalog import LOCATION_ORDER, catalog
 from mac_tui.combat import stats
 from mac_tui.combat.commands import (
@@ -48,7 +49,6 @@ from mac_tui.hexgrid import Hex, within
 from mac_tui.model import GameState
 from mac_tui.players.ai import decide
 from mac_tui.players.policy import Decision, Policy
-from mac_tui.players.random_player import random_policy
 from mac_tui.players.sim import play, run_battle
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -269,9 +269,10 @@ def test_same_log_in_separate_processes(tmp_path: Path) -> None:
         files.append(path.read_bytes())
     assert files[0] == files[1]
     log: list[str] = []
-    run_battle(7, 4, log=log)
+    run_battle(7, 4, log=log, names={"player": "ai", "enemy": "ai"})  # sim names the policies
     assert files[0] == ("\n".join(log) + "\n").encode("utf-8")
     assert json.loads(log[0])["seed"] == 7
+    assert json.loads(log[0])["policies"] == {"player": "ai", "enemy": "ai"}
 
 
 # --- the AI is a real opponent --------------------------------------------------------------

@@ -34,9 +34,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "mac_tui.bench",
             "mac_tui.rules_view",
             "mac_tui.players.simreport",  # prints `mac-tui sim`'s report with Rich
+            "mac_tui.players.duelreport",  # `mac-tui duel`'s progress bar and report
+            "mac_tui.players.aibench",  # `python -m mac_tui.bench ai`, through duelreport
         ),
     ),
-    ("players", ("mac_tui.players", "mac_tui.script")),
+    ("players", ("mac_tui.players", "mac_tui.bots", "mac_tui.script")),
     ("sessions", ("mac_tui.session", "mac_tui.save", "mac_tui.snapshot")),
     ("engine", ("mac_tui.game",)),
     ("rules", ("mac_tui.combat", "mac_tui.campaign")),

@@ -42,8 +42,16 @@ from .movement import check_move, reach
 from .state import other_side
 
 
-def legal_commands(state: GameState, *, called_shots: bool = True) -> list[Command]:
-    """Every command the engine would accept now (the AI, the screens and the tests use it)."""
+def legal_commands(
+    state: GameState, *, called_shots: bool = True, only: tuple[type[Command], ...] = ()
+) -> list[Command]:
+    """Every command the engine would accept now (the AI, the screens and the tests use it);
+    with `only`, just those of these classes, and the others are not even tried (a bot asking
+    for fire orders does not pay for every called shot and every hex)."""
+
+    def wanted(cls: type[Command]) -> bool:
+        return not only or issubclass(cls, only)
+
     battle = state.battle
     if battle is None or battle.phase == "over":
         return []
@@ -65,6 +73,8 @@ def legal_commands(state: GameState, *, called_shots: bool = True) -> list[Comma
         return []
     cmds: list[Command] = []
     for sprint in (False, True):
+        if not wanted(Sprint if sprint else Move):
+            continue
         reached = reach(battle, unit, sprint) if stats.can_move(unit) else {}
         for h in sorted(reached, key=lambda x: (x.r, x.q)):
             if h != unit.pos and not isinstance(check_move(battle, unit, h, sprint, reached), str):
@@ -72,9 +82,11 @@ def legal_commands(state: GameState, *, called_shots: bool = True) -> list[Comma
     enemies = battle.living(other_side(unit.side))
     for group in stats.groups(unit):
         for enemy in enemies:
-            if not isinstance(check_fire(battle, unit, group, enemy.id, None), str):
+            if wanted(FireGroup) and not isinstance(
+                check_fire(battle, unit, group, enemy.id, None), str
+            ):
                 cmds.append(FireGroup(group, enemy.id))
-            if called_shots:
+            if called_shots and wanted(CalledShot):
                 for loc in LOCATION_ORDER:
                     if not isinstance(check_fire(battle, unit, group, enemy.id, loc), str):
                         cmds.append(CalledShot(group, enemy.id, loc))
@@ -102,4 +114,4 @@ def legal_commands(state: GameState, *, called_shots: bool = True) -> list[Comma
     cmds.append(EndActivation())
     if unit.side == "player":
         cmds.append(Withdraw())
-    return cmds
+    return [c for c in cmds if isinstance(c, only)] if only else cmds

@@ -7,11 +7,11 @@ loadout, equipment and position); then one line per event; the last line is the 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..catalog import LOCATION_ORDER
-from ..combat.state import Battle, Unit
+from ..combat.state import Battle, Side, Unit
 from ..core import Event
 from ..save import CONVERTER
 
@@ -36,8 +36,10 @@ def _unit_record(unit: Unit) -> dict[str, Any]:
     }
 
 
-def header(battle: Battle, seed: int) -> dict[str, Any]:
-    return {
+def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None) -> dict[str, Any]:
+    """The first line; `policies` (side -> the spec of the policy playing it, e.g. `ai`,
+    `greedy`, `bots/mine.py:play`) is recorded when the caller names them."""
+    head = {
         "type": "battle",
         "seed": seed,
         "difficulty": battle.difficulty,
@@ -51,6 +53,9 @@ def header(battle: Battle, seed: int) -> dict[str, Any]:
         "sides": [CONVERTER.unstructure(s) for s in battle.sides],
         "frames": [_unit_record(u) for u in battle.units],
     }
+    if policies is not None:
+        head["policies"] = dict(policies)
+    return head
 
 
 def event_record(event: Event) -> dict[str, Any]:

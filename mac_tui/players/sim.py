@@ -21,7 +21,7 @@ from ..game import step
 from ..model import GameState
 from . import battlelog
 from .ai import decide
-from .driver import MAX_COMMANDS, drive
+from .driver import MAX_COMMANDS, OnDecision, drive
 from .policy import Decision, Policy
 
 
@@ -45,13 +45,16 @@ def play(
     *,
     log: list[str] | None = None,
     max_commands: int = MAX_COMMANDS,
+    names: Mapping[Side, str] | None = None,
+    observe: OnDecision | None = None,
 ) -> tuple[GameState, list[Event]]:
-    """Drive a battle to its end with one policy per side; deployment is automatic."""
+    """Drive a battle to its end with one policy per side; deployment is automatic. `names`
+    (the policies' specs) go into the log's header; `observe` is told of every decision."""
     assert state.battle is not None
     start = state.battle
     events: list[Event] = []
     if log is not None:
-        log.append(battlelog.dumps(battlelog.header(start, state.seed)))
+        log.append(battlelog.dumps(battlelog.header(start, state.seed, names)))
     for cmd in (AutoDeploy(), StartBattle()):
         if state.battle is not None and state.battle.phase == "deployment":
             out = step(state, cmd)
@@ -61,6 +64,8 @@ def play(
                 _log_events(log, out.events)
 
     def record(before: GameState, decision: Decision, outcome: Accepted) -> None:
+        if observe is not None:
+            observe(before, decision, outcome)
         if log is not None:
             log.append(battlelog.dumps(_decision_record(before, decision)))
             _log_events(log, outcome.events)
@@ -151,10 +156,12 @@ def run_battle(
     *,
     policies: Mapping[Side, Policy] | None = None,
     log: list[str] | None = None,
+    names: Mapping[Side, str] | None = None,
 ) -> BattleSummary:
-    """One AI-against-AI battle (or with the given policies), summarised."""
+    """One AI-against-AI battle (or with the given policies, named by `names` in the log),
+    summarised."""
     state = make_state(seed, difficulty, lance)
     chosen: Mapping[Side, Policy] = policies or {"player": decide, "enemy": decide}
-    end, events = play(state, chosen, log=log)
+    end, events = play(state, chosen, log=log, names=names)
     commands = end.commands_applied - state.commands_applied
     return summarise(end, events, commands)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..combat.skirmish import lance_from_chassis
+from ..combat.state import Side
 from .sim import BattleSummary, run_battle
+from .specs import load_policy, parse_spec
 
 
 def aggregate(summaries: Sequence[BattleSummary]) -> dict[str, Any]:
@@ -50,8 +52,14 @@ def run_many(
     lance: Sequence[str] | None,
     log_path: str | None,
     as_json: bool,
+    policies: Mapping[Side, str] | None = None,
 ) -> int:
+    """`battles` battles from `seed` on, each side played by the policy its spec names
+    (default: the AI on both); SpecError (a ValueError) for a bad spec."""
     frames = lance_from_chassis(lance) if lance else None
+    names: Mapping[Side, str] = policies or {"player": "ai", "enemy": "ai"}
+    seats = {side: load_policy(spec) for side, spec in names.items()}
+    labels = {side: parse_spec(spec).label for side, spec in names.items()}
     log: list[str] | None = [] if log_path else None
     summaries: list[BattleSummary] = []
     progress = None
@@ -63,7 +71,9 @@ def run_many(
         task = progress.add_task("battles", total=battles)
     try:
         for i in range(battles):
-            summaries.append(run_battle(seed + i, difficulty, frames, log=log))
+            summaries.append(
+                run_battle(seed + i, difficulty, frames, policies=seats, log=log, names=labels)
+            )
             if progress is not None:
                 progress.advance(task)
     finally:
@@ -71,7 +81,7 @@ def run_many(
             progress.stop()
     if log_path and log is not None:
         Path(log_path).write_text("\n".join(log) + "\n", encoding="utf-8")
-    report = aggregate(summaries)
+    report = {"policies": dict(labels), **aggregate(summaries)}
     if as_json:
         print(json.dumps(report, indent=2))
         return 0
@@ -85,8 +95,8 @@ def _print(report: dict[str, Any], difficulty: int) -> None:
 
     table = Table(title=f"{report['battles']} battle(s), difficulty {difficulty}", box=None)
     table.add_column("", style="bold")
-    table.add_column("player", justify="right")
-    table.add_column("enemy", justify="right")
+    table.add_column(f"player ({report['policies']['player']})", justify="right")
+    table.add_column(f"enemy ({report['policies']['enemy']})", justify="right")
     table.add_row(
         "hit rate", f"{report['hit_rate']['player']:.1%}", f"{report['hit_rate']['enemy']:.1%}"
     )
