@@ -14,6 +14,7 @@ import attrs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mac_tui.bots.random_bot import random_policy
 from mac_tui.catalog import LOCATION_ORDER
 from mac_tui.combat import stats
 from mac_tui.combat.attack import hit_chance, line_of_sight
@@ -33,7 +34,6 @@ from mac_tui.players.ai.situation import Situation
 from mac_tui.players.ai.skill import skill
 from mac_tui.players.ai.tables import map_tables
 from mac_tui.players.driver import Seats, drive
-from mac_tui.bots.random_bot import random_policy
 from mac_tui.players.sim import play
 
 from .test_damage import gear, make_unit, weapon
