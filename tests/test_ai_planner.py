@@ -325,16 +325,17 @@ def test_focus_fire_fires_at_the_lowest_remaining_armour_among_near_equals() -> 
 
 
 def test_countermeasures_when_the_fire_to_come_is_heavy() -> None:
-    """Countermeasure Suite (R11): out of its own reach, under the guns of two enemies that act
-    before it does next round (so bracing, which lasts to the round's end, would not help), it
-    switches its countermeasures on."""
+    """Countermeasure Suite (R11): legless and out of ammunition, under the guns of two enemies
+    that act before it does next round (so bracing, which lasts to the round's end, would not
+    help), it switches its countermeasures on."""
     me = frame(
         "p",
         "player",
         2,
         1,
-        weapons=(weapon("machine_gun", "right_arm"),),
+        weapons=(weapon("machine_gun", "right_arm", ammo=0),),
         equipment=(gear("countermeasure_suite"),),
+        structure=(2, 7, 5, 5, 3, 3, 0),
     )
     foes = [frame("e1", "enemy", 9, 0), frame("e2", "enemy", 9, 2)]
     state = scene([OPEN] * 3, [*foes, me], turn=2)

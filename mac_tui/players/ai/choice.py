@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...catalog import catalog
 from ...combat import stats
-from ...combat.commands import Brace, UseEquipment, Vent
+from ...combat.commands import Brace, CalledShot, FireGroup, UseEquipment, Vent
 from ...combat.state import Unit
 from ...core import Command
 from .plans import Plan
@@ -26,6 +26,10 @@ def _shields(plan: Plan) -> bool:
     )
 
 
+def _shots(plan: Plan) -> int:
+    return sum(isinstance(c, (FireGroup, CalledShot)) for c in plan.commands)
+
+
 def _fires(plan: Plan) -> bool:
     return plan.target is not None
 
@@ -37,7 +41,9 @@ def stance_filter(plans: list[Plan], unit: Unit) -> list[Plan]:
     r = catalog().combat.reactor
     kept = plans
     if unit.stance == "aggressive" and any(_fires(p) for p in plans):
-        kept = [p for p in plans if not _has(p, Brace)]
+        # it braces only with an AP it could not fire with
+        most = max(_shots(p) for p in plans)
+        kept = [p for p in plans if not _has(p, Brace) or _shots(p) >= most]
         calm = [p for p in kept if not _has(p, Vent)]
         # venting only to escape a certain shutdown
         if calm and calm[0].stress * 100 < output * r.auto_shutdown_percent:
@@ -57,9 +63,14 @@ def stance_filter(plans: list[Plan], unit: Unit) -> list[Plan]:
     return kept or plans
 
 
+def _targets(plan: Plan) -> set[str]:
+    return {c.target for c in plan.commands if isinstance(c, (FireGroup, CalledShot))}
+
+
 def priority_pick(plans: list[Plan], unit: Unit, battle_units: dict[str, Unit]) -> Plan:
     """§10.3: when the best plan fires, the best plan worth at least PRIORITY_WINDOW of it that
-    fires at the target the frame's priority ranks first."""
+    fires at the target the frame's priority ranks first (all its fire at it, when such a plan
+    is in the window)."""
     best = plans[0]
     if not _fires(best):
         return best
@@ -70,7 +81,10 @@ def priority_pick(plans: list[Plan], unit: Unit, battle_units: dict[str, Unit]) 
         (p.target for p in window if p.target is not None),
         key=lambda t: (*key(battle_units[t]), t),
     )
-    return next(p for p in window if p.target == first)
+    return next(
+        (p for p in window if _targets(p) == {first}),
+        next(p for p in window if p.target == first),
+    )
 
 
 def choose(

@@ -3,17 +3,18 @@
 Stances (§10.1, §10.2):
 
 * **Aggressive**: keeps one range band closer than its weapons' best band, weighs the fire it
-  will draw at 0.7 of its value, and never braces or vents while it has a shot, unless the
-  reactor would otherwise shut down for certain.
-* **Balanced**: keeps its weapons' best band, weighs the fire it will draw at full value, and
+  will draw at 0.3 of its value, braces only with an AP it could not fire with, and vents only
+  when the reactor would otherwise shut down for certain.
+* **Balanced**: keeps its weapons' best band, weighs the fire it will draw at 0.4, and
   vents when the round would otherwise end with stress at or above its output (a shutdown risk)
   and venting brings it below.
-* **Defensive**: keeps one band farther, weighs the fire it will draw at 1.3, vents like
+* **Defensive**: keeps one band farther, weighs the fire it will draw at 0.6, vents like
   Balanced from half its output, and below 50% of its starting armour ends every activation
   braced (or behind its countermeasures) when an enemy can fire at it before it acts again.
 
-Target priorities (§10.3): among the plans that fire and are worth at least 85% of the best
-plan, the frame fires at the target its priority ranks first:
+Target priorities (§10.3): when its best plan fires, the frame plays the best plan worth at
+least 85% of it that fires at the target its priority ranks first (all its fire at it when
+such a plan is among them):
 
 * **Focus Fire**: the lowest remaining armour and structure;
 * **Spread Damage**: the highest share of its starting armour left;
@@ -32,7 +33,7 @@ from ...combat.state import Priority, Stance, Unit
 
 BANDS: Final = ("short", "medium", "long")
 #: How much of the fire a frame will draw counts against a plan, by stance.
-FEAR: Final[dict[Stance, float]] = {"aggressive": 0.5, "balanced": 0.7, "defensive": 1.0}
+FEAR: Final[dict[Stance, float]] = {"aggressive": 0.3, "balanced": 0.4, "defensive": 0.6}
 #: The stress, as a share of output, from which Balanced and Defensive vent (§10.1).
 VENT_FROM: Final[dict[Stance, float | None]] = {
     "aggressive": None,

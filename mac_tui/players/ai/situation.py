@@ -36,7 +36,7 @@ from .tables import (
     shot_chance,
 )
 
-HORIZON: Final = 2.0  # activations of fire a kill takes off the field
+HORIZON: Final = 3.0  # activations of fire a kill takes off the field
 FOCUS: Final = 1.5  # weight of firepower per kill distance on damage
 VICTORY: Final = 40.0  # putting the last enemy out of the fight
 GAMMA: Final = 0.6  # weight of the fire a position lets the frame bring next time
@@ -308,8 +308,10 @@ class Situation:
 
     # ---- what frames are worth ---------------------------------------------------------------
     def firepower(self, k: Kit) -> float:
-        """Expected damage of the frame's two best groups at their best range against a
-        typical target: what taking it out of the fight saves per activation."""
+        """What taking the frame out of the fight saves per activation: the expected damage of
+        its two best groups at their best range against a typical target; for an enemy, the
+        mean of that and the most it can do to one of this side's frames where they stand
+        (its activation from where it is, moving included)."""
         uid = k.unit.id
         found = self._fp.get(uid)
         if found is None:
@@ -323,10 +325,37 @@ class Situation:
                 per_group.append(v)
             per_group.sort(reverse=True)
             found = sum(per_group[:2])
+            if k.unit.side != self.unit.side:
+                found = (found + self.menace(k)) / 2
             if k.unit.shutdown:
                 found *= 0.5
             self._fp[uid] = found
         return found
+
+    def menace(self, e: Kit) -> float:
+        """The most enemy `e` can do in one activation to a frame of this side where it stands
+        (its full AP and energy, its move, cover and lines of sight as they are)."""
+        epos = e.unit.pos
+        assert epos is not None
+        best = 0.0
+        move = int(e.move * self.skill.enemy_moves + 0.5)
+        for a in (self.me, *self.allies):
+            apos = a.unit.pos
+            assert apos is not None
+            d = distance(epos, apos)
+            los = self.tables.los(epos, apos)
+            v = potential(
+                e,
+                a,
+                d,
+                coarse(-self.tables.cover[apos] - los),
+                0,
+                stats.overload_limit(e.unit),
+                stats.max_ap(e.unit),
+                move,
+            )
+            best = max(best, v)
+        return best
 
     def kill_distance(self, k: Kit) -> float:
         """Roughly how much damage, hitting at random, puts the frame out of the fight; with
@@ -519,13 +548,16 @@ class Situation:
     def drawn(self, at: Hex, status: Status, cover: int | None = None) -> list[float]:
         """Per enemy: the expected damage it puts on this frame at `at` (its reply, times the
         share of its fire this frame draws among its side), with the cover of `at` (or
-        `cover`)."""
+        `cover`). The share goes by what the enemy could do to each frame as they stand
+        (bracing and countermeasures left out: an enemy does not always turn away from a braced
+        frame), so bracing takes off only what it takes off the shots."""
         out = [0.0] * len(self.enemies)
         me = self.me
         for r in self.replies:
             v = self.reply(r, me, at, status, cover)
             if v > 0:
-                out[r.slot] = v * v * v / (v * v + self.others_drawn(r))
+                v0 = v if status == NONE_STATUS else self.reply(r, me, at, NONE_STATUS, cover)
+                out[r.slot] = v * v0 * v0 / (v0 * v0 + self.others_drawn(r))
         return out
 
     def received_weight(self) -> float:
