@@ -3,6 +3,12 @@
 combat: four-frame lance against the difficulty-5 enemy on the largest map, AI on both sides;
 prints battles per second, AI milliseconds per decision (mean, p95, worst) and per battle.
 
+forecast: the exact forecasts (combat/forecast.py, combat/threat.py) at every activation of AI
+battles like `combat`'s: every group of the acting frame at every enemy it can fire at (plain,
+called at the head and the centre torso), each timed cold (first call in the battle for that
+target state and shot) and again cached; then `threat` for the frame where it stands and at a
+few hexes it could move to. Prints mean, p95 and worst per call.
+
 campaign: (a) 365 days with a full roster (eight frames of every class, eight pilots), as one
 `advance-day 365`, as 365 `advance-day 1` commands and as 365 commands through a `Session`
 (with its checkpoints); (b) saving and loading the one-year autopilot campaign of `--seed`
@@ -78,6 +84,82 @@ def bench_combat(battles: int, seed: int) -> None:
         f"AI activation: {len(act)} activations, mean {statistics.mean(act):.2f} ms, "
         f"p95 {act[int(len(act) * 0.95)]:.2f} ms, worst {act[-1]:.2f} ms"
     )
+
+
+def _spread(label: str, seconds: Sequence[float]) -> str:
+    ms = sorted(t * 1000 for t in seconds)
+    if not ms:
+        return f"{label}: no calls"
+    return (
+        f"{label}: {len(ms)} calls, mean {statistics.mean(ms):.2f} ms, "
+        f"p95 {ms[int(len(ms) * 0.95)]:.2f} ms, worst {ms[-1]:.2f} ms"
+    )
+
+
+def bench_forecast(battles: int, seed: int, hexes: int = 4) -> None:
+    from .combat import forecast, threat
+    from .combat.firing import check_fire
+    from .combat.preview import reach_hexes
+    from .combat.skirmish import lance_from_chassis, make_state
+    from .combat.stats import groups
+    from .players import ai
+    from .players.policy import Decision
+    from .players.sim import play
+
+    lance = lance_from_chassis(["EN-50", "WD-60", "RD-30", "SN-75"])
+    cold: list[float] = []
+    warm: list[float] = []
+    threats: list[float] = []
+    threats_warm: list[float] = []
+    residual = 0.0
+    seen: set[tuple[int, str]] = set()
+
+    def timed(state: GameState) -> Decision:
+        nonlocal residual
+        battle = state.battle
+        unit = None if battle is None else battle.active_unit
+        if battle is not None and unit is not None and (battle.round, unit.id) not in seen:
+            seen.add((battle.round, unit.id))
+            for target in battle.living("enemy" if unit.side == "player" else "player"):
+                for group in groups(unit):
+                    for called in (None, "head", "center_torso"):
+                        if isinstance(check_fire(battle, unit, group, target.id, called), str):
+                            continue
+                        t0 = time.process_time()
+                        f = forecast.forecast_group(battle, unit.id, group, target.id, called)
+                        cold.append(time.process_time() - t0)
+                        t0 = time.process_time()
+                        forecast.forecast_group(battle, unit.id, group, target.id, called)
+                        warm.append(time.process_time() - t0)
+                        residual = max(residual, f.residual)
+            for at in [unit.pos, *sorted(reach_hexes(battle, unit, sprint=False))[:hexes]]:
+                t0 = time.process_time()
+                threat.threat(battle, unit.id, at=at)
+                threats.append(time.process_time() - t0)
+                t0 = time.process_time()
+                threat.threat(battle, unit.id, at=at)
+                threats_warm.append(time.process_time() - t0)
+        return ai.decide(state)
+
+    for i in range(battles):
+        forecast.clear_cache()
+        state = make_state(seed + i, 5, lance)
+        assert state.battle is not None
+        if i == 0:
+            print(
+                f"map {state.battle.map.width}x{state.battle.map.height}, "
+                f"{len(state.battle.units)} frames"
+            )
+        play(state, {"player": timed, "enemy": timed})
+    print(
+        f"battles: {battles} (seeds {seed}..{seed + battles - 1}), caches emptied per battle; "
+        "times are CPU time of this process (time.process_time), so other load does not count"
+    )
+    print(_spread("forecast_group, first call", cold))
+    print(_spread("forecast_group, cached", warm))
+    print(_spread("threat, first call", threats))
+    print(_spread("threat, again", threats_warm))
+    print(f"largest residual (mass not enumerated): {residual:.2e}")
 
 
 FULL_ROSTER = ("SC-20", "HR-35", "VG-45", "EN-50", "RG-55", "WD-60", "SN-75", "TN-85")
@@ -251,7 +333,7 @@ def bench_ai(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mac_tui.bench")
-    p.add_argument("what", choices=["combat", "campaign", "tui", "ssh", "ai"])
+    p.add_argument("what", choices=["combat", "campaign", "forecast", "tui", "ssh", "ai"])
     p.add_argument("--battles", type=int, default=20)
     p.add_argument(
         "--seed", type=int, default=None, help=f"default 1 (combat), {CAMPAIGN_SEED} (campaign)"
@@ -268,6 +350,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return bench_ai(args)
     if args.what == "combat":
         bench_combat(args.battles, 1 if args.seed is None else args.seed)
+    elif args.what == "forecast":
+        bench_forecast(args.battles, 1 if args.seed is None else args.seed)
     elif args.what == "campaign":
         bench_campaign(CAMPAIGN_SEED if args.seed is None else args.seed)
     elif args.what == "tui":

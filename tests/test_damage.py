@@ -570,7 +570,7 @@ def test_reactive_armour_small_hits() -> None:
 
 def test_reactive_armour_leaves_at_least_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # §7.7.3 "(minimum 1 damage)": with a 100% reduction a 6-point hit still does 1.
-    monkeypatch.setattr(damage, "equipment_value", lambda unit, effect: 100)
+    monkeypatch.setattr(damage, "equipment_total", lambda equipment, effect: 100)
     start = set_loc(make_unit(), "left_torso", armor=0)
     unit, report = hit(start, "left_torso", 6, NO_EFFECT)
     assert unit.structure[LT] == 4

@@ -14,7 +14,8 @@ Every number is read from the catalog; every random draw comes from ``dice.COMBA
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
 import attrs
@@ -25,7 +26,7 @@ from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance, intervening
 from .damage import DamageReport, apply_damage
 from .mapgen import BattleMap
-from .state import LOC_INDEX, Battle, Unit, WeaponState
+from .state import LOC_INDEX, Battle, EquipmentState, Unit, WeaponState
 from .stats import chassis_of, equipment_count, equipment_value, evasion, gunnery_bonus, weapon_of
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "hit_chance",
     "hit_location_weights",
     "line_of_sight",
+    "missile_pass_chance",
     "range_modifier",
     "resolve_attack",
     "spotter",
@@ -145,12 +147,40 @@ class LosHex:
     penalty: int
 
 
+#: Lines of sight already traced, per map (by identity, dropped with the map).
+_LOS_CACHE: dict[int, tuple[weakref.ref[BattleMap], dict[tuple[Hex, Hex], tuple[LosHex, ...]]]] = {}
+
+
 def line_of_sight(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     """§3.6: every intervening hex from ``a`` to ``b`` (ends excluded), with its penalty.
 
     A line between two hexes of the map can graze a hex beyond its ragged odd-r edge; such
-    a hex has no terrain and is left out.
+    a hex has no terrain and is left out. Each map remembers the lines traced on it (the
+    forecasts and the AI ask for the same lines many times).
     """
+    key = id(battle_map)
+    entry = _LOS_CACHE.get(key)
+    if entry is None or entry[0]() is not battle_map:
+        entry = (weakref.ref(battle_map, _forget(key)), {})
+        _LOS_CACHE[key] = entry
+    lines = entry[1]
+    found = lines.get((a, b))
+    if found is None:
+        found = _trace(battle_map, a, b)
+        lines[(a, b)] = found
+    return found
+
+
+def _forget(key: int) -> Callable[[weakref.ref[BattleMap]], None]:
+    def drop(ref: weakref.ref[BattleMap]) -> None:
+        entry = _LOS_CACHE.get(key)
+        if entry is not None and entry[0] is ref:
+            del _LOS_CACHE[key]
+
+    return drop
+
+
+def _trace(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     terrain = catalog().terrain
     out: list[LosHex] = []
     for h in intervening(a, b):
@@ -360,6 +390,19 @@ def hit_location_weights() -> tuple[tuple[str, int], ...]:
     """§4.1: (location, weight) in LOCATION_ORDER, weights from the catalog."""
     cat = catalog()
     return tuple((loc, cat.location(loc).hit_weight) for loc in LOCATION_ORDER)
+
+
+def missile_pass_chance(equipment: Iterable[EquipmentState]) -> float:
+    """The chance a missile hit gets through Point Defense (§7.7.3), the probability of
+    `_intercepted` answering False: each working system rolls its own value% to negate it,
+    so two 50% systems let 25% through."""
+    cat = catalog()
+    through = 1.0
+    for e in equipment:
+        eq = cat.equipment[e.equipment]
+        if not e.destroyed and eq.effect == MISSILE_INTERCEPT:
+            through *= (100 - eq.value) / 100
+    return through
 
 
 def _intercepted(target: Unit, dice: Dice) -> bool:

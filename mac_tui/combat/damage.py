@@ -45,7 +45,8 @@ Choices this module makes (the rules are silent):
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Sequence
+from typing import Final, Protocol
 
 import attrs
 from attrs import frozen
@@ -54,11 +55,14 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..catalog.records import ComponentRow
 from ..dice import COMBAT, Dice
 from .state import CENTER_TORSO, HEAD, LOC_INDEX, DestroyedBy, Unit
-from .stats import equipment_value
+from .stats import equipment_total
 
 __all__ = [
     "ACTUATOR_LOCATIONS",
+    "CascadeWork",
     "DamageReport",
+    "DiceDraws",
+    "Draws",
     "LocationDamage",
     "apply_damage",
     "component_die",
@@ -255,8 +259,79 @@ def component_for_roll(roll: int) -> ComponentRow:
     raise ValueError(f"no component row covers roll {roll}")
 
 
-class _Work:
-    """A mutable working copy of the frame for the length of one `apply_damage` call."""
+class Draws(Protocol):
+    """The chance nodes of the cascade, in the order it meets them.
+
+    The engine answers them with dice (`DiceDraws`); the forecast (`combat/forecast.py`)
+    answers them from a script to enumerate every outcome with its probability.
+    """
+
+    def component_roll(self) -> int:
+        """§4.3: the component d100, read as 0-99."""
+        ...
+
+    def pick(self, options: Sequence[int]) -> int:
+        """One of ``options`` (indices of weapons), uniformly."""
+        ...
+
+    def between(self, lo: int, hi: int) -> int:
+        """A whole number from ``lo`` to ``hi`` inclusive, uniformly (ammo explosion)."""
+        ...
+
+    def survival_roll(self, needed: int) -> int:
+        """§4.6: the pilot's d100 (1-100); the pilot survives on ``roll <= needed``."""
+        ...
+
+
+class DiceDraws:
+    """`Draws` from the battle's dice, on ``dice.COMBAT``."""
+
+    __slots__ = ("dice",)
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+
+    def component_roll(self) -> int:
+        return self.dice.below(COMBAT, component_die())
+
+    def pick(self, options: Sequence[int]) -> int:
+        return self.dice.choice(COMBAT, options)
+
+    def between(self, lo: int, hi: int) -> int:
+        return self.dice.between(COMBAT, lo, hi)
+
+    def survival_roll(self, needed: int) -> int:
+        return self.dice.d100(COMBAT)
+
+
+class CascadeWork:
+    """A mutable working copy of a frame for the length of one hit's cascade.
+
+    `apply_damage` runs one on a `Unit` and turns it back into one; the forecast
+    (`combat/forecast.py`) loads the fields it tracks into one and reads them back, so both
+    apply the same cascade (`cascade`).
+    """
+
+    __slots__ = (
+        "actuator_hits",
+        "ap",
+        "armor",
+        "barrier",
+        "cockpit_breached",
+        "cockpit_hit",
+        "destroyed",
+        "destroyed_by",
+        "equipment",
+        "gyro_hit",
+        "pilot_alive",
+        "reactor_hits",
+        "sensor_hit",
+        "stress",
+        "structure",
+        "transfer",
+        "unit",
+        "weapons",
+    )
 
     def __init__(self, unit: Unit) -> None:
         self.unit = unit
@@ -276,6 +351,20 @@ class _Work:
         self.pilot_alive = unit.pilot_alive
         self.destroyed = unit.destroyed
         self.destroyed_by: DestroyedBy = unit.destroyed_by
+        # After ``cascade(..., follow=False)``: the transfer it stopped before (§4.4).
+        self.transfer: tuple[str, int] | None = None
+
+    def copy(self) -> CascadeWork:
+        """An independent copy (its lists copied too)."""
+        new = CascadeWork.__new__(CascadeWork)
+        for name in CascadeWork.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.armor = list(self.armor)
+        new.structure = list(self.structure)
+        new.weapons = list(self.weapons)
+        new.equipment = list(self.equipment)
+        new.actuator_hits = list(self.actuator_hits)
+        return new
 
     def result(self) -> Unit:
         return attrs.evolve(
@@ -299,7 +388,7 @@ class _Work:
         )
 
     # ---- §4.3 component effects ----------------------------------------------------------
-    def component(self, location: str, effect: str, dice: Dice) -> tuple[str, int, int]:
+    def component(self, location: str, effect: str, draws: Draws) -> tuple[str, int, int]:
         """Apply one component effect at ``location``.
 
         Returns ``(effect label, internal damage, overflow of that internal damage)``.
@@ -312,7 +401,7 @@ class _Work:
             ]
             if not working:
                 return f"{WEAPON_DESTROYED}:{NONE}", 0, 0
-            i = dice.choice(COMBAT, working)
+            i = draws.pick(working)
             self.weapons[i] = attrs.evolve(self.weapons[i], destroyed=True)
             return f"{WEAPON_DESTROYED}:{self.weapons[i].weapon}", 0, 0
         if effect == ACTUATOR_DAMAGED:
@@ -331,9 +420,9 @@ class _Work:
             ]
             if not loaded:
                 return f"{AMMO_EXPLOSION}:{NONE}", 0, 0
-            i = dice.choice(COMBAT, loaded)
+            i = draws.pick(loaded)
             dmg = cat.combat.damage
-            internal = dice.between(COMBAT, dmg.ammo_explosion_min, dmg.ammo_explosion_max)
+            internal = draws.between(dmg.ammo_explosion_min, dmg.ammo_explosion_max)
             self.weapons[i] = attrs.evolve(self.weapons[i], ammo=0)
             applied = min(internal, self.structure[idx])
             self.structure[idx] -= applied
@@ -369,6 +458,155 @@ class _Work:
                 lost.append(e.equipment)
         return lost
 
+    # ---- §4.2-§4.6 the cascade -----------------------------------------------------------
+    def cascade(
+        self,
+        location: str,
+        amount: int,
+        draws: Draws,
+        records: bool = True,
+        *,
+        follow: bool = True,
+    ) -> DamageReport:
+        """One hit of ``amount`` on ``location``, applied to this working copy; the report.
+
+        Records one `LocationDamage` per location the cascade reaches only when ``records``
+        is true (the forecast leaves them out). With ``follow=False`` it stops after the
+        first location and leaves the transfer it would make in ``self.transfer`` (the
+        forecast continues it as a hit on that location: a transfer only happens once the
+        Barrier's armour is gone).
+        """
+        cat = catalog()
+        # Reactive Armor is passive (no mount), so it never dies mid-cascade: read it once.
+        percent = equipment_total(self.equipment, STRUCTURE_DAMAGE_REDUCTION)
+        lines: list[LocationDamage] = []
+        visited: set[str] = set()
+        first = True
+        head_destroyed = False
+        frame_destroyed = False
+        destroyed_by: DestroyedBy = "none"
+        pilot_roll: int | None = None
+        pilot_needed: int | None = None
+        pilot_survived: bool | None = None
+
+        loc = location
+        remaining = amount
+        self.transfer = None
+        while True:
+            visited.add(loc)
+            idx = LOC_INDEX[loc]
+            incoming = remaining
+            barrier_before = self.barrier
+            if first:  # R11: temporary armour absorbs first, once per hit
+                first = False
+                soaked = min(self.barrier, remaining)
+                self.barrier -= soaked
+                remaining -= soaked
+            armor_before = self.armor[idx]
+            structure_before = self.structure[idx]
+            reduced = 0
+            internal = 0
+            roll: int | None = None
+            effects: list[str] = []
+            weapons_lost: list[str] = []
+            destroyed = False
+
+            if structure_before <= 0:
+                overflow = remaining  # §4.4: an already destroyed location passes it all on
+            else:
+                soaked = min(self.armor[idx], remaining)
+                self.armor[idx] -= soaked
+                remaining -= soaked
+                overflow = 0
+                if remaining > 0:
+                    cut = remaining * percent // _PERCENT if percent > 0 else 0
+                    structure_damage = max(1, remaining - cut)
+                    reduced = remaining - structure_damage
+                    applied = min(structure_damage, self.structure[idx])
+                    self.structure[idx] -= applied
+                    overflow = structure_damage - applied
+                    roll = draws.component_roll()
+                    label, internal, extra = self.component(loc, component_for_roll(roll).id, draws)
+                    overflow += extra
+                    effects.append(label)
+                    if label.startswith(f"{WEAPON_DESTROYED}:") and not label.endswith(NONE):
+                        weapons_lost.append(label.split(":", 1)[1])
+                if self.structure[idx] <= 0:
+                    destroyed = True
+                    weapons_lost.extend(self.destroy_location(loc))
+
+            target = cat.location(loc).transfer_to
+            goes_on = overflow > 0 and target is not None and target not in visited
+            if records:
+                lines.append(
+                    LocationDamage(
+                        location=loc,
+                        incoming=incoming,
+                        barrier_before=barrier_before,
+                        barrier_after=self.barrier,
+                        armor_before=armor_before,
+                        armor_after=self.armor[idx],
+                        structure_before=structure_before,
+                        structure_after=self.structure[idx],
+                        reduced=reduced,
+                        internal=internal,
+                        transferred_to=target if goes_on else None,
+                        transferred=overflow if goes_on else 0,
+                        lost=0 if goes_on else overflow,
+                        destroyed=destroyed,
+                        component_roll=roll,
+                        effects=tuple(effects),
+                        weapons_lost=tuple(weapons_lost),
+                    )
+                )
+
+            if destroyed and idx == CENTER_TORSO and not self.destroyed:
+                # §4.5: the reactor is breached.
+                self.destroyed = True
+                self.destroyed_by = "center_torso"
+                frame_destroyed = True
+                destroyed_by = "center_torso"
+            if destroyed and idx == HEAD:
+                # §4.6: cockpit breached, sensors gone, the pilot rolls to survive.
+                head_destroyed = True
+                self.sensor_hit = True
+                if self.pilot_alive and not self.destroyed:
+                    dmg = cat.combat.damage
+                    pilot_needed = (
+                        dmg.head_survival_base
+                        + self.unit.pilot.piloting * dmg.head_survival_per_piloting
+                    )
+                    pilot_roll = draws.survival_roll(pilot_needed)
+                    pilot_survived = pilot_roll <= pilot_needed
+                    if pilot_survived:
+                        self.cockpit_breached = True
+                        self.cockpit_hit = True  # R16: injured after the battle
+                    else:
+                        self.pilot_alive = False  # R15: out of the fight, frame not destroyed
+                        if self.destroyed_by == "none":
+                            self.destroyed_by = "pilot"
+                        destroyed_by = "pilot"
+
+            if not goes_on:
+                break
+            assert target is not None
+            if not follow:
+                self.transfer = (target, overflow)
+                break
+            loc = target
+            remaining = overflow
+
+        return DamageReport(
+            total=amount,
+            locations=tuple(lines),
+            head_destroyed=head_destroyed,
+            pilot_roll=pilot_roll,
+            pilot_needed=pilot_needed,
+            pilot_survived=pilot_survived,
+            frame_destroyed=frame_destroyed,
+            destroyed_by=destroyed_by,
+        )
+
 
 def apply_damage(unit: Unit, location: str, amount: int, dice: Dice) -> tuple[Unit, DamageReport]:
     """One hit of ``amount`` damage on ``location`` of ``unit`` (§4.2-§4.6, R8, R11, R15, R16).
@@ -382,129 +620,6 @@ def apply_damage(unit: Unit, location: str, amount: int, dice: Dice) -> tuple[Un
         raise ValueError(f"damage must be >= 0, got {amount}")
     if location not in LOC_INDEX:
         raise ValueError(f"unknown location {location!r} (known: {', '.join(LOCATION_ORDER)})")
-    cat = catalog()
-    work = _Work(unit)
-    # Reactive Armor is passive (no mount), so it never dies mid-cascade: read it once.
-    percent = equipment_value(unit, STRUCTURE_DAMAGE_REDUCTION)
-
-    records: list[LocationDamage] = []
-    visited: set[str] = set()
-    head_destroyed = False
-    frame_destroyed = False
-    destroyed_by: DestroyedBy = "none"
-    pilot_roll: int | None = None
-    pilot_needed: int | None = None
-    pilot_survived: bool | None = None
-
-    loc = location
-    remaining = amount
-    while True:
-        visited.add(loc)
-        idx = LOC_INDEX[loc]
-        incoming = remaining
-        barrier_before = work.barrier
-        if not records:  # R11: temporary armour absorbs first, once per hit
-            soaked = min(work.barrier, remaining)
-            work.barrier -= soaked
-            remaining -= soaked
-        barrier_after = work.barrier
-        armor_before = work.armor[idx]
-        structure_before = work.structure[idx]
-        reduced = 0
-        internal = 0
-        roll: int | None = None
-        effects: list[str] = []
-        weapons_lost: list[str] = []
-        destroyed = False
-
-        if structure_before <= 0:
-            overflow = remaining  # §4.4: an already destroyed location passes it all on
-        else:
-            soaked = min(work.armor[idx], remaining)
-            work.armor[idx] -= soaked
-            remaining -= soaked
-            overflow = 0
-            if remaining > 0:
-                cut = remaining * percent // _PERCENT if percent > 0 else 0
-                structure_damage = max(1, remaining - cut)
-                reduced = remaining - structure_damage
-                applied = min(structure_damage, work.structure[idx])
-                work.structure[idx] -= applied
-                overflow = structure_damage - applied
-                roll = dice.below(COMBAT, component_die())
-                label, internal, extra = work.component(loc, component_for_roll(roll).id, dice)
-                overflow += extra
-                effects.append(label)
-                if label.startswith(f"{WEAPON_DESTROYED}:") and not label.endswith(NONE):
-                    weapons_lost.append(label.split(":", 1)[1])
-            if work.structure[idx] <= 0:
-                destroyed = True
-                weapons_lost.extend(work.destroy_location(loc))
-
-        target = cat.location(loc).transfer_to
-        goes_on = overflow > 0 and target is not None and target not in visited
-        records.append(
-            LocationDamage(
-                location=loc,
-                incoming=incoming,
-                barrier_before=barrier_before,
-                barrier_after=barrier_after,
-                armor_before=armor_before,
-                armor_after=work.armor[idx],
-                structure_before=structure_before,
-                structure_after=work.structure[idx],
-                reduced=reduced,
-                internal=internal,
-                transferred_to=target if goes_on else None,
-                transferred=overflow if goes_on else 0,
-                lost=0 if goes_on else overflow,
-                destroyed=destroyed,
-                component_roll=roll,
-                effects=tuple(effects),
-                weapons_lost=tuple(weapons_lost),
-            )
-        )
-
-        if destroyed and idx == CENTER_TORSO and not work.destroyed:
-            # §4.5: the reactor is breached.
-            work.destroyed = True
-            work.destroyed_by = "center_torso"
-            frame_destroyed = True
-            destroyed_by = "center_torso"
-        if destroyed and idx == HEAD:
-            # §4.6: cockpit breached, sensors gone, the pilot rolls to survive.
-            head_destroyed = True
-            work.sensor_hit = True
-            if work.pilot_alive and not work.destroyed:
-                dmg = cat.combat.damage
-                pilot_needed = (
-                    dmg.head_survival_base + unit.pilot.piloting * dmg.head_survival_per_piloting
-                )
-                pilot_roll = dice.d100(COMBAT)
-                pilot_survived = pilot_roll <= pilot_needed
-                if pilot_survived:
-                    work.cockpit_breached = True
-                    work.cockpit_hit = True  # R16: injured after the battle
-                else:
-                    work.pilot_alive = False  # R15: out of the fight, frame not destroyed
-                    if work.destroyed_by == "none":
-                        work.destroyed_by = "pilot"
-                    destroyed_by = "pilot"
-
-        if not goes_on:
-            break
-        assert target is not None
-        loc = target
-        remaining = overflow
-
-    report = DamageReport(
-        total=amount,
-        locations=tuple(records),
-        head_destroyed=head_destroyed,
-        pilot_roll=pilot_roll,
-        pilot_needed=pilot_needed,
-        pilot_survived=pilot_survived,
-        frame_destroyed=frame_destroyed,
-        destroyed_by=destroyed_by,
-    )
+    work = CascadeWork(unit)
+    report = work.cascade(location, amount, DiceDraws(dice))
     return work.result(), report

@@ -23,8 +23,8 @@ from attrs import frozen
 from ..catalog import catalog
 from ..catalog.records import Weapon
 from ..hexgrid import Hex, distance
-from . import stats
-from .attack import MISSILE, MISSILE_INTERCEPT, HitChance, hit_chance, line_of_sight
+from . import attack, stats
+from .attack import MISSILE, HitChance, hit_chance, line_of_sight
 from .firing import check_fire, plan_fire
 from .movement import check_move, reach
 from .state import Battle, Unit, other_side
@@ -53,13 +53,7 @@ DESTROYED: Final = "destroyed"
 def missile_pass_chance(target: Unit) -> float:
     """The chance a missile hit gets through the target's Point Defense (§7.7.3): each working
     system rolls its own value% to negate it, so two 50% systems let 25% through."""
-    cat = catalog()
-    through = 1.0
-    for e in target.equipment:
-        eq = cat.equipment[e.equipment]
-        if not e.destroyed and eq.effect == MISSILE_INTERCEPT:
-            through *= (100 - eq.value) / 100
-    return through
+    return attack.missile_pass_chance(target.equipment)
 
 
 def expected_damage(chance: int, weapon: Weapon, target: Unit) -> float:

@@ -5,9 +5,11 @@ These are pure functions of a `Unit`; the battle state never stores what they co
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..catalog import LOCATION_ORDER, catalog
 from ..catalog.records import ApCosts, Chassis, Weapon
-from .state import LEGS, LOC_INDEX, Unit, WeaponState
+from .state import LEGS, LOC_INDEX, EquipmentState, Unit, WeaponState
 
 
 def ap_costs() -> ApCosts:
@@ -23,14 +25,19 @@ def weapon_of(ws: WeaponState) -> Weapon:
     return catalog().weapons[ws.weapon]
 
 
-def equipment_value(unit: Unit, effect: str) -> int:
-    """Sum of `value` over the unit's working equipment with this effect (0 if none)."""
+def equipment_total(equipment: Iterable[EquipmentState], effect: str) -> int:
+    """Sum of `value` over the working pieces of ``equipment`` with this effect (0 if none)."""
     cat = catalog()
     return sum(
         cat.equipment[e.equipment].value
-        for e in unit.equipment
+        for e in equipment
         if not e.destroyed and cat.equipment[e.equipment].effect == effect
     )
+
+
+def equipment_value(unit: Unit, effect: str) -> int:
+    """Sum of `value` over the unit's working equipment with this effect (0 if none)."""
+    return equipment_total(unit.equipment, effect)
 
 
 def equipment_count(unit: Unit, effect: str) -> int:
