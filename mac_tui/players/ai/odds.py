@@ -123,7 +123,11 @@ def volley_odds(target: Kit, shots: Sequence[tuple[int, Gun]], called: str | Non
         stress += p * gun.stress
     at = None if called is None else LOCATION_ORDER.index(called)
     hp = target.hp
-    destroyed = tuple(_destroy_chance(hp, landed, i, at) for i in range(_N))
+    total = sum(d for _, d in landed)
+    # a location the whole volley cannot reach the end of is not worked out
+    destroyed = tuple(
+        _destroy_chance(hp, landed, i, at) if 0 < hp[i] <= total else 0.0 for i in range(_N)
+    )
     p_pilot = destroyed[HEAD] * (1.0 - target.piloting_survival)
     p_kill = 1.0 - (1.0 - destroyed[CENTER_TORSO]) * (1.0 - p_pilot)
     return Odds(expected, p_kill, p_pilot, destroyed, stress)

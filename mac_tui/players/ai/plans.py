@@ -70,6 +70,7 @@ PARTS: Final = (
 )
 CALLED_LOCATIONS: Final = ("head", "center_torso", "legs")
 POST_FIRE_POSITIONS: Final = 12  # fire-then-move: end positions tried, the best by standing
+FOLLOWED_UP: Final = 16  # move-then-act: landing places worked out in full, the most promising
 
 
 @frozen
@@ -295,6 +296,33 @@ class Planner:
             spot.outlook = GAMMA * s.outlook(spot.hex)
             spot.band = -BAND * s.pressure * s.band(spot.hex)
         return out
+
+    def quick_fire(self, at: Hex, budget: int) -> float:
+        """A quick bound on the fire a frame landing at `at` could add: its best group's
+        expected damage at any enemy, weighted by the enemy's worth (no odds worked out)."""
+        s = self.sit
+        best = 0.0
+        for g in self.free_groups:
+            for t in s.enemies:
+                tpos = t.unit.pos
+                assert tpos is not None
+                d = distance(at, tpos)
+                if d == 0 or d > s.me.reach:
+                    continue
+                v = s.volley(
+                    s.me,
+                    g,
+                    t,
+                    d,
+                    s.tables.los(at, tpos),
+                    s.tables.cover[tpos],
+                    s.spotted(self.unit, tpos, self.unit.id),
+                    budget,
+                    self.extra_against(t),
+                ).expected * s.damage_weight(t)
+                if v > best:
+                    best = v
+        return best
 
     def attacks_from(self, at: Hex, budget: int, uplinked: str | None = None) -> list[Attack]:
         """Every group at every enemy it can reach from `at` with `budget` energy."""
@@ -653,20 +681,26 @@ class Planner:
         budget = self.energy_left
         here = spots[0]
         standing: list[tuple[float, Spot]] = []
-        for spot in spots[1:]:
+        promising: list[tuple[float, int, Spot]] = []
+        for i, spot in enumerate(spots[1:]):
             assert spot.command is not None
             base = self.value(spot, [])
             standing.append((base[0], spot))
             yield self._plan((spot.command,), base)
-            left_ap = ap - spot.ap
-            if left_ap < 1 or depth < 2:
-                continue
+            if ap - spot.ap >= 1 and depth >= 2:
+                promising.append(
+                    (base[0] + self.quick_fire(spot.hex, budget - spot.energy), i, spot)
+                )
+        # the acts after a Move or jump: worked out in full where they promise most
+        promising.sort(key=lambda p: (-p[0], p[1]))
+        for _, _, spot in promising[:FOLLOWED_UP]:
+            assert spot.command is not None
             rest = budget - spot.energy
             for a in self.attacks_from(spot.hex, rest):
                 yield self._plan(
                     (spot.command, *a.commands), self.value(spot, [a]), a.target.unit.id
                 )
-            for cmds, act in self._singles(spot, rest, left_ap):
+            for cmds, act in self._singles(spot, rest, ap - spot.ap):
                 yield self._plan((spot.command, *cmds), self._score(spot, [], (act,)))
         if ap < 2 or depth < 2:
             return

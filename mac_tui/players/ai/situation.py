@@ -228,6 +228,7 @@ class Situation:
         self._ehp: dict[str, float] = {}
         self._loc_value: dict[str, tuple[float, ...]] = {}
         self._others2: dict[int, float] = {}
+        self._reactors: dict[str, tuple[int, int, float]] = {}
         self._spotted: dict[tuple[str, Hex], bool] = {}
         damaged = any(
             u.total_armor < u.start_armor or u.total_structure < u.start_structure
@@ -461,10 +462,18 @@ class Situation:
         """What the stress a frame ends the round with costs it (§5.3, §5.4): a 25% chance of a
         shutdown from its output, a certain one and a reactor hit from 150%."""
         r = self.reactor
-        output = stats.effective_output(u)
+        found = self._reactors.get(u.id)
+        if found is None:
+            out = stats.effective_output(u)
+            found = (
+                out,
+                max(r.dissipation_min, out // r.dissipation_divisor),
+                self.firepower(kit_of(u)),
+            )
+            self._reactors[u.id] = found
+        output, dissipation, fp = found
         stress = max(0, u.stress - vented) + max(0, energy_used - output) + extra_stress
-        stress -= min(stress, max(r.dissipation_min, output // r.dissipation_divisor))
-        fp = self.firepower(kit_of(u))
+        stress -= min(stress, dissipation)
         shutdown = SHUTDOWN_ROUNDS * fp + 5.0
         if stress * 100 >= output * r.auto_shutdown_percent:
             return shutdown + 0.5 * fp + 10.0
