@@ -286,7 +286,9 @@ def test_an_exposed_frame_ends_in_cover_when_it_can() -> None:
     are as far from the enemy; with one group to fire, it moves into the Forest and fires."""
     rows = ["." * 16, "....T" + "." * 11, "." * 16]
     me = frame("p", "player", 3, 2, weapons=(weapon("medium_laser", "right_arm"),))
-    state = scene(rows, [me, frame("e", "enemy", 10, 1)])
+    # a Juggernaut: a head no one shot of a Medium Laser can destroy (no called shot pays)
+    enemy = frame("e", "enemy", 10, 1, chassis="JG-95")
+    state = scene(rows, [me, enemy, frame("far", "enemy", 15, 2)])
     plan = plan_activation(state).chosen
     assert plan.at == from_offset(4, 1)
     assert plan.part("cover") > 0
@@ -296,8 +298,12 @@ def test_defensive_below_half_armour_braces_when_it_will_be_shot_at() -> None:
     """Defensive (§10.1): below 50% of its armour, with an enemy to fire before it acts again,
     it ends braced."""
     me = damaged(frame("p", "player", 3, 1, stance="defensive"), 0.4)
-    state = scene([OPEN] * 3, [me, frame("e", "enemy", 9, 1)])
+    one_group = attrs.evolve(me, weapons=(weapon("medium_laser", "right_arm"),))
+    state = scene([OPEN] * 3, [one_group, frame("e", "enemy", 9, 1), frame("e2", "enemy", 15, 1)])
     assert "brace" in chosen(state)
+    # it keeps its full fire: with two groups to fire, it fires both
+    both = scene([OPEN] * 3, [me, frame("e", "enemy", 9, 1), frame("e2", "enemy", 15, 1)])
+    assert [c.split()[0] for c in chosen(both)] == ["fire", "fire"]
 
 
 def test_aggressive_never_braces_while_it_has_a_shot() -> None:
@@ -305,9 +311,6 @@ def test_aggressive_never_braces_while_it_has_a_shot() -> None:
     state = scene([OPEN] * 3, [me, frame("e", "enemy", 9, 1)])
     plan = plan_activation(state).chosen
     assert plan.target == "e" and not any(isinstance(c, Brace) for c in plan.commands)
-    # the same frame, Defensive, braces
-    defensive = scene([OPEN] * 3, [attrs.evolve(me, stance="defensive"), frame("e", "enemy", 9, 1)])
-    assert "brace" in chosen(defensive)
 
 
 def priority_target(priority: str) -> str | None:
@@ -454,8 +457,8 @@ def test_called_shots_are_valued_by_their_odds_and_bounded_by_the_targets_worth(
 
 
 def test_low_tactics_calls_no_shots_and_plans_one_action_at_a_time() -> None:
-    assert called_plans(3, 1) == []
-    assert called_plans(4, 1)
+    assert called_plans(2, 1) == []
+    assert called_plans(3, 1)
     state = scene([OPEN] * 3, [frame("p", "player", 3, 1), frame("e", "enemy", 8, 1)])
     for tactics in (1, 2):
         plans = Planner(Situation(bat(state), bat(state).units[0], skill(tactics))).plans()
@@ -526,7 +529,12 @@ def test_the_planners_odds_agree_with_the_engines_forecast(
                     for c, gun in shots
                 )
                 exact = forecast_steps(t.unit, steps)
-                assert abs(ours.p_kill - exact.p_out) < 0.06
+                assert abs(ours.p_kill - exact.p_out) < 0.06, (
+                    t.hp,
+                    t.unit.armor,
+                    t.unit.structure,
+                    shots,
+                )
                 assert abs(ours.p_pilot - exact.p_pilot_killed) < 0.06
                 # after a kill the forecast stops counting the damage of the shots still to come
                 landed = sum(gun.damage for _, gun in shots)

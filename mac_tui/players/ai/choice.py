@@ -35,32 +35,36 @@ def _fires(plan: Plan) -> bool:
 
 
 def stance_filter(plans: list[Plan], unit: Unit) -> list[Plan]:
-    """§10.1: the plans the frame's stance allows (never empty: a plan that ends the
-    activation is always among them)."""
+    """§10.1: the plans the frame's stance allows, best first (never empty). The rules only
+    shape what the frame does with an AP it does not fire with: it always keeps its full fire."""
     output = stats.effective_output(unit)
     r = catalog().combat.reactor
+    most = max(_shots(p) for p in plans)
     kept = plans
-    if unit.stance == "aggressive" and any(_fires(p) for p in plans):
-        # it braces only with an AP it could not fire with
-        most = max(_shots(p) for p in plans)
-        kept = [p for p in plans if not _has(p, Brace) or _shots(p) >= most]
+    if unit.stance == "aggressive" and most:
+        # it braces only with an AP it could not fire with, and vents only to escape a certain
+        # shutdown
+        kept = [p for p in kept if not _has(p, Brace) or _shots(p) >= most]
         calm = [p for p in kept if not _has(p, Vent)]
-        # venting only to escape a certain shutdown
         if calm and calm[0].stress * 100 < output * r.auto_shutdown_percent:
             kept = calm
     vent_from = VENT_FROM[unit.stance]
-    if vent_from is not None and kept and not _has(kept[0], Vent) and unit.stress > 0:
-        line = vent_from * output
-        if kept[0].stress >= line:
-            venting = [p for p in kept if _has(p, Vent) and p.stress < line]
-            if venting:
-                kept = venting
-    exposed = bool(kept) and kept[0].part("received") < 0 and not _shields(kept[0])
+    if vent_from is not None and unit.stress >= vent_from * output and not _has(kept[0], Vent):
+        # stressed already: it vents with an AP it does not fire with
+        venting = [p for p in kept if _has(p, Vent) and _shots(p) >= most]
+        if venting:
+            kept = venting
+    exposed = kept[0].part("received") < 0 and not _shields(kept[0])
     if below_brace_line(unit) and exposed and not unit.braced and not unit.ecm_active:
-        shielded = [p for p in kept if _shields(p) or p.part("received") == 0]
+        # heavily damaged: it braces (or shields) with an AP it does not fire with
+        shielded = [
+            p
+            for p in kept
+            if _shots(p) >= most and (_shields(p) or p.part("received") == 0 or _shots(p) >= 2)
+        ]
         if shielded:
             kept = shielded
-    return kept or plans
+    return kept
 
 
 def _targets(plan: Plan) -> set[str]:

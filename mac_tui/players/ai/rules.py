@@ -5,12 +5,16 @@ Stances (§10.1, §10.2):
 * **Aggressive**: keeps one range band closer than its weapons' best band, weighs the fire it
   will draw at 0.3 of its value, braces only with an AP it could not fire with, and vents only
   when the reactor would otherwise shut down for certain.
-* **Balanced**: keeps its weapons' best band, weighs the fire it will draw at 0.4, and
-  vents when the round would otherwise end with stress at or above its output (a shutdown risk)
-  and venting brings it below.
+* **Balanced**: keeps its weapons' best band, weighs the fire it will draw at 0.4, and vents
+  with an AP it does not fire with while its stress is at or above its output (a shutdown
+  risk).
 * **Defensive**: keeps one band farther, weighs the fire it will draw at 0.6, vents like
-  Balanced from half its output, and below 50% of its starting armour ends every activation
-  braced (or behind its countermeasures) when an enemy can fire at it before it acts again.
+  Balanced from half its output, and below 50% of its starting armour braces (or switches its
+  countermeasures on) with an AP it does not fire with when an enemy can fire at it before it
+  acts again.
+
+No stance gives up fire for these: each shapes only what the frame does with an AP it does not
+fire with.
 
 Target priorities (§10.3): when its best plan fires, the frame plays the best plan worth at
 least 85% of it that fires at the target its priority ranks first (all its fire at it when

@@ -42,8 +42,8 @@ def skill(tactics: int) -> Skill:
         tactics=t,
         depth=1 if t <= 2 else 2,
         focus=0.5 if t <= 2 else 1.0,
-        called_shots=t >= 4,
+        called_shots=t >= 3,
         support_equipment=t >= 2,
         enemy_moves=1.0 if t >= 3 else 0.5,
-        coordination=t >= 5,
+        coordination=t >= 4,
     )

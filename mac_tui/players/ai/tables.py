@@ -209,7 +209,7 @@ class Kit:
                 hp.append(0)
                 continue
             if reduction:
-                s = -(-s * 100 // (100 - reduction))
+                s = _unreduced(s, reduction)
             hp.append(unit.armor[i] + s)
         self.hp: tuple[int, ...] = tuple(hp)
         self.indirect = any(g.indirect for guns in self.groups.values() for g in guns)
@@ -223,6 +223,15 @@ class Kit:
         """What the target's own equipment takes off a shot from `distance` (stealth and
         evasion are in `evasion`; this is the Phantom Emitter's, §7.7.3)."""
         return sum(value for reach, value in self.ranged_ecm if distance > reach)
+
+
+def _unreduced(structure: int, reduction: int) -> int:
+    """§7.7.3 Reactive Armor: the least damage that still takes `structure` points of
+    structure once `reduction`% of it (rounded down) is taken off."""
+    x = structure
+    while x - x * reduction // 100 < structure:
+        x += 1
+    return x
 
 
 _kits: dict[int, tuple[Unit, Kit]] = {}
