@@ -143,6 +143,7 @@ def bench_forecast(battles: int, seed: int, hexes: int = 4) -> None:
 
     for i in range(battles):
         forecast.clear_cache()
+        seen.clear()
         state = make_state(seed + i, 5, lance)
         assert state.battle is not None
         if i == 0:
@@ -213,7 +214,8 @@ def bench_campaign(seed: int) -> None:
     from .campaign.timeflow import daily_upkeep
     from .game import Accepted, step
     from .players.autopilot import autoplay
-    from .save import read_save, write_save
+    from .save import read_save
+    from .savefolder import write_save
     from .session import Session, verify
 
     # (a) a year with a full roster

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 
@@ -70,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _duel_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _duel_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     duel = sub.add_parser(
         "duel",
         help="two policies against each other over many seeds: win rates with 95%% intervals",
@@ -110,7 +110,7 @@ def _duel_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     duel.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
-def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = sub.add_parser(
         "serve",
         help="run a game server: over SSH or in the browser; print the high scores",
@@ -125,44 +125,96 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
         description="Players log in with `ssh -t NAME@HOST -p PORT`: the first key a name "
         "logs in with registers it; `watch` lists the live games to watch.",
     )
-    ssh.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    ssh.add_argument("--port", type=int, default=2222, help="port (default 2222; 0 picks one)")
-    ssh.add_argument(
-        "--data", metavar="DIR", help="the server's data folder (keys, players, saves)"
-    )
+    _server_arguments(ssh, port=2222, sessions="players at once (default 64; 0: no limit)")
     ssh.add_argument(
         "--allow-passwords",
         action="store_true",
         help="let players register and log in with a password (off: keys only)",
     )
     ssh.add_argument(
+        "--max-spectators",
+        type=int,
+        default=32,
+        metavar="N",
+        help="spectators (`watch`) at once, counted apart from players (default 32; 0: no limit)",
+    )
+    ssh.add_argument(
+        "--spectator-idle-timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="let a spectator go after this long without a key (default 600)",
+    )
+    web = what.add_parser(
+        "web",
+        help="the game in the browser: players log in with a name and password",
+        description="Each browser page plays its player's own game; a new name registers "
+        "with its password. Players are shared with `serve ssh` on the same data folder.",
+    )
+    _server_arguments(
+        web, port=8000, sessions="games at once (default 32, or $MAC_TUI_WEB_MAX_SESSIONS)"
+    )
+    web.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="behind a reverse proxy: a client's address is the last of X-Forwarded-For",
+    )
+    scores = what.add_parser("scores", help="print the high scores of a server's players")
+    scores.add_argument("--data", metavar="DIR", help="the server's data folder")
+    scores.add_argument("--json", action="store_true", help="print JSON for tools")
+
+
+def _server_arguments(parser: argparse.ArgumentParser, port: int, sessions: str) -> None:
+    """The options `serve ssh` and `serve web` share."""
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=port, help=f"port (default {port}; 0 picks one)"
+    )
+    parser.add_argument(
+        "--data", metavar="DIR", help="the server's data folder (keys, players, saves)"
+    )
+    parser.add_argument(
         "--idle-timeout",
         type=float,
         default=1800.0,
         metavar="SECONDS",
         help="hang up (saving) a game with no key pressed this long (default 1800)",
     )
-    ssh.add_argument(
-        "--max-sessions",
-        type=int,
-        default=64,
-        metavar="N",
-        help="players and spectators at once (default 64; 0: no limit)",
-    )
-    ssh.add_argument(
+    parser.add_argument("--max-sessions", type=int, metavar="N", help=sessions)
+    parser.add_argument(
         "--rate-limit",
         type=int,
         default=20,
         metavar="N",
-        help="connections per address per minute (default 20; 0: no limit)",
+        help="connections (and web logins) per address per minute (default 20; 0: no limit)",
     )
-    web = what.add_parser("web", help="the game in the browser, through textual-serve")
-    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    web.add_argument("--data", metavar="DIR", help="the server's data folder")
-    scores = what.add_parser("scores", help="print the high scores of a server's players")
-    scores.add_argument("--data", metavar="DIR", help="the server's data folder")
-    scores.add_argument("--json", action="store_true", help="print JSON for tools")
+    parser.add_argument(
+        "--max-registrations",
+        type=int,
+        default=10,
+        metavar="N",
+        help="new player names per address per day (default 10; 0: no limit)",
+    )
+
+
+def _server_problems(args: argparse.Namespace) -> list[str]:
+    """What is wrong with a server's options (the ones it has)."""
+    rules: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+        ("port", lambda v: 0 <= v <= 65535, "0-65535"),
+        ("idle_timeout", lambda v: v > 0, "more than 0 seconds"),
+        ("spectator_idle_timeout", lambda v: v > 0, "more than 0 seconds"),
+        ("max_sessions", lambda v: v is None or v >= 0, "0 or more"),
+        ("rate_limit", lambda v: v >= 0, "0 or more"),
+        ("max_spectators", lambda v: v >= 0, "0 or more"),
+        ("max_registrations", lambda v: v >= 0, "0 or more"),
+    )
+    return [
+        f"--{name.replace('_', '-')} must be {rule}"
+        for name, good, rule in rules
+        if hasattr(args, name) and not good(getattr(args, name))
+    ]
 
 
 def _data_error(exc: Exception) -> int:
@@ -373,7 +425,8 @@ def _load(command: str, path: str) -> SaveFile | None:
     line on stderr saying so), or None after a one-line error on stderr."""
     from pathlib import Path
 
-    from .save import SaveError, load_save
+    from .save import SaveError
+    from .savefolder import load_save
 
     try:
         loaded = load_save(Path(path))
@@ -443,21 +496,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     data = Path(args.data) if args.data else None
-    if args.serve_command == "ssh":
-        problems = [
-            f"--{flag} must be {rule}"
-            for flag, bad, rule in (
-                ("port", not 0 <= args.port <= 65535, "0-65535"),
-                ("idle-timeout", not args.idle_timeout > 0, "more than 0 seconds"),
-                ("max-sessions", args.max_sessions < 0, "0 or more"),
-                ("rate-limit", args.rate_limit < 0, "0 or more"),
-            )
-            if bad
-        ]
+    if args.serve_command in ("ssh", "web"):
+        problems = _server_problems(args)
         if problems:
-            print(f"mac-tui serve ssh: {'; '.join(problems)}", file=sys.stderr)
+            print(f"mac-tui serve {args.serve_command}: {'; '.join(problems)}", file=sys.stderr)
             return 2
-        from .server.ssh import SSHOptions, serve_ssh
+    if args.serve_command == "ssh":
+        from .server.ssh import serve_ssh
+        from .server.sshsession import SSHOptions
 
         return serve_ssh(
             SSHOptions(
@@ -466,15 +512,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 data=data,
                 allow_passwords=args.allow_passwords,
                 idle_timeout=args.idle_timeout,
-                max_sessions=args.max_sessions,
+                max_sessions=64 if args.max_sessions is None else args.max_sessions,
                 rate_limit=args.rate_limit,
+                max_spectators=args.max_spectators,
+                spectator_idle_timeout=args.spectator_idle_timeout,
+                max_registrations=args.max_registrations,
             )
         )
     if args.serve_command == "web":
-        from .server.web import serve_web
+        from .server.web import WebOptions, default_max_sessions, serve_web
 
-        serve_web(args.host, args.port, data)
-        return 0
+        return serve_web(
+            WebOptions(
+                host=args.host,
+                port=args.port,
+                data=data,
+                idle_timeout=args.idle_timeout,
+                max_sessions=(
+                    default_max_sessions() if args.max_sessions is None else args.max_sessions
+                ),
+                rate_limit=args.rate_limit,
+                max_registrations=args.max_registrations,
+                behind_proxy=args.behind_proxy,
+            )
+        )
     from .server.scores import print_scores
 
     return print_scores(data, args.json)

@@ -18,16 +18,8 @@ from attrs import frozen
 from . import __version__
 from .game import RULES_VERSION, Accepted, Command, Outcome, step
 from .model import GameState, initial_state
-from .save import (
-    BACKUP,
-    DAMAGED,
-    Loaded,
-    SaveFile,
-    create_save,
-    load_save,
-    state_hash,
-    write_save,
-)
+from .save import SaveFile, state_hash
+from .savefolder import BACKUP, DAMAGED, Loaded, create_save, load_save, write_save
 
 CHECKPOINT_CHARS = 16
 SAVES_ENV = "MAC_TUI_SAVES"

@@ -5,7 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from mac_tui.tui import app as tui_app
+from mac_tui.tui.pacing import ManualClock
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -15,3 +19,11 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=2000)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(autouse=True)
+def manual_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every app a test starts runs on a `ManualClock`: nothing the game paces in time (the
+    enemy's turns) happens until the test advances the clock (tests/pacing.py), so no test
+    depends on how fast the machine is. A test may still hand the app a clock of its own."""
+    monkeypatch.setattr(tui_app, "SystemClock", ManualClock)

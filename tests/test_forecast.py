@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mac_tui.catalog import LOCATION_ORDER, catalog
@@ -460,3 +460,32 @@ def test_canonical_forms_change_no_answer(target: Unit, steps: list[Step]) -> No
     assert quick.p_frame_destroyed == pytest.approx(slow.p_frame_destroyed, abs=1e-12)
     assert quick.p_pilot_killed == pytest.approx(slow.p_pilot_killed, abs=1e-12)
     assert quick.expected_damage == pytest.approx(slow.expected_damage, abs=1e-9)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(target=_targets(), steps=_shots())
+def test_sampled_threat_answers_are_within_their_bound(target: Unit, steps: list[Step]) -> None:
+    """Past `THREAT_STATES` the threat's walk samples the same model; its answers then lie
+    within ``residual`` (four standard errors) of the exact ones."""
+    assume(any(isinstance(step, Shot) for step in steps))
+    outcomes.clear_cache()
+    exact = outcomes.walk(target, steps)
+    outcomes.clear_cache()
+    limit = outcomes.THREAT_STATES
+    try:
+        outcomes.THREAT_STATES = -1  # type: ignore[misc]
+        sampled = outcomes.walk(target, steps, full=False)
+    finally:
+        outcomes.THREAT_STATES = limit  # type: ignore[misc]
+        outcomes.clear_cache()
+    assert sampled.sampled == outcomes.SAMPLES
+    bound = sampled.residual
+    for i in (LOCATION_ORDER.index("head"), LOCATION_ORDER.index("center_torso")):
+        assert abs(sampled.p_destroyed[i] - exact.p_destroyed[i]) <= bound
+    assert abs(sampled.p_frame_destroyed - exact.p_frame_destroyed) <= bound
+    assert abs(sampled.p_pilot_killed - exact.p_pilot_killed) <= bound
+    sd = math.sqrt(sum(p * (d - exact.expected_damage) ** 2 for d, p in exact.damage))
+    assert (
+        abs(sampled.expected_damage - exact.expected_damage)
+        <= 4 * sd / math.sqrt(sampled.sampled) + 1e-9
+    )

@@ -35,8 +35,8 @@ from mac_tui.save import (
     read_save,
     state_hash,
     to_json,
-    write_save,
 )
+from mac_tui.savefolder import write_save
 
 
 # A command that exists only for these tests: it draws dice, so it moves the RNG state.

@@ -21,15 +21,8 @@ from mac_tui.campaign.commands import AdvanceDay, NewCampaign
 from mac_tui.cli import main
 from mac_tui.game import Accepted
 from mac_tui.safefile import MAX_BYTES
-from mac_tui.save import (
-    SaveError,
-    campaign_files,
-    create_save,
-    list_saves,
-    load_save,
-    read_save,
-    write_save,
-)
+from mac_tui.save import SaveError, read_save
+from mac_tui.savefolder import campaign_files, create_save, list_saves, load_save, write_save
 from mac_tui.session import Session
 
 from .savefiles import BATTLE_EDITS, GOLDEN, MUTATIONS, dumps, edited, golden_doc

@@ -28,7 +28,8 @@ from mac_tui.campaign.commands import AdvanceDay
 from mac_tui.game import fold, step
 from mac_tui.model import initial_state
 from mac_tui.players.ai import decide
-from mac_tui.save import SaveError, list_saves, load_save, state_hash
+from mac_tui.save import SaveError, state_hash
+from mac_tui.savefolder import list_saves, load_save
 from mac_tui.session import header_for, verify
 
 from .savefiles import dumps, golden_doc, rehash

@@ -22,10 +22,11 @@ from typing import NoReturn
 
 import pytest
 
-from mac_tui import save as save_module
+from mac_tui import savefolder as savefolder_module
 from mac_tui.campaign.commands import AdvanceDay, NewCampaign
 from mac_tui.game import Accepted
-from mac_tui.save import load_save, read_save
+from mac_tui.save import read_save
+from mac_tui.savefolder import load_save
 from mac_tui.session import Session, verify
 
 SEED = 31
@@ -62,8 +63,8 @@ def child(path: Path, kill_at: tuple[str, int] | None, commands: int, out: int) 
                 if (step, seen[step]) == kill_at:
                     os.kill(os.getpid(), signal.SIGKILL)
 
-            save_module.STEP_HOOK = hook
-        if path.exists() or save_module.recovery_candidates(path):
+            savefolder_module.STEP_HOOK = hook
+        if path.exists() or savefolder_module.recovery_candidates(path):
             session, _ = Session.open(path)
         else:
             session = Session.new(SEED)
@@ -108,8 +109,8 @@ def check(path: Path, before: int, reported: int) -> int:
     """The campaign loads from its own file, with every command saved before the kill (at
     most the one in flight lost) and nothing that was not played; returns its length."""
     if not path.exists() and before == 0 and reported <= 0:
-        assert not save_module.recovery_candidates(path) or not [
-            p for p in save_module.recovery_candidates(path) if p.suffix != ".tmp"
+        assert not savefolder_module.recovery_candidates(path) or not [
+            p for p in savefolder_module.recovery_candidates(path) if p.suffix != ".tmp"
         ]
         return 0  # killed while creating the very first save: nothing was ever saved
     loaded = load_save(path)
@@ -181,11 +182,11 @@ def test_a_complete_save_is_there_between_any_two_file_operations(tmp_path: Path
 
     for _ in range(2):
         assert isinstance(session.apply(AdvanceDay(1)), Accepted)
-        save_module.STEP_HOOK = hook
+        savefolder_module.STEP_HOOK = hook
         try:
             session.save(path)
         finally:
-            save_module.STEP_HOOK = None
+            savefolder_module.STEP_HOOK = None
     assert [s for s, _, _ in seen] == list(SAVE_STEPS) * 2
     # the save is the old state until the single replace, the new one from then on; the
     # backup is the state before it from the moment it is linked

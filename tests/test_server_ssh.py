@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -21,12 +22,16 @@ import asyncssh
 import pytest
 
 from mac_tui.server import accounts as acc
-from mac_tui.server.limits import RateLimiter
+from mac_tui.server.games import PlayerLock
+from mac_tui.server.limits import RateLimiter, client_key
 from mac_tui.server.loadtest import (
+    DOWN,
+    UNLIMITED,
     ServerProcess,
     SshTerminal,
     make_key,
     menu_cursor,
+    process_gone,
     run_load,
     tool_missing,
 )
@@ -65,7 +70,7 @@ def server(
     keys: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
     data = tmp_path_factory.mktemp("server") / "data"
-    srv = ServerProcess(data, "--rate-limit", "0", "--max-sessions", "40")
+    srv = ServerProcess(data, *UNLIMITED, "--max-sessions", "40")
     yield srv
     assert srv.stop() == 0, srv.log()
 
@@ -166,6 +171,7 @@ def test_a_wrong_key_is_refused(server: ServerProcess, keys: dict[str, Path], lo
     intruder = login("dora", keys["mallory"])
     assert intruder.wait_exit() == 255
     assert "Permission denied" in intruder.output()
+    assert "'dora' is registered to another key" in intruder.output()  # why, not just "no"
     assert menu_cursor(intruder.screen) is None
     assert (server.data / "players" / "dora" / "authorized_keys").read_text() == registered
     assert wait_until(lambda: "refused dora from 127.0.0.1: no key" in server.log()), server.log()
@@ -278,6 +284,25 @@ def test_a_spectator_sees_the_game_and_cannot_touch_it(
     small.send("q")
 
 
+def test_one_game_per_player_across_servers(
+    server: ServerProcess, keys: dict[str, Path], login: Login
+) -> None:
+    """While another process (here: this test, as the web server would) holds a player's
+    game lock, an SSH login of that player plays nothing and says why."""
+    folder = server.data / "players" / "lou"
+    folder.mkdir(parents=True)
+    lock = PlayerLock.take(folder / "game.lock")
+    assert lock is not None
+    try:
+        term = login("lou", keys["carol"])
+        assert term.wait_exit() == 1
+        assert "lou's game is open on another server here" in term.output()
+    finally:
+        lock.release()
+    again = login("lou", keys["carol"])
+    title(again)
+
+
 # ---- load ------------------------------------------------------------------------------------
 def test_twenty_sessions_stay_responsive(server: ServerProcess, tmp_path: Path) -> None:
     keys = [make_key(tmp_path / f"k{i}") for i in range(20)]
@@ -373,6 +398,104 @@ def test_a_restart_keeps_the_host_key_and_a_shutdown_saves_the_games(
         assert second.stop() == 0
 
 
+def test_spectators_have_their_own_cap_and_idle_limit(
+    keys: dict[str, Path], tmp_path: Path, login: Login
+) -> None:
+    """Spectators never count against --max-sessions (three `watch` logins once locked a
+    --max-sessions 3 server), have a cap of their own, and go after their own idle time even
+    while the game they watch is busy."""
+    srv = ServerProcess(
+        tmp_path / "data",
+        "--max-sessions",
+        "1",
+        "--max-spectators",
+        "2",
+        "--spectator-idle-timeout",
+        "6",
+        "--rate-limit",
+        "0",
+    )
+    try:
+        first = login("watch", None, port=srv.port)
+        second = login("watch", None, port=srv.port)
+        for watch in (first, second):
+            assert watch.wait_for("live games"), watch.text()
+        third = login("watch", None, port=srv.port)
+        assert third.wait_exit() == 1
+        assert "2 spectators watching already (the limit)" in third.output()
+
+        carol = login("carol", keys["carol"], port=srv.port)  # the spectators took no place
+        title(carol)
+        dave = login("dave", keys["bob"], port=srv.port)  # ... and the one place is taken
+        assert dave.wait_exit() == 1
+        assert "the server is full (1 player" in dave.output()
+
+        assert second.wait_for(" carol "), second.text()
+        # A key resets the spectator's idle clock (logging carol in may take seconds on a busy
+        # machine); then watch carol and press nothing while carol keeps playing.
+        second.send("r")
+        second.send("1")
+        assert second.wait_for("New campaign"), second.text()
+        deadline = time.monotonic() + 20
+        while second.proc.poll() is None and time.monotonic() < deadline:
+            carol.send(DOWN)  # a busy game: it does not keep its idle spectator
+            carol.settle(quiet=0.2)
+            second.pump(0.05)
+        assert second.wait_exit(5) == 0, second.text()
+        assert "no key pressed for 6 s: stopped watching" in second.output()
+        assert carol.proc.poll() is None  # the player plays on
+
+        fourth = login("watch", None, port=srv.port)  # the place it left is free again
+        assert fourth.wait_for("live games"), fourth.output()
+    finally:
+        assert srv.stop() == 0
+    log = srv.log()
+    assert "refused watch from 127.0.0.1: 2 spectators (the limit)" in log
+    assert "idle: a spectator from 127.0.0.1 (no key for 6 s)" in log
+
+
+def test_registrations_per_address_are_capped(
+    keys: dict[str, Path], tmp_path: Path, login: Login
+) -> None:
+    srv = ServerProcess(tmp_path / "data", "--max-registrations", "2", "--rate-limit", "0")
+    try:
+        for name in ("reg1", "reg2"):
+            term = login(name, keys["carol"], port=srv.port)
+            title(term)
+            term.kill()
+        third = login("reg3", keys["carol"], port=srv.port)
+        assert third.wait_exit() == 255
+        assert "127.0.0.1 has registered 2 new names today (the limit)" in third.output()
+        assert not (srv.data / "players" / "reg3").exists()
+        again = login("reg1", keys["carol"], port=srv.port)  # a name it has still opens
+        title(again)
+    finally:
+        assert srv.stop() == 0
+
+
+def test_a_game_whose_server_dies_saves_and_ends(
+    keys: dict[str, Path], tmp_path: Path, login: Login
+) -> None:
+    """Item 12 under SSH: the server killed outright (its PTYs close) leaves no game behind."""
+    srv = ServerProcess(tmp_path / "data")
+    try:
+        kim = login("kim", keys["carol"], port=srv.port)
+        title(kim)
+        new_campaign(kim, "Kim Rangers")
+        kim.send("d")
+        assert kim.wait_for("Day report"), kim.text()
+        match = re.search(r"game started: kim \(pid (\d+)", srv.log())
+        assert match, srv.log()
+        pid = int(match.group(1))
+        srv.proc.kill()  # SIGKILL to the server alone: the game is in a session of its own
+        srv.proc.wait(10)
+        assert wait_until(lambda: process_gone(pid), 10), f"game {pid} outlived its server"
+    finally:
+        srv.stop()
+    (save,) = sorted((srv.data / "players" / "kim" / "saves").glob("*.json"))
+    assert read_header(save)["date"] == "02 Jan 2847"
+
+
 # ---- the pieces, without a network ---------------------------------------------------------
 def test_names() -> None:
     for good in ("alice", "Bob_2", "x" * 32, "a-b"):
@@ -394,7 +517,8 @@ def test_password_hashes() -> None:
 def test_a_key_offered_but_not_proven_registers_nothing(tmp_path: Path) -> None:
     """The server registers a free name in `auth_completed` (after asyncssh has checked the
     signature), never when a key is merely offered (`validate_public_key`)."""
-    from mac_tui.server.ssh import MacSSHServer, ServerState, SSHOptions
+    from mac_tui.server.ssh import MacSSHServer
+    from mac_tui.server.sshsession import ServerState, SSHOptions
 
     data = acc.DataDir(tmp_path)
     data.make()
@@ -436,3 +560,19 @@ def test_rate_limiter() -> None:
     now[0] = 61
     assert limiter.allow("a") and limiter.retry_after("b") == 0
     assert RateLimiter(0).allow("a")
+    day = RateLimiter(1, window=86400, clock=lambda: now[0])
+    assert not day.full("a")
+    day.add("a")  # counted only once done (a registration that went through)
+    assert day.full("a") and not day.full("b")
+    now[0] += 86400
+    assert not day.full("a")
+
+
+def test_addresses_are_counted_by_host() -> None:
+    assert client_key("192.0.2.7") == "192.0.2.7"
+    assert client_key("::ffff:192.0.2.7") == "192.0.2.7"
+    assert client_key("2001:db8:1:2:3:4:5:6") == client_key("2001:db8:1:2:ffff::1")
+    assert client_key("2001:db8:1:2::1") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
+    assert client_key("fe80::1%eth0") == "fe80::/64"
+    assert client_key("?") == "?"

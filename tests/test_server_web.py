@@ -1,14 +1,17 @@
-"""`mac-tui serve web` (mac_tui.server.web): the game in a real browser.
+"""`mac-tui serve web` end to end: the server as a real process, played through a real
+websocket client (aiohttp) and, when Debian's Chromium is installed, a real browser.
 
-The server runs as a real process (`python -m mac_tui.server.web`) on a free loopback port with
-its own data folder. Debian's Chromium (installed by the `chromium` fixture when missing) opens
-the page headless and is driven over the DevTools protocol: textual-serve draws the terminal on
-a canvas (xterm.js), so the test reads xterm's own screen buffer. A script run before the page's
-own captures the xterm `Terminal` when textual.js stores it (`this.terminal = new Terminal()`
-goes through a setter put on `Object.prototype` for that name alone). Keys are typed into the
-page as a person types them (DevTools input events into xterm's text field).
+Each server runs `python -m mac_tui serve web --port 0` with a temporary data folder. A
+`Visitor` is one browser: its own cookie jar, the login form, the game's websocket. What a page
+shows is read from a `pyte` screen fed with the game's bytes. Chromium (skipped when missing) is
+driven over the DevTools protocol: textual-serve draws the terminal on a canvas (xterm.js), so
+that test reads xterm's own screen buffer. A script run before the page's own captures the
+xterm `Terminal` when textual.js stores it (`this.terminal = new Terminal()` goes through a
+setter put on `Object.prototype` for that name alone). Keys are typed into the page as a person
+types them (DevTools input events into xterm's text field).
 
-Every process started here is in a process group of its own and the group is killed at the end.
+Every process started here is in a process group of its own and the group is killed at the end;
+the games (sessions of their own) are found by the pids the server logs.
 """
 
 from __future__ import annotations
@@ -17,21 +20,27 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import asyncssh
 import pyte
 import pytest
+from yarl import URL
 
-from mac_tui.server.web import TITLE, game_command, url_for, web_environment
+from mac_tui.server.games import PlayerLock, clamp_size
+from mac_tui.server.loadtest import process_gone
+from mac_tui.server.spectate import read_header
+from mac_tui.server.web import TITLE, url_for
+from mac_tui.server.webgame import web_game_env
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -83,19 +92,6 @@ READ_SCREEN = r"""
 
 
 # ---- processes -----------------------------------------------------------------------------
-def group_members(pgid: int) -> list[int]:
-    """The processes still in process group `pgid`."""
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            out.append(int(stat.parent.name))
-    return out
-
-
 def kill_group(proc: subprocess.Popen[bytes], grace: float = 5.0) -> None:
     """SIGTERM the process, then SIGKILL whatever is left of its group."""
     if proc.poll() is None:
@@ -109,82 +105,500 @@ def kill_group(proc: subprocess.Popen[bytes], grace: float = 5.0) -> None:
     proc.wait()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
-@pytest.fixture(scope="session")
-def chromium() -> Path:
-    """Debian's Chromium; installed with apt-get when it is missing."""
-    if CHROMIUM.exists():
-        return CHROMIUM
-    if shutil.which("apt-get") is None:
-        pytest.fail(f"{CHROMIUM} is missing and there is no apt-get: install Debian's chromium")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    lock = ["-o", "DPkg::Lock::Timeout=300"]
-    for command in (
-        ["apt-get", *lock, "update"],
-        ["apt-get", *lock, "install", "-y", "--no-install-recommends", "chromium"],
-    ):
-        run = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
-        if run.returncode != 0:
-            pytest.fail(
-                f"could not install Chromium for the web test: `{' '.join(command)}` exited "
-                f"{run.returncode}:\n{(run.stdout + run.stderr)[-3000:]}"
-            )
-    if not CHROMIUM.exists():
-        pytest.fail(f"`apt-get install chromium` ran but {CHROMIUM} is still missing")
-    return CHROMIUM
+async def until(check: Any, what: str, bound: float = WAIT) -> None:
+    """Poll `check()` until it holds (a bounded wait for an event, not a pace)."""
+    deadline = time.monotonic() + bound
+    while not check():
+        assert time.monotonic() < deadline, f"{what}: not within {bound} s"
+        await asyncio.sleep(0.05)
 
 
 class WebServer:
-    def __init__(self, proc: subprocess.Popen[bytes], port: int, data: Path, log: Path) -> None:
-        self.proc, self.port, self.data, self.log = proc, port, data, log
-        self.url = url_for("127.0.0.1", port)
+    """`python -m mac_tui serve web --port 0` with a data folder of its own."""
+
+    def __init__(self, root: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        self.data = root / "data"
+        self.log_path = root / "web-server.log"
+        command = [sys.executable, "-m", "mac_tui", "serve", "web", "--host", "127.0.0.1"]
+        command += ["--port", "0", "--data", str(self.data), *args]
+        with open(self.log_path, "wb") as out:
+            self.proc = subprocess.Popen(
+                command,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+                env={**os.environ, **(env or {})},
+            )
+        deadline = time.monotonic() + WAIT
+        while not (found := re.search(r"served at http://127\.0\.0\.1:(\d+)/", self.output())):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                kill_group(self.proc)
+                pytest.fail(f"the web server did not start:\n{self.output()}")
+            time.sleep(0.05)
+        self.port = int(found.group(1))
+        self.url = url_for("127.0.0.1", self.port)
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
 
     def output(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def game_pids(self, player: str) -> list[int]:
+        pattern = rf"web: game started: {re.escape(player)} \(pid (\d+)"
+        return [int(pid) for pid in re.findall(pattern, self.output())]
+
+    def saves(self, player: str) -> list[Path]:
+        return sorted((self.data / "players" / player / "saves").glob("*.json"))
+
+    def stop(self) -> int:
+        kill_group(self.proc)
+        return self.proc.returncode
 
 
-def start_server(tmp_path: Path, env: dict[str, str] | None = None) -> WebServer:
-    port = free_port()
-    data = tmp_path / "data"
-    log = tmp_path / "server.log"
-    command = [sys.executable, "-m", "mac_tui.server.web", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--data", str(data)]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            command,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-            env={**os.environ, "COLUMNS": "100", **(env or {})},
-        )
-    server = WebServer(proc, port, data, log)
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"the web server exited ({proc.returncode}):\n{server.output()}")
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    root = tmp_path_factory.mktemp("web")
+    srv = WebServer(root, "--rate-limit", "0", "--max-registrations", "0")
+    yield srv
+    assert srv.stop() == 0, srv.output()
+
+
+# ---- a visitor: cookies, the login form, the game's websocket ----------------------------
+class Closed(AssertionError):
+    """The server closed the game's websocket."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(f"the websocket closed ({code}): {reason}")
+        self.code, self.reason = code, reason
+
+
+class Page:
+    """The game's websocket, and a terminal emulator fed with what comes through it."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, cols: int, rows: int) -> None:
+        self.ws = ws
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def _receive(self, timeout: float) -> bool:
+        """One message: False when none came in `timeout`; raises `Closed` at the end."""
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return server
-        except OSError:
-            time.sleep(0.1)
-    kill_group(proc)
-    pytest.fail(f"the web server did not listen on port {port}:\n{server.output()}")
+            message = await self.ws.receive(timeout=timeout)
+        except TimeoutError:
+            return False
+        if message.type == aiohttp.WSMsgType.BINARY:
+            self.raw += message.data
+            if len(self.screen.display[0]) <= 300:
+                self.stream.feed(message.data)
+        elif message.type != aiohttp.WSMsgType.TEXT:
+            code = message.data if isinstance(message.data, int) else -1
+            raise Closed(code, str(message.extra or ""))
+        return True
+
+    async def read_until(self, text: str) -> str:
+        deadline = time.monotonic() + WAIT
+        while text not in self.text():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} never came:\n{self.text()}")
+            await self._receive(0.5)
+        return self.text()
+
+    async def settle(self, quiet: float = 0.5) -> None:
+        """Read until nothing has come for `quiet` seconds."""
+        deadline = time.monotonic() + WAIT
+        while await self._receive(quiet):
+            assert time.monotonic() < deadline, "the page never went quiet"
+
+    async def closed(self) -> Closed:
+        deadline = time.monotonic() + WAIT
+        try:
+            while time.monotonic() < deadline:
+                await self._receive(0.5)
+        except Closed as closed:
+            return closed
+        raise AssertionError("the websocket stayed open")
+
+    async def keys(self, text: str) -> None:
+        await self.ws.send_json(["stdin", text])
+
+    async def new_campaign(self, company: str) -> None:
+        await self.read_until("New campaign")
+        await self.keys("n")
+        await self.read_until("Name your company")
+        await self.keys(company)
+        await self.read_until(company)
+        await self.keys("\r")
+        await self.read_until("Seed")
+        await self.keys("\r")
+        await self.read_until("01 Jan 2847")
+
+
+class Visitor:
+    """One browser: a cookie jar of its own."""
+
+    def __init__(self, server: WebServer) -> None:
+        self.server = server
+        self.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        self.pages: list[Page] = []
+
+    async def login(self, name: str, password: str, **kw: Any) -> tuple[int, str]:
+        """Send the login form; the status and page (a 303 to the game on success)."""
+        form = {"name": name, "password": password}
+        async with self.http.post(
+            f"{self.server.url}login", data=kw.pop("data", form), allow_redirects=False, **kw
+        ) as response:
+            return response.status, await response.text()
+
+    async def play(self, cols: int = 100, rows: int = 30, **kw: Any) -> Page:
+        url = f"{self.server.ws_url}?width={cols}&height={rows}"
+        ws = await self.http.ws_connect(url, **kw)
+        page = Page(ws, *clamp_size(cols, rows))
+        self.pages.append(page)
+        return page
+
+    async def close(self) -> None:
+        for page in self.pages:
+            await page.ws.close()
+        await self.http.close()
 
 
 @pytest.fixture
-def web_server(tmp_path: Path) -> Iterator[WebServer]:
-    server = start_server(tmp_path)
+async def visitors(server: WebServer) -> AsyncIterator[Any]:
+    made: list[Visitor] = []
+
+    def visitor(srv: WebServer | None = None) -> Visitor:
+        made.append(Visitor(srv or server))
+        return made[-1]
+
+    yield visitor
+    for v in made:
+        await v.close()
+
+
+async def logged_in(visitor: Visitor, name: str, password: str = "correct horse") -> Visitor:
+    status, page = await visitor.login(name, password)
+    assert status == 303, page
+    return visitor
+
+
+# ---- who plays: names, passwords, cookies (item 7) ---------------------------------------
+async def test_each_visitor_plays_their_own_campaign(server: WebServer, visitors: Any) -> None:
+    ann = await logged_in(visitors(), "ann")
+    async with ann.http.get(server.url) as response:
+        assert "starting ann's game" in await response.text()  # the game page, not the form
+    first = await ann.play()
+    await first.new_campaign("Ann Lancers")
+    await until(lambda: server.saves("ann"), "ann's save")
+
+    bob = await logged_in(visitors(), "bob")  # another browser, another player
+    theirs = await bob.play()
+    await theirs.read_until("New campaign")
+    await theirs.keys("c")  # Continue: bob has no campaign, and never opens ann's
+    await theirs.settle()
+    await theirs.keys("l")
+    await theirs.read_until("No saves yet")
+    assert "Ann Lancers" not in theirs.text()
+    assert server.saves("bob") == []
+    assert [read_header(p)["company"] for p in server.saves("ann")] == ["Ann Lancers"]
+
+    intruder = visitors()
+    status, page = await intruder.login("ann", "wrong horse")
+    assert status == 403 and "Wrong password for &#39;ann&#39;" in page
+
+    again = await logged_in(visitors(), "ann")  # ann from a second browser: one game each
+    second = await again.play()
+    closed = await first.closed()
+    assert "You opened the game in another page" in closed.reason
+    await second.read_until("New campaign")
+    await second.keys("c")
+    await second.read_until("Ann Lancers")
+    assert len(server.game_pids("ann")) == 2
+
+
+async def test_no_game_without_a_valid_login(server: WebServer, visitors: Any) -> None:
+    stranger = visitors()
+    page = await stranger.play()
+    assert "Log in first" in (await page.closed()).reason
+    async with stranger.http.get(server.url) as response:
+        assert 'action="http://127.0.0.1' in await response.text()  # the login form
+
+    carl = await logged_in(visitors(), "carl")
+    (cookie,) = [c for c in carl.http.cookie_jar if c.key == "mac_tui_session"]
+    version, name, expires, mac = cookie.value.split(".")
+    assert (version, name) == ("v1", "carl")
+    forger = visitors()
+    await logged_in(forger, "dina")
+    for forged in (f"v1.dina.{expires}.{mac}", f"v1.carl.{int(expires) + 1}.{mac}", "v1.carl"):
+        forger.http.cookie_jar.clear()
+        forger.http.cookie_jar.update_cookies(
+            {"mac_tui_session": forged}, response_url=URL(server.url)
+        )
+        page = await forger.play()
+        assert "Log in first" in (await page.closed()).reason, forged
+
+    elsewhere = {"Origin": "http://evil.example"}  # another site's page
+    page = await carl.play(headers=elsewhere)
+    assert "not the game's own" in (await page.closed()).reason
+    status, _ = await visitors().login("erin", "correct horse", headers=elsewhere)
+    assert status == 403
+    assert not (server.data / "players" / "erin").exists()
+    assert server.game_pids("carl") == [] and server.game_pids("dina") == []
+
+
+@pytest.mark.parametrize(
+    ("name", "password", "status", "why"),
+    [
+        ("x" * 33, "correct horse", 400, "is not a player name"),
+        ("a b", "correct horse", 400, "is not a player name"),
+        ("watch", "correct horse", 400, "is reserved"),
+        ("fred", "p" * 257, 400, "at most 256 characters"),
+        ("fred", "short", 400, "8 or more characters"),
+        ("keyed", "correct horse", 403, "registered to an SSH key"),
+        ("ANN", "correct horse", 403, "too like the player"),
+    ],
+)
+async def test_bad_logins_are_refused_with_a_reason(
+    server: WebServer, visitors: Any, name: str, password: str, status: int, why: str
+) -> None:
+    if name == "keyed":  # a name an SSH key registered: played over SSH
+        folder = server.data / "players" / "keyed"
+        folder.mkdir(parents=True, exist_ok=True)
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        (folder / "authorized_keys").write_bytes(key.export_public_key())
+    if name == "ANN":
+        await logged_in(visitors(), "ann")
+    got, page = await visitors().login(name, password)
+    assert (got, why) == (status, why if why in page.replace("&#39;", "'") else page)
+    assert not (server.data / "players" / name / "password").exists()
+
+
+async def test_the_form_and_the_messages_are_bounded(server: WebServer, visitors: Any) -> None:
+    big = visitors()
+    status, _ = await big.login("", "", data={"name": "gil", "password": "p" * 5000})
+    assert status == 413  # the form is at most 4 KiB
+    gil = await logged_in(visitors(), "gil")
+    page = await gil.play()
+    await page.read_until("New campaign")
+    for junk in (
+        "not json",
+        "[" * 60000,  # nested deeper than the parser goes
+        json.dumps({"stdin": "x"}),
+        json.dumps(["stdin", 5]),
+        json.dumps(["resize", {"width": "wide", "height": True}]),
+        json.dumps(["resize", {"width": 10**400, "height": 1}]),
+        json.dumps(["ping", "p" * 1000]),
+        json.dumps(["whatever", 1, 2, 3]),
+    ):
+        await page.ws.send_str(junk)
+    await page.ws.send_json(["resize", {"width": 100, "height": 30}])  # (1000x1 was a size)
+    await page.keys("n")  # the game took none of the rest and plays on
+    await page.read_until("Name your company")
+    (pid,) = server.game_pids("gil")
+    await page.ws.send_str("x" * (65 * 1024))  # past the 64 KiB a message may hold
+    assert (await page.closed()).code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+    await until(lambda: process_gone(pid), "the game of a closed page ending")
+
+
+# ---- the game's size and life (items 6 and 12) -----------------------------------------------
+async def test_a_huge_page_is_clamped_like_ssh(server: WebServer, visitors: Any) -> None:
+    hal = await logged_in(visitors(), "hal")
+    page = await hal.play(20000, 20000)
+    await until(lambda: server.game_pids("hal"), "hal's game")
+    (pid,) = server.game_pids("hal")
+    assert f"web: game started: hal (pid {pid}, 1000x500)" in server.output()
+    await page.ws.send_json(["resize", {"width": 20000, "height": 20000}])
+    await page.ws.send_json(["resize", {"width": 40000, "height": 3}])
+    await page.ws.send_json(["resize", {"width": 20000, "height": 20000}])
+    while b"New campaign" not in page.raw:
+        assert await page._receive(WAIT), "the title screen never came"
+    await page.settle()
+    rows = [int(m) for m in re.findall(rb"\x1b\[(\d+);\d+H", bytes(page.raw))]
+    assert rows and max(rows) == 500  # drawn on 500 rows: no more
+    assert rss_mb(pid) < 400, f"{rss_mb(pid):.0f} MB"  # 20000x20000 once took 2.1 GB
+    await page.ws.close()
+    await until(lambda: process_gone(pid), "the game of a closed page ending")
+
+
+async def test_a_closed_page_saves_and_ends_its_game(server: WebServer, visitors: Any) -> None:
+    ida = await logged_in(visitors(), "ida")
+    page = await ida.play()
+    await page.new_campaign("Ida Guard")
+    await page.keys("d")  # a day passes
+    await page.read_until("Day report")
+    (pid,) = server.game_pids("ida")
+    await page.ws.close()
+    await until(lambda: process_gone(pid), "the game of a closed page ending", 15)
+    (save,) = server.saves("ida")
+    assert read_header(save)["date"] == "02 Jan 2847"
+    assert "web: game ended: ida (disconnect, exit status 0" in server.output()
+
+
+async def test_stopping_the_server_saves_and_ends_every_game(tmp_path: Path, visitors: Any) -> None:
+    srv = WebServer(tmp_path)
     try:
-        yield server
+        jan = await logged_in(visitors(srv), "jan")
+        page = await jan.play()
+        await page.new_campaign("Jan Hussars")
+        await page.keys("d")
+        await page.read_until("Day report")
+        (pid,) = srv.game_pids("jan")
+        started = time.monotonic()
+        srv.proc.send_signal(signal.SIGTERM)
+        closed = await page.closed()
+        assert "shutting down: your game is saved" in closed.reason
+        assert srv.proc.wait(WAIT) == 0
+        assert time.monotonic() - started < 15  # not the ~40 s it once took
+        assert process_gone(pid)
     finally:
-        kill_group(server.proc)
+        srv.stop()
+    (save,) = srv.saves("jan")
+    assert read_header(save)["date"] == "02 Jan 2847"
+    assert "web: game ended: jan (shutdown, exit status 0" in srv.output()
+
+
+async def test_a_game_whose_server_is_killed_saves_and_ends(tmp_path: Path, visitors: Any) -> None:
+    """Item 12 under the web server: the game's pipes close; it must not live on."""
+    srv = WebServer(tmp_path)
+    try:
+        kai = await logged_in(visitors(srv), "kai")
+        page = await kai.play()
+        await page.new_campaign("Kai Rangers")
+        await page.keys("d")
+        await page.read_until("Day report")
+        (pid,) = srv.game_pids("kai")
+        srv.proc.kill()  # SIGKILL to the server alone: the game is in a session of its own
+        srv.proc.wait(WAIT)
+        await until(lambda: process_gone(pid), f"game {pid} ending after its server", 10)
+    finally:
+        srv.stop()
+    (save,) = srv.saves("kai")
+    assert read_header(save)["date"] == "02 Jan 2847"
+
+
+async def test_an_idle_page_is_saved_and_closed(tmp_path: Path, visitors: Any) -> None:
+    srv = WebServer(tmp_path, "--idle-timeout", "2")
+    try:
+        max_ = await logged_in(visitors(srv), "max")
+        page = await max_.play()
+        await page.read_until("New campaign")
+        (pid,) = srv.game_pids("max")
+        closed = await page.closed()  # no key for 2 s
+        assert "No key for 2 s: your game is saved" in closed.reason
+        await until(lambda: process_gone(pid), "the idle game ending")
+    finally:
+        assert srv.stop() == 0
+    assert "web: game ended: max (idle, exit status 0" in srv.output()
+
+
+async def test_one_game_per_player_across_servers(server: WebServer, visitors: Any) -> None:
+    """While another process (here: this test, as the SSH server would) holds a player's
+    game lock, the web page plays nothing for that player."""
+    lea = await logged_in(visitors(), "lea")
+    folder = server.data / "players" / "lea"
+    lock = PlayerLock.take(folder / "game.lock")
+    assert lock is not None
+    try:
+        page = await lea.play()
+        assert "open on another server" in (await page.closed()).reason
+        assert server.game_pids("lea") == []
+    finally:
+        lock.release()
+    page = await lea.play()
+    await page.read_until("New campaign")
+
+
+# ---- limits ------------------------------------------------------------------------------
+async def test_limits_on_games_logins_and_registrations(tmp_path: Path, visitors: Any) -> None:
+    srv = WebServer(
+        tmp_path,
+        "--rate-limit",
+        "6",
+        "--max-registrations",
+        "2",
+        env={"MAC_TUI_WEB_MAX_SESSIONS": "1"},
+    )
+    try:
+        async with aiohttp.ClientSession() as http:
+            # the page's links follow the address the browser used
+            async with http.get(srv.url, headers={"Host": "games.example:8443"}) as response:
+                html = await response.text()
+                assert response.headers["X-Frame-Options"] == "DENY"
+            assert f"<title>{TITLE}</title>" in html
+            assert 'action="http://games.example:8443/login"' in html
+            async with http.get(f"{srv.url}static/fonts/RobotoMono-VariableFont_wght.ttf") as f:
+                assert f.status == 200
+        mia = await logged_in(visitors(srv), "mia")
+        ned = await logged_in(visitors(srv), "ned")
+        status, page = await visitors(srv).login("ola", "correct horse")
+        assert status == 429 and "has registered 2 new names today (the limit)" in page
+        first = await mia.play()
+        await first.read_until("New campaign")
+        second = await ned.play()  # one game at a time on this server
+        assert "runs 1 game already" in (await second.closed()).reason
+        await first.ws.close()
+        await until(lambda: "web: game ended: mia" in srv.output(), "mia's game ending")
+        third = await ned.play()  # room again
+        await third.read_until("New campaign")
+        for _ in range(3):  # 3 logins so far, 3 more in the minute, then no more
+            await visitors(srv).login("mia", "wrong horse")
+        status, page = await visitors(srv).login("mia", "correct horse")
+        assert status == 429 and "Too many logins from 127.0.0.1" in page
+    finally:
+        assert srv.stop() == 0
+
+
+def test_a_taken_port_or_a_bad_one_is_refused_with_a_reason(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for bad, why in ((str(port), f"cannot serve on 127.0.0.1:{port}"), ("70000", "--port")):
+            run = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "mac_tui",
+                    "serve",
+                    "web",
+                    "--port",
+                    bad,
+                    "--data",
+                    str(tmp_path),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=WAIT,
+                start_new_session=True,
+            )
+            assert run.returncode == 2, run.stdout + run.stderr
+            assert why in run.stderr
+
+
+def test_the_games_environment() -> None:
+    env = web_game_env({"MAC_TUI_SAVES": "/data/players/ann/saves"}, 120, 40)
+    assert env["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
+    assert (env["COLUMNS"], env["ROWS"]) == ("120", "40")
+    assert env["MAC_TUI_SAVES"] == "/data/players/ann/saves"
+    assert url_for("::1", 8000) == "http://[::1]:8000/"
+
+
+# ---- a real browser ----------------------------------------------------------------------
+@pytest.fixture
+def chromium() -> Path:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (Debian: apt-get install chromium)")
+    return CHROMIUM
 
 
 # ---- the browser ---------------------------------------------------------------------------
@@ -278,16 +692,25 @@ def show(lines: list[str]) -> str:
     return "\n".join(line.rstrip() for line in lines).strip("\n")
 
 
-# ---- the tests -----------------------------------------------------------------------------
-async def test_chromium_shows_the_title_screen_and_plays(
-    web_server: WebServer, browser: Browser
-) -> None:
+async def test_chromium_logs_in_and_plays(server: WebServer, browser: Browser) -> None:
     await browser.call("Page.enable")
     await browser.call("Page.addScriptToEvaluateOnNewDocument", source=CAPTURE_TERMINAL)
-    await browser.call("Page.navigate", url=web_server.url)
+    await browser.call("Page.navigate", url=server.url)
+    fill = (
+        "document.querySelector('input[name=name]').value = 'web-wolf';"
+        "document.querySelector('input[name=password]').value = 'correct horse';"
+        "document.querySelector('form').submit();"
+    )
+    deadline = time.monotonic() + WAIT
+    while not (await browser.call("Runtime.evaluate", expression="!!document.forms.length"))[
+        "result"
+    ].get("value"):
+        assert time.monotonic() < deadline, "the login page never came"
+        await asyncio.sleep(0.1)
+    await browser.call("Runtime.evaluate", expression=fill)
     lines = await browser.wait_for("New campaign")
     page = await browser.screen()
-    print(f"--- {web_server.url} in headless Chromium ({page['cols']}x{page['rows']}):")
+    print(f"--- {server.url} in headless Chromium ({page['cols']}x{page['rows']}):")
     print(show(lines))  # shown with -s, or when the test fails
     assert page["title"] == TITLE
     assert "-first-byte" in page["body"]  # the page's own sign that the game's bytes arrived
@@ -308,107 +731,7 @@ async def test_chromium_shows_the_title_screen_and_plays(
     await browser.press_enter()
     hub = show(await browser.wait_for("01 Jan 2847"))
     assert "Web Wolves" in hub
-    # the browser's game saves in the server's data folder, under web/
-    saves_dir = web_server.data / "web" / "saves"
-    deadline = time.monotonic() + WAIT
-    while not list(saves_dir.glob("web-wolves-*.json")) and time.monotonic() < deadline:
-        await asyncio.sleep(0.1)
-    saves = list(saves_dir.glob("web-wolves-*.json"))
-    assert len(saves) == 1, sorted(p.name for p in saves_dir.iterdir())
-    header = json.loads(saves[0].read_text(encoding="utf-8"))["header"]
+    await until(lambda: server.saves("web-wolf"), "the browser player's save")
+    (save,) = server.saves("web-wolf")  # in the player's own folder
+    header = read_header(save)
     assert (header["company"], header["day"]) == ("Web Wolves", 1)
-
-    # the server stops on SIGTERM and takes its games with it
-    os.kill(web_server.proc.pid, signal.SIGTERM)
-    assert web_server.proc.wait(10) == 0
-    deadline = time.monotonic() + 10
-    while group_members(web_server.proc.pid) and time.monotonic() < deadline:
-        await asyncio.sleep(0.1)
-    assert group_members(web_server.proc.pid) == []
-    assert f"the game is served at {web_server.url}" in web_server.output()
-
-
-class TurnedAway(AssertionError):
-    pass
-
-
-async def read_until(ws: aiohttp.ClientWebSocketResponse, text: str) -> str:
-    """Feed the game's bytes to a terminal emulator until its screen shows `text`."""
-    screen = pyte.Screen(100, 30)
-    stream = pyte.ByteStream(screen)
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        try:
-            message = await ws.receive(timeout=1)
-        except TimeoutError:
-            continue
-        if message.type == aiohttp.WSMsgType.BINARY:
-            stream.feed(message.data)
-            if any(text in line for line in screen.display):
-                return "\n".join(screen.display)
-        elif message.type != aiohttp.WSMsgType.TEXT:
-            raise TurnedAway(f"the websocket closed: {message}")
-    raise AssertionError(f"{text!r} never came:\n" + "\n".join(screen.display))
-
-
-async def test_sessions_past_the_limit_are_turned_away(tmp_path: Path) -> None:
-    server = start_server(tmp_path, {"MAC_TUI_WEB_MAX_SESSIONS": "1"})
-    ws_url = f"http://127.0.0.1:{server.port}/ws?width=100&height=30"
-    try:
-        async with aiohttp.ClientSession() as http:
-            # the page's links follow the address the browser used
-            async with http.get(server.url, headers={"Host": "games.example:8443"}) as page:
-                html = await page.text()
-            assert f"<title>{TITLE}</title>" in html
-            assert 'data-session-websocket-url="ws://games.example:8443/ws"' in html
-            assert "http://games.example:8443/static/js/textual.js" in html
-            assert "googleapis" not in html  # the font comes from this server
-            async with http.get(f"{server.url}static/fonts/RobotoMono-VariableFont_wght.ttf") as f:
-                assert f.status == 200
-            async with http.ws_connect(ws_url) as first:
-                await read_until(first, "New campaign")
-                async with http.ws_connect(ws_url) as second:
-                    message = await second.receive(timeout=WAIT)
-                    assert message.type == aiohttp.WSMsgType.CLOSE
-                    assert message.data == aiohttp.WSCloseCode.TRY_AGAIN_LATER
-                    assert message.extra == "the server runs 1 games already"
-            # once the first game has exited there is room again
-            deadline = time.monotonic() + WAIT
-            while True:
-                async with http.ws_connect(ws_url) as again:
-                    try:
-                        await read_until(again, "New campaign")
-                        break
-                    except TurnedAway:
-                        assert time.monotonic() < deadline, "no room after the first game left"
-                await asyncio.sleep(0.2)
-    finally:
-        kill_group(server.proc)
-
-
-def test_a_taken_port_or_a_bad_one_is_refused_with_a_reason(tmp_path: Path) -> None:
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        for bad, why in ((str(port), f"cannot serve on 127.0.0.1:{port}"), ("0", "--port must")):
-            run = subprocess.run(
-                [sys.executable, "-m", "mac_tui.server.web", "--port", bad],
-                capture_output=True,
-                text=True,
-                timeout=WAIT,
-                start_new_session=True,
-            )
-            assert run.returncode == 2, run.stdout + run.stderr
-            assert why in run.stderr
-
-
-def test_the_games_environment_points_into_the_data_folder(tmp_path: Path) -> None:
-    env = web_environment(tmp_path)
-    assert env == {
-        "MAC_TUI_SAVES": str(tmp_path / "web" / "saves"),
-        "MAC_TUI_CONFIG": str(tmp_path / "web" / "config.toml"),
-        "MAC_TUI_SCORES_DIR": str(tmp_path),
-    }
-    assert game_command().endswith(" -m mac_tui play")
-    assert url_for("::1", 8000) == "http://[::1]:8000/"

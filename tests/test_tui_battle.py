@@ -10,11 +10,25 @@ from typing import Any
 import attrs
 import pytest
 from rich.text import Text
+from textual.geometry import Region
 
 from mac_tui.campaign.state import Campaign
 from mac_tui.combat import preview
 from mac_tui.combat.attack import hit_chance
-from mac_tui.combat.commands import CalledShot, FireGroup, Move, UseEquipment
+from mac_tui.combat.commands import (
+    AutoDeploy,
+    Brace,
+    CalledShot,
+    Deploy,
+    EndActivation,
+    FireGroup,
+    Move,
+    Overwatch,
+    ResetDeployment,
+    StartBattle,
+    UseEquipment,
+    Vent,
+)
 from mac_tui.combat.events import ActivationEnded, GroupFired, Moved, RoundStarted
 from mac_tui.combat.firing import check_fire
 from mac_tui.combat.legal import legal_commands
@@ -31,12 +45,28 @@ from mac_tui.tui.battle_text import log_lines
 from mac_tui.tui.config import CONFIG_ENV, Settings
 from mac_tui.tui.screens.afteraction import AfterActionScreen
 from mac_tui.tui.screens.battle import BattleScreen
+from mac_tui.tui.screens.battle.actions import ACTIONS
+from mac_tui.tui.screens.battle.modes import (
+    PLAYER_MODES,
+    CallingShot,
+    Deploying,
+    EnemyTurn,
+    Firing,
+    Idle,
+    Jumping,
+    Moving,
+    Over,
+    Paused,
+    Sprinting,
+)
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.skirmish_report import SkirmishReportScreen, frame_line
 from mac_tui.tui.screens.title import TitleScreen
 from mac_tui.tui.widgets.battle_panels import FramePanel, TargetPanel
 from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 from mac_tui.tui.widgets.hexmap import HexMap
+
+from .pacing import advance, run_until
 
 Pilot = Any  # textual.pilot.Pilot[None]
 SEED = "1"  # contract C1 of seed 1: difficulty 3
@@ -86,22 +116,24 @@ async def launch_first_contract(pilot: Pilot) -> BattleScreen:
     return screen(app)
 
 
-async def until(pilot: Pilot, done: Any, what: str, tries: int = 600) -> None:
-    for _ in range(tries):
-        if done():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def player_turn(app: MacApp) -> bool:
     s = app.screen
-    return isinstance(s, BattleScreen) and s.player_turn() and s.timer is None
+    return isinstance(s, BattleScreen) and isinstance(s.mode, PLAYER_MODES) and s.pending is None
+
+
+def over(app: MacApp) -> bool:
+    return isinstance(screen(app).mode, Over)
+
+
+def live(s: BattleScreen, name: str) -> bool:
+    """The action (by its row in the action table) can be given now."""
+    return ACTIONS.named(name).state(s.mode, s.moment) is True
 
 
 async def to_player_turn(pilot: Pilot) -> None:
+    """The enemy's turn played out on the app's clock, to the player's next order."""
     app: MacApp = pilot.app
-    await until(pilot, lambda: player_turn(app) or screen(app).phase == "over", "the player")
+    await run_until(pilot, lambda: player_turn(app) or over(app), "the player's turn")
     await pilot.pause()
 
 
@@ -132,9 +164,9 @@ async def test_a_whole_battle_by_keys_from_deployment_to_the_hub(tmp_path: Path)
         for _ in range(300):
             await to_player_turn(pilot)
             s = screen(app)
-            if s.phase == "over":
+            if over(app):
                 break
-            if s.action_legal("fire"):
+            if live(s, "fire"):
                 before = len(app.session.commands)  # type: ignore[union-attr]
                 await press(pilot, "f")
                 assert s.query_one(TargetPanel).display  # the preview replaces the frame panel
@@ -142,7 +174,7 @@ async def test_a_whole_battle_by_keys_from_deployment_to_the_hub(tmp_path: Path)
                 assert isinstance(app.session.commands[before], FireGroup)  # type: ignore[union-attr]
                 orders["fire"] += 1
                 continue
-            if s.action_legal("sprint"):
+            if live(s, "sprint"):
                 await press(pilot, "r")
                 for _ in range(8):
                     await press(pilot, "l")
@@ -159,7 +191,7 @@ async def test_a_whole_battle_by_keys_from_deployment_to_the_hub(tmp_path: Path)
             await press(pilot, "x")
             orders["end"] += 1
         s = screen(app)
-        assert s.phase == "over" and app.session is not None
+        assert over(app) and app.session is not None
         assert app.session.state.battle is None  # the engine settled the mission
         assert orders["fire"] > 0 and orders["sprint"] > 0
         aa = camp(app).after_action
@@ -182,7 +214,7 @@ async def test_deployment_by_keys_and_mouse_with_reset_and_refusals(tmp_path: Pa
         s = await launch_first_contract(pilot)
         battle = battle_of(app)
         ids = [u.id for u in battle.side_units("player")]
-        assert s.deploy_unit == ids[0]
+        assert s.mode == Deploying(ids[0])
         assert s.check_action("start", ()) is None  # greyed: nobody placed yet
         await press(pilot, "s")
         assert battle_of(app).phase == "deployment"
@@ -199,7 +231,7 @@ async def test_deployment_by_keys_and_mouse_with_reset_and_refusals(tmp_path: Pa
         assert battle_of(app).unit(ids[0]).pos is None
         # Tab picks the second frame; a click on a zone hex, then a second click, places it.
         await press(pilot, "tab")
-        assert s.deploy_unit == ids[1]
+        assert s.mode == Deploying(ids[1])
         zone = battle.map.deployment_hexes("player")
         target = zone[3]
         x, y = hexmap.cell_of(target)
@@ -207,7 +239,7 @@ async def test_deployment_by_keys_and_mouse_with_reset_and_refusals(tmp_path: Pa
         await pilot.click(HexMap, offset=(x, y))
         await pilot.pause()
         assert battle_of(app).unit(ids[1]).pos == target
-        assert s.deploy_unit == ids[0]  # the next frame waiting
+        assert s.mode == Deploying(ids[0])  # the next frame waiting
         # Reset takes both back; auto-deploy places the rest; start.
         await press(pilot, "r")
         assert all(u.pos is None for u in battle_of(app).side_units("player"))
@@ -228,7 +260,7 @@ async def test_move_preview_marks_the_reach_and_refuses_out_of_range(tmp_path: P
         unit = battle.active_unit
         assert unit is not None and unit.pos is not None and unit.side == "player"
         await press(pilot, "m")
-        assert s.mode == "move"
+        assert s.mode == Moving()
         reach = preview.reach_hexes(battle, unit, False)
         hexmap = s.query_one(HexMap)
         # A hex in reach: the message previews the engine's plan; Enter moves there.
@@ -257,7 +289,7 @@ async def test_move_preview_marks_the_reach_and_refuses_out_of_range(tmp_path: P
         await press(pilot, "enter")
         assert app.session.commands[-1] == Move(goal)  # type: ignore[union-attr]
         assert battle_of(app).unit(unit.id).pos == goal
-        assert s.mode == "idle"
+        assert s.mode == Idle()
 
 
 # ---- aiming --------------------------------------------------------------------------------
@@ -300,38 +332,39 @@ async def test_targeting_shows_every_weapons_chance_and_fires_a_called_shot(
         unit = battle.active_unit
         assert unit is not None
         await press(pilot, "f")
-        assert s.mode == "fire" and s.target is not None and s.group is not None
-        target = battle.unit(s.target)
+        aim = s.mode
+        assert isinstance(aim, Firing) and aim.target is not None and aim.group is not None
+        target = battle.unit(aim.target)
         assert s.query_one(HexMap).cursor == target.pos  # the cursor jumps to the target
         panel = s.query_one(TargetPanel)
         shown = panel.text(38)
         assert target.label in shown
-        for _, ws in [(i, w) for i, w in unit.live_weapons() if w.group == s.group]:
+        for _, ws in [(i, w) for i, w in unit.live_weapons() if w.group == aim.group]:
             hc = hit_chance(battle, unit, target, ws)
             if hc is not None:
                 assert f"{hc.chance}%" in shown  # each weapon's chance...
                 for m in hc.modifiers:  # ...and its whole breakdown
                     assert str(abs(m.value)) in shown
         # Tab cycles to the other enemy and back.
-        first = s.target
+        first = aim.target
         await press(pilot, "tab")
-        assert s.target != first
+        assert isinstance(s.mode, Firing) and s.mode.target != first
         await press(pilot, "tab")
-        assert s.target == first
+        assert isinstance(s.mode, Firing) and s.mode.target == first
         # A called shot: c aims, Enter asks for the location, the pick fires at it.
         await press(pilot, "escape")
-        assert s.mode == "idle" and not panel.display
+        assert s.mode == Idle() and not panel.display
         await press(pilot, "c")
-        assert s.mode == "called"
-        group, aim = s.group, s.target
-        assert group is not None and aim is not None
-        assert not isinstance(check_fire(battle, unit, group, aim, "legs"), str)
+        assert isinstance(s.mode, CallingShot)
+        group, at = s.mode.group, s.mode.target
+        assert group is not None and at is not None
+        assert not isinstance(check_fire(battle, unit, group, at, "legs"), str)
         await press(pilot, "enter")
         assert isinstance(app.screen, ChooseScreen)
         options = [o for o, _ in app.screen.options]
         await press(pilot, *["down"] * options.index("legs"), "enter")
         assert app.session is not None
-        assert app.session.commands[-1] == CalledShot(group, aim, "legs")
+        assert app.session.commands[-1] == CalledShot(group, at, "legs")
 
 
 async def test_groups_switch_with_digits_and_a_missing_group_is_explained(tmp_path: Path) -> None:
@@ -344,7 +377,8 @@ async def test_groups_switch_with_digits_and_a_missing_group_is_explained(tmp_pa
         groups = sorted({w.group for _, w in unit.live_weapons()})
         for g in groups:
             await press(pilot, str(g))
-            assert s.group == g and f"group {g}" in text_of(app, "#message")
+            assert isinstance(s.mode, Firing) and s.mode.group == g
+            assert f"group {g}" in text_of(app, "#message")
         missing = next(g for g in (1, 2, 3, 4) if g not in groups)
         await press(pilot, str(missing))
         assert f"no working weapon in group {missing}" in text_of(app, "#message")
@@ -361,27 +395,30 @@ async def test_enemy_turns_play_at_the_animation_pace_and_space_skips_them(
         assert app.session is not None
         # Hand the turn to the enemy: the player's frames end their activations.
         for _ in range(4):
-            if s.ai_turn:
+            if isinstance(s.mode, EnemyTurn):
                 break
             await to_player_turn(pilot)
             await press(pilot, "x")
-        assert s.ai_turn
+        assert isinstance(s.mode, EnemyTurn)
         count = len(app.session.commands)
         assert "Enemy turn" in text_of(app, "#message") and "space skips" in text_of(
             app, "#message"
         )
-        await pilot.pause(0.3)
-        assert len(app.session.commands) == count  # slow: nothing yet after 0.3 s
+        await advance(pilot, 0.85)
+        assert len(app.session.commands) == count  # slow: nothing before 0.9 s
+        await advance(pilot, 0.05)
+        assert len(app.session.commands) == count + 1  # one order at 0.9 s
         # p holds the turn; "." plays one order at a time; nothing moves on its own.
+        assert isinstance(s.mode, EnemyTurn)
         await press(pilot, "p")
-        assert s.paused and "paused" in text_of(app, "#message")
+        assert isinstance(s.mode, Paused) and "paused" in text_of(app, "#message")
         await press(pilot, "full_stop")
-        assert len(app.session.commands) == count + 1
-        await pilot.pause(1.2)  # longer than a slow step
-        assert len(app.session.commands) == count + 1
+        assert len(app.session.commands) == count + 2
+        await advance(pilot, 10.0)  # longer than any step: nothing was waiting
+        assert len(app.session.commands) == count + 2
         await press(pilot, "space")
         await to_player_turn(pilot)
-        assert len(app.session.commands) > count and not s.skipping
+        assert len(app.session.commands) >= count + 2 and player_turn(app)
 
 
 async def test_withdraw_asks_first_and_auto_resolve_fights_to_the_end(tmp_path: Path) -> None:
@@ -396,9 +433,9 @@ async def test_withdraw_asks_first_and_auto_resolve_fights_to_the_end(tmp_path: 
         assert app.screen is s and battle_of(app).phase == "combat"
         await press(pilot, "a")  # auto-resolve: the AI fights for the player too
         assert s.auto
-        await until(pilot, lambda: app.session.state.battle is None, "the end")  # type: ignore[union-attr]
+        await run_until(pilot, lambda: app.session.state.battle is None, "the end")  # type: ignore[union-attr]
         await pilot.pause()
-        assert camp(app).after_action is not None and s.phase == "over"
+        assert camp(app).after_action is not None and over(app)
 
 
 # ---- quick battle, resume ------------------------------------------------------------------
@@ -408,12 +445,12 @@ async def test_quick_battle_from_the_title_to_its_report_and_back(tmp_path: Path
         await press(pilot, "b")
         assert isinstance(app.screen, ChooseScreen)
         await press(pilot, "enter")  # difficulty 1
-        s = screen(app)
+        assert isinstance(app.screen, BattleScreen)
         assert app.session is not None and app.session.state.campaign is None
         assert battle_of(app).difficulty == 1 and "Quick battle" in text_of(app, "#battle-title")
         assert list(tmp_path.glob("skirmish-*.json"))  # saved from the first command
         await press(pilot, "a", "s", "a", "space")  # auto-deploy, start, auto-resolve, skip
-        await until(pilot, lambda: s.phase == "over", "the end of the battle")
+        await run_until(pilot, lambda: over(app), "the end of the battle")
         await pilot.pause()
         result = battle_of(app).result
         assert result is not None and result.upper() in text_of(app, "#message")
@@ -493,7 +530,7 @@ async def test_equipment_by_keys_a_jump_and_countermeasures(tmp_path: Path) -> N
             if unit.id == "P1":
                 break
             await press(pilot, "x")
-        assert unit.id == "P1" and s.action_legal("equipment")
+        assert unit.id == "P1" and live(s, "equipment")
         await press(pilot, "e")
         assert isinstance(app.screen, ChooseScreen)
         items = [value for value, _ in app.screen.options]
@@ -503,13 +540,13 @@ async def test_equipment_by_keys_a_jump_and_countermeasures(tmp_path: Path) -> N
         assert battle_of(app).unit("P1").ecm_active
         assert battle_of(app).active_unit == battle_of(app).unit("P1")  # 1 AP left
         await press(pilot, "e")  # only the Thrust Pack is left to use: straight to aiming it
-        assert s.mode == "jump" and s.jump_item == "thrust_pack"
+        assert s.mode == Jumping("thrust_pack")
         legal = {
             c.hex
             for c in legal_commands(app.session.state)  # type: ignore[union-attr]
             if isinstance(c, UseEquipment) and c.equipment == "thrust_pack"
         }
-        assert s.jump_hexes() == legal and legal
+        assert s.mode.reach(s.moment) == legal and legal
         assert "Jump" in text_of(app, "#message")
         goal = sorted(legal)[0]
         s.query_one(HexMap).set_cursor(goal)
@@ -533,3 +570,133 @@ def test_the_quick_battle_report_says_who_withdrew() -> None:
 def battle_of_session(session: Session) -> Battle:
     assert session.state.battle is not None
     return session.state.battle
+
+
+# ---- the action bar, by mouse ------------------------------------------------------------------
+def bar_items(s: BattleScreen) -> dict[str, tuple[int, int, bool]]:
+    """Each item of the action bar as drawn: label -> (x, y, clickable), from the cells (a
+    clickable item carries Textual's @click meta on its cells)."""
+    bar = s.query_one("#actions")
+    items: dict[str, tuple[int, int, bool]] = {}
+    for y, strip in enumerate(bar.render_lines(Region(0, 0, bar.size.width, bar.size.height))):
+        x = 0
+        for segment in strip:
+            text, meta = segment.text, (segment.style.meta if segment.style else {})
+            for row in ACTIONS.rows:  # " Move" (after its key), or " m  Move" dimmed
+                words = text.strip()
+                if (
+                    row.label
+                    and row.label not in items
+                    and (words == row.label or words.endswith(f"  {row.label}"))
+                ):
+                    items[row.label] = (x + text.rindex(row.label), y, "@click" in meta)
+            x += len(text)
+    return items
+
+
+async def click_bar(pilot: Pilot, label: str) -> bool:
+    """Click the bar's item `label`; True when it was drawn clickable."""
+    x, y, clickable = bar_items(screen(pilot.app))[label]
+    await pilot.click("#actions", offset=(x, y))
+    await pilot.pause()
+    return clickable
+
+
+def equipped_session() -> Session:
+    """A quick battle of a lance whose first frame carries a jump pack and countermeasures,
+    played by the AI up to that frame's activation (2 AP, a shot to take)."""
+    lance = list(starting_lance())
+    lance[0] = attrs.evolve(
+        lance[0], equipment=(("thrust_pack", None), ("countermeasure_suite", None))
+    )
+    session = Session(make_state(3, 1, lance=lance, player_ai=False))
+    assert session.apply(AutoDeploy()).accepted and session.apply(StartBattle()).accepted
+    for _ in range(400):
+        unit = session.state.battle.active_unit  # type: ignore[union-attr]
+        if unit is not None and unit.id == "P1" and unit.ap == 2:
+            return session
+        assert session.apply(decide(session.state).command).accepted
+    raise AssertionError("P1 never came to act")
+
+
+def copy_of(session: Session) -> Session:
+    return Session(session.state, session.commands, session.checkpoints)
+
+
+async def test_every_item_of_the_action_bar_does_what_its_key_does_when_clicked(
+    tmp_path: Path,
+) -> None:
+    """Deployment's bar, then the battle's, item by item, each clicked on a fresh copy of the
+    battle: the live ones act as their keys do; a dimmed one does nothing."""
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        # -- deployment: nobody placed yet, so Reset and Start are dimmed
+        placing = Session.new(5)
+        assert placing.apply(NewSkirmish(5)).accepted
+        s = await open_battle(pilot, placing, tmp_path)
+        ids = [u.id for u in battle_of(app).side_units("player")]
+        items = bar_items(s)
+        assert list(items) == ["Next frame", "Place", "Reset", "Auto-deploy", "Start"]
+        assert not items["Start"][2] and not items["Reset"][2]
+        assert not await click_bar(pilot, "Start")
+        assert battle_of(app).phase == "deployment" and len(placing.commands) == 1
+        assert await click_bar(pilot, "Next frame")
+        assert s.mode == Deploying(ids[1])
+        cursor = s.query_one(HexMap).cursor
+        assert await click_bar(pilot, "Place")
+        assert placing.commands[-1] == Deploy(ids[1], cursor)
+        assert battle_of(app).unit(ids[1]).pos == cursor
+        assert await click_bar(pilot, "Reset")
+        assert placing.commands[-1] == ResetDeployment()
+        assert await click_bar(pilot, "Auto-deploy")
+        assert placing.commands[-1] == AutoDeploy()
+        assert await click_bar(pilot, "Start")
+        assert placing.commands[-1] == StartBattle() and battle_of(app).phase == "combat"
+
+        # -- the battle: each item on a fresh copy of P1's activation
+        base = equipped_session()
+        battle = base.state.battle
+        assert battle is not None
+        stressed = battle.with_unit(attrs.evolve(battle.unit("P1"), stress=4))  # to vent
+        hot = Session(attrs.evolve(base.state, battle=stressed), base.commands, base.checkpoints)
+        assert any(isinstance(c, Vent) for c in legal_commands(hot.state))
+
+        def last(session: Session) -> Any:
+            return session.commands[-1]
+
+        checks: dict[str, tuple[Session, Any]] = {
+            "Move": (base, lambda s, _: s.mode == Moving()),
+            "Sprint": (base, lambda s, _: s.mode == Sprinting()),
+            "Fire": (base, lambda s, _: isinstance(s.mode, Firing) and s.mode.target),
+            "Called": (base, lambda s, _: isinstance(s.mode, CallingShot) and s.mode.target),
+            "Brace": (base, lambda _, ses: last(ses) == Brace()),
+            "Overwatch": (
+                base,
+                lambda _, ses: (
+                    isinstance(app.screen, ChooseScreen) or isinstance(last(ses), Overwatch)
+                ),
+            ),
+            "Vent": (hot, lambda _, ses: last(ses) == Vent()),
+            "Equip": (base, lambda _, __: isinstance(app.screen, ChooseScreen)),
+            "End": (base, lambda _, ses: last(ses) == EndActivation()),
+            "Withdraw": (base, lambda _, __: isinstance(app.screen, ConfirmScreen)),
+            "Auto": (base, lambda s, _: s.auto),
+        }
+        for label, (start, effect) in checks.items():
+            while not isinstance(app.screen, BattleScreen):  # a dialog left by the last one
+                app.pop_screen()
+                await pilot.pause()
+            session = copy_of(start)
+            s = await open_battle(pilot, session, tmp_path)
+            assert list(bar_items(s)) == list(checks), label
+            assert await click_bar(pilot, label), f"{label} is not clickable"
+            assert effect(s, session), f"clicking {label} did nothing"
+
+        # -- a dimmed item: Vent before any energy was used
+        session = copy_of(base)
+        while not isinstance(app.screen, BattleScreen):
+            app.pop_screen()
+            await pilot.pause()
+        s = await open_battle(pilot, session, tmp_path)
+        assert not await click_bar(pilot, "Vent")
+        assert len(session.commands) == len(base.commands) and s.mode == Idle()

@@ -20,6 +20,8 @@ from mac_tui.tui.screens.contracts import ContractsSection
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.widgets.dialogs import ConfirmScreen
 
+from .pacing import advance, run_until
+
 SEED = "1"  # contract C1: difficulty 3; both starting frames win it in 15 AI commands
 
 
@@ -34,12 +36,9 @@ async def new_campaign(pilot, seed: str = SEED) -> None:  # type: ignore[no-unty
 
 
 async def finish_battle(app: MacApp, pilot) -> None:  # type: ignore[no-untyped-def]
-    """Wait while the mission screen plays the battle out on its timer."""
+    """The AI plays the battle out on the app's clock."""
     assert app.session is not None
-    for _ in range(400):
-        if app.session.state.battle is None:
-            break
-        await pilot.pause(0.05)
+    await run_until(pilot, lambda: app.session.state.battle is None, "the end of the battle")
     await pilot.pause()
 
 
@@ -107,7 +106,7 @@ async def test_accept_auto_resolve_salvage_and_back_to_the_hub(tmp_path: Path) -
         await pilot.press("a", "s")  # auto-deploy, start
         await pilot.pause()
         await pilot.press("a")  # auto-resolve at its own pace for a moment...
-        await pilot.pause(0.4)
+        await advance(pilot, 0.9)
         assert app.screen.auto or app.session.state.battle is None
         await pilot.press("space")  # ...then skip to the end
         await finish_battle(app, pilot)

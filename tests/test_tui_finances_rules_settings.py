@@ -234,11 +234,11 @@ async def test_settings_choose_a_theme_from_the_list(tmp_path: Path, config_file
 
 
 def test_every_remappable_key_is_listed() -> None:
-    ids = {row[0] for row in binding_rows(Settings())}
+    ids = {row[0] for row in binding_rows(Settings(), MacApp)}
     assert {"app.help", "hub.advance_day", "finances.chart", "settings.theme"} <= ids
     row = next(
         r
-        for r in binding_rows(Settings(keys=(("hub.advance_day", "n"),)))
+        for r in binding_rows(Settings(keys=(("hub.advance_day", "n"),)), MacApp)
         if r[0] == "hub.advance_day"
     )
     assert row[1] == "n"

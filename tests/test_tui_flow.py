@@ -4,8 +4,6 @@ after-action report; and every refusal met on such a turn, shown on screen with 
 
 from __future__ import annotations
 
-import itertools
-import time
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +29,8 @@ from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.market import MarketSection
 from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 from mac_tui.tui.widgets.starmap import StarMap
+
+from .pacing import advance, run_until
 
 Pilot = Any  # textual.pilot.Pilot[None]
 SEED = "1"  # contract C1: difficulty 3, won by the starting lance
@@ -95,13 +95,10 @@ async def to_row(pilot: Pilot, rows: list[str], wanted: str) -> None:
 
 
 async def finish_battle(pilot: Pilot) -> None:
+    """The AI plays the battle out on the app's clock."""
     app: MacApp = pilot.app
     assert app.session is not None
-    for _ in range(600):
-        if app.session.state.battle is None:
-            break
-        await pilot.pause(0.05)
-    assert app.session.state.battle is None
+    await run_until(pilot, lambda: app.session.state.battle is None, "the end of the battle")  # type: ignore[union-attr]
     await pilot.pause()
 
 
@@ -376,8 +373,8 @@ async def launch_first_contract(pilot: Pilot) -> BattleScreen:
 
 
 async def test_auto_resolve_steps_at_the_animation_speed(tmp_path: Path) -> None:
-    """One AI command per 0.9 s on "slow": commands come no closer than a step apart (only
-    lower bounds: a loaded machine may be late, never early)."""
+    """One AI command per 0.9 s on "slow", on the app's clock: none before the step is up,
+    one when it is, for the player's frames and the enemy's alike."""
     app = MacApp(saves=tmp_path, settings=Settings(animation="slow"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await launch_first_contract(pilot)
@@ -386,16 +383,11 @@ async def test_auto_resolve_steps_at_the_animation_speed(tmp_path: Path) -> None
             await press(pilot, "a")
         commands = len(app.session.commands)
         assert screen.auto and "Auto-resolve" in text_of(app, "#message")
-        arrivals: list[float] = []
-        for _ in range(400):
-            while len(app.session.commands) > commands + len(arrivals):
-                arrivals.append(time.monotonic())
-            if len(arrivals) >= 3:
-                break
-            await pilot.pause(0.02)
-        assert len(arrivals) >= 3
-        gaps = [b - a for a, b in itertools.pairwise(arrivals)]
-        assert min(gaps[:2]) >= 0.85  # no faster than a step each
+        for step in range(1, 6):
+            await advance(pilot, 0.85)
+            assert len(app.session.commands) == commands + step - 1  # not yet
+            await advance(pilot, 0.05)
+            assert len(app.session.commands) == commands + step  # one order a step
         await press(pilot, "a")  # stop: the player's frames wait for orders again
         assert not screen.auto and app.session.state.battle is not None
 
@@ -407,7 +399,7 @@ async def test_auto_resolve_with_animation_off_runs_to_the_end(tmp_path: Path) -
         await press(pilot, "a")
         assert app.session is not None
         await finish_battle(pilot)
-        assert screen.timer is None
+        assert screen.pending is None
         c = camp(app)
         assert c.after_action is not None and c.missions_played == 1
         assert c.after_action.result.upper() in text_of(app, "#message")

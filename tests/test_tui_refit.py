@@ -14,7 +14,8 @@ from mac_tui.campaign.refit import refit_refusal
 from mac_tui.campaign.state import Campaign, Mount, add_count, count_of
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import Settings
-from mac_tui.tui.screens.refit import RefitSection, initials, occupants
+from mac_tui.tui.screens.refit import RefitSection
+from mac_tui.tui.screens.refit_view import initials, occupants
 from mac_tui.tui.widgets.dialogs import ChooseScreen, ConfirmScreen
 from mac_tui.tui.widgets.frame_diagram import Cell, FrameDiagram, cell_text
 

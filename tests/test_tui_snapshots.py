@@ -33,6 +33,7 @@ from mac_tui.session import Session
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import CONFIG_ENV, Settings
 from mac_tui.tui.screens import title
+from tests.pacing import run_until
 from tests.stages import Stages, build_stages, copy, play
 
 Pilot = Any  # textual.pilot.Pilot[None]
@@ -201,11 +202,7 @@ def test_battle_over(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
         await resume(stages.battle, "a", "s", "a", "space")(pilot)
         app: MacApp = pilot.app
         assert app.session is not None
-        for _ in range(400):
-            if app.session.state.battle is None:
-                break
-            await pilot.pause(0.05)
-        assert app.session.state.battle is None
+        await run_until(pilot, lambda: app.session.state.battle is None, "the end")  # type: ignore[union-attr]
         await pilot.pause()
 
     snap(size, run_before)
@@ -303,7 +300,8 @@ def test_battle_targeting(snap: Snap, size: tuple[int, int], fights: Fights) -> 
 def test_battle_enemy_turn(
     snap: Snap, size: tuple[int, int], fights: Fights, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The enemy's turn held (p) after one order played (.): the picture stays still."""
+    """The enemy's turn held (p) after one order played (.): the picture stays still (the
+    app's clock is a manual one: nothing plays on its own)."""
     monkeypatch.setattr(
         sys.modules[__name__],
         "new_app",

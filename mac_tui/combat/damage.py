@@ -4,7 +4,9 @@
 new frame and a `DamageReport` that tells, location by location, what happened (for the battle
 log and the tabletop line of `attack.AttackResult.describe`). Every number comes from the
 catalog (``data/combat.toml``, ``data/equipment.toml``); every random draw comes from the
-``dice.COMBAT`` stream, in the order the cascade meets them.
+``dice.COMBAT`` stream, in the order the cascade meets them. The cascade itself is
+`CascadeWork.cascade`, which draws through `Draws`: the engine answers with dice
+(`DiceDraws`), the forecast (`combat/branches.py`) with every answer in turn.
 
 Rules applied:
 
@@ -260,27 +262,17 @@ def component_for_roll(roll: int) -> ComponentRow:
 
 
 class Draws(Protocol):
-    """The chance nodes of the cascade, in the order it meets them.
+    """The cascade's chance nodes, in the order it meets them: the §4.3 component d100 read
+    as 0-99, a uniform pick of a weapon index, an ammo explosion's internal damage (``lo`` to
+    ``hi``), the §4.6 survival d100 (1-100; survives on ``roll <= needed``)."""
 
-    The engine answers them with dice (`DiceDraws`); the forecast (`combat/forecast.py`)
-    answers them from a script to enumerate every outcome with its probability.
-    """
+    def component_roll(self) -> int: ...
 
-    def component_roll(self) -> int:
-        """§4.3: the component d100, read as 0-99."""
-        ...
+    def pick(self, options: Sequence[int]) -> int: ...
 
-    def pick(self, options: Sequence[int]) -> int:
-        """One of ``options`` (indices of weapons), uniformly."""
-        ...
+    def between(self, lo: int, hi: int) -> int: ...
 
-    def between(self, lo: int, hi: int) -> int:
-        """A whole number from ``lo`` to ``hi`` inclusive, uniformly (ammo explosion)."""
-        ...
-
-    def survival_roll(self, needed: int) -> int:
-        """§4.6: the pilot's d100 (1-100); the pilot survives on ``roll <= needed``."""
-        ...
+    def survival_roll(self, needed: int) -> int: ...
 
 
 class DiceDraws:

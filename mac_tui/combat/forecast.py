@@ -33,10 +33,9 @@ from types import MappingProxyType
 import attrs
 from attrs import frozen
 
-from ..catalog import LOCATION_ORDER
-from ..dice import Dice, RngState
+from ..catalog import LOCATION_ORDER, catalog
 from .attack import MISSILE, hit_chance
-from .firing import check_fire, do_fire, plan_fire
+from .firing import check_fire, plan_fire
 from .outcomes import RoundEnd, Shot, Step, clear_cache, walk
 from .state import LOC_INDEX, Battle, Unit
 from .stats import weapon_of
@@ -53,6 +52,7 @@ __all__ = [
     "forecast_attacks",
     "forecast_group",
     "forecast_steps",
+    "paid",
     "risk_steps",
     "shot_steps",
 ]
@@ -221,7 +221,12 @@ def forecast_steps(
 class Risk:
     """The threat's answers about attacks on one target (`risk_steps`): the mean damage
     landed, the chance the head and the centre torso are destroyed after them, that the frame
-    is destroyed (§4.5), that the pilot is killed (§4.6), and that it is out (the sum)."""
+    is destroyed (§4.5), that the pilot is killed (§4.6), and that it is out (the sum).
+
+    Exact (``sampled == 0``, ``residual`` the mass not enumerated, normally 0.0) unless the
+    enumeration passes `outcomes.THREAT_STATES` live states (several enemies' fire at a
+    healthy frame): then ``sampled`` paths of the same model were drawn with a fixed seed and
+    ``residual`` bounds the error of every probability at 99.99%."""
 
     target: str
     expected_damage: float
@@ -232,12 +237,13 @@ class Risk:
     p_out: float
     chances: tuple[ShotChance, ...]
     residual: float = 0.0
+    sampled: int = 0
 
 
 def risk_steps(target: Unit, steps: Sequence[Step], chances: Sequence[ShotChance] = ()) -> Risk:
     """`forecast_steps` for the threat's answers only (`Risk`): the walk then forgets every
     location that can pass nothing on to the head or centre torso, which keeps long
-    sequences (several enemies' attacks) small. Exact like `forecast_steps`."""
+    sequences small; past `outcomes.THREAT_STATES` live states it samples (see `Risk`)."""
     summary = walk(target, steps, full=False)
     return Risk(
         target=target.id,
@@ -249,13 +255,32 @@ def risk_steps(target: Unit, steps: Sequence[Step], chances: Sequence[ShotChance
         p_out=summary.p_frame_destroyed + summary.p_pilot_killed,
         chances=tuple(chances),
         residual=summary.residual,
+        sampled=summary.sampled,
+    )
+
+
+def paid(battle: Battle, unit: Unit, group: int, target: Unit, called: str | None = None) -> Unit:
+    """``unit`` after firing ``group`` at ``target`` with every planned shot fired (as when
+    the target stays up): the AP of the order, the energy and ammo of each shot, the group
+    marked as fired (what `firing.do_fire` charges). The next order is planned from it."""
+    plan = plan_fire(battle, unit, group, target, called is not None)
+    weapons = list(unit.weapons)
+    for index in plan.shots:
+        ws = weapons[index]
+        w = weapon_of(ws)
+        if w.uses_ammo:
+            weapons[index] = attrs.evolve(ws, ammo=ws.ammo - w.ammo_per_shot)
+    costs = catalog().combat.ap_costs
+    return attrs.evolve(
+        unit,
+        ap=unit.ap - (costs.called_shot if called is not None else costs.fire_group),
+        energy_used=unit.energy_used + plan.energy,
+        weapons=tuple(weapons),
+        fired_groups=(*unit.fired_groups, group),
     )
 
 
 # ---- the public entry points ------------------------------------------------------------------
-_SCRATCH_DICE = RngState(seed=0)
-
-
 def forecast_attacks(battle: Battle, plans: Sequence[AttackPlan]) -> Forecast:
     """The exact outcome of ``plans`` carried out in order on one target (focus fire of
     several frames or groups), each as `step` would carry it out now.
@@ -281,12 +306,9 @@ def forecast_attacks(battle: Battle, plans: Sequence[AttackPlan]) -> Forecast:
         steps.extend(shots)
         chances.extend(used)
         if any(p.attacker == plan.attacker for p in plans[n + 1 :]):
-            # Pay this order's AP, energy and ammo as the engine does, then put the target back.
-            paid = do_fire(
-                battle, attacker, plan.group, target_id, plan.called, Dice(_SCRATCH_DICE)
-            )
-            assert not isinstance(paid, str)
-            battle = paid[0].with_unit(target)
+            # The next order of this frame, if the target is still up, is planned after this
+            # one's AP, energy and ammo are paid.
+            battle = battle.with_unit(paid(battle, attacker, plan.group, target, plan.called))
     return forecast_steps(target, steps, chances)
 
 

@@ -17,14 +17,15 @@ rule of the game:
   (`firing.overwatch_target`). A frame shut down now restarts at the round's end (R7) and
   acts next round; a shutdown this round's end might bring is not foreseen.
 * **What.** Each enemy takes the one attack, among those its AP and energy allow, that is
-  worst for the frame: the largest ``expected armour and structure lost + p(out) x armour
-  and structure left`` (putting the frame out counts as taking all it has). Its attacks:
+  worst for the frame: the largest ``mean damage landed + p(out) x armour and structure
+  left`` (putting the frame out counts as taking all it has). Its attacks:
   fire one group, or two groups (2 AP), or a Called Shot at the head or centre torso with
   one group (2 AP) from where it stands; or one Move (1 AP, any hex `reach_hexes` allows,
   paying its energy) and then one group, from the reachable hex where that group's
-  expected damage is highest. This round it has the AP, energy and groups it has left;
-  next round a fresh round's (`flow.refresh`). Sprints, jumps and equipment are not
-  foreseen; the other frames stay where they are.
+  expected damage is highest. Of two groups it fires the pair whose single values add up
+  to the most. This round it has the AP, energy and groups it has left; next round a fresh
+  round's (`flow.refresh`). Sprints, jumps and equipment are not foreseen; the other frames
+  stay where they are (two enemies may each be assumed to move to the same hex).
 * **The frame.** At ``at`` (default: where it is), braced as ``braced`` says (default: as
   it is) against this round's attacks only: bracing, the Barrier's armour and Targeting
   Uplink designations end with the round; an active Countermeasure Suite lasts until the
@@ -32,6 +33,10 @@ rule of the game:
   Plating and every other modifier come from `attack.hit_chance` and the cascade as usual.
 * **Combined.** The chosen attacks are forecast in the order they would come, as one
   sequence on the frame (`RoundEnd` between the rounds): a frame out early takes no more.
+  The numbers are `forecast.risk_steps`'s: exact, except that several enemies' fire at a
+  healthy frame can pass `outcomes.THREAT_STATES` live states (millions, for four frames'
+  fire at an intact assault frame); then they come from `outcomes.SAMPLES` paths of the
+  same model with a fixed seed, and ``Threat.forecast.residual`` bounds their error.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from ..catalog import catalog
 from ..hexgrid import Hex, distance
 from . import stats
 from .actions import check_brace
-from .firing import overwatch_target, plan_fire
+from .firing import overwatch_target
 from .flow import initiative, refresh
 from .forecast import (
     AttackPlan,
@@ -55,6 +60,7 @@ from .forecast import (
     RoundEnd,
     ShotChance,
     Step,
+    paid,
     risk_steps,
     shot_steps,
 )
@@ -138,16 +144,6 @@ def _value(f: Risk, left: int) -> float:
     return f.expected_damage + f.p_out * left
 
 
-def _fired(battle: Battle, enemy: Unit, group: int, target: Unit) -> Unit:
-    """``enemy`` after paying group ``group``'s energy (what the next group can still draw)."""
-    plan = plan_fire(battle, enemy, group, target, False)
-    return attrs.evolve(
-        enemy,
-        energy_used=enemy.energy_used + plan.energy,
-        fired_groups=(*enemy.fired_groups, group),
-    )
-
-
 class _Chooser:
     """Builds and values the attacks of one enemy on the frame: ``target`` is the frame as
     the hit chances see it (hex, stance), ``victim`` as the forecast walks it."""
@@ -176,7 +172,7 @@ class _Chooser:
             )
             steps.extend(shots)
             chances.extend(used)
-            shooter = _fired(self.battle, shooter, group, self.target)
+            shooter = paid(self.battle, shooter, group, self.target, called)
         if not steps:
             return None
         f = risk_steps(self.victim, steps, chances)

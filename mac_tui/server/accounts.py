@@ -1,25 +1,31 @@
-"""Players of the SSH server: names, the keys (or passwords) that open them, their folders.
+"""The server's players: names, the keys (or passwords) that open them, their folders.
 
-A name is the SSH username: 1-32 letters, digits, `-` or `_`, not a reserved word, and not a
-registered name in another case (`Alice` when `alice` exists). The first login that proves a
-key (or, when the operator allows passwords, gives one of 8+ characters) registers a free name;
-later only those keys (or that password) open it. More keys can be added by the operator: one
-per line in `DATA/players/<name>/authorized_keys`, OpenSSH's format.
+One set of players for both front doors (`serve ssh` and `serve web` on one data folder). A
+name is 1-32 letters, digits, `-` or `_` (the SSH username, or the web login's name), not a
+reserved word, and not a registered name in another case (`Alice` when `alice` exists). The
+first login that proves a key, or gives a password of 8-256 characters (on the web, or over
+SSH when the operator allows passwords), registers a free name; later only those keys (or that
+password) open it. More keys can be added by the operator: one per line in
+`DATA/players/<name>/authorized_keys`, OpenSSH's format.
 
 Passwords are stored as `scrypt$N$r$p$salt$hash` (base64) and compared in constant time.
 Everything here is synchronous and runs on the server's event loop, so checking a name is free
-and registering it is one step that no other login can interleave with.
+and registering it is one step that no other login can interleave with, of this server or of
+another on the same data folder (an exclusive lock on `DATA/players.lock` for that moment).
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
+import fcntl
 import hashlib
 import hmac
 import os
 import re
 import secrets
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import asyncssh
@@ -43,6 +49,7 @@ RESERVED = frozenset(
     }
 )
 MIN_PASSWORD = 8
+MAX_PASSWORD = 256  # longer ones are refused before any hashing
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 
 
@@ -83,6 +90,11 @@ class PlayerFiles:
     @property
     def password(self) -> Path:
         return self.root / "password"
+
+    @property
+    def lock(self) -> Path:
+        """Held while the player's game runs, by whichever server runs it (`PlayerLock`)."""
+        return self.root / "game.lock"
 
 
 @frozen
@@ -233,21 +245,30 @@ class Accounts:
         files.saves.mkdir(mode=0o700, exist_ok=True)
         return files
 
+    @contextlib.contextmanager
+    def _registering(self) -> Iterator[None]:
+        """Registration as one step across processes too (`serve ssh` and `serve web` on one
+        data folder): under an exclusive lock on `DATA/players.lock`, held for a moment."""
+        fd = os.open(self.data.root / "players.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def _register(self, name: str, file: Callable[[PlayerFiles], Path], line: str) -> bool:
+        with self._registering():
+            if self.registered(name) or self.clash(name):
+                return False
+            _write_private(file(self.prepare(name)), line + "\n")
+        return True
+
     def register_key(self, name: str, key: asyncssh.SSHKey, peer: str) -> bool:
         """Register `name` with `key`; False when it is registered (or clashes) already."""
-        if self.registered(name) or self.clash(name):
-            return False
-        files = self.prepare(name)
         when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        _write_private(
-            files.authorized_keys, key_line(key, f"{name} registered {when} from {peer}") + "\n"
-        )
-        return True
+        line = key_line(key, f"{name} registered {when} from {peer}")
+        return self._register(name, lambda files: files.authorized_keys, line)
 
     def register_password(self, name: str, digest: str) -> bool:
         """Register `name` with a password hash (`hash_password`); False when taken."""
-        if self.registered(name) or self.clash(name):
-            return False
-        files = self.prepare(name)
-        _write_private(files.password, digest + "\n")
-        return True
+        return self._register(name, lambda files: files.password, digest)

@@ -9,7 +9,11 @@ the PTY, the game's output to the player's channel. The same output also feeds a
 the current picture at once and then every change.
 
 `Registry` holds the live games by player, one each; `Registry.lock(name)` serialises the
-take-over of a player's game by their next login.
+take-over of a player's game by their next login. `PlayerLock` makes "one live game per player"
+hold across server processes too (`serve ssh` and `serve web` on one data folder): an exclusive
+`flock` on `players/<name>/game.lock`, held by the server and by the game process itself until
+both are done. `hang_up` ends a game the same way for every front door: SIGHUP (it saves and
+exits), then SIGTERM, then SIGKILL, to the game's whole process group.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import termios
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Generic, Literal, Protocol, TypeVar
 
 import pyte
 import pyte.graphics
@@ -51,6 +55,55 @@ SCREEN_DELAY_UNWATCHED = 0.3
 SCREEN_BACKLOG = 256 * 1024  # parse at once past this much unparsed output
 # Sequences pyte does not know and would print: the kitty keyboard protocol, mode queries.
 PYTE_UNKNOWN = re.compile(rb"\x1b\[[<>=?][0-9;]*u|\x1b\[\??[0-9;]*\$p")
+
+
+# ---- the pieces every front door shares ------------------------------------------------------
+class PlayerLock:
+    """An exclusive `flock` on a player's `game.lock`: one live game per player on this host.
+
+    The lock belongs to the open file, so the game process given `fd` (`pass_fds`) holds it
+    as long as the server does: it is free again only when both have let go, even if the
+    server dies first."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    @classmethod
+    def take(cls, path: Path) -> PlayerLock | None:
+        """The lock, or None while another process (another server's game) holds it."""
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+        return cls(fd)
+
+    def release(self) -> None:
+        """Let go of the server's hold (the game's goes when it exits)."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+ELSEWHERE = "{name}'s game is open on another server here (SSH or web): leave it there first."
+
+
+def signal_group(pgid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+async def hang_up(pgid: int, finished: asyncio.Future[int], grace: float) -> int:
+    """SIGHUP to a game's process group (the game saves and exits); SIGTERM after `grace`
+    seconds, SIGKILL 3 s later if it is still there. Its exit status."""
+    for sig, wait in ((signal.SIGHUP, grace), (signal.SIGTERM, 3.0), (signal.SIGKILL, 5.0)):
+        if finished.done():
+            break
+        signal_group(pgid, sig)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(finished), wait)
+    return await asyncio.shield(finished)
 
 
 def game_argv() -> list[str]:
@@ -90,7 +143,8 @@ def game_env(
 
 
 def clamp_size(cols: int, rows: int) -> tuple[int, int]:
-    """The client's size, 80x24 when it gave none, within sane bounds."""
+    """The client's size, 80x24 when it gave none, within sane bounds (a game's memory grows
+    with its screen: 20000x20000 once took one to 2.1 GB; at 1000x500 it stays near 50 MB)."""
     cols = cols if cols > 0 else 80
     rows = rows if rows > 0 else 24
     return min(cols, MAX_COLS), min(rows, MAX_ROWS)
@@ -207,8 +261,30 @@ class Watcher(Protocol):
     def watched_game_over(self, game: LiveGame) -> None: ...
 
 
-class LiveGame:
-    """One player's running game. Create with `LiveGame.start`."""
+class GameProcess:
+    """What every running game has, whatever carries its screen (`LiveGame`, `WebGame`)."""
+
+    player: str
+    peer: str
+    pid: int
+    end_reason: EndReason | None
+    last_input: float  # time.monotonic() of the player's last key
+    finished: asyncio.Future[int]  # the exit status, once the game has ended
+
+    async def stop(self, reason: EndReason, grace: float = 10.0) -> int:
+        """SIGHUP (the game saves and exits); SIGTERM, then SIGKILL, if it does not."""
+        if self.end_reason is None:
+            self.end_reason = reason
+        return await hang_up(self.pid, self.finished, grace)
+
+    @property
+    def idle(self) -> float:
+        """Seconds since the player's last key."""
+        return time.monotonic() - self.last_input
+
+
+class LiveGame(GameProcess):
+    """One player's running game in a PTY. Create with `LiveGame.start`."""
 
     def __init__(
         self,
@@ -219,6 +295,7 @@ class LiveGame:
         master: int,
         cols: int,
         rows: int,
+        lock: PlayerLock | None = None,
     ) -> None:
         self.player = player
         self.peer = peer
@@ -226,6 +303,7 @@ class LiveGame:
         self.process = process
         self.pid = process.pid
         self.master = master
+        self.lock = lock
         self.started = time.time()
         self.last_input = time.monotonic()
         self.screen = ScreenCopy(cols, rows)
@@ -257,7 +335,10 @@ class LiveGame:
         cols: int,
         rows: int,
         argv: list[str] | None = None,
+        lock: PlayerLock | None = None,
     ) -> LiveGame:
+        """Start the game; with `lock`, the game holds the player's lock too (see
+        `PlayerLock`) and the server lets go of its hold once the game has ended."""
         cols, rows = clamp_size(cols, rows)
         master, slave = os.openpty()
         try:
@@ -271,13 +352,14 @@ class LiveGame:
                 env=env,
                 cwd=cwd,
                 start_new_session=True,
+                pass_fds=() if lock is None else (lock.fd,),
             )
         except BaseException:
             os.close(master)
             raise
         finally:
             os.close(slave)
-        return cls(player, peer, saves, process, master, cols, rows)
+        return cls(player, peer, saves, process, master, cols, rows, lock)
 
     # ---- output ---------------------------------------------------------------------------
     def _resume_reading(self) -> None:
@@ -379,26 +461,13 @@ class LiveGame:
 
     # ---- the end --------------------------------------------------------------------------
     def signal(self, sig: int) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, sig)
+        signal_group(self.pid, sig)
 
     def detach(self, owner: Owner) -> None:
         """The player's session has gone: keep reading the output (to the screen copy only)."""
         if self.owner is owner:
             self.owner = None
             self._resume_reading()
-
-    async def stop(self, reason: EndReason, grace: float = 10.0) -> int:
-        """SIGHUP (the game saves and exits); SIGTERM, then SIGKILL, if it does not."""
-        if self.end_reason is None:
-            self.end_reason = reason
-        for sig, wait in ((signal.SIGHUP, grace), (signal.SIGTERM, 3.0), (signal.SIGKILL, 5.0)):
-            if self.finished.done():
-                break
-            self.signal(sig)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self.finished), wait)
-        return await asyncio.shield(self.finished)
 
     async def _wait_exit(self) -> None:
         status = await self.process.wait()
@@ -407,6 +476,8 @@ class LiveGame:
             await asyncio.wait_for(self._eof.wait(), 2.0)  # the last output
         self.update_screen()
         self._close()
+        if self.lock is not None:
+            self.lock.release()
         reason: EndReason = self.end_reason or "quit"
         self.end_reason = reason
         self.finished.set_result(status)
@@ -425,30 +496,38 @@ class LiveGame:
             self._closed = True
             os.close(self.master)
 
+
+class AnyGame(Protocol):
+    """What the registry needs of a game (SSH's `LiveGame`, the web's `WebGame`)."""
+
     @property
-    def idle(self) -> float:
-        """Seconds since the player's last key."""
-        return time.monotonic() - self.last_input
+    def player(self) -> str: ...
+
+    @property
+    def finished(self) -> asyncio.Future[int]: ...
 
 
-class Registry:
+G = TypeVar("G", bound=AnyGame)
+
+
+class Registry(Generic[G]):
     """The live games, one per player."""
 
     def __init__(self) -> None:
-        self.games: dict[str, LiveGame] = {}
+        self.games: dict[str, G] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
     def lock(self, player: str) -> asyncio.Lock:
         return self._locks.setdefault(player, asyncio.Lock())
 
-    def add(self, game: LiveGame) -> None:
+    def add(self, game: G) -> None:
         self.games[game.player] = game
 
-    def remove(self, game: LiveGame) -> None:
+    def remove(self, game: G) -> None:
         if self.games.get(game.player) is game:
             del self.games[game.player]
 
-    def live(self) -> list[LiveGame]:
+    def live(self) -> list[G]:
         """The running games, by player name."""
         return sorted(
             (g for g in self.games.values() if not g.finished.done()),

@@ -1,17 +1,39 @@
-"""Limits that keep one host usable: connections per address per minute, sessions in all."""
+"""Limits that keep one host usable: connections per address per minute, names registered per
+address per day, sessions in all (players and spectators counted apart)."""
 
 from __future__ import annotations
 
+import ipaddress
+import math
 import time
 from collections import deque
 from collections.abc import Callable
 
+DAY = 24 * 3600.0
+
+
+def client_key(address: str) -> str:
+    """What the per-address limits count by: an IPv4 address, or an IPv6 address's /64 (one
+    host usually holds a whole /64, so counting single IPv6 addresses would limit nothing)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
 
 class RateLimiter:
-    """At most `per_window` accepted connections from one address in any `window` seconds.
+    """At most `per_window` accepted events (connections, registrations) from one address in any
+    `window` seconds.
 
-    Only accepted connections count, so a refused client gets in again as soon as its oldest
-    accepted connection is older than the window. `per_window <= 0` means no limit."""
+    Only accepted events count, so a refused client gets in again as soon as its oldest
+    accepted one is older than the window. `per_window <= 0` means no limit. `allow` checks
+    and counts in one step; `full` and `add` do it in two, for an event that may still fail
+    between them (a registration counts only once it is made)."""
 
     def __init__(
         self,
@@ -26,18 +48,27 @@ class RateLimiter:
         self._swept = clock()
 
     def allow(self, address: str) -> bool:
+        if self.full(address):
+            return False
+        self.add(address)
+        return True
+
+    def full(self, address: str) -> bool:
+        """Whether `address` has used up its events in the window."""
         if self.per_window <= 0:
-            return True
+            return False
         now = self.clock()
         if now - self._swept > self.window:
             self._sweep(now)
-        times = self._seen.setdefault(address, deque())
+        times = self._seen.get(address)
         while times and times[0] <= now - self.window:
             times.popleft()
-        if len(times) >= self.per_window:
-            return False
-        times.append(now)
-        return True
+        return times is not None and len(times) >= self.per_window
+
+    def add(self, address: str) -> None:
+        """Count an event of `address` now."""
+        if self.per_window > 0:
+            self._seen.setdefault(address, deque()).append(self.clock())
 
     def retry_after(self, address: str) -> float:
         """Seconds until `address` may connect again (0 when it may now)."""
@@ -60,7 +91,8 @@ class RateLimiter:
 
 
 class SessionCount:
-    """Sessions open now (players and spectators), up to `limit` (`<= 0`: no limit)."""
+    """Sessions of one kind open now (players, or spectators), up to `limit` (`<= 0`: no
+    limit)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -74,3 +106,16 @@ class SessionCount:
 
     def leave(self) -> None:
         self.open = max(0, self.open - 1)
+
+
+def registrations_used_up(registrations: RateLimiter, peer: str) -> str | None:
+    """Why `peer` may register no more names now (`registrations` counts them per day), or
+    None. Both servers refuse with this text."""
+    key = client_key(peer)
+    if not registrations.full(key):
+        return None
+    hours = max(1, math.ceil(registrations.retry_after(key) / 3600))
+    return (
+        f"{peer} has registered {registrations.per_window} new names today (the limit): "
+        f"log in with a name you have, or register one in {hours} h"
+    )

@@ -1,8 +1,9 @@
 """The SSH server seen from outside: real OpenSSH clients in PTYs, and the load benchmark.
 
-`SshTerminal` runs `/usr/bin/ssh -tt` in a pseudo-terminal of its own (a known window size)
-and keeps what it shows in a `pyte` screen, so a test or a benchmark reads the screen a player
-would see. `ServerProcess` starts `mac-tui serve ssh` as a subprocess on a free loopback port.
+`PtyTerminal` runs a program in a pseudo-terminal of its own (a known window size) and keeps
+what it shows in a `pyte` screen, so a test or a benchmark reads the screen a player would see;
+`SshTerminal` is `/usr/bin/ssh -tt` in one. `ServerProcess` starts `mac-tui serve ssh` as a
+subprocess on a free loopback port.
 
 `python -m mac_tui.bench ssh` starts a server in a temporary folder, logs in 20 players at
 once (one key each), waits for every title screen, then has each player move the title
@@ -36,6 +37,7 @@ SSH = "ssh"
 SSH_KEYGEN = "ssh-keygen"
 DOWN, UP = b"\x1b[B", b"\x1b[A"
 MENU_FIRST, MENU_LAST = "New campaign", "Quit"
+UNLIMITED = ("--rate-limit", "0", "--max-registrations", "0")  # many players from one address
 
 
 def tool_missing() -> str | None:
@@ -44,6 +46,15 @@ def tool_missing() -> str | None:
         if shutil.which(tool) is None:
             return tool
     return None
+
+
+def process_gone(pid: int) -> bool:
+    """Whether process `pid` has ended (a zombie nobody has reaped yet counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
 
 
 def make_key(path: Path) -> Path:
@@ -84,26 +95,22 @@ def ssh_argv(
     return [*argv, f"{user}@{host}", *command]
 
 
-class SshTerminal:
-    """`ssh` in a PTY of `cols` x `rows`; `screen` is what its terminal shows."""
+class PtyTerminal:
+    """A program in a PTY of `cols` x `rows` (a session of its own, no controlling terminal);
+    `screen` is what its terminal shows."""
 
     def __init__(
         self,
-        user: str,
-        port: int,
-        key: Path | None,
-        command: Sequence[str] = (),
+        argv: Sequence[str],
         cols: int = 80,
         rows: int = 24,
-        options: Sequence[str] = (),
-        tty: bool = True,
         env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
     ) -> None:
         import fcntl
         import struct
         import termios
 
-        self.user = user
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         full_env = dict(os.environ, TERM="xterm-256color")
@@ -111,11 +118,12 @@ class SshTerminal:
         full_env.update(env or {})
         try:
             self.proc = subprocess.Popen(
-                ssh_argv(user, port, key, command, options=options, tty=tty),
+                list(argv),
                 stdin=slave,
                 stdout=slave,
                 stderr=slave,
                 env=full_env,
+                cwd=cwd,
                 start_new_session=True,
             )
         finally:
@@ -213,11 +221,36 @@ class SshTerminal:
                 self.proc.kill()
         self.proc.wait(timeout=10)
 
-    def close(self) -> None:
-        self.kill()
+    def hang_up(self) -> None:
+        """Close the terminal (the PTY's master side), as a closed terminal window does."""
         if self.master >= 0:
             os.close(self.master)
             self.master = -1
+        self.eof = True
+
+    def close(self) -> None:
+        self.kill()
+        self.hang_up()
+
+
+class SshTerminal(PtyTerminal):
+    """`ssh` in a PTY of `cols` x `rows`; `screen` is what its terminal shows."""
+
+    def __init__(
+        self,
+        user: str,
+        port: int,
+        key: Path | None,
+        command: Sequence[str] = (),
+        cols: int = 80,
+        rows: int = 24,
+        options: Sequence[str] = (),
+        tty: bool = True,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.user = user
+        argv = ssh_argv(user, port, key, command, options=options, tty=tty)
+        super().__init__(argv, cols, rows, env)
 
 
 def menu_cursor(screen: pyte.Screen) -> int | None:
@@ -344,16 +377,16 @@ def _drive(
     plan: dict[int, list[float]] = {}
     deadline = time.perf_counter() + start_timeout
     by_fd = {t.fileno(): i for i, t in enumerate(terms)}
-    gave_up = False
+    started = False  # the pressing has begun: nobody else is waited for
     while True:
         now = time.perf_counter()
-        waiting = [] if gave_up else [i for i, t in enumerate(terms) if i not in to_title]
+        waiting = [] if started else [i for i, t in enumerate(terms) if i not in to_title]
         waiting = [i for i in waiting if not terms[i].eof]
-        if waiting and now > deadline:  # give up on the latecomers: the others start
-            gave_up, waiting = True, []
+        if not started and (not waiting or now > deadline):
+            # everybody is in, or has failed, or is given up on: everybody in starts pressing
+            started, waiting = True, []
             for p in plan.values():
-                if p[5] == math.inf:
-                    p[5] = now + rng.uniform(0, gap)
+                p[5] = now + rng.uniform(0, gap)
         if not waiting and all(p[0] == 0 and p[4] == 0 for p in plan.values()):
             break
         timeout = 0.05
@@ -368,12 +401,9 @@ def _drive(
             term = terms[i]
             term.read_ready()
             if i not in to_title:
-                if not gave_up and menu_cursor(term.screen) == 0:
+                if not started and menu_cursor(term.screen) == 0:
                     to_title[i] = now - term.started
                     plan[i] = [presses, menu_size(term.screen), 1, 0, 0, math.inf]
-                    if len(to_title) == len(terms):  # all in: everybody starts pressing
-                        for q in plan.values():
-                            q[5] = now + rng.uniform(0, gap)
                 continue
             p = plan[i]
             if p[4] > 0 and menu_cursor(term.screen) == int(p[3]):
@@ -410,9 +440,7 @@ def bench(sessions: int = 20, presses: int = 30, gap: float = 0.3) -> int:
     with tempfile.TemporaryDirectory(prefix="mac-tui-bench-") as tmp:
         root = Path(tmp)
         keys = [make_key(root / f"key{i}") for i in range(sessions)]
-        server = ServerProcess(
-            root / "data", "--rate-limit", "0", "--max-sessions", str(sessions + 4)
-        )
+        server = ServerProcess(root / "data", *UNLIMITED, "--max-sessions", str(sessions + 4))
         try:
             t0 = time.perf_counter()
             result = run_load(server.port, keys, presses, gap=gap)

@@ -20,7 +20,8 @@ from typing import Any
 
 import asyncssh
 
-from ..save import SaveError, peek_header
+from ..save import SaveError
+from ..savefolder import peek_header
 from .games import LiveGame, Registry
 
 LOBBY_REFRESH = 2.0
@@ -109,12 +110,14 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
 
     def __init__(
         self,
-        registry: Registry,
+        registry: Registry[LiveGame],
         headers: HeaderCache,
         log: Callable[[str], None],
         on_close: Callable[[], None],
+        peer: str = "?",
     ) -> None:
         self.registry = registry
+        self.peer = peer
         self.headers = headers
         self.log = log
         self.on_close = on_close

@@ -15,8 +15,12 @@ waits for it to end, tells the first connection why and closes it, then starts t
 anew (`c` continues it). A dropped connection hangs up its game (saved), and so does an idle
 timeout (no key for `--idle-timeout` seconds), with a goodbye.
 
-Limits: at most `--max-sessions` sessions at once (a player taking over their own game always
-may), at most `--rate-limit` connections per address per minute; both refused politely.
+Limits: at most `--max-sessions` players at once (a player taking over their own game always
+may) and, counted apart, at most `--max-spectators` spectators, so watchers never take a
+player's place; a spectator who presses no key for `--spectator-idle-timeout` seconds is let go.
+At most `--rate-limit` connections per address per minute, at most `--max-registrations` new
+names per address per day. Every limit is refused politely, saying which. A key that does not
+open a registered name is told so (the name is registered to another key).
 Connections, logins, refusals and games are logged to stderr and `DATA/server.log`.
 """
 
@@ -25,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import logging.handlers
 import math
 import os
 import signal
@@ -33,319 +36,24 @@ import stat
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import asyncssh
-from attrs import frozen
 
 from .. import __version__
-from . import default_data_dir
+from . import LOG, default_data_dir, duration_text, plural, setup_logging
 from .accounts import (
+    MAX_PASSWORD,
     MIN_PASSWORD,
     WATCH,
-    Accounts,
     DataDir,
     fingerprint,
     hash_password,
     name_problem,
     shown,
 )
-from .games import EndReason, LiveGame, Registry, game_env
-from .limits import RateLimiter, SessionCount
-from .spectate import HeaderCache, WatchSession
-
-LOG = logging.getLogger("mac_tui.server")
-PENDING_INPUT_CAP = 4096  # keys typed before the game has started
-
-
-@frozen
-class SSHOptions:
-    host: str = "127.0.0.1"
-    port: int = 2222
-    data: Path | None = None
-    allow_passwords: bool = False
-    idle_timeout: float = 1800.0
-    max_sessions: int = 64
-    rate_limit: int = 20  # connections per address per minute
-    takeover_grace: float = 10.0  # seconds a hung-up game has to save before SIGTERM
-
-
-class ServerState:
-    """Everything the connections share (one event loop, so no locks but the players')."""
-
-    def __init__(self, options: SSHOptions, data: DataDir) -> None:
-        self.options = options
-        self.data = data
-        self.accounts = Accounts(data)
-        self.registry = Registry()
-        self.headers = HeaderCache()
-        self.limiter = RateLimiter(options.rate_limit)
-        self.sessions = SessionCount(options.max_sessions)
-        self.watchers: set[WatchSession] = set()
-        self.players: set[PlayerSession] = set()
-        self.connections: set[asyncssh.SSHServerConnection] = set()
-        self.tasks: set[asyncio.Task[Any]] = set()
-        self.stopping = False
-
-    def spawn(self, coro: Any) -> None:
-        """Run `coro` in the background, keeping a reference until it is done."""
-        task = asyncio.ensure_future(coro)
-        self.tasks.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        self.tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            LOG.error("internal error: %r", task.exception())
-
-    def note_problems(self) -> None:
-        for problem in self.accounts.problems:
-            LOG.warning("account file: %s", problem)
-        self.accounts.problems.clear()
-
-
-def _say(text: str) -> bytes:
-    return text.replace("\n", "\r\n").encode()
-
-
-class RefusedSession(asyncssh.SSHServerSession[bytes]):
-    """A session that only says why it cannot go on."""
-
-    def __init__(self, message: str) -> None:
-        self.message = message
-        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
-
-    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
-        self.chan = chan
-
-    def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:
-        return True
-
-    def shell_requested(self) -> bool:
-        return True
-
-    def exec_requested(self, command: str) -> bool:
-        return True
-
-    def subsystem_requested(self, subsystem: str) -> bool:
-        return False
-
-    def session_started(self) -> None:
-        assert self.chan is not None
-        self.chan.write_stderr(_say(f"mac-tui: {self.message}\n"))
-        self.chan.exit(1)
-
-
-GOODBYES: dict[EndReason, str] = {
-    "quit": "",
-    "disconnect": "",
-    "idle": "\nmac-tui: no key pressed for {idle}: your game is saved. Goodbye!\n",
-    "takeover": "\nmac-tui: {name} logged in again from {peer}: this game is saved and goes on "
-    "there.\n",
-    "shutdown": "\nmac-tui: the server is shutting down: your game is saved. See you soon!\n",
-}
-
-
-def duration_text(seconds: float) -> str:
-    if seconds >= 3600 and seconds % 3600 == 0:
-        return f"{int(seconds // 3600)} h"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{int(seconds // 60)} min"
-    return f"{seconds:g} s"
-
-
-class PlayerSession(asyncssh.SSHServerSession[bytes]):
-    """A player's session: their game in a PTY, their keys in, its screen out."""
-
-    def __init__(self, state: ServerState, name: str, peer: str) -> None:
-        self.state = state
-        self.name = name
-        self.peer = peer
-        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
-        self.term: str | None = None
-        self.cols, self.rows = 80, 24
-        self.has_pty = False
-        self.command: str | None = None
-        self.game: LiveGame | None = None
-        self.pending = bytearray()
-        self.closed = False
-        self.counted = False
-
-    # ---- requests -------------------------------------------------------------------------
-    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
-        self.chan = chan
-
-    def pty_requested(
-        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
-    ) -> bool:
-        self.has_pty = True
-        self.term = term_type
-        self.cols, self.rows = term_size[0], term_size[1]
-        return True
-
-    def shell_requested(self) -> bool:
-        return True
-
-    def exec_requested(self, command: str) -> bool:
-        self.command = command  # accepted only to say no with a reason (session_started)
-        return True
-
-    def subsystem_requested(self, subsystem: str) -> bool:
-        LOG.info("refused %s from %s: subsystem %s", self.name, self.peer, shown(subsystem))
-        return False
-
-    def session_started(self) -> None:
-        assert self.chan is not None
-        if self.command is not None:
-            LOG.info("refused %s from %s: command %r", self.name, self.peer, shown(self.command))
-            self._refuse(
-                f"no commands here (asked: '{shown(self.command)}'); to play, log in with "
-                f"`ssh -t {self.name}@HOST`.\n"
-            )
-            return
-        if not self.has_pty:
-            LOG.info("refused %s from %s: no terminal", self.name, self.peer)
-            self._refuse(
-                f"the game needs a terminal: log in with `ssh -t {self.name}@HOST` "
-                "from a terminal.\n"
-            )
-            return
-        self.state.players.add(self)
-        self.state.spawn(self.run())
-
-    def _refuse(self, message: str) -> None:
-        assert self.chan is not None
-        self.chan.write_stderr(_say("mac-tui: " + message))
-        self.chan.exit(1)
-
-    def write(self, text: str) -> None:
-        self._send(_say(text))
-
-    def _send(self, data: bytes) -> None:
-        if self.chan is not None and not self.closed:
-            try:
-                self.chan.write(data)
-            except (BrokenPipeError, OSError, asyncssh.Error):
-                self.closed = True  # the channel is going: connection_lost follows
-
-    # ---- the game -------------------------------------------------------------------------
-    async def run(self) -> None:
-        state = self.state
-        async with state.registry.lock(self.name):
-            old = state.registry.games.get(self.name)
-            if old is not None and not old.finished.done():
-                LOG.info(
-                    "takeover: %s from %s replaces the game from %s", self.name, self.peer, old.peer
-                )
-                self.write(f"mac-tui: your game is open from {old.peer}: saving it there...\n")
-                await old.stop("takeover", state.options.takeover_grace)
-            if self.closed or state.stopping:
-                return
-            files = state.accounts.prepare(self.name)
-            env = game_env(
-                home=files.root,
-                saves=files.saves,
-                config=files.config,
-                scores=state.data.players,
-                term=self.term,
-                colorterm=self._client_env("COLORTERM"),
-            )
-            try:
-                game = await LiveGame.start(
-                    self.name, self.peer, env, files.root, files.saves, self.cols, self.rows
-                )
-            except OSError as exc:
-                LOG.error("game for %s could not start: %s", self.name, exc)
-                self._refuse(f"the game could not start ({exc}); try again later.\n")
-                return
-            state.registry.add(game)
-            game.finished.add_done_callback(lambda _: self._ended(game))
-        LOG.info(
-            "game started: %s (pid %d, %s, %dx%d)",
-            self.name,
-            game.pid,
-            env["TERM"],
-            game.screen.size[0],
-            game.screen.size[1],
-        )
-        self.game = game
-        if self.closed:
-            await game.stop("disconnect")
-            return
-        game.owner = self
-        if self.pending:
-            game.send_input(bytes(self.pending))
-            self.pending.clear()
-
-    def _client_env(self, key: str) -> str | None:
-        if self.chan is None:
-            return None
-        value = self.chan.get_environment().get(key)
-        return value if isinstance(value, str) else None
-
-    def _ended(self, game: LiveGame) -> None:
-        self.state.registry.remove(game)
-        status = game.finished.result()
-        LOG.info(
-            "game ended: %s (%s, exit status %s, %s played)",
-            self.name,
-            game.end_reason,
-            status,
-            duration_text(round(time.time() - game.started)),
-        )
-
-    def game_output(self, data: bytes) -> None:
-        self._send(data)
-
-    def game_over(self, game: LiveGame, reason: EndReason, status: int) -> None:
-        if self.closed or self.chan is None:
-            return
-        newcomer = next(
-            (p for p in self.state.players if p.name == self.name and p is not self), None
-        )
-        self.write(
-            GOODBYES[reason].format(
-                idle=duration_text(self.state.options.idle_timeout),
-                name=self.name,
-                peer=newcomer.peer if newcomer else "elsewhere",
-            )
-        )
-        with contextlib.suppress(BrokenPipeError, OSError, asyncssh.Error):
-            self.chan.exit(status if reason == "quit" and status > 0 else 0)
-        self.state.players.discard(self)
-
-    # ---- channel events -------------------------------------------------------------------
-    def data_received(self, data: bytes, datatype: int | None) -> None:
-        if self.game is not None:
-            self.game.send_input(data)
-        elif len(self.pending) < PENDING_INPUT_CAP:
-            self.pending += data[: PENDING_INPUT_CAP - len(self.pending)]
-
-    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        self.cols, self.rows = width, height
-        if self.game is not None:
-            self.game.resize(width, height)
-
-    def pause_writing(self) -> None:
-        if self.game is not None:
-            self.game.pause_output()
-
-    def resume_writing(self) -> None:
-        if self.game is not None:
-            self.game.resume_output()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
-        self.state.players.discard(self)
-        if self.counted:
-            self.state.sessions.leave()
-            self.counted = False
-        game = self.game
-        if game is not None and not game.finished.done():
-            game.detach(self)
-            if game.end_reason is None:
-                LOG.info("disconnect: %s from %s; hanging up the game", self.name, self.peer)
-                self.state.spawn(game.stop("disconnect"))
+from .limits import client_key, registrations_used_up
+from .spectate import WatchSession
+from .sshsession import PlayerSession, RefusedSession, ServerState, SSHOptions
 
 
 class MacSSHServer(asyncssh.SSHServer):
@@ -365,6 +73,7 @@ class MacSSHServer(asyncssh.SSHServer):
         self.session_open = False
         self.logged_in = False
         self.rejected = False  # a key or password was refused for a registered name
+        self.told_wrong_key = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -373,8 +82,8 @@ class MacSSHServer(asyncssh.SSHServer):
         self.peer = str(peer[0]) if peer else "?"
         if self.state.stopping:
             self.refusal = "the server is shutting down; try again in a minute"
-        elif not self.state.limiter.allow(self.peer):
-            wait = math.ceil(self.state.limiter.retry_after(self.peer))
+        elif not self.state.limiter.allow(client_key(self.peer)):
+            wait = math.ceil(self.state.limiter.retry_after(client_key(self.peer)))
             self.refusal = f"too many connections from {self.peer}; try again in {wait} s"
             LOG.warning("refused %s: rate limit", self.peer)
         else:
@@ -404,6 +113,8 @@ class MacSSHServer(asyncssh.SSHServer):
             other = accounts.clash(username)
             if other:
                 problem = f"'{username}' is too like the player '{other}': choose another name"
+            else:
+                problem = self._registrations_used_up()
         self.state.note_problems()
         if problem is not None:
             self.problem = problem
@@ -420,6 +131,9 @@ class MacSSHServer(asyncssh.SSHServer):
             )
         return True
 
+    def _registrations_used_up(self) -> str | None:
+        return registrations_used_up(self.state.registrations, self.peer)
+
     def public_key_auth_supported(self) -> bool:
         return True
 
@@ -434,9 +148,26 @@ class MacSSHServer(asyncssh.SSHServer):
             ok = accounts.key_opens(username, key)
             self.state.note_problems()
             self.rejected = self.rejected or not ok
+            if not ok:
+                self._tell_wrong_key(username, key)
             return ok
         self.candidate_key = key  # registered in auth_completed, once the signature is proven
         return True
+
+    def _tell_wrong_key(self, username: str, key: asyncssh.SSHKey) -> None:
+        """Say (once a connection) that the name is someone else's, so the player knows to
+        use another key or another name rather than wonder why the key is refused."""
+        if self.told_wrong_key or self.conn is None:
+            return
+        self.told_wrong_key = True
+        how = "another key"
+        if not self.state.accounts.keys(username):
+            how = "a password" if self.state.options.allow_passwords else "a password (off here)"
+        with contextlib.suppress(OSError):
+            self.conn.send_auth_banner(
+                f"mac-tui: '{username}' is registered to {how}: your key {fingerprint(key)} "
+                "does not open it. Use the key that registered it, or choose another name.\r\n"
+            )
 
     def password_auth_supported(self) -> bool:
         return self.state.options.allow_passwords
@@ -445,6 +176,8 @@ class MacSSHServer(asyncssh.SSHServer):
         if self.problem or self.refusal:
             return False
         self.method, self.key = "password", None
+        if len(password) > MAX_PASSWORD:
+            return False
         accounts = self.state.accounts
         loop = asyncio.get_running_loop()
         if accounts.registered(username):
@@ -465,14 +198,24 @@ class MacSSHServer(asyncssh.SSHServer):
             LOG.info("login: watch (spectator) from %s", self.peer)
             return
         how = f"key {fingerprint(self.key)}" if self.key is not None else self.method
+        registering = (self.method == "publickey" and self.candidate_key is not None) or (
+            self.method == "password" and self.candidate_password is not None
+        )
+        if registering and not accounts.registered(name):
+            used_up = self._registrations_used_up()  # again: others may have registered since
+            if used_up is not None:
+                self._turn_away(f"refused {name} from {self.peer}: registration limit", used_up)
+                return
         if self.method == "publickey" and self.candidate_key is not None:
             if accounts.register_key(name, self.candidate_key, self.peer):
+                self.state.registrations.add(client_key(self.peer))
                 LOG.info("registered: new player %s from %s with %s", name, self.peer, how)
             elif not accounts.key_opens(name, self.candidate_key):
                 self._taken()
                 return
         elif self.method == "password" and self.candidate_password is not None:
             if accounts.register_password(name, self.candidate_password):
+                self.state.registrations.add(client_key(self.peer))
                 LOG.info("registered: new player %s from %s with a password", name, self.peer)
             else:
                 self._taken()
@@ -480,16 +223,17 @@ class MacSSHServer(asyncssh.SSHServer):
         LOG.info("login: %s from %s (%s)", name, self.peer, how)
 
     def _taken(self) -> None:
+        self._turn_away(
+            f"refused {self.username} from {self.peer}: registered by another login meanwhile",
+            f"'{self.username}' was registered by another login just now; choose another name",
+        )
+
+    def _turn_away(self, log_line: str, message: str) -> None:
+        """End a connection whose authentication succeeded but must not lead to a login."""
         assert self.conn is not None
-        LOG.warning(
-            "refused %s from %s: registered by another login meanwhile", self.username, self.peer
-        )
+        LOG.warning("%s", log_line)
         self.logged_in = False
-        self.conn.disconnect(
-            asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-            f"mac-tui: '{self.username}' was registered by another login just now; "
-            "choose another name",
-        )
+        self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, f"mac-tui: {message}")
 
     def session_requested(self) -> asyncssh.SSHServerSession[bytes] | bool:
         state = self.state
@@ -501,32 +245,47 @@ class MacSSHServer(asyncssh.SSHServer):
         self.session_open = True
         if state.stopping:
             return RefusedSession("the server is shutting down; try again in a minute.")
+        if self.username == WATCH:
+            if state.spectators.full():
+                LOG.warning(
+                    "refused watch from %s: %d spectators (the limit)",
+                    self.peer,
+                    state.spectators.open,
+                )
+                return RefusedSession(
+                    f"{plural(state.spectators.limit, 'spectator')} watching already (the "
+                    "limit); try again later."
+                )
+            state.spectators.enter()
+            watch = WatchSession(
+                state.registry,
+                state.headers,
+                LOG.info,
+                lambda: self._watch_closed(watch),
+                self.peer,
+            )
+            state.watchers.add(watch)
+            return watch
         taking_over = self.username in state.registry.games
         if state.sessions.full() and not taking_over:
             LOG.warning(
-                "refused %s from %s: %d sessions open (the limit)",
+                "refused %s from %s: %d players (the limit)",
                 self.username,
                 self.peer,
                 state.sessions.open,
             )
             return RefusedSession(
-                f"the server is full ({state.sessions.limit} players and spectators); "
+                f"the server is full ({plural(state.sessions.limit, 'player')} at most); "
                 "try again later."
             )
         state.sessions.enter()
-        if self.username == WATCH:
-            watch = WatchSession(
-                state.registry, state.headers, LOG.info, lambda: self._watch_closed(watch)
-            )
-            state.watchers.add(watch)
-            return watch
         session = PlayerSession(state, self.username, self.peer)
         session.counted = True
         return session
 
     def _watch_closed(self, watch: WatchSession) -> None:
         self.state.watchers.discard(watch)
-        self.state.sessions.leave()
+        self.state.spectators.leave()
 
 
 # ---- running the server --------------------------------------------------------------------
@@ -552,24 +311,12 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
     return asyncssh.read_private_key(path)
 
 
-def setup_logging(log_file: Path) -> None:
-    LOG.setLevel(logging.INFO)
-    LOG.propagate = False
-    fmt = logging.Formatter("%(asctime)s %(levelname)s %(message)s")
-    for handler in list(LOG.handlers):
-        LOG.removeHandler(handler)
-        handler.close()
-    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
-    handlers.append(logging.handlers.WatchedFileHandler(log_file, encoding="utf-8"))
-    for handler in handlers:
-        handler.setFormatter(fmt)
-        LOG.addHandler(handler)
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)
-
-
 async def _idle_watch(state: ServerState) -> None:
+    """Hang up idle games, let idle spectators go. A spectator's idle time is its own: the
+    game it watches being busy does not keep it (or its place) for ever."""
     limit = state.options.idle_timeout
-    period = max(0.2, min(5.0, limit / 4))
+    watch_limit = state.options.spectator_idle_timeout
+    period = max(0.2, min(5.0, limit / 4, watch_limit / 4))
     while True:
         await asyncio.sleep(period)
         for game in state.registry.live():
@@ -578,12 +325,12 @@ async def _idle_watch(state: ServerState) -> None:
                 state.spawn(game.stop("idle"))
         now = time.monotonic()
         for watch in list(state.watchers):
-            seen = watch.last_key
-            if watch.watching is not None:
-                seen = max(seen, watch.watching.last_input)
-            if watch.open and now - seen > limit:
-                LOG.info("idle: a spectator (nothing happened for %s)", duration_text(limit))
-                watch.close(f"mac-tui: nothing happened for {duration_text(limit)}. Goodbye!\r\n")
+            if watch.open and now - watch.last_key > watch_limit:
+                shown_limit = duration_text(watch_limit)
+                LOG.info("idle: a spectator from %s (no key for %s)", watch.peer, shown_limit)
+                watch.close(
+                    f"mac-tui: no key pressed for {shown_limit}: stopped watching. Goodbye!\r\n"
+                )
 
 
 async def run_server(options: SSHOptions) -> int:
@@ -592,6 +339,7 @@ async def run_server(options: SSHOptions) -> int:
     try:
         data.make()
         setup_logging(data.log)
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)
         key = load_host_key(data.host_key)
     except (OSError, asyncssh.KeyImportError) as exc:
         print(f"mac-tui serve ssh: cannot use the data folder {data.root}: {exc}", file=sys.stderr)
@@ -631,7 +379,8 @@ async def run_server(options: SSHOptions) -> int:
     port = acceptor.get_port()
     LOG.info(
         "listening on %s:%d (data %s, host key %s, passwords %s, idle timeout %s, "
-        "max sessions %d, %d connections/min per address)",
+        "max players %d, max spectators %d (idle timeout %s), %d connections/min and "
+        "%d new names/day per address)",
         options.host,
         port,
         data.root,
@@ -639,7 +388,10 @@ async def run_server(options: SSHOptions) -> int:
         "allowed" if options.allow_passwords else "off",
         duration_text(options.idle_timeout),
         options.max_sessions,
+        options.max_spectators,
+        duration_text(options.spectator_idle_timeout),
         options.rate_limit,
+        options.max_registrations,
     )
     print(f"mac-tui: SSH server listening on {options.host}:{port}", flush=True)
     stop = asyncio.Event()

@@ -2,9 +2,10 @@
 
 Screens never change the game themselves: they call `app.act(command)`, which steps the engine,
 shows a refusal's reason on screen, autosaves after every accepted command, and asks the
-screens to redraw. SIGHUP and SIGTERM save and exit, so a dropped SSH session loses nothing;
-quitting with progress that could not be saved asks first. A loaded save is checked by replay
-in a background thread once its screen is open.
+screens to redraw. SIGHUP and SIGTERM save and exit, so a dropped SSH session loses nothing; so
+does a terminal that goes away without a SIGHUP (`hangup`). Quitting with progress that could
+not be saved asks first. A loaded save is checked by replay in a background thread once its
+screen is open.
 """
 
 from __future__ import annotations
@@ -19,12 +20,16 @@ from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
+from textual.driver import Driver
 from textual.screen import Screen
 
 from ..game import Accepted, Command, Event
 from ..save import SaveFile
 from ..session import Session, Verdict, saves_dir, verify
 from .config import Settings, load_settings
+from .host import GameHost
+from .pacing import Clock, SystemClock
+from .screens.base import GameScreen
 from .themes import THEMES
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -40,30 +45,6 @@ def _command_line_provider() -> type[Provider]:
     from .palette import CommandLineProvider
 
     return CommandLineProvider
-
-
-PALETTE_KEY_MIN_WIDTH = 100  # narrower, the footer keeps its room for the screen's own keys
-
-
-class GameScreen(Screen[None]):
-    """A screen that draws the game state; `refresh_view` redraws it after every change."""
-
-    def on_resize(self) -> None:
-        """Below 100 columns the footer leaves out the ctrl+p hint (help lists it) so the
-        screen's own keys fit."""
-        from textual.widgets import Footer
-
-        for footer in self.query(Footer):
-            footer.show_command_palette = self.size.width >= PALETTE_KEY_MIN_WIDTH
-
-    def refresh_view(self) -> None:
-        """Redraw from `self.app.session`; the default redraws nothing."""
-
-    @property
-    def game(self) -> MacApp:
-        app = self.app
-        assert isinstance(app, MacApp)
-        return app
 
 
 class MacApp(App[None]):
@@ -85,8 +66,10 @@ class MacApp(App[None]):
         settings_problem: str | None = None,
         load: Path | None = None,
         skirmish: tuple[int, int] | None = None,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__()
+        self.clock: Clock = clock or SystemClock()  # what the enemy's turns are paced by
         if settings is None:
             settings, settings_problem = load_settings()
         self.settings = settings
@@ -141,6 +124,12 @@ class MacApp(App[None]):
     def save_and_exit(self) -> None:
         self.autosave()
         self.exit()
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, made to save and exit when its terminal goes (see `hangup`)."""
+        from .hangup import hangup_driver
+
+        return hangup_driver(super().get_driver_class())
 
     # ---- size guard ---------------------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
@@ -253,6 +242,43 @@ class MacApp(App[None]):
             from .screens.afteraction import AfterActionScreen
 
             self.push_screen(AfterActionScreen())
+
+    # ---- where the screens go: the app knows the screens, no screen imports another ------
+    def show_title(self) -> None:
+        from .screens.title import TitleScreen
+
+        self.switch_screen(TitleScreen())
+
+    def show_battle(self) -> None:
+        """The battle just begun, over the screen in front (the hub stays under it)."""
+        from .screens.battle import BattleScreen
+
+        self.push_screen(BattleScreen())
+
+    def show_report(self) -> None:
+        """In place of the battle that ended: a contract's after-action report, or a quick
+        battle's report."""
+        from .screens.afteraction import AfterActionScreen
+        from .screens.skirmish_report import SkirmishReportScreen
+
+        campaign = self.session.state.campaign if self.session is not None else None
+        self.switch_screen(AfterActionScreen() if campaign is not None else SkirmishReportScreen())
+
+    def show_hub(self) -> None:
+        """Back to the hub: the one under this screen, or a new one in its place."""
+        from .screens.hub import HubScreen
+
+        if any(isinstance(s, HubScreen) for s in self.screen_stack[:-1]):
+            self.pop_screen()
+        else:
+            self.switch_screen(HubScreen())
+
+    def show_debrief(self) -> None:
+        """The end of the run, once, over whatever is in front."""
+        from .screens.debrief import DebriefScreen
+
+        if not any(isinstance(s, DebriefScreen) for s in self.screen_stack):
+            self.push_screen(DebriefScreen())
 
     def start_skirmish(self, seed: int, difficulty: int) -> bool:
         """A new quick battle with the starting lance, saved as skirmish-<seed>.json."""
@@ -379,6 +405,9 @@ class MacApp(App[None]):
         commands = getattr(screen, "palette_commands", None)
         if commands is not None:
             yield from commands()
+
+
+_IS_A_HOST: type[GameHost] = MacApp  # the screens' view of the app (tui/host.py) holds
 
 
 def run(load: Path | None = None, skirmish: tuple[int, int] | None = None) -> None:

@@ -90,6 +90,7 @@ class _DisplayProbe:
         self.at = 0.0
         self.cpu_at = 0.0
         self.frames = 0
+        # Wrap Textual's frame writer to time each frame: a method replaced on purpose.
         app._display = self._display  # type: ignore[method-assign]
 
     def _display(self, screen: Any, renderable: Any) -> None:
@@ -102,7 +103,7 @@ class _DisplayProbe:
             self.done.set()
 
     def close(self) -> None:
-        self.app._display = self.original  # type: ignore[method-assign]
+        self.app._display = self.original  # type: ignore[method-assign]  # put back, as above
 
 
 async def measure(

@@ -5,6 +5,7 @@ setting: "unicode" or "ascii"). In ascii mode the screens draw only ASCII charac
     g = glyphs_for(self)              # a widget, a screen or the app: follows the setting
     f"{g.ok} ready", g.cursor, g.h * 9
     g.text(engine_text)               # any text from elsewhere, made ASCII in ascii mode
+    g.fit(text, width)                # cut to a width, the cut marked
 
 `glyphs(ascii)` gives one table directly; `plain(text)` makes any text ASCII (`g.text` does
 it in ascii mode only). `apply_glyphs(app, ascii)` switches the Textual side: the `-ascii`
@@ -45,6 +46,7 @@ class Glyphs:
     current: str  # the view or tab shown now (1 cell)
     prev: str  # a clickable step back (1 cell)
     next: str  # a clickable step forward (1 cell)
+    then: str  # the order of play: "P1 › e1" (1 cell)
     play: str  # running
     fast: str  # running fast
     pause: str  # waiting
@@ -78,6 +80,8 @@ class Glyphs:
     cross: str  # ┼
     rule: str  # a heavy rule in a log: "── Round 2 ──"
     eighths: str  # nine steps of a bar, empty to full (1 cell each)
+    shade: str  # the empty part of a bar with a mark (1 cell)
+    dark: str  # the full part of such a bar past its mark (1 cell)
     route: str  # a jump route on the star map (1 cell)
     planned: str  # the planned route (1 cell)
 
@@ -88,6 +92,16 @@ class Glyphs:
     def rich(self, text: Text) -> Text:
         """The same for a Rich `Text`, its styles kept."""
         return plain_text(text) if self.ascii else text
+
+    def fit(self, text: Text | str, width: int) -> Text:
+        """The text cut to `width` cells, its end marked (`more`) when something is cut."""
+        t = Text(text) if isinstance(text, str) else text.copy()
+        if t.cell_len <= width:
+            return t
+        t.truncate(max(0, width - len(self.more)))
+        t.append(self.more[: max(0, width)])
+        t.truncate(width)
+        return t
 
     def box(self, width: int, title: str = "") -> tuple[str, str]:
         """The top and bottom lines of a box `width` cells wide, a title in the top one."""
@@ -105,6 +119,7 @@ UNICODE = Glyphs(
     current="▶",
     prev="◀",
     next="▶",
+    then="›",
     play="▶",
     fast="▶▶",
     pause="‖",
@@ -137,6 +152,8 @@ UNICODE = Glyphs(
     cross="┼",
     rule="──",
     eighths=" ▁▂▃▄▅▆▇█",
+    shade="░",
+    dark="▓",
     route="·",
     planned="•",
 )
@@ -150,6 +167,7 @@ ASCII = Glyphs(
     current=">",
     prev="<",
     next=">",
+    then=">",
     play="[>]",
     fast="[>>]",
     pause="[||]",
@@ -182,6 +200,8 @@ ASCII = Glyphs(
     cross="+",
     rule="--",
     eighths=" ..--==##",
+    shade="-",
+    dark="!",
     route=".",
     planned="*",
 )
@@ -212,7 +232,7 @@ TRANSLITERATION: dict[str, str] = {
     **{
         getattr(UNICODE, f.name): getattr(ASCII, f.name)
         for f in attrs.fields(Glyphs)
-        if f.type == "str"
+        if isinstance(getattr(UNICODE, f.name), str)
         and len(getattr(UNICODE, f.name)) == 1
         and f.name not in _NOT_TRANSLITERATED
     },

@@ -27,9 +27,9 @@ from ...campaign.repair import (
 from ...campaign.salvage import item_name
 from ...campaign.state import AfterAction, Campaign, LedgerEntry
 from ...catalog import catalog
-from ..app import GameScreen
 from ..glyphs import UNICODE, Glyphs, glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
+from .base import GameScreen
 
 
 def result_mark(result: str, g: Glyphs = UNICODE) -> str:
@@ -275,12 +275,7 @@ class AfterActionScreen(GameScreen):
             return
         if not self.is_current:
             return  # the run ended: the debrief is in front
-        from .hub import HubScreen
-
-        if any(isinstance(s, HubScreen) for s in self.app.screen_stack[:-1]):
-            self.app.pop_screen()
-        else:
-            self.app.switch_screen(HubScreen())
+        self.game.show_hub()
 
     def action_buy_wreck(self) -> None:
         aa = self.report

@@ -25,6 +25,7 @@ from ...campaign.salvage import base_picks, scaled_picks
 from ...campaign.state import Contract, Frame
 from ...catalog import catalog
 from ..glyphs import glyphs_for
+from ..host import host
 from ..widgets.dialogs import ConfirmScreen
 from ..widgets.section import Section
 
@@ -438,12 +439,10 @@ class ContractsSection(Section):
 
         def done(ok: bool | None) -> None:
             if ok and self.act(Accept(contract.id, self.level, "+".join(ids))):
-                from .battle import BattleScreen
-
                 self.contract_id = None
                 self.selected = []
                 self.refresh_view()
                 self.query_one("#contracts", DataTable).focus()  # where the hub resumes
-                self.app.push_screen(BattleScreen())
+                host(self).show_battle()
 
         self.app.push_screen(ConfirmScreen(text, yes="Launch"), done)

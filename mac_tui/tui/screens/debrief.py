@@ -10,6 +10,7 @@ from textual.widgets import Footer, Static
 
 from ...campaign.debrief import debrief_text
 from ..glyphs import glyphs_for
+from ..host import host
 
 
 class DebriefScreen(Screen[None]):
@@ -24,11 +25,12 @@ class DebriefScreen(Screen[None]):
         yield Footer()
 
     def text(self) -> str:
-        app = self.app
-        session = app.session  # type: ignore[attr-defined]
-        c = session.state.campaign
-        text = debrief_text(c, session.seed, list(app.messages[-12:]), c.ended)  # type: ignore[attr-defined]
-        path = app.save_path  # type: ignore[attr-defined]
+        game = host(self)
+        session = game.session
+        c = session.state.campaign if session is not None else None
+        assert session is not None and c is not None  # a debrief ends a campaign
+        text = debrief_text(c, session.seed, list(game.messages[-12:]), c.ended)
+        path = game.save_path
         if path is not None:
             out = path.with_suffix(".debrief.txt")
             try:
@@ -39,6 +41,4 @@ class DebriefScreen(Screen[None]):
         return text
 
     def action_leave(self) -> None:
-        from .title import TitleScreen
-
-        self.app.switch_screen(TitleScreen())
+        host(self).show_title()

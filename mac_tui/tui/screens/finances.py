@@ -102,8 +102,8 @@ class CreditChart(Widget):
     CreditChart { height: 1fr; color: $secondary; }
     """
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
         self.points: list[tuple[int, int]] = []
         self.ascii_only = False
 

@@ -31,6 +31,7 @@ from ...campaign.travel import (
 from ...catalog import catalog
 from ...game import Command
 from ..glyphs import glyphs_for
+from ..host import host
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
 from ..widgets.starmap import StarMap, faction_colour, faction_label, faction_marker
@@ -294,4 +295,4 @@ class GalaxySection(Section):
         if self.act(command):
             from .dayreport import DayReportScreen
 
-            self.app.push_screen(DayReportScreen(self.app.last_report()))  # type: ignore[attr-defined]
+            self.app.push_screen(DayReportScreen(host(self).last_report()))

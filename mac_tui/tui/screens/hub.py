@@ -10,10 +10,10 @@ from textual.binding import Binding
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from ...campaign.commands import AdvanceDay
-from ..app import GameScreen
 from ..glyphs import glyphs_for
 from ..widgets.section import Section
 from ..widgets.status import StatusBar
+from .base import GameScreen
 from .sections import section_classes
 
 
@@ -83,10 +83,7 @@ class HubScreen(GameScreen):
         if current is not None:
             current.refresh_view()
         if session.state.campaign is not None and session.state.campaign.ended:
-            from .debrief import DebriefScreen
-
-            if not any(isinstance(s, DebriefScreen) for s in self.app.screen_stack):
-                self.app.push_screen(DebriefScreen())
+            self.game.show_debrief()
 
     def show_message(self, text: str, warning: bool = False) -> None:
         msg = self.query_one("#message", Static)
@@ -143,9 +140,7 @@ class HubScreen(GameScreen):
             self.app.push_screen(DayReportScreen(self.game.last_report()))
 
     def action_menu(self) -> None:
-        from .title import TitleScreen
-
-        self.app.switch_screen(TitleScreen())
+        self.game.show_title()
 
     def palette_commands(self) -> list[object]:
         from textual.app import SystemCommand

@@ -16,7 +16,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from ...save import Listing, list_saves
+from ...savefolder import Listing, list_saves
+from ..host import host
 
 
 def _cell(header: dict[str, Any], key: str) -> str:
@@ -57,7 +58,7 @@ class LoadScreen(Screen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Company", "Date", "Credits", "Missions", "File")
-        self.rows = list_saves(self.app.saves)  # type: ignore[attr-defined]
+        self.rows = list_saves(host(self).saves)
         for listing in self.rows:
             table.add_row(*(Text(cell) for cell in row_cells(listing)))
         if not self.rows:
@@ -66,7 +67,7 @@ class LoadScreen(Screen[None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         listing = self.rows[event.cursor_row]
-        self.app.open_save(listing.path)  # type: ignore[attr-defined]
+        host(self).open_save(listing.path)
 
     def action_back(self) -> None:
         self.app.pop_screen()

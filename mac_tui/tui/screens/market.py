@@ -3,7 +3,6 @@ inventory with what it sells for, fuel. Buy, sell and refuel; exclusives show th
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Sequence
 from typing import Literal
 
@@ -35,14 +34,6 @@ from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..widgets.dialogs import AskScreen, ConfirmScreen
 from ..widgets.section import Section
-
-DIALOG_WIDTH = 58  # the text width inside the dialogs of widgets/dialogs.py
-
-
-def fit(text: str) -> str:
-    """Break a dialog prompt into lines: dialog labels do not wrap by themselves."""
-    return textwrap.fill(text, DIALOG_WIDTH)
-
 
 View = Literal["stock", "inventory"]
 KIND_LABEL = {"weapon": "Weapon", "chassis": "Chassis", "equipment": "Equipment"}
@@ -341,7 +332,7 @@ class MarketSection(Section):
                 return
             then(int(text))
 
-        self.app.push_screen(AskScreen(fit(prompt), str(default)), answered)
+        self.app.push_screen(AskScreen(prompt, str(default)), answered)
 
     def action_buy(self) -> None:
         r = self.selected_stock()
@@ -368,7 +359,7 @@ class MarketSection(Section):
                 if ok:
                     self.act(Buy(r.kind, r.item, qty))
 
-            self.app.push_screen(ConfirmScreen(fit(text)), done)
+            self.app.push_screen(ConfirmScreen(text), done)
 
         if r.kind == "chassis":
             confirm(1)
@@ -397,7 +388,7 @@ class MarketSection(Section):
                 if ok:
                     self.act(Sell(i.kind, i.item, qty))
 
-            self.app.push_screen(ConfirmScreen(fit(text)), done)
+            self.app.push_screen(ConfirmScreen(text), done)
 
         if i.count == 1:
             confirm(1)

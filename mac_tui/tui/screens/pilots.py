@@ -3,8 +3,6 @@ there is a hiring hall, seat a pilot in a frame or take him out of it."""
 
 from __future__ import annotations
 
-import textwrap
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,14 +17,6 @@ from ..glyphs import glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
 from .market import fill_table
-
-DIALOG_WIDTH = 58  # the text width inside the dialogs of widgets/dialogs.py
-
-
-def fit(text: str) -> str:
-    """Break a dialog prompt into lines: dialog labels do not wrap by themselves."""
-    return textwrap.fill(text, DIALOG_WIDTH)
-
 
 PILOT_ACTIONS = {"assign", "unassign"}
 COLUMNS = ["Callsign", "Gun", "Pil", "Tac", "Morale", "Status", "Frame", "XP"]
@@ -186,7 +176,7 @@ class PilotsSection(Section):
                 table = self.query_one(DataTable)
                 table.move_cursor(row=len(self.campaign.pilots) - 1)
 
-        self.app.push_screen(ConfirmScreen(fit(f"Hire a pilot? {hire_terms()}.")), done)
+        self.app.push_screen(ConfirmScreen(f"Hire a pilot? {hire_terms()}."), done)
 
     def action_assign(self) -> None:
         pilot = self.selected()
@@ -213,7 +203,7 @@ class PilotsSection(Section):
             if frame_id:
                 self.act(Assign(callsign, frame_id))
 
-        self.app.push_screen(ChooseScreen(fit(title), options), chosen)
+        self.app.push_screen(ChooseScreen(title, options), chosen)
 
     def action_unassign(self) -> None:
         pilot = self.selected()

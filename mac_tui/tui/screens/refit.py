@@ -2,16 +2,15 @@
 
 Everything is staged here and judged by the engine: `plan_refit` prices the staged loadout
 (500 credits and a day per install or removal, groups free) or says why it cannot be done,
-`budget` fills the reactor panel, and confirming sends one `Refit` command.
+`budget` fills the reactor panel, and confirming sends one `Refit` command. What the bay
+draws is built in refit_view.py; this module holds the section, its keys and the staging.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import cast
+from collections.abc import Hashable
 
-from attrs import define, evolve, field
-from rich.text import Text
+from attrs import evolve
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -22,7 +21,6 @@ from textual.widgets import Static
 from ...campaign.commands import Refit
 from ...campaign.refit import (
     RefitPlan,
-    budget,
     busy_reason,
     inventory_delta,
     loadout_text,
@@ -30,53 +28,23 @@ from ...campaign.refit import (
     refit_refusal,
 )
 from ...campaign.state import Fitting, Frame, Mount, count_of
-from ...catalog import SIZES, catalog
+from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
-from ..widgets.frame_diagram import BODY, HEAD, LEGS, Cell, FrameDiagram
+from ..widgets.frame_diagram import FrameDiagram
 from ..widgets.section import Section
-from .roster import frame_status
-
-Slot = tuple[str, str, str, int]  # ("slot", location, size, number among that size there)
-Ref = tuple[str, int]  # ("w", index in the staged weapons) or ("e", index in the equipment)
-ORDER = (HEAD, *BODY)  # the cursor's order: head, then left to right
-
-
-def initials(name: str) -> str:
-    """`Point Defense System` -> `PDS`: a short tag for slot equipment in a narrow box."""
-    return "".join(word[0] for word in name.split()).upper()[:3]
-
-
-def occupants(
-    chassis_id: str, mounts: Sequence[Mount], fittings: Sequence[Fitting]
-) -> dict[Slot, Ref]:
-    """Which staged item fills which hardpoint: per location and size, weapons then slot
-    equipment, in loadout order, fill that location's hardpoints of that size."""
-    cat = catalog()
-    ch = cat.chassis[chassis_id]
-    queues: dict[tuple[str, str], list[Ref]] = {}
-    for i, m in enumerate(mounts):
-        queues.setdefault((m.mount, cat.weapons[m.weapon].size), []).append(("w", i))
-    for i, f in enumerate(fittings):
-        e = cat.equipment[f.equipment]
-        if e.category == "slot" and f.mount is not None:
-            queues.setdefault((f.mount, e.slot_size), []).append(("e", i))
-    out: dict[Slot, Ref] = {}
-    for (loc, size), refs in queues.items():
-        for n, ref in enumerate(refs[: ch.hardpoints.of(size).count(loc)]):
-            out["slot", loc, size, n] = ref
-    return out
-
-
-def slots(chassis_id: str) -> list[Slot]:
-    """The chassis' hardpoints in display order: head, left arm ... right arm; S, M, L."""
-    ch = catalog().chassis[chassis_id]
-    return [
-        ("slot", loc, size, n)
-        for loc in ORDER
-        for size in SIZES
-        for n in range(ch.hardpoints.of(size).count(loc))
-    ]
+from .refit_view import (
+    Ref,
+    Slot,
+    Staging,
+    budget_text,
+    detail_text,
+    diagram,
+    frame_bar_text,
+    item_at,
+    occupants,
+    slots,
+)
 
 
 class FrameBar(Static):
@@ -91,23 +59,6 @@ class FrameBar(Static):
         offset = event.get_content_offset(self)
         if offset is not None:
             self.post_message(self.Step(-1 if offset.x < 4 else 1))
-
-
-@define
-class Staging:
-    """A frame's loadout as staged here, and the loadout it was staged from."""
-
-    base: tuple[tuple[Mount, ...], tuple[Fitting, ...]]
-    weapons: list[Mount] = field(factory=list)
-    equipment: list[Fitting] = field(factory=list)
-
-    @classmethod
-    def of(cls, frame: Frame) -> Staging:
-        return cls((frame.weapons, frame.equipment), list(frame.weapons), list(frame.equipment))
-
-    @property
-    def changed(self) -> bool:
-        return (tuple(self.weapons), tuple(self.equipment)) != self.base
 
 
 class RefitSection(Section):
@@ -197,12 +148,7 @@ class RefitSection(Section):
         return out
 
     def item_at(self, frame: Frame, key: Hashable | None) -> Ref | None:
-        if isinstance(key, tuple) and key and key[0] == "eq":
-            return ("e", key[1])
-        s = self.staged(frame)
-        if not (isinstance(key, tuple) and key and key[0] == "slot"):
-            return None
-        return occupants(frame.chassis, s.weapons, s.equipment).get(cast(Slot, key))
+        return item_at(frame, self.staged(frame), key)
 
     def work_refusal(self, frame: Frame) -> str | None:
         """Why no install or removal can be staged for this frame now."""
@@ -232,169 +178,22 @@ class RefitSection(Section):
         self.refresh_bindings()
 
     def _draw_frame_bar(self, frame: Frame) -> None:
-        cat = catalog()
-        ch = cat.chassis[frame.chassis]
-        frames = self.campaign.frames
-        n = next(i for i, f in enumerate(frames) if f.id == frame.id) + 1
-        status = frame_status(frame)
-        g = glyphs_for(self)
-        text = Text()
-        text.append(f"{g.prev} [ ", style="dim")
-        text.append(f"{frame.id} {frame.name}", style="bold")
-        text.append(
-            f" {g.sep} {ch.designation} {ch.name} ({cat.classes[ch.class_].name}) {g.sep} {status}"
-        )
-        text.append(f" ] {g.next} {n}/{len(frames)}", style="dim")
+        text = frame_bar_text(self.campaign, frame, glyphs_for(self))
         self.query_one("#refit-frame", Static).update(text)
 
     def _draw_diagram(self, frame: Frame) -> None:
-        cat = catalog()
-        s = self.staged(frame)
-        now = occupants(frame.chassis, frame.weapons, frame.equipment)
-        then = occupants(frame.chassis, s.weapons, s.equipment)
-        boxes: dict[str, list[Cell]] = {loc: [] for loc in (*ORDER, LEGS)}
-
-        def describe(ref: Ref | None, weapons: Sequence[Mount], fits: Sequence[Fitting]) -> str:
-            if ref is None:
-                return ""
-            if ref[0] == "w":
-                m = weapons[ref[1]]
-                return f"{m.weapon}:{m.group}"
-            return fits[ref[1]].equipment
-
-        for slot in slots(frame.chassis):
-            _, loc, size, _n = slot
-            ref = then.get(slot)
-            changed = describe(ref, s.weapons, s.equipment) != describe(
-                now.get(slot), frame.weapons, frame.equipment
-            )
-            letter = size[0].upper()
-            flag = "*" if changed else " "
-            if ref is None:
-                cell = Cell(f"{letter}  empty", style="dim", key=slot, flag=flag)
-            elif ref[0] == "w":
-                m = s.weapons[ref[1]]
-                w = cat.weapons[m.weapon]
-                text = f"{letter} {w.abbrev:<3} g{m.group}"
-                cell = Cell(text, f"{letter} {w.name}\tg{m.group}", key=slot, flag=flag)
-            else:
-                e = cat.equipment[s.equipment[ref[1]].equipment]
-                text = f"{letter} {initials(e.name):<3} eq"
-                cell = Cell(text, f"{letter} {e.name}\teq", key=slot, flag=flag)
-            boxes[loc].append(cell)
-        for cells in boxes.values():
-            if not cells:
-                cells.append(Cell("  none", style="dim"))
-        base_counts = [f.equipment for f in frame.equipment if f.mount is None]
-        extra: list[Cell] = []
-        for i, f in enumerate(s.equipment):
-            if f.mount is not None:
-                continue
-            new = f.equipment not in base_counts
-            if not new:
-                base_counts.remove(f.equipment)
-            extra.append(
-                Cell(cat.equipment[f.equipment].name, key=("eq", i), flag="*" if new else " ")
-            )
-        if not extra:
-            extra.append(Cell("none", style="dim"))
+        boxes, extra = diagram(frame, self.staged(frame))
         self.query_one(FrameDiagram).show(
             boxes, cursor=self.cursor, extra=extra, extra_label="Equipment:"
         )
 
     def _draw_detail(self, frame: Frame) -> None:
         g = glyphs_for(self)
-        text = Text()
-        text.append(g.text(self._cursor_line(frame)) + "\n")
-        frame_reason = refit_refusal(self.campaign, frame.id)
-        s = self.staged(frame)
-        if frame_reason:
-            text.append("CANNOT REFIT: ", style="bold")
-            text.append(frame_reason)
-        elif not s.changed:
-            busy = busy_reason(frame)
-            if busy:
-                text.append(f"{busy}: only weapon groups (g) can change now.")
-            else:
-                text.append("Nothing staged. Enter fits an item, x removes, g regroups, e equips.")
-        else:
-            plan = self.plan(frame)
-            if isinstance(plan, str):
-                text.append("CANNOT CONFIRM: ", style="bold")
-                text.append(f"{plan}. z resets.")
-            elif plan.group_only:
-                text.append("Staged: weapon group changes only (free, instant). c confirms.")
-            else:
-                text.append("Staged: ", style="bold")
-                parts = [f"+{i}" for i in plan.installs] + [f"-{r}" for r in plan.removals]
-                text.append("; ".join(parts))
-                text.append(
-                    f" = {plan.changes} change(s): {plan.cost:,} cr, {plan.days} day(s). "
-                    "c confirms, z resets."
-                )
-        text.append("\n" + g.text(self._inventory_line()), style="dim")
-        text.append(
-            f"\nS/M/L size {g.sep} g1-4 group {g.sep} * staged {g.sep} {g.cursor} cursor",
-            style="dim",
-        )
+        text = detail_text(self.campaign, frame, self.staged(frame), self.cursor, g)
         self.query_one("#refit-detail", Static).update(text)
 
-    def _inventory_line(self) -> str:
-        cat = catalog()
-        c = self.campaign
-        items = [f"{cat.weapons[w].abbrev}×{n}" for w, n in c.weapons if n > 0]
-        items += [f"{cat.equipment[e].name}×{n}" for e, n in c.equipment if n > 0]
-        return "Inventory: " + (", ".join(items) if items else "empty (buy at a market, 3)")
-
-    def _cursor_line(self, frame: Frame) -> str:
-        cat = catalog()
-        key = self.cursor
-        if not isinstance(key, tuple):
-            return ""
-        ref = self.item_at(frame, key)
-        s = self.staged(frame)
-        if key[0] == "slot":
-            _, loc, size, n = key
-            total = cat.chassis[frame.chassis].hardpoints.of(size).count(loc)
-            where = f"{cat.location(loc).abbrev} {size} hardpoint {n + 1}/{total}: "
-        else:
-            where = ""
-        if ref is None:
-            return f"▸ {where}empty · Enter fits a {key[2]} item"
-        if ref[0] == "w":
-            m = s.weapons[ref[1]]
-            w = cat.weapons[m.weapon]
-            return (
-                f"▸ {where}{w.name}, group {m.group} · {w.damage} dmg · {w.energy} energy · "
-                f"space {w.space} · {w.range} range"
-            )
-        e = cat.equipment[s.equipment[ref[1]].equipment]
-        return f"▸ {where}{e.name} ({e.category}) · space {e.space} · {e.description}"
-
     def _draw_budget(self, frame: Frame) -> None:
-        cat = catalog()
-        s = self.staged(frame)
-        b = budget(frame.chassis, s.weapons, s.equipment)
-        text = Text()
-        text.append("Reactor budget", style="bold")
-        text.append(" (staged)\n" if s.changed else "\n")
-        boost = f" (reactor {b.reactor} +{b.boost})" if b.boost else ""
-        text.append(f"Output {b.output}{boost}\n")
-        gl = glyphs_for(self)
-        text.append(f"Overload limit {b.overload_limit} {gl.sep} Move {b.move_energy}\n")
-        used = sum(h.used for h in b.hardpoints)
-        total = sum(h.total for h in b.hardpoints)
-        over = " OVER" if b.space_used > b.space else ""
-        text.append(f"Space {b.space_used}/{b.space}{over} {gl.sep} Slots {used}/{total}\n")
-        text.append("Grp Energy  Dmg Weapons\n", style="underline")
-        for g in b.groups:
-            names = " ".join(cat.weapons[w].abbrev for w in g.weapons) or "-"
-            text.append(f" {g.group}   {g.energy:>4} {g.damage:>4} {names}\n")
-        for warning in b.warnings:
-            text.append(f"{gl.warn} WARNING: ", style="bold reverse")
-            text.append(f"{gl.text(warning)}\n", style="bold")
-        if not b.warnings:
-            text.append(f"{gl.ok} every group fits the output with a Move\n", style="dim")
+        text = budget_text(frame, self.staged(frame), glyphs_for(self))
         self.query_one("#refit-budget-text", Static).update(text)
 
     # ---- legality -----------------------------------------------------------------------

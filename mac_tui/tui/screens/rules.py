@@ -40,11 +40,10 @@ def header(column: str) -> str:
 def cell(value: Any, g: Glyphs = UNICODE) -> Text:
     """A value as `mac-tui rules` shows it, in the glyphs `g`; numbers to the right, long text
     cut with `…`."""
-    text = g.text(_cell(value))
-    if len(text) > CELL_WIDTH:
-        text = text[: CELL_WIDTH - len(g.more)] + g.more
+    text = g.fit(g.text(_cell(value)), CELL_WIDTH)
     numeric = isinstance(value, int | float) and not isinstance(value, bool)
-    return Text(text, justify="right" if numeric else "left")
+    text.justify = "right" if numeric else "left"
+    return text
 
 
 class RulesScreen(Screen[None]):

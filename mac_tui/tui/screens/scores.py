@@ -23,8 +23,8 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
 from ...server.scores import SCORES_ENV, Score, Scores, collect, missions_text
-from ..app import PALETTE_KEY_MIN_WIDTH, GameScreen
 from ..glyphs import Glyphs, glyphs_for
+from .base import PALETTE_KEY_MIN_WIDTH, GameScreen
 
 WIDE = PALETTE_KEY_MIN_WIDTH  # from this width on: the seed column, longer names
 NARROW_NAMES = (10, 18)  # player, company: cut to these in 80 columns
@@ -33,8 +33,7 @@ NOTES_SHOWN = 2
 
 
 def cut(text: str, width: int, g: Glyphs) -> str:
-    text = g.text(text)
-    return text if len(text) <= width else text[: width - len(g.more)] + g.more
+    return g.fit(g.text(text), width).plain
 
 
 def scores_folder(app_saves: Path) -> Path:
@@ -93,7 +92,7 @@ class ScoresScreen(GameScreen):
 
     @property
     def root(self) -> Path:
-        return self.folder or scores_folder(Path(self.app.saves))  # type: ignore[attr-defined]
+        return self.folder or scores_folder(Path(self.game.saves))
 
     def on_mount(self) -> None:
         self.query_one("#scores-head", Static).update(
@@ -135,7 +134,7 @@ class ScoresScreen(GameScreen):
     def own(self, score: Score) -> bool:
         """Is this run saved in the game's own saves folder?"""
         try:
-            here = Path(self.app.saves).resolve()  # type: ignore[attr-defined]
+            here = Path(self.game.saves).resolve()
             return (self.root / score.file).resolve().parent == here
         except (OSError, RuntimeError):
             return False

@@ -7,6 +7,7 @@ import importlib
 import inspect
 import pkgutil
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 from rich.text import Text
@@ -38,17 +39,16 @@ def _next(values: Sequence[str], current: str, step: int = 1) -> str:
     return values[(index + step) % len(values)]
 
 
-def _binding_classes() -> list[type[DOMNode] | type[App[object]]]:
+def _binding_classes(app: type[App[Any]]) -> list[type[DOMNode] | type[App[Any]]]:
     """The app and every screen and widget class of the terminal game (found, not listed,
     so new screens show up here too)."""
     from .. import screens, widgets
-    from ..app import MacApp
 
-    out: list[type[DOMNode] | type[App[object]]] = [MacApp]
+    out: list[type[DOMNode] | type[App[Any]]] = [app]
     for package in (screens, widgets):
-        for info in pkgutil.iter_modules(package.__path__):
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
             try:
-                module = importlib.import_module(f"{package.__name__}.{info.name}")
+                module = importlib.import_module(info.name)
             except Exception:  # a screen being written must not break the settings screen
                 continue
             for _, cls in inspect.getmembers(module, inspect.isclass):
@@ -57,11 +57,12 @@ def _binding_classes() -> list[type[DOMNode] | type[App[object]]]:
     return out
 
 
-def binding_rows(settings: Settings) -> list[tuple[str, str, str]]:
-    """(binding id, keys now, what it does) for every key that can be remapped."""
+def binding_rows(settings: Settings, app: type[App[Any]]) -> list[tuple[str, str, str]]:
+    """(binding id, keys now, what it does) for every key that can be remapped: those of
+    `app` (the game's app class) and of every screen and widget."""
     remapped = dict(settings.keys)
     seen: dict[str, tuple[str, str, str]] = {}
-    for cls in _binding_classes():
+    for cls in _binding_classes(app):
         for b in getattr(cls, "BINDINGS", ()):
             if isinstance(b, Binding) and b.id and b.id not in seen:
                 seen[b.id] = (b.id, remapped.get(b.id, b.key), b.description or b.action)
@@ -141,7 +142,7 @@ class SettingsScreen(Screen[None]):
         table = self.query_one("#settings-keys", DataTable)
         row = table.cursor_row
         table.clear()
-        for binding_id, keys, what in binding_rows(s):
+        for binding_id, keys, what in binding_rows(s, type(self.app)):
             table.add_row(binding_id, Text(keys), Text(what), key=binding_id)
         if table.row_count:
             table.move_cursor(row=max(0, min(row, table.row_count - 1)))

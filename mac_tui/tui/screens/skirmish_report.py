@@ -10,8 +10,8 @@ from textual.widgets import Footer, Static
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat.state import Battle, Unit
-from ..app import GameScreen
 from ..glyphs import is_ascii, plain
+from .base import GameScreen
 
 RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
 
@@ -94,6 +94,4 @@ class SkirmishReportScreen(GameScreen):
             self.query_one("#report", Static).update(plain(text) if is_ascii(self) else text)
 
     def action_done(self) -> None:
-        from .title import TitleScreen
-
-        self.app.switch_screen(TitleScreen())
+        self.game.show_title()

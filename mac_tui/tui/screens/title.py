@@ -14,7 +14,9 @@ from textual.widgets.option_list import Option
 from ... import __version__
 from ...campaign.commands import NewCampaign
 from ...catalog import catalog
+from ...game import Accepted
 from ...session import Session
+from ..host import host
 from ..widgets.dialogs import AskScreen, ChooseScreen
 from .contracts import enemy_text
 
@@ -34,19 +36,18 @@ def random_seed() -> int:
 SEED_DIGITS = 20  # seeds are reduced modulo 2**64: no seed needs more digits
 
 
-def continue_latest(app: object) -> None:
+def continue_latest(screen: Screen[None]) -> None:
     """Open the newest campaign of the saves folder (recovered from its backup when its file
     is missing or damaged). One that cannot be loaded is named and the next newest opened."""
-    from ...save import list_saves
+    from ...savefolder import list_saves
 
-    listings = list_saves(app.saves)  # type: ignore[attr-defined]
+    game = host(screen)
+    listings = list_saves(game.saves)
     if not listings:
-        app.notify(  # type: ignore[attr-defined]
-            "No saved campaign yet: start a new one (n).", severity="warning"
-        )
+        screen.app.notify("No saved campaign yet: start a new one (n).", severity="warning")
         return
     for listing in listings:
-        if app.open_save(listing.path):  # type: ignore[attr-defined]
+        if game.open_save(listing.path):
             return
 
 
@@ -103,7 +104,7 @@ class TitleScreen(Screen[None]):
         if what == "new":
             self.new_campaign()
         elif what == "continue":
-            continue_latest(app)
+            continue_latest(self)
         elif what == "load":
             from .load import LoadScreen
 
@@ -123,7 +124,7 @@ class TitleScreen(Screen[None]):
 
             app.push_screen(SettingsScreen())
         elif what == "quit":
-            app.request_quit()  # type: ignore[attr-defined]
+            host(self).request_quit()
 
     def new_campaign(self) -> None:
         seed = random_seed()
@@ -169,20 +170,20 @@ class TitleScreen(Screen[None]):
 
         def chosen(value: str | None) -> None:
             if value:
-                self.app.start_skirmish(random_seed(), int(value))  # type: ignore[attr-defined]
+                host(self).start_skirmish(random_seed(), int(value))
 
         self.app.push_screen(
             ChooseScreen("Quick battle: your starting lance against...", options), chosen
         )
 
     def start(self, name: str, seed: int) -> None:
-        app = self.app
+        app = host(self)
         session = Session.new(seed)
         outcome = session.apply(NewCampaign(name))
-        if not outcome.accepted:
-            app.notify(f"Refused: {outcome.reason}", severity="warning")  # type: ignore[attr-defined]
+        if not isinstance(outcome, Accepted):
+            self.app.notify(f"Refused: {outcome.reason}", severity="warning")
             return
-        path = app.new_save_path(name, seed)  # type: ignore[attr-defined]
-        app.start_session(session, path)  # type: ignore[attr-defined]
-        app.report(outcome.events)  # type: ignore[attr-defined,union-attr]
-        app.show_game()  # type: ignore[attr-defined]
+        path = app.new_save_path(name, seed)
+        app.start_session(session, path)
+        app.report(outcome.events)
+        app.show_game()

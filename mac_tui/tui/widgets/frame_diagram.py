@@ -51,15 +51,15 @@ Hit = tuple[int, int, int, Hashable]  # (line, first column, end column, key)
 WIDE_ROOM = 12  # the narrowest room in which a cell's wide form is used
 
 
-def cell_text(cell: Cell, room: int, more: str = UNICODE.more) -> str:
+def cell_text(cell: Cell, room: int, g: Glyphs = UNICODE) -> str:
     """The cell's text fitted to `room` columns (without the flag column): the wide form
-    when there is room for it (its head cut with `more`, …, if need be, its tail kept whole)."""
+    when there is room for it (its head cut with `g.more`, …, if need be, its tail kept
+    whole)."""
     if not cell.wide or room < WIDE_ROOM:
         return cell.text[:room].ljust(room)
     head, _, tail = cell.wide.partition("\t")
     space = room - len(tail) - (1 if tail else 0)
-    if len(head) > space:
-        head = head[: space - len(more)] + more
+    head = g.fit(head, space).plain
     return f"{head.ljust(space)} {tail}" if tail else head.ljust(room)
 
 
@@ -198,7 +198,7 @@ class FrameDiagram(Widget, can_focus=True):
         g = self.glyphs
         flag = g.cursor if selected else (cell.flag or " ")[:1]
         style = f"{cell.style} reverse bold".strip() if selected else cell.style
-        line.append(flag + cell_text(cell, room - 1, g.more), style=style)
+        line.append(flag + cell_text(cell, room - 1, g), style=style)
         if cell.key is not None:
             hits.append((y, x, x + room, cell.key))
 

@@ -24,15 +24,16 @@ Repaints: every drawn line has a signature (its text runs and their component cl
 change (`show`, `set_cursor`, the hover, `ascii_glyphs`) recomputes the signatures of the rows
 it may touch and refreshes only the lines whose signature differs; `render_line` builds a
 line's `Strip` once and caches it until its signature changes.
+
+The geometry, the marks and the look of each hex are in hex_picture.py (pure); this module is
+the widget: keys, mouse, cursor, sizing and repainting.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
-from typing import ClassVar, Literal
+from collections.abc import Iterable
+from typing import ClassVar
 
-from attrs import frozen
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -42,110 +43,31 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ...catalog import catalog
-from ...combat import stats
-from ...combat.state import Battle, Unit
+from ...combat.state import Battle
 from ...hexgrid import Hex, from_offset, to_offset
+from .hex_picture import (
+    COMPONENT_CLASSES,
+    GEOMETRY,
+    NO_OVERLAY,
+    STEPS,
+    VERTICAL,
+    Layout,
+    LayoutMode,
+    LineSig,
+    Overlay,
+    Painter,
+    Scene,
+    StyleKey,
+    cell_of,
+    contains,
+    drawing_size,
+    frame_label,
+    hex_at,
+    largest_map,
+    legend,
+)
 
-__all__ = ["HexMap", "Layout", "Overlay", "frame_label", "legend"]
-
-Layout = Literal["compact", "roomy"]
-LayoutMode = Literal["auto", "compact", "roomy"]
-
-#: (columns per hex, lines per row, shift of the odd rows) for each layout.
-GEOMETRY: dict[Layout, tuple[int, int, int]] = {"compact": (2, 1, 1), "roomy": (4, 2, 2)}
-
-#: Axial steps for the six hex directions.
-STEPS: dict[str, tuple[int, int]] = {
-    "e": (1, 0),
-    "ne": (1, -1),
-    "nw": (0, -1),
-    "w": (-1, 0),
-    "sw": (-1, 1),
-    "se": (0, 1),
-}
-
-#: "up" / "down" -> the diagonal step from an (even, odd) row that keeps the drawn column.
-VERTICAL: dict[str, tuple[str, str]] = {"up": ("ne", "nw"), "down": ("se", "sw")}
-
-#: Overlay marks, (ascii, unicode).
-MARKS: dict[str, tuple[str, str]] = {
-    "path": ("*", "•"),
-    "los": ("-", "-"),
-    "los-penalty": ("!", "!"),
-    "wreck": ("x", "×"),
-    "reach": ("+", "◦"),
-    "zone": (":", ":"),
-}
-#: Roomy layout: the characters either side of a legal target's / the chosen target's label.
-BRACKETS: dict[str, tuple[str, str]] = {"targetable": ("[", "]"), "target": (">", "<")}
-MARK_NAMES: dict[str, str] = {
-    "path": "path",
-    "los": "line of fire",
-    "los-penalty": "cover on the line",
-    "wreck": "wreck",
-    "reach": "reach",
-    "zone": "deploy zone",
-}
-
-TERRAIN_CLASSES = ("open", "forest", "rocks", "rough", "sand")
-DEFAULT_TERRAIN_CLASS = "hexmap--terrain"
-BASE = "hexmap--base"
-MARK = "hexmap--mark"
-
-StyleKey = tuple[str, ...]
-Run = tuple[str, StyleKey]
-LineSig = tuple[Run, ...]
-
-
-@frozen
-class Overlay:
-    """What the screen wants highlighted besides terrain and frames."""
-
-    zone: frozenset[Hex] = frozenset()  # the deployment zone
-    reach: frozenset[Hex] = frozenset()  # hexes a Move/Sprint/jump can reach
-    path: tuple[Hex, ...] = ()  # the planned path, frame to cursor
-    los: tuple[Hex, ...] = ()  # the LOS line's intervening hexes
-    los_penalty: frozenset[Hex] = frozenset()  # those of them that carry a penalty
-    targets: frozenset[Hex] = frozenset()  # hexes holding legal targets
-    target: Hex | None = None  # the chosen target
-
-
-NO_OVERLAY = Overlay()
-
-
-def frame_label(unit: Unit) -> str:
-    """Two characters: the class letter and the last digit of the unit's number within its
-    side (the trailing number of its id, `P3` -> 3); uppercase for the player's frames,
-    lowercase for the enemy's."""
-    letter = catalog().classes[stats.chassis_of(unit).class_].letter
-    found = re.search(r"(\d+)$", unit.id)
-    digit = str(int(found.group(1)) % 10) if found else "?"
-    text = letter + digit
-    return text.upper() if unit.side == "player" else text.lower()
-
-
-def legend(ascii_glyphs: bool, *, marks: bool = False) -> str:
-    """One short line: the terrain glyphs and the frame letters (and the overlay marks)."""
-    cat = catalog()
-    parts = [
-        f"{t.glyph if ascii_glyphs else t.unicode} {t.name.lower()}" for t in cat.terrain.values()
-    ]
-    parts += ["M1 yours", "m1 enemy"]
-    if marks:
-        parts += [f"{MARKS[k][0 if ascii_glyphs else 1]} {MARK_NAMES[k]}" for k in MARKS]
-    return "  ".join(parts)
-
-
-def _largest_map() -> tuple[int, int]:
-    sizes = catalog().maps.map_size
-    return max(m.width for m in sizes), max(m.height for m in sizes)
-
-
-def drawing_size(width: int, height: int, layout: Layout) -> Size:
-    """The cells a width x height map takes in a layout."""
-    cw, lines, shift = GEOMETRY[layout]
-    return Size(cw * width + (shift if height > 1 else 0), lines * height)
+__all__ = ["HexMap", "Layout", "Overlay", "drawing_size", "frame_label", "legend"]
 
 
 class HexMap(Widget, can_focus=True):
@@ -178,25 +100,7 @@ class HexMap(Widget, can_focus=True):
     HexMap > .hexmap--cursor { text-style: bold reverse; }
     """
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        BASE,
-        DEFAULT_TERRAIN_CLASS,
-        *(f"hexmap--{t}" for t in TERRAIN_CLASSES),
-        "hexmap--zone",
-        "hexmap--reach",
-        "hexmap--path",
-        "hexmap--los",
-        "hexmap--los-penalty",
-        MARK,
-        "hexmap--wreck",
-        "hexmap--player",
-        "hexmap--enemy",
-        "hexmap--targetable",
-        "hexmap--target",
-        "hexmap--active",
-        "hexmap--hover",
-        "hexmap--cursor",
-    }
+    COMPONENT_CLASSES: ClassVar[set[str]] = set(COMPONENT_CLASSES)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,l", "step('e')", "East", show=False, id="hexmap.e"),
@@ -244,40 +148,30 @@ class HexMap(Widget, can_focus=True):
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self._ascii = ascii_glyphs
+        self._painter = Painter(ascii_glyphs)
         self._layout_mode: LayoutMode = layout_mode
         self._layout: Layout = "compact"
         self._battle: Battle | None = None
-        self._active: str | None = None
-        self._overlay = NO_OVERLAY
+        self._scene: Scene | None = None  # the battle's per-hex look-ups, rebuilt by show()
         self._cursor = Hex(0, 0)
         self._pending_cursor: Hex | None = None  # set_cursor() before the first show()
         self._hover: Hex | None = None
         self._width = 0
         self._height = 0
-        # per-hex look-ups, rebuilt by show()
-        self._terrain: tuple[str, ...] = ()
-        self._frames: dict[Hex, tuple[str, str]] = {}  # hex -> (label, side class)
-        self._active_hex: Hex | None = None
-        self._wrecks: frozenset[Hex] = frozenset()
-        self._path: frozenset[Hex] = frozenset()
-        self._los: frozenset[Hex] = frozenset()
         # drawing caches
         self._sigs: list[LineSig | None] = []
         self._strips: dict[int, Strip] = {}
         self._styles: dict[StyleKey, Style] = {}
-        self._glyph_cache: dict[str, str] = {}
 
     # ---- public API ---------------------------------------------------------------------
     @property
     def ascii_glyphs(self) -> bool:
-        return self._ascii
+        return self._painter.ascii
 
     @ascii_glyphs.setter
     def ascii_glyphs(self, value: bool) -> None:
-        if value != self._ascii:
-            self._ascii = value
-            self._glyph_cache.clear()
+        if value != self._painter.ascii:
+            self._painter = Painter(value)
             self._redraw()
 
     @property
@@ -320,33 +214,13 @@ class HexMap(Widget, can_focus=True):
         bmap = battle.map
         resized = (bmap.width, bmap.height) != (self._width, self._height)
         self._battle = battle
-        self._active = active
-        self._overlay = overlay
+        self._scene = scene = Scene.of(battle, active, overlay)
         self._width, self._height = bmap.width, bmap.height
-        self._terrain = bmap.terrain
-        frames: dict[Hex, tuple[str, str]] = {}
-        wrecks: set[Hex] = set()
-        active_hex: Hex | None = None
-        for unit in battle.units:
-            if unit.pos is None:
-                continue
-            if unit.destroyed:
-                wrecks.add(unit.pos)
-                continue
-            side = "hexmap--player" if unit.side == "player" else "hexmap--enemy"
-            frames[unit.pos] = (frame_label(unit), side)
-            if unit.id == active:
-                active_hex = unit.pos
-        self._frames = frames
-        self._wrecks = frozenset(wrecks)
-        self._active_hex = active_hex
-        self._path = frozenset(overlay.path)
-        self._los = frozenset(overlay.los)
         if resized:
             start = self._pending_cursor if self._contains(self._pending_cursor) else None
             self._pending_cursor = None
             if start is None:
-                start = active_hex
+                start = scene.active_hex
             if start is None and overlay.zone:
                 start = min(overlay.zone, key=lambda h: (to_offset(h)[1], to_offset(h)[0]))
             if start is None:
@@ -387,25 +261,13 @@ class HexMap(Widget, can_focus=True):
 
     def hex_at(self, x: int, y: int) -> Hex | None:
         """Content coordinates -> the hex drawn there (None off the map)."""
-        if self._battle is None or x < 0 or y < 0:
+        if self._battle is None:
             return None
-        cw, lines, shift = GEOMETRY[self._layout]
-        row = y // lines
-        if row >= self._height:
-            return None
-        x -= shift if row % 2 else 0
-        if x < 0:
-            return None
-        col = x // cw
-        if col >= self._width:
-            return None
-        return from_offset(col, row)
+        return hex_at(self._layout, self._width, self._height, x, y)
 
     def cell_of(self, h: Hex) -> tuple[int, int]:
         """The hex -> (x, y) of the top-left cell of its drawing (content coordinates)."""
-        cw, lines, shift = GEOMETRY[self._layout]
-        col, row = to_offset(h)
-        return cw * col + (shift if row % 2 else 0), lines * row
+        return cell_of(self._layout, h)
 
     def text(self) -> str:
         """The drawing as plain text, one line per drawn line (right-trimmed)."""
@@ -416,7 +278,7 @@ class HexMap(Widget, can_focus=True):
     # ---- sizing -------------------------------------------------------------------------
     def _map_dims(self) -> tuple[int, int]:
         if self._battle is None:
-            return _largest_map()
+            return largest_map()
         return self._width, self._height
 
     def _sized_layout(self) -> Layout:
@@ -493,128 +355,13 @@ class HexMap(Widget, can_focus=True):
 
     # ---- drawing ------------------------------------------------------------------------
     def _contains(self, h: Hex | None) -> bool:
-        if h is None:
-            return False
-        q, r = h
-        return 0 <= r < self._height and 0 <= q + (r - (r & 1)) // 2 < self._width
-
-    def _glyph(self, terrain: str) -> str:
-        glyph = self._glyph_cache.get(terrain)
-        if glyph is None:
-            t = catalog().terrain.get(terrain)
-            glyph = "?" if t is None else (t.glyph if self._ascii else t.unicode)
-            self._glyph_cache[terrain] = glyph
-        return glyph
-
-    def _mark(self, kind: str) -> str:
-        return MARKS[kind][0 if self._ascii else 1]
-
-    def _look(self, h: Hex, terrain: str) -> tuple[str | None, str | None, str, StyleKey]:
-        """(frame label, mark kind, bracket kind, classes) of one hex."""
-        ov = self._overlay
-        tclass = f"hexmap--{terrain}"
-        if tclass not in self.COMPONENT_CLASSES:
-            tclass = DEFAULT_TERRAIN_CLASS
-        classes: list[str] = [tclass]
-        if h in ov.los_penalty:
-            classes.append("hexmap--los-penalty")
-        elif h in self._los:
-            classes.append("hexmap--los")
-        elif h in self._path:
-            classes.append("hexmap--path")
-        elif h in ov.reach:
-            classes.append("hexmap--reach")
-        elif h in ov.zone:
-            classes.append("hexmap--zone")
-        frame = self._frames.get(h)
-        label: str | None = None
-        mark: str | None = None
-        bracket = ""
-        if frame is not None:
-            label, side = frame
-            classes.append(side)
-            if h == ov.target:
-                classes.append("hexmap--target")
-                bracket = "target"
-            elif h in ov.targets:
-                classes.append("hexmap--targetable")
-                bracket = "targetable"
-            if h == self._active_hex:
-                classes.append("hexmap--active")
-        elif h in self._path:
-            mark = "path"
-        elif h in ov.los_penalty:
-            mark = "los-penalty"
-        elif h in self._los:
-            mark = "los"
-        elif h in self._wrecks:
-            mark = "wreck"
-        elif h in ov.reach:
-            mark = "reach"
-        elif h in ov.zone:
-            mark = "zone"
-        if h == self._hover:
-            classes.append("hexmap--hover")
-        if h == self._cursor:
-            classes.append("hexmap--cursor")
-        return label, mark, bracket, tuple(classes)
-
-    def _with_mark(self, classes: StyleKey, mark: str) -> StyleKey:
-        """The classes of a mark character: the mark style goes under hover and cursor."""
-        extra = "hexmap--wreck" if mark == "wreck" else MARK
-        n = len(classes)
-        while n > 1 and classes[n - 1] in ("hexmap--cursor", "hexmap--hover"):
-            n -= 1
-        return (*classes[:n], extra, *classes[n:])
-
-    def _row_lines(self, row: int) -> list[LineSig]:
-        """The signatures of the drawn lines of one map row."""
-        width = self._width
-        terrain = self._terrain
-        base: StyleKey = (BASE,)
-        roomy = self._layout == "roomy"
-        top: list[Run] = []
-        bottom: list[Run] = []
-        if row % 2:
-            top.append(("  " if roomy else " ", base))
-            if roomy:
-                bottom.append(("  ", base))
-        first = row * width
-        for col in range(width):
-            h = from_offset(col, row)
-            t = terrain[first + col]
-            glyph = self._glyph(t)
-            label, mark, bracket, classes = self._look(h, t)
-            if not roomy:
-                if label is not None:
-                    top.append((label, classes))
-                elif mark is None:
-                    top.append((glyph + " ", classes))
-                else:
-                    top.append((glyph, classes))
-                    top.append((self._mark(mark), self._with_mark(classes, mark)))
-                continue
-            if label is not None:
-                left, right = BRACKETS.get(bracket, (" ", " "))
-                top.append((left + label + right, classes))
-                bottom.append((" " + glyph * 2 + " ", classes))
-            else:
-                top.append((" " + glyph * 2 + " ", classes))
-                if mark is None:
-                    bottom.append((" " + glyph * 2 + " ", classes))
-                else:
-                    bottom.append((" ", classes))
-                    bottom.append((self._mark(mark) * 2, self._with_mark(classes, mark)))
-                    bottom.append((" ", classes))
-        out = [_merge(top)]
-        if roomy:
-            out.append(_merge(bottom))
-        return out
+        return contains(self._width, self._height, h)
 
     def _redraw(self, rows: Iterable[int] | None = None, *, full: bool = False) -> None:
         """Recompute the signatures of `rows` (all rows when None) and refresh the lines that
         changed (every line when `full`)."""
-        if self._battle is None:
+        scene = self._scene
+        if scene is None:
             return
         lines = GEOMETRY[self._layout][1]
         if len(self._sigs) != lines * self._height:
@@ -625,7 +372,8 @@ class HexMap(Widget, can_focus=True):
         for row in todo:
             if not 0 <= row < self._height:
                 continue
-            for i, sig in enumerate(self._row_lines(row)):
+            row_lines = self._painter.row_lines(scene, row, self._layout, self._cursor, self._hover)
+            for i, sig in enumerate(row_lines):
                 y = row * lines + i
                 if self._sigs[y] != sig:
                     self._sigs[y] = sig
@@ -657,14 +405,3 @@ class HexMap(Widget, can_focus=True):
         strip = Strip([Segment(text, style(key)) for text, key in sig])
         self._strips[y] = strip
         return strip
-
-
-def _merge(runs: Sequence[Run]) -> LineSig:
-    """Join neighbouring runs that share their classes."""
-    out: list[Run] = []
-    for text, key in runs:
-        if out and out[-1][1] == key:
-            out[-1] = (out[-1][0] + text, key)
-        else:
-            out.append((text, key))
-    return tuple(out)

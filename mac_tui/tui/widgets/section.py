@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from ...campaign.state import Campaign
 from ...game import Command
 from ...model import GameState
+from ..host import host
 
 
 class Section(Vertical):
@@ -34,11 +35,10 @@ class Section(Vertical):
         return c
 
     def act(self, command: Command) -> bool:
-        ok: bool = self.app.act(command)  # type: ignore[attr-defined]
-        return ok
+        return host(self).act(command)
 
     def say(self, text: str, warning: bool = False) -> None:
-        self.app.say(text, warning)  # type: ignore[attr-defined]
+        host(self).say(text, warning)
 
     def refresh_view(self) -> None:
         """Redraw from the current state."""

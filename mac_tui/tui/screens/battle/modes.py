@@ -1,0 +1,433 @@
+"""The modes of the battle screen, one small frozen class each, with its own fields.
+
+A mode says what the map marks (`overlay`), what the message line says (`prompt`), what a
+pick of a hex (Enter, a click) does (`pick`) and what follows an accepted order
+(`after_order`). Picks answer with a `Reaction` (a command to send, a dialog to ask, a line to
+say, or another mode) that the screen carries out; no mode changes the game itself.
+
+    Deploying(unit)          placing the lance; `unit` is the frame Enter places
+    Idle()                   the player's frame waits for an order
+    Moving(), Sprinting()    the reach is marked; the cursor previews the path and its energy
+    Jumping(item)            the hexes a jump item reaches are marked
+    Firing(target, group)    aiming: the target panel shows the shot's preview
+    CallingShot(target, group)  the same; Enter then asks for the location
+    EnemyTurn(skipping)      the AI gives the orders, one per animation step (or all: skipping)
+    Paused(skipping)         the AI's turn held by the player: "." plays one order
+    Halted(reason)           the AI's order was refused: nothing moves until `a`
+    Over()                   the battle has ended: Enter opens the report
+
+`settle(mode, moment)` keeps the mode when it still fits the battle and picks the one that
+does otherwise (after every change of the game). The action table (`actions.py`) names, per
+key, the modes where it is live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar, Self
+
+import attrs
+from attrs import frozen
+
+from ....catalog import LOCATION_ORDER, catalog
+from ....combat import preview, stats
+from ....combat.commands import CalledShot, Deploy, FireGroup, Move, Sprint, UseEquipment
+from ....combat.firing import check_fire
+from ....game import Command
+from ....hexgrid import Hex
+from ....model import GameState
+from ....players.driver import next_decision
+from ...widgets.battle_panels import move_text
+from ...widgets.hexmap import Overlay
+from .moment import Moment, seats
+
+NO_OVERLAY = Overlay()
+
+
+# ---- what a pick answers ---------------------------------------------------------------------
+@frozen
+class Say:
+    """A line for the message line."""
+
+    text: str
+    warning: bool = False
+
+
+@frozen
+class Ask:
+    """A choice for the player; the picked value gives the next reaction."""
+
+    title: str
+    options: tuple[tuple[str, str], ...]  # (value, label)
+    then: Callable[[str], Reaction]
+
+
+@frozen
+class Confirm:
+    """A yes/no question; yes gives `then`."""
+
+    question: str
+    yes: str
+    then: Reaction
+
+
+class Mode:
+    """The base of the modes: nothing marked, nothing said, a pick does nothing."""
+
+    __slots__ = ()
+    follows_cursor: ClassVar[bool] = False  # the overlay or the prompt follow the cursor
+    warns: ClassVar[bool] = False  # the prompt is a warning
+
+    def overlay(self, m: Moment, cursor: Hex) -> Overlay:
+        return NO_OVERLAY
+
+    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+        """The message line (None: leave it as it is)."""
+        return None
+
+    def pick(self, m: Moment, h: Hex) -> Reaction:
+        return None
+
+    def cursor_on(self, m: Moment, h: Hex) -> Mode:
+        """The mode once the cursor is on `h`."""
+        return self
+
+    def after_order(self, m: Moment) -> Mode:
+        """The mode once an order given in it was accepted (`m` is the battle after it)."""
+        return self
+
+    def shot_preview(self, m: Moment) -> preview.FirePreview | None:
+        """The shot the panel column previews instead of the frame (None: the frame)."""
+        return None
+
+
+Reaction = Command | Mode | Say | Ask | Confirm | None
+
+
+# ---- the player's orders ---------------------------------------------------------------------
+class _Ordering(Mode):
+    """A mode of the player's activation: an accepted order goes back to `Idle`."""
+
+    __slots__ = ()
+
+    def after_order(self, m: Moment) -> Mode:
+        return Idle()
+
+
+@frozen
+class Idle(_Ordering):
+    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+        unit = m.actor
+        if unit is None:
+            return None
+        return f"{unit.label} acts: {unit.ap} AP. Pick an action; the cursor shows any frame."
+
+    def pick(self, m: Moment, h: Hex) -> Reaction:
+        here = m.battle.occupant(h) if m.battle is not None and m.actor is not None else None
+        if here is None:
+            return None
+        return Say(f"{here.label}: {here.id}, {catalog().chassis[here.chassis].name}")
+
+
+class _Walking(_Ordering):
+    __slots__ = ()
+    follows_cursor = True
+    sprint: ClassVar[bool] = False
+
+    def overlay(self, m: Moment, cursor: Hex) -> Overlay:
+        battle, unit = m.battle, m.actor
+        if battle is None or unit is None:
+            return NO_OVERLAY
+        reach = preview.reach_hexes(battle, unit, self.sprint)
+        path: tuple[Hex, ...] = ()
+        if cursor in reach:
+            path = preview.move_preview(battle, unit, cursor, self.sprint).path
+        return Overlay(reach=reach, path=path)
+
+    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+        battle, unit = m.battle, m.actor
+        if battle is None or unit is None:
+            return None
+        mp = preview.move_preview(battle, unit, cursor, self.sprint)
+        goes = " - Enter goes" if mp.refusal is None else ""
+        return move_text(mp, ascii_glyphs=m.ascii) + goes
+
+
+@frozen
+class Moving(_Walking):
+    def pick(self, m: Moment, h: Hex) -> Reaction:
+        return Move(h) if m.actor is not None else None
+
+
+@frozen
+class Sprinting(_Walking):
+    sprint = True
+
+    def pick(self, m: Moment, h: Hex) -> Reaction:
+        return Sprint(h) if m.actor is not None else None
+
+
+@frozen
+class Jumping(_Ordering):
+    item: str
+    follows_cursor = True
+
+    def reach(self, m: Moment) -> frozenset[Hex]:
+        return frozenset(
+            c.hex
+            for c in m.legal
+            if isinstance(c, UseEquipment) and c.equipment == self.item and c.hex is not None
+        )
+
+    def overlay(self, m: Moment, cursor: Hex) -> Overlay:
+        return Overlay(reach=self.reach(m)) if m.actor is not None else NO_OVERLAY
+
+    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+        where = f"{cursor.q},{cursor.r}"
+        if cursor in self.reach(m):
+            return f"Jump to {where}: Enter goes"
+        return f"Jump: {where} is out of reach"
+
+    def pick(self, m: Moment, h: Hex) -> Reaction:
+        return UseEquipment(self.item, None, h) if m.actor is not None else None
+
+
+@frozen
+class Aiming(_Ordering):
+    """Aiming a group at a target; the panel column shows the shot."""
+
+    target: str | None
+    group: int | None
+    follows_cursor = True
+    location: ClassVar[str | None] = None  # the location the preview aims at
+    verb: ClassVar[str] = "Fire"
+
+    @classmethod
+    def aimed(cls, m: Moment) -> tuple[Self, Hex | None]:
+        """Aim at the nearest target some group can hit, with the first group that can (and
+        the target's hex for the cursor); else at the nearest target with the first group."""
+        battle, unit = m.battle, m.actor
+        if battle is None or unit is None:
+            return cls(None, None), None
+        targets = preview.targets(battle, unit)
+        groups = sorted({c.group for c in m.legal if isinstance(c, FireGroup)})
+        for target in targets:
+            for group in groups:
+                if not isinstance(check_fire(battle, unit, group, target.id, cls.location), str):
+                    return cls(target.id, group), target.pos
+        first = targets[0].id if targets else None
+        return cls(first, min(stats.groups(unit), default=None)), None
+
+    def cycled(self, m: Moment, step: int) -> tuple[Mode, Hex | None]:
+        """The next target (`step` 1) or the previous one (-1), and its hex."""
+        battle, unit = m.battle, m.actor
+        if battle is None or unit is None:
+            return self, None
+        targets = preview.targets(battle, unit)
+        if not targets:
+            return self, None
+        ids = [t.id for t in targets]
+        i = ids.index(self.target) if self.target in ids else -step
+        target = targets[(i + step) % len(targets)]
+        return attrs.evolve(self, target=target.id), target.pos
+
+    def with_group(self, m: Moment, group: int) -> Mode | Say:
+        unit = m.actor
+        if unit is None:
+            return self
+        if group not in stats.groups(unit):
+            return Say(f"{unit.label} has no working weapon in group {group}.", True)
+        return attrs.evolve(self, group=group)
+
+    def cursor_on(self, m: Moment, h: Hex) -> Mode:
+        battle, unit = m.battle, m.actor
+        here = battle.occupant(h) if battle is not None else None
+        if unit is not None and here is not None and here.side != unit.side:
+            return attrs.evolve(self, target=here.id)
+        return self
+
+    def shot_preview(self, m: Moment) -> preview.FirePreview | None:
+        unit = m.actor
+        if unit is None or self.target is None or self.group is None:
+            return None
+        return m.fire_preview(unit, self.group, self.target, self.location)
+
+    def overlay(self, m: Moment, cursor: Hex) -> Overlay:
+        battle, unit = m.battle, m.actor
+        if battle is None or unit is None:
+            return NO_OVERLAY
+        targets = preview.targets(battle, unit)
+        marked = frozenset(t.pos for t in targets if t.pos is not None)
+        target = next((t for t in targets if t.id == self.target), None)
+        fp = self.shot_preview(m)
+        if target is None or fp is None:
+            return Overlay(targets=marked)
+        return Overlay(
+            targets=marked,
+            target=target.pos,
+            los=tuple(step.hex for step in fp.los),
+            los_penalty=frozenset(step.hex for step in fp.los if step.penalty),
+        )
+
+    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+        battle = m.battle
+        if battle is None or m.actor is None:
+            return None
+        if self.target is None or self.group is None:
+            return "No target in range of any group: Esc cancels."
+        label = battle.unit(self.target).label
+        return f"{self.verb}: group {self.group} at {label} · Enter fires · Tab target · 1-4"
+
+    def pick(self, m: Moment, h: Hex) -> Reaction:
+        if m.actor is None:
+            return None
+        if self.target is None or self.group is None:
+            return Say("No target: Tab picks one, Esc cancels.", True)
+        return self.shot(m, self.group, self.target)
+
+    def shot(self, m: Moment, group: int, target: str) -> Reaction:
+        return FireGroup(group, target)
+
+
+@frozen
+class Firing(Aiming):
+    pass
+
+
+@frozen
+class CallingShot(Aiming):
+    # The called-shot modifier is the same for every location (§3.5): preview with one.
+    location = "center_torso"
+    verb = "Called shot"
+
+    def shot(self, m: Moment, group: int, target: str) -> Reaction:
+        assert m.battle is not None
+        aim = m.battle.unit(target)
+        cat = catalog()
+        options = []
+        for i, loc in enumerate(LOCATION_ORDER):
+            if aim.structure[i] <= 0:
+                continue
+            label = f"{cat.location(loc).name:<13} armour {aim.armor[i]:>2}"
+            options.append((loc, f"{label}  structure {aim.structure[i]:>2}"))
+        return Ask(
+            f"Called shot at {aim.label}: which location?",
+            tuple(options),
+            lambda location: CalledShot(group, target, location),
+        )
+
+
+# ---- deployment ------------------------------------------------------------------------------
+@frozen
+class Deploying(Mode):
+    unit: str  # the frame Enter (or a click) places
+
+    def overlay(self, m: Moment, cursor: Hex) -> Overlay:
+        battle = m.battle
+        if battle is None:
+            return NO_OVERLAY
+        return Overlay(zone=frozenset(battle.map.deployment_hexes("player")))
+
+    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+        battle = m.battle
+        name = battle.unit(self.unit).label if battle is not None else "?"
+        return f"Place {name}: move the cursor into the zone, Enter places."
+
+    def pick(self, m: Moment, h: Hex) -> Reaction:
+        return Deploy(self.unit, h)
+
+    def next_frame(self, m: Moment) -> tuple[Deploying, Hex | None]:
+        """The next frame of the lance, and its hex if it is placed."""
+        assert m.battle is not None
+        ids = [u.id for u in m.battle.side_units("player")]
+        i = ids.index(self.unit) if self.unit in ids else -1
+        unit = ids[(i + 1) % len(ids)]
+        return Deploying(unit), m.battle.unit(unit).pos
+
+    def after_order(self, m: Moment) -> Mode:
+        """Placed: the next frame still waiting (this one again when none is)."""
+        battle = m.battle
+        if battle is None:
+            return self
+        waiting = [u.id for u in battle.side_units("player") if u.pos is None]
+        return Deploying(waiting[0]) if waiting else self
+
+
+# ---- the AI's orders -------------------------------------------------------------------------
+class AiTurn(Mode):
+    """The AI has the orders: the enemy's frames, or the player's on auto-resolve."""
+
+    __slots__ = ()
+    how: ClassVar[str] = "p pauses, space skips"
+
+    def next_order(self, state: GameState, auto: bool) -> Command | None:
+        """The AI's order now (None: a person must act): the battle screen's one call of
+        the players layer, the AI seated as `seats` says."""
+        battle = state.battle
+        if battle is None:
+            return None
+        decision = next_decision(state, seats(battle, auto))
+        return None if decision is None else decision.command
+
+    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+        battle = m.battle
+        unit = battle.active_unit if battle is not None else None
+        if unit is None:
+            return None
+        who = "Auto-resolve" if m.auto else "Enemy turn"
+        on_off = "on" if m.auto else "off"
+        return f"{who}: {unit.label} acts · {self.how} · a: auto {on_off}"
+
+
+@frozen
+class EnemyTurn(AiTurn):
+    skipping: bool = False  # no pauses until the player's turn
+
+
+@frozen
+class Paused(AiTurn):
+    skipping: bool = False  # what the turn goes back to
+    how = "paused: . plays one order, p resumes, space skips"
+
+
+@frozen
+class Halted(AiTurn):
+    reason: str
+    warns = True
+
+    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+        return self.reason
+
+
+# ---- the end ---------------------------------------------------------------------------------
+@frozen
+class Over(Mode):
+    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+        return f"Battle over: {(m.result or 'over').upper()}. Enter: the report."
+
+
+PLAYER_MODES: tuple[type[Mode], ...] = (
+    Idle,
+    Moving,
+    Sprinting,
+    Jumping,
+    Firing,
+    CallingShot,
+)
+AI_MODES: tuple[type[Mode], ...] = (EnemyTurn, Paused, Halted)
+
+
+def settle(mode: Mode, m: Moment) -> Mode:
+    """The mode that fits the battle now: `mode` itself when it still does."""
+    battle = m.battle
+    if battle is None or battle.phase == "over":
+        return mode if isinstance(mode, Over) else Over()
+    if battle.phase == "deployment":
+        ids = [u.id for u in battle.side_units("player")]
+        if isinstance(mode, Deploying) and mode.unit in ids:
+            return mode
+        waiting = [u.id for u in battle.side_units("player") if u.pos is None]
+        return Deploying(waiting[0] if waiting else ids[0])
+    if m.ai_acts:
+        return mode if isinstance(mode, AI_MODES) else EnemyTurn()
+    return mode if isinstance(mode, PLAYER_MODES) else Idle()

@@ -1,0 +1,355 @@
+"""The hex map as a picture: the geometry of the two layouts, the marks, and the look of each
+hex as runs of text with their component classes (pure; `HexMap` in hexmap.py paints them).
+
+A `Scene` is one battle as the map draws it (terrain, frames, wrecks, the overlay); a
+`Painter` turns a row of a scene into the signatures of its drawn lines, for a layout, a
+cursor and a hover. The layouts, the marks and the classes are described in hexmap.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from attrs import frozen
+from textual.geometry import Size
+
+from ...catalog import catalog
+from ...combat import stats
+from ...combat.state import Battle, Unit
+from ...hexgrid import Hex, from_offset, to_offset
+
+Layout = Literal["compact", "roomy"]
+LayoutMode = Literal["auto", "compact", "roomy"]
+
+#: (columns per hex, lines per row, shift of the odd rows) for each layout.
+GEOMETRY: dict[Layout, tuple[int, int, int]] = {"compact": (2, 1, 1), "roomy": (4, 2, 2)}
+
+#: Axial steps for the six hex directions.
+STEPS: dict[str, tuple[int, int]] = {
+    "e": (1, 0),
+    "ne": (1, -1),
+    "nw": (0, -1),
+    "w": (-1, 0),
+    "sw": (-1, 1),
+    "se": (0, 1),
+}
+
+#: "up" / "down" -> the diagonal step from an (even, odd) row that keeps the drawn column.
+VERTICAL: dict[str, tuple[str, str]] = {"up": ("ne", "nw"), "down": ("se", "sw")}
+
+#: Overlay marks, (ascii, unicode).
+MARKS: dict[str, tuple[str, str]] = {
+    "path": ("*", "•"),
+    "los": ("-", "-"),
+    "los-penalty": ("!", "!"),
+    "wreck": ("x", "×"),
+    "reach": ("+", "◦"),
+    "zone": (":", ":"),
+}
+#: Roomy layout: the characters either side of a legal target's / the chosen target's label.
+BRACKETS: dict[str, tuple[str, str]] = {"targetable": ("[", "]"), "target": (">", "<")}
+MARK_NAMES: dict[str, str] = {
+    "path": "path",
+    "los": "line of fire",
+    "los-penalty": "cover on the line",
+    "wreck": "wreck",
+    "reach": "reach",
+    "zone": "deploy zone",
+}
+
+TERRAIN_CLASSES = ("open", "forest", "rocks", "rough", "sand")
+DEFAULT_TERRAIN_CLASS = "hexmap--terrain"
+BASE = "hexmap--base"
+MARK = "hexmap--mark"
+
+StyleKey = tuple[str, ...]
+Run = tuple[str, StyleKey]
+LineSig = tuple[Run, ...]
+
+
+@frozen
+class Overlay:
+    """What the screen wants highlighted besides terrain and frames."""
+
+    zone: frozenset[Hex] = frozenset()  # the deployment zone
+    reach: frozenset[Hex] = frozenset()  # hexes a Move/Sprint/jump can reach
+    path: tuple[Hex, ...] = ()  # the planned path, frame to cursor
+    los: tuple[Hex, ...] = ()  # the LOS line's intervening hexes
+    los_penalty: frozenset[Hex] = frozenset()  # those of them that carry a penalty
+    targets: frozenset[Hex] = frozenset()  # hexes holding legal targets
+    target: Hex | None = None  # the chosen target
+
+
+NO_OVERLAY = Overlay()
+
+
+def frame_label(unit: Unit) -> str:
+    """Two characters: the class letter and the last digit of the unit's number within its
+    side (the trailing number of its id, `P3` -> 3); uppercase for the player's frames,
+    lowercase for the enemy's."""
+    letter = catalog().classes[stats.chassis_of(unit).class_].letter
+    found = re.search(r"(\d+)$", unit.id)
+    digit = str(int(found.group(1)) % 10) if found else "?"
+    text = letter + digit
+    return text.upper() if unit.side == "player" else text.lower()
+
+
+def legend(ascii_glyphs: bool, *, marks: bool = False) -> str:
+    """One short line: the terrain glyphs and the frame letters (and the overlay marks)."""
+    cat = catalog()
+    parts = [
+        f"{t.glyph if ascii_glyphs else t.unicode} {t.name.lower()}" for t in cat.terrain.values()
+    ]
+    parts += ["M1 yours", "m1 enemy"]
+    if marks:
+        parts += [f"{MARKS[k][0 if ascii_glyphs else 1]} {MARK_NAMES[k]}" for k in MARKS]
+    return "  ".join(parts)
+
+
+def largest_map() -> tuple[int, int]:
+    sizes = catalog().maps.map_size
+    return max(m.width for m in sizes), max(m.height for m in sizes)
+
+
+def drawing_size(width: int, height: int, layout: Layout) -> Size:
+    """The cells a width x height map takes in a layout."""
+    cw, lines, shift = GEOMETRY[layout]
+    return Size(cw * width + (shift if height > 1 else 0), lines * height)
+
+
+COMPONENT_CLASSES: frozenset[str] = frozenset(
+    {
+        BASE,
+        DEFAULT_TERRAIN_CLASS,
+        *(f"hexmap--{t}" for t in TERRAIN_CLASSES),
+        "hexmap--zone",
+        "hexmap--reach",
+        "hexmap--path",
+        "hexmap--los",
+        "hexmap--los-penalty",
+        MARK,
+        "hexmap--wreck",
+        "hexmap--player",
+        "hexmap--enemy",
+        "hexmap--targetable",
+        "hexmap--target",
+        "hexmap--active",
+        "hexmap--hover",
+        "hexmap--cursor",
+    }
+)
+
+
+def contains(width: int, height: int, h: Hex | None) -> bool:
+    """Is `h` on a width x height map?"""
+    if h is None:
+        return False
+    q, r = h
+    return 0 <= r < height and 0 <= q + (r - (r & 1)) // 2 < width
+
+
+def hex_at(layout: Layout, width: int, height: int, x: int, y: int) -> Hex | None:
+    """Drawing coordinates -> the hex drawn there (None off the map)."""
+    if x < 0 or y < 0:
+        return None
+    cw, lines, shift = GEOMETRY[layout]
+    row = y // lines
+    if row >= height:
+        return None
+    x -= shift if row % 2 else 0
+    if x < 0:
+        return None
+    col = x // cw
+    if col >= width:
+        return None
+    return from_offset(col, row)
+
+
+def cell_of(layout: Layout, h: Hex) -> tuple[int, int]:
+    """The hex -> (x, y) of the top-left cell of its drawing."""
+    cw, lines, shift = GEOMETRY[layout]
+    col, row = to_offset(h)
+    return cw * col + (shift if row % 2 else 0), lines * row
+
+
+@frozen(eq=False)
+class Scene:
+    """One battle as the map draws it: per-hex look-ups."""
+
+    width: int
+    height: int
+    terrain: tuple[str, ...]
+    frames: dict[Hex, tuple[str, str]]  # hex -> (label, side class)
+    active_hex: Hex | None
+    wrecks: frozenset[Hex]
+    overlay: Overlay
+    path: frozenset[Hex]
+    los: frozenset[Hex]
+
+    @classmethod
+    def of(cls, battle: Battle, active: str | None, overlay: Overlay) -> Scene:
+        """`active`: the id of the frame to highlight (None: none)."""
+        frames: dict[Hex, tuple[str, str]] = {}
+        wrecks: set[Hex] = set()
+        active_hex: Hex | None = None
+        for unit in battle.units:
+            if unit.pos is None:
+                continue
+            if unit.destroyed:
+                wrecks.add(unit.pos)
+                continue
+            side = "hexmap--player" if unit.side == "player" else "hexmap--enemy"
+            frames[unit.pos] = (frame_label(unit), side)
+            if unit.id == active:
+                active_hex = unit.pos
+        bmap = battle.map
+        return cls(
+            bmap.width,
+            bmap.height,
+            bmap.terrain,
+            frames,
+            active_hex,
+            frozenset(wrecks),
+            overlay,
+            frozenset(overlay.path),
+            frozenset(overlay.los),
+        )
+
+
+class Painter:
+    """The drawn lines of a scene's rows, in the glyphs of one form (ASCII or Unicode)."""
+
+    def __init__(self, ascii_glyphs: bool) -> None:
+        self.ascii = ascii_glyphs
+        self._glyphs: dict[str, str] = {}
+
+    def glyph(self, terrain: str) -> str:
+        glyph = self._glyphs.get(terrain)
+        if glyph is None:
+            t = catalog().terrain.get(terrain)
+            glyph = "?" if t is None else (t.glyph if self.ascii else t.unicode)
+            self._glyphs[terrain] = glyph
+        return glyph
+
+    def mark(self, kind: str) -> str:
+        return MARKS[kind][0 if self.ascii else 1]
+
+    def look(
+        self, s: Scene, h: Hex, terrain: str, cursor: Hex, hover: Hex | None
+    ) -> tuple[str | None, str | None, str, StyleKey]:
+        """(frame label, mark kind, bracket kind, classes) of one hex."""
+        ov = s.overlay
+        tclass = f"hexmap--{terrain}"
+        if tclass not in COMPONENT_CLASSES:
+            tclass = DEFAULT_TERRAIN_CLASS
+        classes: list[str] = [tclass]
+        if h in ov.los_penalty:
+            classes.append("hexmap--los-penalty")
+        elif h in s.los:
+            classes.append("hexmap--los")
+        elif h in s.path:
+            classes.append("hexmap--path")
+        elif h in ov.reach:
+            classes.append("hexmap--reach")
+        elif h in ov.zone:
+            classes.append("hexmap--zone")
+        frame = s.frames.get(h)
+        label: str | None = None
+        mark: str | None = None
+        bracket = ""
+        if frame is not None:
+            label, side = frame
+            classes.append(side)
+            if h == ov.target:
+                classes.append("hexmap--target")
+                bracket = "target"
+            elif h in ov.targets:
+                classes.append("hexmap--targetable")
+                bracket = "targetable"
+            if h == s.active_hex:
+                classes.append("hexmap--active")
+        elif h in s.path:
+            mark = "path"
+        elif h in ov.los_penalty:
+            mark = "los-penalty"
+        elif h in s.los:
+            mark = "los"
+        elif h in s.wrecks:
+            mark = "wreck"
+        elif h in ov.reach:
+            mark = "reach"
+        elif h in ov.zone:
+            mark = "zone"
+        if h == hover:
+            classes.append("hexmap--hover")
+        if h == cursor:
+            classes.append("hexmap--cursor")
+        return label, mark, bracket, tuple(classes)
+
+    def row_lines(
+        self, s: Scene, row: int, layout: Layout, cursor: Hex, hover: Hex | None
+    ) -> list[LineSig]:
+        """The signatures of the drawn lines of one map row."""
+        width = s.width
+        terrain = s.terrain
+        base: StyleKey = (BASE,)
+        roomy = layout == "roomy"
+        top: list[Run] = []
+        bottom: list[Run] = []
+        if row % 2:
+            top.append(("  " if roomy else " ", base))
+            if roomy:
+                bottom.append(("  ", base))
+        first = row * width
+        for col in range(width):
+            h = from_offset(col, row)
+            t = terrain[first + col]
+            glyph = self.glyph(t)
+            label, mark, bracket, classes = self.look(s, h, t, cursor, hover)
+            if not roomy:
+                if label is not None:
+                    top.append((label, classes))
+                elif mark is None:
+                    top.append((glyph + " ", classes))
+                else:
+                    top.append((glyph, classes))
+                    top.append((self.mark(mark), _with_mark(classes, mark)))
+                continue
+            if label is not None:
+                left, right = BRACKETS.get(bracket, (" ", " "))
+                top.append((left + label + right, classes))
+                bottom.append((" " + glyph * 2 + " ", classes))
+            else:
+                top.append((" " + glyph * 2 + " ", classes))
+                if mark is None:
+                    bottom.append((" " + glyph * 2 + " ", classes))
+                else:
+                    bottom.append((" ", classes))
+                    bottom.append((self.mark(mark) * 2, _with_mark(classes, mark)))
+                    bottom.append((" ", classes))
+        out = [_merge(top)]
+        if roomy:
+            out.append(_merge(bottom))
+        return out
+
+
+def _with_mark(classes: StyleKey, mark: str) -> StyleKey:
+    """The classes of a mark character: the mark style goes under hover and cursor."""
+    extra = "hexmap--wreck" if mark == "wreck" else MARK
+    n = len(classes)
+    while n > 1 and classes[n - 1] in ("hexmap--cursor", "hexmap--hover"):
+        n -= 1
+    return (*classes[:n], extra, *classes[n:])
+
+
+def _merge(runs: Sequence[Run]) -> LineSig:
+    """Join neighbouring runs that share their classes."""
+    out: list[Run] = []
+    for text, key in runs:
+        if out and out[-1][1] == key:
+            out[-1] = (out[-1][0] + text, key)
+        else:
+            out.append((text, key))
+    return tuple(out)
