@@ -21,6 +21,8 @@ from ....combat.commands import AutoDeploy, Brace, EndActivation, ResetDeploymen
 from ....combat.state import Battle
 from ....game import Command
 from ....model import GameState
+from ....players.ai import explain
+from ....players.policy import Decision
 from ...battle_text import log_lines
 from ...pacing import Pending
 from ...widgets.dialogs import ChooseScreen, ConfirmScreen
@@ -65,7 +67,9 @@ class BattleScreen(GameScreen):
         "and show every weapon's hit chance with its modifiers, the LOS line and the energy "
         "after; Enter fires. g Brace, o Overwatch, v Vent, e Equipment, x End the activation, "
         "w Withdraw (asks first), a Auto-resolve (the AI plays your frames until a is pressed "
-        "again). The enemy's turns play at the animation speed of Settings; space skips them. "
+        "again). The enemy's turns play at the animation speed of Settings; space skips them; "
+        "i writes why the enemy gave its last order (its best options, what each was worth and "
+        "why) to the log. "
         "Esc cancels an action, or leaves the battle (it is saved and resumes where it stood)."
     )
     BINDINGS = ACTIONS.bindings()
@@ -79,6 +83,7 @@ class BattleScreen(GameScreen):
         self.pending: Pending | None = None  # the AI's next tick, waiting on the app's clock
         self.seen = -1  # commands already written to the log
         self.last_state: GameState | None = None  # the state before the last command
+        self.last_enemy: tuple[Decision, str] | None = None  # the enemy's last decision, its frame
         self.ready = False  # composed and mounted: the widgets can be queried
         self.view = layout.BattleView(self)
 
@@ -306,10 +311,13 @@ class BattleScreen(GameScreen):
         session, battle, mode = self.game.session, self.battle, self.mode
         if session is None or battle is None or not isinstance(mode, AiTurn):
             return False
-        command = mode.next_order(session.state, self.auto)
-        if command is None:
+        decision = mode.next_order(session.state, self.auto)
+        if decision is None:
             return False
+        command = decision.command
         before = battle.active_unit
+        if before is not None and before.side == "enemy":
+            self.last_enemy = (decision, before.id)
         if not self.game.act(command):
             self.auto = False
             self.mode = Halted(f"The AI's {command.to_text()!r} was refused; press a to retry.")
@@ -326,6 +334,18 @@ class BattleScreen(GameScreen):
         if self.pending is not None:
             self.pending.cancel()
             self.pending = None
+
+    def action_why(self) -> None:
+        """The enemy's last decision in words: what it chose, what each option was worth and
+        what the worth was made of (players/ai/explain.py), written to the log."""
+        battle = self.battle
+        if self.last_enemy is None or battle is None:
+            self.view.log(["Why: the enemy has not given an order yet."])
+            return
+        decision, unit_id = self.last_enemy
+        pilot = battle.unit(unit_id).pilot
+        who = explain.who_words(battle, unit_id, pilot.tactics)
+        self.view.log(["Why:", *explain.describe(decision, battle, who)])
 
     def action_pause(self) -> None:
         """Hold the AI's turn (p again resumes; . plays one order at a time)."""
