@@ -36,7 +36,7 @@ from .tables import (
     shot_chance,
 )
 
-HORIZON: Final = 3.0  # activations of fire a kill takes off the field
+HORIZON: Final = 8.0  # activations of fire a kill takes off the field: the rest of a battle
 FOCUS: Final = 1.5  # weight of firepower per kill distance on damage
 VICTORY: Final = 40.0  # putting the last enemy out of the fight
 GAMMA: Final = 0.6  # weight of the fire a position lets the frame bring next time
@@ -78,6 +78,8 @@ class Volley(NamedTuple):
 _volleys: dict[tuple[int, ...], Volley] = {}
 _potentials: dict[tuple[int, ...], float] = {}
 _singles: dict[tuple[int, ...], tuple[float, ...]] = {}
+_called: dict[tuple[int, ...], float] = {}
+CALLED: Final = ("head", "center_torso")
 
 
 def coarse(shift: int) -> int:
@@ -132,6 +134,35 @@ def best_singles(att: Kit, tgt: Kit, shift: int, relief: int, budget: int) -> tu
         _room(_singles)  # type: ignore[arg-type]
         _singles[key] = found
     return found
+
+
+def called_kill(att: Kit, tgt: Kit, d: int, shift: int, relief: int, budget: int) -> float:
+    """The best chance `att` has of putting `tgt` out of the fight with one called shot (both
+    AP) at its head or centre torso from `d` hexes (`shift` without the called-shot penalty)."""
+    key = (
+        att.attack_sig,
+        tgt.defence_sig,
+        tgt.hp[HEAD],
+        tgt.hp[CENTER_TORSO],
+        d,
+        shift,
+        relief,
+        budget,
+    )
+    found = _called.get(key)
+    if found is not None:
+        return found
+    best = 0.0
+    weakest = min(h for h in (tgt.hp[HEAD], tgt.hp[CENTER_TORSO]) if h > 0)
+    for g, guns in att.groups.items():
+        if sum(gun.damage for gun in guns) < weakest:
+            continue
+        shots = volley(att, g, tgt, d, shift - Clamp.called, relief, budget).shots
+        for loc in CALLED:
+            best = max(best, volley_odds(tgt, shots, loc).p_kill)
+    _room(_called)  # type: ignore[arg-type]
+    _called[key] = best
+    return best
 
 
 def potential(
@@ -511,10 +542,17 @@ class Situation:
         return out
 
     def reply(
-        self, r: Reply, target: Kit, at: Hex, status: Status, cover: int | None = None
+        self,
+        r: Reply,
+        target: Kit,
+        at: Hex,
+        status: Status,
+        cover: int | None = None,
+        kills: bool = False,
     ) -> float:
         """Expected damage the enemy of `r` can fire at `target` standing at `at` before this
-        frame acts again (with the cover of `at`, or `cover`)."""
+        frame acts again (with the cover of `at`, or `cover`); with `kills`, or the worth (as
+        damage) of a called shot that may put it out of the fight, when that is more."""
         d = distance(r.pos, at)
         if d == 0:
             return 0.0
@@ -529,16 +567,15 @@ class Situation:
             spot = self.spot_range
             spotted = any(distance(f, at) <= spot for f in r.friends)
         los = self.tables.los(r.pos, at)
-        return potential(
-            r.kit,
-            target,
-            d,
-            coarse(extra - (self.tables.cover[at] if cover is None else cover) - los),
-            relief_of(r.kit.indirect, los, spotted),
-            r.energy,
-            r.ap,
-            r.move,
-        )
+        shift = coarse(extra - (self.tables.cover[at] if cover is None else cover) - los)
+        relief = relief_of(r.kit.indirect, los, spotted)
+        v = potential(r.kit, target, d, shift, relief, r.energy, r.ap, r.move)
+        if kills and r.ap >= 2 and r.kit.reach >= d:
+            # a called shot that may put the frame out: its worth, as damage
+            ck = called_kill(r.kit, target, d, shift, relief, r.energy)
+            if ck > 0:
+                v = max(v, ck * self.kill_value(target) / self.damage_weight(target, 1.0))
+        return v
 
     def others_drawn(self, r: Reply) -> float:
         """Σ over this frame's allies of the square of the enemy's reply at them."""
@@ -563,9 +600,9 @@ class Situation:
         out = [0.0] * len(self.enemies)
         me = self.me
         for r in self.replies:
-            v = self.reply(r, me, at, status, cover)
+            v = self.reply(r, me, at, status, cover, kills=True)
             if v > 0:
-                v0 = v if status == NONE_STATUS else self.reply(r, me, at, NONE_STATUS, cover)
+                v0 = self.reply(r, me, at, NONE_STATUS, cover)
                 out[r.slot] = v * v0 * v0 / (v0 * v0 + self.others_drawn(r))
         return out
 

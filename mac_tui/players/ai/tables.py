@@ -266,12 +266,14 @@ class Clamp:
     hi: int = 100
     indirect: int = 0
     spotter_range: int = 0
+    called: int = 0
 
     @classmethod
     def load(cls) -> None:
         acc = catalog().combat.accuracy
         cls.lo, cls.hi = acc.min_chance, acc.max_chance
         cls.indirect, cls.spotter_range = acc.indirect_fire, acc.indirect_spotter_range
+        cls.called = acc.called_shot
 
 
 def shift_of(los: int, cover: int, extra: int) -> int:
