@@ -63,7 +63,7 @@ def plan_activation(state: GameState, tactics: int | None = None) -> Planned:
     chosen, ranked = choose(planner.plans(), unit, {u.id: u for u in battle.units})
     shown = (chosen, *[p for p in ranked if p is not chosen])[:TOP_OPTIONS]
     note = f"{unit.id} {unit.stance} {unit.priority} tactics {level.tactics}"
-    return Planned(tuple(planner.explained(p) for p in shown), note)
+    return Planned(shown, note)
 
 
 def _decision(planned: Planned, command: Command, note: str) -> Decision:

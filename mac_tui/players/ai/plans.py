@@ -17,9 +17,9 @@ designate a target for its side, shield an ally. Its value is the sum of named p
 * `outlook`: the fire the frame could bring next time from where it ends;
 * `band`: hexes from the stance's preferred distance (pressed harder in a quiet battle);
 * `received`: the fire the end position draws before the frame acts again (lines of sight,
-  bracing, countermeasures and the plan's kills included); `cover`: what the end position's
-  cover takes off it (the planner values `received` with the cover in it; the explanation of
-  the best plans splits the cover's share out, so the two add up to the same);
+  bracing, countermeasures and the plan's kills included) as if its ground gave no cover;
+  `cover`: what the ground's cover takes off that, counted `COVER_HELD` times (a frame holds
+  its hex for more than one enemy activation; bracing lasts one round, the forest stays);
 * `overwatch`: the reaction fire an overwatch is expected to land;
 * `support`: what a Targeting Uplink adds to the side's fire, or a barrier's armour saves;
 * `reactor`: the shutdown risk of the round's spending, and what venting takes off it.
@@ -30,7 +30,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final, NamedTuple
 
-import attrs
 from attrs import frozen
 
 from ...catalog import catalog
@@ -70,6 +69,7 @@ PARTS: Final = (
 )
 CALLED_LOCATIONS: Final = ("head", "center_torso", "legs")
 POST_FIRE_POSITIONS: Final = 12  # fire-then-move: end positions tried, the best by standing
+COVER_HELD: Final = 2.0  # cover counts for this window and about as long again (frames hold)
 FOLLOWED_UP: Final = 16  # move-then-act: landing places worked out in full, the most promising
 
 
@@ -173,6 +173,7 @@ class Planner:
         self.w_received = sit.received_weight()
         self.free_groups = tuple(g for g in sit.me.groups if g not in u.fired_groups)
         self._drawn: dict[tuple[Hex, Status], list[float]] = {}
+        self._bare: dict[tuple[Hex, Status], list[float]] = {}
 
     # ---- pieces -----------------------------------------------------------------------------
     def extra_against(self, t: Kit, uplinked: str | None = None) -> int:
@@ -225,20 +226,13 @@ class Planner:
                 total += v * (1.0 - kills.get(e, 0.0))
         return total * self.w_received
 
-    def explained(self, plan: Plan) -> Plan:
-        """`plan` with the cover's share of `received` split out into `cover` (the same sum)."""
-        at = plan.at
-        if at is None or not self.sit.tables.cover[at]:
-            return plan
-        ids = dict(plan.kills)
-        kills = {e: ids[e.unit.id] for e in self.sit.enemies if e.unit.id in ids}
-        bare = -self.received(at, plan.status, kills, self.sit.drawn(at, plan.status, cover=0))
-        received = plan.part("received")
-        parts = tuple(
-            (n, bare if n == "received" else received - bare if n == "cover" else v)
-            for n, v in plan.parts
-        )
-        return attrs.evolve(plan, parts=parts)
+    def bare(self, at: Hex, status: Status) -> list[float]:
+        """`drawn` at `at` as if its ground gave no cover."""
+        key = (at, status)
+        found = self._bare.get(key)
+        if found is None:
+            found = self._bare[key] = self.sit.drawn(at, status, cover=0)
+        return found
 
     def reactor(self, energy: float, vented: int) -> float:
         u = self.unit
@@ -369,6 +363,12 @@ class Planner:
             vented += v
             left -= v
         received = -self.received(spot.hex, status, kills)
+        cover = 0.0
+        if self.sit.tables.cover[spot.hex]:
+            # what the ground's cover saves, for as long as the frame holds the hex
+            bare = -self.received(spot.hex, status, kills, self.bare(spot.hex, status))
+            cover = (received - bare) * COVER_HELD
+            received = bare
         reactor = self.reactor(energy, vented)
         parts = (
             dmg,
@@ -379,7 +379,7 @@ class Planner:
             spot.outlook,
             spot.band,
             received,
-            0.0,
+            cover,
             overwatch,
             support,
             reactor,
