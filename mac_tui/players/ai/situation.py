@@ -391,7 +391,7 @@ class Situation:
 
     def kill_distance(self, k: Kit) -> float:
         """Roughly how much damage, hitting at random, puts the frame out of the fight; with
-        lance coordination (Tactics 5+), less what the allies still to act this round are
+        lance coordination (Tactics 4+), less what the allies still to act this round are
         expected to put on an enemy."""
         uid = k.unit.id
         found = self._ehp.get(uid)

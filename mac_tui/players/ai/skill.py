@@ -3,14 +3,13 @@
 The ladder (docs/rulings.md, "The battle AI"):
 
 * Tactics 1: one action at a time (no move-then-fire plans), kills and focus fire at half
-  weight, no called shots, no active equipment but the Thrust Pack;
+  weight, no called shots, no active equipment but the Thrust Pack, an enemy's reply credited
+  with half its move;
 * Tactics 2: the same, with its countermeasures, uplink and barrier;
-* Tactics 3: the whole activation planned, full focus fire; no called shots;
-* Tactics 4: called shots too, valued like any attack;
-* Tactics 5 and up: it plays with its lance: a target the frames still to act this round
-  can finish is worth more per point of damage (focus fire across the lance).
-
-From Tactics 3 an enemy's reply is credited with the enemy's whole move (below, with half).
+* Tactics 3: the whole activation planned, full focus fire, an enemy's reply credited with its
+  whole move, called shots valued like any attack;
+* Tactics 4 and up: the full planner: it plays with its lance (a target the frames still to
+  act this round can finish is worth more per point of damage: focus fire across the lance).
 
 `ai:tactics=N` (`policy_for(tactics=N)`) makes every frame of the side play at N; the plain
 `ai` reads each frame's own pilot.
