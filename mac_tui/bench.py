@@ -364,6 +364,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_tui(seed)
         run_battle_screen(seed, presses=120, gap=0.05)
     elif args.what == "ssh":
+        from .extras import SSH_MODULES, missing_extra
+
+        message = missing_extra("python -m mac_tui.bench ssh", "server", SSH_MODULES)
+        if message:
+            print(message, file=sys.stderr)
+            return 2
         from .server.loadtest import bench as bench_ssh
 
         return bench_ssh()

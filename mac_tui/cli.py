@@ -10,8 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 
+SHELLS = ("bash", "zsh", "fish")
+
 if TYPE_CHECKING:
     from .save import SaveFile
+    from .tui.config import GameOptions
 
 RULES_EPILOG = "Run `mac-tui rules` with no table to list the tables."
 POLICY_HELP = "ai, ai:tactics=N, ai-v1, greedy, random or FILE.py:FUNCTION (docs/bots.md)"
@@ -25,8 +28,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"mac-tui {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    play = sub.add_parser("play", help="play the game in the terminal (the default)")
+    play = sub.add_parser(
+        "play",
+        help="play the game in the terminal (the default)",
+        description="Open the title screen. --load opens a save at once; --seed and --name "
+        "start a new campaign (both: at once; --seed alone asks only the company's name; "
+        "--name alone draws the seed).",
+    )
     play.add_argument("--load", metavar="SAVE", help="open this save at once")
+    play.add_argument("--seed", type=_seed, metavar="N", help="start a new campaign with this seed")
+    play.add_argument("--name", metavar="NAME", help="start a new campaign of this company")
+    _game_arguments(play)
     rules = sub.add_parser(
         "rules", help="print a rules table (Rich table or --json)", epilog=RULES_EPILOG
     )
@@ -54,10 +66,13 @@ def _parser() -> argparse.ArgumentParser:
     skirmish = sub.add_parser(
         "skirmish", help="a quick battle in the terminal: the starting lance against an enemy"
     )
-    skirmish.add_argument("--seed", type=int, help="the battle's seed (default: a random one)")
+    skirmish.add_argument(
+        "--seed", type=_seed, metavar="N", help="the battle's seed (default: a random one)"
+    )
     skirmish.add_argument(
         "--difficulty", type=int, default=3, help="enemy force and map size (default 3)"
     )
+    _game_arguments(skirmish)
     script = sub.add_parser("script", help="play a campaign headless from a command file")
     script.add_argument("file", help="one command per line (text form); '-' reads stdin")
     script.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
@@ -67,7 +82,62 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("save", help="the save file")
     replay.add_argument("--verify", action="store_true", help="exit non-zero on a mismatch")
     _serve_parser(sub)
+    config = sub.add_parser(
+        "config",
+        help="the settings file: where it is, what it holds",
+        description="The settings (theme, glyphs, animation, keys) live in a TOML file; "
+        "$MAC_TUI_CONFIG names another. The settings screen (s on the title screen) edits it.",
+    )
+    config_what = config.add_subparsers(dest="config_command", metavar="WHAT", required=True)
+    config_what.add_parser("path", help="print the settings file's path")
+    config_what.add_parser("show", help="print the settings in force, as the file would hold them")
+    completion = sub.add_parser(
+        "completion",
+        help="print a shell completion script (bash, zsh or fish)",
+        description="Print the completion script of a shell, made from this command line. "
+        'bash: eval "$(mac-tui completion bash)" in ~/.bashrc; zsh: the same in ~/.zshrc; '
+        "fish: mac-tui completion fish > ~/.config/fish/completions/mac-tui.fish",
+    )
+    completion.add_argument("shell", choices=SHELLS, help="bash, zsh or fish")
+    sub.add_parser(
+        "man",
+        help="print the manual page (roff): mac-tui man | man -l -",
+        description="Print this command line's manual page in roff, the format man reads.",
+    )
     return p
+
+
+SEED_DIGITS = 20  # seeds are reduced modulo 2**64: no seed needs more digits (the title's rule)
+
+
+def _seed(text: str) -> int:
+    """A seed as the title screen takes it: a whole number of at most 20 digits."""
+    if not (text.isascii() and text.isdigit() and len(text) <= SEED_DIGITS):
+        raise argparse.ArgumentTypeError(
+            f"a seed is a whole number of at most {SEED_DIGITS} digits, not {text!r}"
+        )
+    return int(text)
+
+
+def _game_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the commands that open the game (`play`, `skirmish`): for this run
+    only, the settings file is left as it is."""
+    parser.add_argument(
+        "--saves",
+        metavar="DIR",
+        help="the saves folder (default: $MAC_TUI_SAVES, else saves/ in the user data folder)",
+    )
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help="ASCII glyphs only, for this run (the file keeps its own)",
+    )
+    parser.add_argument(
+        "--theme",
+        metavar="THEME",
+        help="the colour theme for this run: mac-dark, mac-okabe-ito (safe for colour-blind "
+        "players), mac-light, or one of Textual's",
+    )
 
 
 def _duel_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -454,7 +524,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if verdict.ok or not args.verify else 1
 
 
-def cmd_play(load: str | None) -> int:
+def _game_options(command: str, args: argparse.Namespace) -> GameOptions | None:
+    """What `--saves`, `--ascii` and `--theme` ask of this run, or None after a one-line error
+    on stderr (an unknown theme, a saves folder that is a file)."""
+    from pathlib import Path
+
+    from .tui.config import GameOptions
+    from .tui.themes import all_theme_names
+
+    if args.theme is not None and args.theme not in all_theme_names():
+        names = ", ".join(all_theme_names())
+        print(f"mac-tui {command}: no theme {args.theme!r}; choose from: {names}", file=sys.stderr)
+        return None
+    saves = Path(args.saves) if args.saves else None
+    if saves is not None and saves.exists() and not saves.is_dir():
+        print(f"mac-tui {command}: --saves {saves} is not a folder", file=sys.stderr)
+        return None
+    return GameOptions(saves=saves, glyphs="ascii" if args.ascii else None, theme=args.theme)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .catalog import DataError, catalog
@@ -463,11 +552,35 @@ def cmd_play(load: str | None) -> int:
         catalog()
     except DataError as exc:
         return _data_error(exc)
-    if load is not None and _load("play", load) is None:
-        return 2  # the game would only open to say the same
-    from .tui.app import run
+    new = args.seed is not None or args.name is not None
+    if args.load is not None and new:
+        print(
+            "mac-tui play: --load opens a save, --seed and --name start a new campaign: "
+            "give one or the other",
+            file=sys.stderr,
+        )
+        return 2
+    if args.name is not None:
+        from .campaign.commands import NewCampaign
+        from .game import refusal
+        from .model import initial_state
 
-    run(Path(load) if load else None)
+        reason = refusal(initial_state(args.seed or 0), NewCampaign(args.name))
+        if reason:
+            print(f"mac-tui play: --name: {reason}", file=sys.stderr)
+            return 2
+    options = _game_options("play", args)
+    if options is None:
+        return 2
+    if args.load is not None and _load("play", args.load) is None:
+        return 2  # the game would only open to say the same
+    from .tui.app import NewGame, run
+
+    run(
+        Path(args.load) if args.load else None,
+        options=options,
+        new=NewGame(name=args.name, seed=args.seed) if new else None,
+    )
     return 0
 
 
@@ -484,18 +597,44 @@ def cmd_skirmish(args: argparse.Namespace) -> int:
     if reason:
         print(f"mac-tui skirmish: {reason}", file=sys.stderr)
         return 2
+    options = _game_options("skirmish", args)
+    if options is None:
+        return 2
     from .tui.app import run
     from .tui.screens.title import random_seed
 
     seed = args.seed if args.seed is not None else random_seed()
-    run(skirmish=(seed, args.difficulty))
+    run(skirmish=(seed, args.difficulty), options=options)
+    return 0
+
+
+def cmd_config(what: str) -> int:
+    from .tui.config import config_path, load_settings, settings_text
+
+    path = config_path()
+    if what == "path":
+        print(path)
+        return 0
+    settings, problem = load_settings(path)
+    where = "" if path.exists() else " (no such file yet: these are the defaults)"
+    print(f"# {path}{where}")
+    print(settings_text(settings), end="")
+    if problem:
+        print(f"mac-tui config: {problem}", file=sys.stderr)
     return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from .extras import SERVE_NEEDS, missing_extra
+
     data = Path(args.data) if args.data else None
+    needs = SERVE_NEEDS.get(args.serve_command, ())
+    message = missing_extra(f"mac-tui serve {args.serve_command}", "server", needs)
+    if message:
+        print(message, file=sys.stderr)
+        return 2
     if args.serve_command in ("ssh", "web"):
         problems = _server_problems(args)
         if problems:
@@ -569,7 +708,18 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return cmd_replay(args)
     if args.command == "serve":
         return cmd_serve(args)
-    if args.command == "play" or args.command is None:
-        return cmd_play(getattr(args, "load", None))
-    _parser().print_help()
-    return 0
+    if args.command == "config":
+        return cmd_config(args.config_command)
+    if args.command == "completion":
+        from .completion import script
+
+        print(script(_parser(), args.shell), end="")
+        return 0
+    if args.command == "man":
+        from .manpage import manpage
+
+        print(manpage(_parser()), end="")
+        return 0
+    if args.command is None:  # `mac-tui` is `mac-tui play`
+        args = _parser().parse_args(["play"])
+    return cmd_play(args)

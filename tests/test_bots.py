@@ -34,6 +34,19 @@ def started(seed: int = 3, difficulty: int = 1) -> GameState:
     return state
 
 
+def in_range(seed: int = 3, order: type[api.Command] = api.FireGroup) -> GameState:
+    """A battle played by the greedy bot on both sides up to the first moment the acting
+    frame can give a fire order (of class `order`)."""
+    state = started(seed)
+    for _ in range(200):
+        if api.legal_commands(state, (order,)):
+            return state
+        out = step(state, greedy(state).command)
+        assert isinstance(out, Accepted)
+        state = out.state
+    raise AssertionError("nobody came within range")
+
+
 # ---- the reference bots use the public API only ---------------------------------------------
 def imports_of(path: Path) -> set[str]:
     found: set[str] = set()
@@ -96,10 +109,10 @@ def test_frames_and_positions_are_read_only_copies_of_the_battle() -> None:
 
 
 def test_previews_agree_with_the_engine() -> None:
-    state = started()
+    state = in_range()
     fires = [c for c in api.legal_commands(state) if isinstance(c, api.FireGroup)]
     moves = [c for c in api.legal_commands(state) if isinstance(c, api.Move)]
-    assert moves
+    assert fires and moves
     for cmd in fires:
         preview = api.fire_preview(state, cmd)
         assert preview.refusal is None and api.refusal(state, cmd) is None
@@ -110,6 +123,29 @@ def test_previews_agree_with_the_engine() -> None:
     assert all(api.move_preview(state, m).refusal is None for m in moves)
     assert {m.hex for m in moves} == set(api.reach(state))
     assert api.to_act(state).unit == api.acting(state).id  # type: ignore[union-attr]
+
+
+def test_forecast_of_fire_orders_agrees_with_the_preview() -> None:
+    assert api.FORECAST_AVAILABLE
+    state = in_range()
+    fires = [c for c in api.legal_commands(state) if isinstance(c, api.FireGroup)]
+    assert fires
+    for cmd in fires:
+        f = api.forecast(state, cmd)
+        assert f.target == cmd.target
+        assert set(f.p_destroyed) == set(api.LOCATIONS)
+        assert 0.0 <= f.p_frame_destroyed <= f.p_destroyed["center_torso"] <= 1.0
+        assert f.p_out == pytest.approx(f.p_frame_destroyed + f.p_pilot_killed)
+        # the mean damage landed is the preview's expected damage while the target can
+        # take the whole group (it cannot go down here, in the first round)
+        if f.p_out == 0.0:
+            assert f.expected_damage == pytest.approx(api.expected_damage(state, cmd))
+    state = in_range(order=api.CalledShot)
+    called = api.legal_commands(state, (api.CalledShot,))[0]
+    assert isinstance(called, api.CalledShot)
+    assert api.forecast(state, called).chances[0].called == called.location
+    with pytest.raises(ValueError):
+        api.forecast(state, api.FireGroup(99, fires[0].target))
 
 
 def test_draw_is_a_pure_function_of_the_state() -> None:

@@ -223,25 +223,29 @@ def test_duel_in_a_subprocess_with_two_jobs_and_a_log(tmp_path: Path) -> None:
 def test_bench_ai_runs_a_tiny_sample_and_prints_every_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code = bench_main(
-        [
-            "ai",
-            "--only",
-            "random,difficulty,time",
-            "--seeds",
-            "1",
-            "--jobs",
-            "1",
-            "--policy",
-            "greedy",
-        ]
-    )
-    assert code == 0  # the benchmark never fails anything
+    # every target, one seed each, the greedy bot under test (the fastest policy)
+    args = ["ai", "--seeds", "1", "--jobs", "1", "--policy", "greedy"]
+    assert bench_main(args) == 0  # never fails
     out = capsys.readouterr().out
-    for what in ("vs random", "difficulty 1", "difficulty 5", "p95", "worst"):
+    for what in (
+        "vs greedy, 2 frames, small map",
+        "vs greedy, 4 frames, large map",
+        "vs random",
+        "vs ai-v1, 4 frames",
+        "difficulty 1",
+        "difficulty 5",
+        "ends in cover",
+        "p95",
+        "worst",
+    ):
         assert what in out
     assert "$ mac-tui duel greedy random --frames 2 --map all --seeds 1" in out
     assert "$ mac-tui duel greedy ai --difficulty 1 --seeds 1" in out
     verdicts = [line.split()[0] for line in out.splitlines() if line and not line[0].isspace()]
+    assert len(verdicts) == 16 and verdicts[-1] == "--"
     assert set(verdicts[:-1]) <= {"PASS", "FAIL", "PASS?", "FAIL?", "info"}
-    assert verdicts[-1] == "--"
+
+
+def test_bench_ai_refuses_an_unknown_target(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["ai", "--only", "greedy,speed"]) == 2
+    assert "no target speed" in capsys.readouterr().out

@@ -13,8 +13,8 @@ from .conftest import ROOT
 @pytest.mark.parametrize(
     "args",
     [
-        ["ruff", "check", "mac_tui", "tests"],
-        ["ruff", "format", "--check", "mac_tui", "tests"],
+        ["ruff", "check", "mac_tui", "tests", "hatch_build.py"],
+        ["ruff", "format", "--check", "mac_tui", "tests", "hatch_build.py"],
         ["mypy"],
     ],
     ids=["ruff-check", "ruff-format", "mypy"],

@@ -29,6 +29,7 @@ from mac_tui.server.loadtest import (
     UNLIMITED,
     ServerProcess,
     SshTerminal,
+    colour_codes,
     make_key,
     menu_cursor,
     process_gone,
@@ -146,6 +147,20 @@ def test_play_drop_and_resume(server: ServerProcess, keys: dict[str, Path], logi
     again.send("c")  # Continue: the newest save
     assert again.wait_for("Iron Wolves"), again.text()
     assert "02 Jan 2847" in again.text()
+
+
+def test_a_players_no_color_reaches_their_game(keys: dict[str, Path], login: Login) -> None:
+    """NO_COLOR sent by the client (SendEnv) makes the player's game send no colour at all; a
+    player who does not send it gets colours."""
+    no_color = {"options": ["SendEnv=NO_COLOR"], "env": {"NO_COLOR": "1"}}
+    plain = login("cole", keys["carol"])
+    mono = login("nora", keys["carol"], **no_color)
+    title(plain)
+    title(mono)  # the menu's cursor shows without colour (underlined)
+    mono.send(DOWN)
+    assert mono.wait_for(lambda: menu_cursor(mono.screen) == 1), mono.text()
+    assert colour_codes(bytes(plain.raw))
+    assert colour_codes(bytes(mono.raw)) == []
 
 
 def test_a_second_player_sees_none_of_the_first(

@@ -62,9 +62,14 @@ def stages() -> Stages:
     return build_stages()
 
 
+SHOWN_VERSION = "0.1.0"  # the title's version line in the pictures: a release redraws none
+
+
 @pytest.fixture(autouse=True)
 def own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run in the test's folder: saves in ./saves, the (absent) config file ./config.toml."""
+    """Run in the test's folder: saves in ./saves, the (absent) config file ./config.toml;
+    the title screen shows a fixed version."""
+    monkeypatch.setattr(title, "__version__", SHOWN_VERSION)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(CONFIG_ENV, "config.toml")
     (tmp_path / "saves").mkdir()

@@ -17,9 +17,11 @@ The previews are the engine's own: `fire_preview` gives each weapon's hit chance
 named modifiers (`WeaponPreview.chance`: a `HitChance`, `.modifiers`, `.chance`) and the
 expected damage, computed by the very checks `step` runs (`combat/preview.py`).
 
-Re-export point for the exact forecasts (issue 13, `mac_tui/combat/forecast.py`): the
-probabilities of destroying each location and of a kill land here as `forecast` when the
-engine's forecast module lands; `FORECAST_AVAILABLE` says whether this build has them.
+The exact forecasts (`forecast`, from `mac_tui/combat/forecast.py`): for one or more of the
+acting frame's fire orders at one target, the probability of destroying each location, of
+destroying the frame, of killing the pilot, and the whole distribution of damage landed,
+computed by walking the engine's own chance nodes (not sampled). `FORECAST_AVAILABLE` says
+whether this build has them (True since they landed).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from ..combat.commands import (
     Vent,
     Withdraw,
 )
+from ..combat.forecast import AttackPlan, Forecast, forecast_attacks
 from ..combat.preview import FirePreview, LosStep, MovePreview, WeaponPreview
 from ..combat.preview import fire_preview as _fire_preview
 from ..combat.preview import move_preview as _move_preview
@@ -65,7 +68,7 @@ from ..players.policy import Decision, Policy
 #: Raised when the promised names or their meaning change (docs/bots.md lists each version).
 API_VERSION = 1
 #: Whether `forecast` (exact probabilities of destroying each location and of a kill) exists.
-FORECAST_AVAILABLE = False
+FORECAST_AVAILABLE = True
 
 __all__ = [
     "API_VERSION",
@@ -83,6 +86,7 @@ __all__ = [
     "EndActivation",
     "FireGroup",
     "FirePreview",
+    "Forecast",
     "Frame",
     "GameState",
     "Hex",
@@ -111,6 +115,7 @@ __all__ = [
     "enemies",
     "expected_damage",
     "fire_preview",
+    "forecast",
     "frame",
     "frames",
     "legal_commands",
@@ -312,6 +317,21 @@ def expected_damage(state: GameState, command: FireGroup | CalledShot) -> float:
     """The expected damage of the acting frame's fire order (0 when refused)."""
     preview = fire_preview(state, command)
     return 0.0 if preview.refusal else preview.expected
+
+
+def forecast(state: GameState, *commands: FireGroup | CalledShot) -> Forecast:
+    """The exact outcome of the acting frame's fire orders at one target, carried out in
+    order as `step` would (the later ones after the earlier ones' AP, energy and ammo):
+    `p_destroyed[location]`, `p_frame_destroyed`, `p_pilot_killed`, `p_out` (either),
+    `expected_damage`, `p_any_hit`, `damage` (the distribution of damage landed) and
+    `chances` (each shot's hit chance). ValueError when an order would be refused or the
+    orders name different targets."""
+    battle, unit = _active(state)
+    plans = [
+        AttackPlan(unit.id, c.group, c.target, c.location if isinstance(c, CalledShot) else None)
+        for c in commands
+    ]
+    return forecast_attacks(battle, plans)
 
 
 def move_preview(state: GameState, command: Move | Sprint) -> MovePreview:

@@ -123,8 +123,11 @@ def game_env(
     term: str | None,
     colorterm: str | None = None,
     base: Mapping[str, str] | None = None,
+    no_color: str | None = None,
 ) -> dict[str, str]:
-    """A clean environment: nothing of the server's but PATH, TZ and the data override."""
+    """A clean environment: nothing of the server's but PATH, TZ and the data override; of
+    the client's, its COLORTERM (truecolor) and NO_COLOR (no colour at all), when it sent
+    them."""
     base = os.environ if base is None else base
     env = {key: base[key] for key in PASS_THROUGH if key in base}
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
@@ -139,6 +142,8 @@ def game_env(
     )
     if colorterm in ("truecolor", "24bit"):
         env["COLORTERM"] = colorterm
+    if no_color:
+        env["NO_COLOR"] = "1"
     return env
 
 

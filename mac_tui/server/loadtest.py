@@ -19,6 +19,7 @@ import contextlib
 import math
 import os
 import random
+import re
 import select
 import shutil
 import signal
@@ -266,9 +267,26 @@ def menu_cursor(screen: pyte.Screen) -> int | None:
     if last is None:
         return None
     x = lines[first].index(MENU_FIRST)
-    backgrounds = [screen.buffer[y][x].bg for y in range(first, last + 1)]
-    unique = [i for i, bg in enumerate(backgrounds) if backgrounds.count(bg) == 1]
+    # the highlight is a background colour, or without colours (NO_COLOR) an underline
+    cells = [screen.buffer[y][x] for y in range(first, last + 1)]
+    looks = [(cell.bg, cell.reverse, cell.underscore) for cell in cells]
+    unique = [i for i, look in enumerate(looks) if looks.count(look) == 1]
     return unique[0] if len(unique) == 1 else None
+
+
+SGR = re.compile(rb"\x1b\[([0-9;:]*)m")
+COLOUR_PARAMS = {*range(30, 50), *range(90, 98), *range(100, 108)}  # 38/48: 256 and RGB
+
+
+def colour_codes(raw: bytes) -> list[str]:
+    """The SGR sequences in `raw` that set a colour (foreground or background, default colours
+    included): none may come from a game under NO_COLOR."""
+    found = []
+    for match in SGR.finditer(raw):
+        params = match.group(1).replace(b":", b";").split(b";")
+        if any(p.isdigit() and int(p) in COLOUR_PARAMS for p in params):
+            found.append(match.group(0).decode("ascii", "replace"))
+    return found
 
 
 def menu_size(screen: pyte.Screen) -> int:

@@ -212,6 +212,7 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
                 scores=state.data.root,
                 term=self.term,
                 colorterm=self._client_env("COLORTERM"),
+                no_color=self._client_env("NO_COLOR"),
             )
             lock = PlayerLock.take(files.lock)
             if lock is None:

@@ -11,11 +11,13 @@ screen is open.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import signal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from attrs import frozen
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -26,7 +28,7 @@ from textual.screen import Screen
 from ..game import Accepted, Command, Event
 from ..save import SaveFile
 from ..session import Session, Verdict, saves_dir, verify
-from .config import Settings, load_settings
+from .config import GameOptions, Settings, load_settings
 from .host import GameHost
 from .pacing import Clock, SystemClock
 from .screens.base import GameScreen
@@ -45,6 +47,20 @@ def _command_line_provider() -> type[Provider]:
     from .palette import CommandLineProvider
 
     return CommandLineProvider
+
+
+@frozen
+class NewGame:
+    """`mac-tui play --seed N --name NAME`: a new campaign at once. The name missing, the
+    company-name prompt comes up (the seed prompt is skipped); the seed missing, one is drawn."""
+
+    name: str | None = None
+    seed: int | None = None
+
+
+def no_color() -> bool:
+    """NO_COLOR (no-color.org): set and not empty, no colour is sent at all."""
+    return bool(os.environ.get("NO_COLOR"))
 
 
 class MacApp(App[None]):
@@ -67,14 +83,18 @@ class MacApp(App[None]):
         load: Path | None = None,
         skirmish: tuple[int, int] | None = None,
         clock: Clock | None = None,
+        options: GameOptions | None = None,
+        new: NewGame | None = None,
     ) -> None:
         super().__init__()
+        self._honour_no_color()
         self.clock: Clock = clock or SystemClock()  # what the enemy's turns are paced by
         if settings is None:
             settings, settings_problem = load_settings()
-        self.settings = settings
+        self.options = options or GameOptions()
+        self.settings = self.options.apply(settings)
         self._settings_problem = settings_problem
-        self.saves = saves or saves_dir()
+        self.saves = saves or self.options.saves or saves_dir()
         self.session: Session | None = None
         self.save_path: Path | None = None
         self.messages: list[str] = []
@@ -83,6 +103,20 @@ class MacApp(App[None]):
         self._create = False  # the next save creates a new file (never replacing one)
         self._load_on_start = load
         self._skirmish_on_start = skirmish
+        self._new_on_start = new
+
+    def _honour_no_color(self) -> None:
+        """With NO_COLOR no colour code is sent: Textual's own NO_COLOR filter only greys the
+        colours (or keeps ANSI ones), so it gives way to one that takes every colour out,
+        leaving bold, reverse and underline; cursors show in reverse (app.tcss, `:nocolor`)."""
+        from textual.filter import Monochrome, NoColor
+
+        from .nocolor import Colourless
+
+        self._filters = [f for f in self._filters if not isinstance(f, Monochrome | NoColor)]
+        self.no_color = no_color()
+        if self.no_color:
+            self._filters.append(Colourless())
 
     # ---- lifecycle ----------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -97,6 +131,8 @@ class MacApp(App[None]):
             self.call_after_refresh(self.open_save, self._load_on_start)
         elif self._skirmish_on_start is not None:
             self.call_after_refresh(self.start_skirmish, *self._skirmish_on_start)
+        elif self._new_on_start is not None:
+            self.call_after_refresh(self.start_new, self._new_on_start)
         if self._settings_problem:
             self.notify(self._settings_problem, severity="warning", timeout=8)
         self.check_size()
@@ -293,6 +329,18 @@ class MacApp(App[None]):
         self.show_game()
         return True
 
+    def start_new(self, new: NewGame) -> None:
+        """A new campaign from the command line, over the title screen."""
+        from .screens.title import TitleScreen, random_seed
+
+        title = self.screen
+        if not isinstance(title, TitleScreen):
+            return
+        if new.name is None:
+            title.new_campaign(seed=new.seed)
+        else:
+            title.start(new.name, random_seed() if new.seed is None else new.seed)
+
     def act(self, command: Command) -> bool:
         """Apply a command for the player. Refusals show their reason; nothing changes."""
         if self.session is None:
@@ -410,5 +458,10 @@ class MacApp(App[None]):
 _IS_A_HOST: type[GameHost] = MacApp  # the screens' view of the app (tui/host.py) holds
 
 
-def run(load: Path | None = None, skirmish: tuple[int, int] | None = None) -> None:
-    MacApp(load=load, skirmish=skirmish).run()
+def run(
+    load: Path | None = None,
+    skirmish: tuple[int, int] | None = None,
+    options: GameOptions | None = None,
+    new: NewGame | None = None,
+) -> None:
+    MacApp(load=load, skirmish=skirmish, options=options, new=new).run()

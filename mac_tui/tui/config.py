@@ -20,7 +20,10 @@ from typing import Literal
 import attrs
 from attrs import frozen
 
+from ..safefile import BOM, Refused, read_regular
+
 CONFIG_ENV = "MAC_TUI_CONFIG"
+MAX_CONFIG_BYTES = 1024 * 1024  # a settings file is a few hundred bytes
 Glyphs = Literal["ascii", "unicode"]
 Animation = Literal["off", "fast", "normal", "slow"]
 GLYPHS: tuple[Glyphs, ...] = ("unicode", "ascii")
@@ -40,6 +43,37 @@ class Settings:
         return ANIMATION_SECONDS[self.animation]
 
 
+@frozen
+class GameOptions:
+    """What the command line asks of this run (`mac-tui play --saves DIR --ascii --theme T`):
+    the saves folder, and settings that win over the settings file's for this run only (the
+    file is not rewritten; a setting the player changes on the settings screen is)."""
+
+    saves: Path | None = None
+    glyphs: Glyphs | None = None
+    theme: str | None = None
+
+    def apply(self, settings: Settings) -> Settings:
+        if self.glyphs is not None:
+            settings = attrs.evolve(settings, glyphs=self.glyphs)
+        if self.theme is not None:
+            settings = attrs.evolve(settings, theme=self.theme)
+        return settings
+
+    def overridden(self) -> list[str]:
+        """The settings given for this run, as words (`glyphs ascii`)."""
+        return [f"{k} {v}" for k, v in (("glyphs", self.glyphs), ("theme", self.theme)) if v]
+
+    def changed_by_player(self, settings: Settings) -> GameOptions:
+        """These options less the settings the player has since changed (they are the
+        player's now, and saved)."""
+        return attrs.evolve(
+            self,
+            glyphs=self.glyphs if self.glyphs == settings.glyphs else None,
+            theme=self.theme if self.theme == settings.theme else None,
+        )
+
+
 def config_path() -> Path:
     override = os.environ.get(CONFIG_ENV)
     if override:
@@ -55,8 +89,11 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     if not path.exists():
         return Settings(), None
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        # A link (a dotfiles folder) is followed; what it names must be a small regular file,
+        # so a FIFO or a device named config.toml is refused instead of hanging the game.
+        data = read_regular(os.path.realpath(path), limit=MAX_CONFIG_BYTES)
+        raw = tomllib.loads(data.decode("utf-8").removeprefix(BOM))
+    except (OSError, Refused, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return Settings(), f"{path}: unreadable ({exc}); using the default settings"
     settings = Settings()
     problems: list[str] = []
@@ -76,9 +113,8 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     return settings, message
 
 
-def save_settings(settings: Settings, path: Path | None = None) -> None:
-    path = path or config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
+def settings_text(settings: Settings) -> str:
+    """The settings as the file holds them (TOML)."""
     lines = [
         f'theme = "{settings.theme}"',
         f'glyphs = "{settings.glyphs}"',
@@ -88,6 +124,27 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
         lines.append("")
         lines.append("[keys]")
         lines += [f'"{k}" = "{v}"' for k, v in settings.keys]
+    return "\n".join(lines) + "\n"
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    path = Path(os.path.realpath(path or config_path()))  # a linked file stays linked
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.write_text(settings_text(settings), encoding="utf-8")
     os.replace(tmp, path)
+
+
+def save_change(before: Settings, after: Settings, path: Path | None = None) -> Settings:
+    """Write to the file only what changed from `before` to `after` (a setting the player
+    just changed), over what the file holds: a setting given for one run on the command
+    line (`mac-tui play --ascii`) stays out of the file. The settings written are returned."""
+    path = path or config_path()
+    changed = {
+        field.name: getattr(after, field.name)
+        for field in attrs.fields(Settings)
+        if getattr(after, field.name) != getattr(before, field.name)
+    }
+    saved = attrs.evolve(load_settings(path)[0], **changed)
+    save_settings(saved, path)
+    return saved

@@ -47,3 +47,10 @@ THEMES = (
     ),
 )
 THEME_NAMES = tuple(t.name for t in THEMES)
+
+
+def all_theme_names() -> tuple[str, ...]:
+    """The game's themes, then Textual's own: what `--theme` and the config file take."""
+    from textual.theme import BUILTIN_THEMES
+
+    return (*THEME_NAMES, *sorted(n for n in BUILTIN_THEMES if n not in THEME_NAMES))

@@ -33,7 +33,7 @@ from ...combat.attack import (
 from ...combat.mapgen import BattleMap
 from ...combat.preview import missile_pass_chance
 from ...combat.state import LOC_INDEX, Unit
-from ...hexgrid import Hex, intervening
+from ...hexgrid import Hex, line_steps
 
 _MAX_DISTANCE: Final = 64
 _MAPS_KEPT: Final = 4
@@ -60,8 +60,9 @@ class MapTables:
         self.los_cache: dict[tuple[Hex, Hex], int] = {}
 
     def los(self, a: Hex, b: Hex) -> int:
-        """§3.6: the LOS penalty from `a` to `b`: the penalties of the hexes
-        `combat.attack.line_of_sight` lists (the intervening hexes on the map)."""
+        """§3.6, R29: the LOS penalty from `a` to `b`: the penalties of the hexes
+        `combat.attack.line_of_sight` lists (the intervening hexes on the map; where the line
+        runs along an edge, the worse of the two)."""
         key = (a, b)
         value = self.los_cache.get(key)
         if value is None:
@@ -69,18 +70,21 @@ class MapTables:
             value = 0
             if penalty:
                 aq, ar = a
-                for dq, dr in _steps(b[0] - aq, b[1] - ar):
-                    value += penalty.get((aq + dq, ar + dr), 0)
+                for step in _steps(b[0] - aq, b[1] - ar):
+                    value += max(penalty.get((aq + dq, ar + dr), 0) for dq, dr in step)
             self.los_cache[key] = value
         return value
 
 
 @functools.cache
-def _steps(dq: int, dr: int) -> tuple[tuple[int, int], ...]:
-    """The intervening hexes of a line `dq, dr` long, from the origin: a line is the same
-    wherever it starts (`hexgrid.line` rounds in exact integers, so shifting both ends by whole
-    hexes shifts every hex of the line), so one trace serves every pair of hexes that far apart."""
-    return tuple((h.q, h.r) for h in intervening(Hex(0, 0), Hex(dq, dr)))
+def _steps(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The intervening steps of a line `dq, dr` long, from the origin, each one hex or the two
+    beside an edge (R29): a line is the same wherever it starts (`hexgrid.line_steps` works in
+    exact integers, so shifting both ends by whole hexes shifts every hex of the line), so one
+    trace serves every pair of hexes that far apart."""
+    return tuple(
+        tuple((h.q, h.r) for h in step) for step in line_steps(Hex(0, 0), Hex(dq, dr))[1:-1]
+    )
 
 
 _maps: list[MapTables] = []

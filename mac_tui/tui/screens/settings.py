@@ -18,7 +18,15 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..config import ANIMATIONS, GLYPHS, Settings, config_path, load_settings, save_settings
+from ..config import (
+    ANIMATIONS,
+    GLYPHS,
+    GameOptions,
+    Settings,
+    config_path,
+    load_settings,
+    save_change,
+)
 from ..glyphs import glyphs
 from ..themes import THEME_NAMES
 from ..widgets.dialogs import ChooseScreen
@@ -94,6 +102,7 @@ class SettingsScreen(Screen[None]):
         yield OptionList(id="settings-list")
         yield Static("", id="settings-path", classes="settings-info")
         yield Static("", id="settings-problem", classes="settings-info")
+        yield Static("", id="settings-run", classes="settings-info")
         yield Static(Text(KEYS_HINT), id="settings-hint", classes="settings-info")
         yield DataTable(id="settings-keys", cursor_type="row", zebra_stripes=True)
         yield Footer()
@@ -139,6 +148,12 @@ class SettingsScreen(Screen[None]):
         text = g.text(f"{g.warn} {problem} (a change here rewrites the file)") if problem else ""
         note.update(Text(text))
         note.display = bool(problem)
+        given = self.for_this_run()
+        run = self.query_one("#settings-run", Static)
+        run.update(
+            Text(f"For this run only (command line): {', '.join(given)}; the file keeps its own")
+        )
+        run.display = bool(given)
         table = self.query_one("#settings-keys", DataTable)
         row = table.cursor_row
         table.clear()
@@ -148,15 +163,26 @@ class SettingsScreen(Screen[None]):
             table.move_cursor(row=max(0, min(row, table.row_count - 1)))
 
     # ---- changes ------------------------------------------------------------------------
+    def for_this_run(self) -> list[str]:
+        """The settings the command line gave for this run and the player has not changed."""
+        options = getattr(self.app, "options", None)
+        return options.overridden() if isinstance(options, GameOptions) else []
+
     def change(self, new: Settings) -> None:
-        """Apply a change at once and save it; a file that cannot be written is reported."""
+        """Apply a change at once and save it (only the setting changed: one given for this
+        run on the command line stays out of the file); a file that cannot be written is
+        reported."""
+        before = self.settings
         apply = getattr(self.app, "apply_settings", None)
         if apply is not None:
             apply(new)
         else:
             self.app.theme = new.theme
+        options = getattr(self.app, "options", None)
+        if isinstance(options, GameOptions):
+            self.app.options = options.changed_by_player(new)  # type: ignore[attr-defined]
         try:
-            save_settings(new)
+            save_change(before, new)
         except OSError as exc:
             self.app.notify(f"Could not save {config_path()}: {exc}", severity="error")
         self.refresh_view()

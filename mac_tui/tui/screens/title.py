@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from ... import __version__
 from ...campaign.commands import NewCampaign
 from ...catalog import catalog
+from ...combat.setup import withdrawal_choices_text
 from ...game import Accepted
 from ...session import Session
 from ..host import host
@@ -126,11 +127,17 @@ class TitleScreen(Screen[None]):
         elif what == "quit":
             host(self).request_quit()
 
-    def new_campaign(self) -> None:
-        seed = random_seed()
+    def new_campaign(self, seed: int | None = None) -> None:
+        """Ask the company's name, then the seed (a random one offered); a seed given here
+        (`mac-tui play --seed N`) is used without asking."""
+        given = seed
+        seed = random_seed() if seed is None else seed
 
         def named(name: str | None) -> None:
             if not name:
+                return
+            if given is not None:
+                self.start(name, given)
                 return
 
             def seeded(text: str | None) -> None:
@@ -165,7 +172,11 @@ class TitleScreen(Screen[None]):
             size = cat.map_size(d)
             force = tuple(cat.classes[c].name for c in cat.enemy_force(d).classes)
             options.append(
-                (str(d), f"Difficulty {d}: {enemy_text(force)}, {size.width}x{size.height} map")
+                (
+                    str(d),
+                    f"Difficulty {d}: {enemy_text(force)}, {size.width}x{size.height} map, "
+                    f"{withdrawal_choices_text(d)}",
+                )
             )
 
         def chosen(value: str | None) -> None:
