@@ -30,12 +30,12 @@ from mac_tui.core import Accepted
 from mac_tui.game import legal_commands, parse_command, step
 from mac_tui.hexgrid import Hex, distance, from_offset
 from mac_tui.model import GameState, initial_state
-from mac_tui.players.ai import REPLANNED, plan_activation, policy_for
+from mac_tui.players.ai import REPLANNED, plan_activation, policy_for, situation
 from mac_tui.players.ai.explain import command_words, describe, plan_words, who_words
 from mac_tui.players.ai.plans import Planner
-from mac_tui.players.ai.situation import Situation
+from mac_tui.players.ai.situation import Situation, called_kill
 from mac_tui.players.ai.skill import skill
-from mac_tui.players.ai.tables import map_tables
+from mac_tui.players.ai.tables import kit_of, map_tables
 from mac_tui.players.driver import Seats, drive
 from mac_tui.players.sim import play
 
@@ -454,6 +454,29 @@ def test_called_shots_are_valued_by_their_odds_and_bounded_by_the_targets_worth(
             assert 0 <= plan.part("kill") + plan.part("pilot") <= worth + 1e-9
     weak = max(p.part("pilot") for p, _ in called_plans(6, 1))
     assert weak == max(p.part("pilot") for p, _ in called_plans(6, 2))  # both one-hit heads
+
+
+def test_a_called_shots_kill_chance_tells_pilots_apart_whatever_was_asked_before() -> None:
+    """The shared cache of called-shot kill chances keys the head's survival roll (the target's
+    Piloting): two Raiders alike but for their pilots get their own answers, the same in either
+    order (a run's decisions never depend on the battles played before it in the process)."""
+    raider = make_unit("e", chassis="RD-30")
+    targets = [
+        attrs.evolve(
+            raider,
+            pilot=attrs.evolve(raider.pilot, piloting=p),
+            structure=(1, *raider.structure[1:]),
+            armor=(0, *raider.armor[1:]),
+        )
+        for p in (2, 6)
+    ]
+    me = kit_of(frame("p", "player", 0, 0))
+    answers = []
+    for order in (targets, targets[::-1]):
+        situation._called.clear()
+        answers.append({t.pilot.piloting: called_kill(me, kit_of(t), 3, 0, 0, 99) for t in order})
+    assert answers[0] == answers[1]
+    assert answers[0][2] > answers[0][6] > 0
 
 
 def test_low_tactics_calls_no_shots_and_plans_one_action_at_a_time() -> None:

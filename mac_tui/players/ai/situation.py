@@ -78,7 +78,7 @@ class Volley(NamedTuple):
 _volleys: dict[tuple[int, ...], Volley] = {}
 _potentials: dict[tuple[int, ...], float] = {}
 _singles: dict[tuple[int, ...], tuple[float, ...]] = {}
-_called: dict[tuple[int, ...], float] = {}
+_called: dict[tuple[float, ...], float] = {}
 CALLED: Final = ("head", "center_torso")
 
 
@@ -144,6 +144,7 @@ def called_kill(att: Kit, tgt: Kit, d: int, shift: int, relief: int, budget: int
         tgt.defence_sig,
         tgt.hp[HEAD],
         tgt.hp[CENTER_TORSO],
+        tgt.piloting_survival,  # the head's survival roll (not in the defence's signature)
         d,
         shift,
         relief,
