@@ -347,6 +347,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ai.add_argument("--policy", default="ai", help="the policy under test (default ai)")
     ai.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
     ai.add_argument("--json", action="store_true", help="print the lines as JSON")
+    ssh = p.add_argument_group("ssh: players on the SSH server (docs/hosting.md)")
+    ssh.add_argument("--players", type=int, default=20, help="players at once (default 20)")
+    ssh.add_argument("--presses", type=int, default=30, help="battle keys per player (default 30)")
+    ssh.add_argument(
+        "--gap", type=float, default=1.0, help="seconds between a player's keys (default 1)"
+    )
+    ssh.add_argument(
+        "--cold-start", action="store_true", help="every game a new process (no zygote)"
+    )
     args = p.parse_args(argv)
     if args.what == "ai":
         return bench_ai(args)
@@ -358,11 +367,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_campaign(CAMPAIGN_SEED if args.seed is None else args.seed)
     elif args.what == "tui":
         from .tui.benchmark import run as bench_tui
-        from .tui.benchmark import run_battle_screen
+        from .tui.benchmark import run_battle_keys, run_battle_screen, run_hub
 
         seed = 1 if args.seed is None else args.seed
         bench_tui(seed)
         run_battle_screen(seed, presses=120, gap=0.05)
+        run_battle_keys(seed, presses=60, gap=0.05)
+        run_hub(CAMPAIGN_SEED, presses=120, gap=0.05)
     elif args.what == "ssh":
         from .extras import SSH_MODULES, missing_extra
 
@@ -370,9 +381,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if message:
             print(message, file=sys.stderr)
             return 2
-        from .server.loadtest import bench as bench_ssh
+        from .server.sshbench import bench as bench_ssh
 
-        return bench_ssh()
+        return bench_ssh(args.players, args.presses, args.gap, args.cold_start)
     return 0
 
 

@@ -14,6 +14,7 @@ SHELLS = ("bash", "zsh", "fish")
 
 if TYPE_CHECKING:
     from .save import SaveFile
+    from .server.recordings import RecordingOptions
     from .tui.config import GameOptions
 
 RULES_EPILOG = "Run `mac-tui rules` with no table to list the tables."
@@ -78,9 +79,16 @@ def _parser() -> argparse.ArgumentParser:
     script.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     script.add_argument("--save", metavar="OUT", help="write the save file here at the end")
     script.add_argument("--json", action="store_true", help="print results as JSON")
-    replay = sub.add_parser("replay", help="check a save by replaying its commands")
+    replay = sub.add_parser(
+        "replay", help="check a save by replaying its commands, or watch it played back"
+    )
     replay.add_argument("save", help="the save file")
     replay.add_argument("--verify", action="store_true", help="exit non-zero on a mismatch")
+    replay.add_argument(
+        "--watch",
+        action="store_true",
+        help="play the game back in the terminal, command by command (read-only)",
+    )
     _serve_parser(sub)
     config = sub.add_parser(
         "config",
@@ -231,7 +239,25 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     scores = what.add_parser("scores", help="print the high scores of a server's players")
     scores.add_argument("--data", metavar="DIR", help="the server's data folder")
+    _db_argument(scores)
     scores.add_argument("--json", action="store_true", help="print JSON for tools")
+    scores.add_argument(
+        "--rescan", action="store_true", help="index the saves changed since the servers ran"
+    )
+    keys = what.add_parser("keys", help="list the SSH keys that open a player's name, or add one")
+    keys.add_argument("name", help="the player's name")
+    keys.add_argument("--data", metavar="DIR", help="the server's data folder")
+    _db_argument(keys)
+    keys.add_argument("--add", metavar="KEY", help="a public key (a line, or a .pub file) to add")
+
+
+def _db_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the store: postgresql://... shared by several servers (default: store.db, "
+        "SQLite, in the data folder)",
+    )
 
 
 def _server_arguments(parser: argparse.ArgumentParser, port: int, sessions: str) -> None:
@@ -245,6 +271,8 @@ def _server_arguments(parser: argparse.ArgumentParser, port: int, sessions: str)
     parser.add_argument(
         "--data", metavar="DIR", help="the server's data folder (keys, players, saves)"
     )
+    _db_argument(parser)
+    parser.add_argument("--log", metavar="FILE", help="the log file (default: DATA/server.log)")
     parser.add_argument(
         "--idle-timeout",
         type=float,
@@ -253,6 +281,35 @@ def _server_arguments(parser: argparse.ArgumentParser, port: int, sessions: str)
         help="hang up (saving) a game with no key pressed this long (default 1800)",
     )
     parser.add_argument("--max-sessions", type=int, metavar="N", help=sessions)
+    parser.add_argument(
+        "--recording-cap-mb",
+        type=float,
+        default=32.0,
+        metavar="MB",
+        help="every game is recorded (asciicast, gzip) in its player's folder; a recording "
+        "stops past this much terminal output (default 32; 0: no recordings)",
+    )
+    parser.add_argument(
+        "--recordings-keep-days",
+        type=float,
+        default=30.0,
+        metavar="DAYS",
+        help="remove recordings older than this (default 30; 0: keep them)",
+    )
+    parser.add_argument(
+        "--recordings-max-mb",
+        type=float,
+        default=200.0,
+        metavar="MB",
+        help="a player's recordings take at most this much disk, the oldest go first "
+        "(default 200; 0: no limit)",
+    )
+    parser.add_argument(
+        "--cold-start",
+        action="store_true",
+        help="start every game as a new Python process (slower logins; default: games are "
+        "forked from a warm parent that has imported the game)",
+    )
     parser.add_argument(
         "--rate-limit",
         type=int,
@@ -279,12 +336,25 @@ def _server_problems(args: argparse.Namespace) -> list[str]:
         ("rate_limit", lambda v: v >= 0, "0 or more"),
         ("max_spectators", lambda v: v >= 0, "0 or more"),
         ("max_registrations", lambda v: v >= 0, "0 or more"),
+        ("recording_cap_mb", lambda v: 0 <= v <= 4096, "0-4096"),
+        ("recordings_keep_days", lambda v: v >= 0, "0 or more"),
+        ("recordings_max_mb", lambda v: v >= 0, "0 or more"),
     )
     return [
         f"--{name.replace('_', '-')} must be {rule}"
         for name, good, rule in rules
         if hasattr(args, name) and not good(getattr(args, name))
     ]
+
+
+def _recording_options(args: argparse.Namespace) -> RecordingOptions:
+    from .server.recordings import RecordingOptions
+
+    return RecordingOptions(
+        cap_mb=args.recording_cap_mb,
+        keep_days=args.recordings_keep_days,
+        max_mb=args.recordings_max_mb,
+    )
 
 
 def _data_error(exc: Exception) -> int:
@@ -519,6 +589,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     save = _load("replay", args.save)
     if save is None:
         return 2
+    if args.watch:
+        from pathlib import Path
+
+        from .tui.replay import run_replay
+
+        run_replay(save, Path(args.save))
+        return 0
     verdict = verify(save)
     print(verdict.message)
     return 0 if verdict.ok or not args.verify else 1
@@ -627,7 +704,7 @@ def cmd_config(what: str) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .extras import SERVE_NEEDS, missing_extra
+    from .extras import POSTGRES_MODULES, SERVE_NEEDS, missing_extra
 
     data = Path(args.data) if args.data else None
     needs = SERVE_NEEDS.get(args.serve_command, ())
@@ -635,6 +712,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if message:
         print(message, file=sys.stderr)
         return 2
+    db = args.db or None
+    if db is not None:
+        from .server.store import url_problem
+
+        problem = url_problem(db)
+        if problem is not None:
+            print(f"mac-tui serve {args.serve_command}: {problem}", file=sys.stderr)
+            return 2
+        if db.startswith("postgres"):
+            what = f"mac-tui serve {args.serve_command} --db postgresql://..."
+            message = missing_extra(what, "postgres", POSTGRES_MODULES)
+            if message:
+                print(message, file=sys.stderr)
+                return 2
+    log = Path(args.log) if getattr(args, "log", None) else None
     if args.serve_command in ("ssh", "web"):
         problems = _server_problems(args)
         if problems:
@@ -656,6 +748,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 max_spectators=args.max_spectators,
                 spectator_idle_timeout=args.spectator_idle_timeout,
                 max_registrations=args.max_registrations,
+                warm_start=not args.cold_start,
+                recordings=_recording_options(args),
+                db=db,
+                log=log,
             )
         )
     if args.serve_command == "web":
@@ -673,8 +769,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 rate_limit=args.rate_limit,
                 max_registrations=args.max_registrations,
                 behind_proxy=args.behind_proxy,
+                warm_start=not args.cold_start,
+                recordings=_recording_options(args),
+                db=db,
+                log=log,
             )
         )
+    if args.serve_command == "keys":
+        from .server import default_data_dir
+        from .server.store.files import keys_command
+
+        return keys_command(db, data or default_data_dir(), args.name, args.add)
+    if data is not None or db is not None:  # a server's: from its store
+        from .server.store.files import print_server_scores
+
+        return print_server_scores(data, db, args.json, args.rescan)
     from .server.scores import print_scores
 
     return print_scores(data, args.json)

@@ -21,6 +21,7 @@ from typing import Any
 import asyncssh
 import pytest
 
+from mac_tui.bench import main as bench_main
 from mac_tui.server import accounts as acc
 from mac_tui.server.games import PlayerLock
 from mac_tui.server.limits import RateLimiter, client_key
@@ -35,8 +36,10 @@ from mac_tui.server.loadtest import (
     process_gone,
     run_load,
     tool_missing,
+    wait_until,
 )
 from mac_tui.server.spectate import read_header
+from mac_tui.server.store import open_store
 
 Login = Callable[..., SshTerminal]
 
@@ -91,17 +94,15 @@ def login(server: ServerProcess) -> Iterator[Login]:
         term.close()
 
 
+def key_lines(server: ServerProcess, name: str) -> list[str]:
+    """The keys that open `name`, from the server's store (its SQLite file: the test reads it
+    while the server runs, as `serve scores` would)."""
+    with open_store(None, server.data) as store:
+        return store.key_lines(name)
+
+
 def player_saves(server: ServerProcess, name: str) -> list[Path]:
     return sorted((server.data / "players" / name / "saves").glob("*.json"))
-
-
-def wait_until(check: Callable[[], bool], timeout: float = 15.0) -> bool:
-    end = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.1)
-    return True
 
 
 def new_campaign(term: SshTerminal, company: str) -> None:
@@ -127,11 +128,10 @@ def test_play_drop_and_resume(server: ServerProcess, keys: dict[str, Path], logi
     alice.resize(80, 24)  # ... and so does a change of it
     title(alice)
     assert "New campaign" in alice.text() and "Continue" in alice.text()
-    files = server.data / "players" / "alice"
     blob = keys["alice"].with_suffix(".pub").read_text().split()[1]
-    assert blob in (files / "authorized_keys").read_text()  # the first key registered the name
+    assert any(blob in line for line in key_lines(server, "alice"))  # the key registered it
     assert stat.S_IMODE((server.data / "host_key").stat().st_mode) == 0o600
-    assert stat.S_IMODE((files / "authorized_keys").stat().st_mode) == 0o600
+    assert stat.S_IMODE((server.data / "store.db").stat().st_mode) == 0o600
 
     new_campaign(alice, "Iron Wolves")
     alice.send("d")  # a day passes: the save says 02 Jan
@@ -182,13 +182,13 @@ def test_a_wrong_key_is_refused(server: ServerProcess, keys: dict[str, Path], lo
     first = login("dora", keys["bob"])
     title(first)
     first.kill()
-    registered = (server.data / "players" / "dora" / "authorized_keys").read_text()
+    registered = key_lines(server, "dora")
     intruder = login("dora", keys["mallory"])
     assert intruder.wait_exit() == 255
     assert "Permission denied" in intruder.output()
     assert "'dora' is registered to another key" in intruder.output()  # why, not just "no"
     assert menu_cursor(intruder.screen) is None
-    assert (server.data / "players" / "dora" / "authorized_keys").read_text() == registered
+    assert key_lines(server, "dora") == registered
     assert wait_until(lambda: "refused dora from 127.0.0.1: no key" in server.log()), server.log()
 
 
@@ -273,6 +273,12 @@ def test_a_spectator_sees_the_game_and_cannot_touch_it(
     watch.send(number)
     assert watch.wait_for("Roster"), watch.text()  # the game's screen, drawn at once
     assert "Gus Hussars" in watch.text()
+
+    def same_picture() -> bool:  # both terminals read until they agree
+        gus.pump(0.05)
+        return watch.text() == gus.text()
+
+    assert watch.wait_for(same_picture, 10), (watch.text(), gus.text())  # the whole screen
     for key in ("d", "w", "2", "x", "\r", "n", "\x1b[B", "h"):
         watch.send(key)
         watch.settle(quiet=0.15)
@@ -328,6 +334,22 @@ def test_twenty_sessions_stay_responsive(server: ServerProcess, tmp_path: Path) 
     assert max(result.latencies) < 5.0  # a generous bound; figures: python -m mac_tui.bench ssh
 
 
+def test_the_ssh_bench_plays_its_whole_flow(
+    keys: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m mac_tui.bench ssh --players 2`: both players log in through the zygote in
+    client processes of their own, and every key of the flow (title, new company, contracts,
+    a battle's deployment) shows its effect. The bench prints figures; nothing here is timed."""
+    assert bench_main(["ssh", "--players", "2", "--presses", "6", "--gap", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 players on loopback, 1 client processes, warm start on" in out, out
+    assert "login to title (all 2 at once): median" in out, out
+    assert "menu  : 4 keys" in out and "screen: 16 keys" in out, out
+    assert "battle: 12 keys" in out, out
+    assert "memory per game in battle (2 games): PSS" in out, out
+    assert re.search(r"recordings \(2 games, \d+ s each\): \d+ KB on disk", out), out
+
+
 # ---- limits and passwords (servers of their own) ------------------------------------------
 def test_session_limit_idle_timeout_and_rate_limit(
     keys: dict[str, Path], tmp_path: Path, login: Login
@@ -370,7 +392,10 @@ def test_passwords_only_when_allowed(tmp_path: Path, login: Login) -> None:
 
         hana = login("hana", None, port=with_pw.port, options=opts, env=env)
         title(hana)
-        stored = (with_pw.data / "players" / "hana" / "password").read_text()
+        with open_store(None, with_pw.data) as store:
+            account = store.account("hana")
+        assert account is not None and account.password is not None
+        stored = account.password
         assert stored.startswith("scrypt$") and "correct horse" not in stored
         hana.kill()
         (tmp_path / "secret").write_text("wrong horse battery\n")

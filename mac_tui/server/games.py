@@ -1,12 +1,15 @@
 """A live game: the real `python -m mac_tui play` in a PTY of its own, and a copy of its screen.
 
 Each game runs in its own session and process group, with the PTY as its controlling terminal
-(a two-line launcher makes it so, then execs the game), so a window-size change on the PTY
-reaches it as SIGWINCH like in any terminal, and SIGHUP to its group saves and ends it
-(`MacApp.save_and_exit`). Bytes flow both ways without interpretation: the player's keys into
-the PTY, the game's output to the player's channel. The same output also feeds a `pyte` screen
+(forked so by the zygote, `zygote.py`, or made so by a two-line launcher that then execs the
+game), so a window-size change on the PTY reaches it as SIGWINCH like in any terminal, and
+SIGHUP to its group saves and ends it (`MacApp.save_and_exit`). Bytes flow both ways without
+interpretation: the player's keys into the PTY, the game's output to the player's channel and
+to its recording (`recordings.Recorder`). The same output also feeds a `pyte` screen
 (`ScreenCopy`) a little later, off the player's path, so a spectator who joins mid-game gets
-the current picture at once and then every change.
+the current picture at once and then every change. (Keeping the copy only while someone
+watches was tried and dropped: a same-size SIGWINCH does not make Textual redraw every cell,
+and the copy costs the server little beside the games' own CPU; `bench ssh` prints both.)
 
 `Registry` holds the live games by player, one each; `Registry.lock(name)` serialises the
 take-over of a player's game by their next login. `PlayerLock` makes "one live game per player"
@@ -35,7 +38,9 @@ from typing import Generic, Literal, Protocol, TypeVar
 import pyte
 import pyte.graphics
 
-EndReason = Literal["quit", "disconnect", "idle", "takeover", "shutdown"]
+from .zygote import Zygote
+
+EndReason = Literal["quit", "disconnect", "idle", "takeover", "shutdown", "lease"]
 
 CTTY_LAUNCHER = (
     "import fcntl, os, sys, termios\n"
@@ -124,12 +129,24 @@ def game_env(
     colorterm: str | None = None,
     base: Mapping[str, str] | None = None,
     no_color: str | None = None,
+    store: str | None = None,
+    player: str | None = None,
 ) -> dict[str, str]:
     """A clean environment: nothing of the server's but PATH, TZ and the data override; of
     the client's, its COLORTERM (truecolor) and NO_COLOR (no colour at all), when it sent
-    them."""
+    them. With `store` (the server's store's URL) and `player`, what the game needs to report
+    its saves to the store and read the high scores from it (`server.store.report`), and for
+    a PostgreSQL store libpq's `PG*` variables (the password file: the game's HOME is the
+    player's folder, so the server's `~/.pgpass` is named in `PGPASSFILE`)."""
     base = os.environ if base is None else base
     env = {key: base[key] for key in PASS_THROUGH if key in base}
+    if store is not None and player is not None:
+        env.update(MAC_TUI_STORE=store, MAC_TUI_PLAYER=player)
+        if store.startswith("postgres"):
+            env.update({key: value for key, value in base.items() if key.startswith("PG")})
+            pgpass = Path(base.get("HOME", "~")).expanduser() / ".pgpass"
+            if "PGPASSFILE" not in env and pgpass.is_file():
+                env["PGPASSFILE"] = str(pgpass)
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.update(
         HOME=str(home),
@@ -250,6 +267,24 @@ class ScreenCopy:
 
 
 # ---- the game process ---------------------------------------------------------------------
+class Recorder(Protocol):
+    """Where a game's output and resizes are recorded (`recordings.Recorder`)."""
+
+    def output(self, data: bytes) -> None: ...
+
+    def resize(self, cols: int, rows: int) -> None: ...
+
+
+class ChildProcess(Protocol):
+    """A game's process: a new one (`asyncio.subprocess.Process`) or a warm one forked by the
+    zygote (`zygote.WarmProcess`)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    async def wait(self) -> int: ...
+
+
 class Owner(Protocol):
     """The player's session: gets the game's output and hears when it ends."""
 
@@ -296,7 +331,7 @@ class LiveGame(GameProcess):
         player: str,
         peer: str,
         saves: Path,
-        process: asyncio.subprocess.Process,
+        process: ChildProcess,
         master: int,
         cols: int,
         rows: int,
@@ -316,6 +351,7 @@ class LiveGame(GameProcess):
         self.watchers: set[Watcher] = set()
         self.end_reason: EndReason | None = None
         self.bytes_out = 0
+        self.recorder: Recorder | None = None  # the game's recording (set by its session)
         self._loop = asyncio.get_running_loop()
         self.finished: asyncio.Future[int] = self._loop.create_future()
         self._eof = asyncio.Event()
@@ -341,24 +377,31 @@ class LiveGame(GameProcess):
         rows: int,
         argv: list[str] | None = None,
         lock: PlayerLock | None = None,
+        zygote: Zygote | None = None,
     ) -> LiveGame:
-        """Start the game; with `lock`, the game holds the player's lock too (see
-        `PlayerLock`) and the server lets go of its hold once the game has ended."""
+        """Start the game (forked by `zygote` when it is there, see `zygote`; else a new
+        process); with `lock`, the game holds the player's lock too (see `PlayerLock`) and
+        the server lets go of its hold once the game has ended."""
         cols, rows = clamp_size(cols, rows)
         master, slave = os.openpty()
         try:
             fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
             os.set_blocking(master, False)
-            process = await asyncio.create_subprocess_exec(
-                *(argv or game_argv()),
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=env,
-                cwd=cwd,
-                start_new_session=True,
-                pass_fds=() if lock is None else (lock.fd,),
-            )
+            keep = () if lock is None else (lock.fd,)
+            process: ChildProcess | None = None
+            if zygote is not None and argv is None:
+                process = await zygote.spawn(["play"], env, str(cwd), [slave, *keep], tty=True)
+            if process is None:
+                process = await asyncio.create_subprocess_exec(
+                    *(argv or game_argv()),
+                    stdin=slave,
+                    stdout=slave,
+                    stderr=slave,
+                    env=env,
+                    cwd=cwd,
+                    start_new_session=True,
+                    pass_fds=keep,
+                )
         except BaseException:
             os.close(master)
             raise
@@ -389,6 +432,8 @@ class LiveGame(GameProcess):
             self._eof.set()
             return
         self.bytes_out += len(data)
+        if self.recorder is not None:
+            self.recorder.output(data)
         if self.owner is not None:
             self.owner.game_output(data)
         self._pending.append(data)
@@ -462,6 +507,8 @@ class LiveGame(GameProcess):
             fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.update_screen()
         self.screen.resize(cols, rows)
+        if self.recorder is not None:
+            self.recorder.resize(cols, rows)
         self._tell_watchers()
 
     # ---- the end --------------------------------------------------------------------------

@@ -38,12 +38,16 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from attrs import frozen
 
 from . import LOG, default_data_dir, duration_text, plural, setup_logging
-from .accounts import Accounts, DataDir, shown
-from .games import ELSEWHERE, EndReason, PlayerLock, Registry, game_env
-from .limits import DAY, RateLimiter, SessionCount, client_key
+from .accounts import Accounts, DataDir, StoredRegistrations, shown
+from .games import DEFAULT_TERM, ELSEWHERE, EndReason, PlayerLock, Registry, clamp_size, game_env
+from .leases import Lease, Leases
+from .limits import RateLimiter, SessionCount, client_key
+from .recordings import Recorder, RecordingOptions, Recordings
+from .store import Store, open_store, store_url
 from .webauth import COOKIE, MAX_FORM, SESSION_SECONDS, Logins, Sessions, load_secret
 from .webgame import WebGame
 from .webpages import GAME_PAGE, LOGIN_PAGE, TITLE
+from .zygote import SUPPORTED, Zygote
 
 MAX_SESSIONS_ENV = "MAC_TUI_WEB_MAX_SESSIONS"  # the default of --max-sessions, when set
 DEFAULT_MAX_SESSIONS = 32
@@ -56,6 +60,7 @@ GOODBYES: dict[EndReason, str] = {  # a websocket close reason: at most 123 byte
     "idle": "No key for {idle}: your game is saved. Goodbye!",
     "takeover": "You opened the game in another page: it goes on there (saved).",
     "shutdown": "The server is shutting down: your game is saved. See you soon!",
+    "lease": "This server lost touch with its database: your game is saved. Reload in a minute.",
 }
 
 
@@ -105,17 +110,26 @@ class WebOptions:
     max_registrations: int = 10  # new names per address per day
     behind_proxy: bool = False  # the client's address is X-Forwarded-For's last one
     takeover_grace: float = 10.0  # seconds a hung-up game has to save before SIGTERM
+    warm_start: bool = True  # fork games from a warm zygote (see zygote.py)
+    recordings: RecordingOptions = RecordingOptions()
+    db: str | None = None  # the store: None is DATA/store.db (SQLite); or postgresql://...
+    log: Path | None = None  # the log file: None is DATA/server.log
 
 
 class WebServer:
     """The aiohttp application and everything its pages share (one event loop)."""
 
-    def __init__(self, options: WebOptions, data: DataDir, secret: bytes) -> None:
+    def __init__(
+        self, options: WebOptions, data: DataDir, secret: bytes, store: Store | None = None
+    ) -> None:
         self.options = options
         self.data = data
-        self.accounts = Accounts(data)
+        self.store = store or open_store(options.db, data.root)
+        self.store_url = store_url(options.db, data.root)
+        self.accounts = Accounts(data, self.store)
+        self.leases = Leases(self.store, "web")
         self.sessions = Sessions(secret, self.accounts)
-        self.registrations = RateLimiter(options.max_registrations, window=DAY)
+        self.registrations = StoredRegistrations(self.store, options.max_registrations)
         self.logins = Logins(self.accounts, options.rate_limit, self.registrations)
         self.connections = RateLimiter(options.rate_limit)
         self.registry: Registry[WebGame] = Registry()
@@ -123,6 +137,8 @@ class WebServer:
         self.pages: dict[WebGame, web.WebSocketResponse] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.stopping = False
+        self.zygote: Zygote | None = None
+        self.recordings = Recordings(options.recordings, data.players, LOG.info)
         env = jinja2.Environment(autoescape=True)
         self.login_page = env.from_string(LOGIN_PAGE)
         self.game_page = env.from_string(GAME_PAGE)
@@ -301,12 +317,24 @@ class WebServer:
                 return None
             try:
                 files = self.accounts.prepare(player)
+                lease = self.leases.take(player)
+            except Exception as exc:  # OSError, the store's StoreError or the database's own
+                LOG.error("web: game for %s could not start: %s", player, exc)
+                await close_page(ws, WSCloseCode.INTERNAL_ERROR, NO_START)
+                return None
+            if isinstance(lease, str):
+                LOG.info("web: refused %s from %s: the game runs on another node", player, peer)
+                await close_page(ws, WSCloseCode.TRY_AGAIN_LATER, lease)
+                return None
+            try:
                 lock = PlayerLock.take(files.lock)
             except OSError as exc:
+                self.leases.release(lease)
                 LOG.error("web: game for %s could not start: %s", player, exc)
                 await close_page(ws, WSCloseCode.INTERNAL_ERROR, NO_START)
                 return None
             if lock is None:
+                self.leases.release(lease)
                 LOG.info(
                     "web: refused %s from %s: the game is open on another server", player, peer
                 )
@@ -318,22 +346,37 @@ class WebServer:
                 config=files.config,
                 scores=self.data.root,
                 term=None,
+                store=self.store_url,
+                player=player,
             )
-            cols = to_int(request.query.get("width"), 80)
-            rows = to_int(request.query.get("height"), 24)
+            cols, rows = clamp_size(
+                to_int(request.query.get("width"), 80), to_int(request.query.get("height"), 24)
+            )
+            recorder = self.recordings.start(player, files.root, "web", cols, rows, DEFAULT_TERM)
             try:
                 game = await WebGame.start(
-                    player, peer, env, files.root, cols, rows, ws.send_bytes, lock
+                    player,
+                    peer,
+                    env,
+                    files.root,
+                    cols,
+                    rows,
+                    ws.send_bytes,
+                    lock,
+                    zygote=self.zygote,
+                    recorder=recorder,
                 )
             except OSError as exc:
                 lock.release()
+                self.leases.release(lease)
+                self.recordings.finish(player, files.root, recorder)
                 LOG.error("web: game for %s could not start: %s", player, exc)
                 await close_page(ws, WSCloseCode.INTERNAL_ERROR, NO_START)
                 return None
             self.registry.add(game)
             self.pages[game] = ws
             self.count.enter()
-            game.finished.add_done_callback(lambda _: self.ended(game))
+            game.finished.add_done_callback(lambda _: self.ended(game, lease, files.root, recorder))
         LOG.info("web: game started: %s (pid %d, %dx%d)", player, game.pid, *game.size)
         if self.stopping:  # the server began to stop while this game started
             self.spawn(game.stop("shutdown"))
@@ -361,8 +404,10 @@ class WebServer:
         elif kind in ("focus", "blur") and not args:
             await game.focus(kind == "focus")
 
-    def ended(self, game: WebGame) -> None:
+    def ended(self, game: WebGame, lease: Lease, root: Path, recorder: Recorder | None) -> None:
         self.registry.remove(game)
+        self.leases.release(lease)
+        self.recordings.finish(game.player, root, recorder)
         self.count.leave()
         ws = self.pages.pop(game, None)
         reason = game.end_reason or "quit"
@@ -396,6 +441,13 @@ class WebServer:
                     )
                     self.spawn(game.stop("idle"))
 
+    def leases_lost(self, players: set[str]) -> None:
+        """Hang up (saving) the games whose lease is gone or going (`Leases.keep`)."""
+        for game in self.registry.live():
+            if game.player in players and game.end_reason is None:
+                LOG.error("web: lease lost: %s's game is hung up (saved)", game.player)
+                self.spawn(game.stop("lease"))
+
     async def stop_games(self) -> None:
         """Hang up every game (each saves) and let their pages know."""
         self.stopping = True
@@ -411,12 +463,20 @@ async def run_web(options: WebOptions) -> int:
     data = DataDir((options.data or default_data_dir()).expanduser().resolve())
     try:
         data.make()
-        setup_logging(data.log)
+        setup_logging(options.log or data.log)
         secret = load_secret(data.root / "web" / "secret")
     except (OSError, ValueError) as exc:
         print(f"mac-tui serve web: cannot use the data folder {data.root}: {exc}", file=sys.stderr)
         return 2
-    server = WebServer(options, data, secret)
+    from .ssh import index_saves, start_store
+
+    store = start_store(options.db, data, "serve web")
+    if store is None:
+        return 2
+    server = WebServer(options, data, secret, store)
+    if options.warm_start and SUPPORTED:
+        server.zygote = Zygote(LOG.info)
+        await server.zygote.start()
     runner = web.AppRunner(
         server.app(), handle_signals=False, access_log=None, shutdown_timeout=5.0
     )
@@ -426,6 +486,9 @@ async def run_web(options: WebOptions) -> int:
         await site.start()
     except OSError as exc:  # the address is taken, or not this machine's
         await runner.cleanup()
+        if server.zygote is not None:
+            await server.zygote.close()
+        store.close()
         print(
             f"mac-tui serve web: cannot serve on {options.host}:{options.port}: "
             f"{exc.strerror or exc}",
@@ -439,7 +502,7 @@ async def run_web(options: WebOptions) -> int:
             break
     LOG.info(
         "web: listening on %s:%d (data %s, idle timeout %s, max games %d, %d connections/min "
-        "and %d new names/day per address%s)",
+        "and %d new names/day per address%s, store %s)",
         options.host,
         port,
         data.root,
@@ -448,6 +511,7 @@ async def run_web(options: WebOptions) -> int:
         options.rate_limit,
         options.max_registrations,
         ", behind a proxy" if options.behind_proxy else "",
+        store.where,
     )
     print(f"mac-tui: the game is served at {url_for(options.host, port)}", flush=True)
     if options.host in ("0.0.0.0", "::", ""):
@@ -459,12 +523,20 @@ async def run_web(options: WebOptions) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
     idle = asyncio.ensure_future(server.idle_watch())
+    sweep = asyncio.ensure_future(server.recordings.sweep())
+    leases = asyncio.ensure_future(server.leases.keep(server.leases_lost))
+    server.spawn(index_saves(store, data))
     try:
         await stop.wait()
     finally:
         idle.cancel()
+        sweep.cancel()
+        leases.cancel()
         await server.stop_games()
         await runner.cleanup()
+        if server.zygote is not None:
+            await server.zygote.close()
+        store.close()
         LOG.info("web: stopped")
     return 0
 

@@ -20,10 +20,12 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ...server.scores import SCORES_ENV, Score, Scores, collect, missions_text
 from ..glyphs import Glyphs, glyphs_for
+from ..widgets.footer import GameFooter
+from ..widgets.table import GameTable
 from .base import PALETTE_KEY_MIN_WIDTH, GameScreen
 
 WIDE = PALETTE_KEY_MIN_WIDTH  # from this width on: the seed column, longer names
@@ -36,10 +38,27 @@ def cut(text: str, width: int, g: Glyphs) -> str:
     return g.fit(g.text(text), width).plain
 
 
+STORE_ENV = "MAC_TUI_STORE"  # set by a server for its games (`server.store`)
+
+
 def scores_folder(app_saves: Path) -> Path:
     """`$MAC_TUI_SCORES_DIR` when set, else the game's saves folder."""
     override = os.environ.get(SCORES_ENV)
     return Path(override) if override else app_saves
+
+
+def from_store(root: Path) -> Scores:
+    """A server's game: the table from the server's store (`$MAC_TUI_STORE`), where every
+    game reports its saves' verified figures, so no save is read here."""
+    from ...server.store import StoreError, open_store
+    from ...server.store.files import scores_from_store
+
+    try:
+        with open_store(os.environ.get(STORE_ENV), root) as store:
+            return scores_from_store(store, str(root))
+    except Exception as exc:  # StoreError, or the database's own
+        what = str(exc) if isinstance(exc, StoreError) else type(exc).__name__
+        return Scores((), (f"the high scores cannot be read now ({what})",), str(root))
 
 
 def source_text(folder: Path | None) -> str:
@@ -85,10 +104,10 @@ class ScoresScreen(GameScreen):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="scores-head")
-        yield DataTable(id="scores-table", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="scores-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="scores-detail")
         yield Static("", id="scores-notes")
-        yield Footer()
+        yield GameFooter()
 
     @property
     def root(self) -> Path:
@@ -107,7 +126,7 @@ class ScoresScreen(GameScreen):
     @work(thread=True, exclusive=True, group="scores")
     def read_scores(self, root: Path) -> Scores:
         """Collect (replaying what is not cached yet) off the screen's thread."""
-        scores = collect(root)
+        scores = from_store(root) if os.environ.get(STORE_ENV) else collect(root)
         with contextlib.suppress(RuntimeError):  # the game ended meanwhile
             self.app.call_from_thread(self.show_scores, scores)
         return scores
