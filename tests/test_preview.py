@@ -39,7 +39,7 @@ from mac_tui.combat.preview import (
 from mac_tui.combat.state import Battle, SideInfo, Unit
 from mac_tui.dice import Dice, RngState
 from mac_tui.hexgrid import Hex, from_offset
-from mac_tui.players import ai
+from mac_tui.players import ai_v1
 
 from .test_damage import gear, make_unit, weapon
 
@@ -222,11 +222,11 @@ def test_refused_preview_of_an_ally_and_an_unknown_frame() -> None:
     assert p.refusal == "no frame 'nobody'" and p.weapons == () and p.los == ()
 
 
-def test_ai_expected_group_is_the_previews_expected_damage() -> None:
+def test_ai_v1_expected_group_is_the_previews_expected_damage() -> None:
     b = battle(shooter(), raider(equipment=(gear("point_defense", "left_torso"),)))
     s, t = b.unit("shooter"), b.unit("raider-2")
     for called in (None, "head"):
-        expected, energy = ai._expected_group(b, s, 1, t, called)
+        expected, energy = ai_v1._expected_group(b, s, 1, t, called)
         p = fire_preview(b, s, 1, "raider-2", called)
         assert (expected, energy) == (p.expected, p.energy)
 

@@ -424,6 +424,34 @@ async def test_enemy_turns_play_at_the_animation_pace_and_space_skips_them(
         assert len(app.session.commands) >= count + 2 and player_turn(app)
 
 
+async def test_i_writes_why_the_enemy_gave_its_last_order(tmp_path: Path) -> None:
+    """i: the enemy's last decision in words (issue 13): before it has acted the log says so;
+    after an order, what it chose, what it was worth and what the worth was made of."""
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = await launch_first_contract(pilot)
+        await press(pilot, "a", "s")
+        written: list[str] = []
+        s.view.log = lambda lines: written.extend(lines)  # type: ignore[method-assign]
+        await press(pilot, "i")
+        assert written == ["Why: the enemy has not given an order yet."]
+        for _ in range(6):
+            if s.last_enemy is not None:
+                break
+            await to_player_turn(pilot)
+            await press(pilot, "x")
+        await to_player_turn(pilot)
+        assert s.last_enemy is not None
+        decision, unit = s.last_enemy
+        written.clear()
+        await press(pilot, "i")
+        label = battle_of(app).unit(unit).label
+        assert written[0] == "Why:" and written[1].startswith(f"{label} (")
+        assert " chose: " in written[1] and "(worth " in written[1]
+        assert any("damage dealt" in line or "fire it will draw" in line for line in written)
+        assert decision.why and decision.why[0].plan
+
+
 async def test_withdraw_asks_first_and_auto_resolve_fights_to_the_end(tmp_path: Path) -> None:
     app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
     async with app.run_test(size=(80, 24)) as pilot:

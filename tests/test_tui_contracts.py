@@ -23,7 +23,9 @@ from mac_tui.tui.widgets.dialogs import ConfirmScreen
 
 from .pacing import advance, run_until
 
-SEED = "1"  # contract C1: difficulty 3; both starting frames win it in 15 AI commands
+# The first contract (C1), won by both starting frames as the planner fights it (seed 1's is
+# lost under rules version 2; seeds 2 and 4-7 each break one of the steps below).
+SEED = "3"
 
 
 def text_of(app: MacApp, selector: str) -> str:

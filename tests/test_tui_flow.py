@@ -33,7 +33,9 @@ from mac_tui.tui.widgets.starmap import StarMap
 from .pacing import advance, run_until
 
 Pilot = Any  # textual.pilot.Pilot[None]
-SEED = "16"  # the contract planned (C7, difficulty 2) is won with a wreck to salvage
+# The first contract, fought by the planner, is won with a wreck to salvage (seeds 16-18 and
+# 20-24: lost, or won with no salvage pick to make).
+SEED = "19"
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

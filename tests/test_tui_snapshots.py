@@ -28,7 +28,7 @@ from mac_tui.combat.commands import FireGroup
 from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.combat.state import Battle
-from mac_tui.players.ai import decide
+from mac_tui.players.ai_v1 import decide  # pinned: the stages and snapshots are made with it
 from mac_tui.session import Session
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import CONFIG_ENV, Settings

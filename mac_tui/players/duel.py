@@ -23,6 +23,7 @@ left able to fire, a stalemate: R30) is a draw.
 
 from __future__ import annotations
 
+import gc
 import math
 import multiprocessing
 import time
@@ -286,10 +287,17 @@ def play_match(setup: Setup, match: Match) -> GameResult:
     where = f"seed {match.seed}, {match.map} map, {setup.a} vs {setup.b}" + (
         " (sides swapped)" if match.swapped else ""
     )
+    # What the set-up made lives as long as the game: out of the collector's way, so its full
+    # collections do not land in the policies' decision times (issue 13's "gc.freeze() after
+    # set-up"); given back to it when the game is over, so a worker's games do not pile up.
+    gc.collect()
+    gc.freeze()
     try:
         end, events = play(state, seats, log=log, names=names, observe=watch.observe)
     except Exception as exc:
         raise DuelError(f"{where}: {type(exc).__name__}: {exc}") from exc
+    finally:
+        gc.unfreeze()
     battle = end.battle
     assert battle is not None
     reason = next((e.reason for e in events if isinstance(e, BattleEnded)), "unfinished")

@@ -17,13 +17,25 @@ from ..model import GameState
 
 
 @frozen
+class Option:
+    """One option a policy weighed, explained: its commands (text, in order: a plan for the
+    rest of the activation), its value, and the named parts the value is the sum of."""
+
+    plan: tuple[str, ...]
+    value: float
+    parts: tuple[tuple[str, float], ...] = ()
+
+
+@frozen
 class Decision:
     """A policy's choice: the command, the best options it weighed as (command text, value),
-    and a note (who acted, why)."""
+    a note (who acted, why), and, when the policy explains itself, its best options with what
+    their values are made of (`why`, best first; the chosen plan is the first)."""
 
     command: Command
     options: tuple[tuple[str, float], ...] = ()
     note: str = ""
+    why: tuple[Option, ...] = ()
 
 
 #: `decide(state) -> Decision`, called only when the policy's side must act.

@@ -87,7 +87,25 @@ def _decision_record(state: GameState, decision: Decision) -> dict[str, Any]:
         "unit": unit.id if unit else None,
         "command": decision.command.to_text(),
         "options": [{"command": c, "score": round(s, 2)} for c, s in decision.options],
+        **_why(decision),
         "note": decision.note,
+    }
+
+
+def _why(decision: Decision) -> dict[str, Any]:
+    """The explained options of a policy that gives them (`Decision.why`); nothing otherwise, so
+    the records of a policy without explanations stay as they were."""
+    if not decision.why:
+        return {}
+    return {
+        "why": [
+            {
+                "plan": list(o.plan),
+                "value": round(o.value, 2),
+                "parts": {name: round(v, 2) for name, v in o.parts},
+            }
+            for o in decision.why
+        ]
     }
 
 

@@ -24,7 +24,7 @@ from ..bots.greedy import greedy
 from ..bots.random_bot import random_policy
 from ..core import Command
 from ..model import GameState
-from . import ai
+from . import ai, ai_v1
 from .policy import Decision, Policy
 
 
@@ -85,20 +85,19 @@ class Builtin:
 
 
 def _ai(tactics: int | None = None) -> Policy:
-    # Until the planner's skill ladder lands, today's AI has no skill knob: `ai:tactics=N` is
-    # accepted (and shown in reports) and plays the same AI as `ai`.
-    del tactics
-    return ai.decide
+    # Each frame at its own pilot's Tactics, or every frame of the side at `tactics`: a fresh
+    # policy (it keeps the plan it is playing between commands).
+    return ai.policy_for(tactics)
 
 
 def _ai_v1() -> Policy:
     # The AI as it stood before the planner (issue 13), kept for comparison.
-    return ai.decide
+    return ai_v1.decide
 
 
 BUILTINS: dict[str, Builtin] = {
     "ai": Builtin(
-        "the battle AI (players/ai.py)",
+        "the battle AI (players/ai/: the activation planner)",
         _ai,
         {"tactics": Param(int, 0, 10, "skill level (the pilots' Tactics, 2 at difficulty 1 .. 6)")},
     ),

@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 from mac_tui.game import Accepted, parse_command
-from mac_tui.players.ai import decide as ai_v1  # the first AI: `players.ai_v1` once replaced
+from mac_tui.players.ai_v1 import decide as ai_v1  # the first AI
 from mac_tui.players.autopilot import autoplay, next_line
 from mac_tui.players.driver import drive
 from mac_tui.players.sim import run_battle

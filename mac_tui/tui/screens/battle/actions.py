@@ -256,6 +256,7 @@ ROWS: tuple[BattleAction, ...] = (
     BattleAction("prev_target", "shift+tab", "next_target(-1)", "Previous target", AIMING),
     *(_group(n) for n in (1, 2, 3, 4)),
     # the AI's turns
+    BattleAction("why", "i", "why", "Why it did that", (*COMBAT, Over)),
     BattleAction("skip", "space", "skip", "Skip enemy turn", AI_PACED, show=True),
     BattleAction("pause", "p", "pause", "Pause", (EnemyTurn, Paused), show=True),
     BattleAction("step", "full_stop", "step", "Step", (Paused, More)),

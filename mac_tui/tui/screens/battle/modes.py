@@ -40,6 +40,7 @@ from ....game import Command
 from ....hexgrid import Hex
 from ....model import GameState
 from ....players.driver import next_decision
+from ....players.policy import Decision
 from ...battle_words import article, hex_name
 from ...glyphs import glyphs
 from ...widgets.battle_panels import move_text
@@ -433,14 +434,13 @@ class AiTurn(Mode):
     __slots__ = ()
     how: ClassVar[str] = "p pauses, space skips"
 
-    def next_order(self, state: GameState, auto: bool) -> Command | None:
-        """The AI's order now (None: a person must act): the battle screen's one call of
-        the players layer, the AI seated as `seats` says."""
+    def next_order(self, state: GameState, auto: bool) -> Decision | None:
+        """The AI's decision now, its order and why (None: a person must act): the battle
+        screen's one call of the players layer, the AI seated as `seats` says."""
         battle = state.battle
         if battle is None:
             return None
-        decision = next_decision(state, seats(battle, auto))
-        return None if decision is None else decision.command
+        return next_decision(state, seats(battle, auto))
 
     def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         battle = m.battle

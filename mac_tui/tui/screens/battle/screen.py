@@ -27,6 +27,8 @@ from ....combat.skirmish import NewSkirmish
 from ....combat.state import Battle
 from ....game import Command
 from ....model import GameState
+from ....players.ai import explain
+from ....players.policy import Decision
 from ...battle_history import BattleHistory, order_of, rebuild
 from ...battle_text import log_lines
 from ...glyphs import glyphs_for
@@ -82,8 +84,9 @@ class BattleScreen(GameScreen):
         "again), t the threat view (what each frame can receive before it acts again, and what "
         "lowers it). The enemy's turns come at the pace of Settings (animated, one order per "
         "Enter, or instant); space skips them. L opens the whole battle's log: every roll, "
-        "searchable. A greyed key says why when pressed. Esc cancels an action, or leaves the "
-        "battle (it is saved and resumes where it stood)."
+        "searchable. i writes why the enemy gave its last order (its best options, what each was "
+        "worth and why) to the log. A greyed key says why when pressed. Esc cancels an action, "
+        "or leaves the battle (it is saved and resumes where it stood)."
     )
     BINDINGS = ACTIONS.bindings()
     DEFAULT_CSS = layout.CSS
@@ -99,6 +102,7 @@ class BattleScreen(GameScreen):
         self.last_state: GameState | None = None  # the state before the last command
         self.before: GameState | None = None  # the state the next command is given in
         self.history = BattleHistory()  # every order of the battle (rebuilt on a resume)
+        self.last_enemy: tuple[Decision, str] | None = None  # the enemy's last decision, its frame
         self._history_page: HistoryScreen | None = None  # L's page, once opened
         self.ready = False  # composed and mounted: the widgets can be queried
         self.view = layout.BattleView(self)
@@ -420,10 +424,13 @@ class BattleScreen(GameScreen):
         session, battle, mode = self.game.session, self.battle, self.mode
         if session is None or battle is None or not isinstance(mode, AiTurn):
             return False
-        command = mode.next_order(session.state, self.auto)
-        if command is None:
+        decision = mode.next_order(session.state, self.auto)
+        if decision is None:
             return False
+        command = decision.command
         before = battle.active_unit
+        if before is not None and before.side == "enemy":
+            self.last_enemy = (decision, before.id)
         if not self.game.act(command):
             self.auto = False
             self.mode = Halted(f"The AI's {command.to_text()!r} was refused; press a to retry.")
@@ -440,6 +447,18 @@ class BattleScreen(GameScreen):
         if self.pending is not None:
             self.pending.cancel()
             self.pending = None
+
+    def action_why(self) -> None:
+        """The enemy's last decision in words: what it chose, what each option was worth and
+        what the worth was made of (players/ai/explain.py), written to the log."""
+        battle = self.battle
+        if self.last_enemy is None or battle is None:
+            self.view.log(["Why: the enemy has not given an order yet."])
+            return
+        decision, unit_id = self.last_enemy
+        pilot = battle.unit(unit_id).pilot
+        who = explain.who_words(battle, unit_id, pilot.tactics)
+        self.view.log(["Why:", *explain.describe(decision, battle, who)])
 
     def action_pause(self) -> None:
         """Hold the AI's turn (p again resumes; . plays one order at a time)."""

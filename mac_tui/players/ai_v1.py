@@ -1,4 +1,6 @@
-"""The battle AI (§10): stances, optimal range, target priorities; it plays either side.
+"""The first battle AI, kept unchanged as `ai-v1` (§10): the golden battle logs of
+`tests/golden/v1` were made with it, and `mac-tui duel` measures the planner (`players/ai`)
+against it.
 
 It is a one-action-ahead scorer: every legal action of the active frame is given a score in
 "expected damage points" (damage it deals, damage it avoids, shutdown risk it takes), and the

@@ -1,0 +1,139 @@
+"""The battle AI (§10): a planner that plays either side.
+
+For the active frame it plans the whole activation (`plans.py`: every sequence of actions its
+AP allow), values each plan in one currency, expected damage points (`situation.py`), applies
+the rulebook's stated behaviours (`rules.py`: stances and target priorities) and plays the
+plan's first command. How well it plays follows the pilot's Tactics (`skill.py`).
+
+The policy is asked once per command (the driver asks again after each step). It keeps the
+plan it made and, when the state it is asked about is exactly the one its last command led to
+(a move, a brace: anything without dice), plays the plan's next command instead of planning
+again (its note says which step); after a shot it looks at what the dice did and plans again.
+
+Every decision carries its best options with their values and what each is made of
+(`Decision.why`), which the battle log keeps and `explain.py` puts into words. Withdrawal is
+not a choice here: an AI side withdraws by its threshold at the end of a round (§10.4, R14).
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from ...combat.actions import auto_positions
+from ...combat.commands import AutoDeploy, CalledShot, EndActivation, FireGroup, StartBattle
+from ...core import Accepted, Command
+from ...game import refusal, step
+from ...model import GameState
+from ..policy import Decision, Option, Policy
+from .choice import choose
+from .plans import Plan, Planner
+from .situation import Situation
+from .skill import FULL_TACTICS, skill
+
+__all__ = ["FULL_TACTICS", "decide", "plan_activation", "policy_for"]
+
+TOP_OPTIONS = 5
+#: The note of a decision made after the plan's command was refused (a bug in the planner's
+#: model of the rules; the tests look for it).
+REPLANNED = "replanned: its plan was refused"
+
+
+@frozen
+class Planned:
+    """What the planner chose and why: the plan it plays, then the best of the others, each
+    with its parts (the cover's share split out)."""
+
+    shown: tuple[Plan, ...]
+    note: str
+
+    @property
+    def chosen(self) -> Plan:
+        return self.shown[0]
+
+
+def plan_activation(state: GameState, tactics: int | None = None) -> Planned:
+    """Plan the active frame's activation (its pilot's Tactics unless `tactics` is given)."""
+    battle = state.battle
+    assert battle is not None
+    unit = battle.active_unit
+    if unit is None:
+        raise ValueError("no frame is acting")
+    level = skill(unit.pilot.tactics if tactics is None else tactics)
+    planner = Planner(Situation(battle, unit, level))
+    chosen, ranked = choose(planner.plans(), unit, {u.id: u for u in battle.units})
+    shown = (chosen, *[p for p in ranked if p is not chosen])[:TOP_OPTIONS]
+    note = f"{unit.id} {unit.stance} {unit.priority} tactics {level.tactics}"
+    return Planned(shown, note)
+
+
+def _decision(planned: Planned, command: Command, note: str) -> Decision:
+    shown = planned.shown
+    return Decision(
+        command,
+        tuple((p.text(), p.value) for p in shown),
+        note=planned.note + note,
+        why=tuple(Option(tuple(c.to_text() for c in p.commands), p.value, p.parts) for p in shown),
+    )
+
+
+class _Memory:
+    """The plan being played: the state its next command is for, and what is left of it."""
+
+    __slots__ = ("expect", "planned", "rest")
+
+    def __init__(self) -> None:
+        self.expect: GameState | None = None
+        self.planned: Planned | None = None
+        self.rest: tuple[Command, ...] = ()
+
+
+def _deployment(state: GameState) -> Decision | None:
+    battle = state.battle
+    if battle is None or battle.phase == "over":
+        raise ValueError("no battle to decide in")
+    if battle.phase == "deployment":
+        if auto_positions(battle):
+            return Decision(AutoDeploy(), note="deploy")
+        return Decision(StartBattle(), note="start")
+    return None
+
+
+def policy_for(tactics: int | None = None) -> Policy:
+    """The planner as a policy: every frame at its own pilot's Tactics, or all at `tactics`
+    (`ai:tactics=N`)."""
+    memory = _Memory()
+
+    def decide(state: GameState) -> Decision:
+        early = _deployment(state)
+        if early is not None:
+            return early
+        note = ""
+        if memory.expect is not None and memory.rest and state == memory.expect:
+            command, rest = memory.rest[0], memory.rest[1:]
+            planned = memory.planned
+            assert planned is not None
+            done = len(planned.chosen.commands) - len(rest)
+            note = f", step {done} of its plan"
+        else:
+            planned = plan_activation(state, tactics)
+            command, rest = planned.chosen.commands[0], planned.chosen.commands[1:]
+        if refusal(state, command) is not None:  # the model erred: plan afresh, at worst end
+            planned = plan_activation(state, tactics)
+            command = next(
+                (p.commands[0] for p in planned.shown if refusal(state, p.commands[0]) is None),
+                EndActivation(),
+            )
+            rest = ()
+            note = f", {REPLANNED}"
+        memory.expect, memory.planned, memory.rest = None, planned, ()
+        if rest and not isinstance(command, (FireGroup, CalledShot)):
+            outcome = step(state, command)
+            if isinstance(outcome, Accepted):
+                memory.expect, memory.rest = outcome.state, rest
+        return _decision(planned, command, note)
+
+    return decide
+
+
+#: The AI as every frame's own pilot plays it (`ai`).
+decide: Policy = policy_for()

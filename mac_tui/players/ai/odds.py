@@ -1,0 +1,133 @@
+"""What a volley is expected to do to its target: expected damage, the chance of destroying each
+location, of putting the frame out of the fight and of killing its pilot (§4).
+
+This is the planner's own estimate: each location's fate is worked out exactly over the shots
+of the volley (hit or miss, §4.1 hit location or the called one, the §4.4 transfer chain, the
+head's §4.6 survival roll), with two simplifications: the locations are taken one at a time
+(a side torso's overflow into the centre torso uses the side torso's hit points before the
+volley), and component effects (§4.3) are left out. Reactive Armor counts as extra structure;
+Point Defense as a lower chance of the missile landing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, NamedTuple
+
+from ...catalog import LOCATION_ORDER, catalog
+from ...combat.state import CENTER_TORSO, HEAD
+from .tables import Gun, Kit
+
+_N: Final = len(LOCATION_ORDER)
+
+
+class Odds(NamedTuple):
+    expected: float  # expected damage
+    p_kill: float  # the frame out of the fight: centre torso destroyed or pilot killed
+    p_pilot: float  # the pilot killed (head destroyed and the survival roll failed)
+    p_destroyed: tuple[float, ...]  # per location, LOCATION_ORDER
+    stress: float  # expected reactor stress added to the target (R9)
+
+
+NOTHING: Final = Odds(0.0, 0.0, 0.0, (0.0,) * _N, 0.0)
+
+
+class _Tables:
+    weights: tuple[float, ...] = ()
+    transfer: tuple[int | None, ...] = ()
+
+    @classmethod
+    def load(cls) -> None:
+        if cls.weights:
+            return
+        cat = catalog()
+        locs = [cat.location(loc) for loc in LOCATION_ORDER]
+        total = sum(loc.hit_weight for loc in locs)
+        cls.weights = tuple(loc.hit_weight / total for loc in locs)
+        index = {loc: i for i, loc in enumerate(LOCATION_ORDER)}
+        cls.transfer = tuple(
+            None if loc.transfer_to is None else index[loc.transfer_to] for loc in locs
+        )
+
+
+def _arriving(hp: tuple[int, ...], start: int, amount: int, at: int) -> int:
+    """Damage of a hit on `start` that reaches location `at` (0 if none), through §4.4."""
+    transfer = _Tables.transfer
+    cur: int | None = start
+    while cur is not None:
+        if cur == at:
+            return amount
+        left = hp[cur]
+        if left > 0:
+            amount -= left
+            if amount <= 0:
+                return 0
+        cur = transfer[cur]
+    return 0
+
+
+Shot = tuple[float, int]  # (chance the hit lands, damage)
+
+
+def _destroy_chance(
+    hp: tuple[int, ...], shots: Sequence[Shot], at: int, called: int | None
+) -> float:
+    need = hp[at]
+    if need <= 0:
+        return 0.0
+    weights = _Tables.weights
+    dist: dict[int, float] = {0: 1.0}
+    for p, damage in shots:
+        spread: tuple[tuple[int, float], ...]
+        if called is not None:
+            spread = ((_arriving(hp, called, damage, at), p),)
+        else:
+            acc: dict[int, float] = {}
+            for start in range(_N):
+                a = _arriving(hp, start, damage, at)
+                if a:
+                    acc[a] = acc.get(a, 0.0) + p * weights[start]
+            spread = tuple(acc.items())
+        if not spread:
+            continue
+        nxt: dict[int, float] = {}
+        for done, q in dist.items():
+            if done >= need:
+                nxt[done] = nxt.get(done, 0.0) + q
+                continue
+            rest = q
+            for a, pa in spread:
+                v = done + a
+                if v > need:
+                    v = need
+                nxt[v] = nxt.get(v, 0.0) + q * pa
+                rest -= q * pa
+            nxt[done] = nxt.get(done, 0.0) + rest
+        dist = nxt
+    return sum(q for done, q in dist.items() if done >= need)
+
+
+def volley_odds(target: Kit, shots: Sequence[tuple[int, Gun]], called: str | None) -> Odds:
+    """The odds of `shots` (chance in percent, weapon) fired at `target` (a called shot at
+    `called` when given)."""
+    _Tables.load()
+    if not shots:
+        return NOTHING
+    landed: list[Shot] = []
+    expected = 0.0
+    stress = 0.0
+    for chance, gun in shots:
+        p = chance / 100 * (target.missile_pass if gun.missile else 1.0)
+        landed.append((p, gun.damage))
+        expected += p * gun.damage
+        stress += p * gun.stress
+    at = None if called is None else LOCATION_ORDER.index(called)
+    hp = target.hp
+    total = sum(d for _, d in landed)
+    # a location the whole volley cannot reach the end of is not worked out
+    destroyed = tuple(
+        _destroy_chance(hp, landed, i, at) if 0 < hp[i] <= total else 0.0 for i in range(_N)
+    )
+    p_pilot = destroyed[HEAD] * (1.0 - target.piloting_survival)
+    p_kill = 1.0 - (1.0 - destroyed[CENTER_TORSO]) * (1.0 - p_pilot)
+    return Odds(expected, p_kill, p_pilot, destroyed, stress)

@@ -1,0 +1,645 @@
+"""One decision's view of the battle: who acts before the frame acts again, what each frame can
+fire, what damage is worth, and the fire a position will draw.
+
+Everything is measured in one currency, expected damage points:
+
+* damage dealt counts `1 + focus x firepower / kill distance` per point (a frame that hits
+  hard and is near its end is worth hitting; the same weight makes a damaged frame careful);
+* putting a frame out of the fight is worth its firepower over `HORIZON` activations (and the
+  battle itself for the last one); destroying a location, the firepower mounted there;
+* the fire a position draws is every enemy's best reply before the frame acts again (its two
+  best groups where it stands, or one after its move), shared among the frames it could shoot
+  at by how well it could hit each, with cover, lines of sight, bracing and countermeasures;
+* stress counts by the shutdown it risks (§5.4).
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from ...catalog import LOCATION_ORDER, catalog
+from ...combat import stats
+from ...combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit
+from ...hexgrid import Hex, distance
+from .odds import NOTHING, Odds, volley_odds
+from .rules import FEAR, preferred_distance
+from .skill import Skill
+from .tables import (
+    Clamp,
+    Gun,
+    Kit,
+    MapTables,
+    kit_of,
+    map_tables,
+    relief_of,
+    shift_of,
+    shot_chance,
+)
+
+HORIZON: Final = 8.0  # activations of fire a kill takes off the field: the rest of a battle
+FOCUS: Final = 1.5  # weight of firepower per kill distance on damage
+VICTORY: Final = 40.0  # putting the last enemy out of the fight
+GAMMA: Final = 0.6  # weight of the fire a position lets the frame bring next time
+BAND: Final = 0.6  # per hex away from the stance's preferred distance
+LOCATION_SHARE: Final = 0.6  # a location's weapons are worth this much of a kill's share
+LEGS_SHARE: Final = 0.25  # legs: share of the frame's kill value (it can no longer close)
+FOLLOW_UP_FLOOR: Final = 0.25  # the follow-up never takes the kill distance below this share
+SHUTDOWN_ROUNDS: Final = 1.5  # a shutdown costs this many activations of the frame's fire
+TYPICAL_EVASION: Final = 15
+OPTIMAL_BONUS: Final = 10
+
+Status = tuple[bool, bool]  # (braced, countermeasures on)
+NONE_STATUS: Final[Status] = (False, False)
+_CACHE_LIMIT: Final = 200_000
+COARSE: Final = 5
+
+
+class Reply(NamedTuple):
+    """An enemy's activation before the frame acts again."""
+
+    slot: int  # in `Situation.enemies`
+    kit: Kit
+    pos: Hex
+    ap: int
+    energy: int
+    move: int  # hexes its reply may move
+    now: bool  # acts later this round (bracing counts against it)
+    friends: tuple[Hex, ...] | None  # its allies' positions, when it has indirect fire (R10)
+
+
+class Volley(NamedTuple):
+    shots: tuple[tuple[int, Gun], ...]
+    energy: int
+    expected: float
+
+
+# Shared by every decision: keyed by the interned signatures of the guns and the defences, so
+# they stay true whoever carries them.
+_volleys: dict[tuple[int, ...], Volley] = {}
+_potentials: dict[tuple[int, ...], float] = {}
+_singles: dict[tuple[int, ...], tuple[float, ...]] = {}
+_called: dict[tuple[float, ...], float] = {}
+CALLED: Final = ("head", "center_torso")
+
+
+def coarse(shift: int) -> int:
+    """A shift rounded to the nearest multiple of COARSE: the estimates of fire to come (an
+    enemy's reply, the frame's outlook) share their tables across positions that differ by a
+    point or two of line of sight; the fire a plan orders is always worked out exactly."""
+    return COARSE * ((shift + COARSE // 2) // COARSE)
+
+
+def _room(cache: dict[tuple[int, ...], object]) -> None:
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+
+
+def volley(att: Kit, group: int, tgt: Kit, d: int, shift: int, relief: int, budget: int) -> Volley:
+    """§7.2 as `plan_fire` does it: `att`'s group `group` at `tgt`, each weapon in order fired
+    when in range and paid for from `budget` (`shot_chance` for `shift` and `relief`)."""
+    key = (att.attack_sig, group, tgt.defence_sig, d, shift, relief, budget)
+    found = _volleys.get(key)
+    if found is not None:
+        return found
+    shots: list[tuple[int, Gun]] = []
+    spent = 0
+    expected = 0.0
+    through = tgt.missile_pass
+    for gun in att.groups.get(group, ()):
+        chance = shot_chance(gun, tgt, d, shift, relief)
+        if chance is None or budget - spent < gun.energy:
+            continue
+        shots.append((chance, gun))
+        spent += gun.energy
+        expected += chance * gun.damage * (through if gun.missile else 1.0)
+    found = Volley(tuple(shots), spent, expected / 100)
+    _room(_volleys)  # type: ignore[arg-type]
+    _volleys[key] = found
+    return found
+
+
+def best_singles(att: Kit, tgt: Kit, shift: int, relief: int, budget: int) -> tuple[float, ...]:
+    """The expected damage of `att`'s best single group at `tgt`, by distance."""
+    key = (att.attack_sig, tgt.defence_sig, shift, relief, budget)
+    found = _singles.get(key)
+    if found is None:
+        groups = tuple(att.groups)
+        found = tuple(
+            max(
+                (volley(att, g, tgt, d, shift, relief, budget).expected for g in groups),
+                default=0.0,
+            )
+            for d in range(att.reach + 1)
+        )
+        _room(_singles)  # type: ignore[arg-type]
+        _singles[key] = found
+    return found
+
+
+def called_kill(att: Kit, tgt: Kit, d: int, shift: int, relief: int, budget: int) -> float:
+    """The best chance `att` has of putting `tgt` out of the fight with one called shot (both
+    AP) at its head or centre torso from `d` hexes (`shift` without the called-shot penalty)."""
+    key = (
+        att.attack_sig,
+        tgt.defence_sig,
+        tgt.hp[HEAD],
+        tgt.hp[CENTER_TORSO],
+        tgt.piloting_survival,  # the head's survival roll (not in the defence's signature)
+        d,
+        shift,
+        relief,
+        budget,
+    )
+    found = _called.get(key)
+    if found is not None:
+        return found
+    best = 0.0
+    weakest = min(h for h in (tgt.hp[HEAD], tgt.hp[CENTER_TORSO]) if h > 0)
+    for g, guns in att.groups.items():
+        if sum(gun.damage for gun in guns) < weakest:
+            continue
+        shots = volley(att, g, tgt, d, shift - Clamp.called, relief, budget).shots
+        for loc in CALLED:
+            best = max(best, volley_odds(tgt, shots, loc).p_kill)
+    _room(_called)  # type: ignore[arg-type]
+    _called[key] = best
+    return best
+
+
+def potential(
+    att: Kit, tgt: Kit, d: int, shift: int, relief: int, budget: int, ap: int, move: int
+) -> float:
+    """Expected damage of `att`'s best activation at `tgt` `d` hexes away: its two best groups
+    from where it stands, or its best group after a Move of up to `move` hexes (the same
+    `shift`: line of sight and cover as they are)."""
+    key = (att.attack_sig, tgt.defence_sig, d, shift, relief, budget, ap, move, att.move_energy)
+    found = _potentials.get(key)
+    if found is not None:
+        return found
+    groups = tuple(att.groups)
+    best = 0.0
+    if ap >= 2 and len(groups) >= 2 and d <= att.reach:
+        firsts = sorted(
+            ((volley(att, g, tgt, d, shift, relief, budget), g) for g in groups),
+            key=lambda p: -p[0].expected,
+        )
+        for first, g1 in firsts[:2]:
+            if not first.shots:
+                continue
+            rest = budget - first.energy
+            for g2 in groups:
+                if g2 != g1:
+                    v = first.expected + volley(att, g2, tgt, d, shift, relief, rest).expected
+                    if v > best:
+                        best = v
+    if ap >= 1:
+        if ap >= 2 and move > 0:
+            singles = best_singles(att, tgt, shift, relief, budget - att.move_energy)
+            lo, hi = max(1, d - move), min(d + move, att.reach)
+        else:
+            singles = best_singles(att, tgt, shift, relief, budget)
+            lo, hi = d, min(d, att.reach)
+        for dd in range(lo, hi + 1):
+            v = singles[dd]
+            if v > best:
+                best = v
+    _room(_potentials)  # type: ignore[arg-type]
+    _potentials[key] = found = best
+    return found
+
+
+class Situation:
+    """The analysis of one decision for the active frame `unit`."""
+
+    def __init__(self, battle: Battle, unit: Unit, skill: Skill) -> None:
+        Clamp.load()
+        cat = catalog()
+        acc = cat.combat.accuracy
+        self.battle = battle
+        self.unit = unit
+        self.skill = skill
+        self.tables: MapTables = map_tables(battle.map)
+        self.me: Kit = kit_of(unit)
+        assert unit.pos is not None
+        self.pos: Hex = unit.pos
+        placed = [u for u in battle.units if u.active and u.pos is not None]
+        self.allies: list[Kit] = [
+            kit_of(u) for u in placed if u.side == unit.side and u.id != unit.id
+        ]
+        self.enemies: list[Kit] = [kit_of(u) for u in placed if u.side != unit.side]
+        self.brace_mod = acc.brace
+        self.called_mod = acc.called_shot
+        self.overwatch_mod = acc.overwatch
+        self.spot_range = acc.indirect_spotter_range
+        uplink = next((e for e in cat.equipment.values() if e.effect == "designate"), None)
+        self.uplink_value = 0 if uplink is None else uplink.value
+        self.uplink_range = 0 if uplink is None else uplink.range
+        self.designated = {u.target for u in battle.uplinks if u.side == unit.side}
+        self.fear = FEAR[unit.stance]
+        self.preferred = preferred_distance(unit)
+        order = {uid: i for i, uid in enumerate(battle.order)}
+        mine = order.get(unit.id, battle.turn)
+        # Who acts before this frame acts again: later this round, or earlier next round.
+        self.this_round: set[str] = set()
+        self.next_round: set[str] = set()
+        for e in self.enemies:
+            i = order.get(e.unit.id)
+            if i is None:
+                continue
+            if i > mine and e.unit.ap > 0:
+                self.this_round.add(e.unit.id)
+            elif i < mine:
+                self.next_round.add(e.unit.id)
+        self.allies_after = [
+            a for a in self.allies if order.get(a.unit.id, -1) > mine and a.unit.ap > 0
+        ]
+        reactor = cat.combat.reactor
+        self.reactor = reactor
+        self._odds: dict[tuple[object, ...], Odds] = {}
+        self._fp: dict[str, float] = {}
+        self._ehp: dict[str, float] = {}
+        self._loc_value: dict[str, tuple[float, ...]] = {}
+        self._others2: dict[int, float] = {}
+        self._reactors: dict[str, tuple[int, int, float]] = {}
+        self._spotted: dict[tuple[str, Hex], bool] = {}
+        damaged = any(
+            u.total_armor < u.start_armor or u.total_structure < u.start_structure
+            for u in battle.units
+        )
+        self.pressure = 1.0 if damaged else 1.0 + max(0, battle.round - 3) * 0.5
+        self.last_enemy = len(self.enemies) == 1
+        self.replies = self._replies()
+        self.next_energy = stats.overload_limit(unit)
+        self.next_ap = stats.max_ap(unit)
+        self.targets: list[tuple[Hex, Kit, int, bool, float]] = []
+        for e in self.enemies:
+            epos = e.unit.pos
+            assert epos is not None
+            spotted = self.me.indirect and self.spotted(unit, epos, unit.id)
+            self.targets.append((epos, e, self.tables.cover[epos], spotted, self.damage_weight(e)))
+
+    # ---- fire ----------------------------------------------------------------------------
+    def spotted(self, side_of: Unit, target_pos: Hex, exclude: str) -> bool:
+        """R10: an active frame of `side_of`'s side other than `exclude` within spotting
+        range of `target_pos`."""
+        key = (exclude, target_pos)
+        found = self._spotted.get(key)
+        if found is None:
+            found = any(
+                u.side == side_of.side
+                and u.id != exclude
+                and u.active
+                and u.pos is not None
+                and distance(u.pos, target_pos) <= self.spot_range
+                for u in self.battle.units
+            )
+            self._spotted[key] = found
+        return found
+
+    def volley(
+        self,
+        att: Kit,
+        group: int,
+        tgt: Kit,
+        d: int,
+        los: int,
+        cover: int,
+        spotted: bool,
+        budget: int,
+        extra: int,
+    ) -> Volley:
+        """`volley` from a position: `los`, `cover`, an R10 spotter (`spotted`)."""
+        relief = relief_of(att.indirect, los, spotted)
+        return volley(att, group, tgt, d, shift_of(los, cover, extra), relief, budget)
+
+    def odds(self, tgt: Kit, shots: tuple[tuple[int, Gun], ...], called: str | None) -> Odds:
+        if not shots:
+            return NOTHING
+        key = (tgt, shots, called)
+        found = self._odds.get(key)
+        if found is None:
+            found = volley_odds(tgt, shots, called)
+            self._odds[key] = found
+        return found
+
+    def potential(
+        self,
+        att: Kit,
+        tgt: Kit,
+        d: int,
+        los: int,
+        cover: int,
+        spotted: bool,
+        budget: int,
+        ap: int,
+        move: int,
+        extra: int,
+    ) -> float:
+        """`potential` from a position: `los`, `cover`, an R10 spotter (`spotted`)."""
+        relief = relief_of(att.indirect, los, spotted)
+        return potential(att, tgt, d, shift_of(los, cover, extra), relief, budget, ap, move)
+
+    # ---- what frames are worth ---------------------------------------------------------------
+    def firepower(self, k: Kit) -> float:
+        """What taking the frame out of the fight saves per activation: the expected damage of
+        its two best groups at their best range against a typical target; for an enemy, the
+        mean of that and the most it can do to one of this side's frames where they stand
+        (its activation from where it is, moving included)."""
+        uid = k.unit.id
+        found = self._fp.get(uid)
+        if found is None:
+            per_group = []
+            for guns in k.groups.values():
+                v = 0.0
+                for gun in guns:
+                    chance = gun.accuracy - TYPICAL_EVASION + OPTIMAL_BONUS
+                    chance = max(Clamp.lo, min(Clamp.hi, chance))
+                    v += chance * gun.damage / 100
+                per_group.append(v)
+            per_group.sort(reverse=True)
+            found = sum(per_group[:2])
+            if k.unit.side != self.unit.side:
+                found = (found + self.menace(k)) / 2
+            if k.unit.shutdown:
+                found *= 0.5
+            self._fp[uid] = found
+        return found
+
+    def menace(self, e: Kit) -> float:
+        """The most enemy `e` can do in one activation to a frame of this side where it stands
+        (its full AP and energy, its move, cover and lines of sight as they are)."""
+        epos = e.unit.pos
+        assert epos is not None
+        best = 0.0
+        move = int(e.move * self.skill.enemy_moves + 0.5)
+        for a in (self.me, *self.allies):
+            apos = a.unit.pos
+            assert apos is not None
+            d = distance(epos, apos)
+            los = self.tables.los(epos, apos)
+            v = potential(
+                e,
+                a,
+                d,
+                coarse(-self.tables.cover[apos] - los),
+                0,
+                stats.overload_limit(e.unit),
+                stats.max_ap(e.unit),
+                move,
+            )
+            best = max(best, v)
+        return best
+
+    def kill_distance(self, k: Kit) -> float:
+        """Roughly how much damage, hitting at random, puts the frame out of the fight; with
+        lance coordination (Tactics 4+), less what the allies still to act this round are
+        expected to put on an enemy."""
+        uid = k.unit.id
+        found = self._ehp.get(uid)
+        if found is None:
+            hp = k.hp
+            ct = hp[CENTER_TORSO] + 0.3 * (hp[2] + hp[3])
+            found = max(1.0, min(float(sum(hp)), ct / 0.45))
+            if self.skill.coordination and k.unit.side != self.unit.side:
+                found = max(found * FOLLOW_UP_FLOOR, found - self.follow_up(k))
+            self._ehp[uid] = found
+        return found
+
+    def follow_up(self, t: Kit) -> float:
+        """Expected damage the allies still to act this round will put on enemy `t`: each
+        one's best activation at it, times the share of its fire `t` draws among the enemies
+        (by the squares of what it could do to each)."""
+        total = 0.0
+        for a in self.allies_after:
+            apos = a.unit.pos
+            assert apos is not None
+            pots = []
+            for e in self.enemies:
+                epos = e.unit.pos
+                assert epos is not None
+                d = distance(apos, epos)
+                los = self.tables.los(epos, apos)
+                pots.append(
+                    potential(
+                        a,
+                        e,
+                        d,
+                        coarse(-self.tables.cover[epos] - los),
+                        0,
+                        stats.energy_left(a.unit),
+                        a.unit.ap,
+                        a.move,
+                    )
+                )
+            norm = sum(p * p for p in pots)
+            mine = pots[self.enemies.index(t)]
+            if norm > 0:
+                total += mine * mine * mine / norm
+        return total
+
+    def damage_weight(self, k: Kit, focus: float | None = None) -> float:
+        f = self.skill.focus if focus is None else focus
+        return 1.0 + f * FOCUS * self.firepower(k) / self.kill_distance(k)
+
+    def kill_value(self, k: Kit) -> float:
+        value = self.skill.focus * HORIZON * self.firepower(k)
+        if self.last_enemy and k.unit.side != self.unit.side:
+            value += VICTORY
+        return value
+
+    def location_values(self, k: Kit) -> tuple[float, ...]:
+        """What destroying each location is worth (weapons mounted there; the legs' mobility);
+        the head and centre torso count through the kill chance instead."""
+        uid = k.unit.id
+        found = self._loc_value.get(uid)
+        if found is None:
+            total = sum(stats.weapon_of(w).damage for _, w in k.unit.live_weapons()) or 1
+            kill = self.skill.focus * HORIZON * self.firepower(k)
+            values = []
+            for i, loc in enumerate(LOCATION_ORDER):
+                if i in (HEAD, CENTER_TORSO):
+                    values.append(0.0)
+                elif i == LEGS:
+                    values.append(LEGS_SHARE * kill if k.move else 0.0)
+                else:
+                    mounted = sum(
+                        stats.weapon_of(w).damage
+                        for _, w in k.unit.live_weapons()
+                        if w.mount == loc
+                    )
+                    values.append(LOCATION_SHARE * kill * mounted / total)
+            found = tuple(values)
+            self._loc_value[uid] = found
+        return found
+
+    def attack_parts(self, tgt: Kit, odds: Odds) -> tuple[float, float, float, float, float]:
+        """(damage, kill by the centre torso, kill by the pilot, wrecked locations, target
+        stress) value of an attack's odds; the two kills add up to the chance of putting the
+        frame out of the fight times its worth."""
+        dmg = odds.expected * self.damage_weight(tgt)
+        worth = self.kill_value(tgt)
+        pilot = odds.p_pilot * (1.0 - odds.p_destroyed[CENTER_TORSO]) * worth
+        kill = odds.p_kill * worth - pilot
+        wreck = sum(p * v for p, v in zip(odds.p_destroyed, self.location_values(tgt), strict=True))
+        stress = 0.0
+        if odds.stress > 0:
+            u = tgt.unit
+            before = self.reactor_cost_of(u, u.energy_used, 0, 0.0)
+            after = self.reactor_cost_of(u, u.energy_used, 0, odds.stress)
+            stress = (after - before) * (1.0 - odds.p_kill)
+        return dmg, kill, pilot, wreck, stress
+
+    # ---- reactor ---------------------------------------------------------------------------
+    def reactor_cost_of(self, u: Unit, energy_used: int, vented: int, extra_stress: float) -> float:
+        """What the stress a frame ends the round with costs it (§5.3, §5.4): a 25% chance of a
+        shutdown from its output, a certain one and a reactor hit from 150%."""
+        r = self.reactor
+        found = self._reactors.get(u.id)
+        if found is None:
+            out = stats.effective_output(u)
+            found = (
+                out,
+                max(r.dissipation_min, out // r.dissipation_divisor),
+                self.firepower(kit_of(u)),
+            )
+            self._reactors[u.id] = found
+        output, dissipation, fp = found
+        stress = max(0, u.stress - vented) + max(0, energy_used - output) + extra_stress
+        stress -= min(stress, dissipation)
+        shutdown = SHUTDOWN_ROUNDS * fp + 5.0
+        if stress * 100 >= output * r.auto_shutdown_percent:
+            return shutdown + 0.5 * fp + 10.0
+        cost = 0.0
+        if stress >= output:
+            cost = r.shutdown_chance / 100 * shutdown
+        return cost + 0.15 * fp * stress / max(1, output)
+
+    def end_stress(self, energy_used: int, vented: int) -> float:
+        r = self.reactor
+        u = self.unit
+        output = stats.effective_output(u)
+        stress = max(0, u.stress - vented) + max(0, energy_used - output)
+        return stress - min(stress, max(r.dissipation_min, output // r.dissipation_divisor))
+
+    # ---- the fire a position draws ----------------------------------------------------------
+    def _replies(self) -> list[Reply]:
+        """Per enemy acting before this frame acts again: what its activation can bring."""
+        out = []
+        for i, e in enumerate(self.enemies):
+            uid = e.unit.id
+            epos = e.unit.pos
+            assert epos is not None
+            if uid in self.this_round:
+                ap, energy, now = e.unit.ap, stats.energy_left(e.unit), True
+            elif uid in self.next_round:
+                ap, energy, now = stats.max_ap(e.unit), stats.overload_limit(e.unit), False
+            else:
+                continue
+            friends = tuple(
+                u.unit.pos for u in self.enemies if u is not e and u.unit.pos is not None
+            )
+            move = int(e.move * self.skill.enemy_moves + 0.5)
+            out.append(Reply(i, e, epos, ap, energy, move, now, friends if e.indirect else None))
+        return out
+
+    def reply(
+        self,
+        r: Reply,
+        target: Kit,
+        at: Hex,
+        status: Status,
+        cover: int | None = None,
+        kills: bool = False,
+    ) -> float:
+        """Expected damage the enemy of `r` can fire at `target` standing at `at` before this
+        frame acts again (with the cover of `at`, or `cover`); with `kills`, or the worth (as
+        damage) of a called shot that may put it out of the fight, when that is more."""
+        d = distance(r.pos, at)
+        if d == 0:
+            return 0.0
+        braced, ecm = status
+        extra = 0
+        if braced and r.now:
+            extra -= self.brace_mod
+        if ecm:
+            extra += target.ecm_value
+        spotted = False
+        if r.friends is not None:
+            spot = self.spot_range
+            spotted = any(distance(f, at) <= spot for f in r.friends)
+        los = self.tables.los(r.pos, at)
+        shift = coarse(extra - (self.tables.cover[at] if cover is None else cover) - los)
+        relief = relief_of(r.kit.indirect, los, spotted)
+        v = potential(r.kit, target, d, shift, relief, r.energy, r.ap, r.move)
+        if kills and r.ap >= 2 and r.kit.reach >= d:
+            # a called shot that may put the frame out: its worth, as damage
+            ck = called_kill(r.kit, target, d, shift, relief, r.energy)
+            if ck > 0:
+                v = max(v, ck * self.kill_value(target) / self.damage_weight(target, 1.0))
+        return v
+
+    def others_drawn(self, r: Reply) -> float:
+        """Σ over this frame's allies of the square of the enemy's reply at them."""
+        i = r.slot
+        found = self._others2.get(i)
+        if found is None:
+            found = 0.0
+            for a in self.allies:
+                apos = a.unit.pos
+                assert apos is not None
+                v = self.reply(r, a, apos, (a.unit.braced, a.unit.ecm_active))
+                found += v * v
+            self._others2[i] = found
+        return found
+
+    def drawn(self, at: Hex, status: Status, cover: int | None = None) -> list[float]:
+        """Per enemy: the expected damage it puts on this frame at `at` (its reply, times the
+        share of its fire this frame draws among its side), with the cover of `at` (or
+        `cover`). The share goes by what the enemy could do to each frame as they stand
+        (bracing and countermeasures left out: an enemy does not always turn away from a braced
+        frame), so bracing takes off only what it takes off the shots."""
+        out = [0.0] * len(self.enemies)
+        me = self.me
+        for r in self.replies:
+            v = self.reply(r, me, at, status, cover, kills=True)
+            if v > 0:
+                v0 = self.reply(r, me, at, NONE_STATUS, cover)
+                out[r.slot] = v * v0 * v0 / (v0 * v0 + self.others_drawn(r))
+        return out
+
+    def received_weight(self) -> float:
+        return self.fear * self.damage_weight(self.me, 1.0)
+
+    # ---- where the frame stands --------------------------------------------------------------
+    def outlook(self, at: Hex) -> float:
+        """The fire this frame could bring next time from `at` at its best target (expected
+        damage weighted by the target's worth), its next round's full energy and AP."""
+        best = 0.0
+        me = self.me
+        los = self.tables.los
+        for epos, e, cover, spotted, weight in self.targets:
+            d = distance(at, epos)
+            if d == 0:
+                continue
+            line = los(epos, at)  # the enemy's way: the same line (R29) and traced once
+            v = weight * potential(
+                me,
+                e,
+                d,
+                coarse(-cover - line),
+                relief_of(me.indirect, line, spotted),
+                self.next_energy,
+                self.next_ap,
+                me.move,
+            )
+            if v > best:
+                best = v
+        return best
+
+    def band(self, at: Hex) -> float:
+        """Hexes from the stance's preferred distance to the nearest enemy."""
+        nearest = min(
+            (distance(at, e.unit.pos) for e in self.enemies if e.unit.pos is not None),
+            default=self.preferred,
+        )
+        return float(abs(nearest - self.preferred))

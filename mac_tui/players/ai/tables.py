@@ -1,0 +1,309 @@
+"""The planner's fast tables: per map (cover, lines of sight), per frame (its weapons and what it
+brings to a shot), and the shot model, which gives the engine's own hit chance
+(`combat.attack.hit_chance`) for any pair of positions without building a battle.
+
+The map tables live as long as the map: a battle keeps one `BattleMap` object from state to
+state, so lines of sight traced for one decision serve every later one (`map_tables`). A `Kit`
+is built once per frame state (frames are immutable values; `kit_of` caches by identity).
+
+The shot model is the engine's formula split by what changes while the planner searches:
+`Kit` holds the parts fixed for a frame (base accuracy, gunnery, sensor, actuators, evasion,
+equipment), the call passes the parts fixed for a position (distance, line of sight, cover,
+spotter) and for an activation (brace, countermeasures, uplink, called shot, overwatch).
+`tests/test_ai_planner.py` checks that it agrees with `hit_chance` over random battles.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Final, NamedTuple
+
+from ...catalog import LOCATION_ORDER, catalog
+from ...combat import stats
+from ...combat.attack import (
+    ECM,
+    EVASION_REDUCTION,
+    LONG_RANGE,
+    LONG_RANGE_BONUS,
+    MISSILE,
+    RANGED_ECM,
+    STEALTH,
+    range_modifier,
+)
+from ...combat.mapgen import BattleMap
+from ...combat.preview import missile_pass_chance
+from ...combat.state import LOC_INDEX, Unit
+from ...hexgrid import Hex, line_steps
+
+_MAX_DISTANCE: Final = 64
+_MAPS_KEPT: Final = 4
+_KITS_KEPT: Final = 4096
+
+
+# ---- per map -------------------------------------------------------------------------------
+class MapTables:
+    """Cover per hex, and lines of sight traced on demand and kept."""
+
+    __slots__ = ("cover", "los_cache", "map", "penalty")
+
+    def __init__(self, bmap: BattleMap) -> None:
+        terrain = catalog().terrain
+        self.map = bmap
+        hexes = bmap.grid.hexes()
+        self.cover: dict[Hex, int] = {h: terrain[bmap.terrain_at(h)].defense for h in hexes}
+        # the hexes that cost a line of sight something (§3.6); off the map: nothing
+        self.penalty: dict[tuple[int, int], int] = {}
+        for h in hexes:
+            cost = terrain[bmap.terrain_at(h)].los_penalty
+            if cost:
+                self.penalty[h] = cost
+        self.los_cache: dict[tuple[Hex, Hex], int] = {}
+
+    def los(self, a: Hex, b: Hex) -> int:
+        """§3.6, R29: the LOS penalty from `a` to `b`: the penalties of the hexes
+        `combat.attack.line_of_sight` lists (the intervening hexes on the map; where the line
+        runs along an edge, the worse of the two)."""
+        key = (a, b)
+        value = self.los_cache.get(key)
+        if value is None:
+            penalty = self.penalty
+            value = 0
+            if penalty:
+                aq, ar = a
+                for step in _steps(b[0] - aq, b[1] - ar):
+                    value += max(penalty.get((aq + dq, ar + dr), 0) for dq, dr in step)
+            self.los_cache[key] = value
+        return value
+
+
+@functools.cache
+def _steps(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The intervening steps of a line `dq, dr` long, from the origin, each one hex or the two
+    beside an edge (R29): a line is the same wherever it starts (`hexgrid.line_steps` works in
+    exact integers, so shifting both ends by whole hexes shifts every hex of the line), so one
+    trace serves every pair of hexes that far apart."""
+    return tuple(
+        tuple((h.q, h.r) for h in step) for step in line_steps(Hex(0, 0), Hex(dq, dr))[1:-1]
+    )
+
+
+_maps: list[MapTables] = []
+
+
+def map_tables(bmap: BattleMap) -> MapTables:
+    """The tables of `bmap` (the same object as last time, or an equal map), kept for a few
+    maps at a time."""
+    for t in _maps:
+        if t.map is bmap:
+            return t
+    for t in _maps:
+        if t.map == bmap:
+            return t
+    tables = MapTables(bmap)
+    _maps.insert(0, tables)
+    del _maps[_MAPS_KEPT:]
+    return tables
+
+
+# ---- per range class -----------------------------------------------------------------------
+_range_table: dict[str, tuple[int | None, ...]] = {}
+
+
+def range_mods(range_id: str) -> tuple[int | None, ...]:
+    """R1 for every distance 0.._MAX_DISTANCE (None where the weapon cannot fire)."""
+    table = _range_table.get(range_id)
+    if table is None:
+        table = tuple(range_modifier(range_id, d) for d in range(_MAX_DISTANCE + 1))
+        _range_table[range_id] = table
+    return table
+
+
+def max_reach(range_id: str) -> int:
+    return catalog().range_class(range_id).max_range
+
+
+# ---- per frame -----------------------------------------------------------------------------
+class Gun(NamedTuple):
+    """One weapon that can fire: what the shot model and the planner need of it."""
+
+    weapon: int  # index in the frame's weapons
+    group: int
+    accuracy: int  # base accuracy + the attacker's own modifiers for this weapon
+    damage: int
+    energy: int
+    ranges: tuple[int | None, ...]  # range modifier by distance
+    reach: int
+    missile: bool
+    indirect: bool
+    stress: int  # R9 stress on hit
+
+
+class Kit:
+    """A frame as the planner sees it: its guns by group, its defence, its vitals."""
+
+    __slots__ = (
+        "attack_sig",
+        "defence_sig",
+        "ecm_value",
+        "evasion",
+        "groups",
+        "hp",
+        "indirect",
+        "missile_pass",
+        "move",
+        "move_energy",
+        "piloting_survival",
+        "ranged_ecm",
+        "reach",
+        "reactive",
+        "unit",
+    )
+
+    def __init__(self, unit: Unit) -> None:
+        cat = catalog()
+        acc = cat.combat.accuracy
+        self.unit = unit
+        aim = stats.gunnery_bonus(unit) + stats.equipment_value(unit, EVASION_REDUCTION)
+        if unit.sensor_hit:
+            aim -= acc.sensor_hit
+        long_bonus = stats.equipment_value(unit, LONG_RANGE_BONUS)
+        groups: dict[int, list[Gun]] = {}
+        for index, ws in unit.live_weapons():
+            if not stats.has_shots(ws):
+                continue
+            w = stats.weapon_of(ws)
+            accuracy = w.accuracy + aim + (long_bonus if w.range == LONG_RANGE else 0)
+            if ws.mount in ("left_arm", "right_arm"):
+                accuracy -= acc.arm_actuator * unit.actuator_hits[LOC_INDEX[ws.mount]]
+            groups.setdefault(ws.group, []).append(
+                Gun(
+                    weapon=index,
+                    group=ws.group,
+                    accuracy=accuracy,
+                    damage=w.damage,
+                    energy=w.energy,
+                    ranges=range_mods(w.range),
+                    reach=max_reach(w.range),
+                    missile=w.type == MISSILE,
+                    indirect=w.indirect,
+                    stress=w.stress_on_hit,
+                )
+            )
+        self.groups: dict[int, tuple[Gun, ...]] = {g: tuple(v) for g, v in sorted(groups.items())}
+        self.evasion = stats.evasion(unit) - stats.equipment_value(unit, STEALTH)
+        self.ranged_ecm: tuple[tuple[int, int], ...] = tuple(
+            (cat.equipment[e.equipment].range, cat.equipment[e.equipment].value)
+            for e in unit.equipment
+            if not e.destroyed and cat.equipment[e.equipment].effect == RANGED_ECM
+        )
+        self.ecm_value = stats.equipment_value(unit, ECM)
+        self.missile_pass = missile_pass_chance(unit)
+        self.move = stats.hex_movement(unit) if stats.can_move(unit) else 0
+        self.move_energy = stats.move_energy(unit)
+        dmg = cat.combat.damage
+        self.piloting_survival = (
+            dmg.head_survival_base + dmg.head_survival_per_piloting * unit.pilot.piloting
+        ) / 100
+        reduction = stats.equipment_value(unit, "structure_damage_reduction")
+        self.reactive = reduction
+        hp = []
+        for i in range(len(LOCATION_ORDER)):
+            s = unit.structure[i]
+            if s <= 0:
+                hp.append(0)
+                continue
+            if reduction:
+                s = _unreduced(s, reduction)
+            hp.append(unit.armor[i] + s)
+        self.hp: tuple[int, ...] = tuple(hp)
+        self.indirect = any(g.indirect for guns in self.groups.values() for g in guns)
+        self.reach = max((g.reach for guns in self.groups.values() for g in guns), default=0)
+        # What a shot's odds depend on, as small interned numbers: the caches of the planner's
+        # curves are shared by every frame with the same guns or the same defences.
+        self.attack_sig = intern(tuple(self.groups.items()))
+        self.defence_sig = intern((self.evasion, self.ranged_ecm, self.missile_pass))
+
+    def defence(self, distance: int) -> int:
+        """What the target's own equipment takes off a shot from `distance` (stealth and
+        evasion are in `evasion`; this is the Phantom Emitter's, §7.7.3)."""
+        return sum(value for reach, value in self.ranged_ecm if distance > reach)
+
+
+def _unreduced(structure: int, reduction: int) -> int:
+    """§7.7.3 Reactive Armor: the least damage that still takes `structure` points of
+    structure once `reduction`% of it (rounded down) is taken off."""
+    x = structure
+    while x - x * reduction // 100 < structure:
+        x += 1
+    return x
+
+
+_kits: dict[int, tuple[Unit, Kit]] = {}
+_sigs: dict[object, int] = {}
+
+
+def intern(sig: object) -> int:
+    """A small number standing for `sig` (equal signatures, equal numbers)."""
+    found = _sigs.get(sig)
+    if found is None:
+        found = _sigs[sig] = len(_sigs)
+    return found
+
+
+def kit_of(unit: Unit) -> Kit:
+    """The kit of this very frame state (cached by identity: units are immutable)."""
+    found = _kits.get(id(unit))
+    if found is not None and found[0] is unit:
+        return found[1]
+    if len(_kits) >= _KITS_KEPT:
+        _kits.clear()
+    kit = Kit(unit)
+    _kits[id(unit)] = (unit, kit)
+    return kit
+
+
+# ---- the shot --------------------------------------------------------------------------------
+class Clamp:
+    """§3: the clamp of the final chance, read once."""
+
+    lo: int = 0
+    hi: int = 100
+    indirect: int = 0
+    spotter_range: int = 0
+    called: int = 0
+
+    @classmethod
+    def load(cls) -> None:
+        acc = catalog().combat.accuracy
+        cls.lo, cls.hi = acc.min_chance, acc.max_chance
+        cls.indirect, cls.spotter_range = acc.indirect_fire, acc.indirect_spotter_range
+        cls.called = acc.called_shot
+
+
+def shift_of(los: int, cover: int, extra: int) -> int:
+    """The position's and the activation's modifiers together: they only add up (§3)."""
+    return extra - cover - los
+
+
+def relief_of(gun_indirect: bool, los: int, spotted: bool) -> int:
+    """R10: what indirect fire gives back of the LOS penalty (for an indirect weapon with a
+    spotter: the LOS penalty beyond the flat indirect penalty)."""
+    if gun_indirect and spotted and Clamp.indirect < los:
+        return los - Clamp.indirect
+    return 0
+
+
+def shot_chance(gun: Gun, target: Kit, distance: int, shift: int, relief: int) -> int | None:
+    """The engine's hit chance (§3) of `gun` at `target` `distance` hexes away, with `shift`
+    the sum of the position's and the activation's modifiers (`shift_of`: LOS, cover, brace,
+    countermeasures, uplink, called shot, overwatch) and `relief` what indirect fire gives back
+    of the LOS penalty (`relief_of`, R10; only indirect weapons take it). None out of range."""
+    rng = gun.ranges[distance] if distance <= _MAX_DISTANCE else None
+    if rng is None:
+        return None
+    total = gun.accuracy - target.evasion + rng + shift
+    if gun.indirect:
+        total += relief
+    if target.ranged_ecm:
+        total += target.defence(distance)
+    return Clamp.lo if total < Clamp.lo else Clamp.hi if total > Clamp.hi else total
