@@ -7,8 +7,12 @@ from .load import (
     UNIVERSAL,
     Catalog,
     catalog,
+    check_mod,
     data_dir,
+    installed_catalog,
     load_catalog,
+    per_catalog,
+    use_catalog,
 )
 from .schema import DataError
 
@@ -20,6 +24,10 @@ __all__ = [
     "Catalog",
     "DataError",
     "catalog",
+    "check_mod",
     "data_dir",
+    "installed_catalog",
     "load_catalog",
+    "per_catalog",
+    "use_catalog",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -53,6 +53,7 @@ class Catalog:
     """Every rules table, validated. Lookups by id; tuples keep the data files' order."""
 
     root: Path
+    mods: tuple[Path, ...] = ()  # mod folders layered over root (`load_catalog`)
     weapons: Mapping[str, r.Weapon]
     chassis: Mapping[str, r.Chassis]
     equipment: Mapping[str, r.Equipment]
@@ -154,23 +155,119 @@ class Catalog:
         return None if faction == CONTESTED else faction
 
 
-def _read(root: Path, name: str) -> tuple[str, dict[str, Any]]:
-    path = root / name
-    shown = f"data/{name}"
+MOD_FILES = (
+    "chassis.toml",
+    "classes.toml",
+    "combat.toml",
+    "economy.toml",
+    "equipment.toml",
+    "factions.toml",
+    "galaxy.toml",
+    "loadouts.toml",
+    "maps.toml",
+    "missions.toml",
+    "pilots.toml",
+    "ranges.toml",
+    "start.toml",
+    "terrain.toml",
+    "weapons.toml",
+)
+#: The fields that name a row of an array of tables, in the order they are looked for.
+ROW_KEYS = ("id", "designation", "callsign", "name", "level", "difficulty", "outcome")
+
+
+@frozen
+class _Source:
+    """Where the tables come from: the shipped folder and the mod folders layered over it."""
+
+    root: Path
+    mods: tuple[Path, ...] = ()
+
+
+def _parse(path: Path, shown: str, missing: str) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise DataError(shown, "", f"the file is missing (looked in {root}).") from None
+        raise DataError(shown, "", missing) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(shown, "", f"cannot be read: {exc}.") from None
     try:
-        return shown, tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError(shown, "", f"is not valid TOML: {exc}.") from None
 
 
-def _file(root: Path, name: str, cls: type[T]) -> tuple[Builder, T]:
-    shown, raw = _read(root, name)
+def _read(src: _Source, name: str) -> tuple[str, dict[str, Any]]:
+    shown = f"data/{name}"
+    raw = _parse(src.root / name, shown, f"the file is missing (looked in {src.root}).")
+    for mod in src.mods:
+        path = mod / name
+        if path.is_file():
+            mod_shown = str(path)
+            layer = _parse(path, mod_shown, "")
+            raw = _layer(raw, layer, mod_shown, "")
+            shown = f"{mod_shown} (layered over {shown})"
+    return shown, raw
+
+
+def _row_key(row: Mapping[str, Any]) -> str | None:
+    return next((k for k in ROW_KEYS if k in row), None)
+
+
+def _layer(base: dict[str, Any], mod: Mapping[str, Any], shown: str, where: str) -> dict[str, Any]:
+    """`mod` over `base`: tables merge key by key; an array of tables whose rows are named (by
+    `ROW_KEYS`) merges row by row: a row naming an existing one changes the fields it gives,
+    any other is added at the end; every other value is replaced."""
+    out = dict(base)
+    for key, value in mod.items():
+        here = f"{where}.{key}" if where else f"[{key}]"
+        old = out.get(key)
+        if isinstance(old, dict) and isinstance(value, dict):
+            out[key] = _layer(old, value, shown, here)
+        elif isinstance(old, list) and old and all(isinstance(r, dict) for r in old):
+            out[key] = _layer_rows(old, value, shown, key)
+        else:
+            out[key] = value
+    return out
+
+
+def _layer_rows(base: list[Any], mod: object, shown: str, table: str) -> list[Any]:
+    ident = _row_key(base[0])
+    if ident is None or any(ident not in row for row in base):
+        return mod if isinstance(mod, list) else [mod]  # unnamed rows: the mod's list replaces
+    if not isinstance(mod, list):
+        raise DataError(shown, f"[[{table}]]", "expected an array of tables ([[...]]).")
+    rows = [dict(r) for r in base]
+    where = {row[ident]: i for i, row in enumerate(rows)}
+    for n, row in enumerate(mod):
+        at = f"{table} entry {n + 1}"
+        if not isinstance(row, dict):
+            raise DataError(shown, at, "expected a table.")
+        if ident not in row:
+            raise DataError(shown, at, f'needs its "{ident}" to say which row it adds or changes.')
+        at = f'{table} "{row[ident]}" (entry {n + 1})'
+        i = where.get(row[ident])
+        if i is None:
+            where[row[ident]] = len(rows)
+            rows.append(dict(row))
+        else:
+            rows[i] = _layer(rows[i], row, shown, at)
+    return rows
+
+
+def check_mod(mod: Path) -> None:
+    """A mod folder holds only data files the game reads (DataError otherwise)."""
+    if not mod.is_dir():
+        raise DataError(str(mod), "", "is not a folder of data files.")
+    for path in sorted(mod.iterdir()):
+        if path.suffix == ".toml" and path.name not in MOD_FILES:
+            raise DataError(
+                str(path), "", f"is not a rules table (the tables: {', '.join(MOD_FILES)})."
+            )
+
+
+def _file(src: _Source, name: str, cls: type[T]) -> tuple[Builder, T]:
+    shown, raw = _read(src, name)
     builder = Builder(shown)
     return builder, builder.file(cls, raw)
 
@@ -205,19 +302,23 @@ def _covers(builder: Builder, where: str, spans: list[tuple[int, int]], lo: int,
         builder.fail(where, f"rows must cover {lo} to {hi} in order without gaps or overlaps.")
 
 
-def load_catalog(root: Path | None = None) -> Catalog:
-    """Read and validate every data file; raise DataError naming file, entry and field."""
+def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog:
+    """Read and validate every data file, each mod folder of `mods` layered over the tables
+    in turn (see `_layer`); raise DataError naming file, entry and field."""
     root = root or data_dir()
-    fb, factions_file = _file(root, "factions.toml", r.FactionsFile)
+    for mod in mods:
+        check_mod(mod)
+    src = _Source(root, tuple(mods))
+    fb, factions_file = _file(src, "factions.toml", r.FactionsFile)
     factions = _index(fb, factions_file.faction, "id", "faction")
     owners = [*factions, UNIVERSAL]
 
-    cb, classes_file = _file(root, "classes.toml", r.ClassesFile)
+    cb, classes_file = _file(src, "classes.toml", r.ClassesFile)
     classes = _index(cb, classes_file.class_, "id", "class")
     if sorted(classes) != sorted(["light", "medium", "heavy", "assault"]):
         cb.fail("class", "must list light, medium, heavy and assault once each.")
 
-    wb, weapons_file = _file(root, "weapons.toml", r.WeaponsFile)
+    wb, weapons_file = _file(src, "weapons.toml", r.WeaponsFile)
     weapons = _index(wb, weapons_file.weapon, "id", "weapon")
     for i, w in enumerate(weapons_file.weapon):
         where = f'weapon "{w.id}" (entry {i + 1})'
@@ -229,13 +330,13 @@ def load_catalog(root: Path | None = None) -> Catalog:
         if w.type != "energy" and not w.uses_ammo:
             wb.fail(f'{where}, field "ammo_per_shot"', "ballistic and missile weapons use ammo.")
 
-    hb, chassis_file = _file(root, "chassis.toml", r.ChassisFile)
+    hb, chassis_file = _file(src, "chassis.toml", r.ChassisFile)
     chassis = _index(hb, chassis_file.chassis, "designation", "chassis")
     for i, c in enumerate(chassis_file.chassis):
         where = f'chassis "{c.designation}" (entry {i + 1})'
         _ref(hb, where, "faction", c.faction, owners)
 
-    eb, equipment_file = _file(root, "equipment.toml", r.EquipmentFile)
+    eb, equipment_file = _file(src, "equipment.toml", r.EquipmentFile)
     equipment = _index(eb, equipment_file.equipment, "id", "equipment")
     for i, e in enumerate(equipment_file.equipment):
         where = f'equipment "{e.id}" (entry {i + 1})'
@@ -244,12 +345,12 @@ def load_catalog(root: Path | None = None) -> Catalog:
         if e.category != "active" and e.energy:
             eb.fail(f'{where}, field "energy"', "only active equipment draws energy.")
 
-    tb, terrain_file = _file(root, "terrain.toml", r.TerrainFile)
+    tb, terrain_file = _file(src, "terrain.toml", r.TerrainFile)
     terrain = _index(tb, terrain_file.terrain, "id", "terrain")
     if "open" not in terrain:
         tb.fail("terrain", 'an "open" terrain is required (deployment zones).')
 
-    rb, ranges = _file(root, "ranges.toml", r.RangesFile)
+    rb, ranges = _file(src, "ranges.toml", r.RangesFile)
     _index(rb, ranges.range_class, "id", "range_class")
     for i, rc in enumerate(ranges.range_class):
         if not rc.optimal_min <= rc.optimal_max <= rc.max_range:
@@ -258,7 +359,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
                 "needs optimal_min <= optimal_max <= max_range.",
             )
 
-    mb, combat = _file(root, "combat.toml", r.CombatFile)
+    mb, combat = _file(src, "combat.toml", r.CombatFile)
     locations = _index(mb, combat.location, "id", "location")
     if tuple(locations) != LOCATION_ORDER:
         mb.fail("location", f"must list the seven locations in order: {', '.join(LOCATION_ORDER)}.")
@@ -269,7 +370,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
     _covers(mb, "component", [(c.low, c.high) for c in combat.component], 0, 99)
     _index(mb, combat.component, "id", "component")
 
-    pb, pilots = _file(root, "pilots.toml", r.PilotsFile)
+    pb, pilots = _file(src, "pilots.toml", r.PilotsFile)
     for fname in ("gunnery_d6", "piloting_d6", "tactics_d6"):
         if len(getattr(pilots.hiring, fname)) != 6:
             pb.fail(f'[hiring], field "{fname}"', "needs one value per face of a d6 (6 values).")
@@ -279,7 +380,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
         where = f'starting_pilot "{sp.callsign}" (entry {i + 1})'
         _ref(pb, where, "callsign", sp.callsign, pilots.callsigns.pool)
 
-    xb, economy = _file(root, "economy.toml", r.EconomyFile)
+    xb, economy = _file(src, "economy.toml", r.EconomyFile)
     _covers(xb, "reward", [(rw.difficulty, rw.difficulty) for rw in economy.reward], 1, 5)
     levels = economy.standing_level
     _covers(
@@ -310,7 +411,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
     if sum(p.default for p in economy.payout_level) != 1:
         xb.fail("payout_level", "exactly one level must be the default.")
 
-    gb, galaxy = _file(root, "galaxy.toml", r.GalaxyFile)
+    gb, galaxy = _file(src, "galaxy.toml", r.GalaxyFile)
     systems = _index(gb, galaxy.system, "id", "system")
     places = _index(gb, galaxy.location, "id", "location")
     for i, s in enumerate(galaxy.system):
@@ -332,7 +433,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
             gb.fail(where, "a route joins two different systems, once.")
         seen_routes.add(pair)
 
-    ab, maps = _file(root, "maps.toml", r.MapsFile)
+    ab, maps = _file(src, "maps.toml", r.MapsFile)
     _covers(ab, "map_size", [(m.min_difficulty, m.max_difficulty) for m in maps.map_size], 1, 5)
     _index(ab, maps.landscape, "id", "landscape")
     for i, ls in enumerate(maps.landscape):
@@ -355,10 +456,10 @@ def load_catalog(root: Path | None = None) -> Catalog:
                 "leaves no interior between the deployment zones.",
             )
 
-    nb, missions = _file(root, "missions.toml", r.MissionsFile)
+    nb, missions = _file(src, "missions.toml", r.MissionsFile)
     _covers(nb, "enemy_force", [(f.difficulty, f.difficulty) for f in missions.enemy_force], 1, 5)
 
-    sb, start = _file(root, "start.toml", r.StartFile)
+    sb, start = _file(src, "start.toml", r.StartFile)
     _ref(sb, "[company]", "location", start.company.location, places)
     if start.company.fuel > galaxy.travel.fuel_capacity:
         sb.fail('[company], field "fuel"', "exceeds the fuel capacity in galaxy.toml.")
@@ -380,7 +481,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
                     f"{fr.chassis} has no free {size} hardpoint at {entry.mount}.",
                 )
 
-    lb, loadouts_file = _file(root, "loadouts.toml", r.LoadoutsFile)
+    lb, loadouts_file = _file(src, "loadouts.toml", r.LoadoutsFile)
     loadouts = _check_loadouts(
         lb, loadouts_file, chassis, weapons, equipment, combat.reactor.overload_percent
     )
@@ -400,6 +501,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
 
     return Catalog(
         root=root,
+        mods=tuple(mods),
         weapons=weapons,
         chassis=chassis,
         equipment=equipment,
@@ -526,6 +628,34 @@ def _check_stock_loadout(
 
 
 @functools.cache
-def catalog() -> Catalog:
+def installed_catalog() -> Catalog:
     """The catalog of the installed data, loaded once per process."""
     return load_catalog()
+
+
+_active: Catalog | None = None
+
+
+def catalog() -> Catalog:
+    """The catalog in force: the installed data's, or the one `use_catalog` put in force."""
+    return _active if _active is not None else installed_catalog()
+
+
+def use_catalog(cat: Catalog | None) -> None:
+    """Put `cat` in force for this process (None: the installed data again). Tools that
+    measure mods (`mac-tui lab`) switch catalogs between runs; the game never does."""
+    global _active
+    _active = cat
+
+
+def per_catalog(make: Callable[[], T]) -> Callable[[], T]:
+    """`make()` computed once per catalog in force (a cache that follows `use_catalog`)."""
+    last: list[tuple[Catalog, T]] = []
+
+    def get() -> T:
+        cat = catalog()
+        if not last or last[0][0] is not cat:
+            last[:] = [(cat, make())]
+        return last[0][1]
+
+    return get
