@@ -88,7 +88,7 @@ def _dask(todo: Sequence[Run], scheduler: str) -> Iterator[Done]:
         workers = sum(client.nthreads().values()) or 1
         futures = client.map(play_chunk, chunks(todo, workers), pure=False)
         try:
-            for future in dask_completed(futures):  # type: ignore[no-untyped-call]
+            for future in dask_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
                 yield from future.result()
         except BaseException:
             client.cancel(futures)

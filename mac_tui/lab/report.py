@@ -199,7 +199,7 @@ def print_report(doc: Mapping[str, Any], *, charts: bool = True, width: int | No
         console.print(table)
         console.print(_damage_table(cells))
     else:
-        for name in ("survived", "ended", "credits at end p10·p50·p90", "p50/start"):
+        for name in ("survived", "credits at end p50 (x start)", "p10 · p90"):
             table.add_column(name, justify="right")
         for name in ("missions", "pilots lost/mission", "hired", "d4+ late", "reputation"):
             table.add_column(name, justify="right")
@@ -209,9 +209,8 @@ def print_report(doc: Mapping[str, Any], *, charts: bool = True, width: int | No
                 c["label"],
                 str(c["runs"]),
                 _pct(c["survived"]),
-                ", ".join(f"{k}: {v}" for k, v in c["ended"].items()) or "-",
-                f"{ce['p10']:,} · {ce['p50']:,} · {ce['p90']:,}",
-                f"{ce['p50_x_start']:.2f}x",
+                f"{ce['p50']:,} ({ce['p50_x_start']:.2f}x)" if c["survived"]["count"] else "-",
+                f"{ce['p10']:,} · {ce['p90']:,}" if c["survived"]["count"] else "-",
                 f"{c['missions_per_run']:.1f}",
                 f"{c['pilots_lost_per_mission']:.3f}",
                 f"{c['pilots_hired_per_run']:.1f}",
@@ -219,6 +218,10 @@ def print_report(doc: Mapping[str, Any], *, charts: bool = True, width: int | No
                 str(c["reputation_median"]),
             )
         console.print(table)
+        for c in cells:
+            if c["ended"]:
+                ends = "; ".join(f"{k}: {v}" for k, v in c["ended"].items())
+                console.print(f"{c['label']} ended: {ends}", highlight=False)
         console.print(_month_table(cells))
     if charts and cells:
         for chart in charts_for(doc, width=min(console.width, 100)):
