@@ -21,6 +21,8 @@ from mac_tui.lab.experiment import ExperimentError
 from mac_tui.lab.runs import catalog_for, end_kind
 from mac_tui.lab.store import Store
 
+from .conftest import ROOT
+
 BATTLES = """
 name = "tiny"
 kind = "battle"
@@ -336,3 +338,19 @@ def test_campaign_stats_from_hand_made_rows() -> None:
     assert stats["missions_by_difficulty"] == {1: 2, 2: 1, 4: 1, 5: 1}
     assert stats["second_half_d4_plus"]["count"] == 1  # the d4 on day 45; d5 was on day 5
     assert [m["alive"]["count"] for m in stats["by_month"]] == [3, 2]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "docs" / "experiments").glob("*.toml")), ids=str)
+def test_the_shipped_experiments_are_valid(path: Path) -> None:
+    loaded = experiment.load(path)
+    assert loaded.name == path.stem and loaded.runs()
+
+
+def test_bench_lab_prints_its_three_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    from mac_tui.bench import main as bench_main
+
+    assert bench_main(["lab", "--seeds", "1", "--ai-seeds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy vs greedy: 6 battles" in out and "battles/s/core (target >= 50)" in out
+    assert "ai vs ai: 6 battles" in out
+    assert "lab overhead: 6 greedy runs" in out and "(target <= 5%)" in out
