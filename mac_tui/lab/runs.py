@@ -159,8 +159,9 @@ def end_kind(cause: str) -> str:
 
 
 class _Diary:
-    """Follows a campaign line by line: monthly samples, each mission's difficulty and result
-    and the pilots it cost."""
+    """Follows a campaign line by line: monthly samples (the first state seen on or after day
+    1, 31, 61...), each mission's day, difficulty and result and the pilots it cost, and the
+    roster's size at the start (pilots hired = pilots on the roster since, the dead included)."""
 
     def __init__(self) -> None:
         self.months: list[dict[str, int]] = []
@@ -168,11 +169,14 @@ class _Diary:
         self.in_mission = False
         self.in_report = False
         self.kia = 0
+        self.first_pilots: int | None = None
 
     def see(self, state: GameState) -> None:
         c = state.campaign
         if c is None:
             return
+        if self.first_pilots is None:
+            self.first_pilots = len(c.pilots)
         while c.day > len(self.months) * MONTH_DAYS:
             self.months.append(self.sample(c))
         if c.mission is not None and not self.in_mission:
@@ -215,7 +219,7 @@ def play_campaign(config: Mapping[str, Any], seed: int) -> tuple[dict[str, Any],
         "missions": c.missions_played,
         "missions_won": c.missions_won,
         "pilots_lost": _kia(c),
-        "pilots_hired": c.mercs_hired,
+        "pilots_hired": len(c.pilots) - (diary.first_pilots or len(c.pilots)),
         "months": diary.months,
         "mission_log": diary.missions,
         "lines": len(run.lines),
