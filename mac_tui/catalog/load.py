@@ -641,11 +641,13 @@ def catalog() -> Catalog:
     return _active if _active is not None else installed_catalog()
 
 
-def use_catalog(cat: Catalog | None) -> None:
-    """Put `cat` in force for this process (None: the installed data again). Tools that
-    measure mods (`mac-tui lab`) switch catalogs between runs; the game never does."""
+def use_catalog(cat: Catalog | None) -> Catalog | None:
+    """Put `cat` in force for this process (None: the installed data again) and return the
+    one put in force before (None: the installed data). Tools that measure mods (`mac-tui
+    lab`) switch catalogs between runs; the game never does."""
     global _active
-    _active = cat
+    previous, _active = _active, cat
+    return previous
 
 
 def per_catalog(make: Callable[[], T]) -> Callable[[], T]:

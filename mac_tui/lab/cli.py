@@ -121,7 +121,7 @@ def _experiment(args: argparse.Namespace) -> Any:
     from .experiment import ExperimentError, from_flags, load, with_seeds
 
     if args.experiment:
-        flags = [f for f in ("kind", "set", "axis", "data") if getattr(args, f, None)]
+        flags = [f for f in ("kind", "name", "set", "axis", "data") if getattr(args, f, None)]
         if flags:
             raise ExperimentError(f"give an experiment file or --{flags[0]} flags, not both")
         experiment = load(Path(args.experiment))
@@ -170,7 +170,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         with progress_bar(todo, experiment.name, show=show, unit=unit) as advance:
             try:
                 played = execute(runs, store, jobs=jobs, scheduler=args.scheduler, progress=advance)
-            except OSError as exc:  # the scheduler cannot be reached
+            except OSError as exc:  # the scheduler cannot be reached (in 20 s)
                 return _fail(f"cannot reach the scheduler {args.scheduler}: {exc}", 1)
         if not args.json:
             where = f"on {args.scheduler}" if args.scheduler else f"with {jobs} job(s)"

@@ -84,7 +84,7 @@ def _dask(todo: Sequence[Run], scheduler: str) -> Iterator[Done]:
     from distributed import Client
     from distributed import as_completed as dask_completed
 
-    with Client(scheduler, set_as_default=False) as client:  # type: ignore[no-untyped-call]
+    with Client(scheduler, set_as_default=False, timeout="20s") as client:  # type: ignore[no-untyped-call]
         workers = sum(client.nthreads().values()) or 1
         futures = client.map(play_chunk, chunks(todo, workers), pure=False)
         try:

@@ -28,12 +28,16 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import product
 from pathlib import Path
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, frozen
+
+from ..catalog import DataError
+from ..players.specs import SpecError
+from .runs import battle_setup, catalog_for, check_config, data_hash
 
 KINDS = ("battle", "campaign")
 #: Every axis of each kind and its default (None: not set).
@@ -73,7 +77,10 @@ class Run:
 
 
 def run_key(kind: str, config: Mapping[str, Any], seed: int) -> str:
-    text = json.dumps([kind, dict(config), seed], sort_keys=True, separators=(",", ":"))
+    """A hash of what the run plays: a mod counts by its contents (`data_hash`), not by where
+    its folder is."""
+    played = {k: v for k, v in config.items() if k != "data"}
+    text = json.dumps([kind, played, seed], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -112,8 +119,6 @@ class Experiment:
     def runs(self) -> list[Run]:
         """Every run of the experiment, cell by cell, seed by seed (a mirror cell's seed twice,
         sides swapped, on each of its maps)."""
-        from .runs import battle_setup, data_hash
-
         hashes: dict[str, str] = {}
         out: list[Run] = []
         seeds = range(self.first_seed, self.first_seed + self.seeds)
@@ -218,10 +223,6 @@ def _value(kind: str, key: str, value: object, fail: Any, where: str, base: Path
 
 def _cell_problem(kind: str, config: Mapping[str, Any]) -> str | None:
     """Why a cell's config cannot run (policies, chassis, sizes, mods, strategies), or None."""
-    from ..catalog import DataError
-    from ..players.specs import SpecError
-    from .runs import catalog_for, check_config
-
     try:
         with catalog_for(str(config["data"])):
             check_config(kind, config)
@@ -278,19 +279,9 @@ def with_seeds(experiment: Experiment, seeds: int | None) -> Experiment:
         return experiment
     if not 1 <= seeds <= MAX_SEEDS:
         raise ExperimentError(f"--seeds must be 1 to {MAX_SEEDS}, not {seeds}")
-    from attrs import evolve
-
     return evolve(experiment, seeds=seeds)
 
 
 def from_json(doc: Mapping[str, Any]) -> Experiment:
     """An experiment as the store keeps it (`Experiment.to_json`)."""
     return build(doc, source=f"stored experiment {doc.get('name')!r}")
-
-
-def axis_names(experiment: Experiment) -> list[str]:
-    return [k for k, _ in experiment.axes]
-
-
-def unique(items: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(items))

@@ -15,8 +15,7 @@ from typing import Any
 from attrs import frozen
 
 from ..campaign.state import Campaign
-from ..catalog import Catalog, catalog, load_catalog, use_catalog
-from ..catalog import load as catalog_load
+from ..catalog import Catalog, catalog, installed_catalog, load_catalog, use_catalog
 from ..model import GameState
 from ..players.autopilot import STRATEGIES, autoplay
 from ..players.duel import Match, Setup, map_sizes, play_match
@@ -60,9 +59,8 @@ def catalog_for(data: str) -> Iterator[Catalog]:
             _catalogs[data] = load_catalog(mods=[Path(data)])
         cat = _catalogs[data]
     else:
-        cat = catalog_load.installed_catalog()
-    previous = catalog_load._active
-    use_catalog(cat)
+        cat = installed_catalog()
+    previous = use_catalog(cat)
     try:
         yield cat
     finally:
