@@ -354,3 +354,21 @@ def test_bench_lab_prints_its_three_figures(capsys: pytest.CaptureFixture[str]) 
     assert "greedy vs greedy: 6 battles" in out and "battles/s/core (target >= 50)" in out
     assert "ai vs ai: 6 battles" in out
     assert "lab overhead: 6 greedy runs" in out and "(target <= 5%)" in out
+
+
+def test_values_derived_from_the_catalog_follow_a_switch(tmp_path: Path) -> None:
+    from mac_tui.catalog import per_catalog
+
+    calls: list[int] = []
+
+    @per_catalog
+    def laser_damage() -> int:
+        calls.append(1)
+        return catalog().weapons["medium_laser"].damage
+
+    base = laser_damage()
+    assert laser_damage() == base and len(calls) == 1  # cached
+    mod = write_mod(tmp_path / "mod", '[[weapon]]\nid = "medium_laser"\ndamage = 13\n')
+    with catalog_for(str(mod)):
+        assert laser_damage() == 13
+    assert laser_damage() == base and len(calls) == 3
