@@ -372,3 +372,9 @@ def test_values_derived_from_the_catalog_follow_a_switch(tmp_path: Path) -> None
     with catalog_for(str(mod)):
         assert laser_damage() == 13
     assert laser_damage() == base and len(calls) == 3
+
+
+def test_report_before_any_run_says_so(battles: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    Store(battles.with_suffix(".sqlite")).close()
+    code, out, _ = lab(capsys, "report", str(battles))
+    assert code == 0 and "0/4 runs stored" in out and "no run of this experiment" in out

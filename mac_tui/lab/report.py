@@ -180,6 +180,10 @@ def print_report(doc: Mapping[str, Any], *, charts: bool = True, width: int | No
     table.add_column("cell", style="bold")
     table.add_column("runs", justify="right")
     cells = [c for c in doc["cells"] if c["runs"]]
+    if not cells:
+        console.print(title, highlight=False)
+        console.print("no run of this experiment is stored yet: `mac-tui lab run` plays them")
+        return
     if exp["kind"] == "battle":
         for name in ("A wins", "B wins", "draws", "rounds", "frames lost A·B", "pilots lost A·B"):
             table.add_column(name, justify="right")
