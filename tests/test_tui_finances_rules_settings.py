@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from mac_tui.campaign.ledger import category_totals, daily_balances, post
 from mac_tui.campaign.timeflow import daily_upkeep, frame_upkeep
 from mac_tui.catalog import catalog
 from mac_tui.tui.app import MacApp
-from mac_tui.tui.config import CONFIG_ENV, Settings, load_settings
+from mac_tui.tui.config import CONFIG_ENV, Settings, load_settings, save_settings
 from mac_tui.tui.screens.finances import FinancesSection, chart_lines, signed
 from mac_tui.tui.screens.rules import RulesScreen
 from mac_tui.tui.screens.settings import SettingsScreen, binding_rows, theme_names
@@ -265,3 +266,35 @@ async def test_a_broken_config_file_is_reported_not_fatal(
         await pilot.pause()
         assert load_settings(config_file) == (app.settings, None)
         assert not problem.display
+
+
+def test_a_config_that_is_not_a_small_regular_file_is_refused_by_name(tmp_path: Path) -> None:
+    """A FIFO named config.toml would hang a plain read; a huge file would fill memory. Both
+    give the defaults and a message naming the file."""
+    fifo = tmp_path / "fifo" / "config.toml"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    settings, problem = load_settings(fifo)
+    assert settings == Settings()
+    assert problem is not None and str(fifo) in problem and "pipe" in problem
+
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * (2 * 1024 * 1024))
+    settings, problem = load_settings(big)
+    assert settings == Settings()
+    assert problem is not None and str(big) in problem
+
+
+def test_a_linked_config_is_read_and_stays_linked_when_saved(tmp_path: Path) -> None:
+    """Players keep dotfiles in a folder of their own and link them in."""
+    real = tmp_path / "dotfiles" / "mac-tui.toml"
+    real.parent.mkdir()
+    real.write_text('\ufefftheme = "mac-okabe-ito"\n', encoding="utf-8")  # a BOM too
+    link = tmp_path / "config" / "config.toml"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    settings, problem = load_settings(link)
+    assert (settings.theme, problem) == ("mac-okabe-ito", None)
+    save_settings(attrs.evolve(settings, glyphs="ascii"), link)
+    assert link.is_symlink()
+    assert 'glyphs = "ascii"' in real.read_text(encoding="utf-8")

@@ -60,15 +60,13 @@ async def palette_options(pilot: Pilot, query: str, typed: bool = False) -> list
         await pilot.press(*query)
     else:
         pilot.app.screen.query_one(CommandInput).insert_text_at_cursor(query)
-    seen: list[str] = []
-    for _ in range(40):  # the providers answer in the background
-        await pilot.pause(0.05)
-        options = pilot.app.screen.query_one(CommandList)
-        now = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        if now and now == seen:
-            break
-        seen = now
-    return seen
+    # The providers answer in a worker started by the input's change: let the change be handled,
+    # then wait for the gathering worker to finish and its last batch to be shown.
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    options = pilot.app.screen.query_one(CommandList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
 async def pick(pilot: Pilot, label: str) -> None:

@@ -20,7 +20,10 @@ from typing import Literal
 import attrs
 from attrs import frozen
 
+from ..safefile import BOM, Refused, read_regular
+
 CONFIG_ENV = "MAC_TUI_CONFIG"
+MAX_CONFIG_BYTES = 1024 * 1024  # a settings file is a few hundred bytes
 Glyphs = Literal["ascii", "unicode"]
 Animation = Literal["off", "fast", "normal", "slow"]
 GLYPHS: tuple[Glyphs, ...] = ("unicode", "ascii")
@@ -86,8 +89,11 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     if not path.exists():
         return Settings(), None
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        # A link (a dotfiles folder) is followed; what it names must be a small regular file,
+        # so a FIFO or a device named config.toml is refused instead of hanging the game.
+        data = read_regular(os.path.realpath(path), limit=MAX_CONFIG_BYTES)
+        raw = tomllib.loads(data.decode("utf-8").removeprefix(BOM))
+    except (OSError, Refused, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return Settings(), f"{path}: unreadable ({exc}); using the default settings"
     settings = Settings()
     problems: list[str] = []
@@ -122,7 +128,7 @@ def settings_text(settings: Settings) -> str:
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> None:
-    path = path or config_path()
+    path = Path(os.path.realpath(path or config_path()))  # a linked file stays linked
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(settings_text(settings), encoding="utf-8")
