@@ -105,8 +105,8 @@ def campaign_stats(rows: Sequence[Row], days: int) -> dict[str, Any]:
                 "month": k + 1,
                 "day": k * 30 + 1,
                 "alive": rate(sum(1 for m in ms if m["survived"] or m["end_day"] > k * 30 + 1), n),
-                "median_credits": median(a["credits"] for a in at) if at else None,
-                "median_reputation": median(a["reputation"] for a in at) if at else None,
+                "median_credits": round(median(a["credits"] for a in at)) if at else None,
+                "median_reputation": round(median(a["reputation"] for a in at)) if at else None,
                 "missions": len(taken),
                 "by_difficulty": dict(sorted(Counter(taken).items())),
                 "mean_difficulty": _mean(taken),
@@ -119,7 +119,7 @@ def campaign_stats(rows: Sequence[Row], days: int) -> dict[str, Any]:
         "days": days,
         "survived": rate(len(alive), n),
         "ended": dict(sorted(Counter(m["ended"] for m in ms if m["ended"]).items())),
-        "end_day_median": median(m["end_day"] for m in ms) if ms else None,
+        "end_day_median": round(median(m["end_day"] for m in ms)) if ms else None,
         "credits_end": {
             "start": start,
             "p10": percentile(credits, 0.10),
@@ -135,7 +135,7 @@ def campaign_stats(rows: Sequence[Row], days: int) -> dict[str, Any]:
         "pilots_lost_per_mission": round(lost / missions, 3) if missions else 0.0,
         "pilots_lost_per_run": _mean([m["pilots_lost"] for m in ms]),
         "pilots_hired_per_run": _mean([m["pilots_hired"] for m in ms]),
-        "reputation_median": median(m["reputation"] for m in ms) if ms else None,
+        "reputation_median": round(median(m["reputation"] for m in ms)) if ms else None,
         "by_month": by_month,
     }
 
