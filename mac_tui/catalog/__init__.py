@@ -7,13 +7,13 @@ from .load import (
     UNIVERSAL,
     Catalog,
     catalog,
-    check_mod,
     data_dir,
     installed_catalog,
     load_catalog,
     per_catalog,
     use_catalog,
 )
+from .mods import check_mod
 from .schema import DataError
 
 __all__ = [

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import os
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,7 +15,8 @@ from typing import Any, TypeVar
 from attrs import frozen
 
 from . import records as r
-from .schema import Builder, DataError
+from .mods import check_mod, layer, parse
+from .schema import Builder
 
 T = TypeVar("T")
 
@@ -155,27 +155,6 @@ class Catalog:
         return None if faction == CONTESTED else faction
 
 
-MOD_FILES = (
-    "chassis.toml",
-    "classes.toml",
-    "combat.toml",
-    "economy.toml",
-    "equipment.toml",
-    "factions.toml",
-    "galaxy.toml",
-    "loadouts.toml",
-    "maps.toml",
-    "missions.toml",
-    "pilots.toml",
-    "ranges.toml",
-    "start.toml",
-    "terrain.toml",
-    "weapons.toml",
-)
-#: The fields that name a row of an array of tables, in the order they are looked for.
-ROW_KEYS = ("id", "designation", "callsign", "name", "level", "difficulty", "outcome")
-
-
 @frozen
 class _Source:
     """Where the tables come from: the shipped folder and the mod folders layered over it."""
@@ -184,86 +163,16 @@ class _Source:
     mods: tuple[Path, ...] = ()
 
 
-def _parse(path: Path, shown: str, missing: str) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(shown, "", missing) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(shown, "", f"cannot be read: {exc}.") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(shown, "", f"is not valid TOML: {exc}.") from None
-
-
 def _read(src: _Source, name: str) -> tuple[str, dict[str, Any]]:
     shown = f"data/{name}"
-    raw = _parse(src.root / name, shown, f"the file is missing (looked in {src.root}).")
+    raw = parse(src.root / name, shown, f"the file is missing (looked in {src.root}).")
     for mod in src.mods:
         path = mod / name
         if path.is_file():
             mod_shown = str(path)
-            layer = _parse(path, mod_shown, "")
-            raw = _layer(raw, layer, mod_shown, "")
+            raw = layer(raw, parse(path, mod_shown, ""), mod_shown, "")
             shown = f"{mod_shown} (layered over {shown})"
     return shown, raw
-
-
-def _row_key(row: Mapping[str, Any]) -> str | None:
-    return next((k for k in ROW_KEYS if k in row), None)
-
-
-def _layer(base: dict[str, Any], mod: Mapping[str, Any], shown: str, where: str) -> dict[str, Any]:
-    """`mod` over `base`: tables merge key by key; an array of tables whose rows are named (by
-    `ROW_KEYS`) merges row by row: a row naming an existing one changes the fields it gives,
-    any other is added at the end; every other value is replaced."""
-    out = dict(base)
-    for key, value in mod.items():
-        here = f"{where}.{key}" if where else f"[{key}]"
-        old = out.get(key)
-        if isinstance(old, dict) and isinstance(value, dict):
-            out[key] = _layer(old, value, shown, here)
-        elif isinstance(old, list) and old and all(isinstance(r, dict) for r in old):
-            out[key] = _layer_rows(old, value, shown, key)
-        else:
-            out[key] = value
-    return out
-
-
-def _layer_rows(base: list[Any], mod: object, shown: str, table: str) -> list[Any]:
-    ident = _row_key(base[0])
-    if ident is None or any(ident not in row for row in base):
-        return mod if isinstance(mod, list) else [mod]  # unnamed rows: the mod's list replaces
-    if not isinstance(mod, list):
-        raise DataError(shown, f"[[{table}]]", "expected an array of tables ([[...]]).")
-    rows = [dict(r) for r in base]
-    where = {row[ident]: i for i, row in enumerate(rows)}
-    for n, row in enumerate(mod):
-        at = f"{table} entry {n + 1}"
-        if not isinstance(row, dict):
-            raise DataError(shown, at, "expected a table.")
-        if ident not in row:
-            raise DataError(shown, at, f'needs its "{ident}" to say which row it adds or changes.')
-        at = f'{table} "{row[ident]}" (entry {n + 1})'
-        i = where.get(row[ident])
-        if i is None:
-            where[row[ident]] = len(rows)
-            rows.append(dict(row))
-        else:
-            rows[i] = _layer(rows[i], row, shown, at)
-    return rows
-
-
-def check_mod(mod: Path) -> None:
-    """A mod folder holds only data files the game reads (DataError otherwise)."""
-    if not mod.is_dir():
-        raise DataError(str(mod), "", "is not a folder of data files.")
-    for path in sorted(mod.iterdir()):
-        if path.suffix == ".toml" and path.name not in MOD_FILES:
-            raise DataError(
-                str(path), "", f"is not a rules table (the tables: {', '.join(MOD_FILES)})."
-            )
 
 
 def _file(src: _Source, name: str, cls: type[T]) -> tuple[Builder, T]:
@@ -304,7 +213,7 @@ def _covers(builder: Builder, where: str, spans: list[tuple[int, int]], lo: int,
 
 def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog:
     """Read and validate every data file, each mod folder of `mods` layered over the tables
-    in turn (see `_layer`); raise DataError naming file, entry and field."""
+    in turn (`mods.py`); raise DataError naming file, entry and field."""
     root = root or data_dir()
     for mod in mods:
         check_mod(mod)

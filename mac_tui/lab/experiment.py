@@ -108,7 +108,7 @@ class Experiment:
         """Each cell's complete config (defaults, then `fixed`, then its axis values)."""
         names = [k for k, _ in self.axes]
         out = []
-        for values in product(*(v for _, v in self.axes)) if self.axes else [()]:
+        for values in product(*(v for _, v in self.axes)):  # one empty cell without axes
             config = {**AXES[self.kind], **self.fixed, **dict(zip(names, values, strict=True))}
             out.append(config)
         return out
