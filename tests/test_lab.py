@@ -354,6 +354,7 @@ def test_bench_lab_prints_its_three_figures(capsys: pytest.CaptureFixture[str]) 
     assert "greedy vs greedy: 6 battles" in out and "battles/s/core (target >= 50)" in out
     assert "ai vs ai: 6 battles" in out
     assert "lab overhead: 6 greedy runs" in out and "(target <= 5%)" in out
+    assert "lab bookkeeping outside the runs" in out
 
 
 def test_values_derived_from_the_catalog_follow_a_switch(tmp_path: Path) -> None:
