@@ -546,8 +546,13 @@ _active: Catalog | None = None
 
 
 def catalog() -> Catalog:
-    """The catalog in force: the installed data's, or the one `use_catalog` put in force."""
-    return _active if _active is not None else installed_catalog()
+    """The catalog in force: the installed data's, or the one `use_catalog` put in force
+    (one global read on the hot path: every rule looks its numbers up here)."""
+    global _active
+    cat = _active
+    if cat is None:
+        cat = _active = installed_catalog()
+    return cat
 
 
 def use_catalog(cat: Catalog | None) -> Catalog | None:
@@ -556,7 +561,7 @@ def use_catalog(cat: Catalog | None) -> Catalog | None:
     lab`) switch catalogs between runs; the game never does."""
     global _active
     previous, _active = _active, cat
-    return previous
+    return None if previous is installed_catalog() else previous
 
 
 def per_catalog(make: Callable[[], T]) -> Callable[[], T]:
