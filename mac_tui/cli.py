@@ -234,7 +234,25 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     scores = what.add_parser("scores", help="print the high scores of a server's players")
     scores.add_argument("--data", metavar="DIR", help="the server's data folder")
+    _db_argument(scores)
     scores.add_argument("--json", action="store_true", help="print JSON for tools")
+    scores.add_argument(
+        "--rescan", action="store_true", help="index the saves changed since the servers ran"
+    )
+    keys = what.add_parser("keys", help="list the SSH keys that open a player's name, or add one")
+    keys.add_argument("name", help="the player's name")
+    keys.add_argument("--data", metavar="DIR", help="the server's data folder")
+    _db_argument(keys)
+    keys.add_argument("--add", metavar="KEY", help="a public key (a line, or a .pub file) to add")
+
+
+def _db_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the store: postgresql://... shared by several servers (default: store.db, "
+        "SQLite, in the data folder)",
+    )
 
 
 def _server_arguments(parser: argparse.ArgumentParser, port: int, sessions: str) -> None:
@@ -248,6 +266,8 @@ def _server_arguments(parser: argparse.ArgumentParser, port: int, sessions: str)
     parser.add_argument(
         "--data", metavar="DIR", help="the server's data folder (keys, players, saves)"
     )
+    _db_argument(parser)
+    parser.add_argument("--log", metavar="FILE", help="the log file (default: DATA/server.log)")
     parser.add_argument(
         "--idle-timeout",
         type=float,
@@ -630,7 +650,7 @@ def cmd_config(what: str) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .extras import SERVE_NEEDS, missing_extra
+    from .extras import POSTGRES_MODULES, SERVE_NEEDS, missing_extra
 
     data = Path(args.data) if args.data else None
     needs = SERVE_NEEDS.get(args.serve_command, ())
@@ -638,6 +658,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if message:
         print(message, file=sys.stderr)
         return 2
+    db = args.db or None
+    if db is not None:
+        from .server.store import url_problem
+
+        problem = url_problem(db)
+        if problem is not None:
+            print(f"mac-tui serve {args.serve_command}: {problem}", file=sys.stderr)
+            return 2
+        if db.startswith("postgres"):
+            what = f"mac-tui serve {args.serve_command} --db postgresql://..."
+            message = missing_extra(what, "postgres", POSTGRES_MODULES)
+            if message:
+                print(message, file=sys.stderr)
+                return 2
+    log = Path(args.log) if getattr(args, "log", None) else None
     if args.serve_command in ("ssh", "web"):
         problems = _server_problems(args)
         if problems:
@@ -659,6 +694,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 max_spectators=args.max_spectators,
                 spectator_idle_timeout=args.spectator_idle_timeout,
                 max_registrations=args.max_registrations,
+                db=db,
+                log=log,
             )
         )
     if args.serve_command == "web":
@@ -676,8 +713,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 rate_limit=args.rate_limit,
                 max_registrations=args.max_registrations,
                 behind_proxy=args.behind_proxy,
+                db=db,
+                log=log,
             )
         )
+    if args.serve_command == "keys":
+        from .server import default_data_dir
+        from .server.store.files import keys_command
+
+        return keys_command(db, data or default_data_dir(), args.name, args.add)
+    if data is not None or db is not None:  # a server's: from its store
+        from .server.store.files import print_server_scores
+
+        return print_server_scores(data, db, args.json, args.rescan)
     from .server.scores import print_scores
 
     return print_scores(data, args.json)

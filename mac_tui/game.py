@@ -36,7 +36,9 @@ from .model import GameState, initial_state
 # same rules version: a change that alters what a command does to a state (an AI decision, a
 # ruling, the state's shape) bumps it, and saves made under an older one load from their
 # snapshot (with the save format's migrations) instead of being checked by replay.
-RULES_VERSION = 1
+# Version 2: R14 amended, R29, R30, the enemy's withdrawal rule by difficulty on the contract
+# (docs/rulings.md D23), save format 3.
+RULES_VERSION = 2
 
 __all__ = [
     "NOBODY",

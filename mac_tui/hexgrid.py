@@ -13,8 +13,14 @@ Display layout
 Determinism
     Everything here is pure and integer based; every function that returns a collection
     returns it in a documented, fixed order, and no result depends on ``hash()`` or set
-    iteration order.  ``line`` is computed in exact integer arithmetic (see its docstring
-    for the tie-breaking rule), so results are identical on every machine.
+    iteration order.  ``line`` and ``line_steps`` are computed in exact integer arithmetic,
+    so results are identical on every machine.
+
+Lines of sight
+    ``line_steps`` is the line of sight's line (§3.6, ruling R29): where the line runs exactly
+    along the edge between two hexes it keeps both, so the rules can count the one worse for
+    the shooter, and it is the same line in both directions.  ``line`` picks one hex per step
+    by a fixed nudge (a drawing line, not a line of sight).
 """
 
 from __future__ import annotations
@@ -35,8 +41,8 @@ __all__ = [
     "add",
     "distance",
     "from_offset",
-    "intervening",
     "line",
+    "line_steps",
     "neighbours",
     "path",
     "reachable",
@@ -170,9 +176,51 @@ def line(a: Hex, b: Hex) -> tuple[Hex, ...]:
     return tuple(out)
 
 
-def intervening(a: Hex, b: Hex) -> tuple[Hex, ...]:
-    """``line(a, b)`` without its two end hexes (empty when ``distance(a, b) <= 1``)."""
-    return line(a, b)[1:-1]
+@functools.lru_cache(maxsize=1 << 16)
+def line_steps(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], ...]:
+    """The line of sight from the centre of ``a`` to the centre of ``b``, step by step (R29).
+
+    ``distance(a, b) + 1`` steps, ``(a,)`` first and ``(b,)`` last.  Step ``i`` is the hex
+    that holds the point ``i / N`` of the way along the line (``N = distance``), or, where
+    that point lies exactly on the edge between two hexes, both of them (in ``(q, r)``
+    order): R29 puts both on the line and the rules count the one worse for the shooter.
+    Exact: the point's cube coordinates are ``(a * (N - i) + b * i) / N``; the coordinate
+    along which the line runs farthest is a whole number at every step, the other two are
+    either whole or have fractional parts summing to 1, so a point is never at a corner and
+    lies on an edge exactly when both fractional parts are one half.  The points of
+    ``line_steps(b, a)`` are the same points in reverse order, so it is this tuple reversed.
+
+    Results are cached (a pure function of its two hexes).
+    """
+    n = distance(a, b)
+    if n == 0:
+        return ((a,),)
+    aq, ar = a
+    bq, br = b
+    steps: list[tuple[Hex, ...]] = [(a,)]
+    for i in range(1, n):
+        j = n - i
+        q, q_half = _round_exact(aq * j + bq * i, n)
+        r, r_half = _round_exact(ar * j + br * i, n)
+        if q_half and r_half:  # s is whole: the edge between (q, r + 1) and (q + 1, r)
+            steps.append((Hex(q, r + 1), Hex(q + 1, r)))
+        elif q_half:  # r is whole, s has the other half: round q down or up
+            steps.append((Hex(q, r), Hex(q + 1, r)))
+        elif r_half:  # q is whole
+            steps.append((Hex(q, r), Hex(q, r + 1)))
+        else:
+            steps.append((Hex(q, r),))
+    steps.append((b,))
+    return tuple(steps)
+
+
+def _round_exact(num: int, n: int) -> tuple[int, bool]:
+    """``num / n`` rounded to the nearest whole number, and whether it is exactly half way
+    (then the whole number below is returned)."""
+    low, rem = divmod(num, n)
+    if 2 * rem == n:
+        return low, True
+    return (low + 1 if 2 * rem > n else low), False
 
 
 def within(center: Hex, radius: int) -> tuple[Hex, ...]:

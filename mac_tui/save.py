@@ -3,11 +3,12 @@
 The snapshot makes loading fast; the command log makes the save verifiable (replaying it from
 the seed must give the snapshot again, compared by `state_hash`; see `session.verify`).
 
-Format 2 (this version) records the game version that wrote the file (`game_version`), the
-rules version its log was played under (`rules_version`, the engine's `RULES_VERSION`) and the
-game version whose rules those were (`made_by`). Older formats load through the explicit
-migrations of `MIGRATIONS` (format 1: the saves of mac-tui 0.1.0, rules version 1), and are
-written back in the current format on the next save.
+Format 2 records the game version that wrote the file (`game_version`), the rules version its
+log was played under (`rules_version`, the engine's `RULES_VERSION`) and the game version whose
+rules those were (`made_by`). Format 3 (this version, rules version 2) stores on every contract
+the enemy side's withdrawal rule (`enemy_withdrawal`, D23). Older formats load through the
+explicit migrations of `MIGRATIONS` (format 1: the saves of mac-tui 0.1.0, rules version 1;
+format 2: rules version 1), and are written back in the current format on the next save.
 
 Reading (`read_save`) trusts nothing: the file must be a regular file under the size cap, its
 JSON of bounded depth and number size (`safefile`), every field of the expected type (strict:
@@ -37,7 +38,7 @@ from .hexgrid import Hex
 from .model import GameState
 from .safefile import Refused, load_json, read_regular
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 MAGIC = "mac-tui-save"
 MAX_LINE = 1000  # one command's text: the longest the game writes is far shorter
 MAX_VERSION_TEXT = 40
@@ -206,7 +207,79 @@ def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+def _digest(snapshot: Any) -> str:
+    """`state_hash` of a snapshot as it is in the file (the same for a snapshot the writer made)."""
+    return hashlib.sha256(canonical_json(snapshot).encode()).hexdigest()
+
+
+def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
+    """Format 3 (rules version 2) stores the enemy side's withdrawal rule on every contract
+    (`enemy_withdrawal`, D23). A contract of older rules had none (the rule was drawn when the
+    battle was set up), so: the contract of a battle under way (a mission, or the report of one
+    whose battle is still in the state) takes the rule that battle uses; any other (on the
+    board, or reported after its battle) takes the rule its difficulty gave most often when
+    format 3 came (`V3_CONTRACT_RULE`).
+
+    The snapshot changes, so `snapshot_hash` is recomputed when it matched the snapshot as
+    found, and left as it was (so the load refuses the file as damaged) when it did not. The
+    document is untrusted: a part that is not what format 2 wrote is left for the load to
+    refuse."""
+    out = {**doc, "format": 3}
+    snapshot = doc.get("snapshot")
+    if not isinstance(snapshot, dict):
+        return out
+    intact = "snapshot_hash" in doc and doc["snapshot_hash"] == _digest(snapshot)
+    snapshot = json.loads(json.dumps(snapshot))  # a copy: the document itself is not changed
+    battle = snapshot.get("battle")
+    fought = _enemy_rule(battle)
+    campaign = snapshot.get("campaign")
+    if isinstance(campaign, dict):
+        for contract in _list(campaign.get("contracts")):
+            _give_rule(contract, None)
+        for key in ("mission", "after_action"):
+            held = campaign.get(key)
+            if isinstance(held, dict):
+                _give_rule(held.get("contract"), fought)
+    out["snapshot"] = snapshot
+    if intact:
+        out["snapshot_hash"] = _digest(snapshot)
+    return out
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _enemy_rule(battle: Any) -> str | None:
+    """The withdrawal rule of a format-2 battle's enemy side, or None."""
+    if not isinstance(battle, dict):
+        return None
+    for side in _list(battle.get("sides")):
+        if isinstance(side, dict) and side.get("side") == "enemy":
+            rule = side.get("withdrawal")
+            return rule if isinstance(rule, str) else None
+    return None
+
+
+# Format 3's rule for a contract that is not being fought: the one its difficulty gave most
+# often when format 3 came (rules version 2, docs/rulings.md D23; on equal odds the one that
+# fights longest). Fixed here, not read from the data, so the migration gives the same save for
+# ever whatever later rules versions do with the odds.
+V3_CONTRACT_RULE: dict[int, str] = {1: "at_25", 2: "at_25", 3: "at_50", 4: "at_50", 5: "never"}
+
+
+def _give_rule(contract: Any, fought: str | None) -> None:
+    if not isinstance(contract, dict) or "enemy_withdrawal" in contract:
+        return
+    difficulty = contract.get("difficulty")
+    rule = fought
+    if rule is None and type(difficulty) is int:
+        rule = V3_CONTRACT_RULE.get(difficulty)
+    if rule is not None:
+        contract["enemy_withdrawal"] = rule
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def migrate(doc: dict[str, Any], fmt: int) -> dict[str, Any]:

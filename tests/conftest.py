@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,8 @@ from hypothesis import HealthCheck, settings
 
 from mac_tui.tui import app as tui_app
 from mac_tui.tui.pacing import ManualClock
+
+from .pgserver import PgServer, find_bindir
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -27,3 +30,19 @@ def manual_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     enemy's turns) happens until the test advances the clock (tests/pacing.py), so no test
     depends on how fast the machine is. A test may still hand the app a clock of its own."""
     monkeypatch.setattr(tui_app, "SystemClock", ManualClock)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PgServer]:
+    """A real PostgreSQL server for the session (tests/pgserver.py), started at the first test
+    that asks for it; those tests skip, saying why, where no server program can be found."""
+    import importlib.util
+
+    if importlib.util.find_spec("psycopg") is None:
+        pytest.skip("the psycopg package is not installed: pip install 'mac-tui[postgres]'")
+    bindir, why = find_bindir()
+    if bindir is None:
+        pytest.skip(why)
+    server = PgServer(bindir)
+    yield server
+    server.stop()

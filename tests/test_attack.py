@@ -29,6 +29,7 @@ from mac_tui.combat.attack import (
     hit_chance,
     hit_location_weights,
     line_of_sight,
+    los_penalty,
     range_modifier,
     resolve_attack,
     spotter,
@@ -36,7 +37,7 @@ from mac_tui.combat.attack import (
 from mac_tui.combat.mapgen import BattleMap
 from mac_tui.combat.state import LOC_INDEX, SIDES, Battle, SideInfo, Unit, Uplink
 from mac_tui.dice import COMBAT, Dice, RngState
-from mac_tui.hexgrid import Hex, distance, from_offset
+from mac_tui.hexgrid import Hex, distance, from_offset, line, to_offset
 from mac_tui.save import make_converter
 
 from .test_damage import (
@@ -198,6 +199,63 @@ def test_line_of_sight_lists_every_intervening_hex() -> None:
 
 def test_line_of_sight_adjacent_is_empty() -> None:
     assert line_of_sight(BattleMap.from_rows(list(OPEN_ROWS)), at(0), at(1)) == ()
+
+
+# --- R29: a line running along the edge between two hexes -----------------------------------
+# From Hex(2, 1) to Hex(4, 3) the line passes between Hex(2, 2) and Hex(3, 1), crosses the
+# centre of Hex(3, 2), then passes between Hex(3, 3) and Hex(4, 2). Hex(3, 1) is forest.
+EDGE_ROWS = ("........", "...T....", "........", "........", "........")
+EDGE_FROM, EDGE_TO = Hex(2, 1), Hex(4, 3)
+
+
+def test_an_edge_on_line_counts_the_forest_both_ways() -> None:
+    bmap = BattleMap.from_rows(list(EDGE_ROWS))
+    assert to_offset(Hex(3, 1)) == (3, 1) and bmap.terrain_at(Hex(3, 1)) == "forest"
+    there = line_of_sight(bmap, EDGE_FROM, EDGE_TO)
+    assert there == (
+        LosHex(Hex(3, 1), "forest", 5, beside=Hex(2, 2)),  # the worse of the two counts
+        LosHex(Hex(3, 2), "open", 0),
+        LosHex(Hex(3, 3), "open", 0, beside=Hex(4, 2)),  # equal: the first in (q, r) order
+    )
+    assert line_of_sight(bmap, EDGE_TO, EDGE_FROM) == there[::-1]
+    assert los_penalty(bmap, EDGE_FROM, EDGE_TO) == los_penalty(bmap, EDGE_TO, EDGE_FROM) == 5
+    # the drawing line's fixed nudge would have taken the open hex, in both directions
+    assert line(EDGE_FROM, EDGE_TO)[1] == line(EDGE_TO, EDGE_FROM)[3] == Hex(2, 2)
+
+
+def test_an_edge_on_line_costs_each_shooter_the_forest() -> None:
+    a = shooter(pos=EDGE_FROM)
+    b = raider(pos=EDGE_TO, weapons=(weapon("medium_laser", "right_arm"),))
+    duel = battle(a, b, rows=EDGE_ROWS)
+    for attacker, target in ((a, b), (b, a)):
+        mods = chance_of(duel, ML, attacker=attacker.id, target=target.id).modifiers
+        assert Modifier("LOS", -5, "1 forest") in mods
+
+
+terrain_glyphs = st.sampled_from([t.glyph for t in CAT.terrain.values()])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(min_value=2, max_value=9).flatmap(
+        lambda width: st.lists(
+            st.text(terrain_glyphs, min_size=width, max_size=width), min_size=2, max_size=7
+        )
+    ),
+    st.data(),
+)
+def test_line_of_sight_is_the_same_both_ways(rows: list[str], data: st.DataObject) -> None:
+    """R29: from A to B and from B to A the same hexes count, with the same penalties; at an
+    edge the one counted is never better for the shooter than the one beside it."""
+    bmap = BattleMap.from_rows(rows)
+    hexes = st.sampled_from(list(bmap.grid.hexes()))
+    a, b = data.draw(hexes), data.draw(hexes)
+    there = line_of_sight(bmap, a, b)
+    assert line_of_sight(bmap, b, a) == there[::-1]
+    assert los_penalty(bmap, a, b) == los_penalty(bmap, b, a) == sum(h.penalty for h in there)
+    for lh in there:
+        if lh.beside is not None:
+            assert CAT.terrain[bmap.terrain_at(lh.beside)].los_penalty <= lh.penalty
 
 
 # --- §3 the worked examples -----------------------------------------------------------------
@@ -707,7 +765,12 @@ def test_results_are_plain_data() -> None:
     conv = make_converter()
     data = json.loads(json.dumps(conv.unstructure(result)))
     assert data["target"] == "raider-2" and data["location"] == "left_arm"
-    assert data["intervening"][1] == {"hex": [2, 1], "terrain": "forest", "penalty": 5}
+    assert data["intervening"][1] == {
+        "hex": [2, 1],
+        "terrain": "forest",
+        "penalty": 5,
+        "beside": None,
+    }
     assert conv.structure(data, AttackResult) == result
 
 

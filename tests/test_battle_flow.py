@@ -38,13 +38,28 @@ from mac_tui.combat.events import (
     Deployed,
     RoundStarted,
     SideWithdrew,
+    Stalemate,
     StressChanged,
 )
 from mac_tui.combat.flow import check_end, end_of_round, initiative, start_round, withdrawal_tripped
 from mac_tui.combat.legal import legal_commands
-from mac_tui.combat.setup import WITHDRAW_RULES, new_battle, pick_chassis, starting_lance
+from mac_tui.combat.setup import (
+    WITHDRAW_RULES,
+    new_battle,
+    pick_chassis,
+    starting_lance,
+    withdrawal_odds,
+)
 from mac_tui.combat.skirmish import make_state
-from mac_tui.combat.state import CENTER_TORSO, Battle, SideInfo, Unit, Uplink, WithdrawRule
+from mac_tui.combat.state import (
+    CENTER_TORSO,
+    LEGS,
+    Battle,
+    SideInfo,
+    Unit,
+    Uplink,
+    WithdrawRule,
+)
 from mac_tui.dice import COMBAT, Dice, RngState
 from mac_tui.game import Event
 from mac_tui.hexgrid import from_offset
@@ -558,8 +573,11 @@ def test_check_end_with_both_sides_standing() -> None:
     assert check_end(battle) == (battle, [])
 
 
-def damaged(u: Unit, armour_lost: int = 1) -> Unit:
-    """`u` with `armour_lost` points of armour gone, taken location by location."""
+def damaged(u: Unit, armour_lost: int | None = None) -> Unit:
+    """`u` with `armour_lost` points of armour gone, taken location by location; by default a
+    quarter of its starting armour, rounded up: "damaged" in R14's sense."""
+    if armour_lost is None:
+        armour_lost = -(-u.start_armor // 4)
     armor = list(u.armor)
     for i, a in enumerate(armor):
         taken = min(a, armour_lost)
@@ -616,14 +634,32 @@ def test_withdrawal_thresholds(rule: WithdrawRule, units: tuple[Unit, ...], trip
     assert withdrawal_tripped(enemies(rule, *units), "enemy") is tripped
 
 
-def test_damaged_means_any_armour_or_structure_lost() -> None:
-    # R14: a single point of armour, or of structure, counts.
-    assert damaged(e(1)).damaged
+def test_damaged_means_a_quarter_of_the_armour_or_any_structure_lost() -> None:
+    # R14 (amended): a VG-45 starts with 100 armour; 25 lost is a quarter exactly, 24 is not.
+    assert e(1).start_armor == sum(e(1).armor) == 100
+    assert stats.damaged(damaged(e(1), 25))
+    assert not stats.damaged(damaged(e(1), 24))
+    assert not stats.damaged(e(1))
+    # a single point of structure counts
     structure = (e(1).structure[0] - 1, *e(1).structure[1:])
-    assert attrs.evolve(e(1), structure=structure).damaged
-    assert not e(1).damaged
-    # The Barrier's temporary armour is not the frame's armour.
-    assert not e(1, barrier=20).damaged
+    assert stats.damaged(attrs.evolve(e(1), structure=structure))
+    # the armour it had when the battle began: entering with 80, 20 lost is a quarter
+    entered = attrs.evolve(damaged(e(1), 20), start_armor=80)
+    assert stats.damaged(damaged(entered, 20)) and not stats.damaged(damaged(entered, 19))
+    # the Barrier's temporary armour is not the frame's armour, neither kept nor lost
+    assert not stats.damaged(e(1, barrier=20))
+    assert not stats.damaged(attrs.evolve(damaged(e(1), 24), barrier=20))
+    assert stats.damaged(attrs.evolve(damaged(e(1), 25), barrier=30))
+    # a report's "damaged" is any loss
+    assert damaged(e(1), 1).damaged and not stats.damaged(damaged(e(1), 1))
+
+
+def test_retreat_at_25_counts_frames_damaged_by_r14() -> None:
+    # 75% of the survivors damaged: 24 points off each of four frames is a scratch (R14).
+    scratched = tuple(damaged(e(i), 24) for i in range(1, 5))
+    assert not withdrawal_tripped(enemies("at_25", *scratched), "enemy")
+    hurt = (*(damaged(e(i), 25) for i in range(1, 4)), e(4))
+    assert withdrawal_tripped(enemies("at_25", *hurt), "enemy")
 
 
 def test_ai_side_withdraws_at_end_of_round_not_before() -> None:
@@ -701,17 +737,87 @@ def test_nobody_able_to_fire_ends_the_battle_at_round_end() -> None:
     assert of(events, BattleEnded)[0].reason == "no frame on either side can still fire"
 
 
+# --- R30: stalemate --------------------------------------------------------------------------
+def legless(u: Unit) -> Unit:
+    structure = list(u.structure)
+    structure[LEGS] = 0
+    return attrs.evolve(u, structure=tuple(structure))
+
+
+def standoff(enemy_col: int = 11, enemy_legs: bool = False) -> GameState:
+    """P1 at column 0 and E1 at `enemy_col`, each with one Medium Laser (max range 10); P1's
+    legs are gone, E1's too unless `enemy_legs`."""
+    enemy = frame("E1", "enemy", col=enemy_col, weapons=laser())
+    return game(legless(frame("P1", weapons=laser())), enemy if enemy_legs else legless(enemy))
+
+
+def test_two_legless_frames_out_of_range_end_the_battle_as_withdrawal() -> None:
+    battle = bat(standoff())
+    ended, events = check_end(battle)
+    assert (ended.phase, ended.result) == ("over", "withdrawal")
+    assert events == [
+        Stalemate(round=1, frames=(("P1", 10, 11), ("E1", 10, 11))),
+        BattleEnded(
+            result="withdrawal",
+            reason="stalemate: no frame can move or reach an enemy (R30)",
+            round=1,
+        ),
+    ]
+
+
+def test_no_stalemate_while_a_frame_can_move_or_reach_an_enemy() -> None:
+    for state in (standoff(enemy_legs=True), standoff(enemy_col=10)):
+        battle = bat(state)
+        assert check_end(battle) == (battle, [])
+    # a frame with no weapon left reaches nobody (range 0); one that can still fire does
+    dry = (weapon("autocannon_5", "left_arm", ammo=4),)
+    near = game(legless(frame("P1", weapons=dry)), legless(frame("E1", "enemy", col=3)))
+    assert of(check_end(bat(near))[1], Stalemate)
+
+
+def test_a_stalemate_ends_the_battle_after_the_action_not_at_round_end() -> None:
+    # R13 read for R30: end conditions are checked after every action; P1 braces, and the
+    # battle is over at once, in round 1, before E1 acts or the round closes.
+    out = ok(standoff(), Brace())
+    assert (bat(out.state).phase, bat(out.state).result, bat(out.state).round) == (
+        "over",
+        "withdrawal",
+        1,
+    )
+    assert [type(e).__name__ for e in out.events][-2:] == ["Stalemate", "BattleEnded"]
+    assert not of(out.events, RoundStarted)
+
+
 # --- setup (D12, D23) ------------------------------------------------------------------------
-def test_enemy_withdrawal_rule_is_drawn() -> None:
-    # D23: the threshold comes from the AI stream; over 30 seeds every rule shows up.
+@pytest.mark.parametrize("difficulty", [1, 2, 3, 4, 5])
+def test_enemy_withdrawal_rule_follows_the_difficulty(difficulty: int) -> None:
+    # D23: a quick battle draws the enemy's rule with its difficulty's weights (AI stream):
+    # over 40 seeds every rule of the difficulty shows up and no other; difficulty 1-2 enemies
+    # never fight to the end.
+    odds = withdrawal_odds(difficulty)
     seen = set()
-    for seed in range(30):
-        battle = bat(make_state(seed, 2))
+    for seed in range(40):
+        battle = bat(make_state(seed, difficulty))
         info = battle.side_info("enemy")
-        assert info.ai and info.withdrawal in WITHDRAW_RULES
+        assert info.ai
         seen.add(info.withdrawal)
         assert battle.side_info("player").withdrawal == "never"
-    assert seen == set(WITHDRAW_RULES)
+    assert seen == {rule for rule, _ in odds}
+    assert ("never" in seen) is (difficulty >= 3)
+
+
+def test_the_withdrawal_ladder() -> None:
+    # data/missions.toml, ruling D23: 1 retreats at 25%; 2 at 25% (2 in 3) or 50%; 3 at 25%,
+    # 50% (2 in 4) or fights to the end; 4 at 50% (2 in 3) or to the end; 5 at 50% or to the
+    # end, even odds.
+    assert [withdrawal_odds(d) for d in range(1, 6)] == [
+        (("at_25", 1),),
+        (("at_50", 1), ("at_25", 2)),
+        (("never", 1), ("at_50", 2), ("at_25", 1)),
+        (("never", 1), ("at_50", 2)),
+        (("never", 1), ("at_50", 1)),
+    ]
+    assert set(WITHDRAW_RULES) == {"never", "at_50", "at_25"}
 
 
 def test_enemy_withdrawal_rule_can_be_given() -> None:

@@ -276,7 +276,7 @@ def test_same_log_in_separate_processes(tmp_path: Path) -> None:
 
 
 # --- the AI is a real opponent --------------------------------------------------------------
-SEEDS = range(20)
+SEEDS = range(40)  # at least 90% wins over 40 seeds (20 left one seed's luck to decide it)
 
 
 def fight_to_the_end(state: GameState) -> GameState:
@@ -300,9 +300,9 @@ def results(ai_side: Side, difficulty: int, prepare: Callable[[GameState], GameS
 
 def test_ai_as_the_player_beats_random_play() -> None:
     got = results("player", 2, fight_to_the_end)
-    assert got.count("victory") >= 18, got
+    assert got.count("victory") >= 36, got
 
 
 def test_ai_as_the_enemy_beats_random_play() -> None:
     got = results("enemy", 2, fight_to_the_end)
-    assert got.count("defeat") >= 18, got
+    assert got.count("defeat") >= 36, got

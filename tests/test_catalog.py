@@ -131,6 +131,16 @@ CASES: list[tuple[str, str, Edit, tuple[str, ...]]] = [
         ("data/terrain.toml", "not valid TOML", "line"),
     ),
     (
+        "no withdrawal rule left to draw",
+        "missions.toml",
+        lambda t: t.replace(
+            "withdrawal = { never = 0, at_50 = 0, at_25 = 1 }",
+            "withdrawal = { never = 0, at_50 = 0, at_25 = 0 }",
+            1,
+        ),
+        ("data/missions.toml", "enemy_force (entry 1)", 'field "withdrawal"', "above 0"),
+    ),
+    (
         "wrong kind of choice",
         "chassis.toml",
         lambda t: t.replace('class = "light"', 'class = "lite"', 1),

@@ -44,7 +44,7 @@ BASH_CASES = [
     ("play --th", "--theme"),
     ("play --theme mac-", "mac-dark mac-okabe-ito mac-light"),
     ("play --name serve --as", "--ascii"),  # an option's value is not a command
-    ("serve ", "ssh web scores -h --help"),
+    ("serve ", "ssh web scores keys -h --help"),
     ("serve ssh --max-s", "--max-sessions --max-spectators"),
     ("rules wea", "weapons"),
     ("completion ", "-h --help bash zsh fish"),
@@ -91,7 +91,7 @@ def test_fish_completes_with_descriptions(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     serve, themes, name = proc.stdout.split("---\n")
-    assert [line.split("\t")[0] for line in serve.splitlines()] == ["scores", "ssh", "web"]
+    assert [line.split("\t")[0] for line in serve.splitlines()] == ["keys", "scores", "ssh", "web"]
     assert "ssh\tthe game over SSH: one game per player, spectators as `watch`" in serve
     assert sorted(line.split("\t")[0] for line in themes.splitlines()) == sorted(
         THEMES_START.split()
@@ -110,7 +110,7 @@ _files() { print -r -- "files $*"; }
 _message() { print -r -- "message $*"; }
 """
     cases = [
-        ("mac-tui serve ''", "describe ssh web scores -h --help"),
+        ("mac-tui serve ''", "describe ssh web scores keys -h --help"),
         ("mac-tui play --theme ''", "compadd " + THEMES_START),
         ("mac-tui play --saves ''", "files -/"),
         ("mac-tui replay ''", "describe -h --help --verify\nfiles "),

@@ -21,6 +21,7 @@ from mac_tui.campaign.contracts import (
 from mac_tui.campaign.events import Report
 from mac_tui.campaign.state import Campaign, Contract, EnemyFrame
 from mac_tui.catalog import catalog
+from mac_tui.combat.setup import WITHDRAW_TEXT, withdrawal_odds
 from mac_tui.dice import CONTRACTS, Dice, RngState
 from mac_tui.game import Accepted, parse_command, step
 from mac_tui.model import GameState, initial_state
@@ -247,6 +248,7 @@ def contract(difficulty: int, employer: str = "crucible") -> Contract:
             EnemyFrame(chassis="VG-45", loadout="x", label="VANGUARD-2"),
         ),
         place="junction_station",
+        enemy_withdrawal="at_25",
     )
 
 
@@ -283,6 +285,36 @@ def test_contract_rows() -> None:
     assert row.enemy_classes == ("Medium", "Medium")
     assert (row.map_size, row.map_width, row.map_height) == ("Medium", 16, 12)  # §6.1
     assert row.landscape == "Station"
+    assert row.enemy_withdrawal == "retreats at 25%"  # D23: the board shows the enemy's rule
+
+
+# ---- the enemy's withdrawal rule (§10.4, R14, D23) --------------------------------------------
+def test_contracts_of_difficulty_1_and_2_never_fight_to_the_end() -> None:
+    contracts = many("junction_station", 300) + many("blackport", 300, reputation=10)
+    by_difficulty: dict[int, set[str]] = {}
+    for k in contracts:
+        by_difficulty.setdefault(k.difficulty, set()).add(k.enemy_withdrawal)
+    assert set(by_difficulty) == {1, 2, 3, 4, 5}
+    for difficulty, seen in by_difficulty.items():
+        assert seen == {rule for rule, _ in withdrawal_odds(difficulty)}, difficulty
+        assert ("never" in seen) is (difficulty >= 3)
+
+
+def test_the_rule_shown_is_the_rule_the_battle_uses() -> None:
+    for seed in range(1, 9):
+        state = start(seed)
+        board = camp(state)
+        for k, row in zip(board.contracts, contract_rows(board), strict=True):
+            assert row.enemy_withdrawal == WITHDRAW_TEXT[k.enemy_withdrawal]
+        k = board.contracts[seed % len(board.contracts)]
+        out = step(state, parse_command(f"accept {k.id} 3 F1+F2"))
+        assert isinstance(out, Accepted), getattr(out, "reason", "")
+        assert out.state.battle is not None and out.state.campaign is not None
+        assert out.state.battle.side_info("enemy").withdrawal == k.enemy_withdrawal
+        assert out.state.campaign.mission is not None
+        assert out.state.campaign.mission.contract.enemy_withdrawal == k.enemy_withdrawal
+        report = [e.text for e in out.events if isinstance(e, Report)][-1]
+        assert report.endswith(f"The enemy {WITHDRAW_TEXT[k.enemy_withdrawal]}.")
 
 
 def test_rows_follow_the_board() -> None:

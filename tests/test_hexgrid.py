@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from itertools import pairwise
 
 import pytest
@@ -16,8 +17,8 @@ from mac_tui.hexgrid import (
     add,
     distance,
     from_offset,
-    intervening,
     line,
+    line_steps,
     neighbours,
     path,
     reachable,
@@ -147,9 +148,6 @@ def test_line_hand_cases() -> None:
     assert line(Hex(0, 0), Hex(1, 0)) == (Hex(0, 0), Hex(1, 0))
     assert line(Hex(0, 0), Hex(3, 0)) == (Hex(0, 0), Hex(1, 0), Hex(2, 0), Hex(3, 0))
     assert line(Hex(0, 0), Hex(3, -1)) == (Hex(0, 0), Hex(1, 0), Hex(2, -1), Hex(3, -1))
-    assert intervening(Hex(0, 0), Hex(3, 0)) == (Hex(1, 0), Hex(2, 0))
-    assert intervening(Hex(0, 0), Hex(1, 0)) == ()
-    assert intervening(Hex(4, 4), Hex(4, 4)) == ()
 
 
 def test_line_documented_ties() -> None:
@@ -174,13 +172,79 @@ def test_line_properties(a: Hex, b: Hex) -> None:
     for i, h in enumerate(ln):
         assert distance(a, h) == i
         assert distance(h, b) == n - i
-    assert intervening(a, b) == ln[1:-1]
 
 
 @settings(max_examples=300, deadline=None)
 @given(hexes, hexes)
 def test_line_matches_float_reference(a: Hex, b: Hex) -> None:
     assert line(a, b) == _float_line(a, b)
+
+
+# -- line_steps: the line of sight (R29) ----------------------------------------------------
+
+
+def _nearest_centres(a: Hex, b: Hex, i: int) -> tuple[Hex, ...]:
+    """Reference: the hex centres nearest the point i/N of the way from a to b, by exact
+    Euclidean distance (cube coordinates: the squared distance is proportional to the sum of
+    the squared coordinate differences), all of them when several are equally near."""
+    n = distance(a, b)
+    t = Fraction(i, n)
+    point = (a.q + (b.q - a.q) * t, a.r + (b.r - a.r) * t)
+    point_s = -point[0] - point[1]
+    near = within(Hex(round(point[0]), round(point[1])), 2)
+
+    def far(h: Hex) -> Fraction:
+        return (h.q - point[0]) ** 2 + (h.r - point[1]) ** 2 + (h.s - point_s) ** 2
+
+    best = min(far(h) for h in near)
+    return tuple(sorted(h for h in near if far(h) == best))
+
+
+def test_line_steps_hand_cases() -> None:
+    # Along the edge between Hex(1, 0) and Hex(0, 1): both lie on the line (R29).
+    assert line_steps(Hex(0, 0), Hex(1, 1)) == (
+        (Hex(0, 0),),
+        (Hex(0, 1), Hex(1, 0)),
+        (Hex(1, 1),),
+    )
+    # Between Hex(1, -1) and Hex(1, 0); and a vertical run between Hex(-1, 1) and Hex(0, 1).
+    assert line_steps(Hex(0, 0), Hex(2, -1))[1] == (Hex(1, -1), Hex(1, 0))
+    assert line_steps(Hex(0, 0), Hex(-1, 2))[1] == (Hex(-1, 1), Hex(0, 1))
+    # Four hexes along a diagonal: edges at steps 1 and 3, a centre at step 2.
+    assert line_steps(Hex(0, 0), Hex(2, 2)) == (
+        (Hex(0, 0),),
+        (Hex(0, 1), Hex(1, 0)),
+        (Hex(1, 1),),
+        (Hex(1, 2), Hex(2, 1)),
+        (Hex(2, 2),),
+    )
+    # A straight run has no ties; a hex to itself is one step.
+    assert line_steps(Hex(0, 0), Hex(3, 0)) == tuple((Hex(q, 0),) for q in range(4))
+    assert line_steps(Hex(4, 4), Hex(4, 4)) == ((Hex(4, 4),),)
+
+
+@small
+@given(hexes, hexes)
+def test_line_steps_are_the_same_both_ways(a: Hex, b: Hex) -> None:
+    steps = line_steps(a, b)
+    assert line_steps(b, a) == steps[::-1]
+    n = distance(a, b)
+    assert len(steps) == n + 1 and steps[0] == (a,) and steps[-1] == (b,)
+    for i, step in enumerate(steps):
+        assert 1 <= len(step) <= 2 and list(step) == sorted(step)
+        assert all(distance(a, h) == i and distance(h, b) == n - i for h in step)
+        if len(step) == 2:
+            assert distance(*step) == 1
+        assert line(a, b)[i] in step  # the drawing line picks one of them
+
+
+@settings(max_examples=300, deadline=None)
+@given(hexes, hexes)
+def test_line_steps_match_the_exact_geometry(a: Hex, b: Hex) -> None:
+    """Every step holds exactly the hexes whose centres are nearest the line's point there:
+    one inside a hex, two on an edge (never three: a point of the line is never a corner)."""
+    for i, step in enumerate(line_steps(a, b)[1:-1], start=1):
+        assert step == _nearest_centres(a, b, i)
 
 
 # -- within -----------------------------------------------------------------------------------

@@ -82,6 +82,7 @@ def contract(**changes: object) -> Contract:
         landscape="station",
         enemies=D3_ENEMIES,
         place="junction_station",
+        enemy_withdrawal="at_25",
     )
     return attrs.evolve(base, **changes)  # type: ignore[arg-type]
 

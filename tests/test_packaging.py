@@ -268,3 +268,44 @@ def test_a_missing_module_of_an_extra_is_named_in_one_line(
     assert proc.stderr == (
         f"mac-tui {' '.join(command[:2])} {SERVER_EXTRA} (no module {missing})\n"
     )
+
+
+def test_serve_keys_names_the_server_extra_and_a_postgres_store_the_postgres_extra(
+    tmp_path: Path,
+) -> None:
+    def blocked(modules: str, *command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", BLOCKED, modules, *command],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    keys = blocked("asyncssh", "serve", "keys", "ann", "--data", str(tmp_path))
+    assert keys.returncode == 2 and keys.stdout == ""
+    assert keys.stderr == f"mac-tui serve keys {SERVER_EXTRA} (no module asyncssh)\n"
+    db = "postgresql://mac@db.example/mac"
+    for what in (["ssh"], ["web"], ["scores"], ["keys", "ann"]):
+        run = blocked("psycopg", "serve", *what, "--data", str(tmp_path), "--db", db)
+        assert run.returncode == 2 and run.stdout == ""
+        assert run.stderr == (
+            f"mac-tui serve {what[0]} --db postgresql://... needs the postgres extra: "
+            "pip install 'mac-tui[postgres]' (no module psycopg)\n"
+        )
+    assert not (tmp_path / "store.db").exists()  # nothing opened
+
+
+def test_a_servers_scores_need_no_extra(tmp_path: Path) -> None:
+    """`serve scores --data DIR` of a server's folder reads (and on the first look makes) its
+    SQLite store without the server extra's modules."""
+    (tmp_path / "players" / "ann" / "saves").mkdir(parents=True)
+    command = ["serve", "scores", "--data", str(tmp_path), "--json"]
+    scores = subprocess.run(
+        [sys.executable, "-c", BLOCKED, "asyncssh,pyte,psycopg", *command],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert scores.returncode == 0, scores.stderr
+    assert '"scores": []' in scores.stdout
+    assert (tmp_path / "store.db").is_file()

@@ -423,6 +423,7 @@ def test_deployed_frames_cannot_be_refitted() -> None:
         landscape="station",
         enemies=(),
         place="junction_station",
+        enemy_withdrawal="at_25",
     )
     c = attrs.evolve(
         camp(new_game()),

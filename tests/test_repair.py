@@ -283,6 +283,7 @@ def test_deployed_frames_cannot_be_repaired() -> None:
         landscape="station",
         enemies=(),
         place="junction_station",
+        enemy_withdrawal="at_25",
     )
     c = attrs.evolve(
         camp(damaged_game()),

@@ -53,8 +53,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 # ---- saves as the game writes them ---------------------------------------------------------
-GOLDEN = Path(__file__).parent / "golden" / "v1"
-YEAR = GOLDEN / "campaign-year.json"  # 367 days, 46 missions won of 46 (seed 14)
+GOLDEN = Path(__file__).parent / "golden" / "v2"  # the saves of the current rules version
+YEAR = GOLDEN / "campaign-year.json"  # 368 days, 16 missions won of 16 (seed 14)
 
 
 def campaign_save(path: Path, company: str, seed: int, *, days: int = 0) -> Session:
@@ -124,7 +124,7 @@ def test_every_players_campaigns_are_read_and_ranked(tmp_path: Path) -> None:
     got = collect(data)
     assert got.notes == () and got.flagged == ()
     assert [(s.player, s.company, s.days) for s in got.rows] == [
-        ("(web)", "Autopilot Company", 367),
+        ("(web)", "Autopilot Company", 368),
         ("bob", "Broke Lancers", BROKE_DAY - 1),
         ("alice", "Iron Wolves", 119),
         ("bob", "Second Wind", 7),
@@ -146,7 +146,7 @@ def test_every_players_campaigns_are_read_and_ranked(tmp_path: Path) -> None:
     )
     assert wolves.verified and wolves.credits < 500_000  # the upkeep of 119 days was paid
     year = got.rows[0]
-    assert (year.missions_won, year.missions_played, year.seed) == (46, 46, 14)
+    assert (year.missions_won, year.missions_played, year.seed) == (16, 16, 14)
 
 
 def test_a_finished_run_tells_how_and_where_it_ended(tmp_path: Path) -> None:
@@ -289,12 +289,12 @@ def test_replays_are_cached_by_the_files_content(tmp_path: Path) -> None:
     assert cache.exists()
     entries = json.loads(cache.read_text(encoding="utf-8"))["entries"]
     digest = hashlib.sha256((saves / "year.json").read_bytes()).hexdigest()
-    assert list(entries) == [digest] and entries[digest]["missions_won"] == 46
+    assert list(entries) == [digest] and entries[digest]["missions_won"] == 16
     assert collect(saves).rows == first.rows  # from the cache
     # an edit is a new file: replayed again, never taken from the cache
-    rewritten(saves / "year.json", lambda s: s["campaign"].update(missions_won=45), snapshot=True)
+    rewritten(saves / "year.json", lambda s: s["campaign"].update(missions_won=15), snapshot=True)
     again = collect(saves)
-    assert again.rows[0].missions_won == 46 and again.flagged
+    assert again.rows[0].missions_won == 16 and again.flagged
     # a cache that is damaged, or forged for another version, is not used
     cache.write_text('{"tag": "0.0.0/1", "entries": {}}', encoding="utf-8")
     assert collect(saves).rows == again.rows
@@ -311,8 +311,9 @@ def test_a_save_of_older_rules_is_scored_from_its_snapshot_and_marked(
     monkeypatch.setattr(save_module, "RULES_VERSION", RULES_VERSION + 1)
     monkeypatch.setattr(scores, "RULES_VERSION", RULES_VERSION + 1)
     (row,) = collect(saves).rows
-    assert not row.verified and row.missions_won == 46
-    assert row.note.startswith("made by mac-tui 0.1.0 (rules version 1, save format 1)")
+    assert not row.verified and row.missions_won == 16
+    assert row.note.startswith(f"made by {save_module.read_save(YEAR).origin()}")
+    assert "(rules version 2, save format 3)" in row.note
 
 
 def test_outcome_words() -> None:
@@ -334,7 +335,7 @@ def test_print_scores_json_covers_the_whole_server(
     out, err = capsys.readouterr()
     doc = json.loads(out)
     assert [(r["rank"], r["player"], r["days"]) for r in doc["scores"]] == [
-        (1, "(web)", 367),
+        (1, "(web)", 368),
         (2, "bob", BROKE_DAY - 1),
         (3, "alice", 119),
         (4, "bob", 7),

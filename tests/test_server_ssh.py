@@ -37,6 +37,7 @@ from mac_tui.server.loadtest import (
     tool_missing,
 )
 from mac_tui.server.spectate import read_header
+from mac_tui.server.store import open_store
 
 Login = Callable[..., SshTerminal]
 
@@ -91,6 +92,13 @@ def login(server: ServerProcess) -> Iterator[Login]:
         term.close()
 
 
+def key_lines(server: ServerProcess, name: str) -> list[str]:
+    """The keys that open `name`, from the server's store (its SQLite file: the test reads it
+    while the server runs, as `serve scores` would)."""
+    with open_store(None, server.data) as store:
+        return store.key_lines(name)
+
+
 def player_saves(server: ServerProcess, name: str) -> list[Path]:
     return sorted((server.data / "players" / name / "saves").glob("*.json"))
 
@@ -127,11 +135,10 @@ def test_play_drop_and_resume(server: ServerProcess, keys: dict[str, Path], logi
     alice.resize(80, 24)  # ... and so does a change of it
     title(alice)
     assert "New campaign" in alice.text() and "Continue" in alice.text()
-    files = server.data / "players" / "alice"
     blob = keys["alice"].with_suffix(".pub").read_text().split()[1]
-    assert blob in (files / "authorized_keys").read_text()  # the first key registered the name
+    assert any(blob in line for line in key_lines(server, "alice"))  # the key registered it
     assert stat.S_IMODE((server.data / "host_key").stat().st_mode) == 0o600
-    assert stat.S_IMODE((files / "authorized_keys").stat().st_mode) == 0o600
+    assert stat.S_IMODE((server.data / "store.db").stat().st_mode) == 0o600
 
     new_campaign(alice, "Iron Wolves")
     alice.send("d")  # a day passes: the save says 02 Jan
@@ -182,13 +189,13 @@ def test_a_wrong_key_is_refused(server: ServerProcess, keys: dict[str, Path], lo
     first = login("dora", keys["bob"])
     title(first)
     first.kill()
-    registered = (server.data / "players" / "dora" / "authorized_keys").read_text()
+    registered = key_lines(server, "dora")
     intruder = login("dora", keys["mallory"])
     assert intruder.wait_exit() == 255
     assert "Permission denied" in intruder.output()
     assert "'dora' is registered to another key" in intruder.output()  # why, not just "no"
     assert menu_cursor(intruder.screen) is None
-    assert (server.data / "players" / "dora" / "authorized_keys").read_text() == registered
+    assert key_lines(server, "dora") == registered
     assert wait_until(lambda: "refused dora from 127.0.0.1: no key" in server.log()), server.log()
 
 
@@ -370,7 +377,10 @@ def test_passwords_only_when_allowed(tmp_path: Path, login: Login) -> None:
 
         hana = login("hana", None, port=with_pw.port, options=opts, env=env)
         title(hana)
-        stored = (with_pw.data / "players" / "hana" / "password").read_text()
+        with open_store(None, with_pw.data) as store:
+            account = store.account("hana")
+        assert account is not None and account.password is not None
+        stored = account.password
         assert stored.startswith("scrypt$") and "correct horse" not in stored
         hana.kill()
         (tmp_path / "secret").write_text("wrong horse battery\n")

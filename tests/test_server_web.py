@@ -36,9 +36,11 @@ import pyte
 import pytest
 from yarl import URL
 
+from mac_tui.server.accounts import key_line
 from mac_tui.server.games import PlayerLock, clamp_size
 from mac_tui.server.loadtest import process_gone
 from mac_tui.server.spectate import read_header
+from mac_tui.server.store import open_store
 from mac_tui.server.web import TITLE, url_for
 from mac_tui.server.webgame import web_game_env
 
@@ -371,16 +373,16 @@ async def test_no_game_without_a_valid_login(server: WebServer, visitors: Any) -
 async def test_bad_logins_are_refused_with_a_reason(
     server: WebServer, visitors: Any, name: str, password: str, status: int, why: str
 ) -> None:
-    if name == "keyed":  # a name an SSH key registered: played over SSH
-        folder = server.data / "players" / "keyed"
-        folder.mkdir(parents=True, exist_ok=True)
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        (folder / "authorized_keys").write_bytes(key.export_public_key())
-    if name == "ANN":
-        await logged_in(visitors(), "ann")
-    got, page = await visitors().login(name, password)
-    assert (got, why) == (status, why if why in page.replace("&#39;", "'") else page)
-    assert not (server.data / "players" / name / "password").exists()
+    with open_store(None, server.data) as store:  # the server's store, shared with SSH
+        if name == "keyed":  # a name an SSH key registered: played over SSH
+            key = asyncssh.generate_private_key("ssh-ed25519")
+            store.register("keyed", key=(key.public_data, key_line(key, "keyed")))
+        if name == "ANN":
+            await logged_in(visitors(), "ann")
+        got, page = await visitors().login(name, password)
+        assert (got, why) == (status, why if why in page.replace("&#39;", "'") else page)
+        account = store.account(name)
+        assert account is None or account.password is None
 
 
 async def test_the_form_and_the_messages_are_bounded(server: WebServer, visitors: Any) -> None:
@@ -441,6 +443,8 @@ async def test_a_closed_page_saves_and_ends_its_game(server: WebServer, visitors
     await until(lambda: process_gone(pid), "the game of a closed page ending", 15)
     (save,) = server.saves("ida")
     assert read_header(save)["date"] == "02 Jan 2847"
+    # the server logs the end once it has read the game's last output (after the exit)
+    await until(lambda: "web: game ended: ida" in server.output(), "the game's end logged", 15)
     assert "web: game ended: ida (disconnect, exit status 0" in server.output()
 
 

@@ -444,10 +444,16 @@ async def test_quick_battle_from_the_title_to_its_report_and_back(tmp_path: Path
     async with app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "b")
         assert isinstance(app.screen, ChooseScreen)
+        labels = [label for _, label in app.screen.options]
+        assert labels[0].endswith("map, retreats at 25%")  # D23: what each enemy may do
+        assert labels[2].endswith("retreats at 25% or 50%, or fights to the end")
         await press(pilot, "enter")  # difficulty 1
         assert isinstance(app.screen, BattleScreen)
         assert app.session is not None and app.session.state.campaign is None
         assert battle_of(app).difficulty == 1 and "Quick battle" in text_of(app, "#battle-title")
+        # D23: the deployment panel says what this enemy does (difficulty 1: retreat at 25%)
+        assert battle_of(app).side_info("enemy").withdrawal == "at_25"
+        assert "The enemy retreats at 25%." in text_of(app, "#lance")
         assert list(tmp_path.glob("skirmish-*.json"))  # saved from the first command
         await press(pilot, "a", "s", "a", "space")  # auto-deploy, start, auto-resolve, skip
         await run_until(pilot, lambda: over(app), "the end of the battle")

@@ -10,6 +10,7 @@ import attrs
 from mac_tui.campaign.contracts import reward_range
 from mac_tui.campaign.rewards import mission_reward, reward_preview
 from mac_tui.catalog import catalog
+from mac_tui.combat.setup import WITHDRAW_TEXT
 from mac_tui.game import Accepted, parse_command, step
 from mac_tui.model import initial_state
 from mac_tui.tui.app import MacApp
@@ -94,14 +95,21 @@ async def test_accept_auto_resolve_salvage_and_back_to_the_hub(tmp_path: Path) -
         assert section.level == 2
         assert "Victory" in text_of(app, "#preview") and "2 picks" in text_of(app, "#preview")
         assert "6,000" in text_of(app, "#launch-status")  # the deployment cost
+        # D23: the enemy's rule, as the contract holds it, on the plan and the confirmation
+        contract = app.session.state.campaign.contracts[0]  # type: ignore[union-attr]
+        rule = f"The enemy {WITHDRAW_TEXT[contract.enemy_withdrawal]}."
+        assert f"it {WITHDRAW_TEXT[contract.enemy_withdrawal]}" in text_of(app, "#launch-head")
         await pilot.press("l")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
+        assert app.screen.message.endswith(rule)
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, BattleScreen)
         assert app.session.state.battle is not None
         assert app.session.commands[-1].to_text() == "accept C1 2 F1+F2"
+        assert app.session.state.battle.side_info("enemy").withdrawal == contract.enemy_withdrawal
+        assert rule in text_of(app, "#lance")  # the deployment panel says it again
 
         await pilot.press("a", "s")  # auto-deploy, start
         await pilot.pause()

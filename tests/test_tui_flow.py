@@ -33,7 +33,7 @@ from mac_tui.tui.widgets.starmap import StarMap
 from .pacing import advance, run_until
 
 Pilot = Any  # textual.pilot.Pilot[None]
-SEED = "1"  # contract C1: difficulty 3, won by the starting lance
+SEED = "16"  # the contract planned (C7, difficulty 2) is won with a wreck to salvage
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -111,7 +111,7 @@ async def test_a_campaign_turn_by_keys(tmp_path: Path) -> None:
         start_credits = c.credits
         assert (c.day, c.missions_played, len(c.frames), len(c.pilots)) == (1, 0, 2, 4)
         assert c.weapons == ()
-        assert (tmp_path / "iron-wolves-1.json").exists()
+        assert (tmp_path / f"iron-wolves-{SEED}.json").exists()
 
         # -- the market: buy a Light Laser from the stock -----------------------------------
         await press(pilot, "3")

@@ -151,11 +151,12 @@ async def test_an_edited_save_is_named_once_its_replay_in_the_background_is_done
         await pilot.pause()
         warned = [m for m in notes(app) if "does not follow from its commands" in m]
         assert warned and warned[0].startswith("rich.json: the saved game does not follow")
-        assert "after all 52 commands the state differs from the snapshot" in warned[0]
+        n = len(golden_doc("campaign-after-action")["commands"])
+        assert f"after all {n} commands the state differs from the snapshot" in warned[0]
 
 
 async def test_an_honest_old_save_says_who_made_it_and_nothing_else(saves: Path) -> None:
-    shutil.copy(GOLDEN / "campaign-mid-battle.json", saves / "old.json")
+    shutil.copy(GOLDEN.parent / "v1" / "campaign-mid-battle.json", saves / "old.json")
     app = MacApp(saves=saves, settings=Settings())
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await pilot.press("c")
@@ -165,7 +166,8 @@ async def test_an_honest_old_save_says_who_made_it_and_nothing_else(saves: Path)
         said = notes(app)
         assert said == [
             "old.json was made by mac-tui 0.1.0 (rules version 1, save format 1); it is "
-            "saved in format 2 from now on."
+            "saved in format 3 from now on; its commands were played under older rules, so no "
+            "replay checks it."
         ]
 
 
@@ -312,8 +314,9 @@ async def test_a_save_of_older_rules_loads_and_says_so_not_that_it_was_edited(
         assert isinstance(app.screen, AfterActionScreen)
         await app.workers.wait_for_complete()
         await pilot.pause()
+        made_by = read_save(GOLDEN / "campaign-after-action.json").origin()
+        assert made_by.endswith("(rules version 2, save format 3)")
         assert notes(app) == [
-            "old.json was made by mac-tui 0.1.0 (rules version 1, save format 1); it is saved "
-            "in format 2 from now on; its commands were played under older rules, so no replay "
-            "checks it."
+            f"old.json was made by {made_by}; it is saved in format 3 from now on; its commands "
+            "were played under older rules, so no replay checks it."
         ]

@@ -15,7 +15,7 @@ import attrs
 
 from ..catalog import catalog
 from ..catalog.records import PayoutLevel
-from ..combat.setup import PRIORITIES, STANCES, FrameSpec, MountSpec, new_battle
+from ..combat.setup import PRIORITIES, STANCES, WITHDRAW_TEXT, FrameSpec, MountSpec, new_battle
 from ..combat.state import PilotSkills
 from ..core import Accepted, Checks, Event, Handlers, Outcome, Refused
 from ..dice import AI, Dice
@@ -196,6 +196,7 @@ def _accept(state: GameState, cmd: Accept) -> Outcome:
         player=[player_spec(campaign, f) for f in frames],
         enemy=enemy,
         player_ai=False,
+        enemy_withdrawal=contract.enemy_withdrawal,
     )
     units = battle.side_units("player")
     mission = Mission(
@@ -216,7 +217,7 @@ def _accept(state: GameState, cmd: Accept) -> Outcome:
     text = (
         f"Contract {contract.id} accepted for {faction_name(contract.employer)} against "
         f"{faction_name(contract.opponent)}, difficulty {contract.difficulty}, {level.name}. "
-        f"Deployed: {names}."
+        f"Deployed: {names}. The enemy {WITHDRAW_TEXT[contract.enemy_withdrawal]}."
     )
     events: list[Event] = [moved, Report(topic=TOPIC, text=text)]
     return Accepted(

@@ -16,7 +16,10 @@ CONTRACTS stream:
    chassis picked as in battle set-up (`combat.setup.pick_chassis`: the opponent's chassis with
    `faction_chassis_chance` percent (R17), else a universal one, else any of the class, D12),
    then one of that chassis' stock loadouts (R18). Pilots come from §16.1 when the mission
-   starts; a contract stores only chassis, loadout and label.
+   starts; a contract stores only chassis, loadout and label;
+6. the enemy side's withdrawal rule (§10.4, R14, D23): drawn with the difficulty's weights
+   (`missions.toml` `enemy_force.withdrawal`), stored on the contract, shown on the board and
+   used by the battle.
 
 The battle landscape is the location's type (setup-facts).
 """
@@ -28,7 +31,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..catalog.records import Place
-from ..combat.setup import pick_chassis
+from ..combat.setup import WITHDRAW_TEXT, draw_withdrawal, pick_chassis
 from ..core import Event
 from ..dice import CONTRACTS, Dice
 from .events import Report
@@ -101,6 +104,7 @@ def generate_contract(campaign: Campaign, dice: Dice, contract_id: str) -> Contr
     reward = cat.reward(difficulty)
     bonus = dice.between(CONTRACTS, 0, reward.bonus_max)
     enemies = roll_enemies(difficulty, opponent, dice)
+    withdrawal = draw_withdrawal(dice, CONTRACTS, difficulty)
     return Contract(
         id=contract_id,
         employer=employer,
@@ -111,6 +115,7 @@ def generate_contract(campaign: Campaign, dice: Dice, contract_id: str) -> Contr
         landscape=place.type,
         enemies=enemies,
         place=place.id,
+        enemy_withdrawal=withdrawal,
     )
 
 
@@ -171,6 +176,7 @@ class ContractRow:
     reward_min: int
     reward_max: int
     enemy_classes: tuple[str, ...]  # class names, one per enemy frame
+    enemy_withdrawal: str  # the enemy's §10.4 rule in words, e.g. "retreats at 25%" (D23)
     map_size: str  # map size name
     map_width: int
     map_height: int
@@ -198,6 +204,7 @@ def contract_rows(campaign: Campaign) -> list[ContractRow]:
                 enemy_classes=tuple(
                     cat.classes[cat.chassis[e.chassis].class_].name for e in c.enemies
                 ),
+                enemy_withdrawal=WITHDRAW_TEXT[c.enemy_withdrawal],
                 map_size=size.name,
                 map_width=size.width,
                 map_height=size.height,

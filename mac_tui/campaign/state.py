@@ -12,6 +12,8 @@ from typing import Literal
 import attrs
 from attrs import frozen
 
+from ..combat.state import WithdrawRule
+
 FrameStatus = Literal["ready", "damaged", "repairing", "destroyed"]
 PilotStatus = Literal["active", "injured", "kia"]
 LedgerCategory = Literal[
@@ -123,6 +125,7 @@ class Contract:
     landscape: str
     enemies: tuple[EnemyFrame, ...]
     place: str
+    enemy_withdrawal: WithdrawRule  # the enemy side's §10.4 rule, shown on the board (D23)
 
 
 @frozen(kw_only=True)

@@ -367,6 +367,10 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
 
     nb, missions = _file(src, "missions.toml", r.MissionsFile)
     _covers(nb, "enemy_force", [(f.difficulty, f.difficulty) for f in missions.enemy_force], 1, 5)
+    for i, f in enumerate(missions.enemy_force):
+        odds = f.withdrawal
+        if odds.never + odds.at_50 + odds.at_25 == 0:
+            nb.fail(f'enemy_force (entry {i + 1}), field "withdrawal"', "needs a weight above 0.")
 
     sb, start = _file(src, "start.toml", r.StartFile)
     _ref(sb, "[company]", "location", start.company.location, places)

@@ -323,6 +323,7 @@ class WithdrawalRules:
     at_50_weak_armor_percent: int = bounds(0, 100)
     at_25_lost_percent: int = bounds(0, 100)
     at_25_damaged_share_percent: int = bounds(0, 100)
+    damaged_armor_lost_percent: int = bounds(1, 100)
 
 
 @frozen(kw_only=True)
@@ -722,6 +723,17 @@ class ReputationRules:
 
 
 @frozen(kw_only=True)
+class WithdrawalWeights:
+    """The odds of the enemy side's §10.4 withdrawal rule (docs/rulings.md D23): weights of
+    fighting to the end, retreating at 50% and retreating at 25%."""
+
+    __toml_name__ = "withdrawal"
+    never: int = bounds(0, 100)
+    at_50: int = bounds(0, 100)
+    at_25: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
 class EnemyForce:
     __toml_name__ = "enemy_force"
     difficulty: int = bounds(1, 5)
@@ -729,6 +741,7 @@ class EnemyForce:
     gunnery: int = bounds(1, 10)
     piloting: int = bounds(1, 10)
     tactics: int = bounds(1, 10)
+    withdrawal: WithdrawalWeights
 
 
 @frozen(kw_only=True)

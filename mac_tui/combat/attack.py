@@ -1,7 +1,8 @@
 """To-hit resolution and the whole attack of one weapon (§3, §6.5, §7.4, §7.7.3, §4).
 
 * `range_modifier` — the distance modifier of a weapon's range class (§3.4, §6.5, R1, R2).
-* `line_of_sight` — the intervening hexes and their LOS penalties (§3.6).
+* `line_of_sight` — the intervening hexes and their LOS penalties (§3.6, R29: where the line
+  runs along an edge, the hex worse for the shooter); `los_penalty` their sum.
 * `hit_chance` — the named, ordered modifiers of §3 (base, gunnery, evasion, range, brace,
   sensor, called shot, actuator, cover, LOS or indirect fire (R10), equipment (§7.7.3, R11),
   overwatch (§1, R4)) summed and clamped to the catalog's [min_chance, max_chance].
@@ -23,7 +24,7 @@ from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
-from ..hexgrid import Hex, distance, intervening
+from ..hexgrid import Hex, distance, line_steps
 from .damage import DamageReport, apply_damage
 from .mapgen import BattleMap
 from .state import LOC_INDEX, Battle, EquipmentState, Unit, WeaponState
@@ -40,6 +41,7 @@ __all__ = [
     "hit_chance",
     "hit_location_weights",
     "line_of_sight",
+    "los_penalty",
     "missile_pass_chance",
     "range_modifier",
     "resolve_attack",
@@ -140,11 +142,21 @@ def range_modifier(range_id: str, distance: int) -> int | None:
 
 @frozen
 class LosHex:
-    """One intervening hex of a line of fire and its §3.6 penalty."""
+    """One intervening hex of a line of fire and its §3.6 penalty. `beside` is the other hex
+    where the line runs exactly along the edge between two (R29: both lie on the line, this
+    one counts: it is the worse for the shooter), else None."""
 
     hex: Hex
     terrain: str
     penalty: int
+    beside: Hex | None = None
+
+
+def blocks(battle_map: BattleMap, h: Hex) -> bool:
+    """R29's second test: whether `h` blocks the line under an optional rule. No optional rule
+    that blocks lines is played yet (optional-rules.md O2, O3): a rule that adds one answers
+    here, and the line's tie then goes to the blocking hex."""
+    return False
 
 
 #: Lines of sight already traced, per map (by identity, dropped with the map).
@@ -154,8 +166,11 @@ _LOS_CACHE: dict[int, tuple[weakref.ref[BattleMap], dict[tuple[Hex, Hex], tuple[
 def line_of_sight(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     """§3.6: every intervening hex from ``a`` to ``b`` (ends excluded), with its penalty.
 
-    A line between two hexes of the map can graze a hex beyond its ragged odd-r edge; such
-    a hex has no terrain and is left out. Each map remembers the lines traced on it (the
+    R29: where the line runs exactly along the edge between two hexes, both lie on the line
+    and the one worse for the shooter counts: the higher LOS penalty, then the one that
+    blocks (`blocks`), then the first in ``(q, r)`` order; so the line of sight from ``b`` to
+    ``a`` is this one reversed (`hexgrid.line_steps`). D21: a hex beyond the map's ragged
+    odd-r edge has no terrain and is left out. Each map remembers the lines traced on it (the
     forecasts and the AI ask for the same lines many times).
     """
     key = id(battle_map)
@@ -183,12 +198,25 @@ def _forget(key: int) -> Callable[[weakref.ref[BattleMap]], None]:
 def _trace(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     terrain = catalog().terrain
     out: list[LosHex] = []
-    for h in intervening(a, b):
-        if not battle_map.contains(h):
+    for step in line_steps(a, b)[1:-1]:
+        found = [
+            LosHex(h, battle_map.terrain_at(h), terrain[battle_map.terrain_at(h)].los_penalty)
+            for h in step
+            if battle_map.contains(h)
+        ]
+        if not found:
             continue
-        tid = battle_map.terrain_at(h)
-        out.append(LosHex(h, tid, terrain[tid].los_penalty))
+        worst = max(found, key=lambda lh: (lh.penalty, blocks(battle_map, lh.hex)))
+        if len(found) == 2:
+            other = found[1] if worst is found[0] else found[0]
+            worst = attrs.evolve(worst, beside=other.hex)
+        out.append(worst)
     return tuple(out)
+
+
+def los_penalty(battle_map: BattleMap, a: Hex, b: Hex) -> int:
+    """§3.6, R29: the LOS penalty from ``a`` to ``b`` (the same from ``b`` to ``a``)."""
+    return sum(lh.penalty for lh in line_of_sight(battle_map, a, b))
 
 
 def _los_detail(hexes: Sequence[LosHex]) -> str:
@@ -321,16 +349,16 @@ def hit_chance(
         mods.append(Modifier("cover", -ground.defense, ground.name))
 
     los = line_of_sight(bmap, attacker.pos, target.pos)
-    los_penalty = sum(h.penalty for h in los)
+    through = sum(h.penalty for h in los)
     spot = spotter(battle, attacker, target) if wpn.indirect else None
-    if spot is not None and acc.indirect_fire < los_penalty:
-        detail = f"spotter {spot.label}, instead of LOS -{los_penalty} ({_los_detail(los)})"
+    if spot is not None and acc.indirect_fire < through:
+        detail = f"spotter {spot.label}, instead of LOS -{through} ({_los_detail(los)})"
         mods.append(Modifier("indirect", -acc.indirect_fire, detail))
-    elif los_penalty:
+    elif through:
         detail = _los_detail(los)
         if spot is not None:
             detail += f" (better than indirect -{acc.indirect_fire})"
-        mods.append(Modifier("LOS", -los_penalty, detail))
+        mods.append(Modifier("LOS", -through, detail))
 
     mods.extend(_equipment_modifiers(battle, attacker, target, weapon, dist))
     if overwatch:

@@ -196,6 +196,19 @@ class SideWithdrew(Event):
 
 
 @frozen
+class Stalemate(Event):
+    """R30: no frame can move and none has an enemy in range; `frames` holds, per frame on the
+    field, its id, its longest weapon's maximum range and the distance to its nearest enemy."""
+
+    round: int
+    frames: tuple[tuple[str, int, int], ...]
+
+    def describe(self) -> str:
+        shown = ", ".join(f"{u} reach {r}, nearest enemy {n}" for u, r, n in self.frames)
+        return f"Stalemate: no frame can move or reach an enemy ({shown})"
+
+
+@frozen
 class BattleEnded(Event):
     result: str
     reason: str

@@ -1,5 +1,5 @@
 """Round structure (§1): refresh, initiative, activations, overwatch, end of round, and the
-end conditions (§1, R13, R14), checked after every action."""
+end conditions (§1, R13, R14, R30), checked after every action."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from .events import (
     BattleEnded,
     RoundStarted,
     SideWithdrew,
+    Stalemate,
     StressChanged,
 )
 from .firing import resolve_overwatch
@@ -43,14 +44,38 @@ def refresh(unit: Unit) -> Unit:
 
 
 def check_end(battle: Battle) -> tuple[Battle, list[Event]]:
-    """§1, R13: all enemies down = Victory (mutual destruction included); all players = Defeat."""
+    """§1, R13: all enemies down = Victory (mutual destruction included); all players = Defeat;
+    R30: a stalemate = Withdrawal. Checked after every action and in the close of the round."""
     if battle.phase != "combat":
         return battle, []
     if not battle.living("enemy"):
         return _end(battle, "victory", "every enemy frame is down")
     if not battle.living("player"):
         return _end(battle, "defeat", "every player frame is down")
+    standoff = stalemate(battle)
+    if standoff is not None:
+        battle, events = _end(
+            battle, "withdrawal", "stalemate: no frame can move or reach an enemy (R30)"
+        )
+        return battle, [standoff, *events]
     return battle, []
+
+
+def stalemate(battle: Battle) -> Stalemate | None:
+    """R30: no frame on the field can move (§2: its legs are destroyed) and none has a living
+    enemy within the maximum range of its longest weapon that can still fire; then the event
+    that says so (each frame's longest range and nearest enemy), else None."""
+    field = [u for u in battle.units if u.active and u.pos is not None]
+    if any(stats.can_move(u) for u in field):
+        return None
+    frames: list[tuple[str, int, int]] = []
+    for unit in field:
+        nearest = nearest_enemy_distance(battle, unit)
+        reach = stats.longest_range(unit)
+        if nearest is None or nearest <= reach:
+            return None
+        frames.append((unit.id, reach, nearest))
+    return Stalemate(round=battle.round, frames=tuple(frames))
 
 
 def _end(battle: Battle, result: Result, reason: str) -> tuple[Battle, list[Event]]:
@@ -197,7 +222,8 @@ def end_of_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
 
 
 def withdrawal_tripped(battle: Battle, side: Side) -> bool:
-    """§10.4 with R14: 'damaged' = lost any armour or structure since the battle began."""
+    """§10.4 with R14: 'damaged' = a quarter of the starting armour or any structure lost
+    (`stats.damaged`)."""
     rule = battle.side_info(side).withdrawal
     if rule == "never":
         return False
@@ -214,7 +240,7 @@ def withdrawal_tripped(battle: Battle, side: Side) -> bool:
         return weak * 100 >= len(alive) * w.at_50_weak_share_percent and len(alive) > 0
     if lost * 100 >= len(frames) * w.at_25_lost_percent:
         return True
-    damaged = sum(1 for u in alive if u.damaged)
+    damaged = sum(1 for u in alive if stats.damaged(u))
     return damaged * 100 >= len(alive) * w.at_25_damaged_share_percent and len(alive) > 0
 
 
@@ -234,6 +260,7 @@ __all__ = [
     "end_of_round",
     "initiative",
     "nearest_enemy_distance",
+    "stalemate",
     "start_round",
     "withdrawal_tripped",
 ]

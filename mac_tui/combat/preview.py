@@ -77,11 +77,13 @@ def shots_left(unit: Unit, index: int) -> int | None:
 # ---- fire --------------------------------------------------------------------------------
 @frozen
 class LosStep:
-    """One intervening hex of the line of fire (§3.6): terrain id and its LOS penalty."""
+    """One intervening hex of the line of fire (§3.6): terrain id and its LOS penalty; `beside`
+    the other hex where the line runs along an edge (R29: this one, the worse, counts)."""
 
     hex: Hex
     terrain: str
     penalty: int
+    beside: Hex | None = None
 
 
 @frozen
@@ -159,7 +161,7 @@ def fire_preview(
         if unit.pos is not None and target.pos is not None:
             dist = distance(unit.pos, target.pos)
             los = tuple(
-                LosStep(h.hex, h.terrain, h.penalty)
+                LosStep(h.hex, h.terrain, h.penalty, h.beside)
                 for h in line_of_sight(battle.map, unit.pos, target.pos)
             )
         plan = (

@@ -29,6 +29,36 @@ from .stats import armor_split, full_structure, starting_ammo
 STANCES: tuple[Stance, ...] = ("aggressive", "balanced", "defensive")
 PRIORITIES: tuple[Priority, ...] = ("focus_fire", "spread_damage", "threat", "opportunity")
 WITHDRAW_RULES: tuple[WithdrawRule, ...] = ("never", "at_50", "at_25")
+#: How a contract, a quick battle and the battle screen name a side's §10.4 rule.
+WITHDRAW_TEXT: dict[WithdrawRule, str] = {
+    "never": "fights to the end",
+    "at_50": "retreats at 50%",
+    "at_25": "retreats at 25%",
+}
+
+
+def withdrawal_odds(difficulty: int) -> tuple[tuple[WithdrawRule, int], ...]:
+    """The enemy side's §10.4 rules at `difficulty` with their weights (D23, R14: the rule
+    follows the difficulty), those that can be drawn only, in `WITHDRAW_RULES` order."""
+    w = catalog().enemy_force(difficulty).withdrawal
+    weights: dict[WithdrawRule, int] = {"never": w.never, "at_50": w.at_50, "at_25": w.at_25}
+    return tuple((rule, weights[rule]) for rule in WITHDRAW_RULES if weights[rule] > 0)
+
+
+def draw_withdrawal(dice: Dice, stream: str, difficulty: int) -> WithdrawRule:
+    """D23: the enemy side's §10.4 rule, drawn with the difficulty's weights."""
+    return dice.weighted(stream, withdrawal_odds(difficulty))
+
+
+def withdrawal_choices_text(difficulty: int) -> str:
+    """What the enemy of `difficulty` may do, e.g. `retreats at 25% or 50%, or fights to the
+    end` (a quick battle draws it when it is set up)."""
+    rules = {rule for rule, _ in withdrawal_odds(difficulty)}
+    retreats = [r.removeprefix("at_") + "%" for r in ("at_25", "at_50") if r in rules]
+    parts = [f"retreats at {' or '.join(retreats)}"] if retreats else []
+    if "never" in rules:
+        parts.append(WITHDRAW_TEXT["never"])
+    return (", or " if len(retreats) > 1 else " or ").join(parts)
 
 
 @frozen(kw_only=True)
@@ -172,7 +202,9 @@ def new_battle(
     player_withdrawal: WithdrawRule = "never",
     enemy_withdrawal: WithdrawRule | None = None,
 ) -> Battle:
-    """The map (§6.1-§6.2), the frames, and the enemy deployed in its two columns (§6.3)."""
+    """The map (§6.1-§6.2), the frames, and the enemy deployed in its two columns (§6.3). The
+    enemy side withdraws by `enemy_withdrawal` (a contract's), else by a rule drawn with the
+    difficulty's weights (D23)."""
     bmap = generate_map(dice, difficulty, landscape)
     units = [build_unit(s, f"P{i}", "player") for i, s in enumerate(player, start=1)]
     units += [build_unit(s, f"E{i}", "enemy") for i, s in enumerate(enemy, start=1)]
@@ -180,7 +212,7 @@ def new_battle(
     for i, unit in enumerate(units):
         if unit.side == "enemy":
             units[i] = attrs.evolve(unit, pos=zone.pop())
-    rule = enemy_withdrawal if enemy_withdrawal is not None else dice.choice(AI, WITHDRAW_RULES)
+    rule = enemy_withdrawal or draw_withdrawal(dice, AI, difficulty)
     return Battle(
         map=bmap,
         units=tuple(units),

@@ -76,7 +76,7 @@ class Unit:
     pos: Hex | None = None
     armor: tuple[int, ...]
     structure: tuple[int, ...]
-    start_armor: int = 0  # totals when the battle began (R14 "damaged")
+    start_armor: int = 0  # totals when the battle began (R14 "damaged", `stats.damaged`)
     start_structure: int = 0
     stance: Stance = "balanced"
     priority: Priority = "focus_fire"
@@ -119,6 +119,8 @@ class Unit:
 
     @property
     def damaged(self) -> bool:
+        """Lost any armour or structure since the battle began (a report's "damaged"; the AI's
+        withdrawal counts a frame damaged only past R14's threshold: `stats.damaged`)."""
         return self.total_armor < self.start_armor or self.total_structure < self.start_structure
 
     def live_weapons(self) -> tuple[tuple[int, WeaponState], ...]:

@@ -161,6 +161,22 @@ def armed(unit: Unit) -> bool:
     return any(has_shots(ws) for ws in unit.weapons)
 
 
+def longest_range(unit: Unit) -> int:
+    """R30: the maximum range of the frame's longest weapon that can still fire (0: none)."""
+    return max((weapon_range(weapon_of(ws)) for ws in unit.weapons if has_shots(ws)), default=0)
+
+
+def damaged(unit: Unit) -> bool:
+    """§10.4 with R14 (amended): the frame has lost at least `damaged_armor_lost_percent` of the
+    armour it had when the battle began (all locations; Barrier armour is not armour) or any
+    structure since then."""
+    lost = unit.start_armor - unit.total_armor
+    share = catalog().combat.withdrawal.damaged_armor_lost_percent
+    if lost > 0 and lost * 100 >= unit.start_armor * share:
+        return True
+    return unit.total_structure < unit.start_structure
+
+
 def groups(unit: Unit) -> tuple[int, ...]:
     """Weapon groups with at least one working weapon, ascending."""
     return tuple(sorted({w.group for _, w in unit.live_weapons()}))

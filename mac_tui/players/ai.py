@@ -19,7 +19,7 @@ from ..catalog import catalog
 from ..catalog.records import RangeId
 from ..combat import stats
 from ..combat.actions import auto_positions, check_equipment, check_vent, vent_amount
-from ..combat.attack import hit_chance, range_modifier
+from ..combat.attack import hit_chance, los_penalty, range_modifier
 from ..combat.commands import (
     AutoDeploy,
     Brace,
@@ -38,7 +38,7 @@ from ..combat.movement import check_move, reach
 from ..combat.preview import expected_damage
 from ..combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit, other_side
 from ..core import Command
-from ..hexgrid import Hex, distance, intervening, within
+from ..hexgrid import Hex, distance, within
 from ..model import GameState
 from .policy import Decision
 
@@ -189,16 +189,10 @@ class _Estimator:
         return self.terrain[self.battle.map.terrain_at(h)].defense
 
     def los_penalty(self, a: Hex, b: Hex) -> int:
-        key = (a, b) if a <= b else (b, a)
+        key = (a, b) if a <= b else (b, a)  # R29: the same both ways
         value = self.los.get(key)
         if value is None:
-            bmap = self.battle.map
-            value = sum(
-                self.terrain[bmap.terrain_at(x)].los_penalty
-                for x in intervening(*key)
-                if bmap.contains(x)
-            )
-            self.los[key] = value
+            value = self.los[key] = los_penalty(self.battle.map, *key)
         return value
 
     def arsenal(self, unit: Unit) -> Arsenal:

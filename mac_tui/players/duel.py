@@ -18,7 +18,7 @@ differ from run to run.
 
 The winner: `victory` is the player side's, `defeat` the enemy's; a side that withdraws
 (its rule, or the player's `withdraw` order) concedes; anything else (the round limit, nobody
-left able to fire) is a draw.
+left able to fire, a stalemate: R30) is a draw.
 """
 
 from __future__ import annotations

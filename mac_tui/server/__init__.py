@@ -6,20 +6,21 @@ The servers' data folder (`mac-tui serve ssh|web --data DATA`), which the high s
     DATA/server.log                  connections, logins, refusals, games started and ended
     DATA/players/<name>/saves/       that player's saves ($MAC_TUI_SAVES of their games)
     DATA/players/<name>/config.toml  their settings ($MAC_TUI_CONFIG)
-    DATA/players/<name>/authorized_keys   the keys that open the name (OpenSSH format)
-    DATA/players/<name>/password     a salted scrypt hash (SSH --allow-passwords, or the web)
+    DATA/store.db                    the store (SQLite, unless `--db postgresql://...`): the
+                                     players, their keys and password hashes, registrations,
+                                     the index of saves and high scores, the game leases
     DATA/players/<name>/game.lock    locked while the player's game runs (`games.PlayerLock`)
     DATA/web/secret                  the web server's cookie key (made on first start, 0600)
-    DATA/players.lock                locked while a name is being registered
 
-Modules: `accounts` (names, keys, passwords), `limits` (connection and registration rates,
-session counts), `games` (a game in its own PTY with a screen copy for spectators, and what
-every front door shares: the player lock, hanging a game up, the size clamp), `spectate` (the
-`watch` lobby and the read-only view), `ssh` (the asyncssh server), `webauth` (web logins and
-their signed cookies), `webgame` (a game on Textual's web driver's pipes), `web` (the aiohttp
-server) and `webpages` (its two pages), `loadtest` (programs in PTYs and OpenSSH clients,
-for the tests and `python -m mac_tui.bench ssh`); `scores` for the high scores. Importing this
-package imports nothing heavy.
+Modules: `store` (what the servers share: SQLite or PostgreSQL), `accounts` (names, keys,
+passwords, on the store), `leases` (one game per player across servers), `limits` (connection
+and registration rates, session counts), `games` (a game in its own PTY with a screen copy for
+spectators, and what every front door shares: the player lock, hanging a game up, the size
+clamp), `spectate` (the `watch` lobby and the read-only view), `ssh` (the asyncssh server),
+`webauth` (web logins and their signed cookies), `webgame` (a game on Textual's web driver's
+pipes), `web` (the aiohttp server) and `webpages` (its two pages), `loadtest` (programs in PTYs
+and OpenSSH clients, for the tests and `python -m mac_tui.bench ssh`); `scores` for the high
+scores. Importing this package imports nothing heavy.
 """
 
 from __future__ import annotations

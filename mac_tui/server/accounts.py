@@ -5,31 +5,35 @@ name is 1-32 letters, digits, `-` or `_` (the SSH username, or the web login's n
 reserved word, and not a registered name in another case (`Alice` when `alice` exists). The
 first login that proves a key, or gives a password of 8-256 characters (on the web, or over
 SSH when the operator allows passwords), registers a free name; later only those keys (or that
-password) open it. More keys can be added by the operator: one per line in
-`DATA/players/<name>/authorized_keys`, OpenSSH's format.
+password) open it. More keys can be added by the operator (`mac-tui serve keys NAME --add`).
 
 Passwords are stored as `scrypt$N$r$p$salt$hash` (base64) and compared in constant time.
-Everything here is synchronous and runs on the server's event loop, so checking a name is free
-and registering it is one step that no other login can interleave with, of this server or of
-another on the same data folder (an exclusive lock on `DATA/players.lock` for that moment).
+The players, their keys and password hashes are in the server's store (`store`: SQLite in the
+data folder, or PostgreSQL shared by several servers); each player's files (saves, settings)
+are in `DATA/players/<name>/`. Everything here is synchronous (one short transaction of the
+store) and runs on the server's event loop; registering a name is one transaction, so no other
+login, of this server or of another sharing the store, can interleave with it.
 """
 
 from __future__ import annotations
 
 import base64
-import contextlib
-import fcntl
 import hashlib
 import hmac
-import os
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import asyncssh
 from attrs import frozen
+
+from .limits import DAY, client_key
+
+if TYPE_CHECKING:
+    import asyncssh  # the keys' type only: `serve scores` runs without the server extra
+
+    from .store import Store
 
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 WATCH = "watch"
@@ -85,10 +89,12 @@ class PlayerFiles:
 
     @property
     def authorized_keys(self) -> Path:
+        """Versions before the store kept the keys here (`store.files` imports them)."""
         return self.root / "authorized_keys"
 
     @property
     def password(self) -> Path:
+        """Versions before the store kept the password hash here (imported likewise)."""
         return self.root / "password"
 
     @property
@@ -121,18 +127,6 @@ class DataDir:
     def make(self) -> None:
         self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.players.mkdir(mode=0o700, exist_ok=True)
-
-
-def _write_private(path: Path, text: str) -> None:
-    """Write atomically (temp file, fsync, rename), readable by the owner only."""
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, text.encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -175,59 +169,31 @@ def fingerprint(key: asyncssh.SSHKey) -> str:
 
 
 class Accounts:
-    """Who may open which name. `problems` collects notes about unreadable account files."""
+    """Who may open which name: the store's players (`store`), and their folders in the data
+    folder. `problems` collects notes for the log (kept for the servers' `note_problems`)."""
 
-    def __init__(self, data: DataDir) -> None:
+    def __init__(self, data: DataDir, store: Store) -> None:
         self.data = data
+        self.store = store
         self.problems: list[str] = []
 
     # ---- reading ------------------------------------------------------------------------
     def keys(self, name: str) -> list[bytes]:
-        """The public key blobs registered for `name` (bad lines are skipped, with a note)."""
-        path = self.data.player(name).authorized_keys
-        try:
-            text = path.read_text("utf-8")
-        except FileNotFoundError:
-            return []
-        except (OSError, UnicodeDecodeError) as exc:
-            self.problems.append(f"{path}: cannot be read ({exc})")
-            return []
-        blobs = []
-        for i, line in enumerate(text.splitlines(), start=1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            try:
-                blobs.append(asyncssh.import_public_key(line).public_data)
-            except (asyncssh.KeyImportError, ValueError) as exc:
-                self.problems.append(f"{path}, line {i}: not a public key ({exc})")
-        return blobs
+        """The public key blobs registered for `name`."""
+        account = self.store.account(name)
+        return [] if account is None else list(account.keys)
 
     def password_hash(self, name: str) -> str | None:
-        path = self.data.player(name).password
-        try:
-            return path.read_text("utf-8").strip() or None
-        except FileNotFoundError:
-            return None
-        except (OSError, UnicodeDecodeError) as exc:
-            self.problems.append(f"{path}: cannot be read ({exc})")
-            return None
+        account = self.store.account(name)
+        return None if account is None else account.password
 
     def registered(self, name: str) -> bool:
         """A name is registered once a key or a password opens it."""
-        return bool(self.keys(name)) or self.password_hash(name) is not None
+        return self.store.account(name) is not None
 
     def clash(self, name: str) -> str | None:
         """A registered name that differs from `name` only in case, if any."""
-        try:
-            entries = list(self.data.players.iterdir())
-        except OSError:
-            return None
-        for entry in entries:
-            other = entry.name
-            if other != name and other.casefold() == name.casefold() and self.registered(other):
-                return other
-        return None
+        return self.store.clash(name)
 
     def key_opens(self, name: str, key: asyncssh.SSHKey) -> bool:
         return key.public_data in self.keys(name)
@@ -245,30 +211,49 @@ class Accounts:
         files.saves.mkdir(mode=0o700, exist_ok=True)
         return files
 
-    @contextlib.contextmanager
-    def _registering(self) -> Iterator[None]:
-        """Registration as one step across processes too (`serve ssh` and `serve web` on one
-        data folder): under an exclusive lock on `DATA/players.lock`, held for a moment."""
-        fd = os.open(self.data.root / "players.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
-
-    def _register(self, name: str, file: Callable[[PlayerFiles], Path], line: str) -> bool:
-        with self._registering():
-            if self.registered(name) or self.clash(name):
-                return False
-            _write_private(file(self.prepare(name)), line + "\n")
-        return True
-
     def register_key(self, name: str, key: asyncssh.SSHKey, peer: str) -> bool:
-        """Register `name` with `key`; False when it is registered (or clashes) already."""
+        """Register `name` with `key` (counted against `peer`'s registrations of the day);
+        False when it is registered (or clashes) already. One transaction of the store, so no
+        other login, of this server or another, can interleave."""
         when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         line = key_line(key, f"{name} registered {when} from {peer}")
-        return self._register(name, lambda files: files.authorized_keys, line)
+        return self._registered(
+            self.store.register(
+                name, key=(key.public_data, line), peer=peer, client=client_key(peer)
+            ),
+            name,
+        )
 
-    def register_password(self, name: str, digest: str) -> bool:
+    def register_password(self, name: str, digest: str, peer: str) -> bool:
         """Register `name` with a password hash (`hash_password`); False when taken."""
-        return self._register(name, lambda files: files.password, digest)
+        return self._registered(
+            self.store.register(name, password=digest, peer=peer, client=client_key(peer)), name
+        )
+
+    def _registered(self, done: bool, name: str) -> bool:
+        if done:
+            self.prepare(name)
+        return done
+
+
+class StoredRegistrations:
+    """New names per client address per day, counted in the store (so every server of the
+    store, and every restart, counts them together); the limit part of `limits.RateLimiter`'s
+    interface that `limits.registrations_used_up` uses. A registration is counted by
+    `Accounts.register_*` in the same transaction as the name itself."""
+
+    def __init__(self, store: Store, per_window: int, window: float = DAY) -> None:
+        self.store = store
+        self.per_window = per_window
+        self.window = window
+
+    def full(self, address: str) -> bool:
+        if self.per_window <= 0:
+            return False
+        return len(self.store.registrations(address, self.window)) >= self.per_window
+
+    def retry_after(self, address: str) -> float:
+        times = self.store.registrations(address, self.window)
+        if self.per_window <= 0 or len(times) < self.per_window:
+            return 0.0
+        return max(0.0, times[0] + self.window - self.store.now())

@@ -35,7 +35,7 @@ from typing import Generic, Literal, Protocol, TypeVar
 import pyte
 import pyte.graphics
 
-EndReason = Literal["quit", "disconnect", "idle", "takeover", "shutdown"]
+EndReason = Literal["quit", "disconnect", "idle", "takeover", "shutdown", "lease"]
 
 CTTY_LAUNCHER = (
     "import fcntl, os, sys, termios\n"
@@ -124,12 +124,24 @@ def game_env(
     colorterm: str | None = None,
     base: Mapping[str, str] | None = None,
     no_color: str | None = None,
+    store: str | None = None,
+    player: str | None = None,
 ) -> dict[str, str]:
     """A clean environment: nothing of the server's but PATH, TZ and the data override; of
     the client's, its COLORTERM (truecolor) and NO_COLOR (no colour at all), when it sent
-    them."""
+    them. With `store` (the server's store's URL) and `player`, what the game needs to report
+    its saves to the store and read the high scores from it (`server.store.report`), and for
+    a PostgreSQL store libpq's `PG*` variables (the password file: the game's HOME is the
+    player's folder, so the server's `~/.pgpass` is named in `PGPASSFILE`)."""
     base = os.environ if base is None else base
     env = {key: base[key] for key in PASS_THROUGH if key in base}
+    if store is not None and player is not None:
+        env.update(MAC_TUI_STORE=store, MAC_TUI_PLAYER=player)
+        if store.startswith("postgres"):
+            env.update({key: value for key, value in base.items() if key.startswith("PG")})
+            pgpass = Path(base.get("HOME", "~")).expanduser() / ".pgpass"
+            if "PGPASSFILE" not in env and pgpass.is_file():
+                env["PGPASSFILE"] = str(pgpass)
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.update(
         HOME=str(home),

@@ -8,6 +8,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Protocol
 
 DAY = 24 * 3600.0
 
@@ -108,7 +109,19 @@ class SessionCount:
         self.open = max(0, self.open - 1)
 
 
-def registrations_used_up(registrations: RateLimiter, peer: str) -> str | None:
+class DailyCap(Protocol):
+    """What `registrations_used_up` needs: a `RateLimiter`, or `accounts.StoredRegistrations`
+    (the servers': counted in the store)."""
+
+    @property
+    def per_window(self) -> int: ...
+
+    def full(self, address: str) -> bool: ...
+
+    def retry_after(self, address: str) -> float: ...
+
+
+def registrations_used_up(registrations: DailyCap, peer: str) -> str | None:
     """Why `peer` may register no more names now (`registrations` counts them per day), or
     None. Both servers refuse with this text."""
     key = client_key(peer)

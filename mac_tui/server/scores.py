@@ -304,21 +304,33 @@ def score_of(
 ) -> Score | None:
     """The score of one save, None for a quick battle; BadSave when it gives none. The figures
     come from the state the save's commands rebuild (`verified_figures`)."""
+    data, save = _read(path, shown)
+    figures = cache.figures(data, save) if cache is not None else verified_figures(save)
+    if figures is None:
+        return None
+    return make_score(player, shown, figures, *ending(path, figures))
+
+
+def _read(path: Path, shown: str) -> tuple[bytes, SaveFile]:
     try:
         data = read_regular(path)
     except Refused as exc:
         raise BadSave(str(exc)) from None
     try:
-        save = from_json(data, shown)
+        return data, from_json(data, shown)
     except SaveError as exc:
         raise BadSave(str(exc).removeprefix(f"{shown}: ").rstrip(".")) from None
-    figures = cache.figures(data, save) if cache is not None else verified_figures(save)
-    if figures is None:
-        return None
+
+
+def ending(path: Path, figures: Figures) -> tuple[str, str]:
+    """(where and when the run ended, why) from the debrief file beside `path`, else ("",
+    the state's cause); ("", "") for a run that goes on."""
     cause = figures.ended
     facts = debrief_facts(path) if cause else {}
-    if cause and not facts.get("cause"):
-        facts["cause"] = cause
+    return facts.get("ended", ""), facts.get("cause") or cause
+
+
+def make_score(player: str, shown: str, figures: Figures, ended_at: str, cause: str) -> Score:
     return Score(
         player=player,
         company=figures.company,
@@ -326,11 +338,11 @@ def score_of(
         missions_won=figures.missions_won,
         missions_played=figures.missions_played,
         credits=figures.credits,
-        outcome=outcome_of(cause),
-        cause=facts.get("cause", ""),
+        outcome=outcome_of(figures.ended),
+        cause=cause,
         seed=figures.seed,
         date=date_text(figures.day),
-        ended_at=facts.get("ended", ""),
+        ended_at=ended_at,
         file=shown,
         verified=figures.verified,
         note=figures.note,
@@ -395,13 +407,17 @@ def missions_text(score: Score) -> str:
 
 
 def print_scores(data: Path | None, as_json: bool) -> int:
-    """`mac-tui serve scores`: the high scores of `data` (a server's data folder: its players
-    and its web games), else of the local saves folder; a Rich table or JSON. Skipped files
-    are named on stderr. The exit code: 0, or 2 when `data` is not a folder."""
+    """`mac-tui serve scores` of a saves folder (`data`, else `$MAC_TUI_SCORES_DIR`, else the
+    local saves folder), read from the files; a server's come from its store
+    (`store.files.print_server_scores`). The exit code: 0, or 2 when `data` is not a folder."""
     if data is not None and not _is_dir(data):
         print(f"mac-tui: no data folder at {data}", file=sys.stderr)
         return 2
-    scores = collect(scores_root(data))
+    return show_scores(collect(scores_root(data)), as_json)
+
+
+def show_scores(scores: Scores, as_json: bool) -> int:
+    """Print `scores` as a Rich table or JSON; skipped files are named on stderr."""
     for note in (*scores.notes, *scores.flagged):
         print(f"mac-tui: {note}", file=sys.stderr)
     if as_json:

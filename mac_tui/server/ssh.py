@@ -54,6 +54,7 @@ from .accounts import (
 from .limits import client_key, registrations_used_up
 from .spectate import WatchSession
 from .sshsession import PlayerSession, RefusedSession, ServerState, SSHOptions
+from .store import Store, StoreError, open_store
 
 
 class MacSSHServer(asyncssh.SSHServer):
@@ -109,12 +110,16 @@ class MacSSHServer(asyncssh.SSHServer):
             return False  # spectators need no credentials
         problem = name_problem(username)
         accounts = self.state.accounts
-        if problem is None and not accounts.registered(username):
-            other = accounts.clash(username)
-            if other:
-                problem = f"'{username}' is too like the player '{other}': choose another name"
-            else:
-                problem = self._registrations_used_up()
+        try:
+            if problem is None and not accounts.registered(username):
+                other = accounts.clash(username)
+                if other:
+                    problem = f"'{username}' is too like the player '{other}': choose another name"
+                else:
+                    problem = self._registrations_used_up()
+        except Exception as exc:  # the store: StoreError, or the database's own
+            LOG.error("the store cannot be reached: %s", exc)
+            problem = "the server cannot reach its database; try again in a minute"
         self.state.note_problems()
         if problem is not None:
             self.problem = problem
@@ -208,14 +213,12 @@ class MacSSHServer(asyncssh.SSHServer):
                 return
         if self.method == "publickey" and self.candidate_key is not None:
             if accounts.register_key(name, self.candidate_key, self.peer):
-                self.state.registrations.add(client_key(self.peer))
                 LOG.info("registered: new player %s from %s with %s", name, self.peer, how)
             elif not accounts.key_opens(name, self.candidate_key):
                 self._taken()
                 return
         elif self.method == "password" and self.candidate_password is not None:
-            if accounts.register_password(name, self.candidate_password):
-                self.state.registrations.add(client_key(self.peer))
+            if accounts.register_password(name, self.candidate_password, self.peer):
                 LOG.info("registered: new player %s from %s with a password", name, self.peer)
             else:
                 self._taken()
@@ -311,6 +314,39 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
     return asyncssh.read_private_key(path)
 
 
+def start_store(db: str | None, data: DataDir, command: str) -> Store | None:
+    """The server's store, opened (migrated) with the data folder's file-based accounts
+    imported on the first start; None, with the reason on stderr, when it cannot be used."""
+    from .store.files import prepare
+
+    try:
+        store = open_store(db, data.root)
+    except StoreError as exc:
+        print(f"mac-tui {command}: {exc}", file=sys.stderr)
+        return None
+    try:
+        prepare(store, data, LOG.info)
+    except Exception as exc:
+        store.close()
+        print(f"mac-tui {command}: cannot import the data folder's players: {exc}", file=sys.stderr)
+        return None
+    return store
+
+
+async def index_saves(store: Store, data: DataDir) -> None:
+    """Index the saves that changed while no game of a server reported them (a thread: a
+    changed save is replayed to verify it)."""
+    from .store.files import sync_saves
+
+    try:
+        changed = await asyncio.to_thread(sync_saves, store, data)
+    except Exception as exc:
+        LOG.warning("could not index the saves: %s", exc)
+        return
+    if changed:
+        LOG.info("indexed %d save(s) changed since the last start", changed)
+
+
 async def _idle_watch(state: ServerState) -> None:
     """Hang up idle games, let idle spectators go. A spectator's idle time is its own: the
     game it watches being busy does not keep it (or its place) for ever."""
@@ -338,13 +374,16 @@ async def run_server(options: SSHOptions) -> int:
     data = DataDir((options.data or default_data_dir()).expanduser().resolve())
     try:
         data.make()
-        setup_logging(data.log)
+        setup_logging(options.log or data.log)
         logging.getLogger("asyncssh").setLevel(logging.WARNING)
         key = load_host_key(data.host_key)
     except (OSError, asyncssh.KeyImportError) as exc:
         print(f"mac-tui serve ssh: cannot use the data folder {data.root}: {exc}", file=sys.stderr)
         return 2
-    state = ServerState(options, data)
+    store = start_store(options.db, data, "serve ssh")
+    if store is None:
+        return 2
+    state = ServerState(options, data, store)
     try:
         acceptor = await asyncssh.create_server(
             lambda: MacSSHServer(state),
@@ -375,12 +414,13 @@ async def run_server(options: SSHOptions) -> int:
             f"{exc.strerror or exc}{hint}",
             file=sys.stderr,
         )
+        store.close()
         return 2
     port = acceptor.get_port()
     LOG.info(
         "listening on %s:%d (data %s, host key %s, passwords %s, idle timeout %s, "
         "max players %d, max spectators %d (idle timeout %s), %d connections/min and "
-        "%d new names/day per address)",
+        "%d new names/day per address, store %s)",
         options.host,
         port,
         data.root,
@@ -392,6 +432,7 @@ async def run_server(options: SSHOptions) -> int:
         duration_text(options.spectator_idle_timeout),
         options.rate_limit,
         options.max_registrations,
+        store.where,
     )
     print(f"mac-tui: SSH server listening on {options.host}:{port}", flush=True)
     stop = asyncio.Event()
@@ -402,11 +443,15 @@ async def run_server(options: SSHOptions) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
     idle = asyncio.ensure_future(_idle_watch(state))
+    leases = asyncio.ensure_future(state.leases.keep(state.leases_lost))
+    state.spawn(index_saves(store, data))
     try:
         await stop.wait()
     finally:
         idle.cancel()
+        leases.cancel()
         await shutdown(state, acceptor)
+        store.close()
     return 0
 
 

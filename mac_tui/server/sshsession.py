@@ -16,10 +16,12 @@ import asyncssh
 from attrs import frozen
 
 from . import LOG, duration_text
-from .accounts import Accounts, DataDir, shown
+from .accounts import Accounts, DataDir, StoredRegistrations, shown
 from .games import ELSEWHERE, EndReason, LiveGame, PlayerLock, Registry, game_env
-from .limits import DAY, RateLimiter, SessionCount
+from .leases import Lease, Leases
+from .limits import RateLimiter, SessionCount
 from .spectate import HeaderCache, WatchSession
+from .store import Store, open_store, store_url
 
 PENDING_INPUT_CAP = 4096  # keys typed before the game has started
 
@@ -37,19 +39,24 @@ class SSHOptions:
     spectator_idle_timeout: float = 600.0
     max_registrations: int = 10  # new names per address per day
     takeover_grace: float = 10.0  # seconds a hung-up game has to save before SIGTERM
+    db: str | None = None  # the store: None is DATA/store.db (SQLite); or postgresql://...
+    log: Path | None = None  # the log file: None is DATA/server.log
 
 
 class ServerState:
     """Everything the connections share (one event loop, so no locks but the players')."""
 
-    def __init__(self, options: SSHOptions, data: DataDir) -> None:
+    def __init__(self, options: SSHOptions, data: DataDir, store: Store | None = None) -> None:
         self.options = options
         self.data = data
-        self.accounts = Accounts(data)
+        self.store = store or open_store(options.db, data.root)
+        self.store_url = store_url(options.db, data.root)
+        self.accounts = Accounts(data, self.store)
+        self.leases = Leases(self.store, "ssh")
         self.registry: Registry[LiveGame] = Registry()
         self.headers = HeaderCache()
         self.limiter = RateLimiter(options.rate_limit)
-        self.registrations = RateLimiter(options.max_registrations, window=DAY)
+        self.registrations = StoredRegistrations(self.store, options.max_registrations)
         self.sessions = SessionCount(options.max_sessions)
         self.spectators = SessionCount(options.max_spectators)
         self.watchers: set[WatchSession] = set()
@@ -68,6 +75,13 @@ class ServerState:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             LOG.error("internal error: %r", task.exception())
+
+    def leases_lost(self, players: set[str]) -> None:
+        """Hang up (saving) the games whose lease is gone or going (`Leases.keep`)."""
+        for game in self.registry.live():
+            if game.player in players and game.end_reason is None:
+                LOG.error("lease lost: %s's game is hung up (saved)", game.player)
+                self.spawn(game.stop("lease"))
 
     def note_problems(self) -> None:
         for problem in self.accounts.problems:
@@ -114,6 +128,8 @@ GOODBYES: dict[EndReason, str] = {
     "takeover": "\nmac-tui: {name} logged in again from {peer}: this game is saved and goes on "
     "there.\n",
     "shutdown": "\nmac-tui: the server is shutting down: your game is saved. See you soon!\n",
+    "lease": "\nmac-tui: this server lost touch with its database: your game is saved. Log in "
+    "again in a minute.\n",
 }
 
 
@@ -213,9 +229,22 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
                 term=self.term,
                 colorterm=self._client_env("COLORTERM"),
                 no_color=self._client_env("NO_COLOR"),
+                store=state.store_url,
+                player=self.name,
             )
+            try:
+                lease = state.leases.take(self.name)
+            except Exception as exc:  # StoreError, or the database's own
+                LOG.error("game for %s: the store cannot be reached: %s", self.name, exc)
+                self._refuse("the server cannot reach its database; try again in a minute.\n")
+                return
+            if isinstance(lease, str):
+                LOG.info("refused %s from %s: the game runs on another node", self.name, self.peer)
+                self._refuse(lease + "\n")
+                return
             lock = PlayerLock.take(files.lock)
             if lock is None:
+                state.leases.release(lease)
                 LOG.info(
                     "refused %s from %s: the game is open on another server", self.name, self.peer
                 )
@@ -234,11 +263,12 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
                 )
             except OSError as exc:
                 lock.release()
+                state.leases.release(lease)
                 LOG.error("game for %s could not start: %s", self.name, exc)
                 self._refuse(f"the game could not start ({exc}); try again later.\n")
                 return
             state.registry.add(game)
-            game.finished.add_done_callback(lambda _: self._ended(game))
+            game.finished.add_done_callback(lambda _: self._ended(game, lease))
         LOG.info(
             "game started: %s (pid %d, %s, %dx%d)",
             self.name,
@@ -262,8 +292,9 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
         value = self.chan.get_environment().get(key)
         return value if isinstance(value, str) else None
 
-    def _ended(self, game: LiveGame) -> None:
+    def _ended(self, game: LiveGame, lease: Lease) -> None:
         self.state.registry.remove(game)
+        self.state.leases.release(lease)
         status = game.finished.result()
         LOG.info(
             "game ended: %s (%s, exit status %s, %s played)",

@@ -38,9 +38,11 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from attrs import frozen
 
 from . import LOG, default_data_dir, duration_text, plural, setup_logging
-from .accounts import Accounts, DataDir, shown
+from .accounts import Accounts, DataDir, StoredRegistrations, shown
 from .games import ELSEWHERE, EndReason, PlayerLock, Registry, game_env
-from .limits import DAY, RateLimiter, SessionCount, client_key
+from .leases import Lease, Leases
+from .limits import RateLimiter, SessionCount, client_key
+from .store import Store, open_store, store_url
 from .webauth import COOKIE, MAX_FORM, SESSION_SECONDS, Logins, Sessions, load_secret
 from .webgame import WebGame
 from .webpages import GAME_PAGE, LOGIN_PAGE, TITLE
@@ -56,6 +58,7 @@ GOODBYES: dict[EndReason, str] = {  # a websocket close reason: at most 123 byte
     "idle": "No key for {idle}: your game is saved. Goodbye!",
     "takeover": "You opened the game in another page: it goes on there (saved).",
     "shutdown": "The server is shutting down: your game is saved. See you soon!",
+    "lease": "This server lost touch with its database: your game is saved. Reload in a minute.",
 }
 
 
@@ -105,17 +108,24 @@ class WebOptions:
     max_registrations: int = 10  # new names per address per day
     behind_proxy: bool = False  # the client's address is X-Forwarded-For's last one
     takeover_grace: float = 10.0  # seconds a hung-up game has to save before SIGTERM
+    db: str | None = None  # the store: None is DATA/store.db (SQLite); or postgresql://...
+    log: Path | None = None  # the log file: None is DATA/server.log
 
 
 class WebServer:
     """The aiohttp application and everything its pages share (one event loop)."""
 
-    def __init__(self, options: WebOptions, data: DataDir, secret: bytes) -> None:
+    def __init__(
+        self, options: WebOptions, data: DataDir, secret: bytes, store: Store | None = None
+    ) -> None:
         self.options = options
         self.data = data
-        self.accounts = Accounts(data)
+        self.store = store or open_store(options.db, data.root)
+        self.store_url = store_url(options.db, data.root)
+        self.accounts = Accounts(data, self.store)
+        self.leases = Leases(self.store, "web")
         self.sessions = Sessions(secret, self.accounts)
-        self.registrations = RateLimiter(options.max_registrations, window=DAY)
+        self.registrations = StoredRegistrations(self.store, options.max_registrations)
         self.logins = Logins(self.accounts, options.rate_limit, self.registrations)
         self.connections = RateLimiter(options.rate_limit)
         self.registry: Registry[WebGame] = Registry()
@@ -301,12 +311,24 @@ class WebServer:
                 return None
             try:
                 files = self.accounts.prepare(player)
+                lease = self.leases.take(player)
+            except Exception as exc:  # OSError, the store's StoreError or the database's own
+                LOG.error("web: game for %s could not start: %s", player, exc)
+                await close_page(ws, WSCloseCode.INTERNAL_ERROR, NO_START)
+                return None
+            if isinstance(lease, str):
+                LOG.info("web: refused %s from %s: the game runs on another node", player, peer)
+                await close_page(ws, WSCloseCode.TRY_AGAIN_LATER, lease)
+                return None
+            try:
                 lock = PlayerLock.take(files.lock)
             except OSError as exc:
+                self.leases.release(lease)
                 LOG.error("web: game for %s could not start: %s", player, exc)
                 await close_page(ws, WSCloseCode.INTERNAL_ERROR, NO_START)
                 return None
             if lock is None:
+                self.leases.release(lease)
                 LOG.info(
                     "web: refused %s from %s: the game is open on another server", player, peer
                 )
@@ -318,6 +340,8 @@ class WebServer:
                 config=files.config,
                 scores=self.data.root,
                 term=None,
+                store=self.store_url,
+                player=player,
             )
             cols = to_int(request.query.get("width"), 80)
             rows = to_int(request.query.get("height"), 24)
@@ -327,13 +351,14 @@ class WebServer:
                 )
             except OSError as exc:
                 lock.release()
+                self.leases.release(lease)
                 LOG.error("web: game for %s could not start: %s", player, exc)
                 await close_page(ws, WSCloseCode.INTERNAL_ERROR, NO_START)
                 return None
             self.registry.add(game)
             self.pages[game] = ws
             self.count.enter()
-            game.finished.add_done_callback(lambda _: self.ended(game))
+            game.finished.add_done_callback(lambda _: self.ended(game, lease))
         LOG.info("web: game started: %s (pid %d, %dx%d)", player, game.pid, *game.size)
         if self.stopping:  # the server began to stop while this game started
             self.spawn(game.stop("shutdown"))
@@ -361,8 +386,10 @@ class WebServer:
         elif kind in ("focus", "blur") and not args:
             await game.focus(kind == "focus")
 
-    def ended(self, game: WebGame) -> None:
+    def ended(self, game: WebGame, lease: Lease | None = None) -> None:
         self.registry.remove(game)
+        if lease is not None:
+            self.leases.release(lease)
         self.count.leave()
         ws = self.pages.pop(game, None)
         reason = game.end_reason or "quit"
@@ -396,6 +423,13 @@ class WebServer:
                     )
                     self.spawn(game.stop("idle"))
 
+    def leases_lost(self, players: set[str]) -> None:
+        """Hang up (saving) the games whose lease is gone or going (`Leases.keep`)."""
+        for game in self.registry.live():
+            if game.player in players and game.end_reason is None:
+                LOG.error("web: lease lost: %s's game is hung up (saved)", game.player)
+                self.spawn(game.stop("lease"))
+
     async def stop_games(self) -> None:
         """Hang up every game (each saves) and let their pages know."""
         self.stopping = True
@@ -411,12 +445,17 @@ async def run_web(options: WebOptions) -> int:
     data = DataDir((options.data or default_data_dir()).expanduser().resolve())
     try:
         data.make()
-        setup_logging(data.log)
+        setup_logging(options.log or data.log)
         secret = load_secret(data.root / "web" / "secret")
     except (OSError, ValueError) as exc:
         print(f"mac-tui serve web: cannot use the data folder {data.root}: {exc}", file=sys.stderr)
         return 2
-    server = WebServer(options, data, secret)
+    from .ssh import index_saves, start_store
+
+    store = start_store(options.db, data, "serve web")
+    if store is None:
+        return 2
+    server = WebServer(options, data, secret, store)
     runner = web.AppRunner(
         server.app(), handle_signals=False, access_log=None, shutdown_timeout=5.0
     )
@@ -426,6 +465,7 @@ async def run_web(options: WebOptions) -> int:
         await site.start()
     except OSError as exc:  # the address is taken, or not this machine's
         await runner.cleanup()
+        store.close()
         print(
             f"mac-tui serve web: cannot serve on {options.host}:{options.port}: "
             f"{exc.strerror or exc}",
@@ -439,7 +479,7 @@ async def run_web(options: WebOptions) -> int:
             break
     LOG.info(
         "web: listening on %s:%d (data %s, idle timeout %s, max games %d, %d connections/min "
-        "and %d new names/day per address%s)",
+        "and %d new names/day per address%s, store %s)",
         options.host,
         port,
         data.root,
@@ -448,6 +488,7 @@ async def run_web(options: WebOptions) -> int:
         options.rate_limit,
         options.max_registrations,
         ", behind a proxy" if options.behind_proxy else "",
+        store.where,
     )
     print(f"mac-tui: the game is served at {url_for(options.host, port)}", flush=True)
     if options.host in ("0.0.0.0", "::", ""):
@@ -459,12 +500,16 @@ async def run_web(options: WebOptions) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
     idle = asyncio.ensure_future(server.idle_watch())
+    leases = asyncio.ensure_future(server.leases.keep(server.leases_lost))
+    server.spawn(index_saves(store, data))
     try:
         await stop.wait()
     finally:
         idle.cancel()
+        leases.cancel()
         await server.stop_games()
         await runner.cleanup()
+        store.close()
         LOG.info("web: stopped")
     return 0
 

@@ -1,17 +1,17 @@
 """Who a web visitor is: a player name and password on the login page, then a signed cookie.
 
-Web players are the server's players (`accounts`): one set of names in `DATA/players`, shared
-with `serve ssh` on the same data folder, each with their own saves. The login page's first use
-of a free name registers it with the password given (8-256 characters; the server keeps a
-salted scrypt hash, as for SSH passwords); later only that password opens it. A name registered
-with an SSH key has no password and is played over SSH.
+Web players are the server's players (`accounts`): one set of names in the server's store,
+shared with `serve ssh` on the same data folder (or store), each with their own saves. The
+login page's first use of a free name registers it with the password given (8-256 characters;
+the server keeps a salted scrypt hash, as for SSH passwords); later only that password opens
+it. A name registered with an SSH key has no password and is played over SSH.
 
 After a login the browser holds a cookie `mac_tui_session` = `v1.NAME.EXPIRES.MAC`, where MAC
 is HMAC-SHA256, under the server's secret `DATA/web/secret` (32 random bytes, made on the first
 start, mode 0600), of the name, the expiry (30 days on) and a digest of the player's stored
 password hash. So the cookie cannot be made or altered without the secret, and it stops working
 when it expires, when the secret is replaced (every cookie at once), or when the player's
-password file changes. The cookie is HttpOnly and SameSite=Lax (Secure over https).
+stored password hash changes. The cookie is HttpOnly and SameSite=Lax (Secure over https).
 
 Everything a visitor sends is bounded: the form (4 KiB), the name (the SSH rules: 1-32 letters,
 digits, `-`, `_`), the password (256 characters); logins per address per minute and new names
@@ -36,7 +36,7 @@ from attrs import frozen
 
 from . import LOG
 from .accounts import MAX_PASSWORD, MIN_PASSWORD, Accounts, hash_password, name_problem
-from .limits import RateLimiter, client_key, registrations_used_up
+from .limits import DailyCap, RateLimiter, client_key, registrations_used_up
 
 COOKIE = "mac_tui_session"
 SESSION_SECONDS = 30 * 24 * 3600
@@ -132,7 +132,7 @@ class LoginResult:
 class Logins:
     """The login form's checks: limits, names, passwords, registration."""
 
-    def __init__(self, accounts: Accounts, rate_limit: int, registrations: RateLimiter) -> None:
+    def __init__(self, accounts: Accounts, rate_limit: int, registrations: DailyCap) -> None:
         self.accounts = accounts
         self.attempts = RateLimiter(rate_limit)
         self.registrations = registrations
@@ -199,9 +199,8 @@ class Logins:
         used_up = registrations_used_up(self.registrations, peer)  # again, after the wait
         if used_up is not None:
             return LoginResult(None, used_up[0].upper() + used_up[1:] + ".", 429)
-        if not self.accounts.register_password(name, digest):
+        if not self.accounts.register_password(name, digest, peer):
             return LoginResult(
                 None, f"'{name}' was registered by someone else just now: choose another.", 403
             )
-        self.registrations.add(client_key(peer))
         return LoginResult(name, registered=True)

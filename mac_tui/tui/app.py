@@ -16,6 +16,7 @@ import re
 import signal
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from attrs import frozen
 from textual import events, work
@@ -33,6 +34,9 @@ from .host import GameHost
 from .pacing import Clock, SystemClock
 from .screens.base import GameScreen
 from .themes import THEMES
+
+if TYPE_CHECKING:
+    from ..server.store.report import SaveReporter
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 MESSAGES_KEPT = 200  # the message log's length (reports are built from events, not from it)
@@ -103,6 +107,7 @@ class MacApp(App[None]):
         self._create = False  # the next save creates a new file (never replacing one)
         self._load_on_start = load
         self._skirmish_on_start = skirmish
+        self._reporter: SaveReporter | None = None
         self._new_on_start = new
 
     def _honour_no_color(self) -> None:
@@ -315,6 +320,7 @@ class MacApp(App[None]):
 
         if not any(isinstance(s, DebriefScreen) for s in self.screen_stack):
             self.push_screen(DebriefScreen())
+            self.call_after_refresh(self.report_save)  # where and how it ended, for the scores
 
     def start_skirmish(self, seed: int, difficulty: int) -> bool:
         """A new quick battle with the starting lance, saved as skirmish-<seed>.json."""
@@ -388,8 +394,9 @@ class MacApp(App[None]):
             if self._create:
                 self.save_path = self.session.create(self.save_path)
                 self._create = False
+                written = True
             else:
-                self.session.save(self.save_path)
+                written = self.session.save(self.save_path)
         except OSError as exc:
             self.save_problem = (
                 f"Could not save to {self.shown(self.save_path)}: {exc.strerror or exc}"
@@ -397,7 +404,22 @@ class MacApp(App[None]):
             self.notify(self.save_problem, severity="error", markup=False)
             return False
         self.save_problem = None
+        if written:
+            self.report_save()
         return True
+
+    def report_save(self) -> None:
+        """In a server's game (`$MAC_TUI_STORE` set by the server): index the save just
+        written, with its verified figures, in the server's store (`server.store.report`; in a
+        thread of its own, so the game never waits for it)."""
+        if self.session is None or self.save_path is None or not os.environ.get("MAC_TUI_STORE"):
+            return
+        if self._reporter is None:
+            from ..server.store.report import SaveReporter
+
+            self._reporter = SaveReporter.from_env()
+        if self._reporter is not None:
+            self._reporter.report(self.save_path, self.session.to_save())
 
     def unsaved(self) -> bool:
         """Is there progress that is not in the save file?"""

@@ -1,16 +1,26 @@
-"""Write the golden recordings of `tests/golden/v1/`: battle logs and saves made by the engine.
+"""Write the golden recordings of `tests/golden/v2/`: battle logs and saves made by the engine.
 
     python -m tests.golden.make [OUT_DIR]
 
-The files were made by mac-tui 0.1.0 (save format 1, rules version 1) before the engine core,
-the players layer and the save hardening were built, and are kept for ever:
+Each rules version has a folder of its own, made once and kept for ever:
 
-- `battle-d{D}.jsonl`: `mac-tui sim` battle logs (AI against AI) at every difficulty; the same
-  seed must give the very same bytes while the rules version stays 1 (`test_golden.py`).
+- `v1/`: made by mac-tui 0.1.0 (save format 1, rules version 1) before the engine core, the
+  players layer and the save hardening were built. Its saves must load in every later version
+  (through the save-format migrations); its battle logs are kept as a record (rules version 2
+  plays other battles from the same seeds).
+- `v2/` (this script): rules version 2 (R14 amended, R29, R30, the enemy's withdrawal rule by
+  difficulty), save format 3, written by the code of its day with the first AI (`ai_v1`).
+
+The same kinds in each:
+
+- `battle-d{D}.jsonl`: `mac-tui sim` battle logs (the first AI on both sides) at every
+  difficulty; the same seed must give the very same bytes while the rules version stays the
+  folder's (`test_golden.py`).
 - `*.json`: saves of every kind a player can leave behind: a year-long campaign, a campaign in
   the middle of a contract battle, a campaign with its after-action report open, and a quick
-  battle in progress. Replaying their commands must rebuild them byte for byte under rules
-  version 1, and every later version of the game must load them (schema migrations).
+  battle in progress. Replaying their commands must rebuild them byte for byte under the
+  folder's rules version (the log holds every command the AI gave, so the replay needs no AI),
+  and every later version of the game must load them (save-format migrations).
 
 Regenerate only on purpose (a new rules version gets a new folder; old folders never change).
 """
@@ -21,7 +31,7 @@ import sys
 from pathlib import Path
 
 from mac_tui.game import Accepted, parse_command
-from mac_tui.players.ai import decide
+from mac_tui.players.ai import decide as ai_v1  # the first AI: `players.ai_v1` once replaced
 from mac_tui.players.autopilot import autoplay, next_line
 from mac_tui.players.driver import drive
 from mac_tui.players.sim import run_battle
@@ -29,7 +39,7 @@ from mac_tui.save import to_json
 from mac_tui.script import AUTO_BATTLE, run_line
 from mac_tui.session import Session
 
-HERE = Path(__file__).parent / "v1"
+HERE = Path(__file__).parent / "v2"
 BATTLE_SEEDS = {1: 101, 2: 202, 3: 303, 4: 404, 5: 505}
 YEAR_SEED = 14  # the autopilot's company lives through the year with this seed
 MID_SEED = 7
@@ -39,7 +49,9 @@ MID_BATTLE_AI_COMMANDS = 9  # commands of the battle played before the mid-battl
 
 def battle_log(difficulty: int) -> str:
     log: list[str] = []
-    run_battle(BATTLE_SEEDS[difficulty], difficulty, log=log)
+    run_battle(
+        BATTLE_SEEDS[difficulty], difficulty, policies={"player": ai_v1, "enemy": ai_v1}, log=log
+    )
     return "\n".join(log) + "\n"
 
 
@@ -47,7 +59,7 @@ def ai_steps(session: Session, count: int) -> None:
     """Let the AI play `count` commands of the battle for whichever side is to act."""
     driven = drive(
         session.state,
-        {"player": decide, "enemy": decide},
+        {"player": ai_v1, "enemy": ai_v1},
         apply=lambda _state, command: session.apply(command),
         max_commands=count,
     )

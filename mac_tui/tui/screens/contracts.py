@@ -230,7 +230,7 @@ class ContractsSection(Section):
             f"[b]{r.id}[/b]: {r.employer_name} ({r.standing}) vs {r.opponent_name}, "
             f"difficulty {r.difficulty}.\n"
             f"Victory pays {r.reward_min:,}-{r.reward_max:,} cr at full pay. "
-            f"Enemy: {', '.join(r.enemy_classes)}.\n"
+            f"Enemy: {', '.join(r.enemy_classes)}; it {r.enemy_withdrawal}.\n"
             f"Map: {r.map_size} {r.map_width}x{r.map_height}, {r.landscape}. "
             "Enter: plan the launch."
         )
@@ -248,7 +248,7 @@ class ContractsSection(Section):
             f"[b]{row.id}[/b] for {faction_name(row.employer)} against "
             f"{faction_name(row.opponent)} {g.sep} difficulty {row.difficulty} {g.sep} "
             f"{row.map_size} map {row.map_width}x{row.map_height}, {row.landscape}\n"
-            f"Enemy force: {', '.join(row.enemy_classes)}"
+            f"Enemy force: {', '.join(row.enemy_classes)}; it {row.enemy_withdrawal}"
         )
         self.query_one(PayoutSlider).show(self.level)
         preview = reward_preview(c, contract, self.level)
@@ -432,9 +432,11 @@ class ContractsSection(Section):
         c = self.campaign
         names = ", ".join(f"{c.frame(f).name} ({c.frame(f).pilot})" for f in ids)
         level = catalog().payout_level(self.level)
+        row = next(r for r in self.rows() if r.id == contract.id)
         text = (
             f"Launch contract {contract.id} at {level.name} with {names}? "
-            f"Deployment costs {deployment_cost(c, ids):,} cr."
+            f"Deployment costs {deployment_cost(c, ids):,} cr. "
+            f"The enemy {row.enemy_withdrawal}."
         )
 
         def done(ok: bool | None) -> None:

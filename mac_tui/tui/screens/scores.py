@@ -36,10 +36,27 @@ def cut(text: str, width: int, g: Glyphs) -> str:
     return g.fit(g.text(text), width).plain
 
 
+STORE_ENV = "MAC_TUI_STORE"  # set by a server for its games (`server.store`)
+
+
 def scores_folder(app_saves: Path) -> Path:
     """`$MAC_TUI_SCORES_DIR` when set, else the game's saves folder."""
     override = os.environ.get(SCORES_ENV)
     return Path(override) if override else app_saves
+
+
+def from_store(root: Path) -> Scores:
+    """A server's game: the table from the server's store (`$MAC_TUI_STORE`), where every
+    game reports its saves' verified figures, so no save is read here."""
+    from ...server.store import StoreError, open_store
+    from ...server.store.files import scores_from_store
+
+    try:
+        with open_store(os.environ.get(STORE_ENV), root) as store:
+            return scores_from_store(store, str(root))
+    except Exception as exc:  # StoreError, or the database's own
+        what = str(exc) if isinstance(exc, StoreError) else type(exc).__name__
+        return Scores((), (f"the high scores cannot be read now ({what})",), str(root))
 
 
 def source_text(folder: Path | None) -> str:
@@ -107,7 +124,7 @@ class ScoresScreen(GameScreen):
     @work(thread=True, exclusive=True, group="scores")
     def read_scores(self, root: Path) -> Scores:
         """Collect (replaying what is not cached yet) off the screen's thread."""
-        scores = collect(root)
+        scores = from_store(root) if os.environ.get(STORE_ENV) else collect(root)
         with contextlib.suppress(RuntimeError):  # the game ended meanwhile
             self.app.call_from_thread(self.show_scores, scores)
         return scores

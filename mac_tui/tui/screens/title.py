@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from ... import __version__
 from ...campaign.commands import NewCampaign
 from ...catalog import catalog
+from ...combat.setup import withdrawal_choices_text
 from ...game import Accepted
 from ...session import Session
 from ..host import host
@@ -171,7 +172,11 @@ class TitleScreen(Screen[None]):
             size = cat.map_size(d)
             force = tuple(cat.classes[c].name for c in cat.enemy_force(d).classes)
             options.append(
-                (str(d), f"Difficulty {d}: {enemy_text(force)}, {size.width}x{size.height} map")
+                (
+                    str(d),
+                    f"Difficulty {d}: {enemy_text(force)}, {size.width}x{size.height} map, "
+                    f"{withdrawal_choices_text(d)}",
+                )
             )
 
         def chosen(value: str | None) -> None:

@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
 
 from ....catalog import catalog
+from ....combat.setup import WITHDRAW_TEXT
 from ....combat.state import Battle
 from ....hexgrid import Hex
 from ...glyphs import glyphs, plain
@@ -116,6 +117,8 @@ def lance_text(battle: Battle, placing: str | None, ascii_glyphs: bool) -> str:
         cursor = mark if u.id == placing else " "
         chassis = catalog().chassis[u.chassis].designation
         lines.append(f"{cursor} {u.id} {u.label[:12]:<12} {chassis:<5} {where}")
+    rule = WITHDRAW_TEXT[battle.side_info("enemy").withdrawal]  # D23: what the enemy does
+    lines.append(f"The enemy {rule}.")
     return "\n".join(lines)
 
 
