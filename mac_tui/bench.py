@@ -351,6 +351,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     lab.add_argument(
         "--ai-seeds", type=int, default=None, help="seeds for the full AI (default seeds / 10)"
     )
+    ssh = p.add_argument_group("ssh: players on the SSH server (docs/hosting.md)")
+    ssh.add_argument("--players", type=int, default=20, help="players at once (default 20)")
+    ssh.add_argument("--presses", type=int, default=30, help="battle keys per player (default 30)")
+    ssh.add_argument(
+        "--gap", type=float, default=1.0, help="seconds between a player's keys (default 1)"
+    )
+    ssh.add_argument(
+        "--cold-start", action="store_true", help="every game a new process (no zygote)"
+    )
     args = p.parse_args(argv)
     if args.what == "ai":
         return bench_ai(args)
@@ -379,9 +388,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if message:
             print(message, file=sys.stderr)
             return 2
-        from .server.loadtest import bench as bench_ssh
+        from .server.sshbench import bench as bench_ssh
 
-        return bench_ssh()
+        return bench_ssh(args.players, args.presses, args.gap, args.cold_start)
     return 0
 
 

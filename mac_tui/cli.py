@@ -14,6 +14,7 @@ SHELLS = ("bash", "zsh", "fish")
 
 if TYPE_CHECKING:
     from .save import SaveFile
+    from .server.recordings import RecordingOptions
     from .tui.config import GameOptions
 
 RULES_EPILOG = "Run `mac-tui rules` with no table to list the tables."
@@ -81,9 +82,16 @@ def _parser() -> argparse.ArgumentParser:
     script.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     script.add_argument("--save", metavar="OUT", help="write the save file here at the end")
     script.add_argument("--json", action="store_true", help="print results as JSON")
-    replay = sub.add_parser("replay", help="check a save by replaying its commands")
+    replay = sub.add_parser(
+        "replay", help="check a save by replaying its commands, or watch it played back"
+    )
     replay.add_argument("save", help="the save file")
     replay.add_argument("--verify", action="store_true", help="exit non-zero on a mismatch")
+    replay.add_argument(
+        "--watch",
+        action="store_true",
+        help="play the game back in the terminal, command by command (read-only)",
+    )
     _serve_parser(sub)
     config = sub.add_parser(
         "config",
@@ -277,6 +285,35 @@ def _server_arguments(parser: argparse.ArgumentParser, port: int, sessions: str)
     )
     parser.add_argument("--max-sessions", type=int, metavar="N", help=sessions)
     parser.add_argument(
+        "--recording-cap-mb",
+        type=float,
+        default=32.0,
+        metavar="MB",
+        help="every game is recorded (asciicast, gzip) in its player's folder; a recording "
+        "stops past this much terminal output (default 32; 0: no recordings)",
+    )
+    parser.add_argument(
+        "--recordings-keep-days",
+        type=float,
+        default=30.0,
+        metavar="DAYS",
+        help="remove recordings older than this (default 30; 0: keep them)",
+    )
+    parser.add_argument(
+        "--recordings-max-mb",
+        type=float,
+        default=200.0,
+        metavar="MB",
+        help="a player's recordings take at most this much disk, the oldest go first "
+        "(default 200; 0: no limit)",
+    )
+    parser.add_argument(
+        "--cold-start",
+        action="store_true",
+        help="start every game as a new Python process (slower logins; default: games are "
+        "forked from a warm parent that has imported the game)",
+    )
+    parser.add_argument(
         "--rate-limit",
         type=int,
         default=20,
@@ -302,12 +339,25 @@ def _server_problems(args: argparse.Namespace) -> list[str]:
         ("rate_limit", lambda v: v >= 0, "0 or more"),
         ("max_spectators", lambda v: v >= 0, "0 or more"),
         ("max_registrations", lambda v: v >= 0, "0 or more"),
+        ("recording_cap_mb", lambda v: 0 <= v <= 4096, "0-4096"),
+        ("recordings_keep_days", lambda v: v >= 0, "0 or more"),
+        ("recordings_max_mb", lambda v: v >= 0, "0 or more"),
     )
     return [
         f"--{name.replace('_', '-')} must be {rule}"
         for name, good, rule in rules
         if hasattr(args, name) and not good(getattr(args, name))
     ]
+
+
+def _recording_options(args: argparse.Namespace) -> RecordingOptions:
+    from .server.recordings import RecordingOptions
+
+    return RecordingOptions(
+        cap_mb=args.recording_cap_mb,
+        keep_days=args.recordings_keep_days,
+        max_mb=args.recordings_max_mb,
+    )
 
 
 def _data_error(exc: Exception) -> int:
@@ -542,6 +592,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     save = _load("replay", args.save)
     if save is None:
         return 2
+    if args.watch:
+        from pathlib import Path
+
+        from .tui.replay import run_replay
+
+        run_replay(save, Path(args.save))
+        return 0
     verdict = verify(save)
     print(verdict.message)
     return 0 if verdict.ok or not args.verify else 1
@@ -694,6 +751,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 max_spectators=args.max_spectators,
                 spectator_idle_timeout=args.spectator_idle_timeout,
                 max_registrations=args.max_registrations,
+                warm_start=not args.cold_start,
+                recordings=_recording_options(args),
                 db=db,
                 log=log,
             )
@@ -713,6 +772,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 rate_limit=args.rate_limit,
                 max_registrations=args.max_registrations,
                 behind_proxy=args.behind_proxy,
+                warm_start=not args.cold_start,
+                recordings=_recording_options(args),
                 db=db,
                 log=log,
             )

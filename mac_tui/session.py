@@ -16,7 +16,7 @@ from typing import Any
 from attrs import frozen
 
 from . import __version__
-from .game import RULES_VERSION, Accepted, Command, Outcome, step
+from .game import RULES_VERSION, Accepted, Command, Event, Outcome, step
 from .model import GameState, initial_state
 from .save import SaveFile, state_hash
 from .savefolder import BACKUP, DAMAGED, Loaded, create_save, load_save, write_save
@@ -235,3 +235,120 @@ def first_divergence(save: SaveFile) -> int | None:
         if checkpoint(state) != save.checkpoints[i]:
             return i + 1
     return None
+
+
+# ---- watching a save played back (`mac-tui replay SAVE --watch`) -----------------------------
+KEEP_EVERY = 64  # the timeline keeps every 64th state; a step back refolds from the one before
+
+
+@frozen
+class Step:
+    """Where a replay stands: the state after command `index` (0: the start), that command
+    and what it did."""
+
+    index: int
+    state: GameState
+    command: Command | None = None
+    events: tuple[Event, ...] = ()
+    before: GameState | None = None  # the state the command was given in
+
+
+class Timeline:
+    """A save's game rebuilt from its seed and commands under today's rules, to be walked
+    forward and back. The log is folded once (`fold`), keeping every `every`th state in memory;
+    the state after any command is refolded from the nearest kept one before it. It never
+    writes anything: the save is only read.
+
+    `end` is the last command that plays under today's rules (`refused` says why the next one
+    does not, if one does not); `parts_at`, when the replay does not end on the save's
+    snapshot, the first command after which the state's checkpoint differs from the save's
+    (None: it ends where the save does, or stops at a refusal). `marks` are where the
+    days turn and the battles start and end, for jumping."""
+
+    def __init__(self, save: SaveFile, every: int = KEEP_EVERY) -> None:
+        self.save = save
+        self.commands = save.commands
+        self.every = every
+        self.kept: list[GameState] = []
+        self.end = 0
+        self.refused: tuple[int, str] | None = None
+        self.parts_at: int | None = None
+        self.days: list[int] = []  # commands after which the in-game date has moved on
+        self.battles: list[int] = []  # commands after which a battle begins
+        self._last: Step | None = None
+
+    def fold(self) -> Timeline:
+        """Replay the whole log once (about half a second for a year's campaign)."""
+        state = initial_state(self.save.seed)
+        self.kept = [state]
+        for i, command in enumerate(self.commands):
+            outcome = step(state, command)
+            if not isinstance(outcome, Accepted):
+                self.refused = (i + 1, f"{command.to_text()}: {outcome.reason}")
+                break
+            before, state = state, outcome.state
+            index = i + 1
+            self.end = index
+            if index % self.every == 0:
+                self.kept.append(state)
+            day = state.campaign.day if state.campaign is not None else None
+            if before.campaign is not None and day != before.campaign.day:
+                self.days.append(index)
+            if before.battle is None and state.battle is not None:
+                self.battles.append(index)
+        if self.refused is None and state_hash(state) != state_hash(self.save.state):
+            # it parts somewhere: the checkpoints say where (a second pass, only then)
+            self.parts_at = first_divergence(self.save) or self.end
+        return self
+
+    @property
+    def current_rules(self) -> bool:
+        return self.save.current_rules
+
+    def notice(self) -> str:
+        """What the viewer says about how faithful the replay is ('' when nothing to say)."""
+        parts = []
+        if not self.save.current_rules:
+            parts.append(
+                f"Made by {self.save.origin()}: replayed under today's rules (version "
+                f"{RULES_VERSION}), it may part from what happened."
+            )
+        if self.parts_at is not None:
+            parts.append(f"The replay parts from the save after command {self.parts_at}.")
+        if self.refused is not None:
+            at, why = self.refused
+            parts.append(f"It stops before command {at}, refused today: {why}.")
+        return " ".join(parts)
+
+    def at(self, index: int) -> Step:
+        """The state after command `index` (clamped to 0..end), with that command's events."""
+        index = min(max(index, 0), self.end)
+        last = self._last
+        if last is not None and last.index == index:
+            return last
+        if index == 0:
+            found = Step(0, self.kept[0])
+        elif last is not None and last.index == index - 1:
+            found = self._next(last.state, index)
+        else:
+            base = (index - 1) // self.every
+            state = self.kept[base]
+            for i in range(base * self.every, index - 1):
+                outcome = step(state, self.commands[i])
+                assert isinstance(outcome, Accepted)  # it was when folded
+                state = outcome.state
+            found = self._next(state, index)
+        self._last = found
+        return found
+
+    def _next(self, before: GameState, index: int) -> Step:
+        command = self.commands[index - 1]
+        outcome = step(before, command)
+        assert isinstance(outcome, Accepted)
+        return Step(index, outcome.state, command, tuple(outcome.events), before)
+
+    def next_mark(self, marks: Sequence[int], index: int, forward: bool) -> int:
+        """The next (or previous) of `marks` from `index`; the end (or the start) when none."""
+        if forward:
+            return next((m for m in marks if m > index), self.end)
+        return next((m for m in reversed(marks) if m < index), 0)

@@ -113,7 +113,7 @@ _message() { print -r -- "message $*"; }
         ("mac-tui serve ''", "describe ssh web scores keys -h --help"),
         ("mac-tui play --theme ''", "compadd " + THEMES_START),
         ("mac-tui play --saves ''", "files -/"),
-        ("mac-tui replay ''", "describe -h --help --verify\nfiles "),
+        ("mac-tui replay ''", "describe -h --help --verify --watch\nfiles "),
         ("mac-tui play --seed ''", "message N"),
     ]
     body = [stubs, f"source {path}"]

@@ -21,6 +21,7 @@ from typing import Any
 import asyncssh
 import pytest
 
+from mac_tui.bench import main as bench_main
 from mac_tui.server import accounts as acc
 from mac_tui.server.games import PlayerLock
 from mac_tui.server.limits import RateLimiter, client_key
@@ -35,6 +36,7 @@ from mac_tui.server.loadtest import (
     process_gone,
     run_load,
     tool_missing,
+    wait_until,
 )
 from mac_tui.server.spectate import read_header
 from mac_tui.server.store import open_store
@@ -101,15 +103,6 @@ def key_lines(server: ServerProcess, name: str) -> list[str]:
 
 def player_saves(server: ServerProcess, name: str) -> list[Path]:
     return sorted((server.data / "players" / name / "saves").glob("*.json"))
-
-
-def wait_until(check: Callable[[], bool], timeout: float = 15.0) -> bool:
-    end = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.1)
-    return True
 
 
 def new_campaign(term: SshTerminal, company: str) -> None:
@@ -280,6 +273,12 @@ def test_a_spectator_sees_the_game_and_cannot_touch_it(
     watch.send(number)
     assert watch.wait_for("Roster"), watch.text()  # the game's screen, drawn at once
     assert "Gus Hussars" in watch.text()
+
+    def same_picture() -> bool:  # both terminals read until they agree
+        gus.pump(0.05)
+        return watch.text() == gus.text()
+
+    assert watch.wait_for(same_picture, 10), (watch.text(), gus.text())  # the whole screen
     for key in ("d", "w", "2", "x", "\r", "n", "\x1b[B", "h"):
         watch.send(key)
         watch.settle(quiet=0.15)
@@ -333,6 +332,22 @@ def test_twenty_sessions_stay_responsive(server: ServerProcess, tmp_path: Path) 
     assert result.unanswered == 0
     assert len(result.latencies) == 20 * 5
     assert max(result.latencies) < 5.0  # a generous bound; figures: python -m mac_tui.bench ssh
+
+
+def test_the_ssh_bench_plays_its_whole_flow(
+    keys: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m mac_tui.bench ssh --players 2`: both players log in through the zygote in
+    client processes of their own, and every key of the flow (title, new company, contracts,
+    a battle's deployment) shows its effect. The bench prints figures; nothing here is timed."""
+    assert bench_main(["ssh", "--players", "2", "--presses", "6", "--gap", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 players on loopback, 1 client processes, warm start on" in out, out
+    assert "login to title (all 2 at once): median" in out, out
+    assert "menu  : 4 keys" in out and "screen: 16 keys" in out, out
+    assert "battle: 12 keys" in out, out
+    assert "memory per game in battle (2 games): PSS" in out, out
+    assert re.search(r"recordings \(2 games, \d+ s each\): \d+ KB on disk", out), out
 
 
 # ---- limits and passwords (servers of their own) ------------------------------------------

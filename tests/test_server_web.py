@@ -39,6 +39,7 @@ from yarl import URL
 from mac_tui.server.accounts import key_line
 from mac_tui.server.games import PlayerLock, clamp_size
 from mac_tui.server.loadtest import process_gone
+from mac_tui.server.playback import Playback
 from mac_tui.server.spectate import read_header
 from mac_tui.server.store import open_store
 from mac_tui.server.web import TITLE, url_for
@@ -415,7 +416,7 @@ async def test_the_form_and_the_messages_are_bounded(server: WebServer, visitors
 # ---- the game's size and life (items 6 and 12) -----------------------------------------------
 async def test_a_huge_page_is_clamped_like_ssh(server: WebServer, visitors: Any) -> None:
     hal = await logged_in(visitors(), "hal")
-    page = await hal.play(20000, 20000)
+    page = await hal.play(20000, 20000, max_msg_size=0)  # a browser takes a frame of any size
     await until(lambda: server.game_pids("hal"), "hal's game")
     (pid,) = server.game_pids("hal")
     assert f"web: game started: hal (pid {pid}, 1000x500)" in server.output()
@@ -433,12 +434,16 @@ async def test_a_huge_page_is_clamped_like_ssh(server: WebServer, visitors: Any)
 
 
 async def test_a_closed_page_saves_and_ends_its_game(server: WebServer, visitors: Any) -> None:
+    await until(lambda: "zygote is ready" in server.output(), "the warm start's zygote")
+    zygote = int(re.findall(r"zygote is ready \(pid (\d+)\)", server.output())[-1])
     ida = await logged_in(visitors(), "ida")
     page = await ida.play()
     await page.new_campaign("Ida Guard")
     await page.keys("d")  # a day passes
     await page.read_until("Day report")
     (pid,) = server.game_pids("ida")
+    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    assert int(stat[1]) == zygote and int(stat[3]) == pid  # forked warm, a session of its own
     await page.ws.close()
     await until(lambda: process_gone(pid), "the game of a closed page ending", 15)
     (save,) = server.saves("ida")
@@ -446,6 +451,15 @@ async def test_a_closed_page_saves_and_ends_its_game(server: WebServer, visitors
     # the server logs the end once it has read the game's last output (after the exit)
     await until(lambda: "web: game ended: ida" in server.output(), "the game's end logged", 15)
     assert "web: game ended: ida (disconnect, exit status 0" in server.output()
+    # Its recording: the web game's screen as the page got it, played back to the end.
+    folder = server.data / "players" / "ida" / "recordings"
+    await until(lambda: list(folder.glob("*-web_*s.cast.gz")), "ida's recording, finished")
+    (recording,) = folder.glob("*.cast.gz")
+    playback = Playback.open(recording, time.monotonic)
+    while not playback.finished:
+        playback.advance(to_end=True)
+    assert playback.screen.size == (page.screen.columns, page.screen.lines)
+    assert "Day report" in "\n".join(playback.screen.text())
 
 
 async def test_stopping_the_server_saves_and_ends_every_game(tmp_path: Path, visitors: Any) -> None:

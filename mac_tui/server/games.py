@@ -1,12 +1,15 @@
 """A live game: the real `python -m mac_tui play` in a PTY of its own, and a copy of its screen.
 
 Each game runs in its own session and process group, with the PTY as its controlling terminal
-(a two-line launcher makes it so, then execs the game), so a window-size change on the PTY
-reaches it as SIGWINCH like in any terminal, and SIGHUP to its group saves and ends it
-(`MacApp.save_and_exit`). Bytes flow both ways without interpretation: the player's keys into
-the PTY, the game's output to the player's channel. The same output also feeds a `pyte` screen
+(forked so by the zygote, `zygote.py`, or made so by a two-line launcher that then execs the
+game), so a window-size change on the PTY reaches it as SIGWINCH like in any terminal, and
+SIGHUP to its group saves and ends it (`MacApp.save_and_exit`). Bytes flow both ways without
+interpretation: the player's keys into the PTY, the game's output to the player's channel and
+to its recording (`recordings.Recorder`). The same output also feeds a `pyte` screen
 (`ScreenCopy`) a little later, off the player's path, so a spectator who joins mid-game gets
-the current picture at once and then every change.
+the current picture at once and then every change. (Keeping the copy only while someone
+watches was tried and dropped: a same-size SIGWINCH does not make Textual redraw every cell,
+and the copy costs the server little beside the games' own CPU; `bench ssh` prints both.)
 
 `Registry` holds the live games by player, one each; `Registry.lock(name)` serialises the
 take-over of a player's game by their next login. `PlayerLock` makes "one live game per player"
@@ -34,6 +37,8 @@ from typing import Generic, Literal, Protocol, TypeVar
 
 import pyte
 import pyte.graphics
+
+from .zygote import Zygote
 
 EndReason = Literal["quit", "disconnect", "idle", "takeover", "shutdown", "lease"]
 
@@ -262,6 +267,24 @@ class ScreenCopy:
 
 
 # ---- the game process ---------------------------------------------------------------------
+class Recorder(Protocol):
+    """Where a game's output and resizes are recorded (`recordings.Recorder`)."""
+
+    def output(self, data: bytes) -> None: ...
+
+    def resize(self, cols: int, rows: int) -> None: ...
+
+
+class ChildProcess(Protocol):
+    """A game's process: a new one (`asyncio.subprocess.Process`) or a warm one forked by the
+    zygote (`zygote.WarmProcess`)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    async def wait(self) -> int: ...
+
+
 class Owner(Protocol):
     """The player's session: gets the game's output and hears when it ends."""
 
@@ -308,7 +331,7 @@ class LiveGame(GameProcess):
         player: str,
         peer: str,
         saves: Path,
-        process: asyncio.subprocess.Process,
+        process: ChildProcess,
         master: int,
         cols: int,
         rows: int,
@@ -328,6 +351,7 @@ class LiveGame(GameProcess):
         self.watchers: set[Watcher] = set()
         self.end_reason: EndReason | None = None
         self.bytes_out = 0
+        self.recorder: Recorder | None = None  # the game's recording (set by its session)
         self._loop = asyncio.get_running_loop()
         self.finished: asyncio.Future[int] = self._loop.create_future()
         self._eof = asyncio.Event()
@@ -353,24 +377,31 @@ class LiveGame(GameProcess):
         rows: int,
         argv: list[str] | None = None,
         lock: PlayerLock | None = None,
+        zygote: Zygote | None = None,
     ) -> LiveGame:
-        """Start the game; with `lock`, the game holds the player's lock too (see
-        `PlayerLock`) and the server lets go of its hold once the game has ended."""
+        """Start the game (forked by `zygote` when it is there, see `zygote`; else a new
+        process); with `lock`, the game holds the player's lock too (see `PlayerLock`) and
+        the server lets go of its hold once the game has ended."""
         cols, rows = clamp_size(cols, rows)
         master, slave = os.openpty()
         try:
             fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
             os.set_blocking(master, False)
-            process = await asyncio.create_subprocess_exec(
-                *(argv or game_argv()),
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=env,
-                cwd=cwd,
-                start_new_session=True,
-                pass_fds=() if lock is None else (lock.fd,),
-            )
+            keep = () if lock is None else (lock.fd,)
+            process: ChildProcess | None = None
+            if zygote is not None and argv is None:
+                process = await zygote.spawn(["play"], env, str(cwd), [slave, *keep], tty=True)
+            if process is None:
+                process = await asyncio.create_subprocess_exec(
+                    *(argv or game_argv()),
+                    stdin=slave,
+                    stdout=slave,
+                    stderr=slave,
+                    env=env,
+                    cwd=cwd,
+                    start_new_session=True,
+                    pass_fds=keep,
+                )
         except BaseException:
             os.close(master)
             raise
@@ -401,6 +432,8 @@ class LiveGame(GameProcess):
             self._eof.set()
             return
         self.bytes_out += len(data)
+        if self.recorder is not None:
+            self.recorder.output(data)
         if self.owner is not None:
             self.owner.game_output(data)
         self._pending.append(data)
@@ -474,6 +507,8 @@ class LiveGame(GameProcess):
             fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.update_screen()
         self.screen.resize(cols, rows)
+        if self.recorder is not None:
+            self.recorder.resize(cols, rows)
         self._tell_watchers()
 
     # ---- the end --------------------------------------------------------------------------

@@ -5,12 +5,11 @@ what it shows in a `pyte` screen, so a test or a benchmark reads the screen a pl
 `SshTerminal` is `/usr/bin/ssh -tt` in one. `ServerProcess` starts `mac-tui serve ssh` as a
 subprocess on a free loopback port.
 
-`python -m mac_tui.bench ssh` starts a server in a temporary folder, logs in 20 players at
-once (one key each), waits for every title screen, then has each player move the title
-menu's cursor (Down/Up) with a pause between keys, and prints
-the key-to-screen time (from writing the key into the client's terminal until the client's
-screen shows the cursor on the next option): median, 95th percentile and worst, with the time
-from `ssh` to the title screen. Everything runs on loopback and stops by itself.
+`run_load` logs in one player per key at once and has each move the title menu's cursor
+(Down/Up) with a pause between keys: the key-to-screen times (from writing the key into the
+client's terminal until the client's screen shows the cursor on the next option) and the time
+from `ssh` to the title screen. `python -m mac_tui.bench ssh` (sshbench.py) plays a longer
+game with many more players.
 """
 
 from __future__ import annotations
@@ -23,16 +22,16 @@ import re
 import select
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pyte
 from attrs import define
+
+from .games import PYTE_UNKNOWN
 
 SSH = "ssh"
 SSH_KEYGEN = "ssh-keygen"
@@ -56,6 +55,16 @@ def process_gone(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return True
     return state in ("Z", "X")
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 15.0) -> bool:
+    """Poll `check` every 0.1 s until it holds (True) or `timeout` seconds pass (False)."""
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def make_key(path: Path) -> Path:
@@ -148,7 +157,7 @@ class PtyTerminal:
             self.eof = True
             return
         self.raw += data
-        self.stream.feed(data)
+        self.stream.feed(PYTE_UNKNOWN.sub(b"", data))  # what a real terminal takes in silence
 
     def pump(self, timeout: float) -> None:
         if self.eof:
@@ -443,44 +452,3 @@ def _drive(
                 terms[i].send(DOWN if direction > 0 else UP)
     failed = [t.user for i, t in enumerate(terms) if i not in to_title]
     return LoadResult(len(terms), sorted(to_title.values()), latencies, unanswered, failed)
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms"
-
-
-def bench(sessions: int = 20, presses: int = 30, gap: float = 0.3) -> int:
-    """`python -m mac_tui.bench ssh`: print the key-to-screen times of `sessions` players."""
-    missing = tool_missing()
-    if missing:
-        print(f"bench ssh: `{missing}` is not installed (Debian: apt-get install openssh-client)")
-        return 2
-    with tempfile.TemporaryDirectory(prefix="mac-tui-bench-") as tmp:
-        root = Path(tmp)
-        keys = [make_key(root / f"key{i}") for i in range(sessions)]
-        server = ServerProcess(root / "data", *UNLIMITED, "--max-sessions", str(sessions + 4))
-        try:
-            t0 = time.perf_counter()
-            result = run_load(server.port, keys, presses, gap=gap)
-            spent = time.perf_counter() - t0
-        finally:
-            server.stop()
-    lat = sorted(result.latencies)
-    print(
-        f"ssh load: {result.sessions} concurrent sessions on loopback, {presses} menu keys each "
-        f"(Down/Up, {gap:.2f} s apart on average), {spent:.1f} s in all, {os.cpu_count()} cores"
-    )
-    if result.to_title:
-        print(
-            f"login to title screen: median {result.to_title[len(result.to_title) // 2]:.2f} s, "
-            f"worst {result.to_title[-1]:.2f} s"
-        )
-    if lat:
-        print(
-            f"key to screen: {len(lat)} keys, median {_ms(statistics.median(lat))}, "
-            f"p95 {_ms(lat[int(len(lat) * 0.95)])}, worst {_ms(lat[-1])}"
-        )
-    if result.unanswered or result.failed:
-        print(f"unanswered keys: {result.unanswered}; sessions without a title: {result.failed}")
-        return 1
-    return 0

@@ -1,12 +1,15 @@
-"""Spectating: the `watch` login's lobby of live games and the read-only view of one.
+"""Spectating: the `watch` login's lobby, the read-only view of a live game, and playback.
 
-The lobby lists the live games (player, company, date, idle time; company and date from the
-header of the player's newest save) and refreshes itself; a game's number opens it. The view
-is drawn from the game's screen copy (`games.ScreenCopy`), never from the raw output, so a
-spectator who joins mid-game sees the whole current screen at once, a terminal of another size
-gets a cropped (or framed) picture, and nothing the spectator types reaches the game: only `q`,
-ctrl+c, ctrl+d and Esc mean anything (leave). Only changed rows are sent, and a spectator whose
-connection cannot keep up skips frames instead of holding up the game.
+The lobby (`lobby.py`) has two lists, Tab switches: the live games, refreshed by themselves,
+and every player's recordings, newest first, a page at a time. A number opens a game or a
+recording. The view is drawn from a screen copy (`games.ScreenCopy`): the live game's, kept
+from its output, or one a `playback.Playback` feeds from the recording. So a spectator who
+joins mid-game sees the whole current screen at once, a terminal of another size gets a cropped
+(or framed) picture, and nothing the spectator types reaches a game: watching, only `q`,
+ctrl+c, ctrl+d and Esc mean anything (leave); playing back, the playback keys too (speed,
+pause, idle gaps, the end). Only changed rows are sent, and a spectator whose connection cannot
+keep up skips frames instead of holding up the game. A recording is read a piece at a time as
+it plays (`playback.CastReader`): no recording makes the server hold it whole.
 """
 
 from __future__ import annotations
@@ -15,98 +18,37 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import asyncssh
 
-from ..save import SaveError
-from ..savefolder import peek_header
-from .games import LiveGame, Registry
+from .games import LiveGame, Registry, ScreenCopy
+from .lobby import (
+    LIVE,
+    RECORDINGS,
+    HeaderCache,
+    fit,
+    lobby_lines,
+    page_size,
+    playback_keys,
+    read_header,
+    recording_lines,
+)
+from .playback import Playback, RecordingError
+from .recordings import Recording, RecordingIndex, length_text
+
+__all__ = ["HeaderCache", "WatchSession", "read_header"]
 
 LOBBY_REFRESH = 2.0
+PLAYBACK_TICK = 0.5  # the longest wait between two looks at a playback (its clock shows)
 ENTER_VIEW = "\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J"
 LEAVE_VIEW = "\x1b[0m\x1b[?25h\x1b[?1049l"
+CLEAR = "\x1b[0m\x1b[H\x1b[2J"
 LEAVE_KEYS = (b"q", b"Q", b"\x03", b"\x04", b"\x1b")
 
 
-def read_header(path: Path) -> dict[str, Any]:
-    """A save's header, through the game's safe reader (a regular file of bounded size and
-    shape: a FIFO or a link among the saves never blocks or crashes the lobby); {} when the
-    file is not a readable save."""
-    try:
-        return peek_header(path)
-    except SaveError:
-        return {}
-
-
-class HeaderCache:
-    """The newest save's header of a saves folder, re-read only when that file changes."""
-
-    def __init__(self) -> None:
-        self._cache: dict[Path, tuple[int, int, dict[str, Any]]] = {}
-
-    def newest(self, saves: Path) -> dict[str, Any]:
-        try:
-            files = [(p.lstat().st_mtime_ns, p) for p in saves.glob("*.json")]
-        except OSError:
-            return {}
-        if not files:
-            return {}
-        _, path = max(files)
-        try:
-            st = path.lstat()
-        except OSError:
-            return {}
-        hit = self._cache.get(path)
-        if hit is not None and hit[:2] == (st.st_mtime_ns, st.st_size):
-            return hit[2]
-        header = read_header(path)
-        self._cache[path] = (st.st_mtime_ns, st.st_size, header)
-        return header
-
-
-def idle_text(seconds: float) -> str:
-    s = int(seconds)
-    h, rest = divmod(s, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def fit(text: str, width: int) -> str:
-    text = "".join(ch if ch.isprintable() else "?" for ch in text)
-    return text if len(text) <= width else text[: width - 1] + "~"
-
-
-def lobby_lines(games: list[LiveGame], headers: HeaderCache, note: str = "") -> list[str]:
-    """The lobby as plain lines (numbered from 1)."""
-    lines = ["Mechanized Armour Commander - live games (watching is read-only)", ""]
-    if not games:
-        lines.append("No game is being played right now. This list refreshes by itself.")
-    else:
-        lines.append(f"  #  {'Player':<16} {'Company':<24} {'Date':<13} Idle")
-        for i, game in enumerate(games, start=1):
-            header = headers.newest(game.saves)
-            company = str(header.get("company", "-")) if header else "(title screen)"
-            date = str(header.get("date", "-")) if header else "-"
-            lines.append(
-                f"{i:>3}  {fit(game.player, 16):<16} {fit(company, 24):<24} "
-                f"{fit(date, 13):<13} {idle_text(game.idle)}"
-            )
-    lines.append("")
-    if note:
-        lines += [note, ""]
-    if games:
-        choose = "1" if len(games) == 1 else f"1-{len(games)}"
-        more = " then Enter" if len(games) > 9 else ""
-        lines.append(f"Type a game's number ({choose}){more} to watch it; r refreshes, q leaves.")
-    else:
-        lines.append("q leaves.")
-    return lines
-
-
 class WatchSession(asyncssh.SSHServerSession[bytes]):
-    """The `watch` login: lobby, then one game's screen, read-only."""
+    """The `watch` login: the lobby, then one game's screen or one recording, read-only."""
 
     def __init__(
         self,
@@ -115,21 +57,32 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
         log: Callable[[str], None],
         on_close: Callable[[], None],
         peer: str = "?",
+        recordings: RecordingIndex | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.registry = registry
         self.peer = peer
         self.headers = headers
+        self.recordings = recordings
+        self.clock = clock
         self.log = log
         self.on_close = on_close
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.cols, self.rows = 80, 24
         self.has_pty = False
         self.command: str | None = None
+        self.tab = LIVE
+        self.page = 0
         self.listed: list[LiveGame] = []
+        self.listed_recordings: list[Recording] = []
         self.typed = ""
         self.note = ""
         self.watching: LiveGame | None = None
+        self.playing: Playback | None = None
+        self.played: Recording | None = None
+        self.seeking = False  # playing to the end as fast as the budget allows
         self.last_rows: list[str | None] = []
+        self.last_status: str | None = None
         self.drawn_size: tuple[int, int] = (0, 0)  # the game's size when last drawn
         self.drawn_for: tuple[int, int] = (0, 0)  # this terminal's size then
         self.last_lobby: list[str] = []
@@ -138,6 +91,7 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
         self.stale = False
         self.open = False
         self._timer: asyncio.TimerHandle | None = None
+        self._play_timer: asyncio.Handle | None = None
 
     # ---- the channel ----------------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -193,7 +147,7 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
         self.cols, self.rows = max(width, 20), max(height, 5)
         if not self.open:
             return
-        if self.watching is not None:
+        if self.watching is not None or self.playing is not None:
             self.drawn_size = (0, 0)
             self.screen_changed()
         else:
@@ -220,12 +174,15 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
     # ---- keys -----------------------------------------------------------------------------
     def data_received(self, data: bytes, datatype: int | None) -> None:
         self.last_key = time.monotonic()
-        if self.watching is not None:
+        if self.watching is not None or self.playing is not None:
             if any(data.startswith(k) for k in LEAVE_KEYS[:4]) or data == b"\x1b":
-                self.log(f"watch: stopped watching {self.watching.player}")
+                what = self.watching.player if self.watching is not None else "a recording"
+                self.log(f"watch: stopped watching {what}")
                 self._stop_watching()
                 self._write(ENTER_VIEW)
                 self.show_lobby(force=True)
+            elif self.playing is not None:
+                self._playback_key(data)
             return  # every other key does nothing: watching is read-only
         if data in LEAVE_KEYS:
             self.close("Bye.\r\n")
@@ -235,7 +192,7 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
         for byte in data.decode("latin-1"):
             if byte.isdigit():
                 self.typed = (self.typed + byte)[-4:]
-                if len(self.listed) <= 9:
+                if self._count() <= 9:
                     self._choose()
                     return
             elif byte in "\r\n":
@@ -245,16 +202,33 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
                 self.typed = self.typed[:-1]
             elif byte in "rR":
                 self.show_lobby(force=True)
+            elif byte == "\t":
+                self.tab = RECORDINGS if self.tab == LIVE else LIVE
+                self.typed, self.note = "", ""
+                self.show_lobby(force=True)
+                return
+            elif byte in "nNpP" and self.tab == RECORDINGS:
+                self.page += 1 if byte in "nN" else -1
+                self.typed = ""
+                self.show_lobby(force=True)
+                return
         self.show_lobby()
+
+    def _count(self) -> int:
+        return len(self.listed) if self.tab == LIVE else len(self._page())
 
     def _choose(self) -> None:
         typed, self.typed = self.typed, ""
         if not typed:
             return
         number = int(typed)
-        if not 1 <= number <= len(self.listed):
-            self.note = f"There is no game {number}."
+        what = "game" if self.tab == LIVE else "recording"
+        if not 1 <= number <= self._count():
+            self.note = f"There is no {what} {number}."
             self.show_lobby(force=True)
+            return
+        if self.tab == RECORDINGS:
+            self.play(self._page()[number - 1])
             return
         game = self.listed[number - 1]
         if game.finished.done():
@@ -264,13 +238,26 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
         self.watch(game)
 
     # ---- the lobby ------------------------------------------------------------------------
+    def _page(self) -> list[Recording]:
+        per = page_size(self.rows)
+        pages = max(1, -(-len(self.listed_recordings) // per))
+        self.page = min(max(self.page, 0), pages - 1)
+        return self.listed_recordings[self.page * per : (self.page + 1) * per]
+
     def show_lobby(self, force: bool = False) -> None:
-        if not self.open or self.watching is not None:
+        if not self.open or self.watching is not None or self.playing is not None:
             return
-        self.listed = self.registry.live()
-        lines = lobby_lines(self.listed, self.headers, self.note)
+        if self.tab == LIVE:
+            self.listed = self.registry.live()
+            lines = lobby_lines(self.listed, self.headers, self.note)
+        else:
+            self.listed_recordings = self.recordings.all() if self.recordings else []
+            self._page()
+            lines = recording_lines(
+                self.listed_recordings, self.page, page_size(self.rows), self.note
+            )
         if self.typed:
-            lines.append(f"Game number: {self.typed}")
+            lines.append(f"Number: {self.typed}")
         if force or lines != self.last_lobby:
             shown = [fit(line, self.cols) for line in lines[: self.rows]]
             self._write("\x1b[H\x1b[2J" + "\r\n".join(shown))
@@ -284,58 +271,147 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
         self.note = "" if time.monotonic() - self.last_key > 2 * LOBBY_REFRESH else self.note
         self.show_lobby()
 
-    # ---- watching -------------------------------------------------------------------------
-    def watch(self, game: LiveGame) -> None:
+    def _enter_view(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         self.note = ""
-        self.watching = game
         self.drawn_size = (0, 0)
-        game.watchers.add(self)
+
+    # ---- watching -------------------------------------------------------------------------
+    def watch(self, game: LiveGame) -> None:
+        self._enter_view()
+        self.watching = game
         self.log(f"watch: watching {game.player}")
+        game.watchers.add(self)
         game.update_screen()  # the copy up to now, then this spectator's first full picture
 
     def _stop_watching(self) -> None:
         if self.watching is not None:
             self.watching.watchers.discard(self)
             self.watching = None
+        if self._play_timer is not None:
+            self._play_timer.cancel()
+            self._play_timer = None
+        if self.playing is not None:
+            self.playing.close()
+            self.playing = self.played = None
+            self.seeking = False
 
     def watched_game_over(self, game: LiveGame) -> None:
         if self.watching is game:
             self.watching = None
             self.note = f"{game.player}'s game has ended."
-            self._write("\x1b[0m\x1b[H\x1b[2J")
+            self._write(CLEAR)
             self.show_lobby(force=True)
 
+    # ---- playing back ---------------------------------------------------------------------
+    def play(self, recording: Recording) -> None:
+        try:
+            playback = Playback.open(recording.path, self.clock)
+        except (RecordingError, OSError) as exc:
+            self.note = f"That recording cannot be played: {exc}"
+            self.show_lobby(force=True)
+            return
+        self._enter_view()
+        self.playing, self.played = playback, recording
+        self.log(f"watch: playing back {recording.player}'s {recording.path.name}")
+        self._write(CLEAR)
+        self._tick()
+
+    def _playback_key(self, data: bytes) -> None:
+        playback = self.playing
+        assert playback is not None
+        for key in data.decode("latin-1"):
+            if key in "+=fF":
+                playback.faster()
+            elif key in "-_sS":
+                playback.slower()
+            elif key == " ":
+                playback.pause()
+            elif key in "iI":
+                playback.toggle_idle()
+            elif key in "eE":
+                self.seeking = True
+        self._tick()
+
+    def _tick(self) -> None:
+        """Play what is due, draw, and look again when the next event is due."""
+        self._play_timer = None
+        playback = self.playing
+        if playback is None or not self.open:
+            return
+        if playback.advance(to_end=self.seeking):
+            self.screen_changed()
+        else:
+            self._draw_status()
+        if playback.finished:
+            self.seeking = False
+            self._draw_status()
+            return
+        loop = asyncio.get_running_loop()
+        if self.seeking:
+            self._play_timer = loop.call_soon(self._tick)
+            return
+        wait = playback.wait()
+        if wait is not None:
+            self._play_timer = loop.call_later(min(wait, PLAYBACK_TICK), self._tick)
+
+    def _status(self, copy: ScreenCopy) -> tuple[str, bool]:
+        """The status line, and whether it takes the terminal's last row whatever the sizes."""
+        cols, rows = copy.size
+        if self.playing is not None and self.played is not None:
+            p, rec = self.playing, self.played
+            state = "end" if p.finished else "paused" if p.paused else f"x{p.speed:g}"
+            idle = "short" if p.skip_idle else "as played"
+            marks = f" · {p.markers[-1]}" if p.markers else ""
+            return (
+                f" {rec.player} {rec.started:%Y-%m-%d %H:%M} · {length_text(p.real)}"
+                f"/{length_text(rec.seconds)} · {state} · idle {idle}{marks} · "
+                f"{playback_keys()} ",
+                True,
+            )
+        name = self.watching.player if self.watching is not None else "?"
+        if self.cols < cols or self.rows < rows:
+            return (
+                f" {name}'s game is {cols}x{rows}: enlarge this terminal to see it all - q leaves ",
+                True,
+            )
+        return f" watching {name} (read-only) - q leaves ", False
+
+    def _draw_status(self) -> None:
+        copy = self._copy()
+        if copy is None or self.paused:
+            return
+        status, _ = self._status(copy)
+        if status != self.last_status:
+            self.last_status = status
+            self._write(f"\x1b[{self.rows};1H\x1b[0;7m{fit(status, self.cols)}\x1b[0m\x1b[K")
+
+    def _copy(self) -> ScreenCopy | None:
+        if self.watching is not None:
+            return self.watching.screen
+        return self.playing.screen if self.playing is not None else None
+
     def screen_changed(self) -> None:
-        game = self.watching
-        if game is None or not self.open:
+        copy = self._copy()
+        if copy is None or not self.open:
             return
         if self.paused:
             self.stale = True
             return
         self.stale = False
-        copy = game.screen
         cols, rows = copy.size
         out: list[str] = []
         size = (self.cols, self.rows)
-        cropped = self.cols < cols or self.rows < rows
+        _, reserve = self._status(copy)
         if self.drawn_size != (cols, rows) or size != self.drawn_for:
-            out.append("\x1b[0m\x1b[H\x1b[2J")
+            out.append(CLEAR)
             self.last_rows = [None] * rows
             self.drawn_size = (cols, rows)
             self.drawn_for = size
-            if cropped:  # the last line says so, over the game's (a picture cut short)
-                status = (
-                    f" {game.player}'s game is {cols}x{rows}: enlarge this terminal to see it "
-                    "all - q leaves "
-                )
-            else:
-                status = f" watching {game.player} (read-only) - q leaves "
-            if cropped or self.rows > rows:
-                out.append(f"\x1b[{self.rows};1H\x1b[7m{fit(status, self.cols)}\x1b[0m")
-        shown = self.rows - 1 if cropped else self.rows
+            self.last_status = None
+        shown = self.rows - 1 if reserve else self.rows
         for y in range(min(rows, shown)):
             row = copy.rows[y]
             if self.last_rows[y] == row:
@@ -345,3 +421,5 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
             out.append(f"\x1b[{y + 1};1H{line}")
         if out:
             self._write("".join(out))
+        if reserve or self.rows > rows:
+            self._draw_status()

@@ -55,6 +55,7 @@ from .limits import client_key, registrations_used_up
 from .spectate import WatchSession
 from .sshsession import PlayerSession, RefusedSession, ServerState, SSHOptions
 from .store import Store, StoreError, open_store
+from .zygote import SUPPORTED, Zygote
 
 
 class MacSSHServer(asyncssh.SSHServer):
@@ -266,6 +267,7 @@ class MacSSHServer(asyncssh.SSHServer):
                 LOG.info,
                 lambda: self._watch_closed(watch),
                 self.peer,
+                state.recording_index,
             )
             state.watchers.add(watch)
             return watch
@@ -384,6 +386,9 @@ async def run_server(options: SSHOptions) -> int:
     if store is None:
         return 2
     state = ServerState(options, data, store)
+    if options.warm_start and SUPPORTED:
+        state.zygote = Zygote(LOG.info)
+        await state.zygote.start()
     try:
         acceptor = await asyncssh.create_server(
             lambda: MacSSHServer(state),
@@ -414,6 +419,8 @@ async def run_server(options: SSHOptions) -> int:
             f"{exc.strerror or exc}{hint}",
             file=sys.stderr,
         )
+        if state.zygote is not None:
+            await state.zygote.close()
         store.close()
         return 2
     port = acceptor.get_port()
@@ -443,12 +450,14 @@ async def run_server(options: SSHOptions) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
     idle = asyncio.ensure_future(_idle_watch(state))
+    sweep = asyncio.ensure_future(state.recordings.sweep())
     leases = asyncio.ensure_future(state.leases.keep(state.leases_lost))
     state.spawn(index_saves(store, data))
     try:
         await stop.wait()
     finally:
         idle.cancel()
+        sweep.cancel()
         leases.cancel()
         await shutdown(state, acceptor)
         store.close()
@@ -468,6 +477,8 @@ async def shutdown(state: ServerState, acceptor: asyncssh.SSHAcceptor) -> None:
         conn.close()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(acceptor.wait_closed(), 5)
+    if state.zygote is not None:
+        await state.zygote.close()
     LOG.info("stopped")
 
 

@@ -17,11 +17,14 @@ from attrs import frozen
 
 from . import LOG, duration_text
 from .accounts import Accounts, DataDir, StoredRegistrations, shown
-from .games import ELSEWHERE, EndReason, LiveGame, PlayerLock, Registry, game_env
+from .games import ELSEWHERE, EndReason, LiveGame, PlayerLock, Registry, clamp_size, game_env
 from .leases import Lease, Leases
 from .limits import RateLimiter, SessionCount
-from .spectate import HeaderCache, WatchSession
+from .lobby import HeaderCache
+from .recordings import Recorder, RecordingIndex, RecordingOptions, Recordings
+from .spectate import WatchSession
 from .store import Store, open_store, store_url
+from .zygote import Zygote
 
 PENDING_INPUT_CAP = 4096  # keys typed before the game has started
 
@@ -39,6 +42,8 @@ class SSHOptions:
     spectator_idle_timeout: float = 600.0
     max_registrations: int = 10  # new names per address per day
     takeover_grace: float = 10.0  # seconds a hung-up game has to save before SIGTERM
+    warm_start: bool = True  # fork games from a warm zygote (see zygote.py)
+    recordings: RecordingOptions = RecordingOptions()
     db: str | None = None  # the store: None is DATA/store.db (SQLite); or postgresql://...
     log: Path | None = None  # the log file: None is DATA/server.log
 
@@ -64,6 +69,9 @@ class ServerState:
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.stopping = False
+        self.zygote: Zygote | None = None
+        self.recordings = Recordings(options.recordings, data.players, LOG.info)
+        self.recording_index = RecordingIndex(data.players)
 
     def spawn(self, coro: Any) -> None:
         """Run `coro` in the background, keeping a reference until it is done."""
@@ -260,6 +268,7 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
                     self.cols,
                     self.rows,
                     lock=lock,
+                    zygote=state.zygote,
                 )
             except OSError as exc:
                 lock.release()
@@ -267,8 +276,14 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
                 LOG.error("game for %s could not start: %s", self.name, exc)
                 self._refuse(f"the game could not start ({exc}); try again later.\n")
                 return
+            recorder = state.recordings.start(
+                self.name, files.root, "ssh", *clamp_size(self.cols, self.rows), env["TERM"]
+            )
+            game.recorder = recorder
             state.registry.add(game)
-            game.finished.add_done_callback(lambda _: self._ended(game, lease))
+            game.finished.add_done_callback(
+                lambda _: self._ended(game, lease, files.root, recorder)
+            )
         LOG.info(
             "game started: %s (pid %d, %s, %dx%d)",
             self.name,
@@ -292,9 +307,10 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
         value = self.chan.get_environment().get(key)
         return value if isinstance(value, str) else None
 
-    def _ended(self, game: LiveGame, lease: Lease) -> None:
+    def _ended(self, game: LiveGame, lease: Lease, root: Path, recorder: Recorder | None) -> None:
         self.state.registry.remove(game)
         self.state.leases.release(lease)
+        self.state.recordings.finish(self.name, root, recorder)
         status = game.finished.result()
         LOG.info(
             "game ended: %s (%s, exit status %s, %s played)",

@@ -39,13 +39,15 @@ from attrs import frozen
 
 from . import LOG, default_data_dir, duration_text, plural, setup_logging
 from .accounts import Accounts, DataDir, StoredRegistrations, shown
-from .games import ELSEWHERE, EndReason, PlayerLock, Registry, game_env
+from .games import DEFAULT_TERM, ELSEWHERE, EndReason, PlayerLock, Registry, clamp_size, game_env
 from .leases import Lease, Leases
 from .limits import RateLimiter, SessionCount, client_key
+from .recordings import Recorder, RecordingOptions, Recordings
 from .store import Store, open_store, store_url
 from .webauth import COOKIE, MAX_FORM, SESSION_SECONDS, Logins, Sessions, load_secret
 from .webgame import WebGame
 from .webpages import GAME_PAGE, LOGIN_PAGE, TITLE
+from .zygote import SUPPORTED, Zygote
 
 MAX_SESSIONS_ENV = "MAC_TUI_WEB_MAX_SESSIONS"  # the default of --max-sessions, when set
 DEFAULT_MAX_SESSIONS = 32
@@ -108,6 +110,8 @@ class WebOptions:
     max_registrations: int = 10  # new names per address per day
     behind_proxy: bool = False  # the client's address is X-Forwarded-For's last one
     takeover_grace: float = 10.0  # seconds a hung-up game has to save before SIGTERM
+    warm_start: bool = True  # fork games from a warm zygote (see zygote.py)
+    recordings: RecordingOptions = RecordingOptions()
     db: str | None = None  # the store: None is DATA/store.db (SQLite); or postgresql://...
     log: Path | None = None  # the log file: None is DATA/server.log
 
@@ -133,6 +137,8 @@ class WebServer:
         self.pages: dict[WebGame, web.WebSocketResponse] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.stopping = False
+        self.zygote: Zygote | None = None
+        self.recordings = Recordings(options.recordings, data.players, LOG.info)
         env = jinja2.Environment(autoescape=True)
         self.login_page = env.from_string(LOGIN_PAGE)
         self.game_page = env.from_string(GAME_PAGE)
@@ -343,22 +349,34 @@ class WebServer:
                 store=self.store_url,
                 player=player,
             )
-            cols = to_int(request.query.get("width"), 80)
-            rows = to_int(request.query.get("height"), 24)
+            cols, rows = clamp_size(
+                to_int(request.query.get("width"), 80), to_int(request.query.get("height"), 24)
+            )
+            recorder = self.recordings.start(player, files.root, "web", cols, rows, DEFAULT_TERM)
             try:
                 game = await WebGame.start(
-                    player, peer, env, files.root, cols, rows, ws.send_bytes, lock
+                    player,
+                    peer,
+                    env,
+                    files.root,
+                    cols,
+                    rows,
+                    ws.send_bytes,
+                    lock,
+                    zygote=self.zygote,
+                    recorder=recorder,
                 )
             except OSError as exc:
                 lock.release()
                 self.leases.release(lease)
+                self.recordings.finish(player, files.root, recorder)
                 LOG.error("web: game for %s could not start: %s", player, exc)
                 await close_page(ws, WSCloseCode.INTERNAL_ERROR, NO_START)
                 return None
             self.registry.add(game)
             self.pages[game] = ws
             self.count.enter()
-            game.finished.add_done_callback(lambda _: self.ended(game, lease))
+            game.finished.add_done_callback(lambda _: self.ended(game, lease, files.root, recorder))
         LOG.info("web: game started: %s (pid %d, %dx%d)", player, game.pid, *game.size)
         if self.stopping:  # the server began to stop while this game started
             self.spawn(game.stop("shutdown"))
@@ -386,10 +404,10 @@ class WebServer:
         elif kind in ("focus", "blur") and not args:
             await game.focus(kind == "focus")
 
-    def ended(self, game: WebGame, lease: Lease | None = None) -> None:
+    def ended(self, game: WebGame, lease: Lease, root: Path, recorder: Recorder | None) -> None:
         self.registry.remove(game)
-        if lease is not None:
-            self.leases.release(lease)
+        self.leases.release(lease)
+        self.recordings.finish(game.player, root, recorder)
         self.count.leave()
         ws = self.pages.pop(game, None)
         reason = game.end_reason or "quit"
@@ -456,6 +474,9 @@ async def run_web(options: WebOptions) -> int:
     if store is None:
         return 2
     server = WebServer(options, data, secret, store)
+    if options.warm_start and SUPPORTED:
+        server.zygote = Zygote(LOG.info)
+        await server.zygote.start()
     runner = web.AppRunner(
         server.app(), handle_signals=False, access_log=None, shutdown_timeout=5.0
     )
@@ -465,6 +486,8 @@ async def run_web(options: WebOptions) -> int:
         await site.start()
     except OSError as exc:  # the address is taken, or not this machine's
         await runner.cleanup()
+        if server.zygote is not None:
+            await server.zygote.close()
         store.close()
         print(
             f"mac-tui serve web: cannot serve on {options.host}:{options.port}: "
@@ -500,15 +523,19 @@ async def run_web(options: WebOptions) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
     idle = asyncio.ensure_future(server.idle_watch())
+    sweep = asyncio.ensure_future(server.recordings.sweep())
     leases = asyncio.ensure_future(server.leases.keep(server.leases_lost))
     server.spawn(index_saves(store, data))
     try:
         await stop.wait()
     finally:
         idle.cancel()
+        sweep.cancel()
         leases.cancel()
         await server.stop_games()
         await runner.cleanup()
+        if server.zygote is not None:
+            await server.zygote.close()
         store.close()
         LOG.info("web: stopped")
     return 0

@@ -15,14 +15,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from importlib.metadata import version
 from pathlib import Path
+from typing import Protocol
 
 from . import LOG
-from .games import EndReason, GameProcess, PlayerLock, clamp_size
+from .games import EndReason, GameProcess, PlayerLock, Recorder, clamp_size
+from .zygote import WarmProcess, Zygote
 
 PRELUDE = b"__GANGLION__\n"  # the web driver's first line
 PRELUDE_LINES = 10  # lines of other output tolerated before it
@@ -48,6 +52,54 @@ def web_game_env(base: dict[str, str], cols: int, rows: int) -> dict[str, str]:
     }
 
 
+class WebProcess(Protocol):
+    """What a web game uses of its process (a new one, or one forked by the zygote)."""
+
+    pid: int
+    stdin: asyncio.StreamWriter | None
+    stdout: asyncio.StreamReader | None
+    stderr: asyncio.StreamReader | None
+
+    async def wait(self) -> int: ...
+
+    def kill(self) -> None: ...
+
+
+async def warm_process(
+    zygote: Zygote, env: dict[str, str], cwd: Path, keep: tuple[int, ...]
+) -> WarmProcess | None:
+    """The game forked by the zygote on three pipes, with asyncio streams on our ends; None
+    when the zygote is not there."""
+    pipes = [os.pipe() for _ in range(3)]
+    theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+    ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+    try:
+        process = await zygote.spawn(["play"], env, str(cwd), [*theirs, *keep], tty=False)
+    finally:
+        for fd in theirs:
+            os.close(fd)
+    if process is None:
+        for fd in ours:
+            os.close(fd)
+        return None
+    loop = asyncio.get_running_loop()
+    flow = asyncio.streams.FlowControlMixin(loop=loop)
+    transport, _ = await loop.connect_write_pipe(lambda: flow, os.fdopen(ours[0], "wb", 0))
+    process.stdin = asyncio.StreamWriter(transport, flow, None, loop)
+    readers = []
+    for fd in ours[1:]:
+        reader = asyncio.StreamReader(loop=loop)
+        protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
+        await loop.connect_read_pipe(partial(_same, protocol), os.fdopen(fd, "rb", 0))
+        readers.append(reader)
+    process.stdout, process.stderr = readers
+    return process
+
+
+def _same(protocol: asyncio.StreamReaderProtocol) -> asyncio.StreamReaderProtocol:
+    return protocol
+
+
 def packet(kind: bytes, payload: bytes) -> bytes:
     return kind + len(payload).to_bytes(4, "big") + payload
 
@@ -59,7 +111,7 @@ class WebGame(GameProcess):
         self,
         player: str,
         peer: str,
-        process: asyncio.subprocess.Process,
+        process: WebProcess,
         lock: PlayerLock | None,
         send: Callable[[bytes], Awaitable[None]],
         size: tuple[int, int],
@@ -75,6 +127,7 @@ class WebGame(GameProcess):
         self.last_input = time.monotonic()
         self.end_reason: EndReason | None = None
         self.page_gone = False
+        self.recorder: Recorder | None = None
         self.stderr = bytearray()
         loop = asyncio.get_running_loop()
         self.finished: asyncio.Future[int] = loop.create_future()
@@ -93,24 +146,34 @@ class WebGame(GameProcess):
         rows: int,
         send: Callable[[bytes], Awaitable[None]],
         lock: PlayerLock | None = None,
+        zygote: Zygote | None = None,
+        recorder: Recorder | None = None,
     ) -> WebGame:
         """Start the game at the page's size (clamped); `send` takes its screen's bytes. With
         `lock`, the game holds the player's lock too (`games.PlayerLock`)."""
         size = clamp_size(cols, rows)
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "mac_tui",
-            "play",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=web_game_env(env, *size),
-            cwd=cwd,
-            start_new_session=True,
-            pass_fds=() if lock is None else (lock.fd,),
-        )
-        return cls(player, peer, process, lock, send, size)
+        keep = () if lock is None else (lock.fd,)
+        full_env = web_game_env(env, *size)
+        process: WebProcess | None = None
+        if zygote is not None:
+            process = await warm_process(zygote, full_env, cwd, keep)
+        if process is None:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "mac_tui",
+                "play",
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=full_env,
+                cwd=cwd,
+                start_new_session=True,
+                pass_fds=keep,
+            )
+        game = cls(player, peer, process, lock, send, size)
+        game.recorder = recorder
+        return game
 
     # ---- to the game --------------------------------------------------------------------
     async def _write(self, data: bytes) -> None:
@@ -131,6 +194,8 @@ class WebGame(GameProcess):
     async def resize(self, cols: int, rows: int) -> None:
         """The page's terminal changed size: clamped like SSH's."""
         self.size = clamp_size(cols, rows)
+        if self.recorder is not None:
+            self.recorder.resize(*self.size)
         meta = {"type": "resize", "width": self.size[0], "height": self.size[1]}
         await self._write(packet(b"M", json.dumps(meta).encode()))
 
@@ -156,6 +221,8 @@ class WebGame(GameProcess):
                     break
                 payload = await stdout.readexactly(size)
                 if head[:1] == b"D":
+                    if self.recorder is not None:
+                        self.recorder.output(payload)
                     await self._to_page(payload)
         except (asyncio.IncompleteReadError, ValueError, ConnectionError):
             pass  # the end of the output (or a line too long before the prelude)
@@ -185,6 +252,8 @@ class WebGame(GameProcess):
         status = await self.process.wait()
         with contextlib.suppress(TimeoutError):  # the last output and messages
             await asyncio.wait_for(asyncio.gather(self._pump, self._errors), 2.0)
+        if self.process.stdin is not None:
+            self.process.stdin.close()
         if self.lock is not None:
             self.lock.release()
         if self.end_reason is None:
