@@ -113,6 +113,7 @@ TABLES: dict[str, tuple[str, Callable[[Catalog], list[Row]]]] = {
         lambda c: [{"callsign": n} for n in c.pilots.callsigns.pool],
     ),
     "xp": ("Experience (§9.4)", _single(lambda c: c.pilots.xp)),
+    "training": ("Training: XP buys skill levels (P1)", _single(lambda c: c.pilots.training)),
     "rewards": ("Mission rewards (§11.6)", _records(lambda c: c.economy.reward)),
     "outcomes": ("Reward by outcome (§11.6, R23)", _single(lambda c: c.economy.outcome)),
     "standing": (

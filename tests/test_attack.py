@@ -628,7 +628,7 @@ def test_hit_into_structure_describes_the_cascade() -> None:
     _, result = fire(b, ML, d100(40), NO_CRIT, location_draw("left_torso"), actuator)
     assert result.describe() == (
         "ML -> RAIDER-2: needs 78, rolls 40: hit LT for 10, armour 4 -> 0, structure 5 -> 0, "
-        "actuator damaged (nothing there), Left Torso destroyed, 1 to CT; "
+        "actuator damaged (nothing there), Left Torso destroyed, 1 on to CT; "
         "CT for 1, armour 14 -> 13"
     )
 
@@ -720,7 +720,7 @@ def test_kill_shot_destroys_the_frame() -> None:
     after, result = fire(b, ML, d100(1), NO_CRIT, location_draw("center_torso"), NO_EFFECT)
     assert after.unit("raider-2").destroyed
     assert result.damage is not None and result.damage.frame_destroyed
-    assert result.describe().endswith("7 lost; frame destroyed")
+    assert result.describe().endswith("7 damage lost; frame destroyed")
 
 
 @pytest.mark.parametrize(

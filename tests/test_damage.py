@@ -469,7 +469,7 @@ def test_transfer(src: str, dest: str) -> None:
     assert report.describe().startswith(
         f"{CAT.location(src).abbrev} for 5, armour 0 -> 0, structure 1 -> 0, "
     )
-    assert f"4 to {CAT.location(dest).abbrev}; {CAT.location(dest).abbrev} for 4" in (
+    assert f"4 on to {CAT.location(dest).abbrev}; {CAT.location(dest).abbrev} for 4" in (
         report.describe()
     )
 

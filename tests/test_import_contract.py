@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "mac_tui.__main__",
             "mac_tui.bench",
             "mac_tui.rules_view",
+            "mac_tui.howto",  # the how-to-play pages, drawn from the catalog and the rules
             "mac_tui.players.simreport",  # prints `mac-tui sim`'s report with Rich
             "mac_tui.players.duelreport",  # `mac-tui duel`'s progress bar and report
             "mac_tui.players.aibench",  # `python -m mac_tui.bench ai`, through duelreport

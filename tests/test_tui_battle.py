@@ -42,6 +42,7 @@ from mac_tui.save import state_hash
 from mac_tui.session import Session
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.battle_text import log_lines
+from mac_tui.tui.battle_words import hex_name
 from mac_tui.tui.config import CONFIG_ENV, Settings
 from mac_tui.tui.screens.afteraction import AfterActionScreen
 from mac_tui.tui.screens.battle import BattleScreen
@@ -58,11 +59,12 @@ from mac_tui.tui.screens.battle.modes import (
     Over,
     Paused,
     Sprinting,
+    Threats,
 )
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.skirmish_report import SkirmishReportScreen, frame_line
 from mac_tui.tui.screens.title import TitleScreen
-from mac_tui.tui.widgets.battle_panels import FramePanel, TargetPanel
+from mac_tui.tui.widgets.battle_panels import SidePanel
 from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 from mac_tui.tui.widgets.hexmap import HexMap
 
@@ -169,7 +171,7 @@ async def test_a_whole_battle_by_keys_from_deployment_to_the_hub(tmp_path: Path)
             if live(s, "fire"):
                 before = len(app.session.commands)  # type: ignore[union-attr]
                 await press(pilot, "f")
-                assert s.query_one(TargetPanel).display  # the preview replaces the frame panel
+                assert s.query_one(SidePanel).kind == "target"  # the preview, not the frame
                 await press(pilot, "enter")
                 assert isinstance(app.session.commands[before], FireGroup)  # type: ignore[union-attr]
                 orders["fire"] += 1
@@ -269,8 +271,9 @@ async def test_move_preview_marks_the_reach_and_refuses_out_of_range(tmp_path: P
         await pilot.pause()
         plan = preview.move_preview(battle, unit, goal, False)
         assert plan.refusal is None
-        assert f"{goal.q},{goal.r}" in text_of(app, "#message")
-        assert f"energy {plan.energy}" in text_of(app, "#message").lower()
+        assert hex_name(goal) in text_of(app, "#message")
+        assert f"{plan.energy} energy: " in text_of(app, "#message")
+        assert "of" in text_of(app, "#message") and "left" in text_of(app, "#message")
         # Out of reach: the refusal, before anything is sent.
         far = max(
             (h for h in battle.map.grid.hexes() if battle.occupant(h) is None),
@@ -336,7 +339,7 @@ async def test_targeting_shows_every_weapons_chance_and_fires_a_called_shot(
         assert isinstance(aim, Firing) and aim.target is not None and aim.group is not None
         target = battle.unit(aim.target)
         assert s.query_one(HexMap).cursor == target.pos  # the cursor jumps to the target
-        panel = s.query_one(TargetPanel)
+        panel = s.query_one(SidePanel)
         shown = panel.text(38)
         assert target.label in shown
         for _, ws in [(i, w) for i, w in unit.live_weapons() if w.group == aim.group]:
@@ -353,7 +356,7 @@ async def test_targeting_shows_every_weapons_chance_and_fires_a_called_shot(
         assert isinstance(s.mode, Firing) and s.mode.target == first
         # A called shot: c aims, Enter asks for the location, the pick fires at it.
         await press(pilot, "escape")
-        assert s.mode == Idle() and not panel.display
+        assert s.mode == Idle() and panel.kind == "frame"
         await press(pilot, "c")
         assert isinstance(s.mode, CallingShot)
         group, at = s.mode.group, s.mode.target
@@ -489,7 +492,7 @@ async def test_leaving_mid_battle_and_continuing_resumes_it_where_it_stood(
         s = screen(again)
         assert again.session is not None and state_hash(again.session.state) == saved
         unit = battle_of(again).active_unit
-        assert unit is not None and s.query_one(FramePanel).display
+        assert unit is not None and s.query_one(SidePanel).kind == "frame"
 
 
 # ---- the combat log --------------------------------------------------------------------------
@@ -507,12 +510,13 @@ def test_the_log_names_frames_by_label_and_marks_the_rounds() -> None:
     ]
     ghost, falcon, enemy = (battle.unit(i).label for i in ("P1", "P2", "E1"))
     lines = log_lines(battle, events, ascii_glyphs=True)
-    assert log_lines(battle, events, ascii_glyphs=False)[0].startswith("── Round 2 · ")
+    assert log_lines(battle, events, ascii_glyphs=False)[0] == "── Round 2 ──"
     assert lines == [
-        f"-- Round 2 | initiative {falcon} {enemy} --",
-        f"{ghost} moves 1 hex(es) to 1,0 (2 energy)",
+        "-- Round 2 --",
+        f"{ghost} moves 1 hex to {hex_name(Hex(1, 0))} (2 energy)",
         f"{falcon} fires group 1 at {enemy}",
     ]
+    assert hex_name(Hex(1, 0)) == "B1"  # column B, row 1 on the map's ruler
 
 
 # ---- equipment -------------------------------------------------------------------------------
@@ -686,6 +690,7 @@ async def test_every_item_of_the_action_bar_does_what_its_key_does_when_clicked(
             "Equip": (base, lambda _, __: isinstance(app.screen, ChooseScreen)),
             "End": (base, lambda _, ses: last(ses) == EndActivation()),
             "Withdraw": (base, lambda _, __: isinstance(app.screen, ConfirmScreen)),
+            "Threat": (base, lambda s, _: isinstance(s.mode, Threats)),
             "Auto": (base, lambda s, _: s.auto),
         }
         for label, (start, effect) in checks.items():

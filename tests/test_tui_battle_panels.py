@@ -33,6 +33,7 @@ from mac_tui.tui.widgets.battle_panels import (
     TargetPanel,
     move_text,
 )
+from mac_tui.tui.widgets.hex_picture import frame_label
 
 from .test_preview import OPEN_ROWS, raider, shooter
 from .test_preview import battle as hand_battle
@@ -146,24 +147,28 @@ async def test_frame_panel_shows_the_damaged_frames_real_numbers() -> None:
             i = LOC_INDEX[name]
             return foe.armor[i], foe.structure[i]
 
-        # The head on top, the legs below, each on one line.
-        assert lines[2].strip() == "HD A{} S{}".format(*loc("head"))
-        assert lines[6].strip() == "LG A{} S{}".format(*loc("legs"))
-        # Arms and torsos across: titles, armour, structure.
+        # The head on top, the legs below, each on one line, as armour/structure.
+        assert lines[2].split() == ["A/S", "HD", "{}/{}".format(*loc("head"))]
+        assert lines[5].split() == ["LG", "{}/{}".format(*loc("legs"))]
+        # Arms and torsos across: titles, armour/structure.
         assert lines[3].split() == ["LA", "LT", "CT", "RT", "RA"]
-        assert lines[4].split() == [f"A{loc(x)[0]}" for x in BODY]
-        assert lines[5].split() == [f"S{loc(x)[1]}" for x in BODY]
+        assert lines[4].split() == ["{}/{}".format(*loc(x)) for x in BODY]
         # ... and these are the numbers after the hit.
         assert foe.total_armor < foe.start_armor
         text = "\n".join(lines)
+        flat = " ".join(text.split())
         out, lim = stats.effective_output(foe), stats.overload_limit(foe)
-        assert f"Energy {foe.energy_used}/{out}, max {lim}" in text
+        left = out - foe.energy_used
+        assert f"Energy {left} of {out}, {lim - foe.energy_used} with overload" in flat
+        risk, auto = stats.effective_output(foe), -(-out * 150 // 100)
+        assert f"Stress {foe.stress} " in text
+        assert f"shutdown risk {risk} · automatic {auto}" in text
         assert f"AP {foe.ap}/{stats.max_ap(foe)}" in text
         # Weapons by group: abbreviation, damage and energy from the catalog.
         cat = catalog()
         first = foe.weapons[0]
         w = cat.weapons[first.weapon]
-        row = next(x for x in lines if x.startswith(f"{first.group} {w.abbrev} "))
+        row = next(x for x in lines if x.startswith(f"{first.group} {w.abbrev}"))
         assert row.split()[2:4] == [str(w.damage), str(w.energy)]
 
 
@@ -187,7 +192,7 @@ async def test_frame_panel_flags_destroyed_locations_and_status_in_words() -> No
     b = b.with_unit(foe)
     app = Host()
     async with app.run_test(size=(80, 24)) as pilot:
-        for ascii_glyphs, lost in ((False, "LA ✗"), (True, "LA x")):
+        for ascii_glyphs, lost in ((False, "✗lost"), (True, "xlost")):
             app.query_one(FramePanel).show(b, foe.id, ascii_glyphs=ascii_glyphs)
             await pilot.pause()
             panel = app.query_one(FramePanel)
@@ -196,8 +201,10 @@ async def test_frame_panel_flags_destroyed_locations_and_status_in_words() -> No
             assert lost in text and "lost" in text
             for word in ("SHUT DOWN", "braced", f"overwatch G{foe.overwatch_group}", "gyro hit"):
                 assert word in " ".join(text.split()), word
-            assert "destroyed" in text
-            assert f"Stress 12: 25% at {stats.effective_output(foe)}" in text
+            assert any(line.rstrip().endswith(" lost") for line in text.splitlines())  # a weapon
+            assert "Stress 12 " in text
+            assert f"shutdown risk {stats.effective_output(foe)} " in text
+            assert "Energy 0: shut down" in text
         assert_ascii(panel)
 
 
@@ -222,9 +229,11 @@ async def test_frame_panel_uses_the_room_at_120x40() -> None:
         assert panel.content_size.width > COLUMN
         lines = [line.plain for line in lines_of(panel)]
         foe = fought_battle().unit(fought()[2])
-        # The wide form: one line per location, "A12 S5", and full words.
+        # The wide form: wider cells, the limits and the pilot in full words.
         i = LOC_INDEX["center_torso"]
-        assert f"A{foe.armor[i]} S{foe.structure[i]}" in lines[4]
+        assert f"{foe.armor[i]}/{foe.structure[i]}" in lines[4]
+        assert lines[2].startswith("armour/structure")
+        assert "automatic shutdown" in "\n".join(lines)
         assert f"gunnery {foe.pilot.gunnery}" in lines[1]
         target = app.query_one(TargetPanel)
         assert "gunnery " in text_of(target) and "evasion " in text_of(target)
@@ -257,7 +266,9 @@ async def test_target_panel_shows_chances_and_every_modifier() -> None:
             value = str(m.value) if m.name == "base" else f"{m.value:+d}"
             assert f"{short.get(m.name, m.name)} {value}" in flat
         assert f"Expected damage {p.expected:.1f}" in text
-        assert f"Energy {p.energy}: {p.energy_left} → {p.energy_after}" in text
+        left = max(0, stats.effective_output(me) - me.energy_used - p.energy)
+        assert f"{p.energy} energy: {left} of {stats.effective_output(me)} left," in flat
+        assert f"{p.energy_after} with overload" in flat
         # The armour at a glance: the centre torso as armour/structure.
         i = LOC_INDEX["center_torso"]
         assert f"CT{foe.armor[i]}/{foe.structure[i]}" in text
@@ -303,8 +314,8 @@ async def test_target_panel_refusal_and_overload_warning() -> None:
         assert_fits(panel)
         text = " ".join(text_of(panel).split())
         assert "LL 60% skipped: needs 4 energy, 2 left" in text
-        assert "Energy 9: 10 → 1 · overload 6" in text
-        assert "⚠ overload +6 (21/15 energy): stress 0 -> 5 (shutdown risk at 15)" in text
+        assert "9 energy: 0 of 15 left, 1 with overload" in text
+        assert "⚠ overload +6: stress 0 → 5 at the round's end (shutdown risk 15)" in text
 
 
 # ---- the initiative and the message line ---------------------------------------------------
@@ -327,30 +338,43 @@ async def test_initiative_track_marks_acting_acted_and_destroyed() -> None:
         plain = line.plain
         assert plain.startswith(f"Round {b.round} · ")
         assert len(lines_of(track)) == 1
-        # Players upper case, enemies lower case; the acting frame bracketed.
-        ident = acting.id if acting.side == "player" else acting.id.lower()
-        assert f"[{ident}" in plain
-        assert f"{gone.id.lower()}✗" in plain
-        assert me_id.upper() in plain
+        # The map's marks: players upper case, enemies lower case; the acting one bracketed.
+        mark = {u.id: frame_label(u) for u in b.units}
+        assert f"[{mark[acting.id]}" in plain
+        assert f"{mark[gone.id]}✗" in plain
+        assert mark[me_id] in plain and mark[me_id].isupper()
         for span in line.spans:
             piece = plain[span.start : span.end]
-            if piece.startswith(me_id.upper()):
+            if piece.startswith(mark[me_id]):
                 assert "dim" in str(span.style)  # acted already
-            if piece.startswith(gone.id.lower()):
+            if piece.startswith(mark[gone.id]):
                 assert "strike" in str(span.style)
         track.show(b, ascii_glyphs=True)
         await pilot.pause()
         assert_ascii(track)
-        assert f"{gone.id.lower()}x" in text_of(track)
+        assert f"{mark[gone.id]}x" in text_of(track)
 
 
 def test_move_text() -> None:
+    """One energy language (battle_words), hexes by their map names, the longest form first."""
     b = hand_battle(shooter(), raider(col=8), rows=OPEN_ROWS)
     me = b.unit("shooter")
     m = move_preview(b, me, from_offset(3, 1), False)
-    assert move_text(m) == "Move 3 hexes to 3,1 · 1 AP · energy 5 (22 -> 17)"
-    assert move_text(m, ascii_glyphs=True) == "Move 3 hexes to 3,1 | 1 AP | energy 5 (22 -> 17)"
+    assert (
+        move_text(m, me)[0]
+        == "Move 3 hexes to D2 · 1 AP · 5 energy: 10 of 15 left, 17 with overload"
+    )
+    assert move_text(m, me)[-1] == "Move 3 hexes to D2 · 1 AP · 5 energy"
+    assert move_text(m, me, ascii_glyphs=True)[-1] == "Move 3 hexes to D2 | 1 AP | 5 energy"
     refused = move_preview(b, me, from_offset(5, 1), False)
-    assert move_text(refused) == "Cannot move to 5,1: hex 5,1 is out of move range"
+    assert move_text(refused, me) == ("Cannot move to F2: hex F2 is out of move range",)
     sprint = move_preview(b, me, from_offset(5, 1), True)
-    assert move_text(sprint) == "Sprint 5 hexes to 5,1 · 2 AP · energy 10 (22 -> 12)"
+    assert move_text(sprint, me)[0] == (
+        "Sprint 5 hexes to F2 · 2 AP · 10 energy: 5 of 15 left, 12 with overload"
+    )
+    # Past the output: the overload and the stress it brings.
+    tired = hand_battle(shooter(energy_used=12), raider(col=8), rows=OPEN_ROWS)
+    me = tired.unit("shooter")
+    over = move_text(move_preview(tired, me, from_offset(3, 1), False), me)
+    assert over[0].endswith("⚠ overload +2: stress 0 → 1 at the round's end (shutdown risk 15)")
+    assert over[1].endswith("⚠ overload +2")

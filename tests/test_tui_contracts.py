@@ -178,12 +178,12 @@ async def test_launch_refusals_show_their_reasons(tmp_path: Path) -> None:
         section = app.screen.query_one(ContractsSection)
         assert section.frame_ids() == ["F1"]  # the injured pilot's frame is not offered
         lance = app.screen.query_one("#lance")
-        assert "Falcon is injured for 5 more day(s)" in str(lance.get_row_at(1)[-1])  # type: ignore[attr-defined]
+        assert "injured 5d" in str(lance.get_row_at(1)[-1])  # type: ignore[attr-defined]
         await pilot.press("down", "space")  # try to add it anyway
         await pilot.pause()
         assert section.frame_ids() == ["F1"]
         assert "Refused: Falcon is injured" in text_of(app, "#message")
-        assert "cannot deploy" in text_of(app, "#lance-detail")
+        assert "cannot deploy: Falcon is injured for 5 more day(s)" in text_of(app, "#lance-detail")
         await pilot.press("up", "space")  # drop the Enforcer: nobody left to launch
         await pilot.pause()
         assert section.frame_ids() == []
@@ -195,3 +195,95 @@ async def test_launch_refusals_show_their_reasons(tmp_path: Path) -> None:
         await pilot.press("escape")  # back to the board
         await pilot.pause()
         assert section.contract_id is None and isinstance(app.screen, HubScreen)
+
+
+# ---- contracts a player can judge ------------------------------------------------------------
+async def test_the_board_rates_each_contract_against_the_lance_in_the_background(
+    tmp_path: Path,
+) -> None:
+    from mac_tui.campaign.briefing import enemy_brief
+    from mac_tui.players.assess import _CACHE as cache
+    from mac_tui.players.assess import assess
+
+    cache.clear()  # nothing assessed yet: the board says so, then shows the figures
+    app = MacApp(saves=tmp_path, settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_campaign(pilot)
+        await pilot.press("6")
+        await pilot.pause()
+        board = app.screen.query_one("#contracts")
+        threats = [str(board.get_row_at(i)[-1]) for i in range(board.row_count)]  # type: ignore[attr-defined]
+        assert set(threats) <= {"soon"} | {"low", "moderate", "high", "extreme"}
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        state = app.session.state  # type: ignore[union-attr]
+        assert state.campaign is not None
+        for i, contract in enumerate(state.campaign.contracts):
+            expected = assess(state, contract.id, ["F1", "F2"])
+            assert expected is not None
+            assert str(board.get_row_at(i)[-1]) == expected.rating  # type: ignore[attr-defined]
+        first = state.campaign.contracts[0]
+        brief = enemy_brief(first)
+        detail = text_of(app, "#contract-detail")
+        assert f"Enemy: {brief.tonnage} tons, pilots gunnery {brief.gunnery}" in detail
+        assert all(f"{f.designation} {f.name} ({f.frame_class}" in detail for f in brief.frames)
+        rated = assess(state, first.id, ["F1", "F2"])
+        assert rated is not None
+        assert f"Threat to F1+F2 (80 t): {rated.rating.upper()}" in detail
+        assert f"won {rated.victories} of {rated.battles}" in detail
+
+
+async def test_the_launch_warns_about_an_unarmed_frame(tmp_path: Path) -> None:
+    from mac_tui.campaign.commands import Assign, Buy
+
+    app = MacApp(saves=tmp_path, settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_campaign(pilot)
+        c = app.session.state.campaign  # type: ignore[union-attr]
+        assert c is not None
+        market = c.market(c.place)
+        assert market is not None
+        chassis = next(s.item for s in market.stock if s.kind == "chassis")
+        assert app.act(Buy("chassis", chassis, 1))
+        bought = app.session.state.campaign.frames[-1]  # type: ignore[union-attr]
+        assert app.act(Assign("Thunder", bought.id))
+        await pilot.press("6", "enter")
+        await pilot.pause()
+        section = app.screen.query_one(ContractsSection)
+        assert section.frame_ids() == ["F1", "F2"]  # a bare frame is not taken by default
+        lance = app.screen.query_one("#lance")
+        assert "unarmed" in str(lance.get_row_at(2)[-1])  # type: ignore[attr-defined]
+        await pilot.press("down", "down", "space")
+        await pilot.pause()
+        assert section.frame_ids() == ["F1", "F2", bought.id]
+        warning = f"{bought.name} carries no weapon"
+        assert warning in text_of(app, "#launch-status")
+        assert warning in text_of(app, "#lance-detail")
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert f"Warning: {warning}" in str(app.screen.query_one(".prompt").render())
+
+
+async def test_a_damaged_frame_says_why_it_cannot_deploy_and_what_the_repair_costs(
+    tmp_path: Path,
+) -> None:
+    from mac_tui.campaign.repair import plan_repair
+
+    app = MacApp(saves=tmp_path, settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_campaign(pilot)
+        session = app.session
+        assert session is not None and session.state.campaign is not None
+        c = session.state.campaign
+        f = c.frame("F1")
+        hurt = attrs.evolve(f, armor=tuple(a - a * 12 // 100 for a in f.armor), status="damaged")
+        session.state = attrs.evolve(session.state, campaign=c.with_frame(hurt))
+        await pilot.press("6", "enter")
+        await pilot.pause()
+        quote = plan_repair(session.state.campaign, "F1")  # type: ignore[arg-type]
+        assert not isinstance(quote, str)
+        lance = app.screen.query_one("#lance")
+        assert "damaged 92%" in str(lance.get_row_at(0)[-1])  # type: ignore[attr-defined]
+        detail = text_of(app, "#lance-detail")
+        assert "(92% left)" in detail and f"a repair first: {quote.cost:,} cr" in detail

@@ -22,6 +22,7 @@ from mac_tui.catalog import catalog
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import CONFIG_ENV, Settings, load_settings, save_settings
 from mac_tui.tui.screens.finances import FinancesSection, chart_lines, signed
+from mac_tui.tui.screens.hub import SectionStack
 from mac_tui.tui.screens.rules import RulesScreen
 from mac_tui.tui.screens.settings import SettingsScreen, binding_rows, theme_names
 
@@ -120,7 +121,7 @@ async def test_finances_shows_upkeep_after_a_day(tmp_path: Path) -> None:
         await pilot.press("7")
         await pilot.pause()
         section = app.screen.query_one(FinancesSection)
-        assert app.screen.query_one("#sections", ContentSwitcher).current == "FinancesSection"
+        assert app.screen.query_one("#sections", SectionStack).current == "FinancesSection"
         assert app.session is not None
         c = app.session.state.campaign
         assert c is not None

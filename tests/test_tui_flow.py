@@ -27,7 +27,7 @@ from mac_tui.tui.screens.contracts import ContractsSection
 from mac_tui.tui.screens.dayreport import DayReportScreen
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.market import MarketSection
-from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
+from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen, TableChooseScreen
 from mac_tui.tui.widgets.starmap import StarMap
 
 from .pacing import advance, run_until
@@ -135,7 +135,7 @@ async def test_a_campaign_turn_by_keys(tmp_path: Path) -> None:
         await press(pilot, "4", "right_square_bracket")  # F2, the cursor on its head
         assert "HD small hardpoint 1/1: empty" in text_of(app, "#refit-detail")
         await press(pilot, "enter")
-        assert isinstance(app.screen, ChooseScreen)
+        assert isinstance(app.screen, TableChooseScreen)  # the picker's table of weapons
         assert app.screen.options[0][0] == "w:light_laser"
         await press(pilot, "enter")
         assert "Staged: +Light Laser (Head)" in text_of(app, "#refit-detail")

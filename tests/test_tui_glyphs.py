@@ -4,13 +4,11 @@ test_tui_snapshots.py hold it); the setting applies at start and live from Setti
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
-from rich.console import Console
 from rich.text import Text
 from textual.binding import Binding
 
@@ -24,6 +22,7 @@ from mac_tui.tui.screens.afteraction import AfterActionScreen
 from mac_tui.tui.screens.battle import BattleScreen
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.rules import RulesScreen
+from tests.cuts import screen_text
 from tests.stages import Stages, build_stages, copy
 
 Pilot = Any  # textual.pilot.Pilot[None]
@@ -95,24 +94,6 @@ def own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def no_guard(monkeypatch: pytest.MonkeyPatch) -> None:
     """Switch off the last guard, so what is checked is what the screens draw themselves."""
     monkeypatch.setattr(AsciiFilter, "apply", lambda self, segments, background: segments)
-
-
-def screen_text(app: MacApp) -> str:
-    """The whole screen as the terminal shows it, as text (what export_screenshot draws)."""
-    width, height = app.size
-    console = Console(
-        width=width,
-        height=height,
-        file=io.StringIO(),
-        force_terminal=True,
-        color_system="truecolor",
-        record=True,
-        legacy_windows=False,
-        safe_box=False,
-    )
-    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
-    console.print(update)
-    return console.export_text()
 
 
 def not_ascii(text: str) -> list[str]:
@@ -203,7 +184,8 @@ async def test_every_screen_draws_only_ascii_in_ascii_mode(stages: Stages, no_gu
     assert "Left More pay Right More salvage " in shots["contract launch panel"]
     assert "+ Lance F1+F2 (2/4) | deployment" in shots["contract launch panel"]
     assert shots["after-action"].startswith(" * VICTORY | contract C1")
-    assert "Deployment | P1 > P2 > e1 > e2" in shots["battle, deployment"].splitlines()[0]
+    # the track names frames by their marks on the map
+    assert "Deployment | M1 > L2 > m1 > m2" in shots["battle, deployment"].splitlines()[0]
     assert "Contract C1 | " in shots["battle"].splitlines()[0]
     assert "+-----" in shots["title"]  # the menu's border
     terrain = catalog().terrain

@@ -9,10 +9,13 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
+from mac_tui.catalog import catalog
 from mac_tui.combat.mapgen import BattleMap
 from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle
 from mac_tui.hexgrid import Hex, from_offset, to_offset
+from mac_tui.tui.battle_words import hex_name
+from mac_tui.tui.widgets.hex_picture import GUTTER, MARKS, TOP
 from mac_tui.tui.widgets.hexmap import HexMap, Overlay, legend
 
 
@@ -86,9 +89,14 @@ class Host(App[None]):
         self.picked.append(event.hex)
 
 
-def drawn(hexmap: HexMap) -> list[str]:
-    """What the widget's render_line gives, as text, right-trimmed."""
+def drawn_lines(hexmap: HexMap) -> list[str]:
+    """What the widget's render_line gives, as text, right-trimmed, the ruler included."""
     return [hexmap.render_line(y).text.rstrip() for y in range(len(hexmap.text().splitlines()))]
+
+
+def drawn(hexmap: HexMap) -> list[str]:
+    """The map's lines without its ruler (the letters on top, the numbers on the left)."""
+    return [line[GUTTER:].rstrip() for line in drawn_lines(hexmap)[TOP:]]
 
 
 # ---- geometry, without a terminal ---------------------------------------------------------
@@ -107,14 +115,17 @@ def test_every_hex_of_the_largest_map_round_trips_through_its_cells(
     for h in big_battle().map.grid.hexes():
         x, y = hexmap.cell_of(h)
         col, row = to_offset(h)
-        # hand-written placement: odd rows are shifted right by half a hex
-        assert (x, y) == (cw * col + (cw // 2 if row % 2 else 0), lines * row)
+        # hand-written placement: odd rows are shifted right by half a hex; the ruler's
+        # gutter on the left and its line on top come first
+        assert (x, y) == (GUTTER + cw * col + (cw // 2 if row % 2 else 0), TOP + lines * row)
         for dx in range(cw):
             for dy in range(lines):
                 assert hexmap.hex_at(x + dx, y + dy) == h
                 owner[(x + dx, y + dy)] = h
     width, height = size
-    assert max(x for x, _ in owner) == width - 1 and max(y for _, y in owner) == height - 1
+    assert max(x for x, _ in owner) == GUTTER + width - 1
+    assert max(y for _, y in owner) == TOP + height - 1
+    assert hexmap.hex_at(0, TOP) is None and hexmap.hex_at(GUTTER, 0) is None  # the ruler
     # every other cell of the drawing, and everything beside it, is off the map
     for x in range(-1, width + 3):
         for y in range(-1, height + 3):
@@ -137,10 +148,20 @@ def test_the_first_show_keeps_a_cursor_set_before_it() -> None:
 
 
 def test_the_legend_names_every_glyph_and_the_frame_letters() -> None:
-    assert legend(True) == ". open  T forest  ^ rocks  % rough  : sand  M1 yours  m1 enemy"
+    assert legend(True) == (
+        ". open  T forest  ^ rocks  % rough  : sand  M1 yours  m1 enemy  Mx out  = deploy zone"
+    )
     assert legend(False).startswith("· open  ♣ forest  ▲ rocks  ≈ rough  ∴ sand")
-    assert len(legend(False)) <= 80
+    assert "M× out" in legend(False) and "= deploy zone" in legend(False)
     assert "* path" in legend(True, marks=True)
+
+
+def test_the_deployment_mark_is_no_terrain_glyph_in_either_form() -> None:
+    terrain = catalog().terrain.values()
+    for form in (0, 1):
+        glyphs = {t.unicode if form else t.glyph for t in terrain}
+        assert MARKS["zone"][form] not in glyphs
+        assert len({MARKS[k][form] for k in ("zone", "reach", "path", "los")}) == 4
 
 
 # ---- drawing -------------------------------------------------------------------------------
@@ -151,23 +172,27 @@ async def test_the_compact_drawing_of_a_tiny_map() -> None:
         reach=frozenset({off(0, 2)}),
     )
     app = Host(tiny_battle(), active="P1", overlay=overlay)
-    async with app.run_test(size=(17, 5)) as pilot:  # roomy would need 18 x 6
+    async with app.run_test(size=(19, 5)) as pilot:  # roomy would need 20 x 7
         await pilot.pause()
         hexmap = app.query_one(HexMap)
         assert hexmap.map_layout == "compact"
         hexmap.set_cursor(off(3, 2))
         await pilot.pause()
         assert drawn(hexmap) == [
-            ".:M1T ^",  # zone mark on (0,0); P1 yours, uppercase; forest; rocks
-            " %:.*: .x",  # zone on rough (0,1); path on (1,1); sand; the wreck of E1 on open
+            ".=M1T ^",  # zone mark on (0,0); P1 yours, uppercase; forest; rocks
+            " %=.*: .x",  # zone on rough (0,1); path on (1,1); sand; the wreck of E1 on open
             ".+.*a2.",  # reach; the path goes on; E2, the enemy's assault, lowercase; cursor
         ]
-        strip = hexmap.render_line(0)
+        strip = hexmap.render_line(TOP)
         segments = {seg.text: seg.style for seg in strip}
         player = segments["M1"]
         assert player is not None and player.bold and player.underline  # active
-        cursor = [seg for seg in hexmap.render_line(2) if seg.style and seg.style.reverse]
-        assert [seg.text for seg in cursor] == [". "]
+        cursor = [seg for seg in hexmap.render_line(TOP + 2) if seg.style and seg.style.reverse]
+        # the cursor's hex, and its row number in the ruler
+        assert [seg.text for seg in cursor] == [" 3", ". "]
+        ruler = [seg for seg in hexmap.render_line(0) if seg.style and seg.style.reverse]
+        assert [seg.text for seg in ruler] == ["D"]  # and its column letter
+        assert drawn_lines(hexmap)[0] == "  A B C D"
         assert app.moved[-1] == off(3, 2)
 
 
@@ -203,6 +228,7 @@ async def test_the_layout_follows_the_size(size: tuple[int, int], layout: str) -
         lines = drawn(hexmap)
         assert len(lines) == {"compact": 14, "roomy": 28}[layout]
         assert max(len(line) for line in lines) <= {"compact": 41, "roomy": 82}[layout]
+        assert len(drawn_lines(hexmap)) == len(lines) + TOP
 
 
 async def test_width_auto_gets_the_compact_size() -> None:
@@ -213,7 +239,7 @@ async def test_width_auto_gets_the_compact_size() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         hexmap = app.query_one(HexMap)
-        assert (hexmap.size.width, hexmap.size.height) == (41, 14)
+        assert (hexmap.size.width, hexmap.size.height) == (GUTTER + 41, TOP + 14)
         assert hexmap.map_layout == "compact"
 
 
@@ -240,7 +266,7 @@ async def test_ascii_mode_draws_only_ascii() -> None:
             await pilot.pause()
             text = "".join(drawn(hexmap))
             assert text.isascii(), text
-            assert all(ch in text for ch in ".T^%*-!x+:")
+            assert all(ch in text for ch in ".T^%*-!x+=")
 
 
 # ---- repaints --------------------------------------------------------------------------------
@@ -251,9 +277,10 @@ async def test_a_cursor_move_repaints_only_its_two_lines() -> None:
         hexmap = app.query_one(HexMap)
         hexmap.set_cursor(off(5, 4))
         await pilot.pause()
-        for y in range(14):
+        lines = TOP + 14
+        for y in range(lines):
             hexmap.render_line(y)
-        before = {y: hexmap.render_line(y) for y in range(14)}
+        before = {y: hexmap.render_line(y) for y in range(lines)}
         regions: list[Region] = []
         original = hexmap.refresh
 
@@ -262,16 +289,20 @@ async def test_a_cursor_move_repaints_only_its_two_lines() -> None:
             return original(*args, **kwargs)
 
         hexmap.refresh = recording  # type: ignore[method-assign]
-        await pilot.press("down")  # offset (5, 4) -> (5, 5): lines 4 and 5
+        await pilot.press("down")  # offset (5, 4) -> (5, 5): rows 4 and 5, same column
         assert hexmap.cursor == off(5, 5)
-        assert sorted(r.y for r in regions) == [4, 5]
+        assert sorted(r.y for r in regions) == [TOP + 4, TOP + 5]
         assert all(r.height == 1 for r in regions)
-        after = {y: hexmap.render_line(y) for y in range(14)}
-        assert [y for y in range(14) if after[y] is not before[y]] == [4, 5]
+        after = {y: hexmap.render_line(y) for y in range(lines)}
+        assert [y for y in range(lines) if after[y] is not before[y]] == [TOP + 4, TOP + 5]
+        # another column: the ruler's letters too
+        regions.clear()
+        await pilot.press("right")
+        assert sorted(r.y for r in regions) == [0, TOP + 5]
         # a new overlay repaints the lines it touches, and only those
         regions.clear()
         hexmap.show(big_battle(), overlay=Overlay(reach=frozenset({off(1, 1), off(9, 9)})))
-        assert sorted(r.y for r in regions) == [2, 9]
+        assert sorted(r.y for r in regions) == [TOP + 2, TOP + 9]
 
 
 # ---- keys and mouse ----------------------------------------------------------------------------
@@ -325,12 +356,81 @@ async def test_a_click_moves_the_cursor_and_a_second_click_picks() -> None:
         await pilot.pause()
         hexmap = app.query_one(HexMap)
         app.moved.clear()
-        await pilot.click(HexMap, offset=(7, 1))  # the first cell of offset (3, 1)
+        at = (GUTTER, TOP)  # the map starts after the ruler
+        await pilot.click(HexMap, offset=(at[0] + 7, at[1] + 1))  # the first cell of (3, 1)
         assert hexmap.cursor == off(3, 1) and app.moved == [off(3, 1)]
         assert app.picked == []
-        await pilot.click(HexMap, offset=(8, 1))  # its second cell
+        await pilot.click(HexMap, offset=(at[0] + 8, at[1] + 1))  # its second cell
         assert app.picked == [off(3, 1)]
-        await pilot.click(HexMap, offset=(0, 1))  # left of an odd row: nothing
+        await pilot.click(HexMap, offset=(at[0], at[1] + 1))  # left of an odd row: nothing
         assert hexmap.cursor == off(3, 1) and app.moved == [off(3, 1)]
-        await pilot.hover(HexMap, offset=(4, 2))  # hovering marks a hex, moves nothing
+        await pilot.click(HexMap, offset=(0, at[1]))  # the ruler: nothing
+        assert hexmap.cursor == off(3, 1)
+        await pilot.hover(HexMap, offset=(at[0] + 4, at[1] + 2))  # hovering moves nothing
         assert hexmap.hover == off(2, 2) and hexmap.cursor == off(3, 1)
+
+
+# ---- the ruler, frames out of the fight, the keypad -------------------------------------------
+@pytest.mark.parametrize("layout", ["compact", "roomy"])
+def test_the_ruler_names_every_hex_as_the_log_and_panels_do(layout: str) -> None:
+    """The letter above a hex's column and the number beside its row spell `hex_name`."""
+    hexmap = HexMap(layout_mode=layout)  # type: ignore[arg-type]
+    hexmap.show(big_battle())
+    lines = hexmap.text().splitlines()
+    letters = lines[0]
+    for h in big_battle().map.grid.hexes():
+        _, y = hexmap.cell_of(h)
+        col = to_offset(h)[0]
+        # the column's letter sits over the even rows' hexes of that column
+        even_x = hexmap.cell_of(from_offset(col, 0))[0]
+        at = even_x + (2 if layout == "roomy" else 0)
+        name = letters[at : at + 1]
+        number = lines[y][:GUTTER].strip()
+        assert f"{name}{number}" == hex_name(h), (h, name, number)
+    assert hex_name(off(0, 0)) == "A1" and hex_name(off(19, 13)) == "T14"
+
+
+async def test_a_frame_out_with_its_pilot_dead_is_marked_out() -> None:
+    b = tiny_battle()
+    dead = attrs.evolve(b.unit("E2"), pilot_alive=False)
+    app = Host(b.with_unit(dead), active="P1")
+    async with app.run_test(size=(19, 5)) as pilot:
+        await pilot.pause()
+        hexmap = app.query_one(HexMap)
+        assert drawn(hexmap)[2] == ". . ax."  # its class letter, then the out mark
+        out = [seg for seg in hexmap.render_line(TOP + 2) if seg.text == "ax"]
+        assert out and out[0].style is not None and out[0].style.strike
+        hexmap.layout_mode = "roomy"
+        hexmap.ascii_glyphs = False
+        await pilot.pause()
+        assert drawn(hexmap)[4:6] == [" ··  ··  a2  ··", " ··  ··  ××  ··"]  # ×× under it
+
+
+async def test_the_keypad_steps_the_cursor_in_the_hex_directions() -> None:
+    app = Host(big_battle())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        hexmap = app.query_one(HexMap)
+        # Num Lock off: Home PgUp End PgDn are the diagonals; on: the digits.
+        for key, end in (
+            ("home", (1, 1)),
+            ("pageup", (2, 1)),
+            ("end", (1, 3)),
+            ("pagedown", (2, 3)),
+            ("7", (1, 1)),
+            ("9", (2, 1)),
+            ("1", (1, 3)),
+            ("3", (2, 3)),
+            ("4", (1, 2)),
+            ("6", (3, 2)),
+            ("8", (2, 1)),
+            ("2", (2, 3)),
+        ):
+            hexmap.set_cursor(off(2, 2))
+            await pilot.pause()
+            await pilot.press(key)
+            assert to_offset(hexmap.cursor) == end, key
+        hexmap.numpad_digits = False  # the digits mean something else (a weapon group)
+        hexmap.set_cursor(off(2, 2))
+        await pilot.press("7")
+        assert to_offset(hexmap.cursor) == (2, 2)

@@ -197,7 +197,9 @@ async def test_the_palette_lists_the_keys_legal_here(tmp_path: Path) -> None:
             "Next day (d)": "Hub: key d",
             "Wait 7 days (w)": "Hub: key w",
             "Menu (esc)": "Hub: key esc",
+            "Hints on/off (H)": "Hub: key H",
             "Help (?)": "Anywhere: key ?",
+            "How to play (f1)": "Anywhere: key f1",
         }
         await pilot.press("3")  # the market: its keys instead of the roster's
         await pilot.pause()

@@ -14,7 +14,7 @@ from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import Settings
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.market import MarketSection
-from mac_tui.tui.screens.pilots import PilotsSection
+from mac_tui.tui.screens.pilots import COLUMNS, PilotsSection
 from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 
 Pilot = Any  # textual.pilot.Pilot[None]
@@ -84,7 +84,7 @@ async def test_hire_a_pilot_then_assign_and_unassign_him(tmp_path: Path) -> None
         frame = campaign(app).frame_of(hired)
         assert frame is not None and frame.id == "F1"
         table = app.screen.query_one("#pilots", DataTable)
-        assert "F1" in str(table.get_row_at(len(c.pilots) - 1)[6])
+        assert "F1" in str(table.get_row_at(len(c.pilots) - 1)[COLUMNS.index("Frame")])
         assert hired in text_of(app, "#message")
         await pilot.press("u")
         await pilot.pause()
@@ -133,8 +133,8 @@ async def test_injured_and_dead_pilots(tmp_path: Path) -> None:
             frames=(f1, *c.frames[1:]),
         )
         table = app.screen.query_one("#pilots", DataTable)
-        assert str(table.get_row_at(0)[5]) == "KIA"
-        assert str(table.get_row_at(1)[5]) == "Injured 3 days"
+        assert str(table.get_row_at(0)[COLUMNS.index("Status")]) == "KIA"
+        assert str(table.get_row_at(1)[COLUMNS.index("Status")]) == "Injured 3d"
         assert enabled(app, "a") is False and enabled(app, "u") is False  # the dead fly nothing
         await pilot.press("a")
         await pilot.pause()

@@ -16,7 +16,7 @@ from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import Settings
 from mac_tui.tui.screens.refit import RefitSection
 from mac_tui.tui.screens.refit_view import initials, occupants
-from mac_tui.tui.widgets.dialogs import ChooseScreen, ConfirmScreen
+from mac_tui.tui.widgets.dialogs import ConfirmScreen, TableChooseScreen
 from mac_tui.tui.widgets.frame_diagram import Cell, FrameDiagram, cell_text
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -66,6 +66,14 @@ def diagram_text(app: MacApp) -> str:
     return "\n".join(line.plain for line in lines)
 
 
+async def raider_head(pilot: Any, app: MacApp, *weapons: str) -> None:
+    """Give the company `weapons`, then press Enter on the Raider's (empty) head hardpoint."""
+    for w in weapons:
+        give_weapon(app, w)
+    await pilot.press("right_square_bracket", "enter")
+    await pilot.pause()
+
+
 def new_app(tmp_path: Path) -> MacApp:
     return MacApp(saves=tmp_path, settings=Settings())
 
@@ -83,7 +91,7 @@ async def test_fit_a_weapon_from_the_inventory_and_confirm(tmp_path: Path) -> No
         assert "HD small hardpoint 1/1: empty" in text_of(app, "#refit-detail")
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, ChooseScreen)
+        assert isinstance(app.screen, TableChooseScreen)
         assert app.screen.options[0][0] == "w:light_laser"
         await pilot.press("enter")
         await pilot.pause()
@@ -139,9 +147,8 @@ async def test_no_matching_item_shows_the_reason(tmp_path: Path) -> None:
     app = new_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await start(pilot)
-        await pilot.press("right_square_bracket", "enter")  # the Raider's empty head
-        await pilot.pause()
-        assert not isinstance(app.screen, ChooseScreen)
+        await raider_head(pilot, app)  # nothing in the inventory
+        assert not isinstance(app.screen, TableChooseScreen)
         message = text_of(app, "#message")
         assert message.startswith("Refused: no small weapon or small slot equipment")
         assert "buy one at a market" in message
@@ -153,9 +160,7 @@ async def test_a_staging_the_engine_refuses_shows_its_reason_and_greys_confirm(
     app = new_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await start(pilot)
-        give_weapon(app, "light_laser")
-        await pilot.press("right_square_bracket", "enter")
-        await pilot.pause()
+        await raider_head(pilot, app, "light_laser")
         await pilot.press("enter")
         await pilot.pause()
         # the laser leaves the inventory before the refit is confirmed
@@ -167,8 +172,9 @@ async def test_a_staging_the_engine_refuses_shows_its_reason_and_greys_confirm(
         )
         assert section(app).check_action("confirm", ()) is None
         assert section(app).check_action("reset", ()) is True
-        # the staged laser took the last one: the next small hardpoint has nothing to offer
-        await pilot.press("down", "enter")
+        # the staged laser took the last one: the right arm's small hardpoint (down from the
+        # head to the right torso, the nearest box with hardpoints, then right) has nothing
+        await pilot.press("down", "right", "enter")
         await pilot.pause()
         assert "Refused: no small weapon" in text_of(app, "#message")
         await pilot.press("z")
@@ -197,8 +203,8 @@ async def test_remove_equip_and_reset(tmp_path: Path) -> None:
         await pilot.pause()
         assert "-Light Laser (Head) = 1 change(s): 500 cr" in text_of(app, "#refit-detail")
         assert "S  empty" in diagram_text(app)
-        await pilot.press("right")  # to the left arm: the autocannon
-        await pilot.pause()
+        await pilot.press("down", "left")  # the centre torso, then the left arm (the left
+        await pilot.pause()  # torso has no hardpoint: passed over)
         assert "LA medium hardpoint 1/1: Autocannon-5" in text_of(app, "#refit-detail")
         # the removed laser is offered again on the right arm's small hardpoint
         await pilot.press("right", "right", "right")
@@ -206,7 +212,7 @@ async def test_remove_equip_and_reset(tmp_path: Path) -> None:
         assert "RA small hardpoint 1/1: empty" in text_of(app, "#refit-detail")
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, ChooseScreen)
+        assert isinstance(app.screen, TableChooseScreen)
         assert app.screen.options[0][0] == "w:light_laser"
         await pilot.press("escape", "z")
         await pilot.pause()
@@ -216,7 +222,7 @@ async def test_remove_equip_and_reset(tmp_path: Path) -> None:
         change(app, equipment=add_count(camp(app).equipment, "cooling_vents", 1))
         await pilot.press("e")
         await pilot.pause()
-        assert isinstance(app.screen, ChooseScreen)
+        assert isinstance(app.screen, TableChooseScreen)
         await pilot.press("enter")
         await pilot.pause()
         assert "Equipment: ▸Cooling Vents" in diagram_text(app)
@@ -247,14 +253,14 @@ async def test_the_diagram_is_deterministic_and_clickable(tmp_path: Path) -> Non
         await pilot.press("right_square_bracket")
         await pilot.pause()
         assert diagram_text(app).splitlines() == [
-            "                    ┌HD───────┐",
-            "                    │▸S  empty│",
-            "┌LA───────┬LT───────┼CT───────┼RT───────┬RA───────┐",
-            "│ S  empty│   none  │   none  │ M  empty│ S LL  g1│",
-            "│ M AC5 g2│         │         │         │ M ML  g1│",
-            "└─────────┴─────────┼LG───────┼─────────┴─────────┘",
-            "                    │   none  │",
-            "                    └─────────┘",
+            "                     ┌HD───────┐",
+            "                     │▸S  empty│",
+            " ┌LA───────┬LT───────┼CT───────┼RT───────┬RA───────┐",
+            " │ S  empty│   none  │   none  │ M  empty│ S LL  g1│",
+            " │ M AC5 g2│         │         │         │ M ML  g1│",
+            " └─────────┴─────────┼LG───────┼─────────┴─────────┘",
+            "                     │   none  │",
+            "                     └─────────┘",
             "Equipment:  none",
         ]
         first = app.export_screenshot()
@@ -278,7 +284,9 @@ async def test_the_diagram_is_deterministic_and_clickable(tmp_path: Path) -> Non
 def test_cell_text_fits_the_room() -> None:
     assert cell_text(Cell("S LL  g1", "S Light Laser\tg1"), 8) == "S LL  g1"
     assert cell_text(Cell("S LL  g1", "S Light Laser\tg1"), 18) == "S Light Laser   g1"
-    assert cell_text(Cell("M ML  g1", "M Medium Laser\tg1"), 16) == "M Medium Las… g1"
+    # a long name that does not fit whole gives way to the short form, never cut
+    assert cell_text(Cell("M ML  g1", "M Medium Laser\tg1"), 16) == "M ML  g1        "
+    assert cell_text(Cell("M ML  g1", "M Medium Laser\tg1"), 17) == "M Medium Laser g1"
     assert cell_text(Cell("none"), 6) == "none  "
 
 
@@ -313,3 +321,118 @@ def test_refit_refusal() -> None:
     assert refit_refusal(c.with_frame(wreck), "F1") == (
         "Enforcer is destroyed: rebuild it first (repair F1)"
     )
+
+
+# ---- the cursor over the picture, undo, the picker, the repair it blocks -------------------------
+def test_the_arrows_move_over_the_frames_picture() -> None:
+    """The Enforcer: head S; left arm M; centre and right torso L; right arm S over M; no
+    hardpoint in the left torso or the legs."""
+    from mac_tui.campaign.market import fresh_frame
+    from mac_tui.tui.screens.refit_view import Staging, step_cursor
+
+    frame = fresh_frame("F1", "EN-50", "Enforcer")
+    s = Staging.of(frame)
+    head = ("slot", "head", "small", 0)
+    la = ("slot", "left_arm", "medium", 0)
+    ct = ("slot", "center_torso", "large", 0)
+    rt = ("slot", "right_torso", "large", 0)
+    ra_s, ra_m = ("slot", "right_arm", "small", 0), ("slot", "right_arm", "medium", 0)
+
+    def go(start: object, *steps: str) -> object:
+        key = start
+        for d in steps:
+            key = step_cursor(frame, s, key, d)
+        return key
+
+    assert go(head, "down") == ct  # the box under the head
+    assert go(ct, "up") == head
+    assert go(ct, "left") == la  # the left torso has none: passed over
+    assert go(ct, "right") == rt and go(rt, "right") == ra_s
+    assert go(ra_s, "down") == ra_m and go(ra_m, "up") == ra_s
+    assert go(ra_m, "left") == rt  # the same line as far as the box has one
+    assert go(ra_m, "down") == ra_m  # no legs' slots, no equipment: nowhere to go
+    assert go(la, "left") == la and go(ra_s, "right") == ra_s  # the edges hold
+    assert go(head, "left") == la and go(head, "right") == rt  # down-left, down-right
+    assert go(la, "up") == head
+    # equipment without a hardpoint makes a row under the frame
+    s.equipment.append(attrs_fitting("cooling_vents"))
+    assert go(ra_m, "down") == ("eq", 0) and go(("eq", 0), "up") == ct
+
+
+def attrs_fitting(equipment: str) -> Any:
+    from mac_tui.campaign.state import Fitting
+
+    return Fitting(equipment=equipment)
+
+
+async def test_u_undoes_one_staged_change_at_a_time(tmp_path: Path) -> None:
+    app = new_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot)
+        assert section(app).check_action("undo", ()) is None  # nothing staged
+        await pilot.press("x")  # the head's Light Laser out
+        await pilot.press("down", "left", "g")  # the left arm's autocannon to group 2
+        await pilot.pause()
+        s = section(app).staged(camp(app).frame("F1"))
+        assert len(s.history) == 2
+        assert next(m for m in s.weapons if m.weapon == "autocannon_5").group == 2
+        await pilot.press("u")  # the group change goes back, the removal stays
+        await pilot.pause()
+        assert next(m for m in s.weapons if m.weapon == "autocannon_5").group == 1
+        assert "-Light Laser (Head)" in text_of(app, "#refit-detail")
+        await pilot.press("u")
+        await pilot.pause()
+        assert "Nothing staged" in text_of(app, "#refit-detail")
+        assert section(app).check_action("undo", ()) is None  # greyed: nothing left
+
+
+async def test_the_picker_shows_range_accuracy_energy_and_damage_per_energy(
+    tmp_path: Path,
+) -> None:
+    from mac_tui.catalog import catalog
+    from mac_tui.tui.screens.refit_view import WEAPON_COLUMNS
+
+    app = new_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot)
+        await raider_head(pilot, app, "light_laser", "machine_gun")
+        picker = app.screen
+        assert isinstance(picker, TableChooseScreen)
+        assert list(picker.columns) == list(WEAPON_COLUMNS)
+        for col in ("Dmg", "En", "Dmg/en", "Range", "Acc"):
+            assert col in picker.columns
+        rows = dict(picker.rows)
+        laser = catalog().weapons["light_laser"]
+        rc = catalog().range_class(laser.range)
+        assert tuple(rows["w:light_laser"]) == (
+            "Light Laser",
+            str(laser.damage),
+            str(laser.energy),
+            f"{laser.damage / laser.energy:.1f}",
+            f"{rc.name} {rc.optimal_min}-{rc.optimal_max}/{rc.max_range}",
+            f"{laser.accuracy}%",
+            str(laser.space),
+            "1",
+        )
+        assert rows["w:machine_gun"][3] == "free"  # no energy: ammo
+        await pilot.press("down", "enter")  # the machine gun
+        await pilot.pause()
+        assert "+Machine Gun (Head)" in text_of(app, "#refit-detail")
+
+
+async def test_a_refit_that_would_hold_up_a_repair_says_so(tmp_path: Path) -> None:
+    app = new_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot)
+        f = camp(app).frame("F1")
+        hurt = attrs.evolve(f, armor=tuple(a - a // 4 for a in f.armor), status="damaged")
+        change(app, frames=(hurt, *camp(app).frames[1:]))
+        await pilot.press("x")
+        await pilot.pause()
+        detail = text_of(app, "#refit-detail")
+        assert "Enforcer is damaged and takes one job at a time" in detail
+        assert "before its repair can start" in detail
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Warning: Enforcer is damaged" in app.screen.message

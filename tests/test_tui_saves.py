@@ -98,7 +98,8 @@ async def test_broken_files_never_stop_the_others_from_being_listed_or_continued
         assert any(m.startswith(f"{files[0]}: ") for m in notes(app)), notes(app)
         await pilot.press("escape")
         await pilot.pause()
-        # Continue: every broken one is named, and the good one opens
+        # Continue: every broken campaign is named, and the good one opens (the quick battles,
+        # broken or not, are only tried when no campaign opens)
         await pilot.press("c")
         await pilot.pause()
         assert isinstance(app.screen, AfterActionScreen)
@@ -110,10 +111,9 @@ async def test_broken_files_never_stop_the_others_from_being_listed_or_continued
             "deep.json": "nests 100,000 levels deep",
             "huge-number.json": "a number of 5,000 characters",
             "chassis.json": "names an unknown chassis 'XX-99'",
-            "turn.json": 'field "snapshot.battle.turn" is',
-            "order.json": 'field "snapshot.battle.order[',
         }.items():
             assert f"{name}: " in said and why in said, (name, said)
+        assert "turn.json: " not in said
         await app.workers.wait_for_complete()
     after = {p.name: p.read_bytes() for p in saves.iterdir() if p.is_file() and not p.is_symlink()}
     assert after == before  # nothing was changed, the good save included (nothing played)

@@ -90,6 +90,8 @@ def resume(session: Session, *keys: str) -> RunBefore:
         await pilot.pause()
         await pilot.press(*keys)
         await pilot.pause()
+        await app.workers.wait_for_complete()  # the contracts' threat assessments
+        await pilot.pause()
 
     return run_before
 
@@ -149,6 +151,11 @@ def test_new_campaign_seed_prompt(
         await still_cursor(pilot)
 
     snap(size, run_before)
+
+
+@sized
+def test_how_to_play(snap: Snap, size: tuple[int, int]) -> None:
+    snap(size, press=["p", "right_square_bracket", "right_square_bracket"])  # Hitting
 
 
 @sized

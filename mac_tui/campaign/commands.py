@@ -85,6 +85,16 @@ class Assign(Command):
 
 
 @frozen
+class Train(Command):
+    """Ruling P1: spend a pilot's experience on one level of a skill (gunnery, piloting or
+    tactics): the current level times the catalog's `xp_per_level`, up to the skills' maximum."""
+
+    verb = "train"
+    pilot: str
+    skill: str
+
+
+@frozen
 class Unassign(Command):
     verb = "unassign"
     pilot: str

@@ -47,10 +47,12 @@ from .commands import (
     Salvage,
     Sell,
     SellFrame,
+    Train,
     Travel,
     Unassign,
 )
 from .market import fuel_room, inventory_rows, market_rows
+from .pilots import SKILLS
 from .refit import loadout_text
 from .state import Campaign, Fitting, Frame, Mount
 from .travel import destinations
@@ -104,6 +106,7 @@ def _market(campaign: Campaign) -> list[Command]:
 def _pilots(campaign: Campaign) -> list[Command]:
     out: list[Command] = [Hire()]
     for p in campaign.pilots:
+        out += [Train(p.callsign, skill) for skill in SKILLS]
         out += [Assign(p.callsign, f.id) for f in campaign.frames]
         out.append(Unassign(p.callsign))
     return out
@@ -183,7 +186,7 @@ def _wait(campaign: Campaign) -> list[Command]:
 _GROUPS: tuple[tuple[tuple[type[Command], ...], Callable[[Campaign], list[Command]]], ...] = (
     ((AdvanceDay,), _wait),
     ((Buy, Sell, BuyFuel, SellFrame), _market),
-    ((Hire, Assign, Unassign), _pilots),
+    ((Hire, Train, Assign, Unassign), _pilots),
     ((Repair,), _repairs),
     ((Regroup,), _regroups),
     ((Refit,), _refits),

@@ -1,4 +1,5 @@
-"""Pilots (§9): hiring with rolled skills, seating pilots in frames, renaming frames."""
+"""Pilots (§9): hiring with rolled skills, training with experience (ruling P1), seating pilots
+in frames, renaming frames."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from ..catalog import catalog
 from ..core import Checks, Event, Handlers
 from ..dice import PILOTS, Dice
 from . import ledger
-from .commands import Assign, Hire, RenameFrame, Unassign
+from .commands import Assign, Hire, RenameFrame, Train, Unassign
 from .common import Change, campaign_checks, campaign_handler
 from .events import Report
 from .state import Campaign, Pilot
@@ -63,6 +64,50 @@ def _hire(campaign: Campaign, cmd: Hire, dice: Dice) -> Change | str:
     )
     events: list[Event] = [moved, Report(topic="pilots", text=text)]
     return campaign, events
+
+
+SKILLS = ("gunnery", "piloting", "tactics")
+
+
+def train_cost(pilot: Pilot, skill: str) -> int:
+    """Ruling P1: the next level of `skill` costs the current level times `xp_per_level`."""
+    level: int = getattr(pilot, skill)
+    return level * catalog().pilots.training.xp_per_level
+
+
+def train_refusal(campaign: Campaign, callsign: str, skill: str) -> str | None:
+    try:
+        pilot = campaign.pilot(callsign)
+    except KeyError:
+        return f"no pilot called {callsign}"
+    if skill not in SKILLS:
+        return f"no skill {skill!r} (choose from {', '.join(SKILLS)})"
+    if pilot.status == "kia":
+        return f"{callsign} was killed in action"
+    top = catalog().pilots.skills.max
+    level: int = getattr(pilot, skill)
+    if level >= top:
+        return f"{callsign}'s {skill} is {level}, the highest there is"
+    cost = train_cost(pilot, skill)
+    if pilot.xp < cost:
+        return (
+            f"{callsign} has {pilot.xp} XP; {skill} {level + 1} needs {cost} "
+            f"({cost - pilot.xp} more: missions earn it)"
+        )
+    return None
+
+
+def _train(campaign: Campaign, cmd: Train, dice: Dice) -> Change | str:
+    reason = train_refusal(campaign, cmd.pilot, cmd.skill)
+    if reason:
+        return reason
+    pilot = campaign.pilot(cmd.pilot)
+    cost = train_cost(pilot, cmd.skill)
+    level = getattr(pilot, cmd.skill) + 1
+    trained = attrs.evolve(pilot, xp=pilot.xp - cost, **{cmd.skill: level})
+    pilots = tuple(trained if p.callsign == cmd.pilot else p for p in campaign.pilots)
+    text = f"{cmd.pilot} trains {cmd.skill} to {level} for {cost} XP ({trained.xp} XP left)."
+    return attrs.evolve(campaign, pilots=pilots), [Report(topic="pilots", text=text)]
 
 
 def assign_refusal(campaign: Campaign, callsign: str, frame_id: str) -> str | None:
@@ -143,6 +188,7 @@ def _rename(campaign: Campaign, cmd: RenameFrame, dice: Dice) -> Change | str:
 # ---- the handlers of this module's commands (joined by game.py) ------------------------
 HANDLERS: Handlers = {
     Hire: campaign_handler(_hire),
+    Train: campaign_handler(_train),
     Assign: campaign_handler(_assign),
     Unassign: campaign_handler(_unassign),
     RenameFrame: campaign_handler(_rename),
@@ -151,6 +197,7 @@ CHECKS: Checks = campaign_checks(
     HANDLERS,
     {
         Hire: lambda c, cmd: hire_refusal(c),
+        Train: lambda c, cmd: train_refusal(c, cmd.pilot, cmd.skill),
         Assign: lambda c, cmd: assign_refusal(c, cmd.pilot, cmd.frame),
         Unassign: lambda c, cmd: unassign_refusal(c, cmd.pilot),
         RenameFrame: lambda c, cmd: rename_refusal(c, cmd.frame, cmd.name),

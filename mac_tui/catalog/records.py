@@ -409,6 +409,14 @@ class XpRules:
 
 
 @frozen(kw_only=True)
+class TrainingRules:
+    """Ruling P1: experience buys skill levels, each costing its current level times this."""
+
+    __toml_name__ = "training"
+    xp_per_level: int = bounds(1, 10_000)
+
+
+@frozen(kw_only=True)
 class Callsigns:
     __toml_name__ = "callsigns"
     pool: tuple[str, ...]
@@ -431,6 +439,7 @@ class PilotsFile:
     hiring: HiringRules
     injury: InjuryRules
     xp: XpRules
+    training: TrainingRules
     callsigns: Callsigns
     starting_pilot: tuple[StartingPilot, ...]
 

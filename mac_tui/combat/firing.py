@@ -25,6 +25,9 @@ from .events import (
 from .state import Battle, Unit, other_side
 from .stats import ap_costs
 
+#: Why a weapon out of range of its target does not fire.
+OUT_OF_RANGE = "out of range"
+
 
 @frozen
 class FirePlan:
@@ -46,7 +49,7 @@ def plan_fire(
     for index, ws in stats.group_weapons(unit, group):
         w = stats.weapon_of(ws)
         if hit_chance(battle, unit, target, ws, called_shot=called, overwatch=overwatch) is None:
-            skipped.append((index, "out of range"))
+            skipped.append((index, OUT_OF_RANGE))
         elif w.uses_ammo and ws.ammo < w.ammo_per_shot:
             skipped.append((index, "out of ammo"))
         elif energy - spent < w.energy:

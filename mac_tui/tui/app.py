@@ -11,6 +11,7 @@ screen is open.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import signal
@@ -23,6 +24,7 @@ from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
+from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.screen import Screen
 
@@ -75,6 +77,7 @@ class MacApp(App[None]):
     COMMANDS = App.COMMANDS | {_command_line_provider}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("f1", "how_to_play", "How to play", id="app.how_to_play", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
 
@@ -174,11 +177,48 @@ class MacApp(App[None]):
 
     # ---- size guard ---------------------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
+        # A key back from the screen (no widget took it) meets the bindings here: a key
+        # whose bindings are all greyed says why, asked before any binding runs.
+        bubbled = isinstance(event, events.Key) and event.is_forwarded
+        refused = self.refused_key(event.key) if isinstance(event, events.Key) and bubbled else None
         # Textual's own resize handler stops the event before an `on_resize` here would see
         # it; look at every resize on its way in instead (shrinking below 80x24 included).
         await super().on_event(event)
         if isinstance(event, events.Resize):
             self.call_after_refresh(self.check_size)
+        if refused is not None:
+            self.explain(refused)
+
+    def refused_key(self, key: str) -> str | None:
+        """Why `key` does nothing on the screen in front: its bindings are all greyed (None:
+        one of them runs, or it has none). The node owning the first greyed binding says why
+        (`why_not`, screens/base.py), else its description does."""
+        screen = self.screen
+        greyed: tuple[DOMNode, Binding] | None = None
+        for namespace, bindings in screen._modal_binding_chain:
+            for binding in bindings.key_to_bindings.get(key, ()):
+                state = self._check_action_state(binding.action, namespace)
+                if state:
+                    return None
+                if state is None and greyed is None:
+                    greyed = (namespace, binding)
+        if greyed is None:
+            return None
+        namespace, binding = greyed
+        target, name, parameters = self._parse_action(binding.action, namespace)
+        why = getattr(target, "why_not", None)
+        reason = why(name, tuple(parameters)) if callable(why) else None
+        if isinstance(reason, str) and reason:
+            return reason
+        return f"{binding.description or name}: not possible now"
+
+    def explain(self, text: str) -> None:
+        """A refused key's reason: on the message line of the screen in front, else a note."""
+        show = getattr(self.screen, "show_message", None)
+        if callable(show):
+            show(text, True)
+        else:
+            self.notify(text, severity="warning", timeout=4, markup=False)
 
     def check_size(self) -> None:
         from .screens.too_small import TooSmallScreen
@@ -265,7 +305,12 @@ class MacApp(App[None]):
 
     def show_game(self) -> None:
         """Go to where the game stands: the battle under way, the after-action report, or the
-        hub; a quick battle (no campaign) has no hub under its battle."""
+        hub; a quick battle (no campaign) has no hub under its battle.
+
+        The game just opened (its state, the catalog, the screens' classes) lives as long as
+        the game: it is moved out of the garbage collector's sight (`gc.freeze`), so the full
+        collections Python makes now and then, mid key press, do not walk it again and again."""
+        gc.freeze()
         from .screens.battle import BattleScreen
         from .screens.hub import HubScreen
 
@@ -459,6 +504,12 @@ class MacApp(App[None]):
         from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.screen))
+
+    def action_how_to_play(self) -> None:
+        from .screens.howto import HowToPlayScreen
+
+        if not isinstance(self.screen, HowToPlayScreen):
+            self.push_screen(HowToPlayScreen())
 
     def get_key_display(self, binding: Binding) -> str:
         """Textual's form of a key; in ascii mode only ASCII (Enter, Esc, Left, ^q)."""

@@ -1,47 +1,197 @@
-"""Words for the battle screens: the combat log in table-top style and the action bar.
+"""The battle's log in the player's words: one line (or a few) per event, from its data.
 
-Pure text helpers (no widgets), so the log reads the same in tests, in the terminal and in
-`mac-tui script` output. The engine's events already describe themselves ("ML -> RAIDER-2:
-needs 62, rolls 40: hit LT for 10, armour 4 -> 0, ..."); here frame ids become labels and the
-events a reader does not need are dropped.
+Pure text helpers (no widgets), so the log reads the same in tests and in the terminal. Two
+forms of the same events:
+
+* the log pane's (`log_lines`): short, weapon and location abbreviations (``ML``, ``RT``);
+* the history's (`Narrator(..., detail=True)`, tui/battle_history.py): every roll with every
+  modifier of its chance, full weapon and location names, the initiative order, the end of
+  each activation.
+
+Frames are named by their labels, hexes by their map names (``C7``, battle_words.hex_name),
+energy in the one energy language of battle_words.py; no id or rule code reaches the player.
+Events this module does not know (the campaign's news at a battle's end) keep their own
+`describe()`, names put in.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from ..combat.attack import AttackResult
+from ..combat.damage_report import DamageReport, Phrasing, item_name
+from ..combat.events import (
+    ActivationEnded,
+    ActivationStarted,
+    Attacked,
+    BattleEnded,
+    BattleStarted,
+    EquipmentUsed,
+    GroupFired,
+    Moved,
+    RoundStarted,
+    SideWithdrew,
+    StressChanged,
+    WeaponSkipped,
+)
 from ..combat.state import Battle
 from ..game import Event
-from .glyphs import plain
+from .battle_words import (
+    engine_text,
+    hex_name,
+    location_name,
+    plural,
+    weapon_name,
+    withdrawal_words,
+)
+from .glyphs import Glyphs, glyphs, plain
 
-ID_PATTERN = re.compile(r"\b[PE]\d+\b")
-QUIET = {"ActivationEnded", "BattleStarted"}  # said better by the lines around them
+QUIET = (ActivationEnded, BattleStarted)  # the pane leaves these out: the lines around say it
+INDENTED = (Attacked, WeaponSkipped, StressChanged)  # under the line that explains them
+RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
 
 
-def with_labels(battle: Battle, text: str) -> str:
-    """`text` with every frame id (P1, E2...) replaced by the frame's label."""
-    labels = {u.id: u.label for u in battle.units}
-    return ID_PATTERN.sub(lambda m: labels.get(m.group(0), m.group(0)), text)
+class Narrator:
+    """Puts one battle's events into words (`detail`: the history's full form)."""
+
+    def __init__(self, battle: Battle | None, *, ascii_glyphs: bool, detail: bool) -> None:
+        self.battle = battle
+        self.g: Glyphs = glyphs(ascii_glyphs)
+        self.detail = detail
+        self.labels = {u.id: u.label for u in battle.units} if battle is not None else {}
+        self.phrasing = Phrasing(
+            location=lambda loc: location_name(loc, short=not detail),
+            arrow=self.g.right,
+            component_rolls=detail,
+            loud=True,
+        )
+        self.sides = {u.id: u.side for u in battle.units} if battle is not None else {}
+
+    # ---- helpers --------------------------------------------------------------------------
+    def name(self, unit_id: str) -> str:
+        return self.labels.get(unit_id, unit_id)
+
+    def arrow(self, a: object, b: object) -> str:
+        return f"{a} {self.g.right} {b}"
+
+    def loc(self, location: str) -> str:
+        return location_name(location, short=not self.detail)
+
+    def weapon(self, weapon: str) -> str:
+        return weapon_name(weapon, short=not self.detail)
+
+    def finish(self, text: str) -> str:
+        return plain(text) if self.g.ascii else text
+
+    # ---- the events -----------------------------------------------------------------------
+    def lines(self, event: Event, *, quiet: bool = False) -> list[str]:
+        """The lines of one event (none for a quiet one when `quiet`)."""
+        if quiet and isinstance(event, QUIET):
+            return []
+        words = _WORDS.get(type(event))
+        text = (
+            words(self, event) if words is not None else engine_text(self.battle, event.describe())
+        )
+        if isinstance(event, RoundStarted):
+            rule = self.g.rule
+            return [self.finish(f"{rule} {text} {rule}")]
+        if isinstance(event, INDENTED):
+            text = f"  {text}"
+        return [self.finish(text)]
+
+    def round_started(self, e: RoundStarted) -> str:
+        if not self.detail:
+            return f"Round {e.round}"
+        order = f" {self.g.then} ".join(self.name(u) for u in e.order)
+        return f"Round {e.round}: {order}"
+
+    def activation_started(self, e: ActivationStarted) -> str:
+        return f"{self.name(e.unit)} acts: {e.ap} AP, energy {e.energy} with overload"
+
+    def moved(self, e: Moved) -> str:
+        how = {"move": "moves", "sprint": "sprints", "jump": "jumps"}.get(e.mode, e.mode)
+        steps = plural(len(e.path) - 1, "hex", "hexes")
+        back = ", pulling back" if e.pullback else ""
+        route = ""
+        if self.detail and len(e.path) > 2:
+            route = f" via {' '.join(hex_name(h) for h in e.path[1:-1])}"
+        end = hex_name(e.path[-1])
+        return f"{self.name(e.unit)} {how} {steps} to {end}{route} ({e.energy} energy{back})"
+
+    def skipped(self, e: WeaponSkipped) -> str:
+        return f"{self.weapon(e.weapon)} of {self.name(e.unit)} holds fire: {e.reason}"
+
+    def group_fired(self, e: GroupFired) -> str:
+        how = "overwatch fire from" if e.overwatch else "fires"
+        called = f", a called shot at the {location_name(e.called)}" if e.called else ""
+        head = f"{self.name(e.unit)} {how} group {e.group} at {self.name(e.target)}{called}"
+        return f"{head} ({e.energy} energy)" if self.detail else head
+
+    def attacked(self, e: Attacked) -> str:
+        return self.attack(e.result)
+
+    def attack(self, r: AttackResult) -> str:
+        head = self.arrow(self.weapon(r.weapon), self.name(r.target))
+        if self.detail:
+            dist = plural(r.distance, "hex", "hexes")
+            mods = ", ".join(
+                f"{m.name} {m.value}" if m.name == "base" else f"{m.name} {m.value:+d}"
+                for m in r.modifiers
+            )
+            total = sum(m.value for m in r.modifiers)
+            clamp = f" (clamped from {total})" if total != r.chance else ""
+            head = f"{head} at {dist}: needs {r.chance}{clamp} = {mods}; rolls {r.roll}"
+        else:
+            head = f"{head}: needs {r.chance}, rolls {r.roll}"
+        if not r.hit:
+            return f"{head}: miss"
+        # A called shot lands where it was called: the damage's first location says where.
+        hit = "called hit" if r.called is not None else "hit"
+        words = [f"critical {hit}" if r.critical else hit]
+        if r.intercepted:
+            words.append("intercepted by Point Defense")
+            return f"{head}: {' '.join(words)}"
+        text = " ".join(words)
+        if r.damage is not None:
+            text += " " + self.damage(r.damage)
+        if r.stress:
+            text += f", stress +{r.stress}"
+        return f"{head}: {text}"
+
+    def damage(self, report: DamageReport) -> str:
+        return report.describe(self.phrasing)
+
+    def equipment(self, e: EquipmentUsed) -> str:
+        on = f" on {self.name(e.target)}" if e.target else ""
+        at = f" to {hex_name(e.hex)}" if e.hex else ""
+        return f"{self.name(e.unit)} uses {item_name(e.equipment)}{on}{at} ({e.energy} energy)"
+
+    def withdrew(self, e: SideWithdrew) -> str:
+        who = "The enemy" if e.side == "enemy" else "Your lance"
+        return f"{who} withdraws: its rule is that it {withdrawal_words(e.rule)}"
+
+    def ended(self, e: BattleEnded) -> str:
+        result = RESULTS.get(e.result, e.result.upper())
+        reason = re.sub(r" \(at_(\d+)\)", r" at \1% losses", engine_text(self.battle, e.reason))
+        return f"Battle over after round {e.round}: {result} ({reason})"
+
+
+_WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
+    RoundStarted: Narrator.round_started,
+    ActivationStarted: Narrator.activation_started,
+    Moved: Narrator.moved,
+    WeaponSkipped: Narrator.skipped,
+    GroupFired: Narrator.group_fired,
+    Attacked: Narrator.attacked,
+    EquipmentUsed: Narrator.equipment,
+    SideWithdrew: Narrator.withdrew,
+    BattleEnded: Narrator.ended,
+}
 
 
 def log_lines(battle: Battle | None, events: Sequence[Event], *, ascii_glyphs: bool) -> list[str]:
-    """The combat-log lines of `events`: a rule for each round, one line per event."""
-    rule = "-" if ascii_glyphs else "─"
-    out: list[str] = []
-    for event in events:
-        kind = event.kind()
-        if kind in QUIET:
-            continue
-        text = event.describe()
-        if battle is not None:
-            text = with_labels(battle, text)
-        if ascii_glyphs:
-            text = plain(text)
-        if kind == "RoundStarted":
-            out.append(f"{rule * 2} {text} {rule * 2}")
-        elif kind in ("Attacked", "WeaponSkipped", "StressChanged"):
-            out.append(f"  {text}")
-        else:
-            out.append(text)
-    return out
+    """The log pane's lines of `events`: short, a rule for each round, one line per event."""
+    narrator = Narrator(battle, ascii_glyphs=ascii_glyphs, detail=False)
+    return [line for event in events for line in narrator.lines(event, quiet=True)]

@@ -114,15 +114,19 @@ async def measure(
     warmup: int = 5,
     gap: float = 0.05,
     timeout: float = 1.0,
+    timed: Callable[[str], bool] | None = None,
 ) -> Timings:
     """Run `app_factory()` headless at `size`, press `keys` one by one and time each press from
-    the key event to the encoded screen update (see the module docstring)."""
+    the key event to the encoded screen update (see the module docstring). With `timed`, only
+    the presses of the keys it accepts are counted (the others set the scene: an Escape
+    between two presses of `f`)."""
     app = app_factory()
     latency: list[float] = []
     cpu: list[float] = []
     missed = 0
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
+        await app.workers.wait_for_complete()  # a loaded save's check by replay, say
         await asyncio.sleep(0.2)
         driver = app._driver
         assert driver is not None
@@ -140,7 +144,7 @@ async def measure(
                 except TimeoutError:
                     missed += 1
                     continue
-                if i >= warmup:
+                if i >= warmup and (timed is None or timed(key)):
                     latency.append(probe.at - t0)
                     cpu.append(probe.cpu_at - c0)
         finally:
@@ -267,6 +271,62 @@ def battle_factory(save: Path, folder: Path) -> Callable[[], App[Any]]:
     return factory
 
 
+class EmptyApp(App[None]):
+    """The yardstick: an empty Textual app whose keys (a, 1-7) write the key in one label, so
+    each press costs Textual's own key handling and one small repaint."""
+
+    BINDINGS = [Binding(key, f"show('{key}')", key) for key in ("a", *"1234567")]
+
+    def compose(self) -> ComposeResult:
+        yield Static("-", id="label")
+
+    presses = 0
+
+    def action_show(self, key: str) -> None:
+        self.presses += 1  # the text changes on every press, the same key's too
+        self.query_one("#label", Static).update(f"{key} {self.presses}")
+
+
+def empty_app_baseline(presses: int, gap: float) -> Timings:
+    """An empty Textual app's key-to-repaint, the yardstick of the battle screen's keys."""
+    return asyncio.run(measure(EmptyApp, ("a",) * presses, gap=gap))
+
+
+def ratio(t: Timings, base: Timings) -> str:
+    if not t.cpu or not base.cpu:
+        return "-"
+    mine, theirs = statistics.median(t.cpu), statistics.median(base.cpu)
+    return f"{mine * 1000:.2f} ms = {mine / theirs:.1f}x the empty app ({theirs * 1000:.2f} ms)"
+
+
+#: The battle screen's keys timed against the empty app (the issue's targets: within 16.7 ms
+#: of CPU and within twice the empty app's cost): (what, keys pressed, the key timed).
+BATTLE_KEYS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("fire mode entry (f, then Esc)", ("f", "escape"), "f"),
+    ("next target (Tab while aiming)", ("tab",), "tab"),
+    ("called-shot entry (c, then Esc)", ("c", "escape"), "c"),
+    ("a refused key (v: nothing to vent), between cursor moves", ("v", "l", "v", "h"), "v"),
+    ("the battle log page (L, then Esc)", ("L", "escape"), "L"),
+    ("the threat view (t, then Esc)", ("t", "escape"), "t"),
+)
+
+
+def run_battle_keys(seed: int, *, presses: int, gap: float) -> None:
+    """Each key of `BATTLE_KEYS` on the battle screen at 80x24, its CPU from key to repaint
+    beside the empty app's."""
+    base = empty_app_baseline(max(presses, 20), gap)
+    print(f"empty Textual app, a key that changes one line ({len(base.cpu)}): {base.summary()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        factory = battle_factory(battle_save(seed, folder), folder)
+        for what, cycle, key in BATTLE_KEYS:
+            lead = ("f",) if key == "tab" else ()
+            keys = (*lead, *(cycle * (max(presses, 20) // len(cycle) + 1)))
+            t = asyncio.run(measure(factory, keys, gap=gap, warmup=6, timed=key.__eq__))
+            print(f"80x24 {what} ({len(t.cpu)}): {t.summary()}")
+            print(f"      cpu median {ratio(t, base)}")
+
+
 def run_battle_screen(seed: int, *, presses: int, gap: float) -> None:
     walk = (CURSOR_WALK * (presses // len(CURSOR_WALK) + 1))[:presses]
     with tempfile.TemporaryDirectory() as tmp:
@@ -323,6 +383,49 @@ async def _layout_of(app: MapHost, size: tuple[int, int]) -> str:
         return f"{hexmap.map_layout}, map {hexmap.size.width}x{hexmap.size.height}"
 
 
+# ---- the hub against an empty app --------------------------------------------------------------
+#: The hub's section keys in an order where every press changes the section.
+SECTION_WALK = ("2", "3", "4", "5", "6", "7", "1", "3", "5", "7", "2", "4", "6", "1")
+
+
+def hub_save(seed: int, folder: Path) -> Path:
+    """A year of the autopilot's campaign from `seed` (the golden year for seed 14), saved in
+    `folder`: the hub with a long ledger, many pilots, frames, a board and a market."""
+    from ..players.autopilot import autoplay
+
+    run = autoplay(seed)
+    path = folder / f"hub-{seed}.json"
+    run.session.save(path)
+    return path
+
+
+def hub_factory(save: Path, folder: Path) -> Callable[[], App[Any]]:
+    return battle_factory(save, folder)
+
+
+def run_hub(seed: int = 14, *, presses: int = 120, gap: float = 0.05) -> None:
+    """The hub's section keys (1-7) against the empty app's keys, at 80x24 and 120x40."""
+    walk = (SECTION_WALK * (presses // len(SECTION_WALK) + 1))[:presses]
+    empty_keys = tuple(str(i % 7 + 1) for i in range(presses))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        save = hub_save(seed, folder)
+        factory = hub_factory(save, folder)
+        print(
+            f"The hub (MacApp, a year of the autopilot's campaign, seed {seed}): the section keys "
+            "1-7, each press a new section; against an empty Textual app's key and repaint"
+        )
+        for width, height in SIZES:
+            size = (width, height)
+            empty = asyncio.run(measure(EmptyApp, empty_keys, size=size, gap=gap))
+            hub = asyncio.run(measure(factory, walk, size=size, gap=gap))
+            base = statistics.median(empty.cpu) if empty.cpu else float("nan")
+            mine = statistics.median(hub.cpu) if hub.cpu else float("nan")
+            print(f"{width}x{height} empty app key ({len(empty.latency)}): {empty.summary()}")
+            print(f"{width}x{height} hub section key ({len(hub.latency)}): {hub.summary()}")
+            print(f"{width}x{height} hub / empty app, median cpu: {mine / base:.2f}x")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mac_tui.tui.benchmark")
     p.add_argument("--seed", type=int, default=1)
@@ -331,6 +434,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     run(args.seed, presses=args.presses, gap=args.gap)
     run_battle_screen(args.seed, presses=args.presses, gap=args.gap)
+    run_battle_keys(args.seed, presses=args.presses // 2, gap=args.gap)
+    run_hub(presses=args.presses, gap=args.gap)
     return 0
 
 

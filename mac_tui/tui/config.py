@@ -5,7 +5,8 @@ A broken file never stops the game: the defaults are used and the problem is rep
 
     theme = "mac-okabe-ito"        # any theme from the settings screen
     glyphs = "unicode"             # or "ascii"
-    animation = "normal"           # off, fast, normal, slow
+    animation = "normal"           # the enemy's turns: off, fast, normal, slow, key
+    hints = false                  # no hints in the hub (written only when off)
     [keys]                         # binding id = keys (comma-separated)
     "hub.market" = "m,3"
 """
@@ -25,10 +26,21 @@ from ..safefile import BOM, Refused, read_regular
 CONFIG_ENV = "MAC_TUI_CONFIG"
 MAX_CONFIG_BYTES = 1024 * 1024  # a settings file is a few hundred bytes
 Glyphs = Literal["ascii", "unicode"]
-Animation = Literal["off", "fast", "normal", "slow"]
+Animation = Literal["off", "fast", "normal", "slow", "key"]
+Pacing = Literal["instant", "animated", "key"]
 GLYPHS: tuple[Glyphs, ...] = ("unicode", "ascii")
-ANIMATIONS: tuple[Animation, ...] = ("off", "fast", "normal", "slow")
-ANIMATION_SECONDS = {"off": 0.0, "fast": 0.15, "normal": 0.45, "slow": 0.9}
+#: The order the settings screen steps through: instant, one order per key, then animated
+#: from fast to slow (slow goes back to instant).
+ANIMATIONS: tuple[Animation, ...] = ("off", "key", "fast", "normal", "slow")
+ANIMATION_SECONDS = {"off": 0.0, "fast": 0.15, "normal": 0.45, "slow": 0.9, "key": 0.0}
+#: How the settings screen names each pace of the enemy's turns.
+ANIMATION_WORDS = {
+    "slow": "animated, slow (0.9 s an order)",
+    "normal": "animated (0.45 s an order)",
+    "fast": "animated, fast (0.15 s an order)",
+    "key": "wait for a key after each order",
+    "off": "instant",
+}
 
 
 @frozen
@@ -37,10 +49,19 @@ class Settings:
     glyphs: Glyphs = "unicode"
     animation: Animation = "normal"
     keys: tuple[tuple[str, str], ...] = ()
+    hints: bool = True  # a hint about the hub's section in front, until switched off
 
     @property
     def delay(self) -> float:
+        """Seconds between two of the enemy's orders when they are animated."""
         return ANIMATION_SECONDS[self.animation]
+
+    @property
+    def pacing(self) -> Pacing:
+        """How the enemy's orders come: all at once, one every `delay`, or one per key."""
+        if self.animation == "off":
+            return "instant"
+        return "key" if self.animation == "key" else "animated"
 
 
 @frozen
@@ -104,6 +125,8 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
             settings = attrs.evolve(settings, glyphs=value)
         elif key == "animation" and value in ANIMATIONS:
             settings = attrs.evolve(settings, animation=value)
+        elif key == "hints" and isinstance(value, bool):
+            settings = attrs.evolve(settings, hints=value)
         elif key == "keys" and isinstance(value, dict):
             keys = tuple(sorted((str(k), str(v)) for k, v in value.items() if isinstance(v, str)))
             settings = attrs.evolve(settings, keys=keys)
@@ -120,6 +143,8 @@ def settings_text(settings: Settings) -> str:
         f'glyphs = "{settings.glyphs}"',
         f'animation = "{settings.animation}"',
     ]
+    if not settings.hints:
+        lines.append("hints = false")
     if settings.keys:
         lines.append("")
         lines.append("[keys]")

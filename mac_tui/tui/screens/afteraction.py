@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ...campaign import ledger
 from ...campaign.accept import faction_name
@@ -27,8 +27,11 @@ from ...campaign.repair import (
 from ...campaign.salvage import item_name
 from ...campaign.state import AfterAction, Campaign, LedgerEntry
 from ...catalog import catalog
+from ..battle_words import report_words
 from ..glyphs import UNICODE, Glyphs, glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
+from ..widgets.footer import GameFooter
+from ..widgets.table import GameTable
 from .base import GameScreen
 
 
@@ -74,8 +77,8 @@ class AfterActionScreen(GameScreen):
     AfterActionScreen #aa-report { height: 1fr; padding: 0 1; }
     AfterActionScreen #salvage-head { height: 1; padding: 0 1; text-style: bold; }
     AfterActionScreen #pool { height: auto; max-height: 7; }
-    AfterActionScreen #salvage-foot { height: auto; max-height: 4; padding: 0 1; }
-    AfterActionScreen #message { height: 1; padding: 0 1; color: $text-muted; }
+    AfterActionScreen #salvage-foot { height: auto; padding: 0 1; }
+    AfterActionScreen #message { height: auto; padding: 0 1; color: $text-muted; }
     AfterActionScreen #message.warning { color: $warning; text-style: bold; }
     """
 
@@ -88,10 +91,10 @@ class AfterActionScreen(GameScreen):
         with VerticalScroll(id="aa-report"):
             yield Static("", id="aa-text")
         yield Static("", id="salvage-head")
-        yield DataTable(id="pool", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="pool", cursor_type="row", zebra_stripes=True)
         yield Static("", id="salvage-foot")
         yield Static("", id="message")
-        yield Footer()
+        yield GameFooter()
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("Pick", "#", "Item", "Value")
@@ -128,7 +131,8 @@ class AfterActionScreen(GameScreen):
         self.refresh_bindings()
 
     def report_text(self, c: Campaign, aa: AfterAction) -> str:
-        lines = ["[b]Report[/b]", *aa.report, "", "[b]Credits[/b]"]
+        lines = ["[b]Report[/b]", *(report_words(line) for line in aa.report), ""]
+        lines.append("[b]Credits[/b]")
         entries = mission_ledger(c, aa.contract.id)
         for e in entries:
             lines.append(f"{e.amount:>+12,} cr  {e.text}")
@@ -189,9 +193,9 @@ class AfterActionScreen(GameScreen):
             )
         for n, offer in enumerate(aa.frame_offers, start=1):
             foot.append(
-                f"Wreck {n}: {offer.name} ({offer.chassis}) for {wreck_price(offer.chassis):,} "
-                f"cr, repair {wreck_repair_cost(offer.chassis):,} cr / {wreck_repair_days()}d "
-                f"{g.sep} b: buy"
+                f"Wreck {n} (b buys): {offer.name} {offer.chassis} {g.sep} "
+                f"{wreck_price(offer.chassis):,} cr, repair {wreck_repair_cost(offer.chassis):,}"
+                f"/{wreck_repair_days()}d"
             )
         self.query_one("#salvage-foot", Static).update(g.text("\n".join(foot)))
 

@@ -2,6 +2,14 @@
 
 It lives apart from `tui/app.py` so that the app imports the screens and no screen imports
 the app: a screen reaches the running game through `self.game` (typed by `host.GameHost`).
+
+Keys that explain themselves: a key whose binding is greyed (its `check_action` answers None)
+does nothing, and the player is told why on the message line. The app asks the node that owns
+the binding (a screen, a hub section, a widget) `why_not(action, parameters)`; any node may
+answer it. `Explains` gives one: `grey_if(action, reason)` in a `check_action` greys the key
+when there is a reason and keeps the reason for `why_not`, so the check and the explanation
+are one call of the engine's refusal helper. Without an answer the key's description is said
+with "not possible now".
 """
 
 from __future__ import annotations
@@ -14,7 +22,28 @@ from ..host import GameHost, host
 PALETTE_KEY_MIN_WIDTH = 100  # narrower, the footer keeps its room for the screen's own keys
 
 
-class GameScreen(Screen[None]):
+class Explains:
+    """A node whose greyed keys say why (see the module docstring)."""
+
+    _grey_reasons: dict[str, str]
+
+    def grey_if(self, action: str, reason: str | None) -> bool | None:
+        """`check_action`'s answer for a key refused for `reason` (None: live); the reason
+        is kept for `why_not`."""
+        if not hasattr(self, "_grey_reasons"):
+            self._grey_reasons = {}
+        if reason is None:
+            self._grey_reasons.pop(action, None)
+            return True
+        self._grey_reasons[action] = reason
+        return None
+
+    def why_not(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        """Why the key of `action` does nothing now (None: no reason known)."""
+        return getattr(self, "_grey_reasons", {}).get(action)
+
+
+class GameScreen(Explains, Screen[None]):
     """A screen that draws the game state; `refresh_view` redraws it after every change."""
 
     def on_resize(self) -> None:
@@ -29,3 +58,8 @@ class GameScreen(Screen[None]):
     @property
     def game(self) -> GameHost:
         return host(self)
+
+    def key_for(self, binding_id: str, default: str) -> str:
+        """The key of a binding as the player has it (remapped in config.toml or not)."""
+        keys = dict(self.game.settings.keys).get(binding_id, default)
+        return keys.split(",")[0].strip() or default

@@ -4,30 +4,44 @@ level, the lance) and accept it. The accepted mission opens the mission screen."
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import ContentSwitcher, DataTable, Static
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...campaign.accept import (
     accept_refusal,
     deployment_cost,
-    faction_name,
     find_contract,
     frame_deploy_refusal,
 )
+from ...campaign.briefing import deploy_blocker, frame_warnings, short_warning
 from ...campaign.commands import Accept
 from ...campaign.contracts import ContractRow, contract_rows
 from ...campaign.rewards import reward_preview
 from ...campaign.salvage import base_picks, scaled_picks
-from ...campaign.state import Contract, Frame
+from ...campaign.state import Campaign, Contract, Frame
 from ...catalog import catalog
+from ...model import GameState
+from ...players.assess import assess, peek
 from ..glyphs import glyphs_for
 from ..host import host
 from ..widgets.dialogs import ConfirmScreen
 from ..widgets.section import Section
+from ..widgets.table import GameTable
+from .contracts_view import (
+    BOARD_COLUMNS,
+    board_cells,
+    contract_detail,
+    launch_head,
+    threat_cell,
+    threat_text,
+)
+from .roster import armour_percent, frame_name
 
 
 def enemy_text(classes: tuple[str, ...]) -> str:
@@ -36,8 +50,20 @@ def enemy_text(classes: tuple[str, ...]) -> str:
     return ", ".join(f"{n} {c}" if n > 1 else c for c, n in counts.items())
 
 
-def thousands(low: int, high: int) -> str:
-    return f"{low // 1000}-{high // 1000}k"
+def short_reason(campaign: Campaign, frame: Frame) -> str:
+    """Why a frame cannot deploy, in a table cell's words (the detail line says it whole)."""
+    if frame.status == "destroyed":
+        return "destroyed"
+    if frame.busy_days:
+        return f"{'repair' if frame.status == 'repairing' else 'refit'} {frame.busy_days}d"
+    if frame.status != "ready":
+        return f"damaged {armour_percent(frame)}%"
+    if frame.pilot is None:
+        return "no pilot"
+    pilot = campaign.pilot(frame.pilot)
+    if pilot.status == "injured":
+        return f"injured {pilot.injury_days}d"
+    return "pilot KIA" if pilot.status == "kia" else "not ready"
 
 
 def picks_text(n: int) -> str:
@@ -78,6 +104,10 @@ class PayoutSlider(Static):
 class ContractsSection(Section):
     TITLE = "Contracts"
     KEY = "6"
+    HINT = (
+        "Start with a low difficulty and a low threat. Enter plans the launch: Space picks "
+        "your lance, l launches."
+    )
     HELP = (
         "The mission board of this location. Arrows pick a contract, Enter (or a click) plans "
         "its launch: ←/→ or -/+ set the payout level (credits against salvage picks), space "
@@ -109,9 +139,11 @@ class ContractsSection(Section):
     DEFAULT_CSS = """
     ContractsSection #contracts-switcher { height: 1fr; }
     ContractsSection #board, ContractsSection #launch { height: 1fr; }
-    ContractsSection #launch-head, ContractsSection #payout, ContractsSection #preview {
-        height: auto; padding: 0 1;
-    }
+    ContractsSection #contracts { height: 4; }
+    ContractsSection #contract-detail-box { height: 1fr; background: $surface; }
+    ContractsSection #contract-detail { padding: 0 1; }
+    ContractsSection #launch-head, ContractsSection #payout, ContractsSection #preview,
+    ContractsSection #launch-threat { height: auto; padding: 0 1; }
     ContractsSection #lance { height: 1fr; }
     ContractsSection #launch-status { height: auto; padding: 0 1; text-style: bold; }
     ContractsSection #launch-status.refused { color: $warning; }
@@ -126,21 +158,23 @@ class ContractsSection(Section):
     def compose(self) -> ComposeResult:
         with ContentSwitcher(id="contracts-switcher", initial="board"):
             with Vertical(id="board"):
-                yield DataTable(id="contracts", cursor_type="row", zebra_stripes=True)
-                yield Static("", id="contract-detail", classes="detail")
+                yield GameTable(id="contracts", cursor_type="row", zebra_stripes=True)
+                with VerticalScroll(id="contract-detail-box", can_focus=False):
+                    yield Static("", id="contract-detail")
             with Vertical(id="launch"):
                 yield Static("", id="launch-head")
                 yield PayoutSlider("", id="payout")
                 yield Static("", id="preview")
-                yield DataTable(id="lance", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="launch-threat")
+                yield GameTable(id="lance", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="lance-detail", classes="detail")
                 yield Static("", id="launch-status")
 
     def on_mount(self) -> None:
         board = self.query_one("#contracts", DataTable)
-        board.add_columns("Id", "Employer", "Opponent", "Dif", "Reward", "Enemy", "Map")
+        board.add_columns(*BOARD_COLUMNS)
         lance = self.query_one("#lance", DataTable)
-        lance.add_columns("Go", "Id", "Frame", "Chassis", "Pilot", "Cost", "Deployable")
+        lance.add_columns("Go", "Frame", "Chassis", "Pilot", "Cost", "Status")
 
     # ---- state --------------------------------------------------------------------------
     @property
@@ -201,20 +235,20 @@ class ContractsSection(Section):
         table = self.query_one("#contracts", DataTable)
         row = table.cursor_row
         table.clear()
+        c = self.campaign
+        lance = self.default_lance()
         for r in self.rows():
-            table.add_row(
-                r.id,
-                faction_name(r.employer),
-                faction_name(r.opponent),
-                str(r.difficulty),
-                thousands(r.reward_min, r.reward_max),
-                enemy_text(r.enemy_classes),
-                f"{r.map_width}x{r.map_height} {r.landscape}",
-                key=r.id,
-            )
+            contract = find_contract(c, r.id)
+            assert contract is not None
+            known, assessment = peek(self.state, r.id, lance)
+            table.add_row(*board_cells(r, contract, threat_cell(assessment, known)), key=r.id)
         if table.row_count:
             table.move_cursor(row=min(max(row, 0), table.row_count - 1))
+        height = max(2, table.row_count + 1)  # the header and every row: no more, no less
+        if table.styles.height is None or table.styles.height.value != height:
+            table.styles.height = height
         self.show_contract_detail()
+        self.request_threats([(r.id, lance) for r in self.rows()])
 
     def show_contract_detail(self) -> None:
         detail = self.query_one("#contract-detail", Static)
@@ -226,14 +260,47 @@ class ContractsSection(Section):
                 f"and every {days} days."
             )
             return
-        detail.update(
-            f"[b]{r.id}[/b]: {r.employer_name} ({r.standing}) vs {r.opponent_name}, "
-            f"difficulty {r.difficulty}.\n"
-            f"Victory pays {r.reward_min:,}-{r.reward_max:,} cr at full pay. "
-            f"Enemy: {', '.join(r.enemy_classes)}; it {r.enemy_withdrawal}.\n"
-            f"Map: {r.map_size} {r.map_width}x{r.map_height}, {r.landscape}. "
-            "Enter: plan the launch."
-        )
+        contract = find_contract(self.campaign, r.id)
+        assert contract is not None
+        g = glyphs_for(self)
+        lance = self.default_lance()
+        known, assessment = peek(self.state, r.id, lance)
+        threat = threat_text(self.campaign, lance, assessment, known, g)
+        detail.update(g.rich(contract_detail(self.campaign, r, contract, threat, g)))
+
+    def default_lance(self) -> list[str]:
+        """The frames a launch starts with: the first that can deploy and carry a weapon, up
+        to a lance (an unarmed frame can still be added by hand, with a warning)."""
+        most = catalog().missions.lance.max_frames
+        c = self.campaign
+        ready = [f for f in c.frames if frame_deploy_refusal(c, f.id) is None]
+        return [f.id for f in ready if f.weapons][:most]
+
+    # ---- the threat, assessed in a worker thread ------------------------------------------
+    def request_threats(self, wanted: list[tuple[str, list[str]]]) -> None:
+        """Assess in the background whatever of `wanted` (contract, lance) is not known yet;
+        the board and panel are drawn again when it is."""
+        state = self.state
+        missing = [(cid, ids) for cid, ids in wanted if not peek(state, cid, ids)[0]]
+        if missing:
+            self.run_worker(
+                partial(self._assess_all, state, missing),
+                thread=True,
+                exclusive=True,
+                group="threat",
+                name="threat",
+            )
+
+    def _assess_all(self, state: GameState, wanted: list[tuple[str, list[str]]]) -> None:
+        worker = get_current_worker()
+        for cid, ids in wanted:
+            if worker.is_cancelled:
+                return
+            assess(state, cid, ids)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.name == "threat" and event.state == WorkerState.SUCCESS:
+            self.refresh_view()
 
     def draw_launch(self) -> None:
         contract = self.contract()
@@ -244,12 +311,7 @@ class ContractsSection(Section):
             f for f in self.selected if any(fr.id == f for fr in c.frames)
         ]  # frames sold meanwhile drop out
         g = glyphs_for(self)
-        self.query_one("#launch-head", Static).update(
-            f"[b]{row.id}[/b] for {faction_name(row.employer)} against "
-            f"{faction_name(row.opponent)} {g.sep} difficulty {row.difficulty} {g.sep} "
-            f"{row.map_size} map {row.map_width}x{row.map_height}, {row.landscape}\n"
-            f"Enemy force: {', '.join(row.enemy_classes)}; it {row.enemy_withdrawal}"
-        )
+        self.query_one("#launch-head", Static).update(g.rich(launch_head(row, contract, g)))
         self.query_one(PayoutSlider).show(self.level)
         preview = reward_preview(c, contract, self.level)
         d = contract.difficulty
@@ -266,6 +328,11 @@ class ContractsSection(Section):
             f"Withdrawal {money('withdrawal')} {g.sep} {picks_text(out_picks)} {g.sep} "
             f"Defeat {money('defeat')}"
         )
+        ids = self.frame_ids()
+        known, assessment = peek(self.state, contract.id, ids)
+        threat = threat_text(c, ids, assessment, known, g)
+        self.query_one("#launch-threat", Static).update(g.rich(threat))
+        self.request_threats([(contract.id, ids)])
         self.draw_lance()
 
     def draw_lance(self) -> None:
@@ -277,6 +344,7 @@ class ContractsSection(Section):
         g = glyphs_for(self)
         for f in c.frames:
             reason = frame_deploy_refusal(c, f.id)
+            warning = short_warning(c, f.id) if reason is None else None
             if f.id in self.selected:
                 mark = "[x]"
             elif reason:
@@ -286,12 +354,17 @@ class ContractsSection(Section):
             ch = cat.chassis[f.chassis]
             table.add_row(
                 Text(mark),
-                f.id,
-                f.name,
+                frame_name(f),
                 ch.designation,
                 f.pilot or "-",
                 f"{deployment_cost(c, [f.id]):,}",
-                f"{g.ok} ready" if reason is None else g.text(f"{g.no} {reason}"),
+                (
+                    f"{g.no} {short_reason(c, f)}"
+                    if reason
+                    else f"{g.warn} {warning}"
+                    if warning
+                    else f"{g.ok} ready"
+                ),
                 key=f.id,
             )
         if table.row_count:
@@ -305,14 +378,18 @@ class ContractsSection(Section):
         if frame is None:
             detail.update("No frames. Buy a chassis at a market (3).")
             return
-        reason = frame_deploy_refusal(self.campaign, frame.id)
+        c = self.campaign
+        blocker = deploy_blocker(c, frame.id)
         g = glyphs_for(self)
-        if reason:
-            detail.update(g.text(f"{g.no} {frame.name} cannot deploy: {reason}."))
-        elif frame.id in self.selected:
-            detail.update(f"{g.ok} {frame.name} ({frame.pilot}) is in the lance. Space removes it.")
+        if blocker:
+            detail.update(g.text(f"{g.no} {frame.name} cannot deploy: {blocker}."))
+            return
+        warnings = "".join(f" {g.warn} {w}." for w in frame_warnings(c, frame.id))
+        if frame.id in self.selected:
+            text = f"{g.ok} {frame.name} ({frame.pilot}) is in the lance. Space removes it."
         else:
-            detail.update(f"{frame.name} ({frame.pilot}) can deploy. Space adds it.")
+            text = f"{frame.name} ({frame.pilot}) can deploy. Space adds it."
+        detail.update(g.text(text + warnings))
 
     def show_launch_status(self) -> None:
         status = self.query_one("#launch-status", Static)
@@ -324,10 +401,14 @@ class ContractsSection(Section):
             status.update(g.text(f"{g.no} Cannot launch: {reason}"))
         else:
             cost = deployment_cost(self.campaign, ids)
-            status.update(
-                f"{g.ok} Lance {'+'.join(ids)} ({len(ids)}/{most}) {g.sep} deployment {cost:,} cr "
-                f"of {self.campaign.credits:,} {g.sep} l: launch"
+            text = (
+                f"{g.ok} Lance {'+'.join(ids)} ({len(ids)}/{most}) {g.sep} deployment {cost:,} "
+                f"cr of {self.campaign.credits:,} {g.sep} l: launch"
             )
+            warned = [w for f in ids for w in frame_warnings(self.campaign, f)]
+            if warned:
+                text += f"\n{g.warn} " + f"; {g.warn} ".join(warned)
+            status.update(g.text(text))
         status.set_class(reason is not None, "refused")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -369,13 +450,7 @@ class ContractsSection(Section):
         if find_contract(self.campaign, contract_id) is None:
             return
         if contract_id != self.contract_id:
-            most = catalog().missions.lance.max_frames
-            ready = [
-                f.id
-                for f in self.campaign.frames
-                if frame_deploy_refusal(self.campaign, f.id) is None
-            ]
-            self.selected = ready[:most]
+            self.selected = self.default_lance()
             self.level = catalog().default_payout_level().level
         self.contract_id = contract_id
         self.refresh_view()
@@ -438,6 +513,9 @@ class ContractsSection(Section):
             f"Deployment costs {deployment_cost(c, ids):,} cr. "
             f"The enemy {row.enemy_withdrawal}."
         )
+        warned = [w for f in ids for w in frame_warnings(c, f)]
+        if warned:
+            text += "\nWarning: " + "; ".join(warned) + "."
 
         def done(ok: bool | None) -> None:
             if ok and self.act(Accept(contract.id, self.level, "+".join(ids))):

@@ -6,11 +6,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...campaign.debrief import debrief_text
 from ..glyphs import glyphs_for
 from ..host import host
+from ..widgets.footer import GameFooter
 
 
 class DebriefScreen(Screen[None]):
@@ -22,7 +23,7 @@ class DebriefScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(glyphs_for(self.app).text(self.text()), id="debrief")
-        yield Footer()
+        yield GameFooter()
 
     def text(self) -> str:
         game = host(self)

@@ -18,6 +18,8 @@ from ...campaign.timeflow import daily_upkeep, frame_upkeep
 from ...catalog import catalog
 from ..glyphs import UNICODE, glyphs, glyphs_for
 from ..widgets.section import Section
+from ..widgets.status import pack
+from ..widgets.table import GameTable
 
 VIEWS = (("ledger", "l", "Ledger"), ("chart", "c", "Chart"), ("upkeep", "u", "Upkeep & totals"))
 TOTAL_DAYS = 30
@@ -127,6 +129,7 @@ class ViewTabs(Static):
 class FinancesSection(Section):
     TITLE = "Finances"
     KEY = "7"
+    HINT = "Upkeep is paid every day, so idle days cost money; a battle's pay comes when it ends."
     HELP = (
         "Where the money goes. l shows the ledger (newest first; + is income, - is spending), "
         "c a chart of credits at the end of each day, u the daily upkeep of each frame and "
@@ -141,32 +144,35 @@ class FinancesSection(Section):
     DEFAULT_CSS = """
     FinancesSection #fin-views { height: 1; background: $surface; }
     FinancesSection #fin-switcher { height: 1fr; }
-    FinancesSection #chart-title { height: 1; padding: 0 1; }
-    FinancesSection #fin-upkeep > Vertical { width: 1fr; }
-    FinancesSection #fin-upkeep Static { height: 1; padding: 0 1; text-style: bold; }
-    FinancesSection #fin-summary { height: 1; padding: 0 1; background: $surface; }
+    FinancesSection #chart-title { height: auto; padding: 0 1; }
+    FinancesSection #upkeep > Vertical { width: 1fr; }
+    FinancesSection #upkeep > Vertical#totals { width: 28; }
+    FinancesSection #upkeep Static { height: 1; padding: 0 1; text-style: bold; }
+    FinancesSection #fin-summary { height: auto; padding: 0 1; background: $surface; }
     """
 
     def compose(self) -> ComposeResult:
         yield ViewTabs("", id="fin-views")
         with ContentSwitcher(id="fin-switcher", initial="ledger"):
-            yield DataTable(id="ledger", cursor_type="row", zebra_stripes=True)
+            yield GameTable(id="ledger", cursor_type="row", zebra_stripes=True)
             with Vertical(id="chart"):
                 yield Static("", id="chart-title")
                 yield CreditChart(id="credit-chart")
             with Horizontal(id="upkeep"):
                 with Vertical():
                     yield Static("Daily upkeep by frame", id="upkeep-title")
-                    yield DataTable(id="upkeep-table", cursor_type="row")
-                with Vertical():
-                    yield Static(f"Last {TOTAL_DAYS} days by category", id="totals-title")
-                    yield DataTable(id="totals-table", cursor_type="row")
+                    yield GameTable(id="upkeep-table", cursor_type="row")
+                with Vertical(id="totals"):
+                    yield Static(f"Last {TOTAL_DAYS} days", id="totals-title")
+                    yield GameTable(id="totals-table", cursor_type="row")
         yield Static("", id="fin-summary")
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._ledger_drawn: tuple[int, int] | None = None
+        self._ledger_kept: object = None
+
     def on_mount(self) -> None:
-        self.query_one("#ledger", DataTable).add_columns(
-            "Date", "Category", "Amount", "Balance", "Entry"
-        )
         self.query_one("#upkeep-table", DataTable).add_columns("Frame", "Class", "Upkeep/d")
         self.query_one("#totals-table", DataTable).add_columns("Category", "Net")
 
@@ -186,10 +192,16 @@ class FinancesSection(Section):
         c = self.campaign
         net = sum(category_totals(c, TOTAL_DAYS).values())
         sep = glyphs_for(self).sep
-        self.query_one("#fin-summary", Static).update(
-            f"Credits {c.credits:,} {sep} upkeep {daily_upkeep(c):,}/day {sep} "
-            f"last {TOTAL_DAYS} days net {signed(net)} {sep} {len(c.ledger)} entries"
-        )
+        parts = [
+            f"Credits {c.credits:,}",
+            f"upkeep {daily_upkeep(c):,}/d",
+            f"{TOTAL_DAYS}-day net {signed(net)}",
+            f"{len(c.ledger)} entries",
+            f"seed {self.state.seed}",
+        ]
+        summary = self.query_one("#fin-summary", Static)
+        width = (summary.size.width or self.app.size.width) - 2
+        summary.update(pack([[Text(p) for p in parts]], width, f" {sep} "))
 
     def _draw_tabs(self) -> None:
         parts = []
@@ -207,20 +219,52 @@ class FinancesSection(Section):
         return Text(text or signed(amount), style=colour or "", justify="right")
 
     def _draw_ledger(self) -> None:
+        """The ledger, newest first, with every column that fits the width (Category, then
+        Balance, give way first: the entry's words and the summary say them too). Drawn again
+        only when the ledger or the width changed."""
         table = self.query_one("#ledger", DataTable)
+        ledger = self.campaign.ledger
+        room = (table.size.width or self.app.size.width) - 2  # a scrollbar's room kept
+        key = (id(ledger), room)
+        if key == self._ledger_drawn:
+            return
+        self._ledger_drawn = key
+        self._ledger_kept = ledger  # (the id above stays this ledger's while it is kept)
         row = table.cursor_row
-        table.clear()
-        for i, e in enumerate(reversed(self.campaign.ledger)):
-            table.add_row(
-                date_text(e.day),
-                e.category,
-                self._money(e.amount),
-                Text(f"{e.balance:,}", justify="right", style="bold" if e.balance < 0 else ""),
-                Text(e.text),
-                key=str(i),
-            )
+        entries = list(reversed(ledger))
+        full: dict[str, list[str]] = {
+            "Date": [date_text(e.day) for e in entries],
+            "Category": [e.category for e in entries],
+            "Amount": [signed(e.amount) for e in entries],
+            "Balance": [f"{e.balance:,}" for e in entries],
+            "Entry": [e.text for e in entries],
+        }
+        widths = {k: max([len(k), *map(len, v)]) for k, v in full.items()}
+        columns = list(full)
+        for dropped in ("Category", "Balance"):
+            if sum(widths[c] + 2 for c in columns) <= room:
+                break
+            columns.remove(dropped)
+        table.clear(columns=True)
+        for name in columns:
+            table.add_column(name, width=widths[name], key=name)
+        for i, e in enumerate(entries):
+            cells: dict[str, object] = {
+                "Date": full["Date"][i],
+                "Category": e.category,
+                "Amount": self._money(e.amount),
+                "Balance": Text(
+                    full["Balance"][i], justify="right", style="bold" if e.balance < 0 else ""
+                ),
+                "Entry": Text(e.text),
+            }
+            table.add_row(*(cells[c] for c in columns), key=str(i))
         if table.row_count:
             table.move_cursor(row=max(0, min(row, table.row_count - 1)))
+
+    def on_resize(self) -> None:
+        if getattr(self.app, "session", None) is not None and self.state.campaign is not None:
+            self._draw_ledger()
 
     def _draw_chart(self) -> None:
         c = self.campaign
@@ -228,7 +272,7 @@ class FinancesSection(Section):
         start, end = points[0][1], points[-1][1]
         arrow = glyphs_for(self).right
         self.query_one("#chart-title", Static).update(
-            f"Credits at the end of each day, {date_text(points[0][0])} {arrow} "
+            f"Credits each day, {date_text(points[0][0])} {arrow} "
             f"{date_text(points[-1][0])}: {start:,} {arrow} {end:,} ({signed(end - start)})"
         )
         self.query_one(CreditChart).show(points, glyphs_for(self).ascii)
@@ -241,10 +285,9 @@ class FinancesSection(Section):
         for f in c.frames:
             cls = cat.classes[cat.chassis[f.chassis].class_]
             cost = frame_upkeep(f)
-            note = "" if f.status != "destroyed" else " (destroyed)"
             table.add_row(
-                f"{f.name}{note}",
-                f"{cat.chassis[f.chassis].designation} {cls.name}",
+                f"{f.id} {f.name}",
+                cls.name if f.status != "destroyed" else "destroyed",
                 self._money(-cost) if cost else Text("0", justify="right"),
                 key=f.id,
             )

@@ -145,6 +145,10 @@ def jump_order(campaign: Campaign) -> list[str]:
 class GalaxySection(Section):
     TITLE = "Galaxy"
     KEY = "5"
+    HINT = (
+        "Other systems have other markets, employers and contracts; a jump costs fuel and "
+        "days, and every day costs upkeep."
+    )
     HELP = (
         "The star map: C Crucible, D Directorate, O Outer Reach, - contested; @ is the company. "
         "Arrows or Tab pick a system (or click it); the panel shows the jump or the quickest "

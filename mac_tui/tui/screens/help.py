@@ -30,7 +30,8 @@ class HelpScreen(ModalScreen[None]):
         g = glyphs_for(self.app)
         with Vertical():
             yield Label(
-                f"[b]Help[/b]  (Esc to close) {g.sep} ctrl+p: command palette {g.sep} ctrl+q: quit"
+                f"[b]Help[/b]  (Esc to close) {g.sep} F1: how to play {g.sep} ctrl+p: palette "
+                f"{g.sep} ctrl+q: quit"
             )
             with VerticalScroll():
                 yield Static(g.text(self.text()))
@@ -44,6 +45,13 @@ class HelpScreen(ModalScreen[None]):
         if section is not None:
             lines.append(f"[b]{section.TITLE}[/b]: {section.HELP}")
             lines.append("")
+        session = getattr(self.app, "session", None)
+        if session is not None and getattr(self.under, "current_section", None) is not None:
+            seed = session.state.seed
+            lines += [
+                f"This game's seed is {seed}: mac-tui play --seed {seed} starts it again.",
+                "",
+            ]
         intro = getattr(self.under, "HELP", "")
         if intro:
             lines += [intro, ""]

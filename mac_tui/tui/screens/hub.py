@@ -5,12 +5,17 @@ Number keys switch sections; `d` advances a day and shows the day report.
 
 from __future__ import annotations
 
+import attrs
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import ContentSwitcher, Footer, Static
+from textual.containers import Container
+from textual.reactive import reactive
+from textual.widgets import Static
 
 from ...campaign.commands import AdvanceDay
+from ..config import Settings
 from ..glyphs import glyphs_for
+from ..widgets.footer import GameFooter
 from ..widgets.section import Section
 from ..widgets.status import StatusBar
 from .base import GameScreen
@@ -35,6 +40,40 @@ class SectionTabs(Static):
         self.update("".join(parts))
 
 
+OFF_SCREEN = 10_000  # columns: where the hidden sections wait, at their full size
+
+
+class SectionStack(Container):
+    """The hub's sections laid one over another, the current one visible: the others are
+    hidden but keep their place and size, so switching lays nothing out anew and a section's
+    tables keep the lines they rendered (Textual's `ContentSwitcher` hides with `display`,
+    and a widget shown again is resized, which makes a table render every row afresh)."""
+
+    DEFAULT_CSS = """
+    SectionStack { height: 1fr; }
+    SectionStack > * { position: absolute; width: 100%; height: 100%; }
+    """
+
+    current: reactive[str | None] = reactive[str | None](None, init=False)
+
+    def __init__(self, *, id: str | None = None, initial: str | None = None) -> None:
+        super().__init__(id=id)
+        self._initial = initial
+
+    def on_mount(self) -> None:
+        self.set_reactive(SectionStack.current, self._initial)
+        self._place(self._initial)
+
+    def watch_current(self, new: str | None) -> None:
+        self._place(new)
+
+    def _place(self, current: str | None) -> None:
+        for child in self.children:
+            here = child.id == current
+            child.styles.offset = (0, 0) if here else (OFF_SCREEN, 0)
+            child.can_focus_children = here  # the hidden ones are out of the focus chain
+
+
 class HubScreen(GameScreen):
     HELP = (
         "Keys 1-7 switch sections (or click their names); d lets a day pass, w a week; "
@@ -49,27 +88,37 @@ class HubScreen(GameScreen):
         Binding("d", "advance_day", "Next day", id="hub.advance_day"),
         Binding("w", "advance_week", "Wait 7 days", id="hub.advance_week", show=False),
         Binding("escape", "menu", "Menu", id="hub.menu"),
+        Binding("H", "toggle_hints", "Hints on/off", id="hub.hints", show=False),
     ]
 
     DEFAULT_CSS = """
     HubScreen { layout: vertical; }
     HubScreen #sections { height: 1fr; }
-    HubScreen #message { height: 1; padding: 0 1; color: $text-muted; }
+    HubScreen #message { height: auto; padding: 0 1; color: $text-muted; }
     HubScreen #message.warning { color: $warning; text-style: bold; }
     """
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         yield SectionTabs(id="tabs")
-        with ContentSwitcher(id="sections", initial=section_classes()[0].__name__):
+        with SectionStack(id="sections", initial=section_classes()[0].__name__):
             for cls in section_classes():
                 yield cls(id=cls.__name__)
         yield Static("", id="message")
-        yield Footer(compact=True)
+        yield GameFooter()
+
+    @property
+    def FOOTER_DROP(self) -> tuple[str, ...]:
+        """What a narrow footer leaves to the help (?): quit, the menu, then what the section
+        in front names."""
+        section = self.current_section() if self.is_mounted else None
+        own = getattr(section, "FOOTER_DROP", ()) if section is not None else ()
+        return ("app.quit", "hub.menu", *own)
 
     def on_mount(self) -> None:
         self.refresh_view()
         self.focus_section()
+        self.show_hint()
 
     # ---- drawing ------------------------------------------------------------------------
     def refresh_view(self) -> None:
@@ -77,11 +126,11 @@ class HubScreen(GameScreen):
         if session is None:
             return
         self.query_one(StatusBar).show(session.state)
-        switcher = self.query_one(ContentSwitcher)
+        switcher = self.query_one(SectionStack)
         self.query_one(SectionTabs).show(switcher.current or "")
         current = self.current_section()
         if current is not None:
-            current.refresh_view()
+            current.redraw()
         if session.state.campaign is not None and session.state.campaign.ended:
             self.game.show_debrief()
 
@@ -90,18 +139,38 @@ class HubScreen(GameScreen):
         msg.update(glyphs_for(self).text(text))
         msg.set_class(warning, "warning")
 
+    def show_hint(self) -> None:
+        """The section's hint on the message line, while hints are on (settings, or H)."""
+        settings = getattr(self.app, "settings", None)
+        section = self.current_section()
+        if isinstance(settings, Settings) and settings.hints and section and section.HINT:
+            self.show_message(f"Hint: {section.HINT} (H: no hints)")
+
+    def action_toggle_hints(self) -> None:
+        from .settings import change_settings
+
+        settings = getattr(self.app, "settings", None)
+        current = settings if isinstance(settings, Settings) else Settings()
+        change_settings(self.app, attrs.evolve(current, hints=not current.hints))
+        if current.hints:
+            self.show_message("Hints off (H, or the settings screen, turns them on again)")
+        else:
+            self.show_hint()
+
     def current_section(self) -> Section | None:
-        switcher = self.query_one(ContentSwitcher)
+        switcher = self.query_one(SectionStack)
         if switcher.current is None:
             return None
         widget = switcher.get_child_by_id(switcher.current)
         return widget if isinstance(widget, Section) else None
 
     def focus_section(self) -> None:
+        """Focus the section's first focusable widget now, not on the next tick (`focus()`
+        waits one), so the switch and the focus are painted in one frame."""
         section = self.current_section()
         if section is not None:
             focusable = [w for w in section.query("*") if w.can_focus]
-            (focusable[0] if focusable else section).focus()
+            self.set_focus(focusable[0] if focusable else section)
 
     # ---- actions ------------------------------------------------------------------------
     def action_section_number(self, number: int) -> None:
@@ -119,10 +188,16 @@ class HubScreen(GameScreen):
         return True
 
     def action_section(self, name: str) -> None:
-        switcher = self.query_one(ContentSwitcher)
+        switcher = self.query_one(SectionStack)
+        if switcher.current == name:
+            return
         switcher.current = name
         self.refresh_view()
         self.focus_section()
+        self.show_hint()
+        # The switch lays the screen out again, which paints every widget; the repaint of
+        # the whole screen that a focus change asks for would paint it all a second time.
+        self._repaint_required = False
 
     def action_advance_day(self) -> None:
         self._advance(1)

@@ -14,10 +14,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ...savefolder import Listing, list_saves
 from ..host import host
+from ..widgets.footer import GameFooter
+from ..widgets.table import GameTable
 
 
 def _cell(header: dict[str, Any], key: str) -> str:
@@ -52,8 +54,8 @@ class LoadScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("[b]Load a campaign[/b] (Enter opens, Esc goes back)")
-        yield DataTable(id="saves", cursor_type="row")
-        yield Footer()
+        yield GameTable(id="saves", cursor_type="row")
+        yield GameFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -34,6 +34,7 @@ from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..widgets.dialogs import AskScreen, ConfirmScreen
 from ..widgets.section import Section
+from ..widgets.table import GameTable
 
 View = Literal["stock", "inventory"]
 KIND_LABEL = {"weapon": "Weapon", "chassis": "Chassis", "equipment": "Equipment"}
@@ -119,6 +120,10 @@ class ViewSwitch(Static):
 class MarketSection(Section):
     TITLE = "Market"
     KEY = "3"
+    HINT = (
+        "b buys; bought weapons wait in the inventory (Tab) for the Refit bay (4). Other "
+        "systems' markets sell other gear."
+    )
     HELP = (
         "The market here and your inventory; Tab (or a click on the view names) switches "
         "between them. Arrows pick an item. In the stock, b buys (Enter or a click on the "
@@ -144,7 +149,7 @@ class MarketSection(Section):
 
     def compose(self) -> ComposeResult:
         yield ViewSwitch("", id="market-view")
-        yield DataTable(id="market-table", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="market-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="market-detail", classes="detail")
 
     # ---- drawing ------------------------------------------------------------------------

@@ -8,27 +8,27 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
-from ...campaign.commands import Assign, Hire, Unassign
+from ...campaign.commands import Assign, Hire, Train, Unassign
 from ...campaign.common import campaign_refusal
-from ...campaign.pilots import assign_refusal, hire_refusal
+from ...campaign.pilots import SKILLS, assign_refusal, hire_refusal, train_cost, train_refusal
 from ...campaign.state import Frame, Pilot
 from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
+from ..widgets.table import GameTable
 from .market import fill_table
 
-PILOT_ACTIONS = {"assign", "unassign"}
-COLUMNS = ["Callsign", "Gun", "Pil", "Tac", "Morale", "Status", "Frame", "XP"]
+PILOT_ACTIONS = {"assign", "unassign", "train"}
+COLUMNS = ["Callsign", "Gun", "Pil", "Tac", "Status", "Frame", "XP"]
 
 
 def pilot_status(pilot: Pilot) -> str:
-    """Active / Injured N days / KIA, in words (never colour alone)."""
+    """Active / Injured 3d / KIA, in words (never colour alone)."""
     if pilot.status == "kia":
         return "KIA"
     if pilot.status == "injured":
-        days = pilot.injury_days
-        return f"Injured {days} day{'' if days == 1 else 's'}"
+        return f"Injured {pilot.injury_days}d"
     return "Active"
 
 
@@ -50,23 +50,41 @@ def hire_terms() -> str:
     )
 
 
+def training_text(pilot: Pilot) -> str:
+    """The next level of each skill and its price in XP (ruling P1), or that it is the top."""
+    top = catalog().pilots.skills.max
+    parts = []
+    for s in SKILLS:
+        level = getattr(pilot, s)
+        parts.append(f"{s} {level + 1} for {train_cost(pilot, s)}" if level < top else f"{s} top")
+    return ", ".join(parts)
+
+
 class PilotsSection(Section):
     TITLE = "Pilots"
     KEY = "2"
+    HINT = (
+        "Gunnery adds to hit chances; Piloting acts first and survives head hits. h hires a "
+        "pilot where there is a hiring hall."
+    )
     HELP = (
         "Your pilots: gunnery (+accuracy), piloting (initiative, head survival), tactics, "
         "morale, status and the frame each flies. Arrows pick a pilot. h hires a pilot where "
         "there is a hiring hall, a seats the pilot in a frame (Enter or a click on the "
-        "highlighted row too), u takes him out of his frame."
+        "highlighted row too), u takes him out of his frame. t trains a skill with the "
+        "pilot's experience: a level costs the current level times "
+        f"{catalog().pilots.training.xp_per_level} XP (ruling P1), up to "
+        f"{catalog().pilots.skills.max}."
     )
     BINDINGS = [
         Binding("h", "hire", "Hire", id="pilots.hire"),
         Binding("a", "assign", "Assign", id="pilots.assign"),
         Binding("u", "unassign", "Unassign", id="pilots.unassign"),
+        Binding("t", "train", "Train", id="pilots.train"),
     ]
 
     def compose(self) -> ComposeResult:
-        yield DataTable(id="pilots", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="pilots", cursor_type="row", zebra_stripes=True)
         yield Static("", id="pilot-detail", classes="detail")
 
     # ---- drawing ------------------------------------------------------------------------
@@ -85,10 +103,9 @@ class PilotsSection(Section):
                 str(p.gunnery),
                 str(p.piloting),
                 str(p.tactics),
-                str(p.morale),
                 pilot_status(p),
-                frame_label(frame) if frame else "-",
-                str(p.xp),
+                f"{frame.id} {frame.name}" if frame else "-",
+                f"{p.xp:,}",
             )
             rows.append([Text(cell, style=style) for cell in cells])
         fill_table(table, COLUMNS, rows)
@@ -121,6 +138,8 @@ class PilotsSection(Section):
                 f"{pilot.callsign} {where} · G{pilot.gunnery} P{pilot.piloting} "
                 f"T{pilot.tactics} · morale {pilot.morale} · {pilot.xp} XP"
             )
+        if pilot is not None and pilot.status != "kia":
+            lines.append(f"Train (t), {pilot.xp} XP: {training_text(pilot)}.")
         reason = hire_refusal(c)
         if reason:
             lines.append(f"Hire (h) greyed: {reason}.")
@@ -156,6 +175,8 @@ class PilotsSection(Section):
             return None
         if action == "assign" and pilot is not None:
             return True if self._frames_for(pilot) else None
+        if action == "train" and pilot is not None:
+            return True if pilot.status != "kia" else None
         if action == "unassign" and pilot is not None:
             return True if self.campaign.frame_of(pilot.callsign) else None
         return True
@@ -203,6 +224,42 @@ class PilotsSection(Section):
             if frame_id:
                 self.act(Assign(callsign, frame_id))
 
+        self.app.push_screen(ChooseScreen(title, options), chosen)
+
+    def action_train(self) -> None:
+        pilot = self.selected()
+        if pilot is None:
+            return
+        c = self.campaign
+        callsign = pilot.callsign
+        options = [
+            (
+                s,
+                f"{s.capitalize()} {getattr(pilot, s)} to {getattr(pilot, s) + 1}: "
+                f"{train_cost(pilot, s)} XP",
+            )
+            for s in SKILLS
+            if train_refusal(c, callsign, s) is None
+        ]
+        if not options:
+            nearest = min(
+                (s for s in SKILLS if getattr(pilot, s) < catalog().pilots.skills.max),
+                key=lambda s: train_cost(pilot, s),
+                default=None,
+            )
+            why = (
+                train_refusal(c, callsign, nearest)
+                if nearest
+                else f"{callsign}'s skills are all at the top"
+            )
+            self.say(f"Refused: {why}", warning=True)
+            return
+
+        def chosen(skill: str | None) -> None:
+            if skill:
+                self.act(Train(callsign, skill))
+
+        title = f"Train {callsign} ({pilot.xp} XP):"
         self.app.push_screen(ChooseScreen(title, options), chosen)
 
     def action_unassign(self) -> None:

@@ -30,10 +30,11 @@ from ...campaign.refit import (
 from ...campaign.state import Fitting, Frame, Mount, count_of
 from ...catalog import catalog
 from ..glyphs import glyphs_for
-from ..widgets.dialogs import ChooseScreen, ConfirmScreen
+from ..widgets.dialogs import ConfirmScreen, TableChooseScreen
 from ..widgets.frame_diagram import FrameDiagram
 from ..widgets.section import Section
 from .refit_view import (
+    WEAPON_COLUMNS,
     Ref,
     Slot,
     Staging,
@@ -43,7 +44,11 @@ from .refit_view import (
     frame_bar_text,
     item_at,
     occupants,
+    repair_warning,
+    slot_item_row,
     slots,
+    step_cursor,
+    weapon_row,
 )
 
 
@@ -64,15 +69,22 @@ class FrameBar(Static):
 class RefitSection(Section):
     TITLE = "Refit"
     KEY = "4"
+    HINT = (
+        "Arrows walk the frame, Enter fits a weapon from the inventory, g sets its fire "
+        "group. Nothing is paid until c confirms."
+    )
     HELP = (
-        "The refit bay (§7). ] and [ pick a frame. Arrows move over its hardpoints (S small, "
-        "M medium, L large; legs have none) and equipment; a click picks a slot too. Enter or "
-        "i fits an item from the inventory (weapons and slot equipment of the slot's size), "
-        "e adds passive or active equipment, x or Delete takes the item out, g and G change "
-        "a weapon's group (1-4, free). Changes are only staged (marked *) until c confirms "
-        "them: each install or removal costs credits and a day in the refit bay (§7.8, the "
-        "Staged line and the confirm dialog give the sum); group changes are free and "
-        "instant. z drops the staged changes. The panel on the right is the reactor "
+        "The refit bay. ] and [ pick a frame. The arrows move over the frame's picture: up and "
+        "down in a location's box and on to the head, the legs and the equipment row, left "
+        "and right to the next box (S small, M medium, L large hardpoints; legs have none); "
+        "Home and End go to the first and last; a click picks a slot too. Enter or i fits an "
+        "item from the inventory (a table of weapons with damage, energy, damage per energy, "
+        "range, accuracy and space, and slot equipment of the slot's size), e adds passive "
+        "or active equipment, x or Delete takes the item out, g and G change a weapon's group "
+        "(1-4, free). Changes are only staged (marked *) until c confirms them: each install "
+        "or removal costs credits and a day in the refit bay (the Staged line and the "
+        "confirm dialog give the sum); group changes are free and instant. u undoes the "
+        "last staged change, z drops them all. The panel on the right is the reactor "
         "budget of the staged loadout: output, overload limit (150%), move energy, energy "
         "and damage per group, and a WARNING when a group (or a group plus a Move) needs "
         "more energy than the output."
@@ -82,24 +94,28 @@ class RefitSection(Section):
         Binding(
             "left_square_bracket", "frame(-1)", "Prev frame", id="refit.prev_frame", show=False
         ),
-        Binding("up", "cursor(-1)", "Up", id="refit.up", show=False),
-        Binding("down", "cursor(1)", "Down", id="refit.down", show=False),
-        Binding("left", "jump(-1)", "Left", id="refit.left", show=False),
-        Binding("right", "jump(1)", "Right", id="refit.right", show=False),
+        Binding("up", "move('up')", "Up", id="refit.up", show=False),
+        Binding("down", "move('down')", "Down", id="refit.down", show=False),
+        Binding("left", "move('left')", "Left", id="refit.left", show=False),
+        Binding("right", "move('right')", "Right", id="refit.right", show=False),
+        Binding("home", "ends(0)", "First", id="refit.first", show=False),
+        Binding("end", "ends(-1)", "Last", id="refit.last", show=False),
         Binding("enter,i", "install", "Fit", id="refit.install"),
         Binding("e", "add_equipment", "Equip", id="refit.add_equipment"),
         Binding("x,delete", "remove", "Remove", id="refit.remove"),
         Binding("g", "group(1)", "Group", id="refit.group_next"),
         Binding("G", "group(-1)", "Group-", id="refit.group_prev", show=False),
+        Binding("u", "undo", "Undo", id="refit.undo"),
         Binding("c", "confirm", "Confirm", id="refit.confirm"),
         Binding("z", "reset", "Reset", id="refit.reset"),
     ]
+    FOOTER_DROP = ("refit.reset",)  # narrow, z is left to the help
     DEFAULT_CSS = """
-    RefitSection #refit-frame { height: 1; padding: 0 1; background: $surface; }
+    RefitSection #refit-frame { height: auto; padding: 0 1; background: $surface; }
     RefitSection #refit-body { height: 1fr; }
     RefitSection #refit-left { width: 1fr; }
     RefitSection #refit-detail { height: auto; padding: 0 1; }
-    RefitSection #refit-budget { width: 28; padding: 0 1; background: $surface; }
+    RefitSection #refit-budget { width: 27; padding: 0 1; background: $surface; }
     RefitSection #refit-budget Static { width: 1fr; }
     """
 
@@ -205,7 +221,7 @@ class RefitSection(Section):
             return None
         if action == "frame":
             return True if len(self.campaign.frames) > 1 else None
-        if action in ("cursor", "jump"):
+        if action in ("move", "ends"):
             return True
         s = self.staged(frame)
         ref = self.item_at(frame, self.cursor)
@@ -221,6 +237,8 @@ class RefitSection(Section):
             return True if weapon and not refit_refusal(self.campaign, frame.id) else None
         if action == "reset":
             return True if s.changed else None
+        if action == "undo":
+            return True if s.history else None
         if action == "confirm":
             return True if s.changed and not isinstance(self.plan(frame), str) else None
         return True
@@ -236,35 +254,29 @@ class RefitSection(Section):
         self.cursor = None
         self.refresh_view()
 
-    def action_cursor(self, delta: int) -> None:
+    def action_move(self, direction: str) -> None:
+        """The cursor one step over the frame's picture (`refit_view.step_cursor`)."""
         frame = self.frame()
         if frame is None:
             return
-        targets = self.targets(frame)
-        if targets:
-            i = targets.index(self.cursor) if self.cursor in targets else 0
-            self.cursor = targets[max(0, min(len(targets) - 1, i + delta))]
+        self.cursor = step_cursor(frame, self.staged(frame), self.cursor, direction)
         self.refresh_view()
 
-    def action_jump(self, delta: int) -> None:
-        """Left/right: the first stop of the previous or next location (or the equipment)."""
+    def action_ends(self, end: int) -> None:
+        """Home/End: the first or the last stop (the head's first slot, the last item)."""
+        frame = self.frame()
+        targets = self.targets(frame) if frame is not None else []
+        if targets:
+            self.cursor = targets[end]
+            self.refresh_view()
+
+    def action_undo(self) -> None:
         frame = self.frame()
         if frame is None:
             return
-        targets = self.targets(frame)
-        if not targets:
+        if not self.staged(frame).undo():
+            self.say("Refused: nothing staged to undo", warning=True)
             return
-
-        def area(key: Hashable) -> str:
-            return str(key[1]) if isinstance(key, tuple) and key[0] == "slot" else "eq"
-
-        areas: list[str] = []
-        for t in targets:
-            if area(t) not in areas:
-                areas.append(area(t))
-        current = area(self.cursor) if self.cursor in targets else areas[0]
-        target_area = areas[max(0, min(len(areas) - 1, areas.index(current) + delta))]
-        self.cursor = next(t for t in targets if area(t) == target_area)
         self.refresh_view()
 
     def on_frame_diagram_clicked(self, event: FrameDiagram.Clicked) -> None:
@@ -300,23 +312,18 @@ class RefitSection(Section):
             return
         _, loc, size, _n = key
         cat = catalog()
-        options: list[tuple[str, str]] = []
+        rows: list[tuple[str, tuple[str, ...]]] = []
         for w in cat.weapons.values():
             have = self.available(frame, "w", w.id) if w.size == size else 0
             if have > 0:
-                label = (
-                    f"{w.name} ({w.abbrev}) · {w.damage} dmg · {w.energy} energy · "
-                    f"space {w.space} · {have} held"
-                )
-                options.append((f"w:{w.id}", label))
+                rows.append((f"w:{w.id}", weapon_row(w.id, have)))
         for e in cat.equipment.values():
             fits = e.category == "slot" and e.slot_size == size
             have = self.available(frame, "e", e.id) if fits else 0
             if have > 0:
-                label = f"{e.name} (slot) · space {e.space} · {e.description} · {have} held"
-                options.append((f"e:{e.id}", label))
+                rows.append((f"e:{e.id}", slot_item_row(e.id, have)))
         where = cat.location(loc).name
-        if not options:
+        if not rows:
             self.say(
                 f"Refused: no {size} weapon or {size} slot equipment in the inventory for the "
                 f"{where} hardpoint; buy one at a market (3)",
@@ -329,11 +336,16 @@ class RefitSection(Section):
                 self.stage_install(frame, key, value)
 
         title = f"Fit the {where} {size} hardpoint of {frame.name} with:"
-        self.app.push_screen(ChooseScreen(title, options), chosen)
+        note = (
+            "En: energy a shot. Dmg/en: damage per energy (free: no energy, ammo). Range: "
+            "best band/longest, in hexes. Acc: accuracy. Spc: space. Equipment has no Dmg."
+        )
+        self.app.push_screen(TableChooseScreen(title, WEAPON_COLUMNS, rows, note), chosen)
 
     def stage_install(self, frame: Frame, slot: Slot, value: str) -> None:
         """Put an item (`w:id` or `e:id`) on the slot, replacing what is there."""
         s = self.staged(frame)
+        s.keep()
         kind, item = value.split(":", 1)
         _, loc, _size, _n = slot
         old = self.item_at(frame, slot)
@@ -376,13 +388,12 @@ class RefitSection(Section):
         if reason:
             self.say(f"Refused: {reason}", warning=True)
             return
-        options = []
+        rows: list[tuple[str, tuple[str, ...]]] = []
         for e in catalog().equipment.values():
             have = self.available(frame, "e", e.id) if e.category != "slot" else 0
             if have > 0:
-                label = f"{e.name} ({e.category}) · space {e.space} · {e.description} · {have} held"
-                options.append((e.id, label))
-        if not options:
+                rows.append((e.id, (e.name, e.category, str(e.energy), str(e.space), str(have))))
+        if not rows:
             self.say(
                 "Refused: no passive or active equipment in the inventory; buy some at a "
                 "market (3) (slot equipment goes on a hardpoint: Enter on a slot)",
@@ -393,11 +404,15 @@ class RefitSection(Section):
         def chosen(value: str | None) -> None:
             if value:
                 s = self.staged(frame)
+                s.keep()
                 s.equipment.append(Fitting(equipment=value))
                 self.cursor = ("eq", len(s.equipment) - 1)
                 self.refresh_view()
 
-        self.app.push_screen(ChooseScreen(f"Add to {frame.name}:", options), chosen)
+        effects = {v: f"{cells[0]}: {catalog().equipment[v].description}" for v, cells in rows}
+        columns = ("Equipment", "Kind", "Energy", "Space", "Have")
+        title = f"Add to {frame.name}:"
+        self.app.push_screen(TableChooseScreen(title, columns, rows, details=effects), chosen)
 
     def action_remove(self) -> None:
         frame = self.frame()
@@ -410,7 +425,9 @@ class RefitSection(Section):
         if reason:
             self.say(f"Refused: {reason}", warning=True)
             return
-        self._take(self.staged(frame), ref)
+        s = self.staged(frame)
+        s.keep()
+        self._take(s, ref)
         self.refresh_view()
 
     def action_group(self, delta: int) -> None:
@@ -421,6 +438,7 @@ class RefitSection(Section):
         if ref is None or ref[0] != "w":
             return
         s = self.staged(frame)
+        s.keep()
         groups = catalog().combat.loadout.weapon_groups
         m = s.weapons[ref[1]]
         s.weapons[ref[1]] = evolve(m, group=(m.group - 1 + delta) % groups + 1)
@@ -450,7 +468,11 @@ class RefitSection(Section):
         lines += [f"  install {i}" for i in plan.installs]
         lines += [f"  remove {r}" for r in plan.removals]
         lines.append(f"{plan.changes} change(s): {plan.cost:,} cr,")
-        lines.append(f"{plan.days} day(s) in the refit bay. Go ahead?")
+        lines.append(f"{plan.days} day(s) in the refit bay.")
+        warning = repair_warning(self.campaign, frame, plan.days)
+        if warning:
+            lines.append(f"Warning: {warning}")
+        lines.append("Go ahead?")
 
         def done(ok: bool | None) -> None:
             if ok:

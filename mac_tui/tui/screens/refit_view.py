@@ -60,13 +60,18 @@ def slots(chassis_id: str) -> list[Slot]:
     ]
 
 
+Loadout = tuple[tuple[Mount, ...], tuple[Fitting, ...]]
+
+
 @define
 class Staging:
-    """A frame's loadout as staged here, and the loadout it was staged from."""
+    """A frame's loadout as staged here, the loadout it was staged from, and the staged
+    loadouts before each change (`undo` steps back one)."""
 
-    base: tuple[tuple[Mount, ...], tuple[Fitting, ...]]
+    base: Loadout
     weapons: list[Mount] = field(factory=list)
     equipment: list[Fitting] = field(factory=list)
+    history: list[Loadout] = field(factory=list)
 
     @classmethod
     def of(cls, frame: Frame) -> Staging:
@@ -75,6 +80,105 @@ class Staging:
     @property
     def changed(self) -> bool:
         return (tuple(self.weapons), tuple(self.equipment)) != self.base
+
+    def keep(self) -> None:
+        """Remember the staged loadout before a change."""
+        self.history.append((tuple(self.weapons), tuple(self.equipment)))
+
+    def undo(self) -> bool:
+        """Step back one change; False when there is none."""
+        if not self.history:
+            return False
+        weapons, equipment = self.history.pop()
+        self.weapons, self.equipment = list(weapons), list(equipment)
+        return True
+
+
+# ---- the cursor over the picture --------------------------------------------------------------
+Direction = str  # "up", "down", "left", "right"
+
+
+def _columns(frame: Frame, s: Staging) -> dict[str, list[Hashable]]:
+    """The cursor's stops by place in the picture: each location's hardpoints top to
+    bottom, and the equipment row under the frame (`eq`)."""
+    out: dict[str, list[Hashable]] = {loc: [] for loc in (HEAD, *BODY, LEGS)}
+    for slot in slots(frame.chassis):
+        out[slot[1]].append(slot)
+    out["eq"] = [("eq", i) for i, f in enumerate(s.equipment) if f.mount is None]
+    return out
+
+
+def _place(columns: dict[str, list[Hashable]], key: Hashable | None) -> tuple[str, int] | None:
+    for where, keys in columns.items():
+        if key in keys:
+            return where, keys.index(key)
+    return None
+
+
+def _nearest_body(columns: dict[str, list[Hashable]], start: int, step: int) -> str | None:
+    """The first body location with a stop from column `start` on, going `step` (+1, -1)."""
+    i = start
+    while 0 <= i < len(BODY):
+        if columns[BODY[i]]:
+            return BODY[i]
+        i += step
+    return None
+
+
+def _body_near(columns: dict[str, list[Hashable]], middle: int = 2) -> str | None:
+    """The body location with a stop closest to column `middle` (the centre torso first)."""
+    for d in range(len(BODY)):
+        for i in (middle - d, middle + d):
+            if 0 <= i < len(BODY) and columns[BODY[i]]:
+                return BODY[i]
+    return None
+
+
+def step_cursor(frame: Frame, s: Staging, key: Hashable | None, direction: Direction) -> Hashable:
+    """Where the cursor goes from `key` by the picture: up and down within a location's box
+    and on to the box above (the head) or below (the legs, then the equipment row); left and
+    right to the next box across that has hardpoints, on the same line as far as it has one.
+    A step with nowhere to go stays."""
+    columns = _columns(frame, s)
+    here = _place(columns, key)
+    if here is None:
+        first = next((k for keys in columns.values() for k in keys), None)
+        return first if first is not None else key
+    where, row = here
+    keys = columns[where]
+
+    def at(place: str | None, line: int) -> Hashable | None:
+        if place is None or not columns[place]:
+            return None
+        return columns[place][max(0, min(line, len(columns[place]) - 1))]
+
+    target: Hashable | None = None
+    if direction == "up":
+        if row > 0:
+            target = keys[row - 1]
+        elif where in BODY:
+            target = at(HEAD, 99)
+        elif where in (LEGS, "eq"):
+            target = at(_body_near(columns), 99)
+    elif direction == "down":
+        if row < len(keys) - 1:
+            target = keys[row + 1]
+        elif where == HEAD:
+            target = at(_body_near(columns), 0)
+        elif where in BODY:
+            target = at(LEGS, 0) or at("eq", 0)
+        elif where == LEGS:
+            target = at("eq", 0)
+    elif where in BODY:
+        step = -1 if direction == "left" else 1
+        target = at(_nearest_body(columns, BODY.index(where) + step, step), row)
+    elif where in (HEAD, LEGS):
+        side = 1 if direction == "left" else 3  # the torso beside the head or the legs
+        step = -1 if direction == "left" else 1
+        target = at(_nearest_body(columns, side, step), 0 if where == HEAD else 99)
+    elif where == "eq":
+        target = keys[max(0, min(len(keys) - 1, row + (-1 if direction == "left" else 1)))]
+    return target if target is not None else key
 
 
 def item_at(frame: Frame, s: Staging, key: Hashable | None) -> Ref | None:
@@ -94,12 +198,10 @@ def frame_bar_text(campaign: Campaign, frame: Frame, g: Glyphs) -> Text:
     n = next(i for i, f in enumerate(frames) if f.id == frame.id) + 1
     status = frame_status(frame)
     text = Text()
-    text.append(f"{g.prev} [ ", style="dim")
+    text.append(f"{g.prev} ", style="dim")
     text.append(f"{frame.id} {frame.name}", style="bold")
-    text.append(
-        f" {g.sep} {ch.designation} {ch.name} ({cat.classes[ch.class_].name}) {g.sep} {status}"
-    )
-    text.append(f" ] {g.next} {n}/{len(frames)}", style="dim")
+    text.append(f" {g.sep} {ch.designation} {cat.classes[ch.class_].name} {g.sep} {status}")
+    text.append(f" {g.next} {n}/{len(frames)}", style="dim")
     return text
 
 
@@ -186,14 +288,58 @@ def detail_text(
             text.append("; ".join(parts))
             text.append(
                 f" = {plan.changes} change(s): {plan.cost:,} cr, {plan.days} day(s). "
-                "c confirms, z resets."
+                "c confirms, u undoes, z resets."
             )
+            warning = repair_warning(campaign, frame, plan.days)
+            if warning:
+                text.append(f"\n{g.warn} {g.text(warning)}", style="bold")
     text.append("\n" + g.text(inventory_line(campaign)), style="dim")
     text.append(
         f"\nS/M/L size {g.sep} g1-4 group {g.sep} * staged {g.sep} {g.cursor} cursor",
         style="dim",
     )
     return text
+
+
+WEAPON_COLUMNS = ("Item", "Dmg", "En", "Dmg/en", "Range", "Acc", "Spc", "Have")
+
+
+def weapon_row(weapon_id: str, held: int) -> tuple[str, ...]:
+    """A weapon as the picker lists it: damage, energy, damage per energy, the range class
+    with its best band and its maximum, accuracy, space and how many are at hand."""
+    cat = catalog()
+    w = cat.weapons[weapon_id]
+    rc = cat.range_class(w.range)
+    per = f"{w.damage / w.energy:.1f}" if w.energy else "free"
+    return (
+        w.name,
+        str(w.damage),
+        str(w.energy),
+        per,
+        f"{rc.name} {rc.optimal_min}-{rc.optimal_max}/{rc.max_range}",
+        f"{w.accuracy}%",
+        str(w.space),
+        str(held),
+    )
+
+
+def slot_item_row(equipment_id: str, held: int) -> tuple[str, ...]:
+    """Slot equipment in the weapons' columns: its energy, space and count; its effect in the
+    first column."""
+    e = catalog().equipment[equipment_id]
+    return (e.name, "-", str(e.energy), "-", "-", "-", str(e.space), str(held))
+
+
+def repair_warning(campaign: Campaign, frame: Frame, plan_days: int) -> str | None:
+    """A damaged frame refitted now is in the bay `plan_days` days and cannot be repaired
+    meanwhile (a frame in a bay takes no other work): say so before it happens."""
+    if frame.status != "damaged":
+        return None
+    return (
+        f"{frame.name} is damaged and takes one job at a time: this refit keeps it in the bay "
+        f"{plan_days} day(s) before its repair can start, and it cannot deploy until both "
+        "are done."
+    )
 
 
 def inventory_line(c: Campaign) -> str:
@@ -220,9 +366,11 @@ def cursor_line(frame: Frame, s: Staging, key: Hashable | None) -> str:
     if ref[0] == "w":
         m = s.weapons[ref[1]]
         w = cat.weapons[m.weapon]
+        rc = cat.range_class(w.range)
         return (
             f"▸ {where}{w.name}, group {m.group} · {w.damage} dmg · {w.energy} energy · "
-            f"space {w.space} · {w.range} range"
+            f"range {rc.name} {rc.optimal_min}-{rc.optimal_max}/{rc.max_range} · "
+            f"accuracy {w.accuracy}% · space {w.space}"
         )
     e = cat.equipment[s.equipment[ref[1]].equipment]
     return f"▸ {where}{e.name} ({e.category}) · space {e.space} · {e.description}"

@@ -16,27 +16,42 @@ from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
+from ..widgets.table import GameTable
 
 STATUS = {
     "ready": "Ready",
     "damaged": "Damaged",
-    "repairing": "Repairing",
+    "repairing": "Repair",
     "destroyed": "DESTROYED",
 }
 
 
 def frame_status(frame: Frame) -> str:
-    text = STATUS[frame.status]
-    if frame.busy_days and frame.status != "repairing":
-        text += " (refit)"
+    """`Ready`, `Damaged 92%` (the armour left), `Repair 3d`, `Refit 2d`, `DESTROYED`."""
     if frame.busy_days:
-        text += f" {frame.busy_days}d"
-    return text
+        work = "Repair" if frame.status == "repairing" else "Refit"
+        return f"{work} {frame.busy_days}d"
+    if frame.status == "damaged":
+        return f"Damaged {armour_percent(frame)}%"
+    return STATUS[frame.status]
+
+
+def armour_percent(frame: Frame) -> int:
+    return sum(frame.armor) * 100 // max(1, full_armor(frame))
+
+
+def frame_name(frame: Frame) -> str:
+    """`F1 Enforcer`: the frame's id and name, as every table shows a frame."""
+    return f"{frame.id} {frame.name}"
 
 
 class RosterSection(Section):
     TITLE = "Roster"
     KEY = "1"
+    HINT = (
+        "These are your frames. Find work in Contracts (6); r repairs a damaged frame. F1 "
+        "explains the game."
+    )
     HELP = (
         "Your frames. Arrows pick a frame. r repairs it (R rushes: double cost, half time), "
         "p seats a pilot, u unseats one, n renames the frame, x sells it at a market."
@@ -51,12 +66,12 @@ class RosterSection(Section):
     ]
 
     def compose(self) -> ComposeResult:
-        yield DataTable(id="frames", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="frames", cursor_type="row", zebra_stripes=True)
         yield Static("", id="frame-detail")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Id", "Name", "Chassis", "Status", "Pilot", "Armour", "Repair")
+        table.add_columns("Frame", "Chassis", "Status", "Pilot", "Repair")
 
     # ---- drawing ------------------------------------------------------------------------
     def refresh_view(self) -> None:
@@ -67,17 +82,13 @@ class RosterSection(Section):
         table.clear()
         cat = catalog()
         for f in self.campaign.frames:
-            ch = cat.chassis[f.chassis]
-            armour = f"{sum(f.armor) * 100 // max(1, full_armor(f))}%"
             quote = plan_repair(self.campaign, f.id)
-            repair = "-" if isinstance(quote, str) else f"{quote.cost:,} / {quote.days}d"
+            repair = "-" if isinstance(quote, str) else f"{quote.cost:,}/{quote.days}d"
             table.add_row(
-                f.id,
-                f.name,
-                f"{ch.designation} {cat.classes[ch.class_].name}",
+                frame_name(f),
+                cat.chassis[f.chassis].designation,
                 frame_status(f),
                 f.pilot or "-",
-                armour,
                 repair,
                 key=f.id,
             )
@@ -99,10 +110,12 @@ class RosterSection(Section):
         )
         equipment = ", ".join(cat.equipment[e.equipment].name for e in frame.equipment)
         ratio = damage_ratio_percent(frame)
+        ch = cat.chassis[frame.chassis]
         lines = [
-            f"{frame.name}: {weapons or 'no weapons'}",
-            f"Equipment: {equipment or 'none'} · damage {float(ratio):.0f}% · "
-            f"components hit {frame.components}",
+            f"{frame.name}, {ch.designation} {ch.name} {cat.classes[ch.class_].name}: "
+            f"{weapons or 'no weapons'}",
+            f"Equipment: {equipment or 'none'} · armour {armour_percent(frame)}% · damage "
+            f"{float(ratio):.0f}% · components hit {frame.components}",
         ]
         quote = plan_repair(self.campaign, frame.id)
         lines.append(f"Repair: {quote}" if isinstance(quote, str) else "")

@@ -20,10 +20,12 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ...server.scores import SCORES_ENV, Score, Scores, collect, missions_text
 from ..glyphs import Glyphs, glyphs_for
+from ..widgets.footer import GameFooter
+from ..widgets.table import GameTable
 from .base import PALETTE_KEY_MIN_WIDTH, GameScreen
 
 WIDE = PALETTE_KEY_MIN_WIDTH  # from this width on: the seed column, longer names
@@ -102,10 +104,10 @@ class ScoresScreen(GameScreen):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="scores-head")
-        yield DataTable(id="scores-table", cursor_type="row", zebra_stripes=True)
+        yield GameTable(id="scores-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="scores-detail")
         yield Static("", id="scores-notes")
-        yield Footer()
+        yield GameFooter()
 
     @property
     def root(self) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from functools import cache
 
 from ..widgets.section import Section
 
@@ -18,7 +19,8 @@ SECTIONS = (
 )
 
 
-def section_classes() -> list[type[Section]]:
+@cache
+def section_classes() -> tuple[type[Section], ...]:
     out: list[type[Section]] = []
     for module, name in SECTIONS:
         try:
@@ -28,4 +30,4 @@ def section_classes() -> list[type[Section]]:
                 raise
             continue
         out.append(getattr(mod, name))
-    return out
+    return tuple(out)

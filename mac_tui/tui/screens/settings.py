@@ -1,5 +1,6 @@
-"""Settings: theme, glyphs and animation speed, applied at once and saved to the config file;
-the file's path, and every remappable key with its binding id (the `[keys]` section)."""
+"""Settings: theme, glyphs and the pace of the enemy's turns, applied at once and saved to the
+config file; the file's path, and every remappable key with its binding id (the `[keys]`
+section)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..config import (
+    ANIMATION_WORDS,
     ANIMATIONS,
     GLYPHS,
     GameOptions,
@@ -30,6 +32,8 @@ from ..config import (
 from ..glyphs import glyphs
 from ..themes import THEME_NAMES
 from ..widgets.dialogs import ChooseScreen
+from ..widgets.footer import GameFooter
+from ..widgets.table import GameTable
 
 KEYS_HINT = (
     'Remap keys in the file\'s [keys] section: binding id = keys, e.g. "hub.market" = "m,3" '
@@ -77,9 +81,31 @@ def binding_rows(settings: Settings, app: type[App[Any]]) -> list[tuple[str, str
     return sorted(seen.values())
 
 
+def change_settings(app: App[Any], new: Settings) -> None:
+    """Apply a change at once and save it (only the setting changed: one given for this run
+    on the command line stays out of the file); a file that cannot be written is reported.
+    The settings screen and the hub's hint key (`H`) change settings through here."""
+    settings = getattr(app, "settings", None)
+    before = settings if isinstance(settings, Settings) else Settings()
+    apply = getattr(app, "apply_settings", None)
+    if apply is not None:
+        apply(new)
+    else:
+        app.theme = new.theme
+    options = getattr(app, "options", None)
+    if isinstance(options, GameOptions):
+        app.options = options.changed_by_player(new)  # type: ignore[attr-defined]
+    try:
+        save_change(before, new)
+    except OSError as exc:
+        app.notify(f"Could not save {config_path()}: {exc}", severity="error")
+
+
 class SettingsScreen(Screen[None]):
     HELP = (
-        "Up/Down and Enter change a setting (t/T: next/previous theme, g: glyphs, a: animation). "
+        "Up/Down and Enter change a setting (t/T: next/previous theme, g: glyphs, e: the enemy's "
+        "turns: animated at a speed, waiting for a key after each order, or instant; h: the "
+        "hub's hints). "
         "Changes apply at once and are saved to the config file. Escape goes back."
     )
     BINDINGS = [
@@ -87,7 +113,8 @@ class SettingsScreen(Screen[None]):
         Binding("t", "theme(1)", "Theme", id="settings.theme"),
         Binding("T", "theme(-1)", "Prev theme", id="settings.theme_back", show=False),
         Binding("g", "glyphs", "Glyphs", id="settings.glyphs"),
-        Binding("a", "animation", "Animation", id="settings.animation"),
+        Binding("e,a", "animation", "Enemy turns", id="settings.animation"),
+        Binding("h", "hints", "Hints", id="settings.hints"),
     ]
     DEFAULT_CSS = """
     SettingsScreen #settings-head { height: 1; padding: 0 1; background: $panel; }
@@ -104,8 +131,8 @@ class SettingsScreen(Screen[None]):
         yield Static("", id="settings-problem", classes="settings-info")
         yield Static("", id="settings-run", classes="settings-info")
         yield Static(Text(KEYS_HINT), id="settings-hint", classes="settings-info")
-        yield DataTable(id="settings-keys", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield GameTable(id="settings-keys", cursor_type="row", zebra_stripes=True)
+        yield GameFooter()
 
     def on_mount(self) -> None:
         self.query_one("#settings-keys", DataTable).add_columns("Binding id", "Keys", "Action")
@@ -130,13 +157,17 @@ class SettingsScreen(Screen[None]):
         options.add_options(
             [
                 Option(
-                    Text(f"Theme      {s.theme:<22} t/T: next/previous, Enter: list"),
+                    Text(f"Theme       {s.theme:<33} t/T, Enter: list"),
                     id="theme",
                 ),
-                Option(Text(f"Glyphs     {s.glyphs:<22} g: unicode / ascii"), id="glyphs"),
+                Option(Text(f"Glyphs      {s.glyphs:<33} g: unicode / ascii"), id="glyphs"),
                 Option(
-                    Text(f"Animation  {s.animation:<22} a: off / fast / normal / slow"),
+                    Text(f"Enemy turns {ANIMATION_WORDS[s.animation]:<33} e: next"),
                     id="animation",
+                ),
+                Option(
+                    Text(f"Hints       {'on' if s.hints else 'off':<33} h: on / off"),
+                    id="hints",
                 ),
             ]
         )
@@ -169,22 +200,7 @@ class SettingsScreen(Screen[None]):
         return options.overridden() if isinstance(options, GameOptions) else []
 
     def change(self, new: Settings) -> None:
-        """Apply a change at once and save it (only the setting changed: one given for this
-        run on the command line stays out of the file); a file that cannot be written is
-        reported."""
-        before = self.settings
-        apply = getattr(self.app, "apply_settings", None)
-        if apply is not None:
-            apply(new)
-        else:
-            self.app.theme = new.theme
-        options = getattr(self.app, "options", None)
-        if isinstance(options, GameOptions):
-            self.app.options = options.changed_by_player(new)  # type: ignore[attr-defined]
-        try:
-            save_change(before, new)
-        except OSError as exc:
-            self.app.notify(f"Could not save {config_path()}: {exc}", severity="error")
+        change_settings(self.app, new)
         self.refresh_view()
 
     def action_theme(self, step: int) -> None:
@@ -199,6 +215,9 @@ class SettingsScreen(Screen[None]):
         index = ANIMATIONS.index(self.settings.animation)
         animation = ANIMATIONS[(index + 1) % len(ANIMATIONS)]
         self.change(attrs.evolve(self.settings, animation=animation))
+
+    def action_hints(self) -> None:
+        self.change(attrs.evolve(self.settings, hints=not self.settings.hints))
 
     def choose_theme(self) -> None:
         names = theme_names(list(self.app.available_themes))
@@ -218,6 +237,8 @@ class SettingsScreen(Screen[None]):
             self.action_glyphs()
         elif event.option.id == "animation":
             self.action_animation()
+        elif event.option.id == "hints":
+            self.action_hints()
 
     def action_back(self) -> None:
         self.app.pop_screen()

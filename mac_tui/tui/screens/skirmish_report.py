@@ -6,14 +6,17 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat.state import Battle, Unit
 from ..glyphs import is_ascii, plain
+from ..widgets.footer import GameFooter
+from ..widgets.hex_picture import frame_label
 from .base import GameScreen
 
 RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
+REPORT_WIDTH = 74  # the report's lines at 80 columns (its padding aside)
 
 
 def left_the_field(battle: Battle, unit: Unit) -> bool:
@@ -42,18 +45,23 @@ def frame_line(battle: Battle, unit: Unit) -> str:
         fate = "damaged"
     else:
         fate = "unhurt"
-    where = f" · lost {' '.join(lost)}" if lost and not unit.destroyed else ""
     name = cat.chassis[unit.chassis].designation
-    left = f"armour {armour:>3}%  structure {structure:>3}%"
-    return f"  {unit.label[:14]:<14} {name:<5} {left}  {fate}{where}"
+    left = f"armour {armour:>3}% structure {structure:>3}%"
+    line = f"  {frame_label(unit)} {unit.label[:12]:<12} {name:<6} {left}  {fate}"
+    if lost and not unit.destroyed:
+        where = f"lost {' '.join(lost)}"
+        joined = f"{line} · {where}"
+        line = joined if len(joined) <= REPORT_WIDTH else f"{line}\n{' ' * 24}{where}"
+    return line
 
 
-def report_text(battle: Battle) -> str:
+def report_text(battle: Battle, seed: int) -> str:
     result = RESULTS.get(battle.result or "", "NOT OVER")
+    rounds = f"{battle.round} round{'s' if battle.round != 1 else ''}"
     lines = [
         f"[b]Quick battle: {result}[/b]",
         f"Difficulty {battle.difficulty} · {catalog().landscape(battle.landscape).name} · "
-        f"{battle.map.width}x{battle.map.height} · {battle.round} round(s)",
+        f"{battle.map.width}x{battle.map.height} · {rounds} · seed {seed}",
         "",
         "[b]Your lance[/b]",
         *(frame_line(battle, u) for u in battle.side_units("player")),
@@ -76,7 +84,7 @@ class SkirmishReportScreen(GameScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static("", id="report", markup=True)
-        yield Footer()
+        yield GameFooter()
 
     def __init__(self) -> None:
         super().__init__()
@@ -88,10 +96,10 @@ class SkirmishReportScreen(GameScreen):
 
     def refresh_view(self) -> None:
         session = self.game.session
-        battle = session.state.battle if session is not None else None
-        if battle is not None and self.ready:
-            text = report_text(battle)
-            self.query_one("#report", Static).update(plain(text) if is_ascii(self) else text)
+        if session is None or session.state.battle is None or not self.ready:
+            return
+        text = report_text(session.state.battle, session.state.seed)
+        self.query_one("#report", Static).update(plain(text) if is_ascii(self) else text)
 
     def action_done(self) -> None:
         self.game.show_title()

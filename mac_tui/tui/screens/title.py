@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import __version__
@@ -19,6 +19,7 @@ from ...game import Accepted
 from ...session import Session
 from ..host import host
 from ..widgets.dialogs import AskScreen, ChooseScreen
+from ..widgets.footer import GameFooter
 from .contracts import enemy_text
 
 BANNER = r"""
@@ -39,15 +40,20 @@ SEED_DIGITS = 20  # seeds are reduced modulo 2**64: no seed needs more digits
 
 def continue_latest(screen: Screen[None]) -> None:
     """Open the newest campaign of the saves folder (recovered from its backup when its file
-    is missing or damaged). One that cannot be loaded is named and the next newest opened."""
+    is missing or damaged); a quick battle only when no campaign is left, and only one still
+    being fought. One that cannot be loaded is named and the next newest opened."""
     from ...savefolder import list_saves
 
     game = host(screen)
     listings = list_saves(game.saves)
-    if not listings:
+    campaigns = [x for x in listings if x.header.get("kind") != "skirmish"]
+    battles = [
+        x for x in listings if x.header.get("kind") == "skirmish" and x.header.get("in_battle")
+    ]
+    if not campaigns and not battles:
         screen.app.notify("No saved campaign yet: start a new one (n).", severity="warning")
         return
-    for listing in listings:
+    for listing in (*campaigns, *battles):
         if game.open_save(listing.path):
             return
 
@@ -59,6 +65,7 @@ class TitleScreen(Screen[None]):
         Binding("l", "choose('load')", "Load", id="title.load"),
         Binding("b", "choose('battle')", "Battle", id="title.battle"),
         Binding("h", "choose('scores')", "Scores", id="title.scores"),
+        Binding("p", "choose('howto')", "How to play", id="title.howto", show=False),
         Binding("r", "choose('rules')", "Rules", id="title.rules"),
         Binding("s", "choose('settings')", "Settings", id="title.settings"),
         # ^q Quit is in the footer already: q keeps the footer within 80 columns
@@ -82,13 +89,14 @@ class TitleScreen(Screen[None]):
                     Option("Load a save             l", id="load"),
                     Option("Quick battle            b", id="battle"),
                     Option("High scores             h", id="scores"),
+                    Option("How to play             p", id="howto"),
                     Option("Rules reference         r", id="rules"),
                     Option("Settings                s", id="settings"),
                     Option("Quit                    q", id="quit"),
                 )
             with Center():
                 yield Static(f"mac-tui {__version__}", id="version")
-        yield Footer(compact=True, show_command_palette=False)
+        yield GameFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -116,6 +124,10 @@ class TitleScreen(Screen[None]):
             from .scores import ScoresScreen
 
             app.push_screen(ScoresScreen())
+        elif what == "howto":
+            from .howto import HowToPlayScreen
+
+            app.push_screen(HowToPlayScreen())
         elif what == "rules":
             from .rules import RulesScreen
 
@@ -160,7 +172,15 @@ class TitleScreen(Screen[None]):
                 seeded,
             )
 
-        self.app.push_screen(AskScreen("Name your company:", placeholder="Iron Wolves"), named)
+        suggestion = "Iron Wolves"
+        self.app.push_screen(
+            AskScreen(
+                f"Name your company (Enter keeps {suggestion}):",
+                placeholder=suggestion,
+                suggest=True,
+            ),
+            named,
+        )
 
     def quick_battle(self) -> None:
         """A standalone battle with the starting lance: pick the difficulty (the enemy force

@@ -19,18 +19,32 @@ The lines themselves are built in `frame_lines.py` and `target_lines.py` with th
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.geometry import Size
+from rich.style import Style
+from rich.text import Span, Text
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.widget import Widget
 
+from ...combat import stats
 from ...combat.preview import FirePreview, MovePreview
 from ...combat.state import Battle, Unit
+from ..battle_words import engine_text, hex_name, overload_text, spend_text
 from ..glyphs import Glyphs, glyphs
+from ..threat_view import ThreatReport, threat_lines
 from .frame_lines import frame_lines
-from .panel_text import Palette, hex_text, palette_of
-from .target_lines import target_lines
+from .hex_picture import frame_label
+from .panel_text import Palette, palette_of
+from .target_lines import NO_RISK, ShotRisk, target_lines
 
-__all__ = ["FramePanel", "InitiativeTrack", "TargetPanel", "move_text"]
+__all__ = [
+    "FramePanel",
+    "InitiativeTrack",
+    "SidePanel",
+    "TargetPanel",
+    "ThreatPanel",
+    "move_text",
+]
 
 
 class BattlePanel(Widget):
@@ -71,58 +85,204 @@ class BattlePanel(Widget):
         return Text("\n").join(self.lines(self.content_size.width or self.size.width or 38))
 
 
-class FramePanel(BattlePanel):
-    """The selected frame (or a hint when none is selected)."""
+Shown = tuple[object, ...]
+LineKey = tuple[str, str, tuple[Span, ...]] | None
+STRIPS_KEPT = 400  # drawn lines kept for the next pictures (a panel has a few dozen)
+
+
+def line_key(lines: list[Text], index: int) -> LineKey:
+    """What a line looks like: its text and styles (None past the end)."""
+    if not 0 <= index < len(lines):
+        return None
+    line = lines[index]
+    return (line.plain, str(line.style), tuple(line.spans))
+
+
+class SidePanel(ScrollView, can_focus=False):
+    """The panel column's one panel: a frame (`show_frame`), a shot's preview
+    (`show_target`) or the threat view (`show_threat`), drawn with the line API from lines
+    built for its width. Switching what it shows repaints it, never a new layout of the
+    screen; lines past its height scroll (a scrollbar says so)."""
+
+    DEFAULT_CSS = """
+    SidePanel { height: 1fr; width: 1fr; overflow-x: hidden; scrollbar-size-vertical: 1; }
+    """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.ascii_glyphs = False
+        self.kind = ""  # "frame", "target", "threat" ("": nothing yet)
         self.battle: Battle | None = None
         self.unit_id: str | None = None
+        self.preview: FirePreview | None = None
+        self.risk = NO_RISK
+        self.report: ThreatReport | None = None
+        self._shown: Shown = ()
+        self._cache: tuple[int, list[Text]] | None = None
+        self._strips: dict[tuple[int, LineKey], Strip] = {}  # drawn lines, by their text
+        self._kind_drawn = ""
+        self._drawing: tuple[Style, int] | None = None  # style and width, while repainting
 
-    def show(self, battle: Battle, unit_id: str | None, *, ascii_glyphs: bool = False) -> None:
-        if (battle, unit_id, ascii_glyphs) == (self.battle, self.unit_id, self.ascii_glyphs):
-            return  # the same picture: no repaint
-        self.battle, self.unit_id, self.ascii_glyphs = battle, unit_id, ascii_glyphs
-        self._changed()
+    # ---- what it shows ---------------------------------------------------------------------
+    def show_frame(
+        self, battle: Battle, unit_id: str | None, *, ascii_glyphs: bool = False
+    ) -> None:
+        shown = ("frame", battle, unit_id, ascii_glyphs)
+        if shown != self._shown:
+            self.battle, self.unit_id, self.ascii_glyphs = battle, unit_id, ascii_glyphs
+            self._changed(shown)
 
+    def show_target(
+        self,
+        battle: Battle,
+        preview: FirePreview,
+        risk: ShotRisk = NO_RISK,
+        *,
+        ascii_glyphs: bool = False,
+    ) -> None:
+        shown = ("target", battle, preview, risk, ascii_glyphs)
+        if shown != self._shown:
+            self.battle, self.preview, self.risk = battle, preview, risk
+            self.ascii_glyphs = ascii_glyphs
+            self._changed(shown)
+
+    def show_threat(
+        self, battle: Battle, report: ThreatReport, *, ascii_glyphs: bool = False
+    ) -> None:
+        shown = ("threat", battle, report, ascii_glyphs)
+        if shown != self._shown:
+            self.battle, self.report, self.ascii_glyphs = battle, report, ascii_glyphs
+            self._changed(shown)
+
+    def _changed(self, shown: Shown) -> None:
+        """A new picture: the lines that differ from the last one's are repainted."""
+        kind = str(shown[0])
+        before = self._cache
+        self.kind, self._shown = kind, shown
+        self._cache = None
+        width = self.draw_width()
+        if before is None or before[0] != width or kind != self._kind_drawn:
+            self.scroll_to(y=0, animate=False, immediate=True)
+            self._resized()
+            self.refresh()
+            return
+        lines = self.lines(width)
+        self._resized()
+        top = int(self.scroll_y)
+        old = before[1]
+        for y in range(self.size.height):
+            i = top + y
+            if line_key(old, i) != line_key(lines, i):
+                self.refresh(Region(0, y, self.size.width, 1))
+
+    # ---- its lines -------------------------------------------------------------------------
     def build(self, width: int) -> list[Text]:
-        g = glyphs(self.ascii_glyphs)
-        if self.battle is None or self.unit_id is None:
+        g, pal = glyphs(self.ascii_glyphs), palette_of(self)
+        battle = self.battle
+        if self.kind == "target" and battle is not None and self.preview is not None:
+            return target_lines(battle, self.preview, width, g, pal, self.risk)
+        if self.kind == "threat" and battle is not None and self.report is not None:
+            return threat_lines(battle, self.report, width, g, pal)
+        if battle is None or self.unit_id is None:
             return [Text("No frame selected", style="dim")]
         try:
-            unit = self.battle.unit(self.unit_id)
+            unit = battle.unit(self.unit_id)
         except KeyError:
             return [Text(f"No frame {self.unit_id}", style="dim")]
-        return frame_lines(unit, width, g, palette_of(self), self.battle.phase)
+        return frame_lines(unit, width, g, pal, battle.phase)
+
+    def lines(self, width: int) -> list[Text]:
+        """The panel's lines at this width (each at most `width` columns)."""
+        if self._cache is None or self._cache[0] != width:
+            g = glyphs(self.ascii_glyphs)
+            self._cache = (width, [g.fit(line, width) for line in self.build(width)])
+            self._kind_drawn = self.kind
+        return self._cache[1]
+
+    def text(self, width: int) -> str:
+        return "\n".join(line.plain for line in self.lines(width))
+
+    def draw_width(self) -> int:
+        """The width the lines are built for: the panel's, less the scrollbar's column
+        while there is one."""
+        return self.scrollable_content_region.width or self.size.width or 36
+
+    def _resized(self) -> None:
+        width = self.draw_width()
+        size = Size(width, len(self.lines(width)))
+        if size != self.virtual_size:
+            # Not through the reactive, which would lay the whole screen out again: only the
+            # scrollbar follows the new length (a new layout comes only if it shows or hides).
+            self.set_reactive(Widget.virtual_size, size)
+            self._scroll_update(size)
+
+    def on_resize(self) -> None:
+        self._strips.clear()
+        self._resized()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The panel's style and width are the same for every line of one repaint: found once
+        # (each walks the widget's ancestors), not once a line.
+        self._drawing = (self.rich_style, self.draw_width())
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._drawing = None
+
+    def render_line(self, y: int) -> Strip:
+        style, width = self._drawing or (self.rich_style, self.draw_width())
+        if width != self.virtual_size.width:  # a scrollbar came or went
+            self.call_later(self._resized)
+        index = y + int(self.scroll_y)
+        lines = self.lines(width)
+        key = (width, line_key(lines, index))
+        strip = self._strips.get(key)
+        if strip is None:
+            if 0 <= index < len(lines):
+                segments = lines[index].render(self.app.console)
+                strip = Strip(segments).extend_cell_length(width).crop(0, width)
+            else:
+                strip = Strip.blank(width)
+            if len(self._strips) > STRIPS_KEPT:
+                self._strips.clear()
+            self._strips[key] = strip
+        return strip.apply_style(style)
 
 
-class TargetPanel(BattlePanel):
+class FramePanel(SidePanel):
+    """The selected frame (or a hint when none is selected)."""
+
+    def show(self, battle: Battle, unit_id: str | None, *, ascii_glyphs: bool = False) -> None:
+        self.show_frame(battle, unit_id, ascii_glyphs=ascii_glyphs)
+
+
+class TargetPanel(SidePanel):
     """A fire preview: the target, LOS, every weapon's chance and why, the cost."""
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self.battle: Battle | None = None
-        self.preview: FirePreview | None = None
+    def show(
+        self,
+        battle: Battle,
+        preview: FirePreview,
+        risk: ShotRisk = NO_RISK,
+        *,
+        ascii_glyphs: bool = False,
+    ) -> None:
+        self.show_target(battle, preview, risk, ascii_glyphs=ascii_glyphs)
 
-    def show(self, battle: Battle, preview: FirePreview, *, ascii_glyphs: bool = False) -> None:
-        if (battle, preview, ascii_glyphs) == (self.battle, self.preview, self.ascii_glyphs):
-            return  # the same picture: no repaint
-        self.battle, self.preview, self.ascii_glyphs = battle, preview, ascii_glyphs
-        self._changed()
 
-    def build(self, width: int) -> list[Text]:
-        if self.battle is None or self.preview is None:
-            return [Text("No target", style="dim")]
-        return target_lines(
-            self.battle, self.preview, width, glyphs(self.ascii_glyphs), palette_of(self)
-        )
+class ThreatPanel(SidePanel):
+    """The threat view (tui/threat_view.py): each frame's threat, the acting one's options."""
+
+    def show(self, battle: Battle, report: ThreatReport, *, ascii_glyphs: bool = False) -> None:
+        self.show_threat(battle, report, ascii_glyphs=ascii_glyphs)
 
 
 # ---- initiative --------------------------------------------------------------------------
 def _unit_token(unit: Unit, long: bool, state: str, g: Glyphs, pal: Palette) -> Text:
-    """`P2` (player, upper case) or `e1` (enemy, lower case); with the label when `long`.
+    """`M2` (player, upper case) or `h1` (enemy, lower case), the map's marks; with the
+    label when `long`.
     `state`: acting (bracketed, reversed), acted (dim), down (struck, marked), waiting."""
-    ident = unit.id.upper() if unit.side == "player" else unit.id.lower()
+    ident = frame_label(unit)  # as the map marks it: M1 yours, m1 the enemy's
     if long:
         label = unit.label if unit.side == "player" else unit.label.lower()
         ident = f"{ident} {label}" if label.lower() != ident.lower() else ident
@@ -138,11 +298,11 @@ def _unit_token(unit: Unit, long: bool, state: str, g: Glyphs, pal: Palette) -> 
     return Text(ident, style=side)
 
 
-def track_line(battle: Battle, width: int, g: Glyphs, pal: Palette) -> Text:
+def track_line(battle: Battle, width: int, g: Glyphs, pal: Palette, fit: bool = True) -> Text:
     if battle.phase == "deployment":
         head = "Deployment"
     elif battle.phase == "over":
-        head = f"Battle over: {battle.result}"
+        return Text(f"Battle over: {(battle.result or 'over').upper()}", style="bold")
     else:
         head = f"Round {battle.round}"
     acting = battle.active_unit
@@ -174,11 +334,14 @@ def track_line(battle: Battle, width: int, g: Glyphs, pal: Palette) -> Text:
         return t
 
     long = build(True)
-    return long if long.cell_len <= width else g.fit(build(False), width)
+    if long.cell_len <= width:
+        return long
+    short = build(False)
+    return g.fit(short, width) if fit else short
 
 
 class InitiativeTrack(BattlePanel):
-    """One line: ``Round 3 · P2 › [P1] › e1 › e2``."""
+    """One line: ``Round 3 · L2 › [M1] › h1 › a2``."""
 
     DEFAULT_CSS = """
     InitiativeTrack { height: 1; width: 1fr; text-wrap: nowrap; text-overflow: clip; }
@@ -199,24 +362,40 @@ class InitiativeTrack(BattlePanel):
             return [Text("")]
         return [track_line(self.battle, width, glyphs(self.ascii_glyphs), palette_of(self))]
 
+    def natural_width(self) -> int:
+        """The cells of the track in its short form (what it needs at the least)."""
+        if self.battle is None:
+            return 0
+        g = glyphs(self.ascii_glyphs)
+        return track_line(self.battle, 0, g, Palette(), fit=False).cell_len
+
 
 # ---- the message line --------------------------------------------------------------------
-def move_text(preview: MovePreview, *, ascii_glyphs: bool = False) -> str:
-    """E.g. ``Move 3 hexes to 4,5 · 1 AP · energy 2 (14 -> 12)``, or why it cannot."""
+def move_text(preview: MovePreview, unit: Unit, *, ascii_glyphs: bool = False) -> tuple[str, ...]:
+    """A Move's (or Sprint's) words, longest first (the message line takes the first that
+    fits): ``Move 3 hexes to C7 · 1 AP · 4 energy: 13 of 17 left, 21 with overload``; or why
+    it cannot."""
     g = glyphs(ascii_glyphs)
     kind = "Sprint" if preview.sprint else "Move"
-    where = hex_text(preview.hex.q, preview.hex.r)
+    where = hex_name(preview.hex)
     if preview.refusal is not None:
-        return f"Cannot {kind.lower()} to {where}: {preview.refusal}"
+        return (f"Cannot {kind.lower()} to {where}: {engine_text(None, preview.refusal)}",)
     n = preview.hexes
-    parts = [
-        f"{kind} {n} hex{'es' if n != 1 else ''} to {where}",
-        f"{preview.ap_cost} AP",
-        f"energy {preview.energy} ({preview.energy_after + preview.energy} -> "
-        f"{preview.energy_after})",
-    ]
+    head = f"{kind} {n} hex{'es' if n != 1 else ''} to {where}"
     if preview.pullback:
-        parts.append("pulling back")
-    if preview.warning:
-        parts.append(f"{g.warn} {preview.warning}")
-    return f" {g.sep} ".join(parts)
+        head += ", pulling back"
+    spend = spend_text(unit, preview.energy)
+    cost = f"{preview.energy} energy"
+    over = overload_text(unit, preview.energy, g.right)
+    added = preview.overload_after - max(0, unit.energy_used - stats.effective_output(unit))
+    warn = f" {g.sep} {g.warn} {over}" if over else ""
+    short_warn = f" {g.sep} {g.warn} overload +{added}" if over else ""
+    sep = f" {g.sep} "
+    left = spend.split(",")[0]  # "4 energy: 13 of 17 left"
+    ap = f"{preview.ap_cost} AP"
+    return (
+        f"{head}{sep}{ap}{sep}{spend}{warn}",
+        f"{head}{sep}{ap}{sep}{spend}{short_warn}",
+        f"{head}{sep}{ap}{sep}{left}{short_warn}",
+        f"{head}{sep}{ap}{sep}{cost}{short_warn}",
+    )

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, OptionList, Static
+from textual.widgets import Button, DataTable, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..glyphs import glyphs_for
+from .table import GameTable
 
 DIALOG_CSS = """
 {name} {{ align: center middle; }}
@@ -58,16 +61,20 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class AskScreen(ModalScreen[str | None]):
-    """A line of text: Enter accepts, Escape cancels."""
+    """A line of text: Enter accepts (an empty line takes the suggestion shown in the field,
+    when there is one), Escape cancels."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="AskScreen")
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
-    def __init__(self, prompt: str, value: str = "", placeholder: str = "") -> None:
+    def __init__(
+        self, prompt: str, value: str = "", placeholder: str = "", suggest: bool = False
+    ) -> None:
         super().__init__()
         self.prompt = prompt
         self.value = value
         self.placeholder = placeholder
+        self.suggest = suggest  # the placeholder is a suggestion Enter takes
 
     def compose(self) -> ComposeResult:
         g = glyphs_for(self.app)
@@ -79,7 +86,10 @@ class AskScreen(ModalScreen[str | None]):
         self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
+        value = event.value
+        if not value.strip() and self.suggest:
+            value = self.placeholder
+        self.dismiss(value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -112,6 +122,80 @@ class ChooseScreen(ModalScreen[str | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TableChooseScreen(ModalScreen[str | None]):
+    """Pick one row of a table (arrows, Home/End, Enter, or a click); Escape cancels. Each
+    row has a value (what the dialog answers) and its cells; columns are as wide as their
+    widest cell, so nothing is cut."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="TableChooseScreen")
+        + """
+    TableChooseScreen > Vertical { padding: 0 1; }
+    TableChooseScreen GameTable { max-height: 16; }
+    TableChooseScreen .note { height: auto; color: $text-muted; }
+    """
+    )
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
+
+    def __init__(
+        self,
+        title: str,
+        columns: Sequence[str],
+        rows: Sequence[tuple[str, Sequence[str | Text]]],
+        note: str = "",
+        details: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.columns = list(columns)
+        self.rows = list(rows)
+        self.note = note
+        self.details = details or {}  # a line about the highlighted row, by its value
+        # what the dialog offers, as (value, words): the same shape as ChooseScreen's
+        self.options = [(value, " · ".join(str(c) for c in cells)) for value, cells in self.rows]
+
+    def widths(self) -> list[int]:
+        return [
+            max([cell_len(c), *(cell_len(str(cells[i])) for _, cells in self.rows)])
+            for i, c in enumerate(self.columns)
+        ]
+
+    def compose(self) -> ComposeResult:
+        g = glyphs_for(self.app)
+        with Vertical() as box:
+            wanted = sum(w + 2 for w in self.widths()) + 2 + 4  # cells, scrollbar, frame
+            box.styles.width = min(max(wanted, 40), max(40, self.app.size.width - 2))
+            yield Static(g.text(self.title_text), classes="prompt")
+            table = GameTable(cursor_type="row", zebra_stripes=True)
+            table.styles.height = len(self.rows) + 1  # the header and the rows (16 at most)
+            for label, width in zip(self.columns, self.widths(), strict=True):
+                table.add_column(label, width=width)
+            for value, cells in self.rows:
+                table.add_row(
+                    *(c if isinstance(c, Text) else Text(g.text(c)) for c in cells), key=value
+                )
+            yield table
+            if self.details:
+                yield Static("", id="row-detail", classes="prompt")
+            if self.note:
+                yield Static(g.text(self.note), classes="note")
+
+    def on_mount(self) -> None:
+        self.query_one(GameTable).focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.dismiss(str(event.row_key.value))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self.details:
+            text = self.details.get(str(event.row_key.value), "")
+            self.query_one("#row-detail", Static).update(glyphs_for(self.app).text(text))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -52,15 +52,14 @@ WIDE_ROOM = 12  # the narrowest room in which a cell's wide form is used
 
 
 def cell_text(cell: Cell, room: int, g: Glyphs = UNICODE) -> str:
-    """The cell's text fitted to `room` columns (without the flag column): the wide form
-    when there is room for it (its head cut with `g.more`, …, if need be, its tail kept
-    whole)."""
-    if not cell.wide or room < WIDE_ROOM:
-        return cell.text[:room].ljust(room)
+    """The cell's text in `room` columns (without the flag column): the wide form when it
+    fits whole (its tail kept right-aligned), else the short form; nothing is cut (a box
+    is never narrower than the short forms: `min_inner`)."""
     head, _, tail = cell.wide.partition("\t")
     space = room - len(tail) - (1 if tail else 0)
-    head = g.fit(head, space).plain
-    return f"{head.ljust(space)} {tail}" if tail else head.ljust(room)
+    if cell.wide and room >= WIDE_ROOM and len(head) <= space:
+        return f"{head.ljust(space)} {tail}" if tail else head.ljust(room)
+    return cell.text.ljust(room)
 
 
 class FrameDiagram(Widget, can_focus=True):

@@ -11,7 +11,9 @@ from ...catalog import LOCATION_ORDER, catalog
 from ...combat import stats
 from ...combat.preview import shots_left, shutdown_thresholds
 from ...combat.state import LOC_INDEX, Unit
+from ..battle_words import energy_phrases, hex_name, stress_limits
 from ..glyphs import Glyphs
+from .hex_picture import frame_label
 from .panel_text import (
     BAR_MAX,
     BODY,
@@ -27,46 +29,37 @@ from .panel_text import (
 )
 
 
-def _location_cells(unit: Unit, location: str, g: Glyphs) -> tuple[str, str, str]:
-    """(title, armour, structure) of one location for the narrow diagram."""
+def _location_cell(unit: Unit, location: str, g: Glyphs) -> str:
+    """``22/11`` (armour/structure) of one location, ``lost`` once destroyed."""
     i = LOC_INDEX[location]
-    ab = loc_abbrev(location)
     if unit.structure[i] <= 0:
-        return f"{ab} {g.no}", "lost", ""
-    return ab, f"A{unit.armor[i]}", f"S{unit.structure[i]}"
-
-
-def _location_line(unit: Unit, location: str, g: Glyphs) -> str:
-    """One location on one line: ``CT A14 S7`` (``CT ✗ lost`` once destroyed)."""
-    title, armour, structure = _location_cells(unit, location, g)
-    return " ".join(x for x in (title, armour, structure) if x)
+        return f"{g.no}lost"
+    return f"{unit.armor[i]}/{unit.structure[i]}"
 
 
 def frame_diagram(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]:
-    """Head on top, arms and torsos across, legs below: 5 lines (4 when wide)."""
-    wide = width >= WIDE
-    col = 9 if wide else 7
+    """Head on top, arms and torsos across, legs below, each location as armour/structure:
+    4 lines."""
+    col = 9 if width >= WIDE else 7
     pad = max(0, (width - 5 * col) // 2)
     centre = pad + 2 * col  # first column of the centre torso's cell
     out: list[Text] = []
 
-    def single(location: str) -> Text:
-        t = Text(" " * centre)
-        t.append(_location_line(unit, location, g), style=location_style(unit, location, pal))
+    def single(location: str, lead: str = "") -> Text:
+        t = Text(lead.ljust(centre))
+        text = f"{loc_abbrev(location)} {_location_cell(unit, location, g)}"
+        t.append(text, style=location_style(unit, location, pal))
         return t
 
-    out.append(single(HEAD))
-    cells = [_location_cells(unit, loc, g) for loc in BODY]
+    out.append(single(HEAD, "armour/structure" if centre >= 17 else "A/S"))
     styles = [location_style(unit, loc, pal) for loc in BODY]
-    rows: list[list[str]]
-    if wide:
-        rows = [[c[0] for c in cells], [" ".join(x for x in c[1:] if x) for c in cells]]
-    else:
-        rows = [[c[0] for c in cells], [c[1] for c in cells], [c[2] for c in cells]]
-    for row in rows:
+    for cells in (
+        [loc_abbrev(loc) for loc in BODY],
+        [_location_cell(unit, loc, g) for loc in BODY],
+    ):
         t = Text(" " * pad)
-        for text, style in zip(row, styles, strict=True):
-            t.append(text[: col - 1].ljust(col), style=style if text else "")
+        for text, style in zip(cells, styles, strict=True):
+            t.append(text[: col - 1].ljust(col), style=style)
         t.rstrip()
         out.append(t)
     out.append(single(LEGS))
@@ -81,8 +74,8 @@ def _status_flags(unit: Unit, pal: Palette) -> list[Text]:
 
     if unit.destroyed:
         add("DESTROYED", pal.error)
-    if not unit.pilot_alive:
-        add("pilot KIA", pal.error)
+    if not unit.pilot_alive and not unit.destroyed:
+        add("OUT: pilot killed", pal.error)
     if unit.shutdown:
         add("SHUT DOWN", pal.error)
     if unit.braced:
@@ -112,45 +105,59 @@ def _status_flags(unit: Unit, pal: Palette) -> list[Text]:
 def _weapon_status(unit: Unit, index: int) -> str:
     ws = unit.weapons[index]
     if ws.destroyed:
-        return "destroyed"
+        return "lost"
     if not stats.has_shots(ws):
         return "no ammo"
     if ws.group in unit.fired_groups:
         return "fired"
     if unit.overwatch_group == ws.group:
-        return "overwatch"
+        return "watch"  # on overwatch
     return ""
 
 
 def _weapon_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]:
+    """One row per weapon, group by group; the same weapon at the same state twice in a
+    group is one row (``ML×2``, its ammunition the shots of both)."""
     cat = catalog()
     wide = width >= WIDE
-    header = "G Wpn  Dmg En Range   Shots Status"
+    header = "G Wpn  Dmg En Range   Ammo Status"
     if wide:
-        header = "G Wpn  Mount Dmg En Range   Shots Status"
+        header = "G Wpn  Mount Dmg En Range   Ammo Status"
     out = [Text(header, style="underline")]
     order = sorted(range(len(unit.weapons)), key=lambda i: (unit.weapons[i].group, i))
-    last_group: int | None = None
+    rows: list[tuple[tuple[object, ...], list[int]]] = []
     for i in order:
+        ws = unit.weapons[i]
+        key = (ws.group, ws.weapon, ws.mount if wide else "", _weapon_status(unit, i))
+        same = next((r for r in rows if r[0] == key), None)
+        if same is not None:
+            same[1].append(i)
+        else:
+            rows.append((key, [i]))
+    last_group: int | None = None
+    for _, indices in rows:
+        i = indices[0]
         ws = unit.weapons[i]
         w = stats.weapon_of(ws)
         rc = cat.range_class(w.range)
         group = str(ws.group) if ws.group != last_group else " "
         last_group = ws.group
-        shots = shots_left(unit, i)
+        counts = [shots_left(unit, j) for j in indices]
+        shots = None if counts[0] is None else sum(c or 0 for c in counts)
         status = _weapon_status(unit, i)
         band = f"{rc.optimal_min}-{rc.optimal_max}/{rc.max_range}"
-        mount = f"{loc_abbrev(ws.mount):<5} " if wide else ""
+        mount = f" {loc_abbrev(ws.mount):<5}" if wide else ""
         ammo = "-" if shots is None else str(shots)
-        text = f"{group} {w.abbrev:<4} {mount}{w.damage:>3} {w.energy:>2} {band:<7} {ammo:>5} "
+        name = w.abbrev if len(indices) == 1 else f"{w.abbrev}{g.times}{len(indices)}"
+        text = f"{group} {name:<5}{mount}{w.damage:>3}{w.energy:>3} {band:<7}{ammo:>4} "
         line = Text(text)
         style = ""
-        if status == "destroyed":
+        if status == "lost":
             style = f"{pal.error} strike"
         elif status in ("no ammo", "fired"):
             style = "dim"
         line.stylize(style, 2, len(text))
-        line.append(status, style=pal.error if status == "destroyed" else style)
+        line.append(status, style=pal.error if status == "lost" else style)
         out.append(line)
     return out
 
@@ -186,7 +193,10 @@ def frame_lines(
     side_style = pal.player if unit.side == "player" else pal.enemy
     out: list[Text] = []
     title = Text()
-    title.append(unit.id if unit.side == "player" else unit.id.lower(), style=side_style)
+    mark = frame_label(unit)
+    if not unit.pilot_alive and not unit.destroyed:
+        mark = mark[0] + g.times  # out of the fight, as the map marks it
+    title.append(mark, style=side_style)
     title.append(" ")
     title.append(unit.label, style="bold")
     sep = f" {g.sep} "
@@ -211,7 +221,7 @@ def frame_lines(
 
     flags = _status_flags(unit, pal)
     if not flags and phase == "deployment":
-        where = f"placed at {unit.pos.q},{unit.pos.r}" if unit.pos is not None else "not placed"
+        where = f"placed at {hex_name(unit.pos)}" if unit.pos is not None else "not placed"
         flags = [Text(where, style="dim")]
     elif not flags and phase == "over":
         flags = [Text("standing" if unit.active else "out of the fight", style="dim")]
@@ -227,33 +237,22 @@ def frame_lines(
 
 
 def _reactor_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]:
-    """Energy used against the output (and the overload limit), stress against the
-    shutdown thresholds, each with a bar when there is room."""
-    r = catalog().combat.reactor
+    """Energy in the one energy language (battle_words.energy_text), stress as a bar from 0
+    to the automatic shutdown with a mark at the shutdown risk, and the two limits named."""
     output = stats.effective_output(unit)
-    limit = stats.overload_limit(unit)
-    chance_at, auto_at = shutdown_thresholds(unit)
-    wide = width >= WIDE
-    energy = f"Energy {unit.energy_used}/{output}, max {limit}"
-    if wide:
-        stress = (
-            f"Stress {unit.stress}: {r.shutdown_chance}% shutdown at {chance_at}, auto {auto_at}"
-        )
-    else:
-        stress = f"Stress {unit.stress}: {r.shutdown_chance}% at {chance_at}, auto {auto_at}"
-    label = max(len(energy), len(stress))
-    cells = min(BAR_MAX, width - label - 2)
-    energy_style = pal.warning if unit.energy_used > output else ""
+    risk_at, auto_at = shutdown_thresholds(unit)
+    energy_style = pal.warning if unit.energy_used > output or unit.shutdown else ""
     stress_style = (
-        pal.error if unit.stress >= auto_at else pal.warning if unit.stress >= chance_at else ""
+        pal.error if unit.stress >= auto_at else pal.warning if unit.stress >= risk_at else ""
     )
-    out = []
-    for text, style, value, mark, top in (
-        (energy, energy_style, unit.energy_used, output, limit),
-        (stress, stress_style, unit.stress, chance_at, auto_at),
-    ):
-        line = Text(text.ljust(label + 1), style=style)
-        if cells >= 5:
-            line.append_text(bar(value, mark, top, cells, g))
-        out.append(line)
+    words = [Text(w, style=energy_style) for w in energy_phrases(unit)]
+    words[0] = Text(words[0].plain.capitalize(), style=energy_style)
+    out = flow(words, width, g, indent=2)
+    head = f"Stress {unit.stress} "
+    line = Text(head, style=stress_style)
+    cells = min(BAR_MAX, width - len(head))
+    if cells >= 5:
+        line.append_text(bar(unit.stress, risk_at, auto_at, cells, g))
+    out.append(line)
+    out.append(Text("  " + stress_limits(unit, width - 2, g.sep), style="dim"))
     return out

@@ -19,12 +19,17 @@ from ...catalog import catalog
 from ...combat import stats
 from ...combat.state import Battle, Unit
 from ...hexgrid import Hex, from_offset, to_offset
+from ..battle_words import column_name
 
 Layout = Literal["compact", "roomy"]
 LayoutMode = Literal["auto", "compact", "roomy"]
 
 #: (columns per hex, lines per row, shift of the odd rows) for each layout.
 GEOMETRY: dict[Layout, tuple[int, int, int]] = {"compact": (2, 1, 1), "roomy": (4, 2, 2)}
+#: The ruler: the row numbers in a gutter on the left, the column letters on a line on top.
+GUTTER, TOP = 2, 1
+RULER = "hexmap--ruler"
+RULER_ON = "hexmap--ruler-on"  # the cursor's column letter and row number
 
 #: Axial steps for the six hex directions.
 STEPS: dict[str, tuple[int, int]] = {
@@ -46,7 +51,8 @@ MARKS: dict[str, tuple[str, str]] = {
     "los-penalty": ("!", "!"),
     "wreck": ("x", "×"),
     "reach": ("+", "◦"),
-    "zone": (":", ":"),
+    "zone": ("=", "="),
+    "out": ("x", "×"),
 }
 #: Roomy layout: the characters either side of a legal target's / the chosen target's label.
 BRACKETS: dict[str, tuple[str, str]] = {"targetable": ("[", "]"), "target": (">", "<")}
@@ -57,6 +63,7 @@ MARK_NAMES: dict[str, str] = {
     "wreck": "wreck",
     "reach": "reach",
     "zone": "deploy zone",
+    "out": "out: pilot dead",
 }
 
 TERRAIN_CLASSES = ("open", "forest", "rocks", "rough", "sand")
@@ -81,6 +88,39 @@ class Overlay:
     targets: frozenset[Hex] = frozenset()  # hexes holding legal targets
     target: Hex | None = None  # the chosen target
 
+    def hexes(self) -> frozenset[Hex]:
+        """Every hex the overlay marks."""
+        single = frozenset({self.target}) if self.target is not None else frozenset()
+        return (
+            self.zone
+            | self.reach
+            | frozenset(self.path)
+            | frozenset(self.los)
+            | self.los_penalty
+            | self.targets
+            | single
+        )
+
+    def rows_changed(self, other: Overlay) -> set[int]:
+        """The map rows where this overlay and `other` differ (the rows to draw again)."""
+        if other == self:
+            return set()
+        return {h.r for h in self.hexes() ^ other.hexes()} | {
+            h.r for h in self.hexes() & other.hexes() if _marks(self, h) != _marks(other, h)
+        }
+
+
+def _marks(overlay: Overlay, h: Hex) -> tuple[bool, ...]:
+    return (
+        h in overlay.zone,
+        h in overlay.reach,
+        h in overlay.path,
+        h in overlay.los,
+        h in overlay.los_penalty,
+        h in overlay.targets,
+        h == overlay.target,
+    )
+
 
 NO_OVERLAY = Overlay()
 
@@ -97,14 +137,17 @@ def frame_label(unit: Unit) -> str:
 
 
 def legend(ascii_glyphs: bool, *, marks: bool = False) -> str:
-    """One short line: the terrain glyphs and the frame letters (and the overlay marks)."""
+    """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
+    deployment zone (and the other overlay marks)."""
     cat = catalog()
+    form = 0 if ascii_glyphs else 1
     parts = [
         f"{t.glyph if ascii_glyphs else t.unicode} {t.name.lower()}" for t in cat.terrain.values()
     ]
-    parts += ["M1 yours", "m1 enemy"]
+    parts += ["M1 yours", "m1 enemy", f"M{MARKS['out'][form]} out"]
+    parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
     if marks:
-        parts += [f"{MARKS[k][0 if ascii_glyphs else 1]} {MARK_NAMES[k]}" for k in MARKS]
+        parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in MARKS if k not in ("zone", "out")]
     return "  ".join(parts)
 
 
@@ -114,9 +157,9 @@ def largest_map() -> tuple[int, int]:
 
 
 def drawing_size(width: int, height: int, layout: Layout) -> Size:
-    """The cells a width x height map takes in a layout."""
+    """The cells a width x height map takes in a layout, its ruler included."""
     cw, lines, shift = GEOMETRY[layout]
-    return Size(cw * width + (shift if height > 1 else 0), lines * height)
+    return Size(GUTTER + cw * width + (shift if height > 1 else 0), TOP + lines * height)
 
 
 COMPONENT_CLASSES: frozenset[str] = frozenset(
@@ -138,6 +181,9 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--active",
         "hexmap--hover",
         "hexmap--cursor",
+        "hexmap--out",
+        RULER,
+        RULER_ON,
     }
 )
 
@@ -151,7 +197,8 @@ def contains(width: int, height: int, h: Hex | None) -> bool:
 
 
 def hex_at(layout: Layout, width: int, height: int, x: int, y: int) -> Hex | None:
-    """Drawing coordinates -> the hex drawn there (None off the map)."""
+    """Drawing coordinates -> the hex drawn there (None off the map, or on the ruler)."""
+    x, y = x - GUTTER, y - TOP
     if x < 0 or y < 0:
         return None
     cw, lines, shift = GEOMETRY[layout]
@@ -171,17 +218,19 @@ def cell_of(layout: Layout, h: Hex) -> tuple[int, int]:
     """The hex -> (x, y) of the top-left cell of its drawing."""
     cw, lines, shift = GEOMETRY[layout]
     col, row = to_offset(h)
-    return cw * col + (shift if row % 2 else 0), lines * row
+    return GUTTER + cw * col + (shift if row % 2 else 0), TOP + lines * row
 
 
 @frozen(eq=False)
 class Scene:
     """One battle as the map draws it: per-hex look-ups."""
 
+    active: str | None
     width: int
     height: int
     terrain: tuple[str, ...]
     frames: dict[Hex, tuple[str, str]]  # hex -> (label, side class)
+    out: frozenset[Hex]  # frames out of the fight with their pilot dead (not destroyed)
     active_hex: Hex | None
     wrecks: frozenset[Hex]
     overlay: Overlay
@@ -192,6 +241,7 @@ class Scene:
     def of(cls, battle: Battle, active: str | None, overlay: Overlay) -> Scene:
         """`active`: the id of the frame to highlight (None: none)."""
         frames: dict[Hex, tuple[str, str]] = {}
+        out: set[Hex] = set()
         wrecks: set[Hex] = set()
         active_hex: Hex | None = None
         for unit in battle.units:
@@ -202,16 +252,36 @@ class Scene:
                 continue
             side = "hexmap--player" if unit.side == "player" else "hexmap--enemy"
             frames[unit.pos] = (frame_label(unit), side)
+            if not unit.pilot_alive:
+                out.add(unit.pos)
             if unit.id == active:
                 active_hex = unit.pos
         bmap = battle.map
         return cls(
+            active,
             bmap.width,
             bmap.height,
             bmap.terrain,
             frames,
+            frozenset(out),
             active_hex,
             frozenset(wrecks),
+            overlay,
+            frozenset(overlay.path),
+            frozenset(overlay.los),
+        )
+
+    def with_overlay(self, overlay: Overlay) -> Scene:
+        """The same battle under another overlay (the per-hex look-ups kept)."""
+        return Scene(
+            self.active,
+            self.width,
+            self.height,
+            self.terrain,
+            self.frames,
+            self.out,
+            self.active_hex,
+            self.wrecks,
             overlay,
             frozenset(overlay.path),
             frozenset(overlay.los),
@@ -262,6 +332,8 @@ class Painter:
         if frame is not None:
             label, side = frame
             classes.append(side)
+            if h in s.out:
+                classes.append("hexmap--out")
             if h == ov.target:
                 classes.append("hexmap--target")
                 bracket = "target"
@@ -288,16 +360,31 @@ class Painter:
             classes.append("hexmap--cursor")
         return label, mark, bracket, tuple(classes)
 
+    def ruler_line(self, s: Scene, layout: Layout, cursor: Hex) -> LineSig:
+        """The column letters above the map, each over its column's hexes (the cursor's
+        column reversed)."""
+        cw = GEOMETRY[layout][0]
+        at = cw // 2 if layout == "roomy" else 0  # over the middle of an even row's hex
+        runs: list[Run] = [(" " * (GUTTER + at), (RULER,))]
+        cursor_col = to_offset(cursor)[0]
+        for col in range(s.width):
+            name = column_name(col)
+            on = (RULER, RULER_ON) if col == cursor_col else (RULER,)
+            runs.append((name, on))
+            runs.append((" " * max(0, cw - len(name)), (RULER,)))
+        return _merge(runs)
+
     def row_lines(
         self, s: Scene, row: int, layout: Layout, cursor: Hex, hover: Hex | None
     ) -> list[LineSig]:
-        """The signatures of the drawn lines of one map row."""
+        """The signatures of the drawn lines of one map row, its number in the gutter."""
         width = s.width
         terrain = s.terrain
         base: StyleKey = (BASE,)
         roomy = layout == "roomy"
-        top: list[Run] = []
-        bottom: list[Run] = []
+        number: StyleKey = (RULER, RULER_ON) if row == to_offset(cursor)[1] else (RULER,)
+        top: list[Run] = [(f"{row + 1:>{GUTTER}}", number)]
+        bottom: list[Run] = [(" " * GUTTER, (RULER,))]
         if row % 2:
             top.append(("  " if roomy else " ", base))
             if roomy:
@@ -308,9 +395,10 @@ class Painter:
             t = terrain[first + col]
             glyph = self.glyph(t)
             label, mark, bracket, classes = self.look(s, h, t, cursor, hover)
+            out = label is not None and h in s.out
             if not roomy:
                 if label is not None:
-                    top.append((label, classes))
+                    top.append((label[0] + self.mark("out") if out else label, classes))
                 elif mark is None:
                     top.append((glyph + " ", classes))
                 else:
@@ -320,7 +408,8 @@ class Painter:
             if label is not None:
                 left, right = BRACKETS.get(bracket, (" ", " "))
                 top.append((left + label + right, classes))
-                bottom.append((" " + glyph * 2 + " ", classes))
+                under = self.mark("out") * 2 if out else glyph * 2
+                bottom.append((" " + under + " ", classes))
             else:
                 top.append((" " + glyph * 2 + " ", classes))
                 if mark is None:
@@ -329,10 +418,10 @@ class Painter:
                     bottom.append((" ", classes))
                     bottom.append((self.mark(mark) * 2, _with_mark(classes, mark)))
                     bottom.append((" ", classes))
-        out = [_merge(top)]
+        lines = [_merge(top)]
         if roomy:
-            out.append(_merge(bottom))
-        return out
+            lines.append(_merge(bottom))
+        return lines
 
 
 def _with_mark(classes: StyleKey, mark: str) -> StyleKey:

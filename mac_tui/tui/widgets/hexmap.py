@@ -16,9 +16,13 @@ roomy    4 columns x 2 lines per hex, odd rows shifted right by 2: a 20x14 map i
 
 Overlay marks (never colour alone; the background tints come from component classes):
 path `*`/`•`, LOS hex `-`, LOS hex with a penalty `!`, a wreck `x`/`×`, reach `+`/`◦`,
-deployment zone `:` (zones are always Open ground, so this never reads as sand). The cursor
-is reversed, the active frame bold and underlined (on a primary tint), legal targets
-underlined (on an error tint), the chosen target bold on the error colour.
+deployment zone `=` (no terrain glyph in either form). A frame out of the fight with its pilot
+dead keeps its class letter with the out mark (`Mx`/`M×` compact; the mark under its label
+roomy), dimmed and struck through. The ruler: the row numbers in a 2-column gutter on the
+left, the column letters on a line on top (battle_words.hex_name: ``C7``), the cursor's
+letter and number reversed. The cursor is reversed, the active frame bold and underlined (on
+a primary tint), legal targets underlined (on an error tint), the chosen target bold on the
+error colour.
 
 Repaints: every drawn line has a signature (its text runs and their component classes). A
 change (`show`, `set_cursor`, the hover, `ascii_glyphs`) recomputes the signatures of the rows
@@ -50,6 +54,7 @@ from .hex_picture import (
     GEOMETRY,
     NO_OVERLAY,
     STEPS,
+    TOP,
     VERTICAL,
     Layout,
     LayoutMode,
@@ -68,6 +73,10 @@ from .hex_picture import (
 )
 
 __all__ = ["HexMap", "Layout", "Overlay", "drawing_size", "frame_label", "legend"]
+
+RULER_ROW = -1  # the ruler's line, among the rows `_redraw` is given
+#: The keypad's digits as hex directions (5 is the centre: no step).
+NUMPAD = {"7": "nw", "9": "ne", "4": "w", "6": "e", "1": "sw", "3": "se", "8": "up", "2": "down"}
 
 
 class HexMap(Widget, can_focus=True):
@@ -98,6 +107,9 @@ class HexMap(Widget, can_focus=True):
     HexMap > .hexmap--active { text-style: bold underline; background: $primary-muted; }
     HexMap > .hexmap--hover { background: $panel-lighten-2; }
     HexMap > .hexmap--cursor { text-style: bold reverse; }
+    HexMap > .hexmap--out { text-style: strike; color: $text-muted; }
+    HexMap > .hexmap--ruler { color: $text-muted; }
+    HexMap > .hexmap--ruler-on { text-style: bold reverse; }
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = set(COMPONENT_CLASSES)
@@ -107,11 +119,18 @@ class HexMap(Widget, can_focus=True):
         Binding("left,h", "step('w')", "West", show=False, id="hexmap.w"),
         Binding("up,k", "step('up')", "Up", show=False, id="hexmap.up"),
         Binding("down,j", "step('down')", "Down", show=False, id="hexmap.down"),
-        Binding("y", "step('nw')", "North-west", show=False, id="hexmap.nw"),
-        Binding("u", "step('ne')", "North-east", show=False, id="hexmap.ne"),
-        Binding("b", "step('sw')", "South-west", show=False, id="hexmap.sw"),
-        Binding("n", "step('se')", "South-east", show=False, id="hexmap.se"),
+        Binding("y,home", "step('nw')", "North-west", show=False, id="hexmap.nw"),
+        Binding("u,pageup", "step('ne')", "North-east", show=False, id="hexmap.ne"),
+        Binding("b,end", "step('sw')", "South-west", show=False, id="hexmap.sw"),
+        Binding("n,pagedown", "step('se')", "South-east", show=False, id="hexmap.se"),
         Binding("enter", "pick", "Pick", show=False, id="hexmap.pick"),
+        # The numeric keypad: with Num Lock off it sends the keys above (7 Home, 9 PgUp,
+        # 1 End, 3 PgDn, 4 6 8 2 the arrows); with it on, the digits, taken here while
+        # `numpad_digits` is on (the battle screen turns it off while 1-4 pick a group).
+        *(
+            Binding(key, f"numpad('{way}')", way, show=False, id=f"hexmap.numpad{key}")
+            for key, way in NUMPAD.items()
+        ),
     ]
 
     class CursorMoved(Message):
@@ -155,6 +174,7 @@ class HexMap(Widget, can_focus=True):
         self._scene: Scene | None = None  # the battle's per-hex look-ups, rebuilt by show()
         self._cursor = Hex(0, 0)
         self._pending_cursor: Hex | None = None  # set_cursor() before the first show()
+        self.numpad_digits = True  # the digits step the cursor (off while they mean more)
         self._hover: Hex | None = None
         self._width = 0
         self._height = 0
@@ -213,8 +233,14 @@ class HexMap(Widget, can_focus=True):
         active frame, else into the zone, else the centre, and `CursorMoved` is posted."""
         bmap = battle.map
         resized = (bmap.width, bmap.height) != (self._width, self._height)
+        before = self._scene
+        same_battle = battle is self._battle and before is not None and before.active == active
         self._battle = battle
-        self._scene = scene = Scene.of(battle, active, overlay)
+        self._scene = scene = (
+            before.with_overlay(overlay)
+            if same_battle and before is not None
+            else Scene.of(battle, active, overlay)
+        )
         self._width, self._height = bmap.width, bmap.height
         if resized:
             start = self._pending_cursor if self._contains(self._pending_cursor) else None
@@ -230,6 +256,8 @@ class HexMap(Widget, can_focus=True):
             self._relayout(force=True)
             self.refresh(layout=True)
             self.post_message(self.CursorMoved(self, start))
+        elif same_battle and before is not None:
+            self._redraw(before.overlay.rows_changed(overlay))  # only what the overlay touches
         else:
             self._redraw()
 
@@ -244,7 +272,10 @@ class HexMap(Widget, can_focus=True):
             return
         old = self._cursor
         self._cursor = h
-        self._redraw((old.r, h.r))
+        rows = [old.r, h.r]
+        if to_offset(old)[0] != to_offset(h)[0]:
+            rows.append(RULER_ROW)  # the ruler marks the cursor's column
+        self._redraw(rows)
         self.post_message(self.CursorMoved(self, h))
 
     def step_cursor(self, direction: str) -> None:
@@ -306,7 +337,7 @@ class HexMap(Widget, can_focus=True):
         layout = self._pick_layout()
         if force or layout != self._layout:
             self._layout = layout
-            self._sigs = [None] * (GEOMETRY[layout][1] * self._height)
+            self._sigs = [None] * (TOP + GEOMETRY[layout][1] * self._height)
             self._strips.clear()
             self._redraw(full=True)
 
@@ -321,6 +352,15 @@ class HexMap(Widget, can_focus=True):
     # ---- keys and mouse -----------------------------------------------------------------
     def action_step(self, direction: str) -> None:
         self.step_cursor(direction)
+
+    def action_numpad(self, direction: str) -> None:
+        self.step_cursor(direction)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keypad's digits step the cursor only while `numpad_digits` is on."""
+        if action == "numpad":
+            return self.numpad_digits
+        return True
 
     def action_pick(self) -> None:
         if self._battle is not None:
@@ -364,17 +404,24 @@ class HexMap(Widget, can_focus=True):
         if scene is None:
             return
         lines = GEOMETRY[self._layout][1]
-        if len(self._sigs) != lines * self._height:
-            self._sigs = [None] * (lines * self._height)
+        if len(self._sigs) != TOP + lines * self._height:
+            self._sigs = [None] * (TOP + lines * self._height)
             full = True
-        todo = range(self._height) if rows is None else sorted(set(rows))
+        todo = range(RULER_ROW, self._height) if rows is None else sorted(set(rows))
         changed: list[int] = []
         for row in todo:
+            if row == RULER_ROW:
+                sig = self._painter.ruler_line(scene, self._layout, self._cursor)
+                if self._sigs[0] != sig:
+                    self._sigs[0] = sig
+                    self._strips.pop(0, None)
+                    changed.append(0)
+                continue
             if not 0 <= row < self._height:
                 continue
             row_lines = self._painter.row_lines(scene, row, self._layout, self._cursor, self._hover)
             for i, sig in enumerate(row_lines):
-                y = row * lines + i
+                y = TOP + row * lines + i
                 if self._sigs[y] != sig:
                     self._sigs[y] = sig
                     self._strips.pop(y, None)

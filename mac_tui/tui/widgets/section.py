@@ -20,6 +20,8 @@ class Section(Vertical):
     TITLE = ""
     KEY = ""
     HELP = ""
+    HINT = ""  # a new player's first step here, shown by the hub while hints are on
+    _drawn: tuple[object, object] | None = None  # the (state, settings) last drawn
 
     @property
     def state(self) -> GameState:
@@ -43,5 +45,17 @@ class Section(Vertical):
     def refresh_view(self) -> None:
         """Redraw from the current state."""
 
-    def on_show(self) -> None:
+    def redraw(self) -> None:
+        """`refresh_view` unless the section already shows this very state with these
+        settings (switching to a section that has not changed draws nothing again: its
+        tables keep their rows and Textual its rendered lines)."""
+        session = getattr(self.app, "session", None)
+        state = session.state if session is not None else None
+        settings = getattr(self.app, "settings", None)
+        if state is None or self._drawn == (state, settings):
+            return
+        self._drawn = (state, settings)
         self.refresh_view()
+
+    def on_show(self) -> None:
+        self.redraw()

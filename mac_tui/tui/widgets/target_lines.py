@@ -4,13 +4,18 @@ the overload warning, the AP cost or the engine's refusal."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from attrs import frozen
 from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat import stats
 from ...combat.attack import distance_band
-from ...combat.preview import FirePreview, WeaponPreview, stress_outlook
+from ...combat.forecast import Forecast
+from ...combat.preview import FirePreview, WeaponPreview
 from ...combat.state import LOC_INDEX, Battle, Unit
+from ..battle_words import engine_text, first_fit, hex_name, overload_text, spend_phrases
 from ..glyphs import Glyphs
 from .panel_text import (
     FULL_NAMES,
@@ -19,7 +24,6 @@ from .panel_text import (
     Palette,
     first_fitting,
     flow,
-    hex_text,
     loc_abbrev,
     location_style,
     signed,
@@ -81,7 +85,7 @@ def _los_lines(preview: FirePreview, width: int, g: Glyphs) -> list[Text]:
     for step in preview.los:
         t = terrain[step.terrain]
         glyph = t.glyph if g.ascii else t.unicode
-        text = f"{hex_text(step.hex.q, step.hex.r)} {glyph}" if wide else glyph
+        text = f"{hex_name(step.hex)} {glyph}" if wide else glyph
         tok = Text(text)
         if step.penalty:
             tok.append(f"{-step.penalty:+d}", style="bold")
@@ -89,11 +93,27 @@ def _los_lines(preview: FirePreview, width: int, g: Glyphs) -> list[Text]:
     return flow(tokens, width, g, lead=head + Text(" "), indent=2)
 
 
+@frozen
+class ShotRisk:
+    """The exact forecast of the previewed shot (None: refused, or not aimed), and of a
+    called shot at each location it may be called at (empty for a plain shot)."""
+
+    forecast: Forecast | None = None
+    called: tuple[tuple[str, Forecast], ...] = ()
+
+
+NO_RISK = ShotRisk()
+
+
 def target_lines(
-    battle: Battle, preview: FirePreview, width: int, g: Glyphs, pal: Palette
+    battle: Battle,
+    preview: FirePreview,
+    width: int,
+    g: Glyphs,
+    pal: Palette,
+    risk: ShotRisk = NO_RISK,
 ) -> list[Text]:
     cat = catalog()
-    wide = width >= WIDE
     full_names = width >= FULL_NAMES
     out: list[Text] = []
     try:
@@ -122,10 +142,12 @@ def target_lines(
         )
         title.append(str(tail))
         out.append(title)
-        out.extend(_armour_glance(target, preview.location, width, g, pal))
-        if preview.location is not None:
-            i = LOC_INDEX[preview.location]
-            loc = cat.location(preview.location)
+        # A called shot still to be placed (its table below) marks no one location.
+        aimed = None if risk.called else preview.location
+        out.extend(_armour_glance(target, aimed, width, g, pal))
+        if aimed is not None:
+            i = LOC_INDEX[aimed]
+            loc = cat.location(aimed)
             if target.structure[i] <= 0:
                 words = [Text(f"{loc.name} {g.no} destroyed", style=pal.error)]
             else:
@@ -140,11 +162,14 @@ def target_lines(
 
     group = Text(f"Group {preview.group}", style="bold")
     group.append(f" {g.sep} {preview.ap_cost} AP")
-    if preview.location is not None:
+    if risk.called:
+        group.append(f" {g.sep} called shot")
+    elif preview.location is not None:
         group.append(f" {g.sep} called {loc_abbrev(preview.location)}")
     out.append(group)
     if preview.refusal is not None:
-        refused = flow(preview.refusal.split(" "), width, g, lead=f"{g.warn} Refused: ", indent=2)
+        reason = engine_text(battle, preview.refusal)
+        refused = flow(reason.split(" "), width, g, lead=f"{g.warn} Refused: ", indent=2)
         for line in refused:
             line.stylize(pal.error)
         out.extend(refused)
@@ -152,34 +177,81 @@ def target_lines(
     for w in preview.weapons:
         out.extend(_weapon_preview_lines(w, width, full_names, g, pal))
 
-    if preview.firing:
+    if risk.forecast is not None:
+        out.extend(forecast_lines(risk.forecast, width, g, pal))
+    elif preview.firing:
         exp = Text("Expected damage ", style="bold")
         exp.append(f"{preview.expected:.1f}", style="bold")
         out.append(exp)
-    energy = Text(
-        f"Energy {preview.energy}: {preview.energy_left} {g.right} {preview.energy_after}"
-    )
-    if wide:
-        energy = Text(
-            f"Energy {preview.energy}: {preview.energy_left} left {g.right} {preview.energy_after}"
-        )
-    if preview.overload_after:
-        over = "over output by" if wide else "overload"
-        energy.append(f" {g.sep} {over} {preview.overload_after}", style=pal.warning)
-    out.append(energy)
-    if attacker is not None and preview.refusal is None:
-        outlook = stress_outlook(attacker, preview.energy)
-        if outlook:
-            out.extend(
-                flow(
-                    outlook.split(" "),
-                    width,
-                    g,
-                    lead=Text(f"{g.warn} ", style=pal.warning),
-                    indent=2,
-                )
-            )
+    if risk.called:
+        out.extend(called_table(risk.called, width, g))
+    if attacker is not None:
+        phrases = list(spend_phrases(attacker, preview.energy))
+        phrases[0] = phrases[0].capitalize()
+        out.extend(flow(phrases, width, g, indent=2))
+        outlook = overload_text(attacker, preview.energy, g.right)
+        if outlook and preview.refusal is None:
+            words = [Text(w, style=pal.warning) for w in outlook.split(" ")]
+            out.extend(flow(words, width, g, lead=Text(f"{g.warn} ", style=pal.warning), indent=2))
     return out
+
+
+def pct(p: float) -> str:
+    """A probability as whole percent: ``0``, ``<1``, ``31``, ``>99``, ``100``."""
+    if p <= 0:
+        return "0"
+    if p >= 1:
+        return "100"
+    if p < 0.005:
+        return "<1"
+    if p > 0.995:
+        return ">99"
+    return str(round(p * 100))
+
+
+def forecast_lines(fc: Forecast, width: int, g: Glyphs, pal: Palette) -> list[Text]:
+    """The shot's exact outcome (combat/forecast.py): damage expected, the chance any hit
+    lands, the chance the target is out (frame destroyed, pilot killed) and each location's
+    chance to be destroyed."""
+    out_style = pal.error if fc.p_out >= 0.005 else ""
+    tokens = [
+        Text(f"{fc.expected_damage:.1f} damage,", style="bold"),
+        Text(f"a hit {pct(fc.p_any_hit)}%,"),
+        Text(f"out {pct(fc.p_out)}%", style=out_style),
+    ]
+    lines = flow(tokens, width, g, lead=Text("Forecast ", style="bold"), indent=2)
+    p_frame, p_pilot = pct(fc.p_frame_destroyed), pct(fc.p_pilot_killed)
+    outcomes = first_fit(
+        width,
+        (
+            f"  frame destroyed {p_frame}% {g.sep} pilot killed {p_pilot}%",
+            f"  frame {p_frame}% {g.sep} pilot {p_pilot}%",
+        ),
+    )
+    lines.append(Text(outcomes))
+    cat = catalog()
+    at_risk = sorted(
+        (loc for loc in LOCATION_ORDER if 0 < fc.p_destroyed[loc] < 1),
+        key=lambda loc: (-fc.p_destroyed[loc], LOCATION_ORDER.index(loc)),
+    )
+    tokens = [Text(f"{cat.location(loc).abbrev} {pct(fc.p_destroyed[loc])}%") for loc in at_risk]
+    if not tokens:
+        tokens = [Text("no location", style="dim")]
+    lines.extend(flow(tokens, width, g, lead=Text("  destroys "), indent=4))
+    return lines
+
+
+def called_table(rows: Sequence[tuple[str, Forecast]], width: int, g: Glyphs) -> list[Text]:
+    """A called shot's outcome for each location it may be called at: the chance that
+    location is destroyed, and that the target is out."""
+    cat = catalog()
+    cols = [cat.location(loc).abbrev for loc, _ in rows]
+    lead = 6
+    head = Text("Called".ljust(lead), style="bold")
+    head.append("".join(f"{c:>4}" for c in cols))
+    lost = Text("lost%".ljust(lead) + "".join(f"{pct(f.p_destroyed[loc]):>4}" for loc, f in rows))
+    out = Text("out%".ljust(lead) + "".join(f"{pct(f.p_out):>4}" for _, f in rows))
+    return [head, lost, out]
 
 
 def _weapon_preview_lines(

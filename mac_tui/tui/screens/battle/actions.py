@@ -21,9 +21,11 @@ from attrs import frozen
 from textual.actions import parse
 from textual.binding import Binding, BindingType
 
+from ....combat.actions import check_auto, check_reset, check_start
 from ....combat.commands import (
     AutoDeploy,
     Brace,
+    CalledShot,
     EndActivation,
     FireGroup,
     Move,
@@ -35,31 +37,39 @@ from ....combat.commands import (
     Vent,
     Withdraw,
 )
+from ....combat.refusals import order_refusal
+from ....combat.state import Battle
 from ....game import Command
 from .modes import (
     AI_MODES,
     PLAYER_MODES,
+    AiTurn,
     CallingShot,
     Deploying,
     EnemyTurn,
     Firing,
+    Halted,
     Idle,
     Jumping,
     Mode,
+    More,
     Moving,
     Over,
     Paused,
     Sprinting,
+    Threats,
 )
 from .moment import Moment
 
 COMBAT = (*PLAYER_MODES, *AI_MODES)  # the battle is on
 AIMING = (Firing, CallingShot)
-PICKING = (Moving, Sprinting, Jumping, Firing, CallingShot)  # Esc cancels these
+PICKING = (Moving, Sprinting, Jumping, Firing, CallingShot, Threats)  # Esc cancels these
 WAITING = (Idle, Deploying, *AI_MODES, Over)  # Esc leaves the battle from these
-AI_PACED = (EnemyTurn, Paused)
+AI_PACED = (EnemyTurn, Paused, More)  # space skips the rest of the turn from these
+ALL = (*COMBAT, Deploying, Over)
 
 Legal = Callable[[Moment], bool]
+Why = Callable[[Mode, Moment], str | None]
 
 
 def offers(kind: type[Command]) -> Legal:
@@ -71,12 +81,53 @@ def offers(kind: type[Command]) -> Legal:
     return legal
 
 
+def turn_refusal(mode: Mode, m: Moment) -> str | None:
+    """Why the player gives no order at all now (None: it is his frame's activation)."""
+    if isinstance(mode, Halted):
+        return "the AI's order was refused: a lets it try again"
+    if isinstance(mode, AiTurn):
+        if m.auto:
+            return "auto-resolve gives the orders: a takes them back"
+        unit = m.battle.active_unit if m.battle is not None else None
+        who = f"{unit.label} acts for the enemy" if unit is not None else "the enemy acts"
+        return f"{who}: p pauses, space skips to your turn"
+    return None
+
+
+def engine_says(kind: type[Command]) -> Why:
+    """The engine's reason no order of this kind can be given now (combat/refusals.py)."""
+
+    def why(mode: Mode, m: Moment) -> str | None:
+        return turn_refusal(mode, m) or order_refusal(m.battle, kind)
+
+    return why
+
+
+def deployment_says(check: Callable[[Battle], str | None]) -> Why:
+    def why(mode: Mode, m: Moment) -> str | None:
+        return check(m.battle) if m.battle is not None else "the battle is over"
+
+    return why
+
+
 def _called(m: Moment) -> bool:
     return m.called_ok
 
 
 def _more_frames(m: Moment) -> bool:
     return m.battle is not None and len(m.battle.side_units("player")) > 1
+
+
+def _orders(m: Moment) -> bool:
+    return m.orders and m.battle is not None and m.battle.phase == "combat"
+
+
+def _no_orders(mode: Mode, m: Moment) -> str | None:
+    return turn_refusal(mode, m) or "no frame of yours is acting"
+
+
+def _one_frame(mode: Mode, m: Moment) -> str | None:
+    return "your lance has one frame: there is no other to pick"
 
 
 @frozen
@@ -91,6 +142,12 @@ class BattleAction:
     show: bool = False  # in the footer
     bind: bool = True  # False: the key is the map's own (Enter places through the map)
     priority: bool = False
+    why: Why | None = None  # the reason it is greyed now, said when the key is pressed
+
+    def refusal(self, mode: Mode, m: Moment) -> str:
+        """Why the key does nothing now, for the message line."""
+        reason = self.why(mode, m) if self.why is not None else None
+        return f"{self.description}: {reason or 'not possible now'}"
 
     def state(self, mode: Mode, m: Moment) -> bool | None:
         """True live, None greyed, False hidden (Textual's `check_action` answers)."""
@@ -109,15 +166,19 @@ class BattleAction:
         )
 
 
-def _act(name: str, key: str, label: str, description: str, legal: Legal) -> BattleAction:
+def _act(name: str, key: str, label: str, description: str, kind: type[Command]) -> BattleAction:
     """An order of the player's activation: on the bar, greyed unless the engine allows it."""
-    return BattleAction(name, key, name, description, COMBAT, label, legal)
+    legal = offers(kind)
+    return BattleAction(name, key, name, description, COMBAT, label, legal, why=engine_says(kind))
 
 
-def _aim(name: str, key: str, label: str, description: str, legal: Legal) -> BattleAction:
+def _aim(
+    name: str, key: str, label: str, description: str, kind: type[Command], legal: Legal
+) -> BattleAction:
     """A mode of the player's activation (move, sprint, fire, called shot)."""
     action = f"act_mode('{name}')"
-    return BattleAction(name, key, action, description, COMBAT, label, legal)
+    why = engine_says(kind)
+    return BattleAction(name, key, action, description, COMBAT, label, legal, why=why)
 
 
 def _group(n: int) -> BattleAction:
@@ -126,16 +187,26 @@ def _group(n: int) -> BattleAction:
 
 ROWS: tuple[BattleAction, ...] = (
     # the action bar in battle, in its order
-    _aim("move", "m", "Move", "Move", offers(Move)),
-    _aim("sprint", "r", "Sprint", "Sprint", offers(Sprint)),
-    _aim("fire", "f", "Fire", "Fire", offers(FireGroup)),
-    _aim("called", "c", "Called", "Called shot", _called),
-    _act("brace", "g", "Brace", "Brace", offers(Brace)),
-    _act("overwatch", "o", "Overwatch", "Overwatch", offers(Overwatch)),
-    _act("vent", "v", "Vent", "Vent", offers(Vent)),
-    _act("equipment", "e", "Equip", "Equipment", offers(UseEquipment)),
-    _act("end", "x", "End", "End activation", offers(EndActivation)),
-    _act("withdraw", "w", "Withdraw", "Withdraw", offers(Withdraw)),
+    _aim("move", "m", "Move", "Move", Move, offers(Move)),
+    _aim("sprint", "r", "Sprint", "Sprint", Sprint, offers(Sprint)),
+    _aim("fire", "f", "Fire", "Fire", FireGroup, offers(FireGroup)),
+    _aim("called", "c", "Called", "Called shot", CalledShot, _called),
+    _act("brace", "g", "Brace", "Brace", Brace),
+    _act("overwatch", "o", "Overwatch", "Overwatch", Overwatch),
+    _act("vent", "v", "Vent", "Vent", Vent),
+    _act("equipment", "e", "Equip", "Equipment", UseEquipment),
+    _act("end", "x", "End", "End activation", EndActivation),
+    _act("withdraw", "w", "Withdraw", "Withdraw", Withdraw),
+    BattleAction(
+        "threat",
+        "t",
+        "act_mode('threat')",
+        "Threat view",
+        COMBAT,
+        "Threat",
+        _orders,
+        why=_no_orders,
+    ),
     BattleAction("auto", "a", "auto", "Auto-resolve", COMBAT, "Auto"),
     # the action bar in deployment, in its order
     BattleAction(
@@ -147,9 +218,19 @@ ROWS: tuple[BattleAction, ...] = (
         "Next frame",
         _more_frames,
         show=True,
+        why=_one_frame,
     ),
     BattleAction("place", "enter", "place", "Place", (Deploying,), "Place", bind=False),
-    BattleAction("reset", "r", "reset", "Reset", (Deploying,), "Reset", offers(ResetDeployment)),
+    BattleAction(
+        "reset",
+        "r",
+        "reset",
+        "Reset",
+        (Deploying,),
+        "Reset",
+        offers(ResetDeployment),
+        why=deployment_says(check_reset),
+    ),
     BattleAction(
         "auto_deploy",
         "a",
@@ -158,16 +239,31 @@ ROWS: tuple[BattleAction, ...] = (
         (Deploying,),
         "Auto-deploy",
         offers(AutoDeploy),
+        why=deployment_says(check_auto),
     ),
-    BattleAction("start", "s", "start", "Start", (Deploying,), "Start", offers(StartBattle)),
+    BattleAction(
+        "start",
+        "s",
+        "start",
+        "Start",
+        (Deploying,),
+        "Start",
+        offers(StartBattle),
+        why=deployment_says(check_start),
+    ),
     # aiming
     BattleAction("next_target", "tab", "next_target", "Next target", AIMING, show=True),
     BattleAction("prev_target", "shift+tab", "next_target(-1)", "Previous target", AIMING),
     *(_group(n) for n in (1, 2, 3, 4)),
     # the AI's turns
     BattleAction("skip", "space", "skip", "Skip enemy turn", AI_PACED, show=True),
-    BattleAction("pause", "p", "pause", "Pause", AI_PACED, show=True),
-    BattleAction("step", "full_stop", "step", "Step", (Paused,), show=True),
+    BattleAction("pause", "p", "pause", "Pause", (EnemyTurn, Paused), show=True),
+    BattleAction("step", "full_stop", "step", "Step", (Paused, More)),
+    BattleAction("more", "enter", "more", "Next order", (More,), show=True, priority=True),
+    # anywhere in the battle
+    BattleAction("history", "L", "history", "Battle log", ALL, show=True),
+    BattleAction("panel_up", "shift+up", "panel(-1)", "Scroll the panel up", ALL),
+    BattleAction("panel_down", "shift+down", "panel(1)", "Scroll the panel down", ALL),
     # the end, and leaving
     BattleAction("report", "enter", "report", "Report", (Over,), show=True, priority=True),
     BattleAction("cancel", "escape", "cancel", "Cancel", PICKING, show=True),
@@ -183,7 +279,10 @@ class ActionTable:
         self._by_action: dict[tuple[str, tuple[object, ...]], BattleAction] = {}
         for row in self.rows:
             _, name, params = parse(row.action)
-            self._by_action[(name, tuple(params))] = row
+            key = (name, tuple(params))
+            if key in self._by_action:
+                raise ValueError(f"two rows run {row.action!r}: an action is one row")
+            self._by_action[key] = row
 
     def bindings(self) -> list[BindingType]:
         return [row.binding() for row in self.rows if row.bind]
@@ -200,20 +299,41 @@ class ActionTable:
         row = self.find(action, parameters)
         return True if row is None else row.state(mode, m)
 
-    def bar_markup(self, mode: Mode, m: Moment) -> str:
+    def refusal(
+        self, action: str, parameters: tuple[object, ...], mode: Mode, m: Moment
+    ) -> str | None:
+        """Why the key of this action does nothing now (None: it does something)."""
+        row = self.find(action, parameters)
+        if row is None or row.state(mode, m):
+            return None
+        return row.refusal(mode, m)
+
+    def bar_markup(self, mode: Mode, m: Moment, width: int = 0) -> str:
         """The actions of the mode's bar with their keys (markup): the live ones clickable
         (a click runs the key's action), the others dimmed and struck through (never colour
-        alone)."""
-        parts = []
+        alone). With a `width`, the items are laid out in lines of that width, never one
+        split across two."""
+        parts: list[tuple[int, str]] = []
         for row in self.rows:
             if not row.label or not isinstance(mode, row.modes):
                 continue
             if row.state(mode, m):
                 click = f"@click=screen.{row.action}"
-                parts.append(f"[{click}][b reverse] {row.key} [/b reverse] {row.label}[/]")
+                item = f"[{click}][b reverse] {row.key} [/b reverse] {row.label}[/]"
             else:
-                parts.append(f"[dim strike] {row.key}  {row.label}[/dim strike]")
-        return " ".join(parts)
+                item = f"[dim strike] {row.key}  {row.label}[/dim strike]"
+            parts.append((len(row.key) + len(row.label) + 3, item))
+        if width <= 0:
+            return " ".join(item for _, item in parts)
+        lines: list[list[str]] = [[]]
+        used = 0
+        for size, item in parts:
+            if lines[-1] and used + 1 + size > width:
+                lines.append([])
+                used = 0
+            used += size + (1 if lines[-1] else 0)
+            lines[-1].append(item)
+        return "\n".join(" ".join(line) for line in lines)
 
 
 ACTIONS = ActionTable(ROWS)

@@ -5,7 +5,7 @@ body      left: HexMap and the combat log under it; right: the lance (deployment
           FramePanel or TargetPanel
 #actions  the action bar (actions.py)
 #message  the message line (a `TextLine`)
-Footer
+KeyLine   the footer (widgets/keyline.py: one line of text, no widget per key)
 """
 
 from __future__ import annotations
@@ -17,21 +17,23 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from ....catalog import catalog
 from ....combat.setup import WITHDRAW_TEXT
 from ....combat.state import Battle
 from ....hexgrid import Hex
+from ...battle_words import first_fit, hex_name
 from ...glyphs import glyphs, plain
-from ...widgets.battle_panels import FramePanel, InitiativeTrack, TargetPanel
-from ...widgets.hexmap import HexMap, Layout, drawing_size, legend
+from ...widgets.battle_panels import InitiativeTrack, SidePanel
+from ...widgets.hexmap import HexMap, Layout, drawing_size, frame_label, legend
+from ...widgets.keyline import KeyLine
 from .actions import ACTIONS
-from .modes import Deploying, Mode
+from .modes import Aiming, Deploying, Mode, Threats
 from .moment import Moment
 
-PANEL_WIDTH = 37  # the panel column at its narrowest, with its left padding
-CHROME_LINES = 5  # head, action bar (2), message line, footer
+PANEL_WIDTH = 36  # the panel column at its narrowest, with its left padding
+CHROME_LINES = 6  # head, action bar (2), message line, footer; the log's head line
 MIN_LOG_LINES = 3
 LEFT_MIN_WIDTH = 30  # the map and log column, for the smallest maps
 
@@ -44,9 +46,10 @@ BattleScreen #battle-body { height: 1fr; }
 BattleScreen #battle-left { width: 42; height: 1fr; }
 BattleScreen HexMap { width: auto; height: auto; }
 BattleScreen #battle-log { height: 1fr; min-height: 3; border: none; scrollbar-size: 1 1; }
+BattleScreen #log-head { color: $text-muted; text-style: bold; }
 BattleScreen #battle-right { width: 1fr; min-width: 36; height: 1fr; padding: 0 0 0 1; }
 BattleScreen #lance { height: auto; }
-BattleScreen FramePanel, BattleScreen TargetPanel { height: 1fr; }
+BattleScreen SidePanel { height: 1fr; }
 BattleScreen #actions { height: 2; padding: 0 1; background: $surface; }
 BattleScreen #message { height: 1; padding: 0 1; color: $text-muted; }
 BattleScreen #message.warning { color: $warning; text-style: bold; }
@@ -64,8 +67,12 @@ class TextLine(Widget):
         self.text = Text()
 
     def set(self, text: str) -> None:
+        """New text; a line sized by its text (the title) asks for a new layout when its
+        length changes."""
+        length = self.text.cell_len
         self.text = Text(text)
-        self.refresh()
+        width = self.styles.width
+        self.refresh(layout=width is not None and width.is_auto and len(text) != length)
 
     def render(self) -> Text:
         return self.text
@@ -78,16 +85,16 @@ def compose(ascii_glyphs: bool) -> ComposeResult:
     with Horizontal(id="battle-body"):
         with Vertical(id="battle-left"):
             yield HexMap(ascii_glyphs=ascii_glyphs)
+            yield TextLine(id="log-head")
             log = RichLog(id="battle-log", wrap=True, markup=False, max_lines=3000, min_width=20)
             log.can_focus = False
             yield log
         with Vertical(id="battle-right"):
             yield Static("", id="lance")
-            yield FramePanel()
-            yield TargetPanel()
+            yield SidePanel()
     yield Static("", id="actions")
     yield TextLine(id="message")
-    yield Footer(compact=True)
+    yield KeyLine()
 
 
 def map_layout(battle: Battle, width: int, height: int) -> tuple[Layout, int]:
@@ -98,14 +105,29 @@ def map_layout(battle: Battle, width: int, height: int) -> tuple[Layout, int]:
     room_h = height - CHROME_LINES - MIN_LOG_LINES
     layout: Layout = "roomy" if roomy.width <= room_w and roomy.height <= room_h else "compact"
     drawn = drawing_size(battle.map.width, battle.map.height, layout)
-    return layout, max(drawn.width + 1, LEFT_MIN_WIDTH)
+    return layout, max(drawn.width, LEFT_MIN_WIDTH)
 
 
-def title_text(battle: Battle, contract: str | None) -> str:
+def title_forms(battle: Battle, contract: str | None, seed: int) -> tuple[str, ...]:
+    """The battle's title, longest first: what it is (a contract or a quick battle), where,
+    and the game's seed."""
     place = catalog().landscape(battle.landscape).name
-    if contract is not None:
-        return f"Contract {contract} · {place}"
-    return f"Quick battle · difficulty {battle.difficulty} · {place}"
+    what = f"Contract {contract}" if contract is not None else "Quick battle"
+    long = (
+        f"{what} · {place}"
+        if contract is not None
+        else f"{what} · difficulty {battle.difficulty} · {place}"
+    )
+    return (
+        f"{long} · seed {seed}",
+        f"{what} · {place} · seed {seed}",
+        f"{what} · seed {seed}",
+        f"seed {seed}",
+    )
+
+
+def title_text(battle: Battle, contract: str | None, seed: int) -> str:
+    return title_forms(battle, contract, seed)[0]
 
 
 def lance_text(battle: Battle, placing: str | None, ascii_glyphs: bool) -> str:
@@ -113,10 +135,10 @@ def lance_text(battle: Battle, placing: str | None, ascii_glyphs: bool) -> str:
     mark = glyphs(ascii_glyphs).cursor
     lines = ["[b]Deploy your lance[/b]"]
     for u in battle.side_units("player"):
-        where = f"at {u.pos.q},{u.pos.r}" if u.pos is not None else "not placed"
+        where = f"at {hex_name(u.pos)}" if u.pos is not None else "not placed"
         cursor = mark if u.id == placing else " "
         chassis = catalog().chassis[u.chassis].designation
-        lines.append(f"{cursor} {u.id} {u.label[:12]:<12} {chassis:<5} {where}")
+        lines.append(f"{cursor} {frame_label(u)} {u.label[:12]:<12} {chassis:<6} {where}")
     rule = WITHDRAW_TEXT[battle.side_info("enemy").withdrawal]  # D23: what the enemy does
     lines.append(f"The enemy {rule}.")
     return "\n".join(lines)
@@ -153,27 +175,44 @@ class BattleView:
     def __init__(self, screen: Screen[None]) -> None:
         self.screen = screen
         self._message: tuple[str, bool] | None = None
+        self._title = ""
+        self._lance = ""
+        self._bar = ""
+        self._focus: tuple[object, ...] = ()  # the (moment, mode, cursor) drawn last
 
     @property
     def hexmap(self) -> HexMap:
         return self.screen.query_one(HexMap)
 
-    def start(self, battle: Battle | None, ascii_glyphs: bool) -> None:
-        """Mounted: the legend in the log (and where a battle resumes), the cursor placed."""
-        log = self.screen.query_one(RichLog)
-        log.write(legend(ascii_glyphs))
-        if battle is not None and battle.phase == "combat":
-            log.write(f"Resumed in round {battle.round}.")
+    def start(self, battle: Battle | None, ascii_glyphs: bool, history_key: str) -> None:
+        """Mounted: the log's head line, the legend in the log (and where a battle resumes),
+        the cursor placed."""
+        g = glyphs(ascii_glyphs)
+        head = f"Log {g.sep} {history_key}: the whole battle"
+        self.screen.query_one("#log-head", TextLine).set(g.text(head))
+        self.restart_log([], battle, ascii_glyphs)
         start = start_hex(battle) if battle is not None else None
         if start is not None:
             self.hexmap.set_cursor(start)
-        self.screen.query_one(TargetPanel).display = False
 
     def fit(self, battle: Battle, width: int, height: int) -> None:
         """The map drawing and its column for a screen this size."""
         layout, left_width = map_layout(battle, width, height)
         self.hexmap.layout_mode = layout
         self.screen.query_one("#battle-left").styles.width = left_width
+
+    def restart_log(self, lines: Iterable[str], battle: Battle | None, ascii_glyphs: bool) -> None:
+        """The log pane anew: the legend, `lines`, and where a battle resumes."""
+        log = self.screen.query_one(RichLog)
+        log.clear()
+        log.write(legend(ascii_glyphs))
+        for line in lines:
+            log.write(line)
+        if battle is not None and battle.phase == "combat":
+            log.write(f"Resumed in round {battle.round}.")
+
+    def title(self) -> str:
+        return self._title
 
     def log(self, lines: Iterable[str]) -> None:
         log = self.screen.query_one(RichLog)
@@ -186,14 +225,22 @@ class BattleView:
         if battle is None:
             return
         self.screen.query_one(InitiativeTrack).show(battle, ascii_glyphs=m.ascii)
-        title = title_text(battle, m.contract)
+        track = self.screen.query_one(InitiativeTrack)
+        room = self.screen.size.width - track.natural_width() - 4
+        self._title = title_text(battle, m.contract, m.seed)
+        title = first_fit(room, title_forms(battle, m.contract, m.seed))
         self.screen.query_one("#battle-title", TextLine).set(plain(title) if m.ascii else title)
         self.draw_map(battle, m, mode)
         bar = self.screen.query_one("#actions", Static)
-        bar.update("Enter: the report" if m.phase == "over" else ACTIONS.bar_markup(mode, m))
+        width = bar.content_size.width or self.screen.size.width - 2
+        markup = "Enter: the report" if m.phase == "over" else ACTIONS.bar_markup(mode, m, width)
+        if markup != self._bar:
+            self._bar = markup
+            bar.update(markup, layout=False)  # two lines, always: no new layout
         self.draw_focus(m, mode, map_too=False)
 
     def draw_map(self, battle: Battle, m: Moment, mode: Mode) -> None:
+        self.hexmap.numpad_digits = not isinstance(mode, Aiming)  # 1-4 pick a group there
         active = battle.active_unit.id if battle.active_unit is not None else None
         overlay = mode.overlay(m, self.hexmap.cursor)
         self.hexmap.show(battle, active=active, overlay=overlay)
@@ -204,23 +251,31 @@ class BattleView:
         battle = m.shown
         if battle is None:
             return
+        picture = (m, mode, self.hexmap.cursor)
+        if map_too and picture == self._focus:
+            return  # drawn already (a key, then the cursor's message for the same hex)
+        self._focus = picture
         if map_too and mode.follows_cursor:
             self.draw_map(battle, m, mode)
         lance = self.screen.query_one("#lance", Static)
-        lance.display = battle.phase == "deployment"
-        if lance.display:
+        deploying = battle.phase == "deployment"
+        if lance.display != deploying:
+            lance.display = deploying
+        if deploying:
             placing = mode.unit if isinstance(mode, Deploying) else None
-            lance.update(lance_text(battle, placing, m.ascii))
-        frame_panel = self.screen.query_one(FramePanel)
-        target_panel = self.screen.query_one(TargetPanel)
+            text = lance_text(battle, placing, m.ascii)
+            if text != self._lance:
+                self._lance = text
+                lance.update(text)
+        panel = self.screen.query_one(SidePanel)
         fp = mode.shot_preview(m)
-        if fp is not None:
-            target_panel.show(battle, fp, ascii_glyphs=m.ascii)
+        if isinstance(mode, Threats) and m.battle is not None:
+            panel.show_threat(battle, m.threats().report(), ascii_glyphs=m.ascii)
+        elif fp is not None:
+            panel.show_target(battle, fp, mode.shot_risk(m), ascii_glyphs=m.ascii)
         else:
             unit = shown_unit(battle, self.hexmap.cursor, mode)
-            frame_panel.show(battle, unit, ascii_glyphs=m.ascii)
-        target_panel.display = fp is not None
-        frame_panel.display = fp is None
+            panel.show_frame(battle, unit, ascii_glyphs=m.ascii)
         self.draw_prompt(m, mode)
 
     def draw_prompt(self, m: Moment, mode: Mode) -> None:
@@ -230,8 +285,18 @@ class BattleView:
         if text is not None:
             self.say(text, mode.warns, m.ascii)
 
-    def say(self, text: str, warning: bool, ascii_glyphs: bool) -> None:
-        """The message line (repainted only when it changes)."""
+    def fitting(self, forms: str | tuple[str, ...]) -> str:
+        """The first of the message's forms that fits the message line."""
+        if isinstance(forms, str):
+            return forms
+        room = self.screen.query_one("#message", TextLine).content_size.width
+        room = room or self.screen.size.width - 2
+        return first_fit(room, forms)
+
+    def say(self, forms: str | tuple[str, ...], warning: bool, ascii_glyphs: bool) -> None:
+        """The message line (repainted only when it changes): the first of its forms that
+        fits."""
+        text = self.fitting(forms)
         if self._message == (text, warning):
             return
         self._message = (text, warning)

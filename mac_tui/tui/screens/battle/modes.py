@@ -13,7 +13,9 @@ say, or another mode) that the screen carries out; no mode changes the game itse
     CallingShot(target, group)  the same; Enter then asks for the location
     EnemyTurn(skipping)      the AI gives the orders, one per animation step (or all: skipping)
     Paused(skipping)         the AI's turn held by the player: "." plays one order
+    More()                   one order per key (the pacing setting): Enter plays the next
     Halted(reason)           the AI's order was refused: nothing moves until `a`
+    Threats()                the threat view: the panel shows the threat to each frame
     Over()                   the battle has ended: Enter opens the report
 
 `settle(mode, moment)` keeps the mode when it still fits the battle and picks the one that
@@ -33,12 +35,16 @@ from ....catalog import LOCATION_ORDER, catalog
 from ....combat import preview, stats
 from ....combat.commands import CalledShot, Deploy, FireGroup, Move, Sprint, UseEquipment
 from ....combat.firing import check_fire
+from ....combat.forecast import Forecast
 from ....game import Command
 from ....hexgrid import Hex
 from ....model import GameState
 from ....players.driver import next_decision
+from ...battle_words import article, hex_name
+from ...glyphs import glyphs
 from ...widgets.battle_panels import move_text
 from ...widgets.hexmap import Overlay
+from ...widgets.target_lines import NO_RISK, ShotRisk, pct
 from .moment import Moment, seats
 
 NO_OVERLAY = Overlay()
@@ -81,8 +87,9 @@ class Mode:
     def overlay(self, m: Moment, cursor: Hex) -> Overlay:
         return NO_OVERLAY
 
-    def prompt(self, m: Moment, cursor: Hex) -> str | None:
-        """The message line (None: leave it as it is)."""
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
+        """The message line (None: leave it as it is); several forms, longest first, for the
+        line to take the first that fits."""
         return None
 
     def pick(self, m: Moment, h: Hex) -> Reaction:
@@ -100,8 +107,13 @@ class Mode:
         """The shot the panel column previews instead of the frame (None: the frame)."""
         return None
 
+    def shot_risk(self, m: Moment) -> ShotRisk:
+        """The exact forecast of the previewed shot (combat/forecast.py)."""
+        return NO_RISK
+
 
 Reaction = Command | Mode | Say | Ask | Confirm | None
+Prompt = str | tuple[str, ...] | None
 
 
 # ---- the player's orders ---------------------------------------------------------------------
@@ -116,7 +128,7 @@ class _Ordering(Mode):
 
 @frozen
 class Idle(_Ordering):
-    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         unit = m.actor
         if unit is None:
             return None
@@ -126,7 +138,8 @@ class Idle(_Ordering):
         here = m.battle.occupant(h) if m.battle is not None and m.actor is not None else None
         if here is None:
             return None
-        return Say(f"{here.label}: {here.id}, {catalog().chassis[here.chassis].name}")
+        chassis = catalog().chassis[here.chassis]
+        return Say(f"{here.label}: {article(chassis.name)} {chassis.designation} at {hex_name(h)}")
 
 
 class _Walking(_Ordering):
@@ -144,13 +157,13 @@ class _Walking(_Ordering):
             path = preview.move_preview(battle, unit, cursor, self.sprint).path
         return Overlay(reach=reach, path=path)
 
-    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         battle, unit = m.battle, m.actor
         if battle is None or unit is None:
             return None
         mp = preview.move_preview(battle, unit, cursor, self.sprint)
-        goes = " - Enter goes" if mp.refusal is None else ""
-        return move_text(mp, ascii_glyphs=m.ascii) + goes
+        goes = f" {glyphs(m.ascii).sep} Enter goes" if mp.refusal is None else ""
+        return tuple(text + goes for text in move_text(mp, unit, ascii_glyphs=m.ascii))
 
 
 @frozen
@@ -182,8 +195,8 @@ class Jumping(_Ordering):
     def overlay(self, m: Moment, cursor: Hex) -> Overlay:
         return Overlay(reach=self.reach(m)) if m.actor is not None else NO_OVERLAY
 
-    def prompt(self, m: Moment, cursor: Hex) -> str | None:
-        where = f"{cursor.q},{cursor.r}"
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
+        where = hex_name(cursor)
         if cursor in self.reach(m):
             return f"Jump to {where}: Enter goes"
         return f"Jump: {where} is out of reach"
@@ -252,6 +265,12 @@ class Aiming(_Ordering):
             return None
         return m.fire_preview(unit, self.group, self.target, self.location)
 
+    def shot_risk(self, m: Moment) -> ShotRisk:
+        unit = m.actor
+        if unit is None or self.target is None or self.group is None:
+            return NO_RISK
+        return ShotRisk(forecast=m.forecast(unit, self.group, self.target, None))
+
     def overlay(self, m: Moment, cursor: Hex) -> Overlay:
         battle, unit = m.battle, m.actor
         if battle is None or unit is None:
@@ -269,7 +288,7 @@ class Aiming(_Ordering):
             los_penalty=frozenset(step.hex for step in fp.los if step.penalty),
         )
 
-    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         battle = m.battle
         if battle is None or m.actor is None:
             return None
@@ -300,21 +319,75 @@ class CallingShot(Aiming):
     location = "center_torso"
     verb = "Called shot"
 
+    def called_forecasts(self, m: Moment) -> tuple[tuple[str, Forecast], ...]:
+        """The forecast of the shot called at each location that is still there."""
+        battle, unit = m.battle, m.actor
+        if battle is None or unit is None or self.target is None or self.group is None:
+            return ()
+        aim = battle.unit(self.target)
+        out = []
+        for i, loc in enumerate(LOCATION_ORDER):
+            if aim.structure[i] > 0:
+                fc = m.forecast(unit, self.group, self.target, loc)
+                if fc is not None:
+                    out.append((loc, fc))
+        return tuple(out)
+
+    def shot_risk(self, m: Moment) -> ShotRisk:
+        return ShotRisk(called=self.called_forecasts(m))
+
     def shot(self, m: Moment, group: int, target: str) -> Reaction:
         assert m.battle is not None
         aim = m.battle.unit(target)
         cat = catalog()
+        forecasts = dict(attrs.evolve(self, target=target, group=group).called_forecasts(m))
         options = []
         for i, loc in enumerate(LOCATION_ORDER):
             if aim.structure[i] <= 0:
                 continue
-            label = f"{cat.location(loc).name:<13} armour {aim.armor[i]:>2}"
-            options.append((loc, f"{label}  structure {aim.structure[i]:>2}"))
+            label = f"{cat.location(loc).name:<12} {aim.armor[i]:>2}/{aim.structure[i]:<2}"
+            fc = forecasts.get(loc)
+            if fc is not None:
+                lost, out = pct(fc.p_destroyed[loc]), pct(fc.p_out)
+                label += f"  destroyed {lost:>3}%  out {out:>3}%"
+            options.append((loc, label))
         return Ask(
             f"Called shot at {aim.label}: which location?",
             tuple(options),
             lambda location: CalledShot(group, target, location),
         )
+
+
+@frozen
+class Threats(_Ordering):
+    """The threat view: the panel column shows what each frame can receive before it acts
+    again and what lowers it (tui/threat_view.py); the hexes of the options are marked, and
+    Enter on one moves there."""
+
+    follows_cursor = True
+
+    def option_hexes(self, m: Moment) -> frozenset[Hex]:
+        report = m.threats().report()
+        return frozenset(o.move_to for o in report.options if o.move_to is not None)
+
+    def overlay(self, m: Moment, cursor: Hex) -> Overlay:
+        return Overlay(reach=self.option_hexes(m)) if m.actor is not None else NO_OVERLAY
+
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
+        if not m.threats().report().complete:
+            return "Threat view: working it out... Esc goes back"
+        if cursor in self.option_hexes(m):
+            return f"Threat view: Enter moves to {hex_name(cursor)} · Esc goes back"
+        return (
+            "Threat view: what each frame can take before it acts again · the marked hexes "
+            "lower it (Enter moves there) · Esc goes back",
+            "Threat view: marked hexes lower it (Enter moves there) · Esc goes back",
+        )
+
+    def pick(self, m: Moment, h: Hex) -> Reaction:
+        if m.actor is None or h not in self.option_hexes(m):
+            return None
+        return Move(h)
 
 
 # ---- deployment ------------------------------------------------------------------------------
@@ -328,7 +401,7 @@ class Deploying(Mode):
             return NO_OVERLAY
         return Overlay(zone=frozenset(battle.map.deployment_hexes("player")))
 
-    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         battle = m.battle
         name = battle.unit(self.unit).label if battle is not None else "?"
         return f"Place {name}: move the cursor into the zone, Enter places."
@@ -369,14 +442,18 @@ class AiTurn(Mode):
         decision = next_decision(state, seats(battle, auto))
         return None if decision is None else decision.command
 
-    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         battle = m.battle
         unit = battle.active_unit if battle is not None else None
         if unit is None:
             return None
         who = "Auto-resolve" if m.auto else "Enemy turn"
         on_off = "on" if m.auto else "off"
-        return f"{who}: {unit.label} acts · {self.how} · a: auto {on_off}"
+        sep = glyphs(m.ascii).sep
+        return (
+            f"{who}: {unit.label} acts {sep} {self.how} {sep} a: auto {on_off}",
+            f"{who}: {unit.label} acts {sep} {self.how}",
+        )
 
 
 @frozen
@@ -391,18 +468,26 @@ class Paused(AiTurn):
 
 
 @frozen
+class More(AiTurn):
+    """The enemy's turns one order per key (the pacing setting "key"): an order was played,
+    the next waits for Enter (or "."); space plays the rest of the turn."""
+
+    how = "--more-- Enter: next order, space: skip"
+
+
+@frozen
 class Halted(AiTurn):
     reason: str
     warns = True
 
-    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         return self.reason
 
 
 # ---- the end ---------------------------------------------------------------------------------
 @frozen
 class Over(Mode):
-    def prompt(self, m: Moment, cursor: Hex) -> str | None:
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         return f"Battle over: {(m.result or 'over').upper()}. Enter: the report."
 
 
@@ -413,8 +498,9 @@ PLAYER_MODES: tuple[type[Mode], ...] = (
     Jumping,
     Firing,
     CallingShot,
+    Threats,
 )
-AI_MODES: tuple[type[Mode], ...] = (EnemyTurn, Paused, Halted)
+AI_MODES: tuple[type[Mode], ...] = (EnemyTurn, Paused, More, Halted)
 
 
 def settle(mode: Mode, m: Moment) -> Mode:

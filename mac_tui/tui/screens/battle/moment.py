@@ -13,12 +13,14 @@ from attrs import field, frozen
 from ....combat import preview
 from ....combat.commands import FireGroup
 from ....combat.firing import check_fire
+from ....combat.forecast import Forecast, forecast_group
 from ....combat.legal import legal_commands
 from ....combat.state import Battle, Unit
 from ....game import Accepted, Command, step
 from ....model import GameState
 from ....players.ai import decide
 from ....players.driver import Seats, battle_seats, policy_to_act
+from ...threat_view import ThreatWork
 
 
 @frozen
@@ -32,9 +34,15 @@ class Moment:
     ascii: bool = False  # the glyphs setting is ascii
     contract: str | None = None  # the contract fought for (None: a quick battle)
     ai_acts: bool = False  # the AI has the next order (its side's, or the player's on auto)
+    seed: int = 0  # the game's seed
     _previews: dict[tuple[str, int, str, str | None], preview.FirePreview] = field(
         factory=dict, eq=False, repr=False
     )
+    _forecasts: dict[tuple[str, int, str, str | None], Forecast | None] = field(
+        factory=dict, eq=False, repr=False
+    )
+    _threats: list[ThreatWork] = field(factory=list, eq=False, repr=False)
+    _kinds: set[type] = field(factory=set, eq=False, repr=False)  # the kinds of `legal`
 
     @classmethod
     def of(
@@ -48,8 +56,7 @@ class Moment:
         battle = state.battle
         shown = shown or battle
         result = _result(state, shown)
-        mission = state.campaign.mission if state.campaign is not None else None
-        contract = mission.contract.id if mission is not None else None
+        contract = _contract(state)
         ai_acts = (
             battle is not None
             and battle.phase == "combat"
@@ -63,6 +70,7 @@ class Moment:
             ascii=ascii,
             contract=contract,
             ai_acts=ai_acts,
+            seed=state.seed,
         )
         if moment.orders:
             legal = tuple(legal_commands(state, called_shots=False))
@@ -90,7 +98,10 @@ class Moment:
         return self.phase == "combat" and self.actor is not None and not self.auto
 
     def offers(self, kind: type[Command]) -> bool:
-        return any(isinstance(c, kind) for c in self.legal)
+        if not self._kinds:
+            self._kinds.add(type(None))  # computed, even when nothing is legal
+            self._kinds.update(type(c) for c in self.legal)
+        return kind in self._kinds
 
     def fire_preview(
         self, unit: Unit, group: int, target: str, location: str | None
@@ -104,6 +115,31 @@ class Moment:
                 self.battle, unit, group, target, location
             )
         return found
+
+    def forecast(
+        self, unit: Unit, group: int, target: str, location: str | None
+    ) -> Forecast | None:
+        """The exact forecast of a shot (combat/forecast.py; None when the engine would refuse
+        it), computed once per moment, group, target and location."""
+        assert self.battle is not None
+        key = (unit.id, group, target, location)
+        if key not in self._forecasts:
+            try:
+                found: Forecast | None = forecast_group(
+                    self.battle, unit.id, group, target, location
+                )
+            except ValueError:
+                found = None
+            self._forecasts[key] = found
+        return self._forecasts[key]
+
+    def threats(self) -> ThreatWork:
+        """The threat view's work for this moment (tui/threat_view.py), made on first use;
+        the screen steps it between keys."""
+        if not self._threats:
+            assert self.battle is not None
+            self._threats.append(ThreatWork(self.battle, self.actor))
+        return self._threats[0]
 
 
 def seats(battle: Battle, auto: bool) -> Seats:
@@ -121,6 +157,19 @@ def _called_ok(m: Moment, legal: tuple[Command, ...]) -> bool:
         for c in legal
         if isinstance(c, FireGroup)
     )
+
+
+def _contract(state: GameState) -> str | None:
+    """The contract fought for: the mission's, or once it is settled the after-action
+    report's (None: a quick battle)."""
+    campaign = state.campaign
+    if campaign is None:
+        return None
+    if campaign.mission is not None:
+        return campaign.mission.contract.id
+    if campaign.after_action is not None:
+        return campaign.after_action.contract.id
+    return None
 
 
 def _result(state: GameState, shown: Battle | None) -> str | None:

@@ -11,8 +11,8 @@ from .modes import Ask, Confirm, Jumping, Reaction
 from .moment import Moment
 
 WITHDRAW_QUESTION = (
-    "Withdraw from the battle? The lance leaves the field: the contract counts as a "
-    "withdrawal (R14)."
+    "Withdraw from the battle? The lance leaves the field: the battle counts as a "
+    "withdrawal, not a defeat."
 )
 
 

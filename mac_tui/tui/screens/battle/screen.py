@@ -15,16 +15,26 @@ paced by the app's clock (`app.clock`, tui/pacing.py), which tests drive by hand
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+import contextlib
+from collections.abc import Sequence
 
+from textual import work
+from textual.app import ComposeResult, ScreenStackError
+
+from ....campaign.commands import Accept
 from ....combat.commands import AutoDeploy, Brace, EndActivation, ResetDeployment, StartBattle, Vent
+from ....combat.skirmish import NewSkirmish
 from ....combat.state import Battle
 from ....game import Command
 from ....model import GameState
+from ...battle_history import BattleHistory, order_of, rebuild
 from ...battle_text import log_lines
+from ...glyphs import glyphs_for
 from ...pacing import Pending
+from ...widgets.battle_panels import SidePanel
 from ...widgets.dialogs import ChooseScreen, ConfirmScreen
 from ...widgets.hexmap import HexMap
+from ...widgets.history import HistoryScreen
 from ..base import GameScreen
 from . import layout, orders
 from .actions import ACTIONS
@@ -40,11 +50,13 @@ from .modes import (
     Halted,
     Idle,
     Mode,
+    More,
     Moving,
     Paused,
     Reaction,
     Say,
     Sprinting,
+    Threats,
     settle,
 )
 from .moment import Moment, final_battle
@@ -52,6 +64,8 @@ from .moment import Moment, final_battle
 SKIP_BUDGET = 0.08  # seconds of AI orders per tick when skipping, so keys still get through
 MODAL_WAIT = 0.2  # seconds between looks while a dialog covers the battle
 MIN_DELAY = 0.01  # the shortest wait between two ticks of the AI
+PANE_LINES = 60  # the log pane's lines after a resume (the history holds them all)
+OPENERS = (NewSkirmish, Accept)  # commands that open a battle: nothing before it to rebuild
 
 
 class BattleScreen(GameScreen):
@@ -65,8 +79,11 @@ class BattleScreen(GameScreen):
         "and show every weapon's hit chance with its modifiers, the LOS line and the energy "
         "after; Enter fires. g Brace, o Overwatch, v Vent, e Equipment, x End the activation, "
         "w Withdraw (asks first), a Auto-resolve (the AI plays your frames until a is pressed "
-        "again). The enemy's turns play at the animation speed of Settings; space skips them. "
-        "Esc cancels an action, or leaves the battle (it is saved and resumes where it stood)."
+        "again), t the threat view (what each frame can receive before it acts again, and what "
+        "lowers it). The enemy's turns come at the pace of Settings (animated, one order per "
+        "Enter, or instant); space skips them. L opens the whole battle's log: every roll, "
+        "searchable. A greyed key says why when pressed. Esc cancels an action, or leaves the "
+        "battle (it is saved and resumes where it stood)."
     )
     BINDINGS = ACTIONS.bindings()
     DEFAULT_CSS = layout.CSS
@@ -77,8 +94,12 @@ class BattleScreen(GameScreen):
         self.moment = Moment(None, None)
         self.auto = False  # the AI plays the player's frames too
         self.pending: Pending | None = None  # the AI's next tick, waiting on the app's clock
+        self.threat_pending: Pending | None = None  # the threat view's next step
         self.seen = -1  # commands already written to the log
         self.last_state: GameState | None = None  # the state before the last command
+        self.before: GameState | None = None  # the state the next command is given in
+        self.history = BattleHistory()  # every order of the battle (rebuilt on a resume)
+        self._history_page: HistoryScreen | None = None  # L's page, once opened
         self.ready = False  # composed and mounted: the widgets can be queried
         self.view = layout.BattleView(self)
 
@@ -91,7 +112,11 @@ class BattleScreen(GameScreen):
         session = self.game.session
         if session is not None:
             self.seen = len(session.commands)
-        self.view.start(self.battle, self.ascii)
+            self.before = session.state
+            commands = session.commands
+            if commands and not isinstance(commands[-1], OPENERS):
+                self.rebuild_history(session.seed, tuple(commands), session.rules_version)
+        self.view.start(self.battle, self.ascii, self.key_for("battle.history", "L"))
         self.choose_layout()
         self.refresh_view()
         self.view.hexmap.focus()
@@ -117,6 +142,9 @@ class BattleScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return ACTIONS.state(action, parameters, self.mode, self.moment)
 
+    def why_not(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        return ACTIONS.refusal(action, parameters, self.mode, self.moment)
+
     def refresh_view(self) -> None:
         """After every change of the game: the moment, the mode that fits it, the screen."""
         session = self.game.session
@@ -131,12 +159,18 @@ class BattleScreen(GameScreen):
             self.last_state = None
         count = len(session.commands)
         if count > self.seen >= 0:
-            self.view.log(log_lines(shown, self.game.last_events, ascii_glyphs=self.ascii))
+            events = self.game.last_events
+            if count == self.seen + 1:
+                self.history.add(order_of(count, self.before, events))
+            self.view.log(log_lines(shown, events, ascii_glyphs=self.ascii))
         self.seen = count
+        self.before = session.state
         self.moment = Moment.of(session.state, shown, auto=self.auto, ascii=self.ascii)
         self.mode = settle(self.mode, self.moment)
         self.draw()
         self.schedule_ai()
+        if isinstance(self.mode, Threats):
+            self.schedule_threats()
 
     def draw(self) -> None:
         self.view.draw(self.moment, self.mode)
@@ -149,10 +183,66 @@ class BattleScreen(GameScreen):
         if self.ready:
             self.view.say(text, warning, self.ascii)
 
+    # ---- the battle's history ------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="battle-history")
+    def rebuild_history(self, seed: int, commands: Sequence[Command], rules: int) -> None:
+        """Replay the save's commands (a background thread: the battle is already on screen)
+        for the history of the battle it resumes."""
+        history = rebuild(seed, commands, rules)
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+            self.app.call_from_thread(self.history_rebuilt, history)
+
+    def history_rebuilt(self, history: BattleHistory) -> None:
+        """The rebuilt history, with the orders given meanwhile; the pane shows its end."""
+        self.history = history.merged(self.history)
+        if self.ready:
+            shown = self.moment.shown
+            lines = log_lines(shown, self.history.events(), ascii_glyphs=self.ascii)
+            self.view.restart_log(lines[-PANE_LINES:], shown, self.ascii)
+
+    def history_lines(self) -> list[str]:
+        return self.history.lines(self.moment.shown, ascii_glyphs=self.ascii)
+
+    def action_panel(self, step: int) -> None:
+        """Scroll the panel column (a frame with many weapons is longer than 24 lines)."""
+        self.query_one(SidePanel).scroll_relative(y=step * 3, animate=False)
+
+    def action_history(self) -> None:
+        """The whole battle, every roll with its modifiers, in a scrollable, searchable page
+        (the enemy's turn waits while it is open)."""
+        battle = self.moment.shown
+        where = f"round {battle.round}" if battle is not None and battle.round else "deployment"
+        title = (
+            f"Battle log {glyphs_for(self).sep} {self.view.title()} {glyphs_for(self).sep} {where}"
+        )
+        lines = self.history_lines()
+        if self._history_page is None:
+            self._history_page = HistoryScreen(title, lines)
+            # Installed, the page is kept between two openings: L costs no new widgets.
+            self.app.install_screen(self._history_page, name=self._history_name)
+        else:
+            self._history_page.reopen(title, lines)
+        self.app.push_screen(self._history_page)
+
+    @property
+    def _history_name(self) -> str:
+        return f"battle-history-{id(self)}"
+
+    def on_unmount(self) -> None:
+        if self._history_page is None:
+            return
+        self._history_page = None
+        # Still open, the app is closing: it uninstalls the page on its way out.
+        with contextlib.suppress(ScreenStackError):
+            self.app.uninstall_screen(self._history_name)
+
     # ---- modes and the map's messages ---------------------------------------------------
     def action_act_mode(self, name: str) -> None:
         if name in ("move", "sprint"):
             self.mode = Moving() if name == "move" else Sprinting()
+        elif name == "threat":
+            self.mode = Threats()
+            self.schedule_threats()
         else:
             aim = Firing if name == "fire" else CallingShot
             self.mode, at = aim.aimed(self.moment)
@@ -270,6 +360,25 @@ class BattleScreen(GameScreen):
     def action_start(self) -> None:
         self.order(StartBattle())
 
+    # ---- the threat view ----------------------------------------------------------------
+    def schedule_threats(self) -> None:
+        """The threat view's next engine call on the app's clock (one per tick, so keys
+        get through between them)."""
+        if self.threat_pending is None and not self.moment.threats().report().complete:
+            self.threat_pending = self.game.clock.call_after(self, MIN_DELAY, self.threat_tick)
+
+    def threat_tick(self) -> None:
+        self.threat_pending = None
+        if not isinstance(self.mode, Threats) or self.moment.battle is None:
+            return
+        work = self.moment.threats()
+        work.step()
+        if work.report().complete:
+            self.draw()  # the options' hexes on the map
+        else:
+            self.draw_focus()
+        self.schedule_threats()
+
     # ---- the AI's turns -----------------------------------------------------------------
     def schedule_ai(self) -> None:
         """The AI's next tick on the app's clock while the enemy's turn is on; none else."""
@@ -279,7 +388,8 @@ class BattleScreen(GameScreen):
             return
         if self.pending is not None:
             return
-        delay = 0.0 if mode.skipping else self.game.settings.delay
+        settings = self.game.settings
+        delay = 0.0 if mode.skipping or settings.pacing != "animated" else settings.delay
         self.pending = self.game.clock.call_after(self, max(delay, MIN_DELAY), self.ai_tick)
 
     def ai_tick(self) -> None:
@@ -291,10 +401,14 @@ class BattleScreen(GameScreen):
             self.pending = clock.call_after(self, MODAL_WAIT, self.ai_tick)
             return
         mode = self.mode
-        batched = isinstance(mode, EnemyTurn) and mode.skipping
-        budget = SKIP_BUDGET if batched or self.game.settings.delay <= 0 else 0.0
+        skipping = isinstance(mode, EnemyTurn) and mode.skipping
+        pacing = self.game.settings.pacing
+        budget = SKIP_BUDGET if skipping or pacing == "instant" else 0.0
         deadline = clock.now() + budget
         while isinstance(self.mode, EnemyTurn) and self.ai_once():
+            if pacing == "key" and not skipping:
+                self.mode = More()  # the next order waits for a key
+                break
             if clock.now() >= deadline:
                 break
         if not self.moment.ai_acts:
@@ -337,9 +451,13 @@ class BattleScreen(GameScreen):
         self.refresh_view()
 
     def action_step(self) -> None:
-        if isinstance(self.mode, Paused):
+        """One of the AI's orders (paused, or one per key)."""
+        if isinstance(self.mode, Paused | More):
             self.ai_once()
             self.refresh_view()
+
+    def action_more(self) -> None:
+        self.action_step()
 
     def action_skip(self) -> None:
         self.mode = EnemyTurn(skipping=True)

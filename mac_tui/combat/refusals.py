@@ -1,0 +1,147 @@
+"""Why no order of a kind can be given now: the engine's reason, for a key that is greyed.
+
+`order_refusal(battle, kind)` answers for the frame acting now: None when some command of
+`kind` (Move, FireGroup, Brace...) would be accepted, else one sentence, taken from the same
+`check_*` functions `legal_commands` and the handlers run (the AP first, then the frame, then
+the first candidate's own reason), so what a screen says is what `step` would say.
+"""
+
+from __future__ import annotations
+
+from ..catalog import catalog
+from ..core import Command
+from ..hexgrid import distance, within
+from . import stats
+from .actions import check_brace, check_equipment, check_vent, check_withdraw
+from .commands import Brace as BraceOrder
+from .commands import (
+    CalledShot,
+    EndActivation,
+    FireGroup,
+    Move,
+    Overwatch,
+    Sprint,
+    UseEquipment,
+    Vent,
+    Withdraw,
+)
+from .firing import OUT_OF_RANGE, check_fire, check_overwatch, plan_fire
+from .movement import check_move, reach
+from .preview import move_ap_cost, targets
+from .state import Battle, Unit
+
+__all__ = ["order_refusal"]
+
+
+def order_refusal(battle: Battle | None, kind: type[Command]) -> str | None:
+    """Why the frame acting now can give no order of `kind` (None: it can)."""
+    if battle is None or battle.phase == "over":
+        return "the battle is over"
+    if battle.phase == "deployment":
+        return "the battle has not started: place your lance and start it"
+    unit = battle.active_unit
+    if unit is None:
+        return "no frame is acting"
+    if kind in (Move, Sprint):
+        return _move(battle, unit, kind is Sprint)
+    if kind in (FireGroup, CalledShot):
+        return _fire(battle, unit, called=kind is CalledShot)
+    if kind is BraceOrder:
+        return check_brace(unit)
+    if kind is Vent:
+        return check_vent(unit)
+    if kind is Overwatch:
+        groups = stats.groups(unit)
+        if not groups:
+            return f"{unit.label} has no working weapon"
+        reasons = [check_overwatch(unit, g) for g in groups]
+        return None if None in reasons else reasons[0]
+    if kind is UseEquipment:
+        return _equipment(battle, unit)
+    if kind is Withdraw:
+        return check_withdraw(unit)
+    if kind is EndActivation:
+        return None
+    return None
+
+
+def _move(battle: Battle, unit: Unit, sprint: bool) -> str | None:
+    cost = move_ap_cost(sprint)
+    if unit.ap < cost:
+        return f"needs {cost} AP, {unit.ap} left"
+    if not stats.can_move(unit):
+        return "the legs are destroyed: this frame cannot move"
+    energy = stats.move_energy(unit, sprint=sprint)
+    if stats.energy_left(unit) < energy:
+        return f"needs {energy} energy, {stats.energy_left(unit)} left"
+    reached = reach(battle, unit, sprint)
+    if any(
+        not isinstance(check_move(battle, unit, h, sprint, reached), str)
+        for h in reached
+        if h != unit.pos
+    ):
+        return None
+    return "no free hex in reach"
+
+
+def _fire(battle: Battle, unit: Unit, called: bool) -> str | None:
+    costs = stats.ap_costs()
+    cost = costs.called_shot if called else costs.fire_group
+    if unit.ap < cost:
+        return f"needs {cost} AP, {unit.ap} left"
+    groups = stats.groups(unit)
+    if not groups:
+        return f"{unit.label} has no working weapon"
+    ready = [g for g in groups if g not in unit.fired_groups]
+    if not ready:
+        return "every weapon group has fired this round"
+    enemies = targets(battle, unit)
+    if not enemies:
+        return "no enemy is on the map"
+    location = "head" if called else None
+    in_range = False
+    first: str | None = None
+    for enemy in enemies:
+        for group in ready:
+            reason = check_fire(battle, unit, group, enemy.id, location)
+            if not isinstance(reason, str):
+                return None
+            first = first or reason
+            plan = plan_fire(battle, unit, group, enemy, called)
+            in_range = in_range or any(why != OUT_OF_RANGE for _, why in plan.skipped)
+    nearest = enemies[0]
+    if not in_range and unit.pos is not None and nearest.pos is not None:
+        hexes = distance(unit.pos, nearest.pos)
+        return f"no enemy in range: the nearest, {nearest.label}, is {hexes} hexes away"
+    return first
+
+
+def _equipment(battle: Battle, unit: Unit) -> str | None:
+    cat = catalog()
+    items = sorted(
+        {
+            e.equipment
+            for e in unit.equipment
+            if not e.destroyed and cat.equipment[e.equipment].category == "active"
+        }
+    )
+    if not items:
+        return f"{unit.label} carries no working device to use"
+    reasons: list[str] = []
+    for item in items:
+        eq = cat.equipment[item]
+        if eq.effect == "jump" and unit.pos is not None:
+            hexes = within(unit.pos, eq.value)
+            tries = [check_equipment(battle, unit, item, None, h) for h in hexes]
+            nowhere = f"{eq.name}: no free hex to land on within {eq.value}"
+        elif eq.effect == "ecm":
+            tries, nowhere = [check_equipment(battle, unit, item, None, None)], ""
+        else:
+            tries = [check_equipment(battle, unit, item, u.id, None) for u in battle.units]
+            nowhere = f"{eq.name}: no frame in reach to use it on"
+        if None in tries:
+            return None
+        # One reason for every try is the frame's own (AP, energy, legs); else none fits.
+        distinct = {r for r in tries if r is not None}
+        reasons.append(distinct.pop() if len(distinct) == 1 else nowhere)
+    return reasons[0]

@@ -1,0 +1,135 @@
+"""The game's footer: the keys of the screen in front, fitted to the width, cheap to keep.
+
+Textual's `Footer` rebuilds a widget per key whenever the screen's bindings may have changed
+(every focus change, every `refresh_bindings`: several times for one key press, each a frame
+of its own), and at 80 columns lets the last keys run off the edge (`? Help` drawn as `? H`).
+`GameFooter` is one line of text:
+
+- **it fits**: when the keys are wider than the footer, it leaves out, in order, the keys the
+  screen names in `FOOTER_DROP` (binding ids: keys the help screen lists anyway, such as
+  `^q Quit`), and the command palette's key below `PALETTE_MIN_WIDTH` columns; `? Help` is
+  never left out, so every key stays one press away. Should the rest still not fit, the line
+  is drawn whole past the edge, where the no-cut test (tests/cuts.py) sees it;
+- **it is cheap**: a change of the bindings only marks it for a repaint; the keys are read
+  when the line is drawn, once a frame, in the same frame as the change that caused it;
+- **keys work as in Textual's footer**: an illegal key is dimmed (and struck through, so
+  colour is never the only sign), a click on a key presses it.
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.binding import Binding
+from textual.events import Click
+from textual.screen import Screen
+from textual.widget import Widget
+
+HELP_ID = "app.help"
+QUIT_ID = "app.quit"
+PALETTE_MIN_WIDTH = 100  # narrower, the palette's key gives way to the screen's own keys
+
+Shown = tuple[Binding, bool]  # a binding and whether it is legal now
+
+
+def key_width(display: str, description: str) -> int:
+    """Cells a footer key takes, the space after it included (`k Word `)."""
+    return cell_len(display) + (1 + cell_len(description) if description else 0) + 1
+
+
+class GameFooter(Widget):
+    """One line naming the keys of the screen in front (see the module docstring)."""
+
+    DEFAULT_CSS = """
+    GameFooter {
+        dock: bottom; height: 1; width: 1fr; text-wrap: nowrap;
+        background: $footer-background; color: $footer-description-foreground;
+    }
+    GameFooter > .game-footer--key { color: $footer-key-foreground; text-style: bold; }
+    GameFooter > .game-footer--off { text-style: dim strike; }
+    """
+    COMPONENT_CLASSES = {"game-footer--key", "game-footer--off"}
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._hits: list[tuple[int, int, str]] = []  # (first column, end column, key)
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        if screen is self.screen:
+            self.refresh()
+
+    # ---- what to show ---------------------------------------------------------------------
+    def _candidates(self) -> list[Shown]:
+        seen: set[str] = set()
+        out: list[Shown] = []
+        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+            if not binding.show or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            out.append((binding, enabled))
+        return out
+
+    def fitted(self, width: int) -> list[Shown]:
+        """The keys (binding, legal now) that fit `width` cells, in the screen's order,
+        dropping as the module docstring says."""
+        keys = self._candidates()
+        palette = self.app.COMMAND_PALETTE_BINDING
+        found = self.screen.active_bindings.get(palette)
+        if self.app.ENABLE_COMMAND_PALETTE and found is not None and width >= PALETTE_MIN_WIDTH:
+            keys.append((found[1], found[2]))
+
+        def total(items: list[Shown]) -> int:
+            return sum(key_width(self.app.get_key_display(b), b.description) for b, _ in items)
+
+        for dropped in drop_ids(self.screen):
+            if total(keys) - 1 <= width:  # the last key needs no space after it
+                break
+            keys = [k for k in keys if not _is(k[0], dropped)]
+        return keys
+
+    # ---- drawing --------------------------------------------------------------------------
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("game-footer--key", partial=True)
+        off_style = self.get_component_rich_style("game-footer--off", partial=True)
+        line = Text(no_wrap=True, overflow="crop")
+        self._hits = []
+        for binding, enabled in self.fitted(self.size.width):
+            if line.cell_len:
+                line.append(" ")
+            start = line.cell_len
+            line.append(self.app.get_key_display(binding), style=key_style)
+            if binding.description:
+                line.append(" " + binding.description)
+            if not enabled:
+                line.stylize(off_style, start, line.cell_len)
+            self._hits.append((start, line.cell_len, binding.key))
+        return line
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        for start, end, key in self._hits:
+            if start <= offset.x < end:
+                event.stop()
+                self.app.simulate_key(key.split(",")[0])
+                return
+
+    def key_at(self, x: int) -> str | None:
+        """The key drawn at column `x`, if any (what a click there presses)."""
+        return next((key for start, end, key in self._hits if start <= x < end), None)
+
+
+def _is(binding: Binding, dropped: str) -> bool:
+    return binding.id == dropped or binding.key == dropped
+
+
+def drop_ids(screen: Screen[object]) -> tuple[str, ...]:
+    """What a narrow footer may leave out on `screen`, first dropped first: the palette's key,
+    then the screen's `FOOTER_DROP` (binding ids), else `^q Quit` (the help lists them all)."""
+    own = getattr(screen, "FOOTER_DROP", None)
+    listed = own if isinstance(own, tuple) else (QUIT_ID,)
+    return (screen.app.COMMAND_PALETTE_BINDING, *(str(x) for x in listed if x != HELP_ID))

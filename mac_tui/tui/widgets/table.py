@@ -1,0 +1,58 @@
+"""`GameTable`: the game's data table.
+
+- Home and End go to the first and last row (Textual's table scrolls sideways with them), and
+  the numeric keypad's Home/End/PgUp/PgDn (NumLock off) do what those keys do.
+- It keeps its rendered cells when only its focus changes. Textual's table throws away every
+  rendered cell, row and line on any style update, and focus is one: each time a hub section
+  comes forward its table would render every visible cell again. Its caches are keyed by the
+  styles and the focus state already, so they are kept while the table's own style and its
+  component styles are ones it has drawn with before (a theme change is not: then they go).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+from textual.widgets import DataTable
+
+
+class GameTable(DataTable[Any]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("home", "first_row", "First row", show=False),
+        Binding("end", "last_row", "Last row", show=False),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._drawn_styles: set[tuple[object, ...]] = set()
+
+    def action_first_row(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=0)
+
+    def action_last_row(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=self.row_count - 1)
+
+    def _style_signature(self) -> tuple[object, ...]:
+        return (
+            self.get_pseudo_class_state(),
+            self.rich_style,
+            *(self.get_component_rich_style(c) for c in sorted(self.COMPONENT_CLASSES)),
+        )
+
+    def notify_style_update(self) -> None:
+        Widget.notify_style_update(self)  # the widget's own style caches
+        try:
+            signature = self._style_signature()
+        except KeyError:  # its component styles are not there yet: the first styling
+            super().notify_style_update()
+            return
+        if signature in self._drawn_styles:
+            self._get_styles_to_render_cell.cache_clear()  # not keyed by the focus
+            self.refresh()
+            return
+        self._drawn_styles.add(signature)
+        super().notify_style_update()
