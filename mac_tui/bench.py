@@ -335,7 +335,7 @@ def bench_ai(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mac_tui.bench")
-    p.add_argument("what", choices=["combat", "campaign", "forecast", "tui", "ssh", "ai"])
+    p.add_argument("what", choices=["combat", "campaign", "forecast", "tui", "ssh", "ai", "lab"])
     p.add_argument("--battles", type=int, default=20)
     p.add_argument(
         "--seed", type=int, default=None, help=f"default 1 (combat), {CAMPAIGN_SEED} (campaign)"
@@ -347,6 +347,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ai.add_argument("--policy", default="ai", help="the policy under test (default ai)")
     ai.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
     ai.add_argument("--json", action="store_true", help="print the lines as JSON")
+    lab = p.add_argument_group("lab: battles/s/core and the lab's overhead (issue 15)")
+    lab.add_argument(
+        "--ai-seeds", type=int, default=None, help="seeds for the full AI (default seeds / 10)"
+    )
     ssh = p.add_argument_group("ssh: players on the SSH server (docs/hosting.md)")
     ssh.add_argument("--players", type=int, default=20, help="players at once (default 20)")
     ssh.add_argument("--presses", type=int, default=30, help="battle keys per player (default 30)")
@@ -359,6 +363,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.what == "ai":
         return bench_ai(args)
+    if args.what == "lab":
+        from .lab.bench import main as bench_lab
+
+        seeds = args.seeds or (5 if args.quick else 50)
+        return bench_lab(seeds=seeds, ai_seeds=args.ai_seeds or max(1, seeds // 10))
     if args.what == "combat":
         bench_combat(args.battles, 1 if args.seed is None else args.seed)
     elif args.what == "forecast":

@@ -64,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
             help=f"who plays the {side}'s side (default ai): {POLICY_HELP}",
         )
     _duel_parser(sub)
+    from .lab.cli import add_parser as _lab_parser
+
+    _lab_parser(sub)
     skirmish = sub.add_parser(
         "skirmish", help="a quick battle in the terminal: the starting lance against an enemy"
     )
@@ -809,6 +812,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return cmd_sim(args)
     if args.command == "duel":
         return cmd_duel(args)
+    if args.command == "lab":
+        from .lab.cli import main as cmd_lab
+
+        return cmd_lab(args)
     if args.command == "script":
         return cmd_script(args)
     if args.command == "skirmish":

@@ -1,9 +1,10 @@
 """The optional parts of mac-tui and the pip extras that install them.
 
 `pip install mac-tui` installs the game alone; hosting it (`mac-tui serve ssh`, `serve web`,
-`python -m mac_tui.bench ssh`) needs `pip install 'mac-tui[server]'`, and a store on a
-PostgreSQL server (`--db postgresql://...`) `mac-tui[postgres]` (pyproject.toml lists what
-each extra brings). A command whose extra is missing says so in one line, naming the
+`python -m mac_tui.bench ssh`) needs `pip install 'mac-tui[server]'`, a store on a
+PostgreSQL server (`--db postgresql://...`) `mac-tui[postgres]`, and sweeps on a Dask
+cluster (`mac-tui lab run --scheduler`) `mac-tui[lab]` (pyproject.toml lists what each
+extra brings). A command whose extra is missing says so in one line, naming the
 extra, instead of a traceback: `missing_extra` imports what the command needs (it would import
 it anyway) and words the message.
 """
@@ -20,6 +21,8 @@ KEYS_MODULES = ("asyncssh",)  # serve keys reads and writes OpenSSH public keys
 SERVE_NEEDS = {"ssh": SSH_MODULES, "web": WEB_MODULES, "keys": KEYS_MODULES}
 #: What `--db postgresql://...` (the servers' shared store) imports from the postgres extra.
 POSTGRES_MODULES = ("psycopg",)
+#: `mac-tui lab --scheduler` (the lab extra): Dask distributed.
+LAB_DASK_MODULES = ("dask", "distributed")
 
 
 def missing_extra(what: str, extra: str, modules: Sequence[str]) -> str | None:

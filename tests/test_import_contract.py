@@ -38,6 +38,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "mac_tui.players.simreport",  # prints `mac-tui sim`'s report with Rich
             "mac_tui.players.duelreport",  # `mac-tui duel`'s progress bar and report
             "mac_tui.players.aibench",  # `python -m mac_tui.bench ai`, through duelreport
+            "mac_tui.lab",  # `mac-tui lab`: sweeps over the players layer, Rich and Dask
         ),
     ),
     ("players", ("mac_tui.players", "mac_tui.bots", "mac_tui.script")),

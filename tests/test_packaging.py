@@ -123,6 +123,7 @@ def test_the_wheel_ships_data_licence_man_page_and_metadata(dist: Path) -> None:
     server = set(needed("server")) - set(game)
     assert server == {"asyncssh", "pyte", "aiohttp", "jinja2", "textual-serve"}
     assert set(needed("postgres")) - set(game) == {"psycopg"}
+    assert set(needed("lab")) - set(game) == {"dask", "distributed"}
 
 
 def _links(markdown: str) -> list[str]:

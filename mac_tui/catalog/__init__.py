@@ -8,8 +8,12 @@ from .load import (
     Catalog,
     catalog,
     data_dir,
+    installed_catalog,
     load_catalog,
+    per_catalog,
+    use_catalog,
 )
+from .mods import check_mod
 from .schema import DataError
 
 __all__ = [
@@ -20,6 +24,10 @@ __all__ = [
     "Catalog",
     "DataError",
     "catalog",
+    "check_mod",
     "data_dir",
+    "installed_catalog",
     "load_catalog",
+    "per_catalog",
+    "use_catalog",
 ]

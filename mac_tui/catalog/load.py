@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import functools
 import os
-import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from attrs import frozen
 
 from . import records as r
-from .schema import Builder, DataError
+from .mods import check_mod, layer, parse
+from .schema import Builder
 
 T = TypeVar("T")
 
@@ -53,6 +53,7 @@ class Catalog:
     """Every rules table, validated. Lookups by id; tuples keep the data files' order."""
 
     root: Path
+    mods: tuple[Path, ...] = ()  # mod folders layered over root (`load_catalog`)
     weapons: Mapping[str, r.Weapon]
     chassis: Mapping[str, r.Chassis]
     equipment: Mapping[str, r.Equipment]
@@ -154,23 +155,28 @@ class Catalog:
         return None if faction == CONTESTED else faction
 
 
-def _read(root: Path, name: str) -> tuple[str, dict[str, Any]]:
-    path = root / name
+@frozen
+class _Source:
+    """Where the tables come from: the shipped folder and the mod folders layered over it."""
+
+    root: Path
+    mods: tuple[Path, ...] = ()
+
+
+def _read(src: _Source, name: str) -> tuple[str, dict[str, Any]]:
     shown = f"data/{name}"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(shown, "", f"the file is missing (looked in {root}).") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(shown, "", f"cannot be read: {exc}.") from None
-    try:
-        return shown, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(shown, "", f"is not valid TOML: {exc}.") from None
+    raw = parse(src.root / name, shown, f"the file is missing (looked in {src.root}).")
+    for mod in src.mods:
+        path = mod / name
+        if path.is_file():
+            mod_shown = str(path)
+            raw = layer(raw, parse(path, mod_shown, ""), mod_shown, "")
+            shown = f"{mod_shown} (layered over {shown})"
+    return shown, raw
 
 
-def _file(root: Path, name: str, cls: type[T]) -> tuple[Builder, T]:
-    shown, raw = _read(root, name)
+def _file(src: _Source, name: str, cls: type[T]) -> tuple[Builder, T]:
+    shown, raw = _read(src, name)
     builder = Builder(shown)
     return builder, builder.file(cls, raw)
 
@@ -205,19 +211,23 @@ def _covers(builder: Builder, where: str, spans: list[tuple[int, int]], lo: int,
         builder.fail(where, f"rows must cover {lo} to {hi} in order without gaps or overlaps.")
 
 
-def load_catalog(root: Path | None = None) -> Catalog:
-    """Read and validate every data file; raise DataError naming file, entry and field."""
+def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog:
+    """Read and validate every data file, each mod folder of `mods` layered over the tables
+    in turn (`mods.py`); raise DataError naming file, entry and field."""
     root = root or data_dir()
-    fb, factions_file = _file(root, "factions.toml", r.FactionsFile)
+    for mod in mods:
+        check_mod(mod)
+    src = _Source(root, tuple(mods))
+    fb, factions_file = _file(src, "factions.toml", r.FactionsFile)
     factions = _index(fb, factions_file.faction, "id", "faction")
     owners = [*factions, UNIVERSAL]
 
-    cb, classes_file = _file(root, "classes.toml", r.ClassesFile)
+    cb, classes_file = _file(src, "classes.toml", r.ClassesFile)
     classes = _index(cb, classes_file.class_, "id", "class")
     if sorted(classes) != sorted(["light", "medium", "heavy", "assault"]):
         cb.fail("class", "must list light, medium, heavy and assault once each.")
 
-    wb, weapons_file = _file(root, "weapons.toml", r.WeaponsFile)
+    wb, weapons_file = _file(src, "weapons.toml", r.WeaponsFile)
     weapons = _index(wb, weapons_file.weapon, "id", "weapon")
     for i, w in enumerate(weapons_file.weapon):
         where = f'weapon "{w.id}" (entry {i + 1})'
@@ -229,13 +239,13 @@ def load_catalog(root: Path | None = None) -> Catalog:
         if w.type != "energy" and not w.uses_ammo:
             wb.fail(f'{where}, field "ammo_per_shot"', "ballistic and missile weapons use ammo.")
 
-    hb, chassis_file = _file(root, "chassis.toml", r.ChassisFile)
+    hb, chassis_file = _file(src, "chassis.toml", r.ChassisFile)
     chassis = _index(hb, chassis_file.chassis, "designation", "chassis")
     for i, c in enumerate(chassis_file.chassis):
         where = f'chassis "{c.designation}" (entry {i + 1})'
         _ref(hb, where, "faction", c.faction, owners)
 
-    eb, equipment_file = _file(root, "equipment.toml", r.EquipmentFile)
+    eb, equipment_file = _file(src, "equipment.toml", r.EquipmentFile)
     equipment = _index(eb, equipment_file.equipment, "id", "equipment")
     for i, e in enumerate(equipment_file.equipment):
         where = f'equipment "{e.id}" (entry {i + 1})'
@@ -244,12 +254,12 @@ def load_catalog(root: Path | None = None) -> Catalog:
         if e.category != "active" and e.energy:
             eb.fail(f'{where}, field "energy"', "only active equipment draws energy.")
 
-    tb, terrain_file = _file(root, "terrain.toml", r.TerrainFile)
+    tb, terrain_file = _file(src, "terrain.toml", r.TerrainFile)
     terrain = _index(tb, terrain_file.terrain, "id", "terrain")
     if "open" not in terrain:
         tb.fail("terrain", 'an "open" terrain is required (deployment zones).')
 
-    rb, ranges = _file(root, "ranges.toml", r.RangesFile)
+    rb, ranges = _file(src, "ranges.toml", r.RangesFile)
     _index(rb, ranges.range_class, "id", "range_class")
     for i, rc in enumerate(ranges.range_class):
         if not rc.optimal_min <= rc.optimal_max <= rc.max_range:
@@ -258,7 +268,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
                 "needs optimal_min <= optimal_max <= max_range.",
             )
 
-    mb, combat = _file(root, "combat.toml", r.CombatFile)
+    mb, combat = _file(src, "combat.toml", r.CombatFile)
     locations = _index(mb, combat.location, "id", "location")
     if tuple(locations) != LOCATION_ORDER:
         mb.fail("location", f"must list the seven locations in order: {', '.join(LOCATION_ORDER)}.")
@@ -269,7 +279,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
     _covers(mb, "component", [(c.low, c.high) for c in combat.component], 0, 99)
     _index(mb, combat.component, "id", "component")
 
-    pb, pilots = _file(root, "pilots.toml", r.PilotsFile)
+    pb, pilots = _file(src, "pilots.toml", r.PilotsFile)
     for fname in ("gunnery_d6", "piloting_d6", "tactics_d6"):
         if len(getattr(pilots.hiring, fname)) != 6:
             pb.fail(f'[hiring], field "{fname}"', "needs one value per face of a d6 (6 values).")
@@ -279,7 +289,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
         where = f'starting_pilot "{sp.callsign}" (entry {i + 1})'
         _ref(pb, where, "callsign", sp.callsign, pilots.callsigns.pool)
 
-    xb, economy = _file(root, "economy.toml", r.EconomyFile)
+    xb, economy = _file(src, "economy.toml", r.EconomyFile)
     _covers(xb, "reward", [(rw.difficulty, rw.difficulty) for rw in economy.reward], 1, 5)
     levels = economy.standing_level
     _covers(
@@ -310,7 +320,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
     if sum(p.default for p in economy.payout_level) != 1:
         xb.fail("payout_level", "exactly one level must be the default.")
 
-    gb, galaxy = _file(root, "galaxy.toml", r.GalaxyFile)
+    gb, galaxy = _file(src, "galaxy.toml", r.GalaxyFile)
     systems = _index(gb, galaxy.system, "id", "system")
     places = _index(gb, galaxy.location, "id", "location")
     for i, s in enumerate(galaxy.system):
@@ -332,7 +342,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
             gb.fail(where, "a route joins two different systems, once.")
         seen_routes.add(pair)
 
-    ab, maps = _file(root, "maps.toml", r.MapsFile)
+    ab, maps = _file(src, "maps.toml", r.MapsFile)
     _covers(ab, "map_size", [(m.min_difficulty, m.max_difficulty) for m in maps.map_size], 1, 5)
     _index(ab, maps.landscape, "id", "landscape")
     for i, ls in enumerate(maps.landscape):
@@ -355,14 +365,14 @@ def load_catalog(root: Path | None = None) -> Catalog:
                 "leaves no interior between the deployment zones.",
             )
 
-    nb, missions = _file(root, "missions.toml", r.MissionsFile)
+    nb, missions = _file(src, "missions.toml", r.MissionsFile)
     _covers(nb, "enemy_force", [(f.difficulty, f.difficulty) for f in missions.enemy_force], 1, 5)
     for i, f in enumerate(missions.enemy_force):
         odds = f.withdrawal
         if odds.never + odds.at_50 + odds.at_25 == 0:
             nb.fail(f'enemy_force (entry {i + 1}), field "withdrawal"', "needs a weight above 0.")
 
-    sb, start = _file(root, "start.toml", r.StartFile)
+    sb, start = _file(src, "start.toml", r.StartFile)
     _ref(sb, "[company]", "location", start.company.location, places)
     if start.company.fuel > galaxy.travel.fuel_capacity:
         sb.fail('[company], field "fuel"', "exceeds the fuel capacity in galaxy.toml.")
@@ -384,7 +394,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
                     f"{fr.chassis} has no free {size} hardpoint at {entry.mount}.",
                 )
 
-    lb, loadouts_file = _file(root, "loadouts.toml", r.LoadoutsFile)
+    lb, loadouts_file = _file(src, "loadouts.toml", r.LoadoutsFile)
     loadouts = _check_loadouts(
         lb, loadouts_file, chassis, weapons, equipment, combat.reactor.overload_percent
     )
@@ -404,6 +414,7 @@ def load_catalog(root: Path | None = None) -> Catalog:
 
     return Catalog(
         root=root,
+        mods=tuple(mods),
         weapons=weapons,
         chassis=chassis,
         equipment=equipment,
@@ -530,6 +541,41 @@ def _check_stock_loadout(
 
 
 @functools.cache
-def catalog() -> Catalog:
+def installed_catalog() -> Catalog:
     """The catalog of the installed data, loaded once per process."""
     return load_catalog()
+
+
+_active: Catalog | None = None
+
+
+def catalog() -> Catalog:
+    """The catalog in force: the installed data's, or the one `use_catalog` put in force
+    (one global read on the hot path: every rule looks its numbers up here)."""
+    global _active
+    cat = _active
+    if cat is None:
+        cat = _active = installed_catalog()
+    return cat
+
+
+def use_catalog(cat: Catalog | None) -> Catalog | None:
+    """Put `cat` in force for this process (None: the installed data again) and return the
+    one put in force before (None: the installed data). Tools that measure mods (`mac-tui
+    lab`) switch catalogs between runs; the game never does."""
+    global _active
+    previous, _active = _active, cat
+    return None if previous is installed_catalog() else previous
+
+
+def per_catalog(make: Callable[[], T]) -> Callable[[], T]:
+    """`make()` computed once per catalog in force (a cache that follows `use_catalog`)."""
+    last: list[tuple[Catalog, T]] = []
+
+    def get() -> T:
+        cat = catalog()
+        if not last or last[0][0] is not cat:
+            last[:] = [(cat, make())]
+        return last[0][1]
+
+    return get

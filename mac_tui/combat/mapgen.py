@@ -26,7 +26,7 @@ from typing import Final, Literal
 
 import attrs
 
-from mac_tui.catalog import Catalog, catalog
+from mac_tui.catalog import Catalog, catalog, per_catalog
 from mac_tui.catalog.records import Landscape, MapSize
 from mac_tui.dice import MAP, Dice
 from mac_tui.hexgrid import Grid, Hex, from_offset, neighbours
@@ -55,12 +55,12 @@ def _share_of(percent: int, count: int) -> int:
 # --- catalog look-ups -----------------------------------------------------------------------
 
 
-@functools.cache
+@per_catalog
 def _glyph_of() -> dict[str, str]:
     return {tid: t.glyph for tid, t in catalog().terrain.items()}
 
 
-@functools.cache
+@per_catalog
 def _id_of_glyph() -> dict[str, str | None]:
     """Glyph -> terrain id; ``None`` marks a glyph shared by several terrains."""
     out: dict[str, str | None] = {}

@@ -455,6 +455,24 @@ def wait(state: GameState, campaign: Campaign) -> Command:
     return AdvanceDay(max(1, min(days)))
 
 
+def reckless_contract(state: GameState, campaign: Campaign) -> Command | None:
+    """The reckless strategy's contract: the hardest one on the board (best paid among equals)
+    that the company may accept with every frame it can deploy now, whatever the threat, its
+    reputation or its money; no waiting for a full lance, no leave."""
+    frames = lance(campaign)
+    if not frames:
+        return None
+    level = catalog().default_payout_level().level
+    frame_ids = [f.id for f in frames]
+    board = sorted(
+        enumerate(campaign.contracts), key=lambda ic: (-ic[1].difficulty, -ic[1].base, ic[0])
+    )
+    for _, c in board:
+        if accept_refusal(campaign, c.id, level, frame_ids) is None:
+            return Accept(c.id, level, "+".join(frame_ids))
+    return None
+
+
 RULES: tuple[Rule, ...] = (
     repairs,
     pilots,
@@ -470,7 +488,32 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def choose(state: GameState) -> tuple[Command, str] | None:
+@frozen
+class Strategy:
+    """A way to run the company: its rules of thumb in order of priority."""
+
+    name: str
+    summary: str
+    rules: tuple[Rule, ...]
+
+
+#: The autopilot's strategies (`mac-tui lab` sweeps them): `sensible` is the player above;
+#: `reckless` takes the hardest contract it may with everything it has, before it repairs,
+#: buys or keeps a reserve.
+STRATEGIES: dict[str, Strategy] = {
+    "sensible": Strategy(
+        "sensible", "the autopilot's rules of thumb (players/autopilot.py)", RULES
+    ),
+    "reckless": Strategy(
+        "reckless",
+        "the hardest contract it may accept, with every deployable frame, before anything else",
+        (reckless_contract, *RULES),
+    ),
+}
+SENSIBLE = STRATEGIES["sensible"]
+
+
+def choose(state: GameState, strategy: Strategy = SENSIBLE) -> tuple[Command, str] | None:
     """The next command to play and the rule of thumb that chose it; None once the run is
     over, and during a battle (fought by the battle AI, see `autopilot` and `next_line`)."""
     campaign = state.campaign
@@ -481,17 +524,17 @@ def choose(state: GameState) -> tuple[Command, str] | None:
     if campaign.after_action is not None:
         cmd = debrief(state, campaign)
         return None if cmd is None else (cmd, "debrief")
-    for rule in RULES:
+    for rule in strategy.rules:
         cmd = rule(state, campaign)
         if cmd is not None:
             return cmd, rule.__name__
     return wait(state, campaign), "wait"
 
 
-def next_command(state: GameState) -> Command | None:
+def next_command(state: GameState, strategy: Strategy = SENSIBLE) -> Command | None:
     """The next command to play; None once the run is over, and during a battle (fought with
     the `auto-battle` line, see `next_line`)."""
-    chosen = choose(state)
+    chosen = choose(state, strategy)
     return None if chosen is None else chosen[0]
 
 
@@ -508,11 +551,11 @@ def autopilot(state: GameState) -> Decision:
     return Decision(command, note=f"autopilot: {rule}")
 
 
-def next_line(state: GameState) -> str | None:
+def next_line(state: GameState, strategy: Strategy = SENSIBLE) -> str | None:
     """The next line of a `mac-tui script` file, or None once the run is over."""
     if state.battle is not None:
         return AUTO_BATTLE
-    cmd = next_command(state)
+    cmd = next_command(state, strategy)
     return None if cmd is None else cmd.to_text()
 
 
@@ -544,10 +587,17 @@ def days_passed(state: GameState) -> int:
 
 
 def autoplay(
-    seed: int, *, days: int = 365, missions: int = 10, max_lines: int = 100_000
+    seed: int,
+    *,
+    days: int = 365,
+    missions: int = 10,
+    max_lines: int = 100_000,
+    strategy: Strategy = SENSIBLE,
+    observe: Callable[[GameState], None] | None = None,
 ) -> AutoRun:
-    """Play a new game from `seed` until `days` days have passed and `missions` missions were
-    played (between missions), or the run ends, or after `max_lines` lines (a safety stop)."""
+    """Play a new game from `seed` with `strategy` until `days` days have passed and `missions`
+    missions were played (between missions), or the run ends, or after `max_lines` lines (a
+    safety stop). `observe` sees the state after every accepted line."""
     session = Session.new(seed)
     lines: list[str] = []
     refused = 0
@@ -560,18 +610,22 @@ def autoplay(
             done = days_passed(state) >= days and c.missions_played >= missions
             if done and state.battle is None and c.after_action is None:
                 break
-        line = next_line(state)
+        line = next_line(state, strategy)
         if line is None:
             break
         result = run_line(session, len(lines) + 1, line)
         if result is not None and result.accepted:
             lines.append(line)
+            if observe is not None:
+                observe(session.state)
             continue
         refused += 1
         for fallback in fallback_lines(state):
             result = run_line(session, len(lines) + 1, fallback)
             if result is not None and result.accepted:
                 lines.append(fallback)
+                if observe is not None:
+                    observe(session.state)
                 break
         else:
             break  # nothing moves the game on: stop rather than loop

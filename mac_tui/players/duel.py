@@ -36,7 +36,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..combat.commands import Withdraw
-from ..combat.events import BattleEnded, SideWithdrew
+from ..combat.events import Attacked, BattleEnded, SideWithdrew
 from ..combat.preview import reach_hexes
 from ..combat.setup import FrameSpec, new_battle, stock_frame
 from ..combat.skirmish import lance_from_chassis, make_state
@@ -120,6 +120,7 @@ class Setup:
     difficulty: int | None = None
     cover: bool = False
     log: bool = False
+    landscape: str | None = None  # a fixed landscape (default: drawn from the seed)
 
     def matches(self) -> tuple[Match, ...]:
         seeds = range(self.first_seed, self.first_seed + self.seeds)
@@ -133,11 +134,11 @@ class Setup:
         """The game of `match`, set up and waiting for the player's deployment."""
         named = lance_from_chassis(self.lance) if self.lance else None
         if self.difficulty is not None:
-            return make_state(match.seed, self.difficulty, named)
+            return make_state(match.seed, self.difficulty, named, landscape=self.landscape)
         lance = named or mirror_lance(match.seed, self.frames)
         state = initial_state(match.seed)
         dice = Dice(state.rng)
-        landscape = dice.choice(MAP, [ls.id for ls in catalog().maps.landscape])
+        landscape = self.landscape or dice.choice(MAP, [ls.id for ls in catalog().maps.landscape])
         battle = new_battle(
             dice,
             difficulty=map_difficulty(match.map),
@@ -179,6 +180,8 @@ class GameResult:
     activation_ms: tuple[tuple[float, ...], tuple[float, ...]]
     activation_cpu_ms: tuple[tuple[float, ...], tuple[float, ...]]
     cover: tuple[CoverTally, CoverTally]
+    #: damage dealt by each weapon id, sorted by id (A's, B's)
+    damage: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = ((), ())
     log: tuple[str, ...] = ()
 
     def key(self) -> tuple[int, int, bool]:
@@ -314,6 +317,15 @@ def play_match(setup: Setup, match: Match) -> GameResult:
     def lost(who: Who, what: Callable[[Any], bool]) -> int:
         return sum(1 for u in battle.side_units(sides[who]) if what(u))
 
+    dealt: dict[Who, dict[str, int]] = {"a": {}, "b": {}}
+    for e in events:
+        if not isinstance(e, Attacked):
+            continue
+        shot = e.result
+        if shot.hit and not shot.intercepted and shot.damage is not None:
+            who = owner[battle.unit(shot.attacker).side]
+            dealt[who][shot.weapon] = dealt[who].get(shot.weapon, 0) + shot.damage.total
+
     return GameResult(
         seed=match.seed,
         map=match.map,
@@ -334,6 +346,7 @@ def play_match(setup: Setup, match: Match) -> GameResult:
             watch.per_activation(watch.cpu_ms, "b"),
         ),
         cover=(watch.tally("a"), watch.tally("b")),
+        damage=(tuple(sorted(dealt["a"].items())), tuple(sorted(dealt["b"].items()))),
         log=tuple(log or ()),
     )
 

@@ -15,8 +15,10 @@ Progress = Callable[[int, int], None]
 
 
 @contextmanager
-def progress_bar(total: int, label: str, *, show: bool) -> Iterator[Progress | None]:
-    """A Rich progress bar (battles done, throughput, ETA) on stderr, or None when `show` is
+def progress_bar(
+    total: int, label: str, *, show: bool, unit: str = "battles"
+) -> Iterator[Progress | None]:
+    """A Rich progress bar (`unit`s done, throughput, ETA) on stderr, or None when `show` is
     False (not a terminal, JSON output, tests)."""
     if not show:
         yield None
@@ -40,7 +42,7 @@ def progress_bar(total: int, label: str, *, show: bool) -> Iterator[Progress | N
             from rich.text import Text
 
             speed = task.finished_speed or task.speed
-            return Text(f"{speed:.1f} battles/s" if speed else "… battles/s", style="cyan")
+            return Text(f"{speed:.1f} {unit}/s" if speed else f"… {unit}/s", style="cyan")
 
     bar = Progress(
         TextColumn("{task.description}"),
