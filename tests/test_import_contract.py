@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "mac_tui.tui",
             "mac_tui.server",
             "mac_tui.cli",
+            "mac_tui.cliserve",
             "mac_tui.clitree",
             "mac_tui.completion",
             "mac_tui.manpage",
