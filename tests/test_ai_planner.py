@@ -30,12 +30,14 @@ from mac_tui.core import Accepted
 from mac_tui.game import legal_commands, parse_command, step
 from mac_tui.hexgrid import Hex, distance, from_offset
 from mac_tui.model import GameState, initial_state
-from mac_tui.players.ai import REPLANNED, plan_activation, policy_for, situation
+from mac_tui.players.ai import REPLANNED, plan_activation, policy_for, volleys
 from mac_tui.players.ai.explain import command_words, describe, plan_words, who_words
+from mac_tui.players.ai.plan_search import all_plans
 from mac_tui.players.ai.plans import Planner
-from mac_tui.players.ai.situation import Situation, called_kill
+from mac_tui.players.ai.situation import Situation
 from mac_tui.players.ai.skill import skill
 from mac_tui.players.ai.tables import kit_of, map_tables
+from mac_tui.players.ai.volleys import called_kill
 from mac_tui.players.driver import Seats, drive
 from mac_tui.players.sim import play
 
@@ -416,7 +418,7 @@ def test_a_flamer_counts_the_shutdown_it_risks() -> None:
     hot = scene([OPEN] * 3, [me, frame("e", "enemy", 5, 1, stress=10), frame("e2", "enemy", 12, 1)])
 
     def flamed(state: GameState) -> Any:
-        plans = Planner(Situation(bat(state), bat(state).units[0], skill(6))).plans()
+        plans = all_plans(Planner(Situation(bat(state), bat(state).units[0], skill(6))))
         return max(
             (p for p in plans if p.commands[0].to_text() == "fire 1 e"), key=lambda p: p.value
         )
@@ -438,7 +440,7 @@ def called_plans(tactics: int, head: int) -> list[Any]:
     )
     state = scene([OPEN] * 3, [frame("p", "player", 3, 1), target, frame("e2", "enemy", 14, 1)])
     sit = Situation(bat(state), bat(state).units[0], skill(tactics))
-    plans = Planner(sit).plans()
+    plans = all_plans(Planner(sit))
     return [(p, sit) for p in plans if isinstance(p.commands[0], CalledShot)]
 
 
@@ -473,7 +475,7 @@ def test_a_called_shots_kill_chance_tells_pilots_apart_whatever_was_asked_before
     me = kit_of(frame("p", "player", 0, 0))
     answers = []
     for order in (targets, targets[::-1]):
-        situation._called.clear()
+        volleys._called.clear()
         answers.append({t.pilot.piloting: called_kill(me, kit_of(t), 3, 0, 0, 99) for t in order})
     assert answers[0] == answers[1]
     assert answers[0][2] > answers[0][6] > 0
@@ -484,9 +486,9 @@ def test_low_tactics_calls_no_shots_and_plans_one_action_at_a_time() -> None:
     assert called_plans(3, 1)
     state = scene([OPEN] * 3, [frame("p", "player", 3, 1), frame("e", "enemy", 8, 1)])
     for tactics in (1, 2):
-        plans = Planner(Situation(bat(state), bat(state).units[0], skill(tactics))).plans()
+        plans = all_plans(Planner(Situation(bat(state), bat(state).units[0], skill(tactics))))
         assert max(len(p.commands) for p in plans) == 1
-    plans = Planner(Situation(bat(state), bat(state).units[0], skill(3))).plans()
+    plans = all_plans(Planner(Situation(bat(state), bat(state).units[0], skill(3))))
     assert max(len(p.commands) for p in plans) == 2
 
 

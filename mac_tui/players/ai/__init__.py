@@ -26,7 +26,9 @@ from ...game import refusal, step
 from ...model import GameState
 from ..policy import Decision, Option, Policy
 from .choice import choose
-from .plans import Plan, Planner
+from .plan_search import all_plans
+from .plan_types import Plan
+from .plans import Planner
 from .situation import Situation
 from .skill import FULL_TACTICS, skill
 
@@ -60,7 +62,7 @@ def plan_activation(state: GameState, tactics: int | None = None) -> Planned:
         raise ValueError("no frame is acting")
     level = skill(unit.pilot.tactics if tactics is None else tactics)
     planner = Planner(Situation(battle, unit, level))
-    chosen, ranked = choose(planner.plans(), unit, {u.id: u for u in battle.units})
+    chosen, ranked = choose(all_plans(planner), unit, {u.id: u for u in battle.units})
     shown = (chosen, *[p for p in ranked if p is not chosen])[:TOP_OPTIONS]
     note = f"{unit.id} {unit.stance} {unit.priority} tactics {level.tactics}"
     return Planned(shown, note)

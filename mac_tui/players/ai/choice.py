@@ -8,7 +8,7 @@ from ...combat import stats
 from ...combat.commands import Brace, CalledShot, FireGroup, UseEquipment, Vent
 from ...combat.state import Unit
 from ...core import Command
-from .plans import Plan
+from .plan_types import Plan
 from .rules import PRIORITY_KEY, PRIORITY_WINDOW, VENT_FROM, below_brace_line
 
 
