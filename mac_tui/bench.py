@@ -213,7 +213,7 @@ def bench_campaign(seed: int) -> None:
     from .campaign.commands import AdvanceDay
     from .campaign.timeflow import daily_upkeep
     from .game import Accepted, step
-    from .players.autopilot import autoplay
+    from .players.autorun import autoplay
     from .save import read_save
     from .savefolder import write_save
     from .session import Session, verify

@@ -233,7 +233,7 @@ def enemy_next(session: Session) -> bool:
 
 
 async def test_one_order_per_key_waits_after_each_enemy_order(tmp_path: Path) -> None:
-    session = played(3, 5, enemy_next)
+    session = played(4, 5, enemy_next)  # the enemy's frame then gives three orders
     app = MacApp(saves=tmp_path, settings=Settings(animation="key"))
     async with app.run_test(size=(80, 24)) as pilot:
         await open_game(pilot, session, tmp_path)

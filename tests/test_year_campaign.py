@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from mac_tui.campaign.commands import Buy, Jump, Refit, Sell, Travel
-from mac_tui.players.autopilot import AutoRun, autoplay, days_passed, fallback_lines, next_line
+from mac_tui.players.autopilot import fallback_lines, next_line
+from mac_tui.players.autorun import AutoRun, autoplay, days_passed
 from mac_tui.save import read_save, state_hash
 from mac_tui.script import AUTO_BATTLE, run_lines
 from mac_tui.session import Session

@@ -17,7 +17,8 @@ from attrs import frozen
 from ..campaign.state import Campaign
 from ..catalog import Catalog, catalog, installed_catalog, load_catalog, use_catalog
 from ..model import GameState
-from ..players.autopilot import STRATEGIES, autoplay
+from ..players.autopilot import STRATEGIES
+from ..players.autorun import autoplay
 from ..players.duel import Match, Setup, map_sizes, play_match
 from ..players.specs import load_policy
 

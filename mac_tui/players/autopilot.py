@@ -3,10 +3,10 @@
 `next_line(state)` looks at the company and answers one line in the text form of
 `mac-tui script` (`auto-battle` for a battle), so that a long campaign can be generated,
 written to a file and replayed; `autopilot(state)` is the same player as a `Policy` (the
-battle AI in battles), for `players.driver`. `autoplay(seed, ...)` writes a script: it applies
-the lines to a `Session` exactly as `mac-tui script` does, keeps the accepted ones, and falls
-back to `advance-day` (or closing the after-action report) when a chosen line is refused, so
-it never loops on a refusal.
+battle AI in battles), for `players.driver`. `players.autorun.autoplay(seed, ...)` writes a
+script with it: it applies the lines to a `Session` exactly as `mac-tui script` does, keeps the
+accepted ones, and falls back to `advance-day` (or closing the after-action report) when a
+chosen line is refused, so it never loops on a refusal.
 
 The player, in order of priority (`RULES`, after `new-campaign`, `auto-battle` and the
 after-action report: the most valuable salvage picks first (§12.1-§12.2), a head-kill frame
@@ -52,7 +52,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import attrs
 from attrs import frozen
 
 from ..campaign.accept import accept_refusal
@@ -94,8 +93,7 @@ from ..core import Command
 from ..dice import raw
 from ..game import legal_commands
 from ..model import GameState
-from ..script import AUTO_BATTLE, run_line
-from ..session import Session
+from ..script import AUTO_BATTLE
 from .ai import decide
 from .appraisal import (
     ARM_BUDGET,
@@ -565,68 +563,3 @@ def fallback_lines(state: GameState) -> tuple[str, ...]:
     if campaign is not None and campaign.after_action is not None:
         return (Salvage().to_text(), Dismiss().to_text())
     return (AdvanceDay().to_text(),)
-
-
-# ---- the driver --------------------------------------------------------------------------------
-@frozen(kw_only=True)
-class AutoRun:
-    """A generated game: the accepted lines in order and the session that played them."""
-
-    seed: int
-    lines: tuple[str, ...]
-    session: Session = attrs.field(eq=False)
-    refused: int  # chosen lines that were refused (and replaced by a fallback)
-
-    @property
-    def state(self) -> GameState:
-        return self.session.state
-
-
-def days_passed(state: GameState) -> int:
-    return 0 if state.campaign is None else state.campaign.day - 1
-
-
-def autoplay(
-    seed: int,
-    *,
-    days: int = 365,
-    missions: int = 10,
-    max_lines: int = 100_000,
-    strategy: Strategy = SENSIBLE,
-    observe: Callable[[GameState], None] | None = None,
-) -> AutoRun:
-    """Play a new game from `seed` with `strategy` until `days` days have passed and `missions`
-    missions were played (between missions), or the run ends, or after `max_lines` lines (a
-    safety stop). `observe` sees the state after every accepted line."""
-    session = Session.new(seed)
-    lines: list[str] = []
-    refused = 0
-    while len(lines) < max_lines:
-        state = session.state
-        c = state.campaign
-        if c is not None:
-            if c.ended:
-                break
-            done = days_passed(state) >= days and c.missions_played >= missions
-            if done and state.battle is None and c.after_action is None:
-                break
-        line = next_line(state, strategy)
-        if line is None:
-            break
-        result = run_line(session, len(lines) + 1, line)
-        if result is not None and result.accepted:
-            lines.append(line)
-            if observe is not None:
-                observe(session.state)
-            continue
-        refused += 1
-        for fallback in fallback_lines(state):
-            result = run_line(session, len(lines) + 1, fallback)
-            if result is not None and result.accepted:
-                lines.append(fallback)
-                if observe is not None:
-                    observe(session.state)
-                break
-        else:
-            break  # nothing moves the game on: stop rather than loop
-    return AutoRun(seed=seed, lines=tuple(lines), session=session, refused=refused)

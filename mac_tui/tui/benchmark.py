@@ -391,7 +391,7 @@ SECTION_WALK = ("2", "3", "4", "5", "6", "7", "1", "3", "5", "7", "2", "4", "6",
 def hub_save(seed: int, folder: Path) -> Path:
     """A year of the autopilot's campaign from `seed` (the golden year for seed 14), saved in
     `folder`: the hub with a long ledger, many pilots, frames, a board and a market."""
-    from ..players.autopilot import autoplay
+    from ..players.autorun import autoplay
 
     run = autoplay(seed)
     path = folder / f"hub-{seed}.json"

@@ -32,7 +32,8 @@ from pathlib import Path
 
 from mac_tui.game import Accepted, parse_command
 from mac_tui.players.ai_v1 import decide as ai_v1  # the first AI
-from mac_tui.players.autopilot import autoplay, next_line
+from mac_tui.players.autopilot import next_line
+from mac_tui.players.autorun import autoplay
 from mac_tui.players.driver import drive
 from mac_tui.players.sim import run_battle
 from mac_tui.save import to_json
