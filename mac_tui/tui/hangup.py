@@ -22,6 +22,7 @@ import select
 import signal
 import sys
 import threading
+from abc import abstractmethod
 from functools import partial
 from typing import IO, Any, cast
 
@@ -133,8 +134,9 @@ class _LeavesOnHangup(Driver):
 
     hangup: Hangup | None = None
 
+    @abstractmethod
     def _guard_output(self, hangup: Hangup) -> None:
-        raise NotImplementedError
+        """Make a failed write to the terminal count as a hang-up."""
 
     def start_application_mode(self) -> None:
         if self.hangup is None:

@@ -24,6 +24,7 @@ A back end differs only in how it connects, its placeholders, and a few words of
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import json
 import threading
@@ -135,7 +136,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-class Store:
+class Store(abc.ABC):
     """The shared store (see the module). Subclasses connect (`_connect`) and name their
     `dialect` and `placeholder`."""
 
@@ -151,12 +152,13 @@ class Store:
             self._migrate()
 
     # ---- the connection ---------------------------------------------------------------------
+    @abc.abstractmethod
     def _connect(self) -> Any:
-        raise NotImplementedError
+        """A new connection to the database."""
 
+    @abc.abstractmethod
     def _begin(self, conn: Any) -> contextlib.AbstractContextManager[Any]:
         """A write transaction on `conn` (taking the database's write lock at once)."""
-        raise NotImplementedError
 
     def _retryable(self, exc: Exception) -> bool:
         """Whether `exc` means the connection broke (and a new one may do)."""
@@ -232,6 +234,7 @@ class Store:
 
     def _lock_schema(self, conn: Any) -> None:
         """Hold off other nodes migrating at the same moment (the write lock does on SQLite)."""
+        return None  # SQLite: nothing more to take
 
     def schema_version(self) -> int:
         row = self._run(lambda c: self._one(c, "SELECT max(version) FROM schema_version"))
