@@ -4,6 +4,8 @@ threat assessment (players/assess.py, ruling A1): deterministic, cached, counted
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 import pytest
 
@@ -18,7 +20,7 @@ from mac_tui.campaign.briefing import (
 )
 from mac_tui.campaign.commands import Accept, Buy, NewCampaign
 from mac_tui.campaign.repair import plan_repair
-from mac_tui.catalog import catalog
+from mac_tui.catalog import catalog, load_catalog, use_catalog
 from mac_tui.game import Accepted, step
 from mac_tui.model import GameState, initial_state
 from mac_tui.players import assess as assess_module
@@ -120,7 +122,7 @@ def test_the_assessment_is_deterministic_counted_and_cached(
     state = new_game()
     assert state.campaign is not None
     contract = state.campaign.contracts[0].id
-    assess_module._CACHE.clear()
+    assess_module.clear_cache()
     assert peek(state, contract, ["F1", "F2"], battles=4) == (False, None)
     first = assess(state, contract, ["F1", "F2"], battles=4)
     assert isinstance(first, Assessment)
@@ -138,8 +140,28 @@ def test_the_assessment_is_deterministic_counted_and_cached(
     assert assess(state, contract, ["F1", "F2"], battles=4) == first
     monkeypatch.undo()
     # deterministic: the same figures from a cold cache
-    assess_module._CACHE.clear()
+    assess_module.clear_cache()
     assert assess(state, contract, ["F1", "F2"], battles=4) == first
+
+
+def test_the_assessment_cache_follows_the_catalog_in_force(tmp_path: Path) -> None:
+    """A mod's tables make another battle: an assessment made under the installed data is not
+    the answer under a mod (the lab measures mods in one process)."""
+    state = new_game()
+    assert state.campaign is not None
+    contract = state.campaign.contracts[0].id
+    assess_module.clear_cache()
+    base = assess(state, contract, ["F1", "F2"], battles=2)
+    assert peek(state, contract, ["F1", "F2"], battles=2) == (True, base)
+    mod = tmp_path / "mod"
+    mod.mkdir()
+    (mod / "weapons.toml").write_text('[[weapon]]\nid = "medium_laser"\ndamage = 1\n')
+    previous = use_catalog(load_catalog(mods=[mod]))
+    try:
+        assert peek(state, contract, ["F1", "F2"], battles=2) == (False, None)
+    finally:
+        use_catalog(previous)
+    assert assess(state, contract, ["F1", "F2"], battles=2) == base  # the installed data again
 
 
 def test_the_assessment_fights_the_real_engine() -> None:

@@ -204,10 +204,9 @@ async def test_the_board_rates_each_contract_against_the_lance_in_the_background
     tmp_path: Path,
 ) -> None:
     from mac_tui.campaign.briefing import enemy_brief
-    from mac_tui.players.assess import _CACHE as cache
-    from mac_tui.players.assess import assess
+    from mac_tui.players.assess import assess, clear_cache
 
-    cache.clear()  # nothing assessed yet: the board says so, then shows the figures
+    clear_cache()  # nothing assessed yet: the board says so, then shows the figures
     app = MacApp(saves=tmp_path, settings=Settings())
     async with app.run_test(size=(80, 24)) as pilot:
         await new_campaign(pilot)

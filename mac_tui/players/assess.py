@@ -9,8 +9,8 @@ fight the battle, not the AI): docs/rulings.md A1 says how the rating follows fr
 
 Deterministic: the seeds come from the game's seed and the contract (`dice.raw`), never from
 the clock, so the same contract and lance always get the same figures; and cached, keyed by
-what a battle depends on (the seed, the contract, the frames and their pilots as they would
-deploy), so a board drawn again costs nothing.
+what a battle depends on (the catalog in force, the seed, the contract, the frames and their
+pilots as they would deploy), so a board drawn again costs nothing.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from attrs import frozen
 from ..campaign.accept import accept_check, player_spec
 from ..campaign.commands import Accept
 from ..campaign.state import Contract
-from ..catalog import catalog
+from ..catalog import catalog, per_catalog
 from ..combat.setup import FrameSpec
 from ..dice import RngState, raw
 from ..game import Accepted, step
@@ -115,7 +115,8 @@ def peek(
     if found is None:
         return True, None
     key, _ = found
-    return (key in _CACHE), _CACHE.get(key)
+    cache = _cache()
+    return (key in cache), cache.get(key)
 
 
 def assess(
@@ -127,12 +128,13 @@ def assess(
     if found_key is None:
         return None
     key, command = found_key
-    found = _CACHE.get(key)
+    cache = _cache()
+    found = cache.get(key)
     if found is None:
         found = _run(key, state, command)
-        while len(_CACHE) >= CACHE_SIZE:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = found
+        while len(cache) >= CACHE_SIZE:
+            cache.pop(next(iter(cache)))
+        cache[key] = found
     return found
 
 
@@ -147,7 +149,20 @@ class _Key:
 
 
 CACHE_SIZE: Final = 64
-_CACHE: dict[_Key, Assessment] = {}
+
+
+def _new_cache() -> dict[_Key, Assessment]:
+    return {}
+
+
+# One cache per catalog in force: the same contract under a mod's tables (`mac-tui lab --data`)
+# is another battle, so switching catalogs starts an empty cache.
+_cache = per_catalog(_new_cache)
+
+
+def clear_cache() -> None:
+    """Forget every assessment made under the catalog in force (tests start cold with it)."""
+    _cache().clear()
 
 
 def _run(key: _Key, state: GameState, command: Accept) -> Assessment:
