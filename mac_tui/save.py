@@ -5,10 +5,12 @@ the seed must give the snapshot again, compared by `state_hash`; see `session.ve
 
 Format 2 records the game version that wrote the file (`game_version`), the rules version its
 log was played under (`rules_version`, the engine's `RULES_VERSION`) and the game version whose
-rules those were (`made_by`). Format 3 (this version, rules version 2) stores on every contract
-the enemy side's withdrawal rule (`enemy_withdrawal`, D23). Older formats load through the
-explicit migrations of `MIGRATIONS` (format 1: the saves of mac-tui 0.1.0, rules version 1;
-format 2: rules version 1), and are written back in the current format on the next save.
+rules those were (`made_by`). Format 3 (rules version 2) stores on every contract the enemy
+side's withdrawal rule (`enemy_withdrawal`, D23). Format 4 (this version) keeps each pilot's
+service record and who put each frame out of a battle (the pilot sheet, P2). Older formats load
+through the explicit migrations of `MIGRATIONS` (format 1: the saves of mac-tui 0.1.0, rules
+version 1; format 2: rules version 1; format 3: rules version 2), and are written back in the
+current format on the next save.
 
 Reading (`read_save`) trusts nothing: the file must be a regular file under the size cap, its
 JSON of bounded depth and number size (`safefile`), every field of the expected type (strict:
@@ -33,12 +35,13 @@ from attrs import frozen
 from cattrs.errors import IterableValidationError, IterableValidationNote
 
 from . import __version__
+from .campaign.state import PilotRecord
 from .game import RULES_VERSION, Command, CommandSyntaxError, format_command, parse_command
 from .hexgrid import Hex
 from .model import GameState
 from .safefile import Refused, load_json, read_regular
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 MAGIC = "mac-tui-save"
 MAX_LINE = 1000  # one command's text: the longest the game writes is far shorter
 MAX_VERSION_TEXT = 40
@@ -279,7 +282,41 @@ def _give_rule(contract: Any, fought: str | None) -> None:
         contract["enemy_withdrawal"] = rule
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
+    """Format 4 keeps each pilot's service record (`record`, docs/rulings.md P2) and, in a
+    battle, who put each frame out (`downed_by`). A format-3 save has neither: its pilots get an
+    empty record whose hiring day is unknown (`hired_day` null: the sheet says the pilot joined
+    before the record began), and the frames already down in a battle under way credit nobody.
+
+    Like `_v2_to_v3`, `snapshot_hash` is recomputed only when it matched the snapshot as found;
+    a part that is not what format 3 wrote is left for the load to refuse."""
+    out = {**doc, "format": 4}
+    snapshot = doc.get("snapshot")
+    if not isinstance(snapshot, dict):
+        return out
+    intact = "snapshot_hash" in doc and doc["snapshot_hash"] == _digest(snapshot)
+    snapshot = json.loads(json.dumps(snapshot))  # a copy: the document itself is not changed
+    campaign = snapshot.get("campaign")
+    if isinstance(campaign, dict):
+        for pilot in _list(campaign.get("pilots")):
+            if isinstance(pilot, dict):
+                pilot.setdefault("record", CONVERTER.unstructure(PilotRecord()))
+    battle = snapshot.get("battle")
+    if isinstance(battle, dict):
+        for unit in _list(battle.get("units")):
+            if isinstance(unit, dict):
+                unit.setdefault("downed_by", None)
+    out["snapshot"] = snapshot
+    if intact:
+        out["snapshot_hash"] = _digest(snapshot)
+    return out
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _v1_to_v2,
+    2: _v2_to_v3,
+    3: _v3_to_v4,
+}
 
 
 def migrate(doc: dict[str, Any], fmt: int) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import contextlib
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from .campaign.state import Campaign, Contract, Frame, SalvageItem
+from .campaign.state import Campaign, Contract, Frame, PilotRecord, SalvageItem
 from .catalog import LOCATION_ORDER, Catalog, catalog
 from .combat.state import Battle, Unit
 from .combat.stats import armor_split, full_structure
@@ -180,6 +180,7 @@ class _Checker:
             self.within(f"{q}.morale", pilot.morale, 0, 100)
             self.within(f"{q}.injury_days", pilot.injury_days, 0, MAX_COUNT)
             self.within(f"{q}.xp", pilot.xp, 0, None)
+            self.record(f"{q}.record", pilot.record, c.day)
         frame_ids = self.unique(f"{p}.frames", (f.id for f in c.frames), "frame")
         seated: set[str] = set()
         for i, f in enumerate(c.frames):
@@ -246,6 +247,17 @@ class _Checker:
         self.within(f"{p}.negative_days", c.negative_days, 0, None)
 
     # ---- the battle ---------------------------------------------------------------------
+    def record(self, path: str, r: PilotRecord, day: int) -> None:
+        """A service record (ruling P2): counts not negative, victories within the missions,
+        joined on a day of the campaign so far (or unknown)."""
+        if r.hired_day is not None:
+            self.within(f"{path}.hired_day", r.hired_day, 1, day)
+        for name in ("missions", "kills", "injuries", "ejections"):
+            self.within(f"{path}.{name}", getattr(r, name), 0, None)
+        self.within(f"{path}.victories", r.victories, 0, r.missions)
+        for i, name in enumerate(r.frames):
+            self.text(f"{path}.frames[{i}]", name)
+
     def unit(self, path: str, u: Unit, b: Battle) -> None:
         self.text(f"{path}.id", u.id)
         self.text(f"{path}.label", u.label)
@@ -286,6 +298,8 @@ class _Checker:
             return  # the units cannot be told apart: the rest would only repeat it
         for i, u in enumerate(b.units):
             self.unit(f"{p}.units[{i}]", u, b)
+            if u.downed_by is not None:
+                self.known(f"{p}.units[{i}].downed_by", u.downed_by, ids, "unit")
         self.within(f"{p}.round", b.round, 0, None)
         for i, unit_id in enumerate(b.order):
             self.known(f"{p}.order[{i}]", unit_id, ids, "unit")

@@ -181,7 +181,7 @@ def format2(name: str) -> dict[str, Any]:
 
 def test_format_2_contracts_get_the_rule_their_battle_uses_or_their_difficultys() -> None:
     doc = format2("campaign-mid-battle")
-    migrated = migrate(doc, 2)
+    migrated = MIGRATIONS[2](doc)
     assert migrated["format"] == 3 and migrated["rules_version"] == 1
     assert "enemy_withdrawal" not in json.dumps(doc)  # the document itself is not changed
     snap = migrated["snapshot"]
@@ -246,3 +246,39 @@ def test_the_format_3_migration_takes_any_document_without_failing(snapshot: Any
     migrate(doc, 2)
     with pytest.raises(SaveError, match=r"^x\.json: "):
         from_json(dumps(doc), "x.json")
+
+
+# ---- format 3 -> 4: the pilots' service records (P2) ------------------------------------------
+def test_format_3_pilots_get_an_empty_record_of_unknown_start() -> None:
+    doc: dict[str, Any] = json.loads(
+        (GOLDEN / "format3" / "campaign-mid-battle.json").read_text("utf-8")
+    )
+    migrated = MIGRATIONS[3](doc)
+    assert migrated["format"] == 4
+    assert "record" not in json.dumps(doc) and "downed_by" not in json.dumps(doc)  # unchanged
+    snap = migrated["snapshot"]
+    assert snap["campaign"]["pilots"]
+    for pilot in snap["campaign"]["pilots"]:
+        assert pilot["record"] == {
+            "hired_day": None,
+            "missions": 0,
+            "victories": 0,
+            "kills": 0,
+            "injuries": 0,
+            "ejections": 0,
+            "frames": [],
+        }
+    assert all(u["downed_by"] is None for u in snap["battle"]["units"])
+    # the snapshot changed and so did its hash, which matches it: the file loads
+    assert migrated["snapshot_hash"] != doc["snapshot_hash"]
+    assert migrated["snapshot_hash"] == rehash(migrated)["snapshot_hash"]
+    state = read_save(GOLDEN / "format3" / "campaign-mid-battle.json").state
+    assert state.campaign is not None
+    assert all(p.record.hired_day is None for p in state.campaign.pilots)
+
+
+def test_a_damaged_format_3_snapshot_stays_refused_after_the_migration() -> None:
+    doc: dict[str, Any] = json.loads((GOLDEN / "format3" / "campaign-year.json").read_text("utf-8"))
+    doc["snapshot"]["campaign"]["credits"] += 1  # the hash no longer matches
+    with pytest.raises(SaveError, match="does not match"):
+        from_json(dumps(doc), "edited.json")

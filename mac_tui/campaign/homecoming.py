@@ -16,6 +16,7 @@ from .rewards import mission_xp
 from .state import (
     Campaign,
     Frame,
+    PilotRecord,
 )
 
 
@@ -59,6 +60,23 @@ def injury_days(dice: Dice) -> int:
     return rules.base_days + dice.between(PILOTS, 0, rules.extra_days_max)
 
 
+def mission_record(
+    record: PilotRecord, battle: Battle, unit: Unit, frame: Frame, result: str
+) -> PilotRecord:
+    """The pilot's record after flying `frame` (as `unit`) in a settled battle: one more
+    mission, a victory when the contract was won, the enemy frames the unit's shots put out of
+    the battle, the frame's name among those flown."""
+    kills = sum(1 for u in battle.units if u.side != unit.side and u.downed_by == unit.id)
+    frames = record.frames if frame.name in record.frames else (*record.frames, frame.name)
+    return attrs.evolve(
+        record,
+        missions=record.missions + 1,
+        victories=record.victories + (result == "victory"),
+        kills=record.kills + kills,
+        frames=frames,
+    )
+
+
 def bring_home(
     campaign: Campaign, battle: Battle, result: str, difficulty: int, dice: Dice
 ) -> tuple[Campaign, list[str]]:
@@ -92,6 +110,9 @@ def bring_home(
             )
         if lost and home.status != "destroyed":
             lines.append(f"{frame.name} lost {', '.join(lost)} for good.")
+        pilot = attrs.evolve(
+            pilot, record=mission_record(pilot.record, battle, unit, frame, result)
+        )
         if kia:
             pilot = attrs.evolve(pilot, status="kia", injury_days=0)
             lines.append(f"{pilot.callsign} was killed in action.")
@@ -100,9 +121,12 @@ def bring_home(
             note = f"{pilot.callsign}: +{xp} XP."
             if unit.cockpit_hit or unit.cockpit_breached:
                 days = injury_days(dice)
-                pilot = attrs.evolve(pilot, status="injured", injury_days=days)
+                record = attrs.evolve(pilot.record, injuries=pilot.record.injuries + 1)
+                pilot = attrs.evolve(pilot, status="injured", injury_days=days, record=record)
                 note += f" Injured for {days} days."
             if unit.destroyed:
+                record = attrs.evolve(pilot.record, ejections=pilot.record.ejections + 1)
+                pilot = attrs.evolve(pilot, record=record)
                 note += f" Ejected; no longer flies {frame.name}."
             lines.append(note)
         campaign = campaign.with_frame(home).with_pilot(pilot)

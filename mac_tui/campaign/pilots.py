@@ -12,7 +12,7 @@ from . import ledger
 from .commands import Assign, Hire, RenameFrame, Train, Unassign
 from .common import Change, campaign_checks, campaign_handler
 from .events import Report
-from .state import Campaign, Pilot
+from .state import Campaign, Pilot, PilotRecord
 
 NAME_MAX = 24
 
@@ -55,6 +55,7 @@ def _hire(campaign: Campaign, cmd: Hire, dice: Dice) -> Change | str:
         return reason
     callsign, mercs = next_callsign(campaign)
     pilot = roll_pilot(callsign, dice)
+    pilot = attrs.evolve(pilot, record=PilotRecord(hired_day=campaign.day))
     campaign = attrs.evolve(campaign, pilots=(*campaign.pilots, pilot), mercs_hired=mercs)
     cost = catalog().pilots.hiring.cost
     campaign, moved = ledger.post(campaign, "hiring", -cost, f"Hired {callsign}")

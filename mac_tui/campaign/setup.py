@@ -14,7 +14,7 @@ from .commands import NewCampaign
 from .contracts import ensure_contracts
 from .events import Report
 from .market import ensure_market, fresh_frame
-from .state import Campaign, Mount, Pilot
+from .state import Campaign, Mount, Pilot, PilotRecord
 
 NAME_MAX = 40
 
@@ -29,6 +29,7 @@ def new_campaign(name: str, dice: Dice) -> tuple[Campaign, list[Report]]:
             piloting=p.piloting,
             tactics=p.tactics,
             morale=p.morale,
+            record=PilotRecord(hired_day=attrs.fields(Campaign).day.default),  # day one
         )
         for p in cat.pilots.starting_pilot
     )

@@ -65,6 +65,23 @@ class Frame:
 
 
 @frozen(kw_only=True)
+class PilotRecord:
+    """A pilot's service record (the pilot sheet; docs/rulings.md P2): kept by the campaign as
+    missions are settled, never read by a rule.
+
+    `hired_day` is None for a pilot who came from a save older than the record (format 3 or
+    earlier): the day is not known, and the counts start from that load."""
+
+    hired_day: int | None = None
+    missions: int = 0
+    victories: int = 0
+    kills: int = 0  # enemy frames this pilot's shots put out of a battle (destroyed or pilot down)
+    injuries: int = 0
+    ejections: int = 0  # frames destroyed under the pilot, who survived
+    frames: tuple[str, ...] = ()  # the frames flown on missions, by name, first flown first
+
+
+@frozen(kw_only=True)
 class Pilot:
     callsign: str
     gunnery: int
@@ -74,6 +91,7 @@ class Pilot:
     status: PilotStatus = "active"
     injury_days: int = 0
     xp: int = 0
+    record: PilotRecord = PilotRecord()
 
 
 @frozen(kw_only=True)

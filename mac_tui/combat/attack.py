@@ -509,6 +509,8 @@ def resolve_attack(
     damaged, report = apply_damage(target, location, wpn.damage, dice)
     if wpn.stress_on_hit:
         damaged = attrs.evolve(damaged, stress=damaged.stress + wpn.stress_on_hit)
+    if target.active and not damaged.active:
+        damaged = attrs.evolve(damaged, downed_by=attacker.id)
     result = attrs.evolve(
         base,
         roll=roll,

@@ -100,6 +100,7 @@ class Unit:
     shutdown: bool = False  # §5.4/R7: skips the next round
     destroyed: bool = False
     destroyed_by: DestroyedBy = "none"
+    downed_by: str | None = None  # the unit whose shot put this one out (the pilot's record)
 
     @property
     def active(self) -> bool:

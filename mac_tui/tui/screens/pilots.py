@@ -18,8 +18,10 @@ from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
 from ..widgets.table import GameTable
 from .market import fill_table
+from .pilot_sheet import PilotSheetScreen
 
 PILOT_ACTIONS = {"assign", "unassign", "train"}
+VIEW_ACTIONS = {"sheet"}  # looking, never refused by the campaign's state
 COLUMNS = ["Callsign", "Gun", "Pil", "Tac", "Status", "Frame", "XP"]
 
 
@@ -74,13 +76,15 @@ class PilotsSection(Section):
         "highlighted row too), u takes him out of his frame. t trains a skill with the "
         "pilot's experience: a level costs the current level times "
         f"{catalog().pilots.training.xp_per_level} XP (ruling P1), up to "
-        f"{catalog().pilots.skills.max}."
+        f"{catalog().pilots.skills.max}. s opens the pilot's sheet: the service record "
+        "(missions, victories, kills, injuries, ejections, frames flown, days of service)."
     )
     BINDINGS = [
         Binding("h", "hire", "Hire", id="pilots.hire"),
         Binding("a", "assign", "Assign", id="pilots.assign"),
         Binding("u", "unassign", "Unassign", id="pilots.unassign"),
         Binding("t", "train", "Train", id="pilots.train"),
+        Binding("s", "sheet", "Sheet", id="pilots.sheet"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -166,6 +170,8 @@ class PilotsSection(Section):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if getattr(self.app, "session", None) is None or self.state.campaign is None:
             return None
+        if action in VIEW_ACTIONS:
+            return True if self.selected() is not None else None
         if campaign_refusal(self.state) is not None:
             return None if action in PILOT_ACTIONS | {"hire"} else True
         if action == "hire":
@@ -261,6 +267,11 @@ class PilotsSection(Section):
 
         title = f"Train {callsign} ({pilot.xp} XP):"
         self.app.push_screen(ChooseScreen(title, options), chosen)
+
+    def action_sheet(self) -> None:
+        pilot = self.selected()
+        if pilot is not None:
+            self.app.push_screen(PilotSheetScreen(self.campaign, pilot))
 
     def action_unassign(self) -> None:
         pilot = self.selected()

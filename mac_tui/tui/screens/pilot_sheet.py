@@ -1,0 +1,76 @@
+"""The pilot sheet: one pilot's skills and service record (missions, victories, kills,
+injuries, ejections, frames flown, days of service; docs/rulings.md P2), opened with `s` on the
+pilots section."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ...campaign.calendar import date_text
+from ...campaign.state import Campaign, Pilot
+from ...catalog import catalog
+from ..glyphs import glyphs_for
+from ..widgets.dialogs import DIALOG_CSS
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def sheet_lines(campaign: Campaign, pilot: Pilot) -> list[str]:
+    """The sheet's text, one line each (at most 56 columns, the dialog's inner width)."""
+    rec = pilot.record
+    frame = campaign.frame_of(pilot.callsign)
+    if pilot.status == "kia":
+        where = "killed in action"
+    elif frame is not None:
+        where = f"flies {frame.name} ({frame.id})"
+    else:
+        where = "flies no frame"
+    if pilot.status == "injured":
+        where += f", injured {_count(pilot.injury_days, 'day')}"
+    top = catalog().pilots.skills.max
+    lines = [
+        f"{pilot.callsign}: {where}",
+        f"Gunnery {pilot.gunnery}/{top} · Piloting {pilot.piloting}/{top} · "
+        f"Tactics {pilot.tactics}/{top}",
+        f"Morale {pilot.morale} · {pilot.xp:,} XP to spend",
+        "",
+    ]
+    if rec.hired_day is None:
+        lines.append("Service: joined before the record began (an older save)")
+    else:
+        days = campaign.day - rec.hired_day
+        lines.append(f"Service: since {date_text(rec.hired_day)} ({_count(days, 'day')})")
+    others = rec.missions - rec.victories
+    missions = _count(rec.missions, "mission")
+    if rec.missions:
+        missions += f": {_count(rec.victories, 'victory', 'victories')}, {others} other"
+    lines.append(f"Missions: {missions}")
+    lines.append(f"Kills: {rec.kills} · Injuries: {rec.injuries} · Ejections: {rec.ejections}")
+    flown = ", ".join(rec.frames) if rec.frames else "none yet"
+    lines.append(f"Frames flown: {flown}")
+    return lines
+
+
+class PilotSheetScreen(ModalScreen[None]):
+    """A pilot's sheet; Escape, Enter or `s` closes it."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="PilotSheetScreen")
+    BINDINGS = [Binding("escape,enter,s", "close", "Close", id="sheet.close")]
+
+    def __init__(self, campaign: Campaign, pilot: Pilot) -> None:
+        super().__init__()
+        self.lines = sheet_lines(campaign, pilot)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            text = "\n".join(self.lines) + "\n\nEsc closes"
+            yield Static(glyphs_for(self.app).text(text), classes="prompt", id="sheet")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
