@@ -29,7 +29,7 @@ from mac_tui.tui.screens import title
 from mac_tui.tui.widgets.footer import GameFooter
 from tests.cuts import cuts, record_fits, screen_text
 from tests.stages import Stages, build_stages, copy
-from tests.wide import wide_session
+from tests.wide import VETERAN, wide_session
 
 Pilot = Any  # textual.pilot.Pilot[None]
 SIZE = (80, 24)
@@ -184,6 +184,13 @@ def wide_after_action(stages: Stages, wide: Session) -> Session:
     return session
 
 
+def veteran_row(wide: Session) -> int:
+    """The pilots table's row of the pilot with the longest record (`tests/wide.py`)."""
+    c = wide.state.campaign
+    assert c is not None
+    return next(i for i, p in enumerate(c.pilots) if p.record == VETERAN)
+
+
 def cases(stages: Stages, wide: Session) -> dict[str, Opener]:
     """Every screen outside the battle, at its widest."""
     aa = wide_after_action(stages, wide)
@@ -214,6 +221,7 @@ def cases(stages: Stages, wide: Session) -> dict[str, Opener]:
         "hub-finances-chart": opened(wide, "7", "c"),
         "hub-finances-upkeep": opened(wide, "7", "u"),
         "hub-roster-assign": opened(wide, "1", "end", "p"),
+        "hub-pilot-sheet": opened(wide, "2", *["down"] * veteran_row(wide), "s"),
         "hub-help": opened(wide, "4", "question_mark"),
         "day-report": opened(wide, "w"),
         "after-action": opened(aa),
@@ -243,6 +251,7 @@ CASES = [
     "hub-finances-chart",
     "hub-finances-upkeep",
     "hub-roster-assign",
+    "hub-pilot-sheet",
     "hub-help",
     "day-report",
     "after-action",

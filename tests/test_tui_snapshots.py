@@ -190,6 +190,11 @@ def test_hub_section(snap: Snap, size: tuple[int, int], key: str, stages: Stages
 
 
 @sized
+def test_pilot_sheet(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
+    snap(size, resume(stages.hub, "2", "s"))  # back from the first contract: one mission
+
+
+@sized
 def test_day_report(snap: Snap, size: tuple[int, int], stages: Stages) -> None:
     snap(size, resume(stages.hub, "d"))
 

@@ -20,7 +20,15 @@ from mac_tui.campaign.contracts import generate_contract
 from mac_tui.campaign.market import fresh_frame
 from mac_tui.campaign.pilots import NAME_MAX as FRAME_NAME_MAX
 from mac_tui.campaign.setup import NAME_MAX as COMPANY_NAME_MAX
-from mac_tui.campaign.state import Campaign, Contract, Fitting, Frame, Mount, Pilot
+from mac_tui.campaign.state import (
+    Campaign,
+    Contract,
+    Fitting,
+    Frame,
+    Mount,
+    Pilot,
+    PilotRecord,
+)
 from mac_tui.catalog import catalog
 from mac_tui.dice import RngState
 from mac_tui.model import GameState
@@ -89,12 +97,25 @@ def wide_frames(campaign: Campaign) -> tuple[Frame, ...]:
 NEW_PILOT = Pilot(callsign="Merc-010", gunnery=3, piloting=3, tactics=2, morale=77, xp=0)
 
 
+# A veteran's record: every count in three digits, six long frame names flown (the pilot sheet).
+VETERAN = PilotRecord(
+    hired_day=1,
+    missions=999,
+    victories=888,
+    kills=777,
+    injuries=123,
+    ejections=101,
+    frames=NAMES[:6],
+)
+
+
 def wide_pilots(campaign: Campaign) -> tuple[Pilot, ...]:
-    """The year's pilots and one hired since, one of the living injured for ten days."""
+    """The year's pilots and one hired since, one of the living injured for ten days (with the
+    veteran's record)."""
     out = [*campaign.pilots, NEW_PILOT]
     for i, p in enumerate(out):
         if p.status == "active" and p.callsign != campaign.frames[0].pilot:
-            out[i] = attrs.evolve(p, status="injured", injury_days=10)
+            out[i] = attrs.evolve(p, status="injured", injury_days=10, record=VETERAN)
             break
     return tuple(out)
 

@@ -22,7 +22,7 @@ def _count(n: int, one: str, many: str | None = None) -> str:
 
 
 def sheet_lines(campaign: Campaign, pilot: Pilot) -> list[str]:
-    """The sheet's text, one line each (at most 56 columns, the dialog's inner width)."""
+    """The sheet's text, a line each (the dialog wraps a long one)."""
     rec = pilot.record
     frame = campaign.frame_of(pilot.callsign)
     if pilot.status == "kia":
@@ -47,10 +47,10 @@ def sheet_lines(campaign: Campaign, pilot: Pilot) -> list[str]:
         days = campaign.day - rec.hired_day
         lines.append(f"Service: since {date_text(rec.hired_day)} ({_count(days, 'day')})")
     others = rec.missions - rec.victories
-    missions = _count(rec.missions, "mission")
+    missions = f"Missions: {rec.missions}"
     if rec.missions:
-        missions += f": {_count(rec.victories, 'victory', 'victories')}, {others} other"
-    lines.append(f"Missions: {missions}")
+        missions += f" ({_count(rec.victories, 'victory', 'victories')}, {others} other)"
+    lines.append(missions)
     lines.append(f"Kills: {rec.kills} · Injuries: {rec.injuries} · Ejections: {rec.ejections}")
     flown = ", ".join(rec.frames) if rec.frames else "none yet"
     lines.append(f"Frames flown: {flown}")
