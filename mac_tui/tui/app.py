@@ -380,6 +380,19 @@ class MacApp(App[None]):
         self.show_game()
         return True
 
+    def start_tutorial(self) -> bool:
+        """The tutorial battle (players/tutorial.py), saved as tutorial.json (or beside it)."""
+        from ..players import tutorial
+
+        session = Session.new(tutorial.SEED)
+        outcome = session.apply(tutorial.opening())
+        if not isinstance(outcome, Accepted):
+            self.notify(f"Refused: {outcome.reason}", severity="warning")
+            return False
+        self.start_session(session, self.saves / tutorial.SAVE_NAME)
+        self.show_game()
+        return True
+
     def start_new(self, new: NewGame) -> None:
         """A new campaign from the command line, over the title screen."""
         from .screens.title import TitleScreen, random_seed

@@ -63,6 +63,8 @@ class GameHost(Protocol):
 
     def start_skirmish(self, seed: int, difficulty: int) -> bool: ...
 
+    def start_tutorial(self) -> bool: ...
+
 
 def host(node: DOMNode) -> GameHost:
     """The app of `node` as the game host (every screen of the game runs in a `MacApp`)."""

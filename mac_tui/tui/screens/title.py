@@ -64,6 +64,7 @@ class TitleScreen(Screen[None]):
         Binding("c", "choose('continue')", "Continue", id="title.continue"),
         Binding("l", "choose('load')", "Load", id="title.load"),
         Binding("b", "choose('battle')", "Battle", id="title.battle"),
+        Binding("t", "choose('tutorial')", "Tutorial", id="title.tutorial", show=False),
         Binding("h", "choose('scores')", "Scores", id="title.scores"),
         Binding("p", "choose('howto')", "How to play", id="title.howto", show=False),
         Binding("r", "choose('rules')", "Rules", id="title.rules"),
@@ -88,6 +89,7 @@ class TitleScreen(Screen[None]):
                     Option("Continue                c", id="continue"),
                     Option("Load a save             l", id="load"),
                     Option("Quick battle            b", id="battle"),
+                    Option("Tutorial battle         t", id="tutorial"),
                     Option("High scores             h", id="scores"),
                     Option("How to play             p", id="howto"),
                     Option("Rules reference         r", id="rules"),
@@ -120,6 +122,8 @@ class TitleScreen(Screen[None]):
             app.push_screen(LoadScreen())
         elif what == "battle":
             self.quick_battle()
+        elif what == "tutorial":
+            host(self).start_tutorial()
         elif what == "scores":
             from .scores import ScoresScreen
 

@@ -27,12 +27,14 @@ from ....combat.skirmish import NewSkirmish
 from ....combat.state import Battle
 from ....game import Command
 from ....model import GameState
+from ....players import tutorial
 from ....players.ai import explain
 from ....players.policy import Decision
 from ...battle_history import BattleHistory, order_of, rebuild
 from ...battle_text import log_lines
 from ...glyphs import glyphs_for
 from ...pacing import Pending
+from ...tutorial_hints import hint_forms
 from ...widgets.battle_panels import SidePanel
 from ...widgets.dialogs import ChooseScreen, ConfirmScreen
 from ...widgets.hexmap import HexMap
@@ -54,6 +56,7 @@ from .modes import (
     Mode,
     More,
     Moving,
+    Over,
     Paused,
     Reaction,
     Say,
@@ -106,6 +109,7 @@ class BattleScreen(GameScreen):
         self._history_page: HistoryScreen | None = None  # L's page, once opened
         self.ready = False  # composed and mounted: the widgets can be queried
         self.view = layout.BattleView(self)
+        self.lessons: set[str] | None = None  # the tutorial's steps done (None: no tutorial)
 
     # ---- layout and drawing -------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -120,6 +124,8 @@ class BattleScreen(GameScreen):
             commands = session.commands
             if commands and not isinstance(commands[-1], OPENERS):
                 self.rebuild_history(session.seed, tuple(commands), session.rules_version)
+            if tutorial.is_tutorial(session.seed, commands):
+                self.lessons = set(tutorial.progress(session.seed, commands))
         self.view.start(self.battle, self.ascii, self.key_for("battle.history", "L"))
         self.choose_layout()
         self.refresh_view()
@@ -167,14 +173,29 @@ class BattleScreen(GameScreen):
             if count == self.seen + 1:
                 self.history.add(order_of(count, self.before, events))
             self.view.log(log_lines(shown, events, ascii_glyphs=self.ascii))
+            if self.lessons is not None:
+                self.lessons |= tutorial.done_by(shown, events)
         self.seen = count
         self.before = session.state
         self.moment = Moment.of(session.state, shown, auto=self.auto, ascii=self.ascii)
         self.mode = settle(self.mode, self.moment)
         self.draw()
+        self.teach()
         self.schedule_ai()
         if isinstance(self.mode, Threats):
             self.schedule_threats()
+
+    def teach(self) -> None:
+        """The tutorial's hint on the message line while the player has the turn."""
+        if self.lessons is None or not isinstance(self.mode, (Idle, Deploying, Over)):
+            return
+        if self.moment.ai_acts:
+            return
+
+        def key(name: str) -> str:
+            return self.key_for(f"battle.{name}", ACTIONS.named(name).key)
+
+        self.show_message(hint_forms(self.lessons, key))
 
     def draw(self) -> None:
         self.view.draw(self.moment, self.mode)
@@ -183,7 +204,7 @@ class BattleScreen(GameScreen):
     def draw_focus(self) -> None:
         self.view.draw_focus(self.moment, self.mode)
 
-    def show_message(self, text: str, warning: bool = False) -> None:
+    def show_message(self, text: str | tuple[str, ...], warning: bool = False) -> None:
         if self.ready:
             self.view.say(text, warning, self.ascii)
 
