@@ -154,6 +154,11 @@ def test_new_campaign_seed_prompt(
 
 
 @sized
+def test_tutorial(snap: Snap, size: tuple[int, int]) -> None:
+    snap(size, press=["t"])  # deployment: the first step's hint
+
+
+@sized
 def test_how_to_play(snap: Snap, size: tuple[int, int]) -> None:
     snap(size, press=["p", "right_square_bracket", "right_square_bracket"])  # Hitting
 
