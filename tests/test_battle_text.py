@@ -48,3 +48,17 @@ def test_a_pilot_killed_is_told_loudly() -> None:
     assert result.damage is not None and result.damage.pilot_survived is False
     assert "PILOT KILLED (rolls 99, needs 70)" in words(b, result, detail=True)
     assert "pilot killed (rolls 99, needs 70)" in result.describe()
+
+
+def test_the_end_line_names_the_withdrawal_rule_as_the_whole_game_does() -> None:
+    """The contract board, the quick-battle menu and the battle end line say the same words
+    for a side's rule ("retreats at 50%", `combat.setup.WITHDRAW_TEXT`)."""
+    from mac_tui.combat.events import BattleEnded
+
+    b = battle(shooter(), raider())
+    narrator = Narrator(b, ascii_glyphs=False, detail=False)
+    for rule, words_ in (("at_50", "retreats at 50%"), ("never", "fights to the end")):
+        ended = BattleEnded(result="victory", reason=f"the enemy side withdrew ({rule})", round=4)
+        assert narrator.ended(ended) == (
+            f"Battle over after round 4: VICTORY (the enemy side withdrew: it {words_})"
+        )

@@ -174,7 +174,11 @@ class Narrator:
 
     def ended(self, e: BattleEnded) -> str:
         result = RESULTS.get(e.result, e.result.upper())
-        reason = re.sub(r" \(at_(\d+)\)", r" at \1% losses", engine_text(self.battle, e.reason))
+        reason = re.sub(  # the rule in the words the whole game uses: "...: it retreats at 50%"
+            r" \((never|at_\d+)\)",
+            lambda m: f": it {withdrawal_words(m.group(1))}",
+            engine_text(self.battle, e.reason),
+        )
         return f"Battle over after round {e.round}: {result} ({reason})"
 
 
