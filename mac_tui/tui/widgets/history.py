@@ -25,7 +25,7 @@ from textual.strip import Strip
 from textual.widgets import Input, Static
 
 from ..glyphs import glyphs_for
-from .keyline import KeyLine
+from .footer import GameFooter
 
 INDENT = "    "
 MATCH = Style(reverse=True)
@@ -176,7 +176,7 @@ class HistoryScreen(Screen[None]):
         yield LogView(self.source, id="history-view")
         yield Static("", id="history-status")
         yield Input(placeholder="a word to find; Enter finds it", id="history-search")
-        yield KeyLine()
+        yield GameFooter()
 
     @property
     def view(self) -> LogView:

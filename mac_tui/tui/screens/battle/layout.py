@@ -5,7 +5,7 @@ body      left: HexMap and the combat log under it; right: the lance (deployment
           FramePanel or TargetPanel
 #actions  the action bar (actions.py)
 #message  the message line (a `TextLine`)
-KeyLine   the footer (widgets/keyline.py: one line of text, no widget per key)
+GameFooter  the footer (widgets/footer.py: one line of text, no widget per key)
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from ....hexgrid import Hex
 from ...battle_words import first_fit, hex_name
 from ...glyphs import glyphs, plain
 from ...widgets.battle_panels import InitiativeTrack, SidePanel
+from ...widgets.footer import GameFooter
 from ...widgets.hexmap import HexMap, Layout, drawing_size, frame_label, legend
-from ...widgets.keyline import KeyLine
 from .actions import ACTIONS
 from .modes import Aiming, Deploying, Mode, Threats
 from .moment import Moment
@@ -94,7 +94,7 @@ def compose(ascii_glyphs: bool) -> ComposeResult:
             yield SidePanel()
     yield Static("", id="actions")
     yield TextLine(id="message")
-    yield KeyLine()
+    yield GameFooter()
 
 
 def map_layout(battle: Battle, width: int, height: int) -> tuple[Layout, int]:
