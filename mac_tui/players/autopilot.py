@@ -71,6 +71,7 @@ from ..campaign.commands import (
     Salvage,
     Sell,
     SellFrame,
+    Train,
     Travel,
 )
 from ..campaign.market import (
@@ -82,7 +83,7 @@ from ..campaign.market import (
     list_price,
     your_price,
 )
-from ..campaign.pilots import hire_refusal
+from ..campaign.pilots import hire_refusal, train_refusal
 from ..campaign.refit import loadout_text, plan_refit
 from ..campaign.repair import Quote, plan_repair, wreck_price, wreck_repair_cost
 from ..campaign.state import Campaign, Frame
@@ -93,7 +94,7 @@ from ..core import Command
 from ..dice import raw
 from ..game import legal_commands
 from ..model import GameState
-from ..script import AUTO_BATTLE
+from ..script import AUTO_BATTLE, CAREFUL_BATTLE
 from .ai import decide
 from .appraisal import (
     ARM_BUDGET,
@@ -132,6 +133,7 @@ from .appraisal import (
     room_for_frame,
     workable,
 )
+from .careful import careful
 from .policy import Decision
 
 COMPANY = "Autopilot Company"
@@ -157,6 +159,25 @@ def debrief(state: GameState, campaign: Campaign) -> Command | None:
             if affords(campaign, cost, frame_tier(cost), class_upkeep(offer.chassis)):
                 return BuyWreck(i)
     return Dismiss()
+
+
+#: The order a pilot's experience is spent in among skills at the same level (P1).
+TRAIN_ORDER = ("piloting", "gunnery", "tactics")
+
+
+def train(state: GameState, campaign: Campaign) -> Command | None:
+    """P1: a pilot with the experience for a level spends it on its lowest skill (piloting,
+    then gunnery, then tactics among equals): piloting keeps pilots alive (§4.6), gunnery hits,
+    tactics plays better (AI3)."""
+    for p in campaign.pilots:
+        options = [
+            (getattr(p, skill), i, skill)
+            for i, skill in enumerate(TRAIN_ORDER)
+            if train_refusal(campaign, p.callsign, skill) is None
+        ]
+        if options:
+            return Train(p.callsign, min(options)[2])
+    return None
 
 
 def repairs(state: GameState, campaign: Campaign) -> Command | None:
@@ -423,6 +444,31 @@ def travel(state: GameState, campaign: Campaign) -> Command | None:
     return Travel(pick.id) if pick.kind == "travel" else Jump(pick.id)
 
 
+def move_up(state: GameState, campaign: Campaign) -> Command | None:
+    """§14.3, §16.2: a company holding its reserve whose lance handles harder contracts than
+    this location posts (its `max_difficulty`) travels to the nearest market (least fuel, then
+    days) that posts harder ones and whose easiest it handles."""
+    if campaign.credits < floor(campaign, "luxury") or crippled(campaign):
+        return None
+    cat = catalog()
+    here = cat.places[campaign.place].max_difficulty
+    top = hardest_handled(campaign, potential_lance(campaign))
+    if top <= here:
+        return None
+    options = [
+        d
+        for d in destinations(campaign)
+        if d.affordable
+        and cat.places[d.arrival].market
+        and cat.places[d.arrival].max_difficulty > here
+        and lowest_offer(campaign, d.arrival) <= top
+    ]
+    if not options:
+        return None
+    pick = min(options, key=lambda d: (d.fuel, d.days, d.id))
+    return Travel(pick.id) if pick.kind == "travel" else Jump(pick.id)
+
+
 def toward_work(campaign: Campaign, top: int) -> Command | None:
     """The first jump of the quickest way to a system with a market whose easiest contracts
     the lance handles, when none is a neighbour (fuel permitting)."""
@@ -472,6 +518,7 @@ def reckless_contract(state: GameState, campaign: Campaign) -> Command | None:
 
 
 RULES: tuple[Rule, ...] = (
+    train,
     repairs,
     pilots,
     sales,
@@ -480,6 +527,7 @@ RULES: tuple[Rule, ...] = (
     buy_frame,
     arm,
     liquidate,
+    move_up,
     contract,
     upgrade,
     travel,
@@ -493,6 +541,7 @@ class Strategy:
     name: str
     summary: str
     rules: tuple[Rule, ...]
+    battle: str = CAREFUL_BATTLE  # the script line its battles are fought with
 
 
 #: The autopilot's strategies (`mac-tui lab` sweeps them): `sensible` is the player above;
@@ -504,11 +553,14 @@ STRATEGIES: dict[str, Strategy] = {
     ),
     "reckless": Strategy(
         "reckless",
-        "the hardest contract it may accept, with every deployable frame, before anything else",
+        "the hardest contract it may accept, with every deployable frame, before anything else;"
+        " it fights every battle to its end",
         (reckless_contract, *RULES),
+        AUTO_BATTLE,
     ),
 }
 SENSIBLE = STRATEGIES["sensible"]
+careful_decide = careful(decide)
 
 
 def choose(state: GameState, strategy: Strategy = SENSIBLE) -> tuple[Command, str] | None:
@@ -541,7 +593,7 @@ def autopilot(state: GameState) -> Decision:
     AI in a battle, else the command its rules of thumb choose, the rule named in the note.
     Called only when the player must act (`game.to_act`), so never once the run is over."""
     if state.battle is not None:
-        return decide(state)
+        return careful_decide(state)
     chosen = choose(state)
     if chosen is None:
         raise ValueError("the run is over: the autopilot has nothing to decide")
@@ -552,7 +604,7 @@ def autopilot(state: GameState) -> Decision:
 def next_line(state: GameState, strategy: Strategy = SENSIBLE) -> str | None:
     """The next line of a `mac-tui script` file, or None once the run is over."""
     if state.battle is not None:
-        return AUTO_BATTLE
+        return strategy.battle
     cmd = next_command(state, strategy)
     return None if cmd is None else cmd.to_text()
 

@@ -7,9 +7,14 @@ The ladder (docs/rulings.md, "The battle AI"):
   with half its move;
 * Tactics 2: the same, with its countermeasures, uplink and barrier;
 * Tactics 3: the whole activation planned, full focus fire, an enemy's reply credited with its
-  whole move, called shots valued like any attack;
-* Tactics 4 and up: the full planner: it plays with its lance (a target the frames still to
+  whole move;
+* Tactics 4: called shots too, valued like any attack;
+* Tactics 5 and up: the full planner: it plays with its lance (a target the frames still to
   act this round can finish is worth more per point of damage: focus fire across the lance).
+
+Rules version 3 moved called shots from Tactics 3 to 4 and the lance play from 4 to 5 (BL3,
+docs/balance.md): the enemy of difficulty 2 no longer aims at heads, that of 3 no longer
+coordinates.
 
 `ai:tactics=N` (`policy_for(tactics=N)`) makes every frame of the side play at N; the plain
 `ai` reads each frame's own pilot.
@@ -21,6 +26,8 @@ from attrs import frozen
 
 MIN_TACTICS = 1
 FULL_TACTICS = 6
+CALLED_SHOTS_TACTICS = 4  # BL3: called shots from this Tactics on
+COORDINATION_TACTICS = 5  # BL3: lance play from this Tactics on
 
 
 @frozen
@@ -41,8 +48,8 @@ def skill(tactics: int) -> Skill:
         tactics=t,
         depth=1 if t <= 2 else 2,
         focus=0.5 if t <= 2 else 1.0,
-        called_shots=t >= 3,
+        called_shots=t >= CALLED_SHOTS_TACTICS,
         support_equipment=t >= 2,
         enemy_moves=1.0 if t >= 3 else 0.5,
-        coordination=t >= 4,
+        coordination=t >= COORDINATION_TACTICS,
     )
