@@ -10,15 +10,15 @@ from mac_tui.campaign.commands import AdvanceDay, Dismiss, NewCampaign, Salvage
 from mac_tui.campaign.legal import NEW_COMPANY
 from mac_tui.combat.commands import AutoDeploy, Move, StartBattle, Withdraw
 from mac_tui.combat.skirmish import NewSkirmish, make_state
-from mac_tui.combat.state import CENTER_TORSO
-from mac_tui.combat.stats import armor_split, chassis_of
+from mac_tui.combat.state import CENTER_TORSO, HEAD, Unit
 from mac_tui.core import Accepted, Command
 from mac_tui.game import NOBODY, Actor, legal_commands, refusal, step, to_act
 from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import decide
 from mac_tui.players.autopilot import autopilot
-from mac_tui.players.careful import BARE_CT_PERCENT, careful
+from mac_tui.players.ai.skill import CALLED_SHOTS_TACTICS
+from mac_tui.players.careful import careful
 from mac_tui.players.driver import battle_seats, drive, next_decision, policy_to_act
 from mac_tui.players.policy import Decision
 from mac_tui.session import Session
@@ -170,9 +170,9 @@ def test_the_autopilot_is_a_policy_for_the_campaign_and_its_battles() -> None:
 
 def test_a_careful_commander_withdraws_when_a_frame_is_in_danger() -> None:
     """`players.careful` (the sensible autopilot's battles, `auto-battle careful`): on a player
-    frame's activation it orders the withdrawal (R14) once a frame of the lance has its head
-    bare or its centre torso down to `BARE_CT_PERCENT` of full; until then it plays the AI's
-    choice; and the order ends the battle as a withdrawal."""
+    frame's activation it orders the withdrawal (R14) once a frame of the lance has no centre
+    torso armour left, or a bare head while an enemy pilot calls shots (Tactics 5+); until then
+    it plays the AI's choice; and the order ends the battle as a withdrawal."""
     state = play(make_state(5, 1), AutoDeploy(), StartBattle())
     policies = {"player": decide, "enemy": decide}
     driven = drive(state, policies, max_commands=200, until=lambda s: to_act(s).side == "player")
@@ -182,29 +182,26 @@ def test_a_careful_commander_withdraws_when_a_frame_is_in_danger() -> None:
     cautious = careful(decide)
     assert cautious(state) == decide(state)  # nobody is in danger yet
     mine = battle.side_units("player")[-1]
-    full = armor_split(chassis_of(mine))
-    for armor in (
-        attrs.evolve(mine, armor=(0, *mine.armor[1:])),
-        attrs.evolve(
-            mine,
-            armor=tuple(
-                full[i] * BARE_CT_PERCENT // 100 if i == CENTER_TORSO else a
-                for i, a in enumerate(mine.armor)
-            ),
-        ),
-    ):
-        hurt = attrs.evolve(state, battle=battle.with_unit(armor))
-        assert cautious(hurt).command == Withdraw()
-        out = step(hurt, cautious(hurt).command)
-        assert isinstance(out, Accepted) and out.state.battle is not None
-        assert out.state.battle.result == "withdrawal"
-    ok = attrs.evolve(
-        mine,
-        armor=tuple(
-            full[i] * BARE_CT_PERCENT // 100 + 1 if i == CENTER_TORSO else a
-            for i, a in enumerate(mine.armor)
-        ),
-    )
-    assert mine.armor[CENTER_TORSO] > full[CENTER_TORSO] * BARE_CT_PERCENT // 100
-    calm = attrs.evolve(state, battle=battle.with_unit(ok))
-    assert cautious(calm) == decide(calm)
+
+    def with_armor(unit: Unit, location: int, armor: int) -> GameState:
+        assert battle is not None
+        hurt = attrs.evolve(
+            unit, armor=tuple(armor if i == location else a for i, a in enumerate(unit.armor))
+        )
+        return attrs.evolve(state, battle=battle.with_unit(hurt))
+
+    bare_ct = with_armor(mine, CENTER_TORSO, 0)
+    assert cautious(bare_ct).command == Withdraw()
+    out = step(bare_ct, Withdraw())
+    assert isinstance(out, Accepted) and out.state.battle is not None
+    assert out.state.battle.result == "withdrawal"
+    thin_ct = with_armor(mine, CENTER_TORSO, 1)
+    assert cautious(thin_ct) == decide(thin_ct)
+    # a bare head matters only against pilots who call shots (difficulty 1: Tactics 2)
+    bare_head = with_armor(mine, HEAD, 0)
+    assert cautious(bare_head) == decide(bare_head)
+    enemy = battle.living("enemy")[0]
+    marksman = attrs.evolve(enemy, pilot=attrs.evolve(enemy.pilot, tactics=CALLED_SHOTS_TACTICS))
+    assert bare_head.battle is not None
+    aimed = attrs.evolve(bare_head, battle=bare_head.battle.with_unit(marksman))
+    assert cautious(aimed).command == Withdraw()

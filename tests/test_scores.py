@@ -53,7 +53,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 # ---- saves as the game writes them ---------------------------------------------------------
-GOLDEN = Path(__file__).parent / "golden" / "v2"  # the saves of the current rules version
+GOLDEN = Path(__file__).parent / "golden" / "v3"  # the saves of the current rules version
 YEAR = GOLDEN / "campaign-year.json"  # 368 days, 16 missions won of 16 (seed 14)
 
 
@@ -313,7 +313,7 @@ def test_a_save_of_older_rules_is_scored_from_its_snapshot_and_marked(
     (row,) = collect(saves).rows
     assert not row.verified and row.missions_won == 16
     assert row.note.startswith(f"made by {save_module.read_save(YEAR).origin()}")
-    assert "(rules version 2, save format 3)" in row.note
+    assert "(rules version 3, save format 3)" in row.note
 
 
 def test_outcome_words() -> None:

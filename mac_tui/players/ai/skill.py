@@ -8,16 +8,16 @@ The ladder (docs/rulings.md, "The battle AI"):
 * Tactics 2: the same, with its countermeasures, uplink and barrier;
 * Tactics 3: the whole activation planned, full focus fire, an enemy's reply credited with its
   whole move;
-* Tactics 4: called shots too, valued like any attack;
-* Tactics 5 and up: the full planner: it plays with its lance (a target the frames still to
-  act this round can finish is worth more per point of damage: focus fire across the lance).
-
-Rules version 3 moved called shots from Tactics 3 to 4 and the lance play from 4 to 5 (BL3,
-docs/balance.md): the enemy of difficulty 2 no longer aims at heads, that of 3 no longer
-coordinates.
+* Tactics 4: the lance's planner: it plays with its lance (a target the frames still to act
+  this round can finish is worth more per point of damage: focus fire across the lance);
+* Tactics 5 and up: the full planner: called shots too, valued like any attack.
 
 `ai:tactics=N` (`policy_for(tactics=N)`) makes every frame of the side play at N; the plain
 `ai` reads each frame's own pilot.
+
+Rules version 3 moved called shots from Tactics 3 to 5 (BL3, docs/rulings.md and
+docs/balance.md): aimed at the head they were most of the pilots an enemy of difficulty 2-3
+killed, so those enemies no longer call shots; from difficulty 4 (Tactics 5) they do.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from attrs import frozen
 
 MIN_TACTICS = 1
 FULL_TACTICS = 6
-CALLED_SHOTS_TACTICS = 4  # BL3: called shots from this Tactics on
-COORDINATION_TACTICS = 5  # BL3: lance play from this Tactics on
+CALLED_SHOTS_TACTICS = 5  # BL3: called shots from this Tactics on
+COORDINATION_TACTICS = 4  # lance play from this Tactics on
 
 
 @frozen
