@@ -16,8 +16,8 @@ from mac_tui.game import NOBODY, Actor, legal_commands, refusal, step, to_act
 from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import decide
-from mac_tui.players.autopilot import autopilot
 from mac_tui.players.ai.skill import CALLED_SHOTS_TACTICS
+from mac_tui.players.autopilot import autopilot
 from mac_tui.players.careful import careful
 from mac_tui.players.driver import battle_seats, drive, next_decision, policy_to_act
 from mac_tui.players.policy import Decision
