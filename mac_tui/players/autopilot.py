@@ -8,10 +8,12 @@ script with it: it applies the lines to a `Session` exactly as `mac-tui script` 
 accepted ones, and falls back to `advance-day` (or closing the after-action report) when a
 chosen line is refused, so it never loops on a refusal.
 
-The player, in order of priority (`RULES`, after `new-campaign`, `auto-battle` and the
+The player, in order of priority (`RULES`, after `new-campaign`, the battle and the
 after-action report: the most valuable salvage picks first (§12.1-§12.2), a head-kill frame
-(§12.4) when the roster has room, then `done`):
+(§12.4) when the roster has room, then `done`). Its battles are fought by the battle AI with a
+careful commander's withdrawal (`auto-battle careful`, `players/careful.py`).
 
+0. `train`: a pilot's experience buys a level of its lowest skill (P1);
 1. `repairs`: damaged frames, cheapest first (§11.2); destroyed ones are rebuilt (§11.3) when
    the roster needs them;
 2. `pilots`: a free active pilot takes the strongest armed frame with no fit pilot (§9.2), an
@@ -26,6 +28,10 @@ after-action report: the most valuable salvage picks first (§12.1-§12.2), a he
 7. `arm`: a first weapon for a frame too poorly armed to count;
 8. `liquidate`: when the company cannot field a lance and cannot afford to grow one, destroyed
    frames are scrapped for their arms and a spare frame is sold;
+8b. `trade_up`: a rich company with a full roster sells its lightest frame when it can buy a
+   heavier class (§11.1), which `buy_frame` then does;
+8c. `move_up`: a company holding its reserve whose lance handles harder contracts than the
+   location posts travels to the nearest market that posts them (§14.3, §16.2);
 9. `contract`: the contract its lance can handle (enemy classes and skill against its frames'
    power, difficulty within reputation comfort, §16.2): the easiest while poor, the hardest
    when the reserve is in hand; at the catalog's default payout level (Balanced, §12.2); with
@@ -35,7 +41,8 @@ after-action report: the most valuable salvage picks first (§12.1-§12.2), a he
 10. `upgrade`: more arms for under-armed frames out of reserve money;
 11. `travel`: a trip (§14.3) when the board holds nothing the mended lance can take: usually
     the cheapest trip to a market whose easiest contracts it handles, one time in `JUMP_ODDS`
-    any such trip, or the first jump towards one;
+    any such trip, or the first jump towards one; to a market that hires when a pilot is
+    needed (for a frame nobody flies, or for one more frame when the lance can work nowhere);
 12. `wait`: days pass (`advance-day N`) until a frame leaves the bay, a pilot heals or the
     board is posted again.
 
@@ -105,6 +112,7 @@ from .appraisal import (
     MIN_DEPLOY,
     MIN_LANCE,
     RICH_DAYS,
+    ROSTER_MAX,
     SPARE_KEEP,
     WAIT_FOR_LANCE,
     WAIT_MAX,
@@ -356,6 +364,32 @@ def liquidate(state: GameState, campaign: Campaign) -> Command | None:
     return SellFrame(spare_frames[0].id) if spare_frames else None
 
 
+def trade_up(state: GameState, campaign: Campaign) -> Command | None:
+    """§11.1: a company with a full roster that luxury money lets buy a heavier class than its
+    lightest frame (with `ARM_BUDGET` to arm it, the lightest frame's sale counted) sells
+    that frame (its arms go to the inventory, its pilot steps out); `buy_frame` then buys the
+    heavier chassis and `install` arms it."""
+    market = campaign.market(campaign.place)
+    if market is None or not has_market(campaign) or crippled(campaign):
+        return None
+    if len(alive(campaign)) < ROSTER_MAX:
+        return None
+    stocked = [s.item for s in market.stock if s.kind == "chassis" and s.qty > 0]
+    if not stocked:
+        return None
+    best = max(stocked, key=lambda c: (class_weight(c), -your_price(campaign, "chassis", c), c))
+    idle = [f for f in bay_ready(campaign) if f.status == "ready"]
+    if not idle:
+        return None
+    lightest = min(idle, key=lambda f: (class_weight(f.chassis), frame_power(f), f.id))
+    if class_weight(lightest.chassis) >= class_weight(best):
+        return None
+    cost = your_price(campaign, "chassis", best) + ARM_BUDGET
+    if not affords(campaign, cost - frame_sale_price(campaign, lightest.id), "luxury"):
+        return None
+    return SellFrame(lightest.id)
+
+
 def ready_in(campaign: Campaign, frame: Frame) -> int:
     """Days until a frame of the potential lance can deploy: its bay days or its pilot's
     injury (a frame without a pilot gets a free one at once)."""
@@ -415,13 +449,16 @@ def needs_hiring(campaign: Campaign) -> bool:
 
 def travel(state: GameState, campaign: Campaign) -> Command | None:
     """§14.3: when the board holds nothing even the mended lance can take (and it can take
-    something somewhere), or pilots must be hired where nobody hires, go to a market whose
-    easiest contracts the lance handles (with hiring when needed), fuel permitting: usually
-    the cheapest such trip, one time in `JUMP_ODDS` any of them."""
+    something somewhere), or pilots must be hired where nobody hires (for a frame nobody flies,
+    or for one more frame when the lance can take on no contract anywhere), go to a market whose
+    easiest contracts the lance handles (any market that hires, when a pilot is needed: the
+    pilot is what lets the lance handle them), fuel permitting: usually the cheapest such
+    trip, one time in `JUMP_ODDS` any of them."""
     cat = catalog()
-    hire = needs_hiring(campaign) and not cat.places[campaign.place].hiring
     future = potential_lance(campaign)
     top = hardest_handled(campaign, future)
+    stuck = not workable(campaign, future) and len(alive(campaign)) < ROSTER_MAX
+    hire = (needs_hiring(campaign) or stuck) and not cat.places[campaign.place].hiring
     if not hire and (
         not workable(campaign, future) or choose_contract(campaign, future) is not None
     ):
@@ -431,7 +468,7 @@ def travel(state: GameState, campaign: Campaign) -> Command | None:
         for d in destinations(campaign)
         if d.affordable
         and cat.places[d.arrival].market
-        and lowest_offer(campaign, d.arrival) <= max(top, 1)
+        and (lowest_offer(campaign, d.arrival) <= max(top, 1) or hire)
         and (cat.places[d.arrival].hiring or not hire)
     ]
     if not options:
@@ -527,6 +564,7 @@ RULES: tuple[Rule, ...] = (
     buy_frame,
     arm,
     liquidate,
+    trade_up,
     move_up,
     contract,
     upgrade,
