@@ -9,8 +9,9 @@ bare while an enemy pilot who calls shots (Tactics `CALLED_SHOTS_TACTICS`, AI3) 
 fighting (a called shot at the head, §4.6), unless its lance is winning the exchange (the share
 of its armour and structure left, a lost frame counting nothing, is at least the enemy's: the
 enemy is closer to breaking, §10.4, or to defeat). The contract then pays its withdrawal share
-(§11.6) and nobody else dies. `mac-tui script`'s `auto-battle careful` line and the campaign autopilot's sensible strategy
-fight this way (`players/autopilot.py`); these are a player's habits, not rules.
+(§11.6) and nobody else dies. `mac-tui script`'s `auto-battle careful` line and the campaign
+autopilot's sensible strategy fight this way (`players/autopilot.py`); these are a player's
+habits, not rules.
 """
 
 from __future__ import annotations
