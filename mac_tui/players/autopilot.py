@@ -28,9 +28,7 @@ careful commander's withdrawal (`auto-battle careful`, `players/careful.py`).
 7. `arm`: a first weapon for a frame too poorly armed to count;
 8. `liquidate`: when the company cannot field a lance and cannot afford to grow one, destroyed
    frames are scrapped for their arms and a spare frame is sold;
-8b. `trade_up`: a rich company with a full roster sells its lightest frame when it can buy a
-   heavier class (§11.1), which `buy_frame` then does;
-8c. `move_up`: a company holding its reserve whose lance handles harder contracts than the
+8b. `move_up`: a company holding its reserve whose lance handles harder contracts than the
    location posts travels to the nearest market that posts them (§14.3, §16.2);
 9. `contract`: the contract its lance can handle (enemy classes and skill against its frames'
    power, difficulty within reputation comfort, §16.2): the easiest while poor, the hardest
@@ -364,32 +362,6 @@ def liquidate(state: GameState, campaign: Campaign) -> Command | None:
     return SellFrame(spare_frames[0].id) if spare_frames else None
 
 
-def trade_up(state: GameState, campaign: Campaign) -> Command | None:
-    """§11.1: a company with a full roster that luxury money lets buy a heavier class than its
-    lightest frame (with `ARM_BUDGET` to arm it, the lightest frame's sale counted) sells
-    that frame (its arms go to the inventory, its pilot steps out); `buy_frame` then buys the
-    heavier chassis and `install` arms it."""
-    market = campaign.market(campaign.place)
-    if market is None or not has_market(campaign) or crippled(campaign):
-        return None
-    if len(alive(campaign)) < ROSTER_MAX:
-        return None
-    stocked = [s.item for s in market.stock if s.kind == "chassis" and s.qty > 0]
-    if not stocked:
-        return None
-    best = max(stocked, key=lambda c: (class_weight(c), -your_price(campaign, "chassis", c), c))
-    idle = [f for f in bay_ready(campaign) if f.status == "ready"]
-    if not idle:
-        return None
-    lightest = min(idle, key=lambda f: (class_weight(f.chassis), frame_power(f), f.id))
-    if class_weight(lightest.chassis) >= class_weight(best):
-        return None
-    cost = your_price(campaign, "chassis", best) + ARM_BUDGET
-    if not affords(campaign, cost - frame_sale_price(campaign, lightest.id), "luxury"):
-        return None
-    return SellFrame(lightest.id)
-
-
 def ready_in(campaign: Campaign, frame: Frame) -> int:
     """Days until a frame of the potential lance can deploy: its bay days or its pilot's
     injury (a frame without a pilot gets a free one at once)."""
@@ -564,7 +536,6 @@ RULES: tuple[Rule, ...] = (
     buy_frame,
     arm,
     liquidate,
-    trade_up,
     move_up,
     contract,
     upgrade,

@@ -6,10 +6,8 @@ orders it, on one of its frames' activations, as soon as a frame of the lance th
 in the fight has its centre torso armour down to `THIN_CT_PERCENT` percent of full (a few hits
 from a breached reactor: the frame lost and its pilot dead at §9.2's odds), or has its head
 bare while an enemy pilot who calls shots (Tactics `CALLED_SHOTS_TACTICS`, AI3) is still
-fighting (a called shot at the head, §4.6), unless its lance is winning the exchange (the share
-of its armour and structure left, a lost frame counting nothing, is at least the enemy's: the
-enemy is closer to breaking, §10.4, or to defeat). The contract then pays its withdrawal share
-(§11.6) and nobody else dies. `mac-tui script`'s `auto-battle careful` line and the campaign
+fighting (a called shot at the head, §4.6). The contract then pays its withdrawal share (§11.6)
+and nobody else dies. `mac-tui script`'s `auto-battle careful` line and the campaign
 autopilot's sensible strategy fight this way (`players/autopilot.py`); these are a player's
 habits, not rules.
 """
@@ -17,7 +15,7 @@ habits, not rules.
 from __future__ import annotations
 
 from ..combat.commands import Withdraw
-from ..combat.state import CENTER_TORSO, HEAD, Battle, Side, Unit
+from ..combat.state import CENTER_TORSO, HEAD, Battle, Unit
 from ..combat.stats import armor_split, chassis_of
 from ..game import to_act
 from ..model import GameState
@@ -38,25 +36,13 @@ def in_danger(unit: Unit, marksmen: bool) -> bool:
     return thin or (marksmen and unit.armor[HEAD] <= 0)
 
 
-def left(battle: Battle, side: Side) -> float:
-    """The share of a side's armour and structure at the start that is left (a frame out of
-    the fight counts nothing)."""
-    units = battle.side_units(side)
-    start = sum(u.start_armor + u.start_structure for u in units)
-    now = sum(u.total_armor + u.total_structure for u in units if u.active)
-    return now / start if start else 0.0
-
-
 def should_withdraw(battle: Battle) -> bool:
-    """The player's lance has a frame in danger and is losing the exchange while the enemy
-    still fights."""
+    """The player's lance has a frame in danger while the enemy still fights."""
     enemies = battle.living("enemy")
     if battle.phase != "combat" or not enemies:
         return False
     marksmen = any(e.pilot.tactics >= CALLED_SHOTS_TACTICS for e in enemies)
-    if not any(in_danger(u, marksmen) for u in battle.side_units("player")):
-        return False
-    return left(battle, "player") < left(battle, "enemy")
+    return any(in_danger(u, marksmen) for u in battle.side_units("player"))
 
 
 def careful(policy: Policy) -> Policy:
