@@ -63,8 +63,8 @@ async def test_step_jump_and_back_through_a_battle() -> None:
     async with app_for(save, path.name).run_test(size=(100, 32)) as pilot:
         viewer = await opened(pilot)
         timeline = viewer.timeline
-        assert timeline is not None and timeline.end == len(save.commands) == 28
-        assert "command 0/28: the start" in text(viewer, "#replay-head")
+        assert timeline is not None and timeline.end == len(save.commands) == 40
+        assert "command 0/40: the start" in text(viewer, "#replay-head")
         assert not viewer.query_one("#replay-note").display  # nothing to warn of
         await pilot.press("b")  # the next battle: the contract accepted
         assert viewer.index == timeline.battles[0] == 10
@@ -77,17 +77,17 @@ async def test_step_jump_and_back_through_a_battle() -> None:
         assert hexmap.battle == folded(save, 14).battle
         shown = viewer.query_one(FramePanel)
         assert shown.battle == folded(save, 14).battle and shown.unit_id is not None
-        assert "fire 1 E2" in text(viewer, "#replay-head")
-        assert "Thunder fires group 1 at HARRIER-2" in text(viewer, "#replay-events")
+        assert "fire 1 E1" in text(viewer, "#replay-head")
+        assert "Thunder fires group 1 at HARRIER-1" in text(viewer, "#replay-events")
         await pilot.press("end")
-        assert viewer.index == 28
-        assert state_hash(timeline.at(28).state) == state_hash(save.state)  # the snapshot
-        assert "Battle over after round 2: VICTORY" in text(viewer, "#replay-events")
+        assert viewer.index == 40
+        assert state_hash(timeline.at(40).state) == state_hash(save.state)  # the snapshot
+        assert "Battle over after round 4: VICTORY" in text(viewer, "#replay-events")
         assert left.display  # the battle's last picture, though the state has none
         assert hexmap.battle is not None and hexmap.battle.result == "victory"
         await pilot.press(*["left"] * 20)  # back: refolded from the kept state before it
-        assert viewer.index == 8
-        assert timeline.at(8).state == folded(save, 8)
+        assert viewer.index == 20
+        assert timeline.at(20).state == folded(save, 20)
         await pilot.press("home")
         assert viewer.index == 0 and not left.display
         await pilot.press("right_square_bracket")  # the next day
@@ -143,7 +143,7 @@ async def test_keys_pressed_while_the_log_replays_are_done_once_it_has() -> None
         viewer.loaded(Timeline(save).fold())
         await pilot.pause()
         assert viewer.index == 12  # the first battle (command 10), then two steps
-        assert "command 12/28" in text(viewer, "#replay-head")
+        assert "command 12/40" in text(viewer, "#replay-head")
 
 
 async def test_saves_of_other_rules_or_parted_from_their_log_say_so() -> None:
