@@ -38,7 +38,10 @@ from .model import GameState, initial_state
 # snapshot (with the save format's migrations) instead of being checked by replay.
 # Version 2: R14 amended, R29, R30, the enemy's withdrawal rule by difficulty on the contract
 # (docs/rulings.md D23), save format 3.
-RULES_VERSION = 2
+# Version 3: the balance of issue 15 (docs/balance.md): called shots from Tactics 5 (BL3), the
+# opening board's difficulty-1 contract (BL1), the end after 60 days without a frame that can
+# deploy (BL2).
+RULES_VERSION = 3
 
 __all__ = [
     "NOBODY",

@@ -61,7 +61,8 @@ def _first_hour(cat: Catalog) -> list[str]:
         "(3) sells frames, weapons and equipment; the Refit bay (4) fits them; the Galaxy "
         "(5) takes you to other markets and employers.",
         f"7. The company folds after {cat.economy.failure.negative_credit_days} days in a "
-        "row below zero credits.",
+        f"row below zero credits, or {cat.economy.failure.idle_days} days without a "
+        "deployment when no frame can deploy.",
         "",
         "ctrl+p searches every command of the screen in front; Escape goes back.",
     ]

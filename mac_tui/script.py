@@ -1,7 +1,9 @@
 """`mac-tui script FILE`: play a campaign headless from a file of commands, one per line.
 
 Lines are commands in their text form (the same form the save log uses); blank lines and `#`
-comments are skipped. `auto-battle` lets the AI fight the player's side until the battle ends.
+comments are skipped. `auto-battle` lets the AI fight the player's side until the battle ends;
+`auto-battle careful` the same, ordering the withdrawal when a frame is in danger
+(`players/careful.py`).
 Enemy activations are always played by the AI as soon as it is their turn.
 """
 
@@ -15,10 +17,12 @@ from attrs import frozen
 from .core import Accepted, CommandSyntaxError, Event
 from .game import parse_command
 from .players.ai import decide
+from .players.careful import careful
 from .players.driver import battle_seats, drive
 from .session import Session, header_for
 
 AUTO_BATTLE = "auto-battle"
+CAREFUL_BATTLE = "auto-battle careful"
 MAX_AI_COMMANDS = 20000
 
 
@@ -36,15 +40,21 @@ def _describe(events: Iterable[Event]) -> list[str]:
     return [e.describe() for e in events]
 
 
-def ai_turns(session: Session, *, player_too: bool = False) -> tuple[int, list[str]]:
+def ai_turns(
+    session: Session, *, player_too: bool = False, cautious: bool = False
+) -> tuple[int, list[str]]:
     """Let the AI act while an AI-run side must act (every side with `player_too`), until the
-    battle ends; the commands go through `session.apply`, so the log keeps them."""
+    battle ends; the commands go through `session.apply`, so the log keeps them. With
+    `cautious` the player's side is fought by `careful(decide)`."""
     battle = session.state.battle
     if battle is None:
         return 0, []
+    seats = dict(battle_seats(battle, decide, everyone=player_too))
+    if cautious and player_too:
+        seats["player"] = careful(decide)
     driven = drive(
         session.state,
-        battle_seats(battle, decide, everyone=player_too),
+        seats,
         apply=lambda _state, command: session.apply(command),
         max_commands=MAX_AI_COMMANDS,
         until=lambda state: state.battle is None,
@@ -56,10 +66,10 @@ def run_line(session: Session, number: int, text: str) -> LineResult | None:
     stripped = text.strip()
     if not stripped or stripped.startswith("#"):
         return None
-    if stripped == AUTO_BATTLE:
+    if stripped in (AUTO_BATTLE, CAREFUL_BATTLE):
         if session.state.battle is None:
             return LineResult(number, stripped, False, "there is no battle to fight", (), 0)
-        count, notes = ai_turns(session, player_too=True)
+        count, notes = ai_turns(session, player_too=True, cautious=stripped == CAREFUL_BATTLE)
         return LineResult(number, stripped, True, "", tuple(notes), count)
     try:
         command = parse_command(stripped)

@@ -17,7 +17,7 @@ from typing import Any
 
 from mac_tui.save import canonical_json
 
-GOLDEN = Path(__file__).parent / "golden" / "v2"  # the saves of the current rules version
+GOLDEN = Path(__file__).parent / "golden" / "v3"  # the saves of the current rules version
 GOLDEN_NAMES = (
     "campaign-after-action",
     "campaign-mid-battle",

@@ -482,8 +482,9 @@ def test_a_called_shots_kill_chance_tells_pilots_apart_whatever_was_asked_before
 
 
 def test_low_tactics_calls_no_shots_and_plans_one_action_at_a_time() -> None:
-    assert called_plans(2, 1) == []
-    assert called_plans(3, 1)
+    """AI3 with BL3 (rules version 3): called shots from Tactics 5 (difficulty 4) on."""
+    assert called_plans(2, 1) == called_plans(4, 1) == []
+    assert called_plans(5, 1)
     state = scene([OPEN] * 3, [frame("p", "player", 3, 1), frame("e", "enemy", 8, 1)])
     for tactics in (1, 2):
         plans = all_plans(Planner(Situation(bat(state), bat(state).units[0], skill(tactics))))

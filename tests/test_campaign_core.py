@@ -217,3 +217,26 @@ def test_the_day_tick_ends_a_run_that_cannot_field_anyone() -> None:
     broke = attrs.evolve(c, frames=wrecked, credits=1_000)
     out = camp(play(attrs.evolve(state, campaign=broke), "advance-day"))
     assert out.ended is not None and "no frame can deploy" in out.ended
+
+
+def test_sixty_days_without_a_frame_that_can_deploy_end_the_run() -> None:
+    """BL2 (R28 read): no frame has deployed for 60 days (none since day 1 here) and none can
+    deploy today (both in the bay), whatever the credits: the company is finished. A frame
+    that can deploy, or a deployment within the 60 days, keeps it going."""
+    state = new()
+    c = camp(state)
+    rich = attrs.evolve(c, credits=10_000_000)
+    benched = attrs.evolve(
+        rich, frames=tuple(attrs.evolve(f, status="repairing", busy_days=400) for f in c.frames)
+    )
+    assert camp(play(attrs.evolve(state, campaign=rich), "advance-day 80")).ended is None
+    alive = camp(play(attrs.evolve(state, campaign=benched), "advance-day 58"))
+    assert alive.ended is None and alive.day == 59
+    over = camp(play(attrs.evolve(state, campaign=alive), "advance-day 2"))
+    assert over.ended == "no frame has deployed for 60 days and none can deploy"
+    assert over.day == 61
+    # a deployment on day 30 (the ledger's) moves the count on
+    moved = attrs.evolve(
+        alive, ledger=(*alive.ledger, attrs.evolve(alive.ledger[-1], day=30, category="deployment"))
+    )
+    assert camp(play(attrs.evolve(state, campaign=moved), "advance-day 30")).ended is None

@@ -198,6 +198,21 @@ def test_new_company_gets_a_board() -> None:
     assert {k.place for k in c.contracts} == {"junction_station"}
 
 
+def test_the_opening_board_always_offers_a_difficulty_1_contract() -> None:
+    """BL1 (issue 14): a new company's board always offers the easiest contract its location
+    posts (difficulty 1 at Junction Station, reputation 0), whatever the seed: seeds 3 and 11
+    rolled none, so their last contract is drawn again at difficulty 1, the first two kept.
+    Later boards roll as usual (seed 3's second board has none)."""
+    for seed in range(1, 41):
+        assert 1 in {k.difficulty for k in camp(start(seed)).contracts}, seed
+    board = camp(start(3)).contracts
+    assert [k.difficulty for k in board] == [2, 2, 1]
+    assert [k.id for k in board] == ["C1", "C2", "C3"]
+    assert camp(start(3)).next_contract == 4
+    later = camp(run(start(3), "advance-day 7")).contracts
+    assert 1 not in {k.difficulty for k in later}
+
+
 def test_board_refreshes_after_seven_days_not_before() -> None:
     s = start()
     board = camp(s).contracts

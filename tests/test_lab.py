@@ -379,3 +379,12 @@ def test_report_before_any_run_says_so(battles: Path, capsys: pytest.CaptureFixt
     Store(battles.with_suffix(".sqlite")).close()
     code, out, _ = lab(capsys, "report", str(battles))
     assert code == 0 and "0/4 runs stored" in out and "no run of this experiment" in out
+
+
+def test_a_runs_key_names_the_rules_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store made under older rules is not reused: the key hashes `RULES_VERSION` too."""
+    config = {"strategy": "sensible", "days": 30, "data": ""}
+    key = experiment.run_key("campaign", config, 1)
+    assert key == experiment.run_key("campaign", dict(config), 1)
+    monkeypatch.setattr(experiment, "RULES_VERSION", experiment.RULES_VERSION + 1)
+    assert experiment.run_key("campaign", config, 1) != key

@@ -6,16 +6,20 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from mac_tui.campaign.commands import AdvanceDay, Dismiss, NewCampaign, Salvage
+from mac_tui.campaign.commands import AdvanceDay, Dismiss, NewCampaign, Salvage, Train
 from mac_tui.campaign.legal import NEW_COMPANY
-from mac_tui.combat.commands import AutoDeploy, Move, StartBattle
+from mac_tui.combat.commands import AutoDeploy, Move, StartBattle, Withdraw
 from mac_tui.combat.skirmish import NewSkirmish, make_state
+from mac_tui.combat.state import CENTER_TORSO, HEAD, Unit
+from mac_tui.combat.stats import armor_split, chassis_of
 from mac_tui.core import Accepted, Command
 from mac_tui.game import NOBODY, Actor, legal_commands, refusal, step, to_act
 from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import decide
-from mac_tui.players.autopilot import autopilot
+from mac_tui.players.ai.skill import CALLED_SHOTS_TACTICS
+from mac_tui.players.autopilot import STRATEGIES, autopilot, choose
+from mac_tui.players.careful import THIN_CT_PERCENT, careful
 from mac_tui.players.driver import battle_seats, drive, next_decision, policy_to_act
 from mac_tui.players.policy import Decision
 from mac_tui.session import Session
@@ -163,3 +167,62 @@ def test_the_autopilot_is_a_policy_for_the_campaign_and_its_battles() -> None:
     hub = autopilot(stages.hub.state)
     assert refusal(stages.hub.state, hub.command) is None
     assert hub.note
+
+
+def test_a_careful_commander_withdraws_when_a_frame_is_in_danger() -> None:
+    """`players.careful` (the sensible autopilot's battles, `auto-battle careful`): on a player
+    frame's activation it orders the withdrawal (R14) once a frame of the lance has its centre
+    torso armour down to `THIN_CT_PERCENT` of full, or a bare head while an enemy pilot calls
+    shots (Tactics 5+); until then it plays the AI's choice; and the order ends the battle as a
+    withdrawal."""
+    state = play(make_state(5, 1), AutoDeploy(), StartBattle())
+    policies = {"player": decide, "enemy": decide}
+    driven = drive(state, policies, max_commands=200, until=lambda s: to_act(s).side == "player")
+    state = driven.state
+    battle = state.battle
+    assert battle is not None and to_act(state).side == "player"
+    cautious = careful(decide)
+    assert cautious(state) == decide(state)  # nobody is in danger yet
+    mine = battle.side_units("player")[-1]
+
+    def with_armor(unit: Unit, location: int, armor: int) -> GameState:
+        assert battle is not None
+        hurt = attrs.evolve(
+            unit, armor=tuple(armor if i == location else a for i, a in enumerate(unit.armor))
+        )
+        return attrs.evolve(state, battle=battle.with_unit(hurt))
+
+    full = armor_split(chassis_of(mine))[CENTER_TORSO]
+    bare_ct = with_armor(mine, CENTER_TORSO, full * THIN_CT_PERCENT // 100)
+    assert cautious(bare_ct).command == Withdraw()
+    out = step(bare_ct, Withdraw())
+    assert isinstance(out, Accepted) and out.state.battle is not None
+    assert out.state.battle.result == "withdrawal"
+    thin_ct = with_armor(mine, CENTER_TORSO, full * THIN_CT_PERCENT // 100 + 1)
+    assert cautious(thin_ct) == decide(thin_ct)
+    # a bare head matters only against pilots who call shots (difficulty 1: Tactics 2)
+    bare_head = with_armor(mine, HEAD, 0)
+    assert cautious(bare_head) == decide(bare_head)
+    enemy = battle.living("enemy")[0]
+    marksman = attrs.evolve(enemy, pilot=attrs.evolve(enemy.pilot, tactics=CALLED_SHOTS_TACTICS))
+    assert bare_head.battle is not None
+    aimed = attrs.evolve(bare_head, battle=bare_head.battle.with_unit(marksman))
+    assert cautious(aimed).command == Withdraw()
+
+
+def test_the_autopilot_trains_its_pilots_lowest_skill_first() -> None:
+    """The sensible autopilot spends experience first (P1): a pilot's lowest skill, piloting
+    before gunnery before tactics among equals; its battles are `auto-battle careful`, the
+    reckless strategy's plain `auto-battle`."""
+    state = play(initial_state(14), NewCampaign("Autopilot Company"))
+    c = state.campaign
+    assert c is not None
+    ghost = c.pilot("Ghost")  # gunnery 4, piloting 4, tactics 3
+    rich = attrs.evolve(ghost, xp=1000)
+    trained = attrs.evolve(state, campaign=attrs.evolve(c, pilots=(rich, *c.pilots[1:])))
+    assert choose(trained) == (Train("Ghost", "tactics"), "train")
+    even = attrs.evolve(rich, tactics=4)
+    trained = attrs.evolve(state, campaign=attrs.evolve(c, pilots=(even, *c.pilots[1:])))
+    assert choose(trained) == (Train("Ghost", "piloting"), "train")
+    assert STRATEGIES["sensible"].battle == "auto-battle careful"
+    assert STRATEGIES["reckless"].battle == "auto-battle"

@@ -53,8 +53,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 # ---- saves as the game writes them ---------------------------------------------------------
-GOLDEN = Path(__file__).parent / "golden" / "v2"  # the saves of the current rules version
-YEAR = GOLDEN / "campaign-year.json"  # 368 days, 16 missions won of 16 (seed 14)
+GOLDEN = Path(__file__).parent / "golden" / "v3"  # the saves of the current rules version
+YEAR = GOLDEN / "campaign-year.json"  # 369 days, 35 missions won of 56 (seed 14)
 
 
 def campaign_save(path: Path, company: str, seed: int, *, days: int = 0) -> Session:
@@ -146,7 +146,7 @@ def test_every_players_campaigns_are_read_and_ranked(tmp_path: Path) -> None:
     )
     assert wolves.verified and wolves.credits < 500_000  # the upkeep of 119 days was paid
     year = got.rows[0]
-    assert (year.missions_won, year.missions_played, year.seed) == (16, 16, 14)
+    assert (year.missions_won, year.missions_played, year.seed) == (35, 56, 14)
 
 
 def test_a_finished_run_tells_how_and_where_it_ended(tmp_path: Path) -> None:
@@ -289,12 +289,12 @@ def test_replays_are_cached_by_the_files_content(tmp_path: Path) -> None:
     assert cache.exists()
     entries = json.loads(cache.read_text(encoding="utf-8"))["entries"]
     digest = hashlib.sha256((saves / "year.json").read_bytes()).hexdigest()
-    assert list(entries) == [digest] and entries[digest]["missions_won"] == 16
+    assert list(entries) == [digest] and entries[digest]["missions_won"] == 35
     assert collect(saves).rows == first.rows  # from the cache
     # an edit is a new file: replayed again, never taken from the cache
     rewritten(saves / "year.json", lambda s: s["campaign"].update(missions_won=15), snapshot=True)
     again = collect(saves)
-    assert again.rows[0].missions_won == 16 and again.flagged
+    assert again.rows[0].missions_won == 35 and again.flagged
     # a cache that is damaged, or forged for another version, is not used
     cache.write_text('{"tag": "0.0.0/1", "entries": {}}', encoding="utf-8")
     assert collect(saves).rows == again.rows
@@ -311,9 +311,9 @@ def test_a_save_of_older_rules_is_scored_from_its_snapshot_and_marked(
     monkeypatch.setattr(save_module, "RULES_VERSION", RULES_VERSION + 1)
     monkeypatch.setattr(scores, "RULES_VERSION", RULES_VERSION + 1)
     (row,) = collect(saves).rows
-    assert not row.verified and row.missions_won == 16
+    assert not row.verified and row.missions_won == 35
     assert row.note.startswith(f"made by {save_module.read_save(YEAR).origin()}")
-    assert "(rules version 2, save format 3)" in row.note
+    assert "(rules version 3, save format 3)" in row.note
 
 
 def test_outcome_words() -> None:

@@ -26,7 +26,7 @@ from mac_tui.tui.widgets.battle_panels import FramePanel
 from mac_tui.tui.widgets.hexmap import HexMap
 
 GOLDEN = Path(__file__).parent / "golden"
-V1, V2 = GOLDEN / "v1", GOLDEN / "v2"  # rules version 1 (older than today's), 2 (today's)
+V1, V3 = GOLDEN / "v1", GOLDEN / "v3"  # rules version 1 (older than today's), 3 (today's)
 Pilot = Any
 
 
@@ -57,14 +57,14 @@ def app_for(save: SaveFile, name: str = "save.json") -> ReplayApp:
 
 
 async def test_step_jump_and_back_through_a_battle() -> None:
-    path = V2 / "campaign-after-action.json"
+    path = V3 / "campaign-after-action.json"
     before = path.read_bytes()
     save = load_save(path).save
     async with app_for(save, path.name).run_test(size=(100, 32)) as pilot:
         viewer = await opened(pilot)
         timeline = viewer.timeline
-        assert timeline is not None and timeline.end == len(save.commands) == 28
-        assert "command 0/28: the start" in text(viewer, "#replay-head")
+        assert timeline is not None and timeline.end == len(save.commands) == 40
+        assert "command 0/40: the start" in text(viewer, "#replay-head")
         assert not viewer.query_one("#replay-note").display  # nothing to warn of
         await pilot.press("b")  # the next battle: the contract accepted
         assert viewer.index == timeline.battles[0] == 10
@@ -77,17 +77,17 @@ async def test_step_jump_and_back_through_a_battle() -> None:
         assert hexmap.battle == folded(save, 14).battle
         shown = viewer.query_one(FramePanel)
         assert shown.battle == folded(save, 14).battle and shown.unit_id is not None
-        assert "fire 1 E2" in text(viewer, "#replay-head")
-        assert "Thunder fires group 1 at HARRIER-2" in text(viewer, "#replay-events")
+        assert "fire 1 E1" in text(viewer, "#replay-head")
+        assert "Thunder fires group 1 at HARRIER-1" in text(viewer, "#replay-events")
         await pilot.press("end")
-        assert viewer.index == 28
-        assert state_hash(timeline.at(28).state) == state_hash(save.state)  # the snapshot
-        assert "Battle over after round 2: VICTORY" in text(viewer, "#replay-events")
+        assert viewer.index == 40
+        assert state_hash(timeline.at(40).state) == state_hash(save.state)  # the snapshot
+        assert "Battle over after round 4: VICTORY" in text(viewer, "#replay-events")
         assert left.display  # the battle's last picture, though the state has none
         assert hexmap.battle is not None and hexmap.battle.result == "victory"
         await pilot.press(*["left"] * 20)  # back: refolded from the kept state before it
-        assert viewer.index == 8
-        assert timeline.at(8).state == folded(save, 8)
+        assert viewer.index == 20
+        assert timeline.at(20).state == folded(save, 20)
         await pilot.press("home")
         assert viewer.index == 0 and not left.display
         await pilot.press("right_square_bracket")  # the next day
@@ -99,7 +99,7 @@ async def test_step_jump_and_back_through_a_battle() -> None:
 
 
 async def test_the_animation_runs_on_the_apps_clock() -> None:
-    save = load_save(V2 / "skirmish-mid-battle.json").save
+    save = load_save(V3 / "skirmish-mid-battle.json").save
     app = app_for(save)
     async with app.run_test(size=(80, 24)) as pilot:
         viewer = await opened(pilot)
@@ -133,7 +133,7 @@ class HeldApp(ReplayApp):
 
 
 async def test_keys_pressed_while_the_log_replays_are_done_once_it_has() -> None:
-    save = load_save(V2 / "campaign-after-action.json").save
+    save = load_save(V3 / "campaign-after-action.json").save
     app = HeldApp(save, "save.json", settings=Settings(), clock=ManualClock())
     async with app.run_test(size=(100, 32)) as pilot:
         viewer = app.viewer
@@ -143,11 +143,11 @@ async def test_keys_pressed_while_the_log_replays_are_done_once_it_has() -> None
         viewer.loaded(Timeline(save).fold())
         await pilot.pause()
         assert viewer.index == 12  # the first battle (command 10), then two steps
-        assert "command 12/28" in text(viewer, "#replay-head")
+        assert "command 12/40" in text(viewer, "#replay-head")
 
 
 async def test_saves_of_other_rules_or_parted_from_their_log_say_so() -> None:
-    save = load_save(V2 / "campaign-mid-battle.json").save
+    save = load_save(V3 / "campaign-mid-battle.json").save
     older = attrs.evolve(save, rules_version=RULES_VERSION + 1, made_by="9.9.9")
     async with app_for(older).run_test(size=(100, 32)) as pilot:
         viewer = await opened(pilot)
@@ -183,7 +183,7 @@ def test_replay_watch_from_the_command_line(tmp_path: Path) -> None:
             "-m",
             "mac_tui",
             "replay",
-            str(V2 / "skirmish-mid-battle.json"),
+            str(V3 / "skirmish-mid-battle.json"),
             "--watch",
         ],
         env={"HOME": str(tmp_path), "MAC_TUI_CONFIG": str(tmp_path / "config.toml")},

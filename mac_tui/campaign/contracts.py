@@ -10,7 +10,10 @@ CONTRACTS stream:
    uniformly;
 2. the opponent: one of the factions other than the employer, uniformly;
 3. the difficulty (§16.2, R22): `1 + Reputation / 5` (whole division) clamped to 1-4, plus a
-   uniform whole number from -1 to +2, clamped to the location's own range;
+   uniform whole number from -1 to +2, clamped to the location's own range. A new company's
+   opening board always offers the lowest difficulty the board can post (the roll at -1;
+   difficulty 1 at the starting location, BL1): when none of its contracts rolled it, the last
+   one is drawn again, all its rolls but the difficulty's, at that difficulty;
 4. the random bonus of §11.6: a whole number from 0 to the difficulty's `bonus_max`;
 5. the enemy lance (§16.1, setup-facts): one frame per class of the difficulty's force, its
    chassis picked as in battle set-up (`combat.setup.pick_chassis`: the opponent's chassis with
@@ -94,13 +97,25 @@ def roll_enemies(difficulty: int, opponent: str, dice: Dice) -> tuple[EnemyFrame
     return tuple(out)
 
 
-def generate_contract(campaign: Campaign, dice: Dice, contract_id: str) -> Contract:
-    """One contract at the company's location (see the module docstring for the draws)."""
+def lowest_difficulty(reputation: int, place: Place) -> int:
+    """The easiest contract a location's board can post at this reputation (§16.2 with the
+    R22 roll at its lowest), BL1's opening offer."""
+    return final_difficulty(reputation, catalog().missions.difficulty.roll_min, place)
+
+
+def generate_contract(
+    campaign: Campaign, dice: Dice, contract_id: str, *, lowest: bool = False
+) -> Contract:
+    """One contract at the company's location (see the module docstring for the draws); with
+    `lowest`, at the lowest difficulty the board can post, without the difficulty roll."""
     cat = catalog()
     place = cat.places[campaign.place]
     employer = roll_employer(place.id, dice)
     opponent = roll_opponent(employer, dice)
-    difficulty = roll_difficulty(campaign.reputation, place, dice)
+    if lowest:
+        difficulty = lowest_difficulty(campaign.reputation, place)
+    else:
+        difficulty = roll_difficulty(campaign.reputation, place, dice)
     reward = cat.reward(difficulty)
     bonus = dice.between(CONTRACTS, 0, reward.bonus_max)
     enemies = roll_enemies(difficulty, opponent, dice)
@@ -128,10 +143,13 @@ def board_is_due(campaign: Campaign) -> bool:
 
 
 def ensure_contracts(
-    campaign: Campaign, dice: Dice, force: bool = False
+    campaign: Campaign, dice: Dice, force: bool = False, *, opening: bool = False
 ) -> tuple[Campaign, list[Event]]:
     """Post a fresh board of `contracts.offers` contracts at the company's location when
-    `force` (arrival, §14.4; a new company) or when the board is due; else change nothing."""
+    `force` (arrival, §14.4; a new company) or when the board is due; else change nothing.
+    The `opening` board of a new company always offers the lowest difficulty the location
+    posts (BL1: difficulty 1 at the starting location): when none of its contracts rolled it,
+    its last contract is drawn again at that difficulty."""
     if not force and not board_is_due(campaign):
         return campaign, []
     offers = catalog().missions.contracts.offers
@@ -140,6 +158,9 @@ def ensure_contracts(
     for _ in range(offers):
         contracts.append(generate_contract(campaign, dice, f"C{n}"))
         n += 1
+    lowest = lowest_difficulty(campaign.reputation, catalog().places[campaign.place])
+    if opening and all(c.difficulty > lowest for c in contracts):
+        contracts[-1] = generate_contract(campaign, dice, contracts[-1].id, lowest=True)
     campaign = attrs.evolve(
         campaign, contracts=tuple(contracts), contracts_day=campaign.day, next_contract=n
     )

@@ -1,5 +1,6 @@
 """The roguelike end (R28): when the company can no longer field a frame and a pilot and cannot
-pay for the cheapest fix, the run is over."""
+pay for the cheapest fix, the run is over; so it is when no frame has deployed for
+`failure.idle_days` days and none can deploy now (BL2, docs/rulings.md)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import attrs
 
 from ..catalog import catalog
 from ..core import Event
+from .accept import frame_deploy_refusal
 from .events import CampaignEnded
 from .repair import (
     repair_cost,
@@ -47,15 +49,39 @@ def pilot_fix_cost(campaign: Campaign) -> int:
     return catalog().pilots.hiring.cost
 
 
+def last_deployed(campaign: Campaign) -> int:
+    """The day the company last deployed frames on a contract (its ledger's deployments,
+    §11.5), or day 1 if it never did."""
+    return max((e.day for e in campaign.ledger if e.category == "deployment"), default=1)
+
+
+def can_deploy(campaign: Campaign) -> bool:
+    """Some frame could deploy today: Ready, idle, with an Active pilot."""
+    return any(frame_deploy_refusal(campaign, f.id) is None for f in campaign.frames)
+
+
+def idle_end(campaign: Campaign) -> str | None:
+    """BL2 (R28 read): no frame has deployed for `failure.idle_days` days and none can deploy
+    today: the company is finished whatever its credits."""
+    limit = catalog().economy.failure.idle_days
+    if campaign.day - last_deployed(campaign) < limit or can_deploy(campaign):
+        return None
+    return f"no frame has deployed for {limit} days and none can deploy"
+
+
 def check_end(campaign: Campaign) -> str | None:
     """R28: the cause when the company has no frame and pilot that can deploy (now or once
     repairs and injuries run their course) and its credits cannot pay the cheapest fix (see
-    `frame_fix_cost`, `pilot_fix_cost`); else None. A mission under way never ends the run.
+    `frame_fix_cost`, `pilot_fix_cost`), or when it has been idle too long (`idle_end`); else
+    None. A mission under way never ends the run.
     The 30 days below zero of R28 are counted by the day tick (`timeflow`)."""
     if campaign.ended:
         return campaign.ended
     if campaign.mission is not None:
         return None
+    idle = idle_end(campaign)
+    if idle is not None:
+        return idle
     frame_cost = frame_fix_cost(campaign)
     pilot_cost = pilot_fix_cost(campaign)
     need = frame_cost + pilot_cost

@@ -49,7 +49,7 @@ def new_campaign(name: str, dice: Dice) -> tuple[Campaign, list[Report]]:
         next_frame=len(frames) + 1,
     )
     campaign, market_events = ensure_market(campaign, dice)
-    campaign, contract_events = ensure_contracts(campaign, dice, force=True)
+    campaign, contract_events = ensure_contracts(campaign, dice, force=True, opening=True)
     place = cat.places[campaign.place]
     reports = [
         Report(

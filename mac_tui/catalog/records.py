@@ -471,6 +471,7 @@ class RepairRules:
 class FailureRules:
     __toml_name__ = "failure"
     negative_credit_days: int = bounds(1, 1000)
+    idle_days: int = bounds(1, 1000)  # BL2: no frame deployed for this long, none can now
 
 
 @frozen(kw_only=True)

@@ -36,6 +36,7 @@ from typing import Any
 from attrs import evolve, frozen
 
 from ..catalog import DataError
+from ..game import RULES_VERSION
 from ..players.specs import SpecError
 from .runs import battle_setup, catalog_for, check_config, data_hash
 
@@ -78,9 +79,9 @@ class Run:
 
 def run_key(kind: str, config: Mapping[str, Any], seed: int) -> str:
     """A hash of what the run plays: a mod counts by its contents (`data_hash`), not by where
-    its folder is."""
+    its folder is; the rules version counts too (a store made under older rules plays again)."""
     played = {k: v for k, v in config.items() if k != "data"}
-    text = json.dumps([kind, played, seed], sort_keys=True, separators=(",", ":"))
+    text = json.dumps([kind, played, seed, RULES_VERSION], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 

@@ -8,10 +8,12 @@ script with it: it applies the lines to a `Session` exactly as `mac-tui script` 
 accepted ones, and falls back to `advance-day` (or closing the after-action report) when a
 chosen line is refused, so it never loops on a refusal.
 
-The player, in order of priority (`RULES`, after `new-campaign`, `auto-battle` and the
+The player, in order of priority (`RULES`, after `new-campaign`, the battle and the
 after-action report: the most valuable salvage picks first (§12.1-§12.2), a head-kill frame
-(§12.4) when the roster has room, then `done`):
+(§12.4) when the roster has room, then `done`). Its battles are fought by the battle AI with a
+careful commander's withdrawal (`auto-battle careful`, `players/careful.py`).
 
+0. `train`: a pilot's experience buys a level of its lowest skill (P1);
 1. `repairs`: damaged frames, cheapest first (§11.2); destroyed ones are rebuilt (§11.3) when
    the roster needs them;
 2. `pilots`: a free active pilot takes the strongest armed frame with no fit pilot (§9.2), an
@@ -26,6 +28,8 @@ after-action report: the most valuable salvage picks first (§12.1-§12.2), a he
 7. `arm`: a first weapon for a frame too poorly armed to count;
 8. `liquidate`: when the company cannot field a lance and cannot afford to grow one, destroyed
    frames are scrapped for their arms and a spare frame is sold;
+8b. `move_up`: a company holding its reserve whose lance handles harder contracts than the
+   location posts travels to the nearest market that posts them (§14.3, §16.2);
 9. `contract`: the contract its lance can handle (enemy classes and skill against its frames'
    power, difficulty within reputation comfort, §16.2): the easiest while poor, the hardest
    when the reserve is in hand; at the catalog's default payout level (Balanced, §12.2); with
@@ -35,7 +39,8 @@ after-action report: the most valuable salvage picks first (§12.1-§12.2), a he
 10. `upgrade`: more arms for under-armed frames out of reserve money;
 11. `travel`: a trip (§14.3) when the board holds nothing the mended lance can take: usually
     the cheapest trip to a market whose easiest contracts it handles, one time in `JUMP_ODDS`
-    any such trip, or the first jump towards one;
+    any such trip, or the first jump towards one; to a market that hires when a pilot is
+    needed (for a frame nobody flies, or for one more frame when the lance can work nowhere);
 12. `wait`: days pass (`advance-day N`) until a frame leaves the bay, a pilot heals or the
     board is posted again.
 
@@ -71,6 +76,7 @@ from ..campaign.commands import (
     Salvage,
     Sell,
     SellFrame,
+    Train,
     Travel,
 )
 from ..campaign.market import (
@@ -82,7 +88,7 @@ from ..campaign.market import (
     list_price,
     your_price,
 )
-from ..campaign.pilots import hire_refusal
+from ..campaign.pilots import hire_refusal, train_refusal
 from ..campaign.refit import loadout_text, plan_refit
 from ..campaign.repair import Quote, plan_repair, wreck_price, wreck_repair_cost
 from ..campaign.state import Campaign, Frame
@@ -93,7 +99,7 @@ from ..core import Command
 from ..dice import raw
 from ..game import legal_commands
 from ..model import GameState
-from ..script import AUTO_BATTLE
+from ..script import AUTO_BATTLE, CAREFUL_BATTLE
 from .ai import decide
 from .appraisal import (
     ARM_BUDGET,
@@ -104,6 +110,7 @@ from .appraisal import (
     MIN_DEPLOY,
     MIN_LANCE,
     RICH_DAYS,
+    ROSTER_MAX,
     SPARE_KEEP,
     WAIT_FOR_LANCE,
     WAIT_MAX,
@@ -132,6 +139,7 @@ from .appraisal import (
     room_for_frame,
     workable,
 )
+from .careful import careful
 from .policy import Decision
 
 COMPANY = "Autopilot Company"
@@ -157,6 +165,25 @@ def debrief(state: GameState, campaign: Campaign) -> Command | None:
             if affords(campaign, cost, frame_tier(cost), class_upkeep(offer.chassis)):
                 return BuyWreck(i)
     return Dismiss()
+
+
+#: The order a pilot's experience is spent in among skills at the same level (P1).
+TRAIN_ORDER = ("piloting", "gunnery", "tactics")
+
+
+def train(state: GameState, campaign: Campaign) -> Command | None:
+    """P1: a pilot with the experience for a level spends it on its lowest skill (piloting,
+    then gunnery, then tactics among equals): piloting keeps pilots alive (§4.6), gunnery hits,
+    tactics plays better (AI3)."""
+    for p in campaign.pilots:
+        options = [
+            (getattr(p, skill), i, skill)
+            for i, skill in enumerate(TRAIN_ORDER)
+            if train_refusal(campaign, p.callsign, skill) is None
+        ]
+        if options:
+            return Train(p.callsign, min(options)[2])
+    return None
 
 
 def repairs(state: GameState, campaign: Campaign) -> Command | None:
@@ -394,13 +421,16 @@ def needs_hiring(campaign: Campaign) -> bool:
 
 def travel(state: GameState, campaign: Campaign) -> Command | None:
     """§14.3: when the board holds nothing even the mended lance can take (and it can take
-    something somewhere), or pilots must be hired where nobody hires, go to a market whose
-    easiest contracts the lance handles (with hiring when needed), fuel permitting: usually
-    the cheapest such trip, one time in `JUMP_ODDS` any of them."""
+    something somewhere), or pilots must be hired where nobody hires (for a frame nobody flies,
+    or for one more frame when the lance can take on no contract anywhere), go to a market whose
+    easiest contracts the lance handles (any market that hires, when a pilot is needed: the
+    pilot is what lets the lance handle them), fuel permitting: usually the cheapest such
+    trip, one time in `JUMP_ODDS` any of them."""
     cat = catalog()
-    hire = needs_hiring(campaign) and not cat.places[campaign.place].hiring
     future = potential_lance(campaign)
     top = hardest_handled(campaign, future)
+    stuck = not workable(campaign, future) and len(alive(campaign)) < ROSTER_MAX
+    hire = (needs_hiring(campaign) or stuck) and not cat.places[campaign.place].hiring
     if not hire and (
         not workable(campaign, future) or choose_contract(campaign, future) is not None
     ):
@@ -410,7 +440,7 @@ def travel(state: GameState, campaign: Campaign) -> Command | None:
         for d in destinations(campaign)
         if d.affordable
         and cat.places[d.arrival].market
-        and lowest_offer(campaign, d.arrival) <= max(top, 1)
+        and (lowest_offer(campaign, d.arrival) <= max(top, 1) or hire)
         and (cat.places[d.arrival].hiring or not hire)
     ]
     if not options:
@@ -420,6 +450,31 @@ def travel(state: GameState, campaign: Campaign) -> Command | None:
         cheapest = min(d.fuel for d in options)
         options = [d for d in options if d.fuel == cheapest]
     pick = options[(roll // JUMP_ODDS) % len(options)]
+    return Travel(pick.id) if pick.kind == "travel" else Jump(pick.id)
+
+
+def move_up(state: GameState, campaign: Campaign) -> Command | None:
+    """§14.3, §16.2: a company holding its reserve whose lance handles harder contracts than
+    this location posts (its `max_difficulty`) travels to the nearest market (least fuel, then
+    days) that posts harder ones and whose easiest it handles."""
+    if campaign.credits < floor(campaign, "luxury") or crippled(campaign):
+        return None
+    cat = catalog()
+    here = cat.places[campaign.place].max_difficulty
+    top = hardest_handled(campaign, potential_lance(campaign))
+    if top <= here:
+        return None
+    options = [
+        d
+        for d in destinations(campaign)
+        if d.affordable
+        and cat.places[d.arrival].market
+        and cat.places[d.arrival].max_difficulty > here
+        and lowest_offer(campaign, d.arrival) <= top
+    ]
+    if not options:
+        return None
+    pick = min(options, key=lambda d: (d.fuel, d.days, d.id))
     return Travel(pick.id) if pick.kind == "travel" else Jump(pick.id)
 
 
@@ -472,6 +527,7 @@ def reckless_contract(state: GameState, campaign: Campaign) -> Command | None:
 
 
 RULES: tuple[Rule, ...] = (
+    train,
     repairs,
     pilots,
     sales,
@@ -480,6 +536,7 @@ RULES: tuple[Rule, ...] = (
     buy_frame,
     arm,
     liquidate,
+    move_up,
     contract,
     upgrade,
     travel,
@@ -493,6 +550,7 @@ class Strategy:
     name: str
     summary: str
     rules: tuple[Rule, ...]
+    battle: str = CAREFUL_BATTLE  # the script line its battles are fought with
 
 
 #: The autopilot's strategies (`mac-tui lab` sweeps them): `sensible` is the player above;
@@ -504,11 +562,14 @@ STRATEGIES: dict[str, Strategy] = {
     ),
     "reckless": Strategy(
         "reckless",
-        "the hardest contract it may accept, with every deployable frame, before anything else",
+        "the hardest contract it may accept, with every deployable frame, before anything else;"
+        " it fights every battle to its end",
         (reckless_contract, *RULES),
+        AUTO_BATTLE,
     ),
 }
 SENSIBLE = STRATEGIES["sensible"]
+careful_decide = careful(decide)
 
 
 def choose(state: GameState, strategy: Strategy = SENSIBLE) -> tuple[Command, str] | None:
@@ -541,7 +602,7 @@ def autopilot(state: GameState) -> Decision:
     AI in a battle, else the command its rules of thumb choose, the rule named in the note.
     Called only when the player must act (`game.to_act`), so never once the run is over."""
     if state.battle is not None:
-        return decide(state)
+        return careful_decide(state)
     chosen = choose(state)
     if chosen is None:
         raise ValueError("the run is over: the autopilot has nothing to decide")
@@ -552,7 +613,7 @@ def autopilot(state: GameState) -> Decision:
 def next_line(state: GameState, strategy: Strategy = SENSIBLE) -> str | None:
     """The next line of a `mac-tui script` file, or None once the run is over."""
     if state.battle is not None:
-        return AUTO_BATTLE
+        return strategy.battle
     cmd = next_command(state, strategy)
     return None if cmd is None else cmd.to_text()
 

@@ -1,4 +1,4 @@
-"""Write the golden recordings of `tests/golden/v2/`: battle logs and saves made by the engine.
+"""Write the golden recordings of `tests/golden/v3/`: battle logs and saves made by the engine.
 
     python -m tests.golden.make [OUT_DIR]
 
@@ -8,8 +8,16 @@ Each rules version has a folder of its own, made once and kept for ever:
   players layer and the save hardening were built. Its saves must load in every later version
   (through the save-format migrations); its battle logs are kept as a record (rules version 2
   plays other battles from the same seeds).
-- `v2/` (this script): rules version 2 (R14 amended, R29, R30, the enemy's withdrawal rule by
-  difficulty), save format 3, written by the code of its day with the first AI (`ai_v1`).
+- `v2/`: rules version 2 (R14 amended, R29, R30, the enemy's withdrawal rule by difficulty),
+  save format 3, written by the code of its day (this script with `HERE` at `v2`). Its saves
+  must load in every later version; its battle logs are kept as a record.
+- `v3/` (this script): rules version 3 (issue 15's balance, docs/balance.md: called shots from
+  Tactics 5, the opening board's difficulty-1 contract, the end after 60 days without a frame
+  that can deploy; the autopilot's campaign fights `auto-battle careful`), save format 4 (the
+  pilots' service records). The
+  battle logs are still played by the first AI (`ai_v1`) on both sides, so they pin the combat
+  rules, not the planner; the campaign saves are the autopilot's (the planner in its battles:
+  the log holds every command, so their replay needs no AI).
 
 The same kinds in each:
 
@@ -40,7 +48,7 @@ from mac_tui.save import to_json
 from mac_tui.script import AUTO_BATTLE, run_line
 from mac_tui.session import Session
 
-HERE = Path(__file__).parent / "v2"
+HERE = Path(__file__).parent / "v3"
 BATTLE_SEEDS = {1: 101, 2: 202, 3: 303, 4: 404, 5: 505}
 YEAR_SEED = 14  # the autopilot's company lives through the year with this seed
 MID_SEED = 7

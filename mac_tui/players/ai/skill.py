@@ -7,12 +7,17 @@ The ladder (docs/rulings.md, "The battle AI"):
   with half its move;
 * Tactics 2: the same, with its countermeasures, uplink and barrier;
 * Tactics 3: the whole activation planned, full focus fire, an enemy's reply credited with its
-  whole move, called shots valued like any attack;
-* Tactics 4 and up: the full planner: it plays with its lance (a target the frames still to
-  act this round can finish is worth more per point of damage: focus fire across the lance).
+  whole move;
+* Tactics 4: the lance's planner: it plays with its lance (a target the frames still to act
+  this round can finish is worth more per point of damage: focus fire across the lance);
+* Tactics 5 and up: the full planner: called shots too, valued like any attack.
 
 `ai:tactics=N` (`policy_for(tactics=N)`) makes every frame of the side play at N; the plain
 `ai` reads each frame's own pilot.
+
+Rules version 3 moved called shots from Tactics 3 to 5 (BL3, docs/rulings.md and
+docs/balance.md): aimed at the head they were most of the pilots an enemy of difficulty 2-3
+killed, so those enemies no longer call shots; from difficulty 4 (Tactics 5) they do.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from attrs import frozen
 
 MIN_TACTICS = 1
 FULL_TACTICS = 6
+CALLED_SHOTS_TACTICS = 5  # BL3: called shots from this Tactics on
+COORDINATION_TACTICS = 4  # lance play from this Tactics on
 
 
 @frozen
@@ -41,8 +48,8 @@ def skill(tactics: int) -> Skill:
         tactics=t,
         depth=1 if t <= 2 else 2,
         focus=0.5 if t <= 2 else 1.0,
-        called_shots=t >= 3,
+        called_shots=t >= CALLED_SHOTS_TACTICS,
         support_equipment=t >= 2,
         enemy_moves=1.0 if t >= 3 else 0.5,
-        coordination=t >= 4,
+        coordination=t >= COORDINATION_TACTICS,
     )
