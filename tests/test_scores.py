@@ -313,7 +313,7 @@ def test_a_save_of_older_rules_is_scored_from_its_snapshot_and_marked(
     (row,) = collect(saves).rows
     assert not row.verified and row.missions_won == 35
     assert row.note.startswith(f"made by {save_module.read_save(YEAR).origin()}")
-    assert "(rules version 3, save format 3)" in row.note
+    assert "(rules version 3, save format 4)" in row.note
 
 
 def test_outcome_words() -> None:
@@ -447,7 +447,7 @@ async def test_the_title_screen_opens_the_scores_and_escape_comes_back(folder: P
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
         # the menu entry does the same, by mouse
-        await pilot.click("OptionList", offset=(3, 5))  # the fifth option: High scores
+        await pilot.click("OptionList", offset=(3, 6))  # the sixth option: High scores
         await pilot.pause()
         assert isinstance(app.screen, ScoresScreen)
         await app.workers.wait_for_complete()

@@ -166,7 +166,7 @@ async def test_an_honest_old_save_says_who_made_it_and_nothing_else(saves: Path)
         said = notes(app)
         assert said == [
             "old.json was made by mac-tui 0.1.0 (rules version 1, save format 1); it is "
-            "saved in format 3 from now on; its commands were played under older rules, so no "
+            "saved in format 4 from now on; its commands were played under older rules, so no "
             "replay checks it."
         ]
 
@@ -315,8 +315,8 @@ async def test_a_save_of_older_rules_loads_and_says_so_not_that_it_was_edited(
         await app.workers.wait_for_complete()
         await pilot.pause()
         made_by = read_save(GOLDEN / "campaign-after-action.json").origin()
-        assert made_by.endswith("(rules version 3, save format 3)")
+        assert made_by.endswith("(rules version 3, save format 4)")
         assert notes(app) == [
-            f"old.json was made by {made_by}; it is saved in format 3 from now on; its commands "
+            f"old.json was made by {made_by}; it is saved in format 4 from now on; its commands "
             "were played under older rules, so no replay checks it."
         ]

@@ -53,6 +53,8 @@ class GameFooter(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._hits: list[tuple[int, int, str]] = []  # (first column, end column, key)
+        self._displays: dict[tuple[str, str], str] = {}  # (key, binding id) -> as shown
+        self._drawn: tuple[object, Text, list[tuple[int, int, str]]] | None = None
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -82,7 +84,7 @@ class GameFooter(Widget):
             keys.append((found[1], found[2]))
 
         def total(items: list[Shown]) -> int:
-            return sum(key_width(self.app.get_key_display(b), b.description) for b, _ in items)
+            return sum(key_width(self.key_display(b), b.description) for b, _ in items)
 
         for dropped in drop_ids(self.screen):
             if total(keys) - 1 <= width:  # the last key needs no space after it
@@ -90,22 +92,45 @@ class GameFooter(Widget):
             keys = [k for k in keys if not _is(k[0], dropped)]
         return keys
 
+    def key_display(self, binding: Binding) -> str:
+        """The key as the footer shows it (asked of the app once per key and binding)."""
+        found = self._displays.get((binding.key, binding.id or ""))
+        if found is None:
+            found = self._displays[(binding.key, binding.id or "")] = self.app.get_key_display(
+                binding
+            )
+        return found
+
     # ---- drawing --------------------------------------------------------------------------
     def render(self) -> Text:
+        """The line, built again only when the keys, their legality, the width or the styles
+        changed since the last repaint (most keys of a screen change none of them)."""
         key_style = self.get_component_rich_style("game-footer--key", partial=True)
         off_style = self.get_component_rich_style("game-footer--off", partial=True)
+        keys = self.fitted(self.size.width)
+        signature = (
+            self.size.width,
+            key_style,
+            off_style,
+            tuple((b.key, b.id, b.description, enabled) for b, enabled in keys),
+        )
+        if self._drawn is not None and self._drawn[0] == signature:
+            self._hits = self._drawn[2]
+            return self._drawn[1]
         line = Text(no_wrap=True, overflow="crop")
-        self._hits = []
-        for binding, enabled in self.fitted(self.size.width):
+        hits: list[tuple[int, int, str]] = []
+        for binding, enabled in keys:
             if line.cell_len:
                 line.append(" ")
             start = line.cell_len
-            line.append(self.app.get_key_display(binding), style=key_style)
+            line.append(self.key_display(binding), style=key_style)
             if binding.description:
                 line.append(" " + binding.description)
             if not enabled:
                 line.stylize(off_style, start, line.cell_len)
-            self._hits.append((start, line.cell_len, binding.key))
+            hits.append((start, line.cell_len, binding.key))
+        self._hits = hits
+        self._drawn = (signature, line, hits)
         return line
 
     def on_click(self, event: Click) -> None:
