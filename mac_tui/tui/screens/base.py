@@ -14,7 +14,10 @@ with "not possible now".
 
 from __future__ import annotations
 
+from textual._compositor import Compositor, ReflowResult
+from textual.geometry import Size
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from ..host import GameHost, host
@@ -43,8 +46,29 @@ class Explains:
         return getattr(self, "_grey_reasons", {}).get(action)
 
 
+class LaidOnce(Compositor):
+    """Textual's compositor, laying the screen out once per new layout, not twice.
+
+    A repaint that asks for a new layout while a widget off the visible map is dirty (a hub
+    section coming forward, whose table just took the focus) marks the compositor's full map
+    stale; the new layout then builds a full map afresh but leaves the mark, so the first
+    widget that asks for its region during the same repaint has the whole screen arranged a
+    second time. The map the new layout built is the full one: the mark goes with it."""
+
+    def reflow(self, parent: Widget, size: Size) -> ReflowResult:
+        result = super().reflow(parent, size)
+        self._full_map_invalidated = False
+        return result
+
+
 class GameScreen(Explains, Screen[None]):
     """A screen that draws the game state; `refresh_view` redraws it after every change."""
+
+    def __init__(
+        self, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._compositor = LaidOnce()
 
     def on_resize(self) -> None:
         """Below 100 columns the footer leaves out the ctrl+p hint (help lists it) so the
