@@ -183,7 +183,7 @@ class MacApp(App[None]):
 
     # ---- size guard ---------------------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key | events.MouseDown):
+        if isinstance(event, events.Key | events.MouseDown) and not event.is_forwarded:
             self.collector.touched()
         # A key back from the screen (no widget took it) meets the bindings here: a key
         # whose bindings are all greyed says why, asked before any binding runs.

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
@@ -32,9 +33,10 @@ MAX_INPUTS = 1000  # inputs without a pause (a minute of held keys) before one a
 class IdleCollector:
     """Collections in the pauses between inputs (see the module docstring)."""
 
-    def __init__(self, app: App[Any]) -> None:
+    def __init__(self, app: App[Any], now: Callable[[], float] = time.monotonic) -> None:
         self.app = app
-        self.last_input = time.monotonic()
+        self.now = now  # seconds (a test's own clock: tests never wait on real time)
+        self.last_input = now()
         self.inputs = 0  # inputs since the last collection
         self.paused = False  # the automatic collections are off, by us
         self.timer: Timer | None = None
@@ -45,7 +47,7 @@ class IdleCollector:
 
     def touched(self) -> None:
         """An input came: no automatic collection until the next pause."""
-        self.last_input = time.monotonic()
+        self.last_input = self.now()
         self.inputs += 1
         if not self.paused and gc.isenabled():
             gc.disable()
@@ -54,7 +56,7 @@ class IdleCollector:
             self.collect()
 
     def tick(self) -> None:
-        if self.paused and time.monotonic() - self.last_input >= IDLE:
+        if self.paused and self.now() - self.last_input >= IDLE:
             self.collect()
             self.resume()
 
