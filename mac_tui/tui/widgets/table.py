@@ -7,12 +7,7 @@
   comes forward its table would render every visible cell again. Its caches are keyed by the
   styles and the focus state already, so they are kept while the table's own style and its
   component styles are ones it has drawn with before (a theme change is not: then they go).
-- It styles itself for focus once per focus state. Textual matches every rule of the style
-  sheet against the table and its ten component classes again on each focus and each blur
-  (a hub section coming forward does both, to two tables); the outcome depends only on the
-  table's own state and the style sheet's, so the rules found for a focus state are kept and
-  put back the next time. Any other restyling (a theme, a class on the screen, the glyphs)
-  forgets them: the next focus change matches again.
+- It styles itself for focus once per focus state (`KeepsFocusStyles`, focus_styles.py).
 """
 
 from __future__ import annotations
@@ -20,15 +15,13 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from textual.binding import Binding, BindingType
-from textual.css.styles import RenderStyles, RulesMap
-from textual.css.stylesheet import Stylesheet
 from textual.widget import Widget
 from textual.widgets import DataTable
 
-FocusStyles = tuple[RulesMap, dict[str, RenderStyles]]
+from .focus_styles import KeepsFocusStyles
 
 
-class GameTable(DataTable[Any]):
+class GameTable(KeepsFocusStyles, DataTable[Any]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("home", "first_row", "First row", show=False),
         Binding("end", "last_row", "Last row", show=False),
@@ -37,8 +30,6 @@ class GameTable(DataTable[Any]):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._drawn_styles: set[tuple[object, ...]] = set()
-        self._focus_styles: dict[tuple[object, ...], FocusStyles] = {}  # by pseudo-classes
-        self._refocusing = False  # styling itself for a focus change (kept rules or not)
 
     def action_first_row(self) -> None:
         if self.row_count:
@@ -55,40 +46,7 @@ class GameTable(DataTable[Any]):
             *(self.get_component_rich_style(c) for c in sorted(self.COMPONENT_CLASSES)),
         )
 
-    def watch_has_focus(self, has_focus: bool) -> None:
-        key = self._pseudo_classes_cache_key
-        kept = self._focus_styles.get(key)
-        self._refocusing = True
-        try:
-            if kept is None:
-                super().watch_has_focus(has_focus)  # the style sheet matched against it
-                self._focus_styles[key] = (
-                    RulesMap(**self.styles.base._rules),
-                    dict(self._component_styles),
-                )
-            else:
-                rules, components = kept
-                self._component_styles = dict(components)
-                Stylesheet.replace_rules(self, rules)  # and notify_style_update
-                self._restyle_scrollbars()
-        finally:
-            self._refocusing = False
-
-    def _restyle_scrollbars(self) -> None:
-        """The scrollbars shown, styled as Textual's `update_nodes` styles them."""
-        apply = self.app.stylesheet.apply
-        vertical = self.show_vertical_scrollbar and self.scrollbar_size_vertical
-        horizontal = self.show_horizontal_scrollbar and self.scrollbar_size_horizontal
-        if vertical:
-            apply(self.vertical_scrollbar)
-        if horizontal:
-            apply(self.horizontal_scrollbar)
-        if vertical and horizontal:
-            apply(self.scrollbar_corner)
-
     def notify_style_update(self) -> None:
-        if not self._refocusing:
-            self._focus_styles.clear()  # restyled for another reason: match afresh
         Widget.notify_style_update(self)  # the widget's own style caches
         try:
             signature = self._style_signature()
