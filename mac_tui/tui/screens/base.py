@@ -53,9 +53,13 @@ class LaidOnce(Compositor):
     section coming forward, whose table just took the focus) marks the compositor's full map
     stale; the new layout then builds a full map afresh but leaves the mark, so the first
     widget that asks for its region during the same repaint has the whole screen arranged a
-    second time. The map the new layout built is the full one: the mark goes with it."""
+    second time (a third when a scrollbar, placed during the new layout, asks for its own
+    region: the stale map is built anew from inside the layout). The map the new layout
+    builds is the full one: the mark goes as it starts (a region asked for meanwhile is the
+    last layout's, as when no mark was made), and stays gone after."""
 
     def reflow(self, parent: Widget, size: Size) -> ReflowResult:
+        self._full_map_invalidated = False
         result = super().reflow(parent, size)
         self._full_map_invalidated = False
         return result
