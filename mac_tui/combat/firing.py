@@ -15,7 +15,7 @@ from ..core import Event
 from ..dice import Dice
 from ..hexgrid import distance
 from . import stats
-from .attack import hit_chance, resolve_attack
+from .attack import in_range, resolve_attack
 from .events import (
     Attacked,
     BattleChange,
@@ -41,14 +41,16 @@ class FirePlan:
 def plan_fire(
     battle: Battle, unit: Unit, group: int, target: Unit, called: bool, overwatch: bool = False
 ) -> FirePlan:
-    """§7.2: each weapon draws its own energy; one that cannot be paid is skipped."""
+    """§7.2: each weapon draws its own energy; one that cannot be paid is skipped. A weapon
+    fires when it reaches the target (`attack.in_range`: a called shot or overwatch changes
+    the hit chance, never whether it reaches), has ammunition and its energy is paid."""
     energy = stats.energy_left(unit)
     shots: list[int] = []
     skipped: list[tuple[int, str]] = []
     spent = 0
     for index, ws in stats.group_weapons(unit, group):
         w = stats.weapon_of(ws)
-        if hit_chance(battle, unit, target, ws, called_shot=called, overwatch=overwatch) is None:
+        if in_range(battle, unit, target, ws) is None:  # exactly when hit_chance is None
             skipped.append((index, OUT_OF_RANGE))
         elif w.uses_ammo and ws.ammo < w.ammo_per_shot:
             skipped.append((index, "out of ammo"))
@@ -164,7 +166,7 @@ def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
         if enemy.pos is None:
             continue
         if not any(
-            hit_chance(battle, unit, enemy, ws, overwatch=True) is not None
+            in_range(battle, unit, enemy, ws) is not None
             for _, ws in stats.group_weapons(unit, group)
         ):
             continue

@@ -16,7 +16,7 @@ from .events import (
     BattleChange,
     Moved,
 )
-from .flow import nearest_enemy_distance
+from .flow import nearest_enemy_distance, nearest_enemy_distance_from
 from .state import Battle, Unit
 from .stats import ap_costs
 
@@ -71,7 +71,7 @@ def check_move(
         return f"hex {target.q},{target.r} is out of {kind} range"
     assert unit.pos is not None
     before = nearest_enemy_distance(battle, unit)
-    after = nearest_enemy_distance(battle, attrs.evolve(unit, pos=target))
+    after = nearest_enemy_distance_from(battle, unit.side, target)
     pullback = before is not None and after is not None and after > before
     energy = stats.move_energy(unit, sprint=sprint, pullback=pullback)
     if stats.energy_left(unit) < energy:
