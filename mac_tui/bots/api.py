@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 from attrs import frozen
 
-from ..catalog import LOCATION_ORDER, catalog
+from ..catalog import LOCATION_ORDER, Catalog, catalog
 from ..combat import stats
 from ..combat.attack import HitChance, Modifier
 from ..combat.commands import (
@@ -187,18 +187,40 @@ class Frame:
         return sum(self.structure.values())
 
 
+#: Views already built, by the frame they show: a `Unit` never changes, and the states of a
+#: battle share the frames a command left alone, so the same object under the same catalog
+#: gets the same (immutable) view. Holding the unit keeps its id from being reused; bounded,
+#: emptied when full.
+_VIEWS: dict[int, tuple[Unit, Catalog, Frame]] = {}
+_VIEWS_MAX = 512
+
+
 def _view(unit: Unit) -> Frame:
-    weapons = tuple(
-        WeaponInfo(
-            weapon=ws.weapon,
-            group=ws.group,
-            destroyed=ws.destroyed,
-            shots_left=_shots_left(unit, i),
-            damage=stats.weapon_of(ws).damage,
-            range=stats.weapon_of(ws).range,
+    cat = catalog()
+    known = _VIEWS.get(id(unit))
+    if known is not None and known[0] is unit and known[1] is cat:
+        return known[2]
+    view = _build_view(unit)
+    if len(_VIEWS) >= _VIEWS_MAX:
+        _VIEWS.clear()
+    _VIEWS[id(unit)] = (unit, cat, view)
+    return view
+
+
+def _build_view(unit: Unit) -> Frame:
+    weapons = []
+    for i, ws in enumerate(unit.weapons):
+        w = stats.weapon_of(ws)
+        weapons.append(
+            WeaponInfo(
+                weapon=ws.weapon,
+                group=ws.group,
+                destroyed=ws.destroyed,
+                shots_left=_shots_left(unit, i),
+                damage=w.damage,
+                range=w.range,
+            )
         )
-        for i, ws in enumerate(unit.weapons)
-    )
     return Frame(
         id=unit.id,
         side=unit.side,
@@ -214,7 +236,7 @@ def _view(unit: Unit) -> Frame:
         energy_left=stats.energy_left(unit),
         fired_groups=unit.fired_groups,
         groups=stats.groups(unit),
-        weapons=weapons,
+        weapons=tuple(weapons),
         shutdown=unit.shutdown,
         braced=unit.braced,
         stance=unit.stance,

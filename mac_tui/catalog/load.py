@@ -78,10 +78,14 @@ class Catalog:
         return self.loadouts[designation]
 
     def range_class(self, range_id: str) -> r.RangeClass:
-        return next(rc for rc in self.ranges.range_class if rc.id == range_id)
+        """The range class with this id (KeyError if none)."""
+        found: r.RangeClass = _by_id(self, "range_class", self.ranges.range_class)[range_id]
+        return found
 
     def location(self, location_id: str) -> r.Location:
-        return next(loc for loc in self.combat.location if loc.id == location_id)
+        """The hit location with this id (KeyError if none)."""
+        found: r.Location = _by_id(self, "location", self.combat.location)[location_id]
+        return found
 
     def frame_class(self, chassis: r.Chassis) -> r.FrameClass:
         return self.classes[chassis.class_]
@@ -538,6 +542,25 @@ def _check_stock_loadout(
             )
         take(at, e.slot_size, fit.mount)
         spend(f'{at}, field "equipment"', f'"{e.id}"', e.space)
+
+
+#: Rows by id of a catalog's tables (`Catalog.range_class`, `.location`: the engine asks for
+#: them at every shot), keyed by the catalog's identity; the catalog is held so its id is not
+#: reused. Catalogs are few (the installed one, a lab's mods); bounded all the same.
+_INDEXES: dict[tuple[int, str], tuple[Catalog, dict[str, Any]]] = {}
+_INDEXES_MAX = 64
+
+
+def _by_id(cat: Catalog, table: str, rows: Iterable[Any]) -> dict[str, Any]:
+    known = _INDEXES.get((id(cat), table))
+    if known is None or known[0] is not cat:
+        by_id: dict[str, Any] = {}
+        for row in rows:
+            by_id.setdefault(row.id, row)  # the first of a repeated id, as `next` found it
+        if len(_INDEXES) >= _INDEXES_MAX:
+            _INDEXES.clear()
+        known = _INDEXES[(id(cat), table)] = (cat, by_id)
+    return known[1]
 
 
 @functools.cache
