@@ -5,7 +5,10 @@ work): over the states of whole battles played by the random bot,
   left out are not even tried);
 * `attack.in_range` is None exactly when `attack.hit_chance` is, plain, called or overwatch;
 * `movement.move_checker` / `check_move` answer as the rule reads, computed here the slow way:
-  the frame moved onto the hex (`attrs.evolve`) and its nearest enemy measured from there.
+  the frame moved onto the hex (`attrs.evolve`) and its nearest enemy measured from there;
+* the greedy bot decides as its plain reading (every legal command listed, then weighed);
+* the bot API's memoised frame views equal fresh ones, and follow the catalog in force;
+* the catalog's lookups by id find the row a scan of the table finds.
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ import attrs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mac_tui.bots import api
+from mac_tui.bots.greedy import greedy
 from mac_tui.bots.random_bot import random_policy
+from mac_tui.catalog import LOCATION_ORDER, catalog, load_catalog, use_catalog
 from mac_tui.combat import stats
 from mac_tui.combat.attack import hit_chance, in_range
 from mac_tui.combat.commands import (
@@ -153,3 +159,79 @@ def test_nearest_enemy_from_a_hex_is_the_moved_frames(seed: int, difficulty: int
                 assert nearest_enemy_distance_from(battle, unit.side, h) == nearest_enemy_distance(
                     battle, moved
                 )
+
+
+def plain_greedy(state: GameState) -> Decision:
+    """The greedy bot as first written: every legal fire order and move listed, then weighed."""
+    me = api.acting(state)
+    assert me is not None and me.hex is not None
+    legal = api.legal_commands(state, (api.FireGroup, api.Move))
+    foes = api.enemies(state)
+    if not foes or foes[0].hex is None:
+        return api.Decision(api.EndActivation(), note="no enemy in sight")
+    target, there = foes[0], foes[0].hex
+    shots = [c for c in legal if isinstance(c, api.FireGroup) and c.target == target.id]
+    scored = [(api.expected_damage(state, c), c) for c in shots]
+    best = max(scored, key=lambda s: (s[0], -s[1].group), default=None)
+    options = tuple((c.to_text(), round(e, 2)) for e, c in scored)
+    if best is not None and best[0] > 0:
+        return api.Decision(best[1], options, note=f"fire at the nearest, {target.id}")
+    moves = [c for c in legal if isinstance(c, api.Move)]
+    step = min(moves, key=lambda c: (api.distance(c.hex, there), c.to_text()), default=None)
+    if step is not None and api.distance(step.hex, there) < api.distance(me.hex, there):
+        return api.Decision(step, options, note=f"close on {target.id}")
+    return api.Decision(api.EndActivation(), options, note="nothing to do")
+
+
+@BATTLES
+@given(seed=st.integers(0, 2**32), difficulty=st.integers(1, 5))
+def test_greedy_decides_as_its_plain_reading(seed: int, difficulty: int) -> None:
+    decisions = 0
+
+    def both(state: GameState) -> Decision:
+        nonlocal decisions
+        decision = greedy(state)
+        if api.acting(state) is not None:
+            assert decision == plain_greedy(state)
+            decisions += 1
+        return decision
+
+    play(make_state(seed, difficulty), {"player": both, "enemy": both}, max_commands=400)
+    assert decisions
+
+
+def test_frame_views_are_fresh_views_of_the_frame_under_the_catalog_in_force() -> None:
+    units = []
+    for state in battle_states(7, 3, every=1):
+        battle = state.battle
+        assert battle is not None
+        fresh = tuple(api._build_view(u) for u in battle.units)
+        assert api.frames(state) == fresh
+        assert api.frames(state) == fresh  # the memoised ones
+        units = list(battle.units)
+    unit = units[0]
+    assert api._view(unit) is api._view(unit)  # memoised
+    changed = attrs.evolve(unit, ap=unit.ap + 1)
+    assert api._view(changed).ap == unit.ap + 1  # another frame, another view
+    installed = catalog()
+    other = load_catalog()  # an equal catalog, another object: the view is built again
+    previous = use_catalog(other)
+    try:
+        view = api._view(unit)
+        assert api._VIEWS[id(unit)][1] is other
+        assert view == api._build_view(unit)
+    finally:
+        use_catalog(previous)
+    assert api._view(unit) == api._build_view(unit)
+    assert api._VIEWS[id(unit)][1] is installed
+
+
+def test_catalog_lookups_by_id_find_the_first_row_of_the_table() -> None:
+    cat = catalog()
+    for rc in cat.ranges.range_class:
+        assert cat.range_class(rc.id) is next(x for x in cat.ranges.range_class if x.id == rc.id)
+    for loc in LOCATION_ORDER:
+        assert cat.location(loc) is next(x for x in cat.combat.location if x.id == loc)
+    other = load_catalog()
+    assert other.range_class("long") is not cat.range_class("long")  # each catalog its own
+    assert other.range_class("long") == cat.range_class("long")
