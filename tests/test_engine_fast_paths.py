@@ -6,6 +6,7 @@ work): over the states of whole battles played by the random bot,
 * `attack.in_range` is None exactly when `attack.hit_chance` is, plain, called or overwatch;
 * `movement.move_checker` / `check_move` answer as the rule reads, computed here the slow way:
   the frame moved onto the hex (`attrs.evolve`) and its nearest enemy measured from there;
+* `preview.fire_expected` is `fire_preview`'s expected damage, None where it is refused;
 * the greedy bot decides as its plain reading (every legal command listed, then weighed);
 * the bot API's memoised frame views equal fresh ones, and follow the catalog in force;
 * the catalog's lookups by id find the row a scan of the table finds.
@@ -39,6 +40,7 @@ from mac_tui.combat.commands import (
 from mac_tui.combat.flow import nearest_enemy_distance, nearest_enemy_distance_from
 from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.movement import MovePlan, check_move, move_checker, reach
+from mac_tui.combat.preview import fire_expected, fire_preview
 from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle, Unit
 from mac_tui.core import Command
@@ -235,3 +237,22 @@ def test_catalog_lookups_by_id_find_the_first_row_of_the_table() -> None:
     other = load_catalog()
     assert other.range_class("long") is not cat.range_class("long")  # each catalog its own
     assert other.range_class("long") == cat.range_class("long")
+
+
+@BATTLES
+@given(seed=st.integers(0, 2**32), difficulty=st.integers(1, 5))
+def test_fire_expected_is_the_previews_expected_damage(seed: int, difficulty: int) -> None:
+    fired = 0
+    for state in battle_states(seed, difficulty):
+        battle = state.battle
+        assert battle is not None and battle.active_unit is not None
+        unit = battle.active_unit
+        for group in range(6):
+            for target in [*battle.units, None]:
+                target_id = "nobody" if target is None else target.id
+                for location in (None, *LOCATION_ORDER[:3]):
+                    preview = fire_preview(battle, unit, group, target_id, location)
+                    expected = fire_expected(battle, unit, group, target_id, location)
+                    assert expected == (None if preview.refusal else preview.expected)
+                    fired += expected is not None and expected > 0
+    assert fired

@@ -52,6 +52,7 @@ from ..combat.commands import (
 )
 from ..combat.forecast import AttackPlan, Forecast, forecast_attacks
 from ..combat.preview import FirePreview, LosStep, MovePreview, WeaponPreview
+from ..combat.preview import fire_expected as _fire_expected
 from ..combat.preview import fire_preview as _fire_preview
 from ..combat.preview import move_preview as _move_preview
 from ..combat.preview import reach_hexes as _reach_hexes
@@ -337,8 +338,10 @@ def fire_preview(state: GameState, command: FireGroup | CalledShot) -> FirePrevi
 
 def expected_damage(state: GameState, command: FireGroup | CalledShot) -> float:
     """The expected damage of the acting frame's fire order (0 when refused)."""
-    preview = fire_preview(state, command)
-    return 0.0 if preview.refusal else preview.expected
+    battle, unit = _active(state)
+    location = command.location if isinstance(command, CalledShot) else None
+    expected = _fire_expected(battle, unit, command.group, command.target, location)
+    return 0.0 if expected is None else expected  # `fire_preview`'s, without the rest
 
 
 def forecast(state: GameState, *commands: FireGroup | CalledShot) -> Forecast:

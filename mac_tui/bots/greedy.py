@@ -16,13 +16,10 @@ def greedy(state: api.GameState) -> api.Decision:
         return api.Decision(api.EndActivation(), note="no enemy in sight")
     target, there = foes[0], foes[0].hex
     # Every group's fire order at the nearest enemy that `step` accepts (the legal ones, in
-    # `legal_commands`' order), each with its expected damage: one preview per group.
-    scored: list[tuple[float, api.FireGroup]] = []
-    for group in me.groups:
-        order = api.FireGroup(group, target.id)
-        preview = api.fire_preview(state, order)
-        if preview.refusal is None:
-            scored.append((preview.expected, order))
+    # `legal_commands`' order), each with its expected damage.
+    orders = [api.FireGroup(group, target.id) for group in me.groups]
+    shots = [c for c in orders if api.refusal(state, c) is None]
+    scored = [(api.expected_damage(state, c), c) for c in shots]
     best = max(scored, key=lambda s: (s[0], -s[1].group), default=None)
     options = tuple((c.to_text(), round(e, 2)) for e, c in scored)
     if best is not None and best[0] > 0:
