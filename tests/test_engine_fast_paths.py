@@ -9,6 +9,7 @@ work): over the states of whole battles played by the random bot,
 * `preview.fire_expected` is `fire_preview`'s expected damage, None where it is refused;
 * the greedy bot decides as its plain reading (every legal command listed, then weighed);
 * the bot API's memoised frame views equal fresh ones, and follow the catalog in force;
+  memoised equipment values are the sums over the working pieces (`memo.ByIdentity`);
 * the catalog's lookups by id find the row a scan of the table finds.
 """
 
@@ -42,9 +43,10 @@ from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.movement import MovePlan, check_move, move_checker, reach
 from mac_tui.combat.preview import fire_expected, fire_preview
 from mac_tui.combat.skirmish import make_state
-from mac_tui.combat.state import Battle, Unit
+from mac_tui.combat.state import Battle, EquipmentState, Unit
 from mac_tui.core import Command
 from mac_tui.hexgrid import Hex, path, within
+from mac_tui.memo import ByIdentity
 from mac_tui.model import GameState
 from mac_tui.players.policy import Decision
 from mac_tui.players.sim import play
@@ -212,20 +214,56 @@ def test_frame_views_are_fresh_views_of_the_frame_under_the_catalog_in_force() -
         assert api.frames(state) == fresh  # the memoised ones
         units = list(battle.units)
     unit = units[0]
-    assert api._view(unit) is api._view(unit)  # memoised
+    view = api._view(unit)
+    assert api._view(unit) is view  # memoised
     changed = attrs.evolve(unit, ap=unit.ap + 1)
     assert api._view(changed).ap == unit.ap + 1  # another frame, another view
-    installed = catalog()
-    other = load_catalog()  # an equal catalog, another object: the view is built again
-    previous = use_catalog(other)
+    previous = use_catalog(load_catalog())  # an equal catalog, another object
     try:
-        view = api._view(unit)
-        assert api._VIEWS[id(unit)][1] is other
-        assert view == api._build_view(unit)
+        again = api._view(unit)
+        assert again is not view and again == api._build_view(unit) == view
     finally:
         use_catalog(previous)
-    assert api._view(unit) == api._build_view(unit)
-    assert api._VIEWS[id(unit)][1] is installed
+    assert api._view(unit) == view
+
+
+def test_equipment_values_are_the_sums_of_the_working_pieces() -> None:
+    cat = catalog()
+    effects = sorted({e.effect for e in cat.equipment.values()})
+    for state in battle_states(11, 4, every=1):
+        battle = state.battle
+        assert battle is not None
+        for unit in battle.units:
+            for effect in effects:
+                assert stats.equipment_value(unit, effect) == stats.equipment_total(
+                    unit.equipment, effect
+                )
+    gear = tuple(EquipmentState(equipment=e) for e in sorted(cat.equipment))
+    broken = tuple(attrs.evolve(g, destroyed=True) for g in gear)
+    sample = make_state(11, 4).battle
+    assert sample is not None
+    for effect in effects:
+        assert stats.equipment_value(
+            attrs.evolve(sample.units[0], equipment=gear), effect
+        ) == stats.equipment_total(gear, effect)
+        assert stats.equipment_value(attrs.evolve(sample.units[0], equipment=broken), effect) == 0
+
+
+def test_by_identity_remembers_per_object_and_context() -> None:
+    calls: list[object] = []
+
+    def make(obj: list[int]) -> int:
+        calls.append(obj)
+        return sum(obj)
+
+    memo: ByIdentity[list[int], int] = ByIdentity(limit=2)
+    a, b, c = [1], [1], [2]
+    assert memo.get(a, make) == 1 and memo.get(a, make) == 1 and len(calls) == 1
+    assert memo.get(b, make) == 1 and len(calls) == 2  # equal but another object
+    assert memo.get(a, make, "other") == 1 and len(calls) == 3  # another context
+    assert len(memo) == 1  # it was full: emptied, then a kept
+    assert memo.get(c, make) == 2 and memo.get(a, make, "other") == 1 and len(calls) == 4
+    assert memo.get(b, make) == 1 and len(calls) == 5 and len(memo) == 1
 
 
 def test_catalog_lookups_by_id_find_the_first_row_of_the_table() -> None:

@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 from attrs import frozen
 
-from ..catalog import LOCATION_ORDER, Catalog, catalog
+from ..catalog import LOCATION_ORDER, catalog
 from ..combat import stats
 from ..combat.attack import HitChance, Modifier
 from ..combat.commands import (
@@ -63,6 +63,7 @@ from ..core import Accepted, Command, Outcome, Refused
 from ..dice import raw
 from ..game import Actor, legal_commands, refusal, step, to_act
 from ..hexgrid import Hex, distance
+from ..memo import ByIdentity
 from ..model import GameState
 from ..players.policy import Decision, Policy
 
@@ -190,22 +191,12 @@ class Frame:
 
 #: Views already built, by the frame they show: a `Unit` never changes, and the states of a
 #: battle share the frames a command left alone, so the same object under the same catalog
-#: gets the same (immutable) view. Holding the unit keeps its id from being reused; bounded,
-#: emptied when full.
-_VIEWS: dict[int, tuple[Unit, Catalog, Frame]] = {}
-_VIEWS_MAX = 512
+#: gets the same (immutable) view.
+_VIEWS: ByIdentity[Unit, Frame] = ByIdentity(512)
 
 
 def _view(unit: Unit) -> Frame:
-    cat = catalog()
-    known = _VIEWS.get(id(unit))
-    if known is not None and known[0] is unit and known[1] is cat:
-        return known[2]
-    view = _build_view(unit)
-    if len(_VIEWS) >= _VIEWS_MAX:
-        _VIEWS.clear()
-    _VIEWS[id(unit)] = (unit, cat, view)
-    return view
+    return _VIEWS.get(unit, _build_view, catalog())
 
 
 def _build_view(unit: Unit) -> Frame:

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from attrs import frozen
 
+from ..memo import ByIdentity
 from . import records as r
 from .mods import check_mod, layer, parse
 from .schema import Builder
@@ -79,13 +80,11 @@ class Catalog:
 
     def range_class(self, range_id: str) -> r.RangeClass:
         """The range class with this id (KeyError if none)."""
-        found: r.RangeClass = _by_id(self, "range_class", self.ranges.range_class)[range_id]
-        return found
+        return _RANGE_CLASSES.get(self, lambda c: _by_id(c.ranges.range_class))[range_id]
 
     def location(self, location_id: str) -> r.Location:
         """The hit location with this id (KeyError if none)."""
-        found: r.Location = _by_id(self, "location", self.combat.location)[location_id]
-        return found
+        return _LOCATIONS.get(self, lambda c: _by_id(c.combat.location))[location_id]
 
     def frame_class(self, chassis: r.Chassis) -> r.FrameClass:
         return self.classes[chassis.class_]
@@ -545,22 +544,16 @@ def _check_stock_loadout(
 
 
 #: Rows by id of a catalog's tables (`Catalog.range_class`, `.location`: the engine asks for
-#: them at every shot), keyed by the catalog's identity; the catalog is held so its id is not
-#: reused. Catalogs are few (the installed one, a lab's mods); bounded all the same.
-_INDEXES: dict[tuple[int, str], tuple[Catalog, dict[str, Any]]] = {}
-_INDEXES_MAX = 64
+#: them at every shot), per catalog.
+_RANGE_CLASSES: ByIdentity[Catalog, dict[str, r.RangeClass]] = ByIdentity(64)
+_LOCATIONS: ByIdentity[Catalog, dict[str, r.Location]] = ByIdentity(64)
 
 
-def _by_id(cat: Catalog, table: str, rows: Iterable[Any]) -> dict[str, Any]:
-    known = _INDEXES.get((id(cat), table))
-    if known is None or known[0] is not cat:
-        by_id: dict[str, Any] = {}
-        for row in rows:
-            by_id.setdefault(row.id, row)  # the first of a repeated id, as `next` found it
-        if len(_INDEXES) >= _INDEXES_MAX:
-            _INDEXES.clear()
-        known = _INDEXES[(id(cat), table)] = (cat, by_id)
-    return known[1]
+def _by_id(rows: Iterable[Any]) -> dict[str, Any]:
+    by_id: dict[str, Any] = {}
+    for row in rows:
+        by_id.setdefault(row.id, row)  # the first of a repeated id, as a scan finds it
+    return by_id
 
 
 @functools.cache
