@@ -6,6 +6,8 @@ work): over the states of whole battles played by the random bot,
 * `attack.in_range` is None exactly when `attack.hit_chance` is, plain, called or overwatch;
 * `movement.move_checker` / `check_move` answer as the rule reads, computed here the slow way:
   the frame moved onto the hex (`attrs.evolve`) and its nearest enemy measured from there;
+* `firing.check_fire` (memoised per battle, frame and catalog) answers as its unmemoised
+  reading, asked once or again, under another catalog too;
 * `preview.fire_expected` is `fire_preview`'s expected damage, None where it is refused;
 * the greedy bot decides as its plain reading (every legal command listed, then weighed);
 * the bot API's memoised frame views equal fresh ones, and follow the catalog in force;
@@ -25,7 +27,7 @@ from mac_tui.bots import api
 from mac_tui.bots.greedy import greedy
 from mac_tui.bots.random_bot import random_policy
 from mac_tui.catalog import LOCATION_ORDER, catalog, load_catalog, use_catalog
-from mac_tui.combat import stats
+from mac_tui.combat import firing, stats
 from mac_tui.combat.attack import hit_chance, in_range
 from mac_tui.combat.commands import (
     Brace,
@@ -294,3 +296,41 @@ def test_fire_expected_is_the_previews_expected_damage(seed: int, difficulty: in
                     assert expected == (None if preview.refusal else preview.expected)
                     fired += expected is not None and expected > 0
     assert fired
+
+
+@BATTLES
+@given(seed=st.integers(0, 2**32), difficulty=st.integers(1, 5))
+def test_check_fire_answers_as_its_unmemoised_reading(seed: int, difficulty: int) -> None:
+    plans = 0
+    for state in battle_states(seed, difficulty):
+        battle = state.battle
+        assert battle is not None and battle.active_unit is not None
+        for unit in (battle.active_unit, attrs.evolve(battle.active_unit, ap=1)):
+            for _ in range(2):  # asked again: the memoised answer
+                for group in range(6):
+                    for target in [*battle.units, None]:
+                        target_id = "nobody" if target is None else target.id
+                        for location in (None, "head", "nowhere"):
+                            fresh = firing._check_fire(battle, unit, group, target_id, location)
+                            assert firing.check_fire(battle, unit, group, target_id, location) == (
+                                fresh
+                            )
+                            plans += not isinstance(fresh, str)
+    assert plans
+
+
+def test_check_fire_follows_the_catalog_in_force() -> None:
+    state = next(s for s in battle_states(5, 2, every=1) if s.battle and s.battle.round >= 2)
+    battle = state.battle
+    assert battle is not None and battle.active_unit is not None
+    unit = battle.active_unit
+    target = battle.living("enemy" if unit.side == "player" else "player")[0]
+    group = stats.groups(unit)[0]
+    before = firing.check_fire(battle, unit, group, target.id, None)
+    previous = use_catalog(load_catalog())
+    try:
+        assert firing.check_fire(battle, unit, group, target.id, None) == before
+        answers = firing._CHECKED.get(battle, lambda _: {}, unit)
+        assert answers[(group, target.id, None)][0] is catalog()  # asked again under it
+    finally:
+        use_catalog(previous)
