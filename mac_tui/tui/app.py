@@ -32,6 +32,7 @@ from ..game import Accepted, Command, Event
 from ..save import SaveFile
 from ..session import Session, Verdict, saves_dir, verify
 from .config import GameOptions, Settings, load_settings
+from .gcpace import IdleCollector
 from .host import GameHost
 from .pacing import Clock, SystemClock
 from .screens.base import GameScreen
@@ -112,6 +113,7 @@ class MacApp(App[None]):
         self._skirmish_on_start = skirmish
         self._reporter: SaveReporter | None = None
         self._new_on_start = new
+        self.collector = IdleCollector(self)  # full collections in the pauses (gcpace.py)
 
     def _honour_no_color(self) -> None:
         """With NO_COLOR no colour code is sent: Textual's own NO_COLOR filter only greys the
@@ -144,6 +146,10 @@ class MacApp(App[None]):
         if self._settings_problem:
             self.notify(self._settings_problem, severity="warning", timeout=8)
         self.check_size()
+        self.collector.start()
+
+    def on_unmount(self) -> None:
+        self.collector.stop()
 
     def apply_settings(self, settings: Settings) -> None:
         self.settings = settings
@@ -177,6 +183,8 @@ class MacApp(App[None]):
 
     # ---- size guard ---------------------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key | events.MouseDown) and not event.is_forwarded:
+            self.collector.touched()
         # A key back from the screen (no widget took it) meets the bindings here: a key
         # whose bindings are all greyed says why, asked before any binding runs.
         bubbled = isinstance(event, events.Key) and event.is_forwarded

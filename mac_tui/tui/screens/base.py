@@ -14,7 +14,10 @@ with "not possible now".
 
 from __future__ import annotations
 
+from textual._compositor import Compositor, ReflowResult
+from textual.geometry import Size
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from ..host import GameHost, host
@@ -43,8 +46,33 @@ class Explains:
         return getattr(self, "_grey_reasons", {}).get(action)
 
 
+class LaidOnce(Compositor):
+    """Textual's compositor, laying the screen out once per new layout, not twice.
+
+    A repaint that asks for a new layout while a widget off the visible map is dirty (a hub
+    section coming forward, whose table just took the focus) marks the compositor's full map
+    stale; the new layout then builds a full map afresh but leaves the mark, so the first
+    widget that asks for its region during the same repaint has the whole screen arranged a
+    second time (a third when a scrollbar, placed during the new layout, asks for its own
+    region: the stale map is built anew from inside the layout). The map the new layout
+    builds is the full one: the mark goes as it starts (a region asked for meanwhile is the
+    last layout's, as when no mark was made), and stays gone after."""
+
+    def reflow(self, parent: Widget, size: Size) -> ReflowResult:
+        self._full_map_invalidated = False
+        result = super().reflow(parent, size)
+        self._full_map_invalidated = False
+        return result
+
+
 class GameScreen(Explains, Screen[None]):
     """A screen that draws the game state; `refresh_view` redraws it after every change."""
+
+    def __init__(
+        self, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._compositor = LaidOnce()
 
     def on_resize(self) -> None:
         """Below 100 columns the footer leaves out the ctrl+p hint (help lists it) so the

@@ -5,10 +5,13 @@ Number keys switch sections; `d` advances a day and shows the day report.
 
 from __future__ import annotations
 
+from functools import cache
+
 import attrs
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
+from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -29,15 +32,28 @@ class SectionTabs(Static):
     SectionTabs { height: 1; background: $surface; }
     """
 
+    _shown: str | None = None
+
     def show(self, current: str) -> None:
-        parts = []
-        for cls in section_classes():
-            label = f" {cls.KEY} {cls.TITLE} "
-            if cls.__name__ == current:
-                parts.append(f"[reverse bold]{label}[/]")
-            else:
-                parts.append(f"[@click=screen.section('{cls.__name__}')]{label}[/]")
-        self.update("".join(parts))
+        """The names with `current` highlighted (one line, as wide whichever it is: no new
+        layout; the line is drawn again only when the section changes)."""
+        if current == self._shown:
+            return
+        self._shown = current
+        self.update(tabs_content(current), layout=False)
+
+
+@cache
+def tabs_content(current: str) -> Content:
+    """The tabs' line with `current` highlighted, parsed once per section."""
+    parts = []
+    for cls in section_classes():
+        label = f" {cls.KEY} {cls.TITLE} "
+        if cls.__name__ == current:
+            parts.append(f"[reverse bold]{label}[/]")
+        else:
+            parts.append(f"[@click=screen.section('{cls.__name__}')]{label}[/]")
+    return Content.from_markup("".join(parts))
 
 
 OFF_SCREEN = 10_000  # columns: where the hidden sections wait, at their full size

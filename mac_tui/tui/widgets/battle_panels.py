@@ -88,6 +88,17 @@ class BattlePanel(Widget):
 Shown = tuple[object, ...]
 LineKey = tuple[str, str, tuple[Span, ...]] | None
 STRIPS_KEPT = 400  # drawn lines kept for the next pictures (a panel has a few dozen)
+PICTURES_KEPT = 4  # built pictures kept: f then Esc, or Tab round the targets, builds none
+
+
+def same_picture(a: Shown, b: Shown) -> bool:
+    """Whether two pictures show the same things: the same battle, frame, preview and
+    forecasts (the moment computes each once, so the same objects), by identity; the small
+    values (kind, frame id, glyphs, the forecasts' holder) by value."""
+    return len(a) == len(b) and all(
+        x is y or (type(x) is type(y) and isinstance(x, str | bool | ShotRisk) and x == y)
+        for x, y in zip(a, b, strict=True)
+    )
 
 
 def line_key(lines: list[Text], index: int) -> LineKey:
@@ -119,6 +130,7 @@ class SidePanel(ScrollView, can_focus=False):
         self.report: ThreatReport | None = None
         self._shown: Shown = ()
         self._cache: tuple[int, list[Text]] | None = None
+        self._built: list[tuple[Shown, int, Palette, list[Text]]] = []  # the last built
         self._strips: dict[tuple[int, LineKey], Strip] = {}  # drawn lines, by their text
         self._kind_drawn = ""
         self._drawing: tuple[Style, int] | None = None  # style and width, while repainting
@@ -192,10 +204,25 @@ class SidePanel(ScrollView, can_focus=False):
         return frame_lines(unit, width, g, pal, battle.phase)
 
     def lines(self, width: int) -> list[Text]:
-        """The panel's lines at this width (each at most `width` columns)."""
+        """The panel's lines at this width (each at most `width` columns): built once per
+        picture and width (the last few pictures are kept, so going back to one builds
+        nothing)."""
         if self._cache is None or self._cache[0] != width:
-            g = glyphs(self.ascii_glyphs)
-            self._cache = (width, [g.fit(line, width) for line in self.build(width)])
+            pal = palette_of(self)  # the theme's colours: a new theme builds anew
+            built = next(
+                (
+                    lines
+                    for shown, at, colours, lines in self._built
+                    if at == width and colours == pal and same_picture(shown, self._shown)
+                ),
+                None,
+            )
+            if built is None:
+                g = glyphs(self.ascii_glyphs)
+                built = [g.fit(line, width) for line in self.build(width)]
+                kept = self._built[: PICTURES_KEPT - 1]
+                self._built = [(self._shown, width, pal, built), *kept]
+            self._cache = (width, built)
             self._kind_drawn = self.kind
         return self._cache[1]
 
@@ -350,6 +377,7 @@ class InitiativeTrack(BattlePanel):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.battle: Battle | None = None
+        self._natural: tuple[Battle | None, bool, int] | None = None  # (battle, ascii, cells)
 
     def show(self, battle: Battle, *, ascii_glyphs: bool = False) -> None:
         if (battle, ascii_glyphs) == (self.battle, self.ascii_glyphs):
@@ -366,8 +394,13 @@ class InitiativeTrack(BattlePanel):
         """The cells of the track in its short form (what it needs at the least)."""
         if self.battle is None:
             return 0
+        known = self._natural
+        if known is not None and known[0] is self.battle and known[1] == self.ascii_glyphs:
+            return known[2]  # the same picture: measured already (the screen asks every draw)
         g = glyphs(self.ascii_glyphs)
-        return track_line(self.battle, 0, g, Palette(), fit=False).cell_len
+        cells = track_line(self.battle, 0, g, Palette(), fit=False).cell_len
+        self._natural = (self.battle, self.ascii_glyphs, cells)
+        return cells
 
 
 # ---- the message line --------------------------------------------------------------------

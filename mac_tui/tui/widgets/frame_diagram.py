@@ -100,6 +100,7 @@ class FrameDiagram(Widget, can_focus=True):
         self.cursor: Hashable | None = None
         self.glyphs: Glyphs = UNICODE  # the form the last `lines` drew in
         self._hits: list[Hit] = []
+        self._drawn: tuple[int, Glyphs, tuple[list[Text], list[Hit]]] | None = None  # the last
 
     def show(
         self,
@@ -117,6 +118,7 @@ class FrameDiagram(Widget, can_focus=True):
         self.extra = tuple(extra)
         self.extra_label = extra_label
         self.cursor = cursor
+        self._drawn = None
         self.refresh(layout=True)
 
     # ---- layout -----------------------------------------------------------------------------
@@ -145,8 +147,19 @@ class FrameDiagram(Widget, can_focus=True):
         return "".join(parts)
 
     def lines(self, width: int) -> tuple[list[Text], list[Hit]]:
-        """The diagram as lines of text at this width, and where the keyed cells are."""
-        g = self.glyphs = glyphs_for(self)
+        """The diagram as lines of text at this width, and where the keyed cells are (drawn
+        once per `show`, width and glyphs: a focus change draws nothing again)."""
+        g = glyphs_for(self)
+        drawn = self._drawn
+        if drawn is not None and drawn[0] == width and drawn[1] is g:
+            self.glyphs = g
+            return drawn[2]
+        result = self._lines(width, g)
+        self._drawn = (width, g, result)
+        return result
+
+    def _lines(self, width: int, g: Glyphs) -> tuple[list[Text], list[Hit]]:
+        self.glyphs = g
         iw = self.inner_width(width)
         pad = " " * max(0, (width - (5 * iw + 6)) // 2)
         mid = pad + " " * (2 * (iw + 1))  # the columns left of the centre box

@@ -49,6 +49,7 @@ from textual.widget import Widget
 
 from ...combat.state import Battle
 from ...hexgrid import Hex, from_offset, to_offset
+from .focus_styles import KeepsFocusStyles
 from .hex_picture import (
     COMPONENT_CLASSES,
     GEOMETRY,
@@ -79,7 +80,7 @@ RULER_ROW = -1  # the ruler's line, among the rows `_redraw` is given
 NUMPAD = {"7": "nw", "9": "ne", "4": "w", "6": "e", "1": "sw", "3": "se", "8": "up", "2": "down"}
 
 
-class HexMap(Widget, can_focus=True):
+class HexMap(KeepsFocusStyles, Widget, can_focus=True):
     """The hex map of the battle screens. `show()` gives it a battle to draw; the cursor moves
     with the keys and the mouse and is reported by `CursorMoved`; Enter or a second click on
     the cursor's hex posts `Picked`."""

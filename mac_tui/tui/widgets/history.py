@@ -25,6 +25,7 @@ from textual.strip import Strip
 from textual.widgets import Input, Static
 
 from ..glyphs import glyphs_for
+from .focus_styles import KeepsFocusStyles
 from .footer import GameFooter
 
 INDENT = "    "
@@ -60,7 +61,7 @@ def matches(lines: Sequence[str], word: str) -> list[int]:
     return [i for i, line in enumerate(lines) if needle and needle in line.lower()]
 
 
-class LogView(ScrollView, can_focus=True):
+class LogView(KeepsFocusStyles, ScrollView, can_focus=True):
     """Lines of text, wrapped to the width, with the matches of a search marked."""
 
     DEFAULT_CSS = "LogView { height: 1fr; scrollbar-size: 1 1; }"

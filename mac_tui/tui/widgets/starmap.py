@@ -287,33 +287,43 @@ class StarMap(Widget, can_focus=True):
         self.route: tuple[str, ...] = ()
         self.order: tuple[str, ...] = ()
         self._hits: dict[tuple[int, int], str] = {}
+        self._drawn: tuple[tuple[object, ...], MapPicture, Text] | None = None  # the last
 
     def show(self, here: str, selected: str, route: Iterable[str], order: Iterable[str]) -> None:
         self.here, self.selected = here, selected
         self.route, self.order = tuple(route), tuple(order)
         self.refresh()
 
-    def picture(self) -> MapPicture:
+    def _picture(self) -> tuple[MapPicture, Text]:
+        """The map and its text, drawn once per size, place, selection, route, glyphs and
+        accent (a focus change, a hub section coming forward, draws nothing again)."""
         settings = getattr(self.app, "settings", None)
         glyphs = getattr(settings, "glyphs", "unicode")
         accent = self.app.current_theme.accent or "yellow"
-        width, height = self.content_size.width, self.content_size.height
-        return draw_map(
-            max(width, 1),
-            max(height, 1),
-            here=self.here,
-            selected=self.selected,
-            route=self.route,
-            glyphs=glyphs,
-            accent=accent,
-        )
+        width, height = max(self.content_size.width, 1), max(self.content_size.height, 1)
+        key = (width, height, self.here, self.selected, self.route, glyphs, accent)
+        if self._drawn is None or self._drawn[0] != key:
+            picture = draw_map(
+                width,
+                height,
+                here=self.here,
+                selected=self.selected,
+                route=self.route,
+                glyphs=glyphs,
+                accent=accent,
+            )
+            self._drawn = (key, picture, Text("\n", end="").join(picture.lines))
+        return self._drawn[1], self._drawn[2]
+
+    def picture(self) -> MapPicture:
+        return self._picture()[0]
 
     def render(self) -> Text:
         if not self.here:
             return Text("")
-        picture = self.picture()
+        picture, text = self._picture()
         self._hits = picture.hits
-        return Text("\n", end="").join(picture.lines)
+        return text
 
     def text(self) -> str:
         """The map as plain text (what a screen reader or a test sees)."""

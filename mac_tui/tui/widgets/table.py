@@ -7,18 +7,25 @@
   comes forward its table would render every visible cell again. Its caches are keyed by the
   styles and the focus state already, so they are kept while the table's own style and its
   component styles are ones it has drawn with before (a theme change is not: then they go).
+- It keeps its rendered lines when only its height changes (a hub section's message line
+  taking two lines instead of one): Textual's table forgets them on every resize, though each
+  is kept by the width it was drawn at.
+- It styles itself for focus once per focus state (`KeepsFocusStyles`, focus_styles.py).
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable
 
+from .focus_styles import KeepsFocusStyles
 
-class GameTable(DataTable[Any]):
+
+class GameTable(KeepsFocusStyles, DataTable[Any]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("home", "first_row", "First row", show=False),
         Binding("end", "last_row", "Last row", show=False),
@@ -27,6 +34,12 @@ class GameTable(DataTable[Any]):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._drawn_styles: set[tuple[object, ...]] = set()
+        self._drawn_width: int | None = None  # the width of the last resize
+
+    def _on_resize(self, event: events.Resize) -> None:
+        if event.size.width == self._drawn_width:
+            event.prevent_default()  # not DataTable's: its caches are keyed by the width
+        self._drawn_width = event.size.width
 
     def action_first_row(self) -> None:
         if self.row_count:

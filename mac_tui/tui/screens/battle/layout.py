@@ -69,6 +69,8 @@ class TextLine(Widget):
     def set(self, text: str) -> None:
         """New text; a line sized by its text (the title) asks for a new layout when its
         length changes."""
+        if text == self.text.plain:
+            return  # the same words: nothing to repaint (the title is set on every draw)
         length = self.text.cell_len
         self.text = Text(text)
         width = self.styles.width

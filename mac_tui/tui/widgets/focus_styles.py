@@ -1,0 +1,82 @@
+"""`KeepsFocusStyles`: a widget that styles itself for focus once per look of its ancestry.
+
+Textual matches every rule of the style sheet against a widget, and against each of its
+component classes, again on each focus and each blur (a hub section coming forward does both,
+to two tables; the battle log page takes the focus from the map and gives it back). For a
+widget without children the outcome depends only on the style sheet and on the classes and
+pseudo-classes of the widget and its ancestors (the app's dark or light, the glyphs' class on
+the screen...). So the rules found are kept under those, and put back when the focus comes
+to the same widget in the same surroundings again, with the component styles; the scrollbars
+are styled as Textual styles them. A new style sheet (a theme, a widget class's default CSS
+added) is another key, so nothing kept is ever put back out of its time. A widget whose rules
+depend on its place among its siblings (`:first-child`, `:odd`...) is matched every time.
+
+The mixin comes first among the bases and is no widget itself: Textual takes a class's CSS
+type names and component classes from its first widget base only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.css.model import RuleSet
+from textual.css.styles import RenderStyles, RulesMap
+from textual.css.stylesheet import Stylesheet
+from textual.widget import Widget
+
+KEPT = 16  # looks kept per widget (focused or not, in a few surroundings)
+
+Look = tuple[object, ...]
+Kept = tuple[list[RuleSet], RulesMap, dict[str, RenderStyles]]
+
+if TYPE_CHECKING:
+    _Mixin = Widget  # what the mixin is mixed into
+else:
+    _Mixin = object
+
+
+class KeepsFocusStyles(_Mixin):
+    """See the module docstring."""
+
+    _focus_styles: dict[Look, Kept]
+
+    def _look(self) -> Look:
+        """The widget's and its ancestors' classes and pseudo-classes: with the style sheet,
+        what the rules matched depend on."""
+        return tuple(
+            (id(node), frozenset(node.classes), frozenset(node.get_pseudo_classes()))
+            for node in self.ancestors_with_self
+        )
+
+    def watch_has_focus(self, has_focus: bool) -> None:
+        if self.children or self._has_order_style or self._has_odd_or_even:
+            super().watch_has_focus(has_focus)
+            return
+        if not hasattr(self, "_focus_styles"):
+            self._focus_styles = {}
+        sheet = self.app.stylesheet.rules
+        look = self._look()
+        kept = self._focus_styles.get(look)
+        if kept is None or kept[0] is not sheet:
+            super().watch_has_focus(has_focus)  # the style sheet matched against it
+            if len(self._focus_styles) >= KEPT:
+                self._focus_styles.clear()
+            rules = RulesMap(**self.styles.base._rules)
+            self._focus_styles[look] = (sheet, rules, dict(self._component_styles))
+            return
+        _sheet, rules, components = kept
+        self._component_styles = dict(components)
+        Stylesheet.replace_rules(self, rules)  # and notify_style_update
+        self._restyle_scrollbars()
+
+    def _restyle_scrollbars(self) -> None:
+        """The scrollbars shown, styled as Textual's `update_nodes` styles them."""
+        apply = self.app.stylesheet.apply
+        vertical = self.show_vertical_scrollbar and self.scrollbar_size_vertical
+        horizontal = self.show_horizontal_scrollbar and self.scrollbar_size_horizontal
+        if vertical:
+            apply(self.vertical_scrollbar)
+        if horizontal:
+            apply(self.horizontal_scrollbar)
+        if vertical and horizontal:
+            apply(self.scrollbar_corner)
