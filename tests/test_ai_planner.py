@@ -34,7 +34,7 @@ from mac_tui.players.ai import REPLANNED, plan_activation, policy_for, volleys
 from mac_tui.players.ai.explain import command_words, describe, plan_words, who_words
 from mac_tui.players.ai.plan_search import all_plans
 from mac_tui.players.ai.plans import Planner
-from mac_tui.players.ai.situation import Situation
+from mac_tui.players.ai.situation import STANDOFF_FROM, Situation
 from mac_tui.players.ai.skill import skill
 from mac_tui.players.ai.tables import kit_of, map_tables
 from mac_tui.players.ai.volleys import called_kill
@@ -281,6 +281,48 @@ def test_a_frame_with_nothing_in_reach_closes_in() -> None:
         from_offset(0, 1), from_offset(19, 1)
     )
     assert "brace" not in plan
+
+
+def test_a_standoff_ends_the_frame_closes_in_as_the_battle_drags_on() -> None:
+    """AI5: a damaged Defensive frame with only a Medium Laser holds back from an enemy with
+    two Autocannons early on, and closes in once the battle has run past STANDOFF_FROM rounds
+    (the pull toward its preferred distance grows each round after it)."""
+    me = frame("p", "player", 1, 1, weapons=(weapon("medium_laser", "right_arm"),))
+    me = damaged(attrs.evolve(me, stance="defensive"), 0.5)
+    enemy = frame(
+        "e",
+        "enemy",
+        20,
+        1,
+        weapons=(weapon("autocannon_5", "left_arm"), weapon("autocannon_5", "right_arm", 2)),
+    )
+    state = scene(["." * 24] * 3, [me, enemy], order=("e", "p"), turn=1)
+    assert state.battle is not None
+
+    def at_round(n: int) -> GameState:
+        assert state.battle is not None
+        return attrs.evolve(state, battle=attrs.evolve(state.battle, round=n))
+
+    assert chosen(at_round(2), 3) == ("end",)
+    assert chosen(at_round(STANDOFF_FROM), 3) == ("end",)
+    late = plan_activation(at_round(STANDOFF_FROM + 8), 3).chosen
+    assert isinstance(late.commands[0], (Move, Sprint))
+    assert late.at is not None
+    there = from_offset(20, 1)
+    assert distance(late.at, there) < distance(from_offset(1, 1), there)
+
+
+def test_a_one_action_pilot_moves_into_reach_and_then_fires() -> None:
+    """Tactics 1 plans one action at a time, but values a Move by the fire its AP left can
+    bring from where it lands: out of reach, it walks into reach (rather than sprinting, which
+    leaves no AP) and its next decision fires."""
+    state = scene(["." * 22] * 3, [frame("p", "player", 1, 1), frame("e", "enemy", 17, 1)])
+    decide = policy_for(1)
+    first = decide(state).command
+    assert isinstance(first, Move)
+    out = step(state, first)
+    assert isinstance(out, Accepted)
+    assert decide(out.state).command.to_text().startswith("fire ")
 
 
 def test_an_exposed_frame_ends_in_cover_when_it_can() -> None:

@@ -47,6 +47,12 @@ FOLLOW_UP_FLOOR: Final = 0.25  # the follow-up never takes the kill distance bel
 SHUTDOWN_ROUNDS: Final = 1.5  # a shutdown costs this many activations of the frame's fire
 TYPICAL_EVASION: Final = 15
 OPTIMAL_BONUS: Final = 10
+#: The band is pressed harder from this round on in a quiet battle (nothing damaged yet) ...
+QUIET_FROM: Final = 3
+#: ... and from this round on in any battle (a standoff: R30 ends only one where nobody can
+#: move), by PRESS_PER_ROUND more each round.
+STANDOFF_FROM: Final = 12
+PRESS_PER_ROUND: Final = 0.5
 
 Status = tuple[bool, bool]  # (braced, countermeasures on)
 NONE_STATUS: Final[Status] = (False, False)
@@ -123,7 +129,8 @@ class Situation:
             u.total_armor < u.start_armor or u.total_structure < u.start_structure
             for u in battle.units
         )
-        self.pressure = 1.0 if damaged else 1.0 + max(0, battle.round - 3) * 0.5
+        since = STANDOFF_FROM if damaged else QUIET_FROM
+        self.pressure = 1.0 + max(0, battle.round - since) * PRESS_PER_ROUND
         self.last_enemy = len(self.enemies) == 1
         self.replies = self._replies()
         self.next_energy = stats.overload_limit(unit)

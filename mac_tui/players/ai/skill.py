@@ -2,8 +2,9 @@
 
 The ladder (docs/rulings.md, "The battle AI"):
 
-* Tactics 1: one action at a time (no move-then-fire plans), kills and focus fire at half
-  weight, no called shots, no active equipment but the Thrust Pack, an enemy's reply credited
+* Tactics 1: one action at a time (no move-then-fire plans; an action that leaves an AP is
+  credited with its best group's fire from where it leaves the frame), kills and focus fire at
+  half weight, no called shots, no active equipment but the Thrust Pack, an enemy's reply credited
   with half its move;
 * Tactics 2: the same, with its countermeasures, uplink and barrier;
 * Tactics 3: the whole activation planned, full focus fire, an enemy's reply credited with its
