@@ -54,6 +54,11 @@ QUIET_FROM: Final = 3
 STANDOFF_FROM: Final = 12
 PRESS_PER_ROUND: Final = 0.5
 
+ODDS_KEPT: Final = 20_000
+#: A volley's odds by the target's kit (one frame state: `kit_of`), the shots and the called
+#: location, shared by the decisions that follow (a frame nobody hit keeps its kit).
+_odds: dict[tuple[object, ...], Odds] = {}
+
 Status = tuple[bool, bool]  # (braced, countermeasures on)
 NONE_STATUS: Final[Status] = (False, False)
 
@@ -118,13 +123,13 @@ class Situation:
         ]
         reactor = cat.combat.reactor
         self.reactor = reactor
-        self._odds: dict[tuple[object, ...], Odds] = {}
         self._fp: dict[str, float] = {}
         self._ehp: dict[str, float] = {}
         self._loc_value: dict[str, tuple[float, ...]] = {}
         self._others2: dict[int, float] = {}
         self._reactors: dict[str, tuple[int, int, float]] = {}
         self._spotted: dict[tuple[str, Hex], bool] = {}
+        self._sights: dict[tuple[int, Hex], tuple[int, int, bool]] = {}
         damaged = any(
             u.total_armor < u.start_armor or u.total_structure < u.start_structure
             for u in battle.units
@@ -180,10 +185,12 @@ class Situation:
         if not shots:
             return NOTHING
         key = (tgt, shots, called)
-        found = self._odds.get(key)
+        found = _odds.get(key)
         if found is None:
             found = volley_odds(tgt, shots, called)
-            self._odds[key] = found
+            if len(_odds) >= ODDS_KEPT:
+                _odds.clear()
+            _odds[key] = found
         return found
 
     def potential(
@@ -406,6 +413,44 @@ class Situation:
             out.append(Reply(i, e, epos, ap, energy, move, now, friends if e.indirect else None))
         return out
 
+    def _sight(self, r: Reply, at: Hex) -> tuple[int, int, bool]:
+        """The enemy of `r`'s distance and line of sight to `at`, and whether a friend of its
+        spots `at` for its indirect fire (R10): the same for every status and target there."""
+        key = (r.slot, at)
+        found = self._sights.get(key)
+        if found is None:
+            spotted = False
+            if r.friends is not None:
+                spot = self.spot_range
+                spotted = any(distance(f, at) <= spot for f in r.friends)
+            found = (distance(r.pos, at), self.tables.los(r.pos, at), spotted)
+            self._sights[key] = found
+        return found
+
+    def reply_both(
+        self, r: Reply, target: Kit, at: Hex, status: Status, cover: int | None = None
+    ) -> tuple[float, float]:
+        """`reply` without and with `kills`, worked out together."""
+        d, los, spotted = self._sight(r, at)
+        if d == 0:
+            return 0.0, 0.0
+        braced, ecm = status
+        extra = 0
+        if braced and r.now:
+            extra -= self.brace_mod
+        if ecm:
+            extra += target.ecm_value
+        shift = coarse(extra - (self.tables.cover[at] if cover is None else cover) - los)
+        relief = relief_of(r.kit.indirect, los, spotted)
+        v = potential(r.kit, target, d, shift, relief, r.energy, r.ap, r.move)
+        worst = v
+        if r.ap >= 2 and r.kit.reach >= d:
+            # a called shot that may put the frame out: its worth, as damage
+            ck = called_kill(r.kit, target, d, shift, relief, r.energy)
+            if ck > 0:
+                worst = max(v, ck * self.kill_value(target) / self.damage_weight(target, 1.0))
+        return v, worst
+
     def reply(
         self,
         r: Reply,
@@ -418,29 +463,8 @@ class Situation:
         """Expected damage the enemy of `r` can fire at `target` standing at `at` before this
         frame acts again (with the cover of `at`, or `cover`); with `kills`, or the worth (as
         damage) of a called shot that may put it out of the fight, when that is more."""
-        d = distance(r.pos, at)
-        if d == 0:
-            return 0.0
-        braced, ecm = status
-        extra = 0
-        if braced and r.now:
-            extra -= self.brace_mod
-        if ecm:
-            extra += target.ecm_value
-        spotted = False
-        if r.friends is not None:
-            spot = self.spot_range
-            spotted = any(distance(f, at) <= spot for f in r.friends)
-        los = self.tables.los(r.pos, at)
-        shift = coarse(extra - (self.tables.cover[at] if cover is None else cover) - los)
-        relief = relief_of(r.kit.indirect, los, spotted)
-        v = potential(r.kit, target, d, shift, relief, r.energy, r.ap, r.move)
-        if kills and r.ap >= 2 and r.kit.reach >= d:
-            # a called shot that may put the frame out: its worth, as damage
-            ck = called_kill(r.kit, target, d, shift, relief, r.energy)
-            if ck > 0:
-                v = max(v, ck * self.kill_value(target) / self.damage_weight(target, 1.0))
-        return v
+        plain, worst = self.reply_both(r, target, at, status, cover)
+        return worst if kills else plain
 
     def others_drawn(self, r: Reply) -> float:
         """Σ over this frame's allies of the square of the enemy's reply at them."""
@@ -465,9 +489,10 @@ class Situation:
         out = [0.0] * len(self.enemies)
         me = self.me
         for r in self.replies:
-            v = self.reply(r, me, at, status, cover, kills=True)
+            v0, v = self.reply_both(r, me, at, status, cover)
             if v > 0:
-                v0 = self.reply(r, me, at, NONE_STATUS, cover)
+                if status != NONE_STATUS:
+                    v0 = self.reply_both(r, me, at, NONE_STATUS, cover)[0]
                 out[r.slot] = v * v0 * v0 / (v0 * v0 + self.others_drawn(r))
         return out
 
