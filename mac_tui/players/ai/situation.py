@@ -63,6 +63,11 @@ Status = tuple[bool, bool]  # (braced, countermeasures on)
 NONE_STATUS: Final[Status] = (False, False)
 
 
+def exactly(shift: int) -> int:
+    """A shift as it is (`Skill.exact`; `volleys.coarse` rounds it)."""
+    return shift
+
+
 class Reply(NamedTuple):
     """An enemy's activation before the frame acts again."""
 
@@ -86,6 +91,7 @@ class Situation:
         self.battle = battle
         self.unit = unit
         self.skill = skill
+        self.rounded = exactly if skill.exact else coarse
         self.tables: MapTables = map_tables(battle.map)
         self.me: Kit = kit_of(unit)
         assert unit.pos is not None
@@ -252,7 +258,7 @@ class Situation:
                 e,
                 a,
                 d,
-                coarse(-self.tables.cover[apos] - los),
+                self.rounded(-self.tables.cover[apos] - los),
                 0,
                 stats.overload_limit(e.unit),
                 stats.max_ap(e.unit),
@@ -295,7 +301,7 @@ class Situation:
                         a,
                         e,
                         d,
-                        coarse(-self.tables.cover[epos] - los),
+                        self.rounded(-self.tables.cover[epos] - los),
                         0,
                         stats.energy_left(a.unit),
                         a.unit.ap,
@@ -440,7 +446,7 @@ class Situation:
             extra -= self.brace_mod
         if ecm:
             extra += target.ecm_value
-        shift = coarse(extra - (self.tables.cover[at] if cover is None else cover) - los)
+        shift = self.rounded(extra - (self.tables.cover[at] if cover is None else cover) - los)
         relief = relief_of(r.kit.indirect, los, spotted)
         v = potential(r.kit, target, d, shift, relief, r.energy, r.ap, r.move)
         worst = v
@@ -515,7 +521,7 @@ class Situation:
                 me,
                 e,
                 d,
-                coarse(-cover - line),
+                self.rounded(-cover - line),
                 relief_of(me.indirect, line, spotted),
                 self.next_energy,
                 self.next_ap,

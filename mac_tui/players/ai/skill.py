@@ -9,8 +9,12 @@ The ladder (docs/rulings.md, "The battle AI"):
 * Tactics 2: the same, with its countermeasures, uplink and barrier;
 * Tactics 3: the whole activation planned, full focus fire, an enemy's reply credited with its
   whole move, called shots valued like any attack;
-* Tactics 4 and up: the full planner: it plays with its lance (a target the frames still to
-  act this round can finish is worth more per point of damage: focus fire across the lance).
+* Tactics 4: the full planner: it plays with its lance (a target the frames still to act this
+  round can finish is worth more per point of damage: focus fire across the lance);
+* Tactics 5: reads the ground exactly in its estimates of the fire to come (each point of line
+  of sight and cover, where lower Tactics round to 5 points), and follows its target priority
+  only within 90% of its best plan's worth (85% below);
+* Tactics 6: the same, within 95%.
 
 `ai:tactics=N` (`policy_for(tactics=N)`) makes every frame of the side play at N; the plain
 `ai` reads each frame's own pilot.
@@ -18,10 +22,21 @@ The ladder (docs/rulings.md, "The battle AI"):
 
 from __future__ import annotations
 
+from typing import Final
+
 from attrs import frozen
+
+from .rules import PRIORITY_WINDOW
 
 MIN_TACTICS = 1
 FULL_TACTICS = 6
+#: §10.3's window by Tactics (`rules.PRIORITY_WINDOW` below): a better pilot gives up less of
+#: its best plan's worth to follow its priority.
+PRIORITY_WINDOWS: Final[dict[int, float]] = {5: 0.90, 6: 0.95}
+#: From this Tactics the estimates of fire to come (an enemy's reply, its own outlook, the
+#: follow-up of its lance) take each point of line of sight and cover as it is, instead of
+#: sharing tables across positions a few points apart (`volleys.coarse`).
+EXACT_FROM: Final = 5
 
 
 @frozen
@@ -33,6 +48,8 @@ class Skill:
     support_equipment: bool  # countermeasures, uplink, barrier
     enemy_moves: float  # how much of an enemy's move its reply is credited with
     coordination: bool  # counts the fire of the allies still to act this round
+    window: float  # §10.3 priority window: the share of the best plan's value it may give up
+    exact: bool  # its estimates of fire to come read the ground point by point (no rounding)
 
 
 def skill(tactics: int) -> Skill:
@@ -46,4 +63,6 @@ def skill(tactics: int) -> Skill:
         support_equipment=t >= 2,
         enemy_moves=1.0 if t >= 3 else 0.5,
         coordination=t >= 4,
+        window=PRIORITY_WINDOWS.get(t, PRIORITY_WINDOW),
+        exact=t >= EXACT_FROM,
     )
