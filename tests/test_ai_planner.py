@@ -19,7 +19,15 @@ from mac_tui.bots.random_bot import random_policy
 from mac_tui.catalog import LOCATION_ORDER
 from mac_tui.combat import stats
 from mac_tui.combat.attack import hit_chance, line_of_sight
-from mac_tui.combat.commands import AutoDeploy, Brace, CalledShot, Move, Sprint, StartBattle
+from mac_tui.combat.commands import (
+    AutoDeploy,
+    Brace,
+    CalledShot,
+    FireGroup,
+    Move,
+    Sprint,
+    StartBattle,
+)
 from mac_tui.combat.firing import plan_fire
 from mac_tui.combat.forecast import forecast_steps
 from mac_tui.combat.mapgen import BattleMap
@@ -31,10 +39,12 @@ from mac_tui.game import legal_commands, parse_command, step
 from mac_tui.hexgrid import Hex, distance, from_offset
 from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import REPLANNED, plan_activation, policy_for, volleys
+from mac_tui.players.ai.choice import choose
 from mac_tui.players.ai.explain import command_words, describe, plan_words, who_words
 from mac_tui.players.ai.plan_search import all_plans
+from mac_tui.players.ai.plan_types import Plan
 from mac_tui.players.ai.plans import Planner
-from mac_tui.players.ai.situation import STANDOFF_FROM, Situation
+from mac_tui.players.ai.situation import NONE_STATUS, STANDOFF_FROM, Situation
 from mac_tui.players.ai.skill import skill
 from mac_tui.players.ai.tables import kit_of, map_tables
 from mac_tui.players.ai.volleys import called_kill
@@ -532,6 +542,39 @@ def test_low_tactics_calls_no_shots_and_plans_one_action_at_a_time() -> None:
         assert max(len(p.commands) for p in plans) == 1
     plans = all_plans(Planner(Situation(bat(state), bat(state).units[0], skill(3))))
     assert max(len(p.commands) for p in plans) == 2
+
+
+def test_from_tactics_5_the_fire_to_come_reads_the_ground_exactly() -> None:
+    """AI3: an enemy's reply across one Rocks hex (3 points of line of sight): below Tactics 5
+    the planner rounds the shift to 5 points (tables shared by positions a point or two
+    apart); from Tactics 5 it takes the 3 points as they are."""
+    rows = [OPEN, "......^.........", OPEN]
+    state = scene(rows, [frame("p", "player", 3, 1), frame("e", "enemy", 9, 1)])
+    replies = {}
+    for tactics, shift in ((4, -5), (5, -3), (6, -3)):
+        sit = Situation(bat(state), bat(state).units[0], skill(tactics))
+        (r,) = sit.replies
+        assert sit.tables.los(r.pos, sit.pos) == 3
+        d = distance(r.pos, sit.pos)
+        replies[tactics] = sit.reply(r, sit.me, sit.pos, NONE_STATUS)
+        assert replies[tactics] == volleys.potential(
+            r.kit, sit.me, d, shift, 0, r.energy, r.ap, r.move
+        )
+    assert replies[4] != replies[5] == replies[6]
+
+
+def test_a_better_pilot_gives_up_less_of_its_best_plan_to_follow_its_priority() -> None:
+    """AI2/AI3: Focus Fire ranks the damaged frame first; a plan at it worth 88% of the best
+    (at the whole frame) is within the 85% window of Tactics 4, not the 90% of Tactics 5 nor
+    the 95% of Tactics 6."""
+    me = attrs.evolve(frame("p", "player", 3, 1), priority="focus_fire", stance="balanced")
+    weak = damaged(frame("weak", "enemy", 8, 1), 0.3)
+    whole = frame("whole", "enemy", 9, 1)
+    units = {u.id: u for u in (me, weak, whole)}
+    best = Plan((FireGroup(1, "whole"),), 100.0, (), target="whole")
+    near = Plan((FireGroup(1, "weak"),), 88.0, (), target="weak")
+    for tactics, pick in ((3, near), (4, near), (5, best), (6, best)):
+        assert choose([best, near], me, units, skill(tactics).window)[0] is pick
 
 
 def test_ai_tactics_n_overrides_the_pilots() -> None:

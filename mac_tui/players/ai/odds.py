@@ -67,6 +67,21 @@ def _arriving(hp: tuple[int, ...], start: int, amount: int, at: int) -> int:
 
 
 Shot = tuple[float, int]  # (chance the hit lands, damage)
+_REACHING_KEPT: Final = 50_000
+_reaching_cache: dict[tuple[tuple[int, ...], int, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _reaching(hp: tuple[int, ...], damage: int, at: int) -> tuple[tuple[int, int], ...]:
+    """(location hit, damage reaching `at`) for each location a hit of `damage` reaches `at`
+    from, in location order (kept: the same few frames and weapons come up again and again)."""
+    key = (hp, damage, at)
+    found = _reaching_cache.get(key)
+    if found is None:
+        found = tuple((start, a) for start in range(_N) if (a := _arriving(hp, start, damage, at)))
+        if len(_reaching_cache) >= _REACHING_KEPT:
+            _reaching_cache.clear()
+        _reaching_cache[key] = found
+    return found
 
 
 def _destroy_chance(
@@ -83,10 +98,8 @@ def _destroy_chance(
             spread = ((_arriving(hp, called, damage, at), p),)
         else:
             acc: dict[int, float] = {}
-            for start in range(_N):
-                a = _arriving(hp, start, damage, at)
-                if a:
-                    acc[a] = acc.get(a, 0.0) + p * weights[start]
+            for start, a in _reaching(hp, damage, at):
+                acc[a] = acc.get(a, 0.0) + p * weights[start]
             spread = tuple(acc.items())
         if not spread:
             continue

@@ -136,6 +136,8 @@ class Situation:
         self._reactors: dict[str, tuple[int, int, float]] = {}
         self._spotted: dict[tuple[str, Hex], bool] = {}
         self._sights: dict[tuple[int, Hex], tuple[int, int, bool]] = {}
+        self._outputs: dict[str, tuple[int, int]] = {}
+        self._weights: dict[tuple[str, float], float] = {}
         damaged = any(
             u.total_armor < u.start_armor or u.total_structure < u.start_structure
             for u in battle.units
@@ -316,7 +318,11 @@ class Situation:
 
     def damage_weight(self, k: Kit, focus: float | None = None) -> float:
         f = self.skill.focus if focus is None else focus
-        return 1.0 + f * FOCUS * self.firepower(k) / self.kill_distance(k)
+        key = (k.unit.id, f)
+        found = self._weights.get(key)
+        if found is None:
+            found = self._weights[key] = 1.0 + f * FOCUS * self.firepower(k) / self.kill_distance(k)
+        return found
 
     def kill_value(self, k: Kit) -> float:
         value = self.skill.focus * HORIZON * self.firepower(k)
@@ -373,12 +379,7 @@ class Situation:
         r = self.reactor
         found = self._reactors.get(u.id)
         if found is None:
-            out = stats.effective_output(u)
-            found = (
-                out,
-                max(r.dissipation_min, out // r.dissipation_divisor),
-                self.firepower(kit_of(u)),
-            )
+            found = (*self._output(u), self.firepower(kit_of(u)))
             self._reactors[u.id] = found
         output, dissipation, fp = found
         stress = max(0, u.stress - vented) + max(0, energy_used - output) + extra_stress
@@ -391,12 +392,23 @@ class Situation:
             cost = r.shutdown_chance / 100 * shutdown
         return cost + 0.15 * fp * stress / max(1, output)
 
+    def _output(self, u: Unit) -> tuple[int, int]:
+        """The frame's effective output and what it dissipates at the round's end (§5.3)."""
+        found = self._outputs.get(u.id)
+        if found is None:
+            r = self.reactor
+            out = stats.effective_output(u)
+            found = self._outputs[u.id] = (
+                out,
+                max(r.dissipation_min, out // r.dissipation_divisor),
+            )
+        return found
+
     def end_stress(self, energy_used: int, vented: int) -> float:
-        r = self.reactor
         u = self.unit
-        output = stats.effective_output(u)
+        output, dissipation = self._output(u)
         stress = max(0, u.stress - vented) + max(0, energy_used - output)
-        return stress - min(stress, max(r.dissipation_min, output // r.dissipation_divisor))
+        return stress - min(stress, dissipation)
 
     # ---- the fire a position draws ----------------------------------------------------------
     def _replies(self) -> list[Reply]:
