@@ -41,12 +41,13 @@ from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import REPLANNED, plan_activation, policy_for, volleys
 from mac_tui.players.ai.choice import choose
 from mac_tui.players.ai.explain import command_words, describe, plan_words, who_words
+from mac_tui.players.ai.odds import volley_odds
 from mac_tui.players.ai.plan_search import all_plans
 from mac_tui.players.ai.plan_types import Plan
 from mac_tui.players.ai.plans import Planner
 from mac_tui.players.ai.situation import NONE_STATUS, STANDOFF_FROM, Situation
 from mac_tui.players.ai.skill import skill
-from mac_tui.players.ai.tables import kit_of, map_tables
+from mac_tui.players.ai.tables import Gun, kit_of, map_tables
 from mac_tui.players.ai.volleys import called_kill
 from mac_tui.players.driver import Seats, drive
 from mac_tui.players.sim import play
@@ -606,6 +607,29 @@ def test_the_battle_log_keeps_the_explanation() -> None:
     first = records[0]["why"][0]
     assert set(first) == {"plan", "value", "parts"}
     assert math.isclose(sum(first["parts"].values()), first["value"], abs_tol=0.1)
+
+
+def test_reactive_armour_is_taken_hit_by_hit_as_the_engine_does() -> None:
+    """§7.7.3: the reduction is rounded down on each hit's structure damage, so small hits
+    lose nothing to it: three hits of 10, 8 and 5 called at a centre torso of 15 armour and 8
+    structure behind 15% Reactive Armor destroy it when all three land (the engine's exact
+    forecast agrees), though 23 points in one hit would not."""
+    target = make_unit("t", equipment=(gear("reactive_armor"),))
+    ct = LOC_INDEX["center_torso"]
+    armor = tuple(15 if i == ct else a for i, a in enumerate(target.armor))
+    structure = tuple(8 if i == ct else x for i, x in enumerate(target.structure))
+    target = attrs.evolve(target, armor=armor, structure=structure)
+    kit = kit_of(target)
+    assert kit.reactive == 15 and kit.hp[ct] == 24  # one 23-point hit: 8 past armour, 7 after 15%
+    shots = tuple(
+        (chance, Gun(i, 1, 0, damage, 0, (), 1, False, False, 0))
+        for i, (chance, damage) in enumerate(((50, 10), (70, 8), (55, 5)))
+    )
+    ours = volley_odds(kit, shots, "center_torso")
+    steps = tuple(Shot(g.damage, g.missile, ct, (), (c,)) for c, g in shots)
+    exact = forecast_steps(target, steps)
+    assert math.isclose(ours.p_destroyed[ct], 0.5 * 0.7 * 0.55)
+    assert math.isclose(ours.p_destroyed[ct], exact.p_destroyed["center_torso"])
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
