@@ -59,6 +59,22 @@ ODDS_KEPT: Final = 20_000
 #: location, shared by the decisions that follow (a frame nobody hit keeps its kit).
 _odds: dict[tuple[object, ...], Odds] = {}
 
+DRAWN_KEPT: Final = 4
+DrawnTable = dict[tuple[Hex, "Status", int | None], list[float]]
+#: The fire drawn at each hex (`Situation.drawn`) by everything it is worked out from, for the
+#: last few decisions.
+_drawn_tables: dict[tuple[object, ...], DrawnTable] = {}
+
+
+def drawn_table(inputs: tuple[object, ...]) -> DrawnTable:
+    found = _drawn_tables.get(inputs)
+    if found is None:
+        if len(_drawn_tables) >= DRAWN_KEPT:
+            _drawn_tables.clear()
+        found = _drawn_tables[inputs] = {}
+    return found
+
+
 Status = tuple[bool, bool]  # (braced, countermeasures on)
 NONE_STATUS: Final[Status] = (False, False)
 
@@ -138,6 +154,7 @@ class Situation:
         self._sights: dict[tuple[int, Hex], tuple[int, int, bool]] = {}
         self._outputs: dict[str, tuple[int, int]] = {}
         self._weights: dict[tuple[str, float], float] = {}
+        self._drawn_table: DrawnTable | None = None
         damaged = any(
             u.total_armor < u.start_armor or u.total_structure < u.start_structure
             for u in battle.units
@@ -504,7 +521,14 @@ class Situation:
         `cover`). The share goes by what the enemy could do to each frame as they stand
         (bracing and countermeasures left out: an enemy does not always turn away from a braced
         frame), so bracing takes off only what it takes off the shots."""
-        out = [0.0] * len(self.enemies)
+        key = (at, status, cover)
+        table = self._drawn_table
+        if table is None:
+            table = self._drawn_table = drawn_table(self._drawn_inputs())
+        found = table.get(key)
+        if found is not None:
+            return found
+        out = table[key] = [0.0] * len(self.enemies)
         me = self.me
         for r in self.replies:
             v0, v = self.reply_both(r, me, at, status, cover)
@@ -513,6 +537,31 @@ class Situation:
                     v0 = self.reply_both(r, me, at, NONE_STATUS, cover)[0]
                 out[r.slot] = v * v0 * v0 / (v0 * v0 + self.others_drawn(r))
         return out
+
+    def _drawn_inputs(self) -> tuple[object, ...]:
+        """Everything `drawn` reads, as values: two decisions with equal inputs draw equal fire
+        at every hex (the second decision of an activation, after a shot that changed no
+        enemy's guns, finds the first one's work done)."""
+        me = self.me
+        return (
+            self.tables,
+            self.skill.exact,
+            self.brace_mod,
+            self.spot_range,
+            len(self.enemies),
+            me.defence_sig,
+            me.hp,
+            me.piloting_survival,
+            me.ecm_value,
+            self.kill_value(me),
+            self.damage_weight(me, 1.0),
+            tuple((r.slot, r.pos, r.ap, r.energy, r.move, r.now, r.friends) for r in self.replies),
+            tuple((r.kit.attack_sig, r.kit.indirect, r.kit.move_energy) for r in self.replies),
+            tuple(
+                (a.unit.pos, a.defence_sig, a.hp, a.ecm_value, a.unit.braced, a.unit.ecm_active)
+                for a in self.allies
+            ),
+        )
 
     def received_weight(self) -> float:
         return self.fear * self.damage_weight(self.me, 1.0)
