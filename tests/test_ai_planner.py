@@ -38,7 +38,7 @@ from mac_tui.core import Accepted
 from mac_tui.game import legal_commands, parse_command, step
 from mac_tui.hexgrid import Hex, distance, from_offset
 from mac_tui.model import GameState, initial_state
-from mac_tui.players.ai import REPLANNED, plan_activation, policy_for, volleys
+from mac_tui.players.ai import REPLANNED, plan_activation, policy_for, situation, volleys
 from mac_tui.players.ai.choice import choose
 from mac_tui.players.ai.explain import command_words, describe, plan_words, who_words
 from mac_tui.players.ai.odds import volley_odds
@@ -607,6 +607,30 @@ def test_the_battle_log_keeps_the_explanation() -> None:
     first = records[0]["why"][0]
     assert set(first) == {"plan", "value", "parts"}
     assert math.isclose(sum(first["parts"].values()), first["value"], abs_tol=0.1)
+
+
+def test_the_fire_drawn_is_shared_only_by_decisions_that_see_the_same_fire() -> None:
+    """The fire a hex draws is kept from one decision to the next while everything it is
+    worked out from is equal (the frame's own AP spent changes nothing of it), and worked out
+    afresh when an enemy has moved: either way equal to a decision that starts from nothing."""
+    state = scene([OPEN] * 3, [frame("p", "player", 3, 1), frame("e", "enemy", 9, 1)])
+    b = bat(state)
+    me, enemy = b.units
+    hexes = [from_offset(c, r) for c in range(0, 7) for r in range(3)]
+
+    def drawn(battle: Battle, fresh: bool) -> list[list[float]]:
+        if fresh:
+            situation._drawn_tables.clear()
+        sit = Situation(battle, battle.units[0], skill(4))
+        return [sit.drawn(h, NONE_STATUS) for h in hexes]
+
+    first = drawn(b, fresh=True)
+    spent = attrs.evolve(b, units=(attrs.evolve(me, ap=1), enemy))
+    kept = drawn(spent, fresh=False)
+    assert all(x is y for x, y in zip(kept, first, strict=True))  # the same lists: kept
+    moved = attrs.evolve(b, units=(me, attrs.evolve(enemy, pos=from_offset(6, 1))))
+    after_move = drawn(moved, fresh=False)
+    assert after_move == drawn(moved, fresh=True) != first
 
 
 def test_reactive_armour_is_taken_hit_by_hit_as_the_engine_does() -> None:
