@@ -194,27 +194,22 @@ class Planner:
         those `fired`) expected damage at any enemy, weighted by the enemy's worth (no odds
         worked out)."""
         s = self.sit
+        me = s.me
+        groups = [g for g in self.free_groups if g not in fired]
         best = 0.0
-        for g in self.free_groups:
-            if g in fired:
+        for t in s.enemies:
+            tpos = t.unit.pos
+            assert tpos is not None
+            d = distance(at, tpos)
+            if d == 0 or d > me.reach:
                 continue
-            for t in s.enemies:
-                tpos = t.unit.pos
-                assert tpos is not None
-                d = distance(at, tpos)
-                if d == 0 or d > s.me.reach:
-                    continue
-                v = s.volley(
-                    s.me,
-                    g,
-                    t,
-                    d,
-                    s.tables.los(at, tpos),
-                    s.tables.cover[tpos],
-                    s.spotted(self.unit, tpos, self.unit.id),
-                    budget,
-                    self.extra_against(t),
-                ).expected * s.damage_weight(t)
+            los = s.tables.los(at, tpos)
+            cover = s.tables.cover[tpos]
+            spotted = s.spotted(self.unit, tpos, self.unit.id)
+            extra = self.extra_against(t)
+            weight = s.damage_weight(t)
+            for g in groups:
+                v = s.volley(me, g, t, d, los, cover, spotted, budget, extra).expected * weight
                 if v > best:
                     best = v
         return best
