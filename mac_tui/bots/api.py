@@ -52,6 +52,7 @@ from ..combat.commands import (
 )
 from ..combat.forecast import AttackPlan, Forecast, forecast_attacks
 from ..combat.preview import FirePreview, LosStep, MovePreview, WeaponPreview
+from ..combat.preview import fire_expected as _fire_expected
 from ..combat.preview import fire_preview as _fire_preview
 from ..combat.preview import move_preview as _move_preview
 from ..combat.preview import reach_hexes as _reach_hexes
@@ -62,6 +63,7 @@ from ..core import Accepted, Command, Outcome, Refused
 from ..dice import raw
 from ..game import Actor, legal_commands, refusal, step, to_act
 from ..hexgrid import Hex, distance
+from ..memo import ByIdentity
 from ..model import GameState
 from ..players.policy import Decision, Policy
 
@@ -187,18 +189,30 @@ class Frame:
         return sum(self.structure.values())
 
 
+#: Views already built, by the frame they show: a `Unit` never changes, and the states of a
+#: battle share the frames a command left alone, so the same object under the same catalog
+#: gets the same (immutable) view.
+_VIEWS: ByIdentity[Unit, Frame] = ByIdentity(512)
+
+
 def _view(unit: Unit) -> Frame:
-    weapons = tuple(
-        WeaponInfo(
-            weapon=ws.weapon,
-            group=ws.group,
-            destroyed=ws.destroyed,
-            shots_left=_shots_left(unit, i),
-            damage=stats.weapon_of(ws).damage,
-            range=stats.weapon_of(ws).range,
+    return _VIEWS.get(unit, _build_view, catalog())
+
+
+def _build_view(unit: Unit) -> Frame:
+    weapons = []
+    for i, ws in enumerate(unit.weapons):
+        w = stats.weapon_of(ws)
+        weapons.append(
+            WeaponInfo(
+                weapon=ws.weapon,
+                group=ws.group,
+                destroyed=ws.destroyed,
+                shots_left=_shots_left(unit, i),
+                damage=w.damage,
+                range=w.range,
+            )
         )
-        for i, ws in enumerate(unit.weapons)
-    )
     return Frame(
         id=unit.id,
         side=unit.side,
@@ -214,7 +228,7 @@ def _view(unit: Unit) -> Frame:
         energy_left=stats.energy_left(unit),
         fired_groups=unit.fired_groups,
         groups=stats.groups(unit),
-        weapons=weapons,
+        weapons=tuple(weapons),
         shutdown=unit.shutdown,
         braced=unit.braced,
         stance=unit.stance,
@@ -315,8 +329,10 @@ def fire_preview(state: GameState, command: FireGroup | CalledShot) -> FirePrevi
 
 def expected_damage(state: GameState, command: FireGroup | CalledShot) -> float:
     """The expected damage of the acting frame's fire order (0 when refused)."""
-    preview = fire_preview(state, command)
-    return 0.0 if preview.refusal else preview.expected
+    battle, unit = _active(state)
+    location = command.location if isinstance(command, CalledShot) else None
+    expected = _fire_expected(battle, unit, command.group, command.target, location)
+    return 0.0 if expected is None else expected  # `fire_preview`'s, without the rest
 
 
 def forecast(state: GameState, *commands: FireGroup | CalledShot) -> Forecast:

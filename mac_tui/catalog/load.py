@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from attrs import frozen
 
+from ..memo import ByIdentity
 from . import records as r
 from .mods import check_mod, layer, parse
 from .schema import Builder
@@ -78,10 +79,12 @@ class Catalog:
         return self.loadouts[designation]
 
     def range_class(self, range_id: str) -> r.RangeClass:
-        return next(rc for rc in self.ranges.range_class if rc.id == range_id)
+        """The range class with this id (KeyError if none)."""
+        return _RANGE_CLASSES.get(self, lambda c: _by_id(c.ranges.range_class))[range_id]
 
     def location(self, location_id: str) -> r.Location:
-        return next(loc for loc in self.combat.location if loc.id == location_id)
+        """The hit location with this id (KeyError if none)."""
+        return _LOCATIONS.get(self, lambda c: _by_id(c.combat.location))[location_id]
 
     def frame_class(self, chassis: r.Chassis) -> r.FrameClass:
         return self.classes[chassis.class_]
@@ -538,6 +541,19 @@ def _check_stock_loadout(
             )
         take(at, e.slot_size, fit.mount)
         spend(f'{at}, field "equipment"', f'"{e.id}"', e.space)
+
+
+#: Rows by id of a catalog's tables (`Catalog.range_class`, `.location`: the engine asks for
+#: them at every shot), per catalog.
+_RANGE_CLASSES: ByIdentity[Catalog, dict[str, r.RangeClass]] = ByIdentity(64)
+_LOCATIONS: ByIdentity[Catalog, dict[str, r.Location]] = ByIdentity(64)
+
+
+def _by_id(rows: Iterable[Any]) -> dict[str, Any]:
+    by_id: dict[str, Any] = {}
+    for row in rows:
+        by_id.setdefault(row.id, row)  # the first of a repeated id, as a scan finds it
+    return by_id
 
 
 @functools.cache

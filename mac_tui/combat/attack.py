@@ -40,6 +40,7 @@ __all__ = [
     "distance_band",
     "hit_chance",
     "hit_location_weights",
+    "in_range",
     "line_of_sight",
     "los_penalty",
     "missile_pass_chance",
@@ -287,6 +288,24 @@ def _equipment_modifiers(
     return mods
 
 
+def in_range(
+    battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState
+) -> tuple[int, int] | None:
+    """The distance and the range modifier (R1, R2) of `weapon`'s shot at `target`, or None
+    exactly when `hit_chance` is None: a frame without a position or off the map, or the
+    target out of range. The cheap half of `hit_chance`, for checks that only ask whether
+    a weapon can reach (`firing.plan_fire`)."""
+    a, t = attacker.pos, target.pos
+    if a is None or t is None:
+        return None
+    bmap = battle.map
+    if not (bmap.contains(a) and bmap.contains(t)):
+        return None
+    dist = distance(a, t)
+    rng = range_modifier(weapon_of(weapon).range, dist)
+    return None if rng is None else (dist, rng)
+
+
 def hit_chance(
     battle: Battle,
     attacker: Unit,
@@ -306,18 +325,14 @@ def hit_chance(
     better for the shooter), one per equipment effect (§7.7.3, R11) named after the
     equipment, and ``overwatch`` (§1 phase 4, R4).
     """
-    if attacker.pos is None or target.pos is None:
+    reach = in_range(battle, attacker, target, weapon)
+    if reach is None or attacker.pos is None or target.pos is None:
         return None
+    dist, rng = reach
     bmap = battle.map
-    if not (bmap.contains(attacker.pos) and bmap.contains(target.pos)):
-        return None
     cat = catalog()
     acc = cat.combat.accuracy
     wpn = weapon_of(weapon)
-    dist = distance(attacker.pos, target.pos)
-    rng = range_modifier(wpn.range, dist)
-    if rng is None:
-        return None
 
     gunnery = gunnery_bonus(attacker)
     mods = [

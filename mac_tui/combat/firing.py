@@ -10,12 +10,13 @@ from __future__ import annotations
 import attrs
 from attrs import frozen
 
-from ..catalog import LOCATION_ORDER
+from ..catalog import LOCATION_ORDER, Catalog, catalog
 from ..core import Event
 from ..dice import Dice
 from ..hexgrid import distance
+from ..memo import ByIdentity
 from . import stats
-from .attack import hit_chance, resolve_attack
+from .attack import in_range, resolve_attack
 from .events import (
     Attacked,
     BattleChange,
@@ -41,14 +42,16 @@ class FirePlan:
 def plan_fire(
     battle: Battle, unit: Unit, group: int, target: Unit, called: bool, overwatch: bool = False
 ) -> FirePlan:
-    """§7.2: each weapon draws its own energy; one that cannot be paid is skipped."""
+    """§7.2: each weapon draws its own energy; one that cannot be paid is skipped. A weapon
+    fires when it reaches the target (`attack.in_range`: a called shot or overwatch changes
+    the hit chance, never whether it reaches), has ammunition and its energy is paid."""
     energy = stats.energy_left(unit)
     shots: list[int] = []
     skipped: list[tuple[int, str]] = []
     spent = 0
     for index, ws in stats.group_weapons(unit, group):
         w = stats.weapon_of(ws)
-        if hit_chance(battle, unit, target, ws, called_shot=called, overwatch=overwatch) is None:
+        if in_range(battle, unit, target, ws) is None:  # exactly when hit_chance is None
             skipped.append((index, OUT_OF_RANGE))
         elif w.uses_ammo and ws.ammo < w.ammo_per_shot:
             skipped.append((index, "out of ammo"))
@@ -60,7 +63,27 @@ def plan_fire(
     return FirePlan(shots=tuple(shots), skipped=tuple(skipped), energy=spent)
 
 
+#: `check_fire`'s answers by battle and frame (both immutable) and the catalog in force: a
+#: bot's refusal, its preview and the step's own check ask the same question of one state.
+_Answers = dict[tuple[int, str, str | None], tuple[Catalog, FirePlan | str]]
+_CHECKED: ByIdentity[Battle, _Answers] = ByIdentity(64)
+
+
 def check_fire(
+    battle: Battle, unit: Unit, group: int, target_id: str, location: str | None
+) -> FirePlan | str:
+    """Why `unit` may not fire `group` at `target_id` (a called shot at `location`), or the
+    plan of its shots (`plan_fire`)."""
+    answers = _CHECKED.get(battle, lambda _: {}, unit)
+    cat = catalog()
+    key = (group, target_id, location)
+    known = answers.get(key)
+    if known is None or known[0] is not cat:
+        known = answers[key] = (cat, _check_fire(battle, unit, group, target_id, location))
+    return known[1]
+
+
+def _check_fire(
     battle: Battle, unit: Unit, group: int, target_id: str, location: str | None
 ) -> FirePlan | str:
     ap_cost = ap_costs().called_shot if location is not None else ap_costs().fire_group
@@ -96,11 +119,14 @@ def fire(
     *,
     location: str | None = None,
     overwatch: bool = False,
+    plan: FirePlan | None = None,
 ) -> BattleChange:
-    """Fire the weapons of a planned group in order, paying energy and ammo for each shot."""
+    """Fire the weapons of a planned group in order, paying energy and ammo for each shot.
+    `plan`: the group's `plan_fire` in this battle when the caller has it already."""
     unit = battle.unit(unit_id)
     target = battle.unit(target_id)
-    plan = plan_fire(battle, unit, group, target, location is not None, overwatch)
+    if plan is None:
+        plan = plan_fire(battle, unit, group, target, location is not None, overwatch)
     events: list[Event] = []
     fired = attrs.evolve(unit, fired_groups=(*unit.fired_groups, group))
     battle = battle.with_unit(fired)
@@ -149,7 +175,8 @@ def do_fire(
         return plan
     ap_cost = ap_costs().called_shot if location is not None else ap_costs().fire_group
     battle = battle.with_unit(attrs.evolve(unit, ap=unit.ap - ap_cost))
-    return fire(battle, unit.id, group, target, dice, location=location)
+    # The plan stands: paying the AP changes no energy, ammunition or position.
+    return fire(battle, unit.id, group, target, dice, location=location, plan=plan)
 
 
 def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
@@ -164,7 +191,7 @@ def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
         if enemy.pos is None:
             continue
         if not any(
-            hit_chance(battle, unit, enemy, ws, overwatch=True) is not None
+            in_range(battle, unit, enemy, ws) is not None
             for _, ws in stats.group_weapons(unit, group)
         ):
             continue

@@ -8,7 +8,7 @@ import attrs
 from ..catalog import catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
-from ..hexgrid import distance
+from ..hexgrid import Hex, distance
 from . import stats
 from .events import (
     ActivationStarted,
@@ -245,10 +245,19 @@ def withdrawal_tripped(battle: Battle, side: Side) -> bool:
 
 
 def nearest_enemy_distance(battle: Battle, unit: Unit) -> int | None:
-    if unit.pos is None:
+    return nearest_enemy_distance_from(battle, unit.side, unit.pos)
+
+
+def nearest_enemy_distance_from(battle: Battle, side: Side, pos: Hex | None) -> int | None:
+    """The distance from `pos` to the nearest living enemy of `side` on the map (None without
+    a position or an enemy): where a frame of `side` would stand, without building it."""
+    if pos is None:
         return None
+    enemy = other_side(side)
     ds = [
-        distance(unit.pos, e.pos) for e in battle.living(other_side(unit.side)) if e.pos is not None
+        distance(pos, e.pos)
+        for e in battle.units
+        if e.side == enemy and e.pos is not None and e.active
     ]
     return min(ds) if ds else None
 
@@ -260,6 +269,7 @@ __all__ = [
     "end_of_round",
     "initiative",
     "nearest_enemy_distance",
+    "nearest_enemy_distance_from",
     "stalemate",
     "start_round",
     "withdrawal_tripped",

@@ -38,7 +38,7 @@ from .commands import (
     Withdraw,
 )
 from .firing import check_fire, check_overwatch
-from .movement import check_move, reach
+from .movement import move_checker, reach
 from .state import other_side
 
 
@@ -76,8 +76,9 @@ def legal_commands(
         if not wanted(Sprint if sprint else Move):
             continue
         reached = reach(battle, unit, sprint) if stats.can_move(unit) else {}
+        check = move_checker(battle, unit, sprint, reached)
         for h in sorted(reached, key=lambda x: (x.r, x.q)):
-            if h != unit.pos and not isinstance(check_move(battle, unit, h, sprint, reached), str):
+            if h != unit.pos and not isinstance(check(h), str):
                 cmds.append(Sprint(h) if sprint else Move(h))
     enemies = battle.living(other_side(unit.side))
     for group in stats.groups(unit):
@@ -90,13 +91,14 @@ def legal_commands(
                 for loc in LOCATION_ORDER:
                     if not isinstance(check_fire(battle, unit, group, enemy.id, loc), str):
                         cmds.append(CalledShot(group, enemy.id, loc))
-        if check_overwatch(unit, group) is None:
+        if wanted(Overwatch) and check_overwatch(unit, group) is None:
             cmds.append(Overwatch(group))
-    if check_brace(unit) is None:
+    if wanted(Brace) and check_brace(unit) is None:
         cmds.append(Brace())
-    if check_vent(unit) is None:
+    if wanted(Vent) and check_vent(unit) is None:
         cmds.append(Vent())
-    for item in sorted({e.equipment for e in unit.equipment if not e.destroyed}):
+    items = {e.equipment for e in unit.equipment if not e.destroyed}
+    for item in sorted(items) if wanted(UseEquipment) else ():
         eq = catalog().equipment[item]
         if eq.category != "active":
             continue

@@ -6,6 +6,8 @@ handler (`actions.py`), `legal.py`, the previews and the AI all go through it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 from attrs import frozen
 
@@ -16,7 +18,7 @@ from .events import (
     BattleChange,
     Moved,
 )
-from .flow import nearest_enemy_distance
+from .flow import nearest_enemy_distance, nearest_enemy_distance_from
 from .state import Battle, Unit
 from .stats import ap_costs
 
@@ -53,30 +55,53 @@ def check_move(
 ) -> MovePlan | str:
     """Why a Move/Sprint to `target` is illegal, or its plan. `reached` may carry a precomputed
     `reach(battle, unit, sprint)` when many targets are checked."""
+    return move_checker(battle, unit, sprint, reached)(target)
+
+
+def move_checker(
+    battle: Battle,
+    unit: Unit,
+    sprint: bool,
+    reached: dict[Hex, tuple[int, Hex | None]] | None = None,
+) -> Callable[[Hex], MovePlan | str]:
+    """`check_move` of one frame for any number of target hexes: what does not depend on the
+    target (AP, legs, energy, the nearest enemy now) is worked out once, the checks run in
+    the same order and give the same answers (`legal_commands` asks it for every hex)."""
     ap_cost = ap_costs().sprint if sprint else ap_costs().move
     if unit.ap < ap_cost:
-        return f"needs {ap_cost} AP, {unit.ap} left"
+        reason = f"needs {ap_cost} AP, {unit.ap} left"
+        return lambda target: reason
     if not stats.can_move(unit):
-        return "the legs are destroyed: this frame cannot move"
-    if unit.pos == target:
-        return "the frame is already there"
-    if not battle.map.contains(target):
-        return f"hex {target.q},{target.r} is off the map"
-    if battle.occupant(target) is not None:
-        return f"hex {target.q},{target.r} is occupied"
-    if reached is None:
-        reached = reach(battle, unit, sprint)
-    if target not in reached:
-        kind = "sprint" if sprint else "move"
-        return f"hex {target.q},{target.r} is out of {kind} range"
-    assert unit.pos is not None
+        return lambda target: "the legs are destroyed: this frame cannot move"
+    bmap = battle.map
     before = nearest_enemy_distance(battle, unit)
-    after = nearest_enemy_distance(battle, attrs.evolve(unit, pos=target))
-    pullback = before is not None and after is not None and after > before
-    energy = stats.move_energy(unit, sprint=sprint, pullback=pullback)
-    if stats.energy_left(unit) < energy:
-        return f"needs {energy} energy, {stats.energy_left(unit)} left"
-    return MovePlan(path=path(reached, target), energy=energy, pullback=pullback)
+    energy_plain = stats.move_energy(unit, sprint=sprint, pullback=False)
+    energy_back = stats.move_energy(unit, sprint=sprint, pullback=True)
+    left = stats.energy_left(unit)
+    known = reached
+
+    def check(target: Hex) -> MovePlan | str:
+        nonlocal known
+        if unit.pos == target:
+            return "the frame is already there"
+        if not bmap.contains(target):
+            return f"hex {target.q},{target.r} is off the map"
+        if battle.occupant(target) is not None:
+            return f"hex {target.q},{target.r} is occupied"
+        if known is None:
+            known = reach(battle, unit, sprint)
+        if target not in known:
+            kind = "sprint" if sprint else "move"
+            return f"hex {target.q},{target.r} is out of {kind} range"
+        assert unit.pos is not None
+        after = nearest_enemy_distance_from(battle, unit.side, target)
+        pullback = before is not None and after is not None and after > before
+        energy = energy_back if pullback else energy_plain
+        if left < energy:
+            return f"needs {energy} energy, {left} left"
+        return MovePlan(path=path(known, target), energy=energy, pullback=pullback)
+
+    return check
 
 
 def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChange | str:

@@ -6,7 +6,8 @@ named modifiers, `attack.line_of_sight` the intervening hexes (§3.6), `movement
 `reach` the legal moves. Nothing here changes the battle.
 
 * `fire_preview` — one group fired at one target: LOS, each weapon's chance and expected
-  damage, the energy it draws, overload, AP cost, or the engine's refusal.
+  damage, the energy it draws, overload, AP cost, or the engine's refusal; `fire_expected`
+  its expected damage alone.
 * `targets` — the living enemies on the map, nearest first.
 * `move_preview`, `reach_hexes` — one Move/Sprint, and every hex one could end on now.
 * `stress_outlook`, `projected_stress`, `shutdown_thresholds` — what extra energy spent this
@@ -35,6 +36,7 @@ __all__ = [
     "MovePreview",
     "WeaponPreview",
     "expected_damage",
+    "fire_expected",
     "fire_preview",
     "move_preview",
     "projected_stress",
@@ -213,6 +215,25 @@ def fire_preview(
         ap_cost=fire_ap_cost(location),
         refusal=refusal,
     )
+
+
+def fire_expected(
+    battle: Battle, unit: Unit, group: int, target_id: str, location: str | None = None
+) -> float | None:
+    """`fire_preview(...).expected` alone, or None where its `refusal` is set: the shots the
+    plan fires, in weapon order, each its chance times its damage (what a bot weighing many
+    orders asks, without the preview's LOS, per-weapon lines and energy)."""
+    check = check_fire(battle, unit, group, target_id, location)
+    if isinstance(check, str):
+        return None
+    target = battle.unit(target_id)
+    expected = 0.0
+    for index in check.shots:  # ascending: the preview's order of summing
+        ws = unit.weapons[index]
+        chance = hit_chance(battle, unit, target, ws, called_shot=location is not None)
+        if chance is not None:
+            expected += expected_damage(chance.chance, stats.weapon_of(ws), target)
+    return expected
 
 
 def targets(battle: Battle, unit: Unit) -> tuple[Unit, ...]:

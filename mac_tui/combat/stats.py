@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from ..catalog import LOCATION_ORDER, catalog
 from ..catalog.records import ApCosts, Chassis, Weapon
+from ..memo import ByIdentity
 from .state import LEGS, LOC_INDEX, EquipmentState, Unit, WeaponState
 
 
@@ -37,7 +38,22 @@ def equipment_total(equipment: Iterable[EquipmentState], effect: str) -> int:
 
 def equipment_value(unit: Unit, effect: str) -> int:
     """Sum of `value` over the unit's working equipment with this effect (0 if none)."""
-    return equipment_total(unit.equipment, effect)
+    return _EFFECTS.get(unit.equipment, _effect_totals, catalog()).get(effect, 0)
+
+
+def _effect_totals(equipment: tuple[EquipmentState, ...]) -> dict[str, int]:
+    """`equipment_total` of every effect at once (a frame's equipment tuple is shared by its
+    states until a piece is destroyed, so this is worked out about once a battle)."""
+    cat = catalog()
+    totals: dict[str, int] = {}
+    for e in equipment:
+        if not e.destroyed:
+            eq = cat.equipment[e.equipment]
+            totals[eq.effect] = totals.get(eq.effect, 0) + eq.value
+    return totals
+
+
+_EFFECTS: ByIdentity[tuple[EquipmentState, ...], dict[str, int]] = ByIdentity(1024)
 
 
 def equipment_count(unit: Unit, effect: str) -> int:
