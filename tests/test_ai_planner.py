@@ -19,7 +19,15 @@ from mac_tui.bots.random_bot import random_policy
 from mac_tui.catalog import LOCATION_ORDER
 from mac_tui.combat import stats
 from mac_tui.combat.attack import hit_chance, line_of_sight
-from mac_tui.combat.commands import AutoDeploy, Brace, CalledShot, Move, Sprint, StartBattle
+from mac_tui.combat.commands import (
+    AutoDeploy,
+    Brace,
+    CalledShot,
+    FireGroup,
+    Move,
+    Sprint,
+    StartBattle,
+)
 from mac_tui.combat.firing import plan_fire
 from mac_tui.combat.forecast import forecast_steps
 from mac_tui.combat.mapgen import BattleMap
@@ -30,13 +38,16 @@ from mac_tui.core import Accepted
 from mac_tui.game import legal_commands, parse_command, step
 from mac_tui.hexgrid import Hex, distance, from_offset
 from mac_tui.model import GameState, initial_state
-from mac_tui.players.ai import REPLANNED, plan_activation, policy_for, volleys
+from mac_tui.players.ai import REPLANNED, plan_activation, policy_for, situation, volleys
+from mac_tui.players.ai.choice import choose
 from mac_tui.players.ai.explain import command_words, describe, plan_words, who_words
+from mac_tui.players.ai.odds import volley_odds
 from mac_tui.players.ai.plan_search import all_plans
+from mac_tui.players.ai.plan_types import Plan
 from mac_tui.players.ai.plans import Planner
-from mac_tui.players.ai.situation import Situation
+from mac_tui.players.ai.situation import NONE_STATUS, STANDOFF_FROM, Situation
 from mac_tui.players.ai.skill import skill
-from mac_tui.players.ai.tables import kit_of, map_tables
+from mac_tui.players.ai.tables import Gun, kit_of, map_tables
 from mac_tui.players.ai.volleys import called_kill
 from mac_tui.players.driver import Seats, drive
 from mac_tui.players.sim import play
@@ -283,6 +294,48 @@ def test_a_frame_with_nothing_in_reach_closes_in() -> None:
     assert "brace" not in plan
 
 
+def test_a_standoff_ends_the_frame_closes_in_as_the_battle_drags_on() -> None:
+    """AI5: a damaged Defensive frame with only a Medium Laser holds back from an enemy with
+    two Autocannons early on, and closes in once the battle has run past STANDOFF_FROM rounds
+    (the pull toward its preferred distance grows each round after it)."""
+    me = frame("p", "player", 1, 1, weapons=(weapon("medium_laser", "right_arm"),))
+    me = damaged(attrs.evolve(me, stance="defensive"), 0.5)
+    enemy = frame(
+        "e",
+        "enemy",
+        20,
+        1,
+        weapons=(weapon("autocannon_5", "left_arm"), weapon("autocannon_5", "right_arm", 2)),
+    )
+    state = scene(["." * 24] * 3, [me, enemy], order=("e", "p"), turn=1)
+    assert state.battle is not None
+
+    def at_round(n: int) -> GameState:
+        assert state.battle is not None
+        return attrs.evolve(state, battle=attrs.evolve(state.battle, round=n))
+
+    assert chosen(at_round(2), 3) == ("end",)
+    assert chosen(at_round(STANDOFF_FROM), 3) == ("end",)
+    late = plan_activation(at_round(STANDOFF_FROM + 8), 3).chosen
+    assert isinstance(late.commands[0], (Move, Sprint))
+    assert late.at is not None
+    there = from_offset(20, 1)
+    assert distance(late.at, there) < distance(from_offset(1, 1), there)
+
+
+def test_a_one_action_pilot_moves_into_reach_and_then_fires() -> None:
+    """Tactics 1 plans one action at a time, but values a Move by the fire its AP left can
+    bring from where it lands: out of reach, it walks into reach (rather than sprinting, which
+    leaves no AP) and its next decision fires."""
+    state = scene(["." * 22] * 3, [frame("p", "player", 1, 1), frame("e", "enemy", 17, 1)])
+    decide = policy_for(1)
+    first = decide(state).command
+    assert isinstance(first, Move)
+    out = step(state, first)
+    assert isinstance(out, Accepted)
+    assert decide(out.state).command.to_text().startswith("fire ")
+
+
 def test_an_exposed_frame_ends_in_cover_when_it_can() -> None:
     """Cover (§3.5): the enemy (to act after it) has it in range; a Forest hex and open ground
     are as far from the enemy; with one group to fire, it moves into the Forest and fires."""
@@ -493,6 +546,39 @@ def test_low_tactics_calls_no_shots_and_plans_one_action_at_a_time() -> None:
     assert max(len(p.commands) for p in plans) == 2
 
 
+def test_from_tactics_5_the_fire_to_come_reads_the_ground_exactly() -> None:
+    """AI3: an enemy's reply across one Rocks hex (3 points of line of sight): below Tactics 5
+    the planner rounds the shift to 5 points (tables shared by positions a point or two
+    apart); from Tactics 5 it takes the 3 points as they are."""
+    rows = [OPEN, "......^.........", OPEN]
+    state = scene(rows, [frame("p", "player", 3, 1), frame("e", "enemy", 9, 1)])
+    replies = {}
+    for tactics, shift in ((4, -5), (5, -3), (6, -3)):
+        sit = Situation(bat(state), bat(state).units[0], skill(tactics))
+        (r,) = sit.replies
+        assert sit.tables.los(r.pos, sit.pos) == 3
+        d = distance(r.pos, sit.pos)
+        replies[tactics] = sit.reply(r, sit.me, sit.pos, NONE_STATUS)
+        assert replies[tactics] == volleys.potential(
+            r.kit, sit.me, d, shift, 0, r.energy, r.ap, r.move
+        )
+    assert replies[4] != replies[5] == replies[6]
+
+
+def test_a_better_pilot_gives_up_less_of_its_best_plan_to_follow_its_priority() -> None:
+    """AI2/AI3: Focus Fire ranks the damaged frame first; a plan at it worth 88% of the best
+    (at the whole frame) is within the 85% window of Tactics 4, not the 90% of Tactics 5 nor
+    the 95% of Tactics 6."""
+    me = attrs.evolve(frame("p", "player", 3, 1), priority="focus_fire", stance="balanced")
+    weak = damaged(frame("weak", "enemy", 8, 1), 0.3)
+    whole = frame("whole", "enemy", 9, 1)
+    units = {u.id: u for u in (me, weak, whole)}
+    best = Plan((FireGroup(1, "whole"),), 100.0, (), target="whole")
+    near = Plan((FireGroup(1, "weak"),), 88.0, (), target="weak")
+    for tactics, pick in ((3, near), (4, near), (5, best), (6, best)):
+        assert choose([best, near], me, units, skill(tactics).window)[0] is pick
+
+
 def test_ai_tactics_n_overrides_the_pilots() -> None:
     state = scene([OPEN] * 3, [frame("p", "player", 3, 1), frame("e", "enemy", 8, 1)])
     assert "tactics 2" in policy_for(2)(state).note
@@ -522,6 +608,53 @@ def test_the_battle_log_keeps_the_explanation() -> None:
     first = records[0]["why"][0]
     assert set(first) == {"plan", "value", "parts"}
     assert math.isclose(sum(first["parts"].values()), first["value"], abs_tol=0.1)
+
+
+def test_the_fire_drawn_is_shared_only_by_decisions_that_see_the_same_fire() -> None:
+    """The fire a hex draws is kept from one decision to the next while everything it is
+    worked out from is equal (the frame's own AP spent changes nothing of it), and worked out
+    afresh when an enemy has moved: either way equal to a decision that starts from nothing."""
+    state = scene([OPEN] * 3, [frame("p", "player", 3, 1), frame("e", "enemy", 9, 1)])
+    b = bat(state)
+    me, enemy = b.units
+    hexes = [from_offset(c, r) for c in range(0, 7) for r in range(3)]
+
+    def drawn(battle: Battle, fresh: bool) -> list[list[float]]:
+        if fresh:
+            situation._drawn_tables.clear()
+        sit = Situation(battle, battle.units[0], skill(4))
+        return [sit.drawn(h, NONE_STATUS) for h in hexes]
+
+    first = drawn(b, fresh=True)
+    spent = attrs.evolve(b, units=(attrs.evolve(me, ap=1), enemy))
+    kept = drawn(spent, fresh=False)
+    assert all(x is y for x, y in zip(kept, first, strict=True))  # the same lists: kept
+    moved = attrs.evolve(b, units=(me, attrs.evolve(enemy, pos=from_offset(6, 1))))
+    after_move = drawn(moved, fresh=False)
+    assert after_move == drawn(moved, fresh=True) != first
+
+
+def test_reactive_armour_is_taken_hit_by_hit_as_the_engine_does() -> None:
+    """§7.7.3: the reduction is rounded down on each hit's structure damage, so small hits
+    lose nothing to it: three hits of 10, 8 and 5 called at a centre torso of 15 armour and 8
+    structure behind 15% Reactive Armor destroy it when all three land (the engine's exact
+    forecast agrees), though 23 points in one hit would not."""
+    target = make_unit("t", equipment=(gear("reactive_armor"),))
+    ct = LOC_INDEX["center_torso"]
+    armor = tuple(15 if i == ct else a for i, a in enumerate(target.armor))
+    structure = tuple(8 if i == ct else x for i, x in enumerate(target.structure))
+    target = attrs.evolve(target, armor=armor, structure=structure)
+    kit = kit_of(target)
+    assert kit.reactive == 15 and kit.hp[ct] == 24  # one 23-point hit: 8 past armour, 7 after 15%
+    shots = tuple(
+        (chance, Gun(i, 1, 0, damage, 0, (), 1, False, False, 0))
+        for i, (chance, damage) in enumerate(((50, 10), (70, 8), (55, 5)))
+    )
+    ours = volley_odds(kit, shots, "center_torso")
+    steps = tuple(Shot(g.damage, g.missile, ct, (), (c,)) for c, g in shots)
+    exact = forecast_steps(target, steps)
+    assert math.isclose(ours.p_destroyed[ct], 0.5 * 0.7 * 0.55)
+    assert math.isclose(ours.p_destroyed[ct], exact.p_destroyed["center_torso"])
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

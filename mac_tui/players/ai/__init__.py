@@ -62,7 +62,7 @@ def plan_activation(state: GameState, tactics: int | None = None) -> Planned:
         raise ValueError("no frame is acting")
     level = skill(unit.pilot.tactics if tactics is None else tactics)
     planner = Planner(Situation(battle, unit, level))
-    chosen, ranked = choose(all_plans(planner), unit, {u.id: u for u in battle.units})
+    chosen, ranked = choose(all_plans(planner), unit, {u.id: u for u in battle.units}, level.window)
     shown = (chosen, *[p for p in ranked if p is not chosen])[:TOP_OPTIONS]
     note = f"{unit.id} {unit.stance} {unit.priority} tactics {level.tactics}"
     return Planned(shown, note)

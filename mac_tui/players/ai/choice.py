@@ -71,30 +71,38 @@ def _targets(plan: Plan) -> set[str]:
     return {c.target for c in plan.commands if isinstance(c, (FireGroup, CalledShot))}
 
 
-def priority_pick(plans: list[Plan], unit: Unit, battle_units: dict[str, Unit]) -> Plan:
-    """§10.3: when the best plan fires, the best plan worth at least PRIORITY_WINDOW of it that
-    fires at the target the frame's priority ranks first (all its fire at it, when such a plan
-    is in the window)."""
+def priority_pick(
+    plans: list[Plan],
+    unit: Unit,
+    battle_units: dict[str, Unit],
+    window: float = PRIORITY_WINDOW,
+) -> Plan:
+    """§10.3: when the best plan fires, the best plan worth at least `window` of it (by the
+    pilot's Tactics, `skill.PRIORITY_WINDOWS`) that fires at the target the frame's priority
+    ranks first (all its fire at it, when such a plan is in the window)."""
     best = plans[0]
     if not _fires(best):
         return best
-    floor = best.value - (1 - PRIORITY_WINDOW) * abs(best.value)
-    window = [p for p in plans if _fires(p) and p.value >= floor]
+    floor = best.value - (1 - window) * abs(best.value)
+    near = [p for p in plans if _fires(p) and p.value >= floor]
     key = PRIORITY_KEY[unit.priority]
     first = min(
-        (p.target for p in window if p.target is not None),
+        (p.target for p in near if p.target is not None),
         key=lambda t: (*key(battle_units[t]), t),
     )
     return next(
-        (p for p in window if _targets(p) == {first}),
-        next(p for p in window if p.target == first),
+        (p for p in near if _targets(p) == {first}),
+        next(p for p in near if p.target == first),
     )
 
 
 def choose(
-    plans: list[Plan], unit: Unit, battle_units: dict[str, Unit]
+    plans: list[Plan],
+    unit: Unit,
+    battle_units: dict[str, Unit],
+    window: float = PRIORITY_WINDOW,
 ) -> tuple[Plan, tuple[Plan, ...]]:
     """The plan the frame plays, and every plan best first."""
     ranked = sorted(plans, key=lambda p: -p.value)  # stable: generation order breaks ties
     allowed = stance_filter(ranked, unit)
-    return priority_pick(allowed, unit, battle_units), tuple(ranked)
+    return priority_pick(allowed, unit, battle_units, window), tuple(ranked)

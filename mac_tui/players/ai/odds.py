@@ -5,8 +5,10 @@ This is the planner's own estimate: each location's fate is worked out exactly o
 of the volley (hit or miss, §4.1 hit location or the called one, the §4.4 transfer chain, the
 head's §4.6 survival roll), with two simplifications: the locations are taken one at a time
 (a side torso's overflow into the centre torso uses the side torso's hit points before the
-volley), and component effects (§4.3) are left out. Reactive Armor counts as extra structure;
-Point Defense as a lower chance of the missile landing.
+volley), and component effects (§4.3) are left out. Reactive Armor is taken hit by hit at
+the location worked out, as the engine does (each hit's structure damage reduced and rounded
+down on its own), and as extra structure on the way through other locations; Point Defense
+counts as a lower chance of the missile landing.
 """
 
 from __future__ import annotations
@@ -67,14 +69,53 @@ def _arriving(hp: tuple[int, ...], start: int, amount: int, at: int) -> int:
 
 
 Shot = tuple[float, int]  # (chance the hit lands, damage)
+_NO_REACTIVE: Final[tuple[None, ...]] = (None,) * _N
+_REACHING_KEPT: Final = 50_000
+_reaching_cache: dict[tuple[tuple[int, ...], int, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _reaching(hp: tuple[int, ...], damage: int, at: int) -> tuple[tuple[int, int], ...]:
+    """(location hit, damage reaching `at`) for each location a hit of `damage` reaches `at`
+    from, in location order (kept: the same few frames and weapons come up again and again)."""
+    key = (hp, damage, at)
+    found = _reaching_cache.get(key)
+    if found is None:
+        found = tuple((start, a) for start in range(_N) if (a := _arriving(hp, start, damage, at)))
+        if len(_reaching_cache) >= _REACHING_KEPT:
+            _reaching_cache.clear()
+        _reaching_cache[key] = found
+    return found
+
+
+def _after(done: int, amount: int, armor: int, percent: int) -> int:
+    """§7.7.3 Reactive Armor, hit by hit as the engine does it: what a location has taken
+    (armour, then structure) after `amount` more arrives, the structure's share reduced by
+    `percent` rounded down, at least 1."""
+    if done < armor:
+        soaked = min(armor - done, amount)
+        done += soaked
+        amount -= soaked
+    if amount > 0:
+        done += max(1, amount - amount * percent // 100)
+    return done
 
 
 def _destroy_chance(
-    hp: tuple[int, ...], shots: Sequence[Shot], at: int, called: int | None
+    hp: tuple[int, ...],
+    shots: Sequence[Shot],
+    at: int,
+    called: int | None,
+    reactive: tuple[int, int, int] | None = None,
 ) -> float:
+    """The chance `shots` destroy location `at`; with `reactive` (its armour, its structure,
+    the reduction in percent) the reduction is taken hit by hit at `at` (each hit's structure
+    damage rounded down on its own: small hits lose nothing), elsewhere as `hp` has it."""
     need = hp[at]
     if need <= 0:
         return 0.0
+    if reactive is not None:
+        armor, structure, percent = reactive
+        need = armor + structure
     weights = _Tables.weights
     dist: dict[int, float] = {0: 1.0}
     for p, damage in shots:
@@ -83,10 +124,8 @@ def _destroy_chance(
             spread = ((_arriving(hp, called, damage, at), p),)
         else:
             acc: dict[int, float] = {}
-            for start in range(_N):
-                a = _arriving(hp, start, damage, at)
-                if a:
-                    acc[a] = acc.get(a, 0.0) + p * weights[start]
+            for start, a in _reaching(hp, damage, at):
+                acc[a] = acc.get(a, 0.0) + p * weights[start]
             spread = tuple(acc.items())
         if not spread:
             continue
@@ -97,7 +136,7 @@ def _destroy_chance(
                 continue
             rest = q
             for a, pa in spread:
-                v = done + a
+                v = done + a if reactive is None else _after(done, a, armor, percent)
                 if v > need:
                     v = need
                 nxt[v] = nxt.get(v, 0.0) + q * pa
@@ -105,6 +144,25 @@ def _destroy_chance(
             nxt[done] = nxt.get(done, 0.0) + rest
         dist = nxt
     return sum(q for done, q in dist.items() if done >= need)
+
+
+def _needed(hp: int, reactive: tuple[int, int, int] | None) -> int:
+    """The least damage that can destroy a location (`hp` left, or with Reactive Armor its
+    armour and structure: hit by hit, small hits lose nothing to it)."""
+    if reactive is None or hp <= 0:
+        return hp
+    return reactive[0] + reactive[1]
+
+
+def _reactive(target: Kit) -> tuple[tuple[int, int, int] | None, ...]:
+    """Per location: (armour, structure, reduction) where Reactive Armor works, else None."""
+    if not target.reactive:
+        return _NO_REACTIVE
+    u = target.unit
+    return tuple(
+        (u.armor[i], u.structure[i], target.reactive) if u.structure[i] > 0 else None
+        for i in range(_N)
+    )
 
 
 def volley_odds(target: Kit, shots: Sequence[tuple[int, Gun]], called: str | None) -> Odds:
@@ -124,9 +182,11 @@ def volley_odds(target: Kit, shots: Sequence[tuple[int, Gun]], called: str | Non
     at = None if called is None else LOCATION_ORDER.index(called)
     hp = target.hp
     total = sum(d for _, d in landed)
+    reactive = _reactive(target)
     # a location the whole volley cannot reach the end of is not worked out
     destroyed = tuple(
-        _destroy_chance(hp, landed, i, at) if 0 < hp[i] <= total else 0.0 for i in range(_N)
+        _destroy_chance(hp, landed, i, at, r) if 0 < _needed(hp[i], r) <= total else 0.0
+        for i, r in enumerate(reactive)
     )
     p_pilot = destroyed[HEAD] * (1.0 - target.piloting_survival)
     p_kill = 1.0 - (1.0 - destroyed[CENTER_TORSO]) * (1.0 - p_pilot)

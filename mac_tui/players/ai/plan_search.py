@@ -95,7 +95,9 @@ def other_acts(
                 )
 
 
-def score(pl: Planner, spot: Spot, attacks: list[Attack], acts: tuple[Act, ...]) -> Scored:
+def score(
+    pl: Planner, spot: Spot, attacks: list[Attack], acts: tuple[Act, ...], ahead: float = 0.0
+) -> Scored:
     return pl.value(
         spot,
         attacks,
@@ -104,7 +106,19 @@ def score(pl: Planner, spot: Spot, attacks: list[Attack], acts: tuple[Act, ...])
         sum(a.energy for a in acts),
         sum(a.overwatch for a in acts),
         sum(a.support for a in acts),
+        ahead,
     )
+
+
+def one_step_ahead(
+    pl: Planner, spot: Spot, ap_left: int, energy: float, fired: tuple[int, ...] = ()
+) -> float:
+    """A one-action planner's guess at what its next action adds (skill depth 1): with an AP
+    left, its best group's fire from where this one leaves it (`Planner.quick_fire`); the next
+    decision plans it."""
+    if pl.sit.skill.depth >= 2 or ap_left < 1:
+        return 0.0
+    return pl.quick_fire(spot.hex, pl.energy_left - round(energy), fired)
 
 
 def pairable(pl: Planner, c1: Command, c2: Command) -> bool:
@@ -129,9 +143,11 @@ def stay(pl: Planner, here: Spot, depth: int) -> Iterator[Plan]:
     firsts = pl.attacks_from(here.hex, budget)
     singles = list(other_acts(pl, here, budget, ap))
     for a in firsts:
-        yield plan_of(a.commands, pl.value(here, [a]), a.target.unit.id)
+        ahead = one_step_ahead(pl, here, ap - 1, a.energy, a.groups)
+        yield plan_of(a.commands, pl.value(here, [a], ahead=ahead), a.target.unit.id)
     for cmds, act in singles:
-        yield plan_of(cmds, score(pl, here, [], (act,)))
+        ahead = 0.0 if act.overwatch else one_step_ahead(pl, here, ap - 1, act.energy)
+        yield plan_of(cmds, score(pl, here, [], (act,), ahead))
     if ap < 2 or depth < 2:
         return
     # two groups
@@ -204,9 +220,10 @@ def moves(pl: Planner, spots: list[Spot], depth: int) -> Iterator[Plan]:
         assert spot.command is not None
         base = pl.value(spot, [])
         standing.append((base[0], spot))
-        yield plan_of((spot.command,), base)
         if ap - spot.ap >= 1 and depth >= 2:
             promising.append((base[0] + pl.quick_fire(spot.hex, budget - spot.energy), i, spot))
+        ahead = one_step_ahead(pl, spot, ap - spot.ap, spot.energy)
+        yield plan_of((spot.command,), pl.value(spot, [], ahead=ahead) if ahead else base)
     # the acts after a Move or jump: worked out in full where they promise most
     promising.sort(key=lambda p: (-p[0], p[1]))
     for _, _, spot in promising[:FOLLOWED_UP]:

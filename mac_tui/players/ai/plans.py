@@ -14,8 +14,10 @@ designate a target for its side, shield an ally. Its value is the sum of named p
 * `wreck`: the chance of destroying a location times the firepower mounted there (legs: the
   frame's mobility);
 * `stress`: the shutdown risk the Flamer's stress (R9) puts on the target;
-* `outlook`: the fire the frame could bring next time from where it ends;
-* `band`: hexes from the stance's preferred distance (pressed harder in a quiet battle);
+* `outlook`: the fire the frame could bring next time from where it ends (for a one-action
+  planner, Tactics 1-2, also its next action's: `plan_search.one_step_ahead`);
+* `band`: hexes from the stance's preferred distance (pressed harder in a quiet battle and in
+  a long one);
 * `received`: the fire the end position draws before the frame acts again (lines of sight,
   bracing, countermeasures and the plan's kills included) as if its ground gave no cover;
   `cover`: what the ground's cover takes off that, counted `COVER_HELD` times (a frame holds
@@ -187,29 +189,27 @@ class Planner:
             spot.band = -BAND * s.pressure * s.band(spot.hex)
         return out
 
-    def quick_fire(self, at: Hex, budget: int) -> float:
-        """A quick bound on the fire a frame landing at `at` could add: its best group's
-        expected damage at any enemy, weighted by the enemy's worth (no odds worked out)."""
+    def quick_fire(self, at: Hex, budget: int, fired: tuple[int, ...] = ()) -> float:
+        """A quick bound on the fire a frame landing at `at` could add: its best group (but
+        those `fired`) expected damage at any enemy, weighted by the enemy's worth (no odds
+        worked out)."""
         s = self.sit
+        me = s.me
+        groups = [g for g in self.free_groups if g not in fired]
         best = 0.0
-        for g in self.free_groups:
-            for t in s.enemies:
-                tpos = t.unit.pos
-                assert tpos is not None
-                d = distance(at, tpos)
-                if d == 0 or d > s.me.reach:
-                    continue
-                v = s.volley(
-                    s.me,
-                    g,
-                    t,
-                    d,
-                    s.tables.los(at, tpos),
-                    s.tables.cover[tpos],
-                    s.spotted(self.unit, tpos, self.unit.id),
-                    budget,
-                    self.extra_against(t),
-                ).expected * s.damage_weight(t)
+        for t in s.enemies:
+            tpos = t.unit.pos
+            assert tpos is not None
+            d = distance(at, tpos)
+            if d == 0 or d > me.reach:
+                continue
+            los = s.tables.los(at, tpos)
+            cover = s.tables.cover[tpos]
+            spotted = s.spotted(self.unit, tpos, self.unit.id)
+            extra = self.extra_against(t)
+            weight = s.damage_weight(t)
+            for g in groups:
+                v = s.volley(me, g, t, d, los, cover, spotted, budget, extra).expected * weight
                 if v > best:
                     best = v
         return best
@@ -237,7 +237,11 @@ class Planner:
         extra_energy: float = 0.0,
         overwatch: float = 0.0,
         support: float = 0.0,
+        ahead: float = 0.0,
     ) -> Scored:
+        """The plan ending at `spot` after `attacks` and the other actions' effects; `ahead`
+        is fire the frame can still bring this activation from `spot` (a one-action planner's
+        move: `quick_fire` with the AP it leaves), counted with the outlook."""
         s = self.sit
         dmg = kill = pilot = wreck = stress = 0.0
         kills: dict[Kit, float] = {}
@@ -272,7 +276,7 @@ class Planner:
             pilot,
             wreck,
             stress,
-            spot.outlook,
+            spot.outlook + ahead,
             spot.band,
             received,
             cover,

@@ -17,8 +17,8 @@ No stance gives up fire for these: each shapes only what the frame does with an 
 fire with.
 
 Target priorities (§10.3): when its best plan fires, the frame plays the best plan worth at
-least 85% of it that fires at the target its priority ranks first (all its fire at it when
-such a plan is among them):
+least 85% of it (90% at Tactics 5, 95% at 6: `skill.PRIORITY_WINDOWS`) that fires at the target
+its priority ranks first (all its fire at it when such a plan is among them):
 
 * **Focus Fire**: the lowest remaining armour and structure;
 * **Spread Damage**: the highest share of its starting armour left;

@@ -47,9 +47,41 @@ FOLLOW_UP_FLOOR: Final = 0.25  # the follow-up never takes the kill distance bel
 SHUTDOWN_ROUNDS: Final = 1.5  # a shutdown costs this many activations of the frame's fire
 TYPICAL_EVASION: Final = 15
 OPTIMAL_BONUS: Final = 10
+#: The band is pressed harder from this round on in a quiet battle (nothing damaged yet) ...
+QUIET_FROM: Final = 3
+#: ... and from this round on in any battle (a standoff: R30 ends only one where nobody can
+#: move), by PRESS_PER_ROUND more each round.
+STANDOFF_FROM: Final = 12
+PRESS_PER_ROUND: Final = 0.5
+
+ODDS_KEPT: Final = 20_000
+#: A volley's odds by the target's kit (one frame state: `kit_of`), the shots and the called
+#: location, shared by the decisions that follow (a frame nobody hit keeps its kit).
+_odds: dict[tuple[object, ...], Odds] = {}
+
+DRAWN_KEPT: Final = 4
+DrawnTable = dict[tuple[Hex, "Status", int | None], list[float]]
+#: The fire drawn at each hex (`Situation.drawn`) by everything it is worked out from, for the
+#: last few decisions.
+_drawn_tables: dict[tuple[object, ...], DrawnTable] = {}
+
+
+def drawn_table(inputs: tuple[object, ...]) -> DrawnTable:
+    found = _drawn_tables.get(inputs)
+    if found is None:
+        if len(_drawn_tables) >= DRAWN_KEPT:
+            _drawn_tables.clear()
+        found = _drawn_tables[inputs] = {}
+    return found
+
 
 Status = tuple[bool, bool]  # (braced, countermeasures on)
 NONE_STATUS: Final[Status] = (False, False)
+
+
+def exactly(shift: int) -> int:
+    """A shift as it is (`Skill.exact`; `volleys.coarse` rounds it)."""
+    return shift
 
 
 class Reply(NamedTuple):
@@ -75,6 +107,7 @@ class Situation:
         self.battle = battle
         self.unit = unit
         self.skill = skill
+        self.rounded = exactly if skill.exact else coarse
         self.tables: MapTables = map_tables(battle.map)
         self.me: Kit = kit_of(unit)
         assert unit.pos is not None
@@ -112,18 +145,22 @@ class Situation:
         ]
         reactor = cat.combat.reactor
         self.reactor = reactor
-        self._odds: dict[tuple[object, ...], Odds] = {}
         self._fp: dict[str, float] = {}
         self._ehp: dict[str, float] = {}
         self._loc_value: dict[str, tuple[float, ...]] = {}
         self._others2: dict[int, float] = {}
         self._reactors: dict[str, tuple[int, int, float]] = {}
         self._spotted: dict[tuple[str, Hex], bool] = {}
+        self._sights: dict[tuple[int, Hex], tuple[int, int, bool]] = {}
+        self._outputs: dict[str, tuple[int, int]] = {}
+        self._weights: dict[tuple[str, float], float] = {}
+        self._drawn_table: DrawnTable | None = None
         damaged = any(
             u.total_armor < u.start_armor or u.total_structure < u.start_structure
             for u in battle.units
         )
-        self.pressure = 1.0 if damaged else 1.0 + max(0, battle.round - 3) * 0.5
+        since = STANDOFF_FROM if damaged else QUIET_FROM
+        self.pressure = 1.0 + max(0, battle.round - since) * PRESS_PER_ROUND
         self.last_enemy = len(self.enemies) == 1
         self.replies = self._replies()
         self.next_energy = stats.overload_limit(unit)
@@ -173,10 +210,12 @@ class Situation:
         if not shots:
             return NOTHING
         key = (tgt, shots, called)
-        found = self._odds.get(key)
+        found = _odds.get(key)
         if found is None:
             found = volley_odds(tgt, shots, called)
-            self._odds[key] = found
+            if len(_odds) >= ODDS_KEPT:
+                _odds.clear()
+            _odds[key] = found
         return found
 
     def potential(
@@ -238,7 +277,7 @@ class Situation:
                 e,
                 a,
                 d,
-                coarse(-self.tables.cover[apos] - los),
+                self.rounded(-self.tables.cover[apos] - los),
                 0,
                 stats.overload_limit(e.unit),
                 stats.max_ap(e.unit),
@@ -281,7 +320,7 @@ class Situation:
                         a,
                         e,
                         d,
-                        coarse(-self.tables.cover[epos] - los),
+                        self.rounded(-self.tables.cover[epos] - los),
                         0,
                         stats.energy_left(a.unit),
                         a.unit.ap,
@@ -296,7 +335,11 @@ class Situation:
 
     def damage_weight(self, k: Kit, focus: float | None = None) -> float:
         f = self.skill.focus if focus is None else focus
-        return 1.0 + f * FOCUS * self.firepower(k) / self.kill_distance(k)
+        key = (k.unit.id, f)
+        found = self._weights.get(key)
+        if found is None:
+            found = self._weights[key] = 1.0 + f * FOCUS * self.firepower(k) / self.kill_distance(k)
+        return found
 
     def kill_value(self, k: Kit) -> float:
         value = self.skill.focus * HORIZON * self.firepower(k)
@@ -353,12 +396,7 @@ class Situation:
         r = self.reactor
         found = self._reactors.get(u.id)
         if found is None:
-            out = stats.effective_output(u)
-            found = (
-                out,
-                max(r.dissipation_min, out // r.dissipation_divisor),
-                self.firepower(kit_of(u)),
-            )
+            found = (*self._output(u), self.firepower(kit_of(u)))
             self._reactors[u.id] = found
         output, dissipation, fp = found
         stress = max(0, u.stress - vented) + max(0, energy_used - output) + extra_stress
@@ -371,12 +409,23 @@ class Situation:
             cost = r.shutdown_chance / 100 * shutdown
         return cost + 0.15 * fp * stress / max(1, output)
 
+    def _output(self, u: Unit) -> tuple[int, int]:
+        """The frame's effective output and what it dissipates at the round's end (§5.3)."""
+        found = self._outputs.get(u.id)
+        if found is None:
+            r = self.reactor
+            out = stats.effective_output(u)
+            found = self._outputs[u.id] = (
+                out,
+                max(r.dissipation_min, out // r.dissipation_divisor),
+            )
+        return found
+
     def end_stress(self, energy_used: int, vented: int) -> float:
-        r = self.reactor
         u = self.unit
-        output = stats.effective_output(u)
+        output, dissipation = self._output(u)
         stress = max(0, u.stress - vented) + max(0, energy_used - output)
-        return stress - min(stress, max(r.dissipation_min, output // r.dissipation_divisor))
+        return stress - min(stress, dissipation)
 
     # ---- the fire a position draws ----------------------------------------------------------
     def _replies(self) -> list[Reply]:
@@ -399,6 +448,44 @@ class Situation:
             out.append(Reply(i, e, epos, ap, energy, move, now, friends if e.indirect else None))
         return out
 
+    def _sight(self, r: Reply, at: Hex) -> tuple[int, int, bool]:
+        """The enemy of `r`'s distance and line of sight to `at`, and whether a friend of its
+        spots `at` for its indirect fire (R10): the same for every status and target there."""
+        key = (r.slot, at)
+        found = self._sights.get(key)
+        if found is None:
+            spotted = False
+            if r.friends is not None:
+                spot = self.spot_range
+                spotted = any(distance(f, at) <= spot for f in r.friends)
+            found = (distance(r.pos, at), self.tables.los(r.pos, at), spotted)
+            self._sights[key] = found
+        return found
+
+    def reply_both(
+        self, r: Reply, target: Kit, at: Hex, status: Status, cover: int | None = None
+    ) -> tuple[float, float]:
+        """`reply` without and with `kills`, worked out together."""
+        d, los, spotted = self._sight(r, at)
+        if d == 0:
+            return 0.0, 0.0
+        braced, ecm = status
+        extra = 0
+        if braced and r.now:
+            extra -= self.brace_mod
+        if ecm:
+            extra += target.ecm_value
+        shift = self.rounded(extra - (self.tables.cover[at] if cover is None else cover) - los)
+        relief = relief_of(r.kit.indirect, los, spotted)
+        v = potential(r.kit, target, d, shift, relief, r.energy, r.ap, r.move)
+        worst = v
+        if r.ap >= 2 and r.kit.reach >= d:
+            # a called shot that may put the frame out: its worth, as damage
+            ck = called_kill(r.kit, target, d, shift, relief, r.energy)
+            if ck > 0:
+                worst = max(v, ck * self.kill_value(target) / self.damage_weight(target, 1.0))
+        return v, worst
+
     def reply(
         self,
         r: Reply,
@@ -411,29 +498,8 @@ class Situation:
         """Expected damage the enemy of `r` can fire at `target` standing at `at` before this
         frame acts again (with the cover of `at`, or `cover`); with `kills`, or the worth (as
         damage) of a called shot that may put it out of the fight, when that is more."""
-        d = distance(r.pos, at)
-        if d == 0:
-            return 0.0
-        braced, ecm = status
-        extra = 0
-        if braced and r.now:
-            extra -= self.brace_mod
-        if ecm:
-            extra += target.ecm_value
-        spotted = False
-        if r.friends is not None:
-            spot = self.spot_range
-            spotted = any(distance(f, at) <= spot for f in r.friends)
-        los = self.tables.los(r.pos, at)
-        shift = coarse(extra - (self.tables.cover[at] if cover is None else cover) - los)
-        relief = relief_of(r.kit.indirect, los, spotted)
-        v = potential(r.kit, target, d, shift, relief, r.energy, r.ap, r.move)
-        if kills and r.ap >= 2 and r.kit.reach >= d:
-            # a called shot that may put the frame out: its worth, as damage
-            ck = called_kill(r.kit, target, d, shift, relief, r.energy)
-            if ck > 0:
-                v = max(v, ck * self.kill_value(target) / self.damage_weight(target, 1.0))
-        return v
+        plain, worst = self.reply_both(r, target, at, status, cover)
+        return worst if kills else plain
 
     def others_drawn(self, r: Reply) -> float:
         """Σ over this frame's allies of the square of the enemy's reply at them."""
@@ -455,14 +521,47 @@ class Situation:
         `cover`). The share goes by what the enemy could do to each frame as they stand
         (bracing and countermeasures left out: an enemy does not always turn away from a braced
         frame), so bracing takes off only what it takes off the shots."""
-        out = [0.0] * len(self.enemies)
+        key = (at, status, cover)
+        table = self._drawn_table
+        if table is None:
+            table = self._drawn_table = drawn_table(self._drawn_inputs())
+        found = table.get(key)
+        if found is not None:
+            return found
+        out = table[key] = [0.0] * len(self.enemies)
         me = self.me
         for r in self.replies:
-            v = self.reply(r, me, at, status, cover, kills=True)
+            v0, v = self.reply_both(r, me, at, status, cover)
             if v > 0:
-                v0 = self.reply(r, me, at, NONE_STATUS, cover)
+                if status != NONE_STATUS:
+                    v0 = self.reply_both(r, me, at, NONE_STATUS, cover)[0]
                 out[r.slot] = v * v0 * v0 / (v0 * v0 + self.others_drawn(r))
         return out
+
+    def _drawn_inputs(self) -> tuple[object, ...]:
+        """Everything `drawn` reads, as values: two decisions with equal inputs draw equal fire
+        at every hex (the second decision of an activation, after a shot that changed no
+        enemy's guns, finds the first one's work done)."""
+        me = self.me
+        return (
+            self.tables,
+            self.skill.exact,
+            self.brace_mod,
+            self.spot_range,
+            len(self.enemies),
+            me.defence_sig,
+            me.hp,
+            me.piloting_survival,
+            me.ecm_value,
+            self.kill_value(me),
+            self.damage_weight(me, 1.0),
+            tuple((r.slot, r.pos, r.ap, r.energy, r.move, r.now, r.friends) for r in self.replies),
+            tuple((r.kit.attack_sig, r.kit.indirect, r.kit.move_energy) for r in self.replies),
+            tuple(
+                (a.unit.pos, a.defence_sig, a.hp, a.ecm_value, a.unit.braced, a.unit.ecm_active)
+                for a in self.allies
+            ),
+        )
 
     def received_weight(self) -> float:
         return self.fear * self.damage_weight(self.me, 1.0)
@@ -483,7 +582,7 @@ class Situation:
                 me,
                 e,
                 d,
-                coarse(-cover - line),
+                self.rounded(-cover - line),
                 relief_of(me.indirect, line, spotted),
                 self.next_energy,
                 self.next_ap,

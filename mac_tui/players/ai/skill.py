@@ -2,15 +2,20 @@
 
 The ladder (docs/rulings.md, "The battle AI"):
 
-* Tactics 1: one action at a time (no move-then-fire plans), kills and focus fire at half
-  weight, no called shots, no active equipment but the Thrust Pack, an enemy's reply credited
+* Tactics 1: one action at a time (no move-then-fire plans; an action that leaves an AP is
+  credited with its best group's fire from where it leaves the frame), kills and focus fire at
+  half weight, no called shots, no active equipment but the Thrust Pack, an enemy's reply credited
   with half its move;
 * Tactics 2: the same, with its countermeasures, uplink and barrier;
 * Tactics 3: the whole activation planned, full focus fire, an enemy's reply credited with its
   whole move;
 * Tactics 4: the lance's planner: it plays with its lance (a target the frames still to act
   this round can finish is worth more per point of damage: focus fire across the lance);
-* Tactics 5 and up: the full planner: called shots too, valued like any attack.
+* Tactics 5: called shots too, valued like any attack (BL3); reads the ground exactly in its
+  estimates of the fire to come (each point of line of sight and cover, where lower Tactics
+  round to 5 points), and follows its target priority only within 90% of its best plan's
+  worth (85% below);
+* Tactics 6: the same, within 95%.
 
 `ai:tactics=N` (`policy_for(tactics=N)`) makes every frame of the side play at N; the plain
 `ai` reads each frame's own pilot.
@@ -22,12 +27,23 @@ killed, so those enemies no longer call shots; from difficulty 4 (Tactics 5) the
 
 from __future__ import annotations
 
+from typing import Final
+
 from attrs import frozen
+
+from .rules import PRIORITY_WINDOW
 
 MIN_TACTICS = 1
 FULL_TACTICS = 6
 CALLED_SHOTS_TACTICS = 5  # BL3: called shots from this Tactics on
 COORDINATION_TACTICS = 4  # lance play from this Tactics on
+#: §10.3's window by Tactics (`rules.PRIORITY_WINDOW` below): a better pilot gives up less of
+#: its best plan's worth to follow its priority.
+PRIORITY_WINDOWS: Final[dict[int, float]] = {5: 0.90, 6: 0.95}
+#: From this Tactics the estimates of fire to come (an enemy's reply, its own outlook, the
+#: follow-up of its lance) take each point of line of sight and cover as it is, instead of
+#: sharing tables across positions a few points apart (`volleys.coarse`).
+EXACT_FROM: Final = 5
 
 
 @frozen
@@ -39,6 +55,8 @@ class Skill:
     support_equipment: bool  # countermeasures, uplink, barrier
     enemy_moves: float  # how much of an enemy's move its reply is credited with
     coordination: bool  # counts the fire of the allies still to act this round
+    window: float  # §10.3 priority window: the share of the best plan's value it may give up
+    exact: bool  # its estimates of fire to come read the ground point by point (no rounding)
 
 
 def skill(tactics: int) -> Skill:
@@ -52,4 +70,6 @@ def skill(tactics: int) -> Skill:
         support_equipment=t >= 2,
         enemy_moves=1.0 if t >= 3 else 0.5,
         coordination=t >= COORDINATION_TACTICS,
+        window=PRIORITY_WINDOWS.get(t, PRIORITY_WINDOW),
+        exact=t >= EXACT_FROM,
     )

@@ -25,7 +25,7 @@ class Volley(NamedTuple):
 # they stay true whoever carries them.
 _volleys: dict[tuple[int, ...], Volley] = {}
 _potentials: dict[tuple[int, ...], float] = {}
-_singles: dict[tuple[int, ...], tuple[float, ...]] = {}
+_singles: dict[tuple[int, ...], float] = {}
 _called: dict[tuple[float, ...], float] = {}
 CALLED: Final = ("head", "center_torso")
 
@@ -66,18 +66,15 @@ def volley(att: Kit, group: int, tgt: Kit, d: int, shift: int, relief: int, budg
     return found
 
 
-def best_singles(att: Kit, tgt: Kit, shift: int, relief: int, budget: int) -> tuple[float, ...]:
-    """The expected damage of `att`'s best single group at `tgt`, by distance."""
-    key = (att.attack_sig, tgt.defence_sig, shift, relief, budget)
+def best_single(att: Kit, tgt: Kit, d: int, shift: int, relief: int, budget: int) -> float:
+    """The expected damage of `att`'s best single group at `tgt` `d` hexes away (worked out
+    per distance as asked: a decision needs a few distances around each frame, not all)."""
+    key = (att.attack_sig, tgt.defence_sig, d, shift, relief, budget)
     found = _singles.get(key)
     if found is None:
-        groups = tuple(att.groups)
-        found = tuple(
-            max(
-                (volley(att, g, tgt, d, shift, relief, budget).expected for g in groups),
-                default=0.0,
-            )
-            for d in range(att.reach + 1)
+        found = max(
+            (volley(att, g, tgt, d, shift, relief, budget).expected for g in att.groups),
+            default=0.0,
         )
         _room(_singles)  # type: ignore[arg-type]
         _singles[key] = found
@@ -142,13 +139,13 @@ def potential(
                         best = v
     if ap >= 1:
         if ap >= 2 and move > 0:
-            singles = best_singles(att, tgt, shift, relief, budget - att.move_energy)
+            left = budget - att.move_energy
             lo, hi = max(1, d - move), min(d + move, att.reach)
         else:
-            singles = best_singles(att, tgt, shift, relief, budget)
+            left = budget
             lo, hi = d, min(d, att.reach)
         for dd in range(lo, hi + 1):
-            v = singles[dd]
+            v = best_single(att, tgt, dd, shift, relief, left)
             if v > best:
                 best = v
     _room(_potentials)  # type: ignore[arg-type]
