@@ -118,7 +118,7 @@ def test_drive_stops_when_a_human_must_act() -> None:
 
 
 def test_drive_applies_through_the_caller_and_reports_every_decision() -> None:
-    session = Session.new(11)
+    session = Session.new(12)  # a battle of more than 12 commands
     assert session.apply(NewSkirmish(1)).accepted
     seen: list[tuple[int, str]] = []
 

@@ -32,7 +32,7 @@ def test_the_readme_command_file_plays_without_a_refusal() -> None:
     text = (ROOT / "README.md").read_text()
     block = re.search(r"```text\n(.*?)```", text, re.S)
     assert block is not None
-    session = Session.new(3)
+    session = Session.new(2)  # the README's seed
     results = run_lines(session, block.group(1).splitlines())
     refused = [(r.text, r.reason) for r in results if not r.accepted]
     assert refused == []
