@@ -227,14 +227,11 @@ def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
     found, and left as it was (so the load refuses the file as damaged) when it did not. The
     document is untrusted: a part that is not what format 2 wrote is left for the load to
     refuse."""
-    out = {**doc, "format": 3}
-    snapshot = doc.get("snapshot")
-    if not isinstance(snapshot, dict):
-        return out
-    intact = "snapshot_hash" in doc and doc["snapshot_hash"] == _digest(snapshot)
-    snapshot = json.loads(json.dumps(snapshot))  # a copy: the document itself is not changed
-    battle = snapshot.get("battle")
-    fought = _enemy_rule(battle)
+    return _with_snapshot(doc, 3, _v3_contracts)
+
+
+def _v3_contracts(snapshot: dict[str, Any]) -> None:
+    fought = _enemy_rule(snapshot.get("battle"))
     campaign = snapshot.get("campaign")
     if isinstance(campaign, dict):
         for contract in _list(campaign.get("contracts")):
@@ -243,6 +240,21 @@ def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
             held = campaign.get(key)
             if isinstance(held, dict):
                 _give_rule(held.get("contract"), fought)
+
+
+def _with_snapshot(
+    doc: dict[str, Any], fmt: int, edit: Callable[[dict[str, Any]], None]
+) -> dict[str, Any]:
+    """`doc` in format `fmt` with `edit` applied to a copy of its snapshot (the document itself
+    is not changed); `snapshot_hash` recomputed only when it matched the snapshot as found, so a
+    damaged file stays refused. A snapshot that is not an object is left for the load to refuse."""
+    out = {**doc, "format": fmt}
+    snapshot = doc.get("snapshot")
+    if not isinstance(snapshot, dict):
+        return out
+    intact = "snapshot_hash" in doc and doc["snapshot_hash"] == _digest(snapshot)
+    snapshot = json.loads(json.dumps(snapshot))
+    edit(snapshot)
     out["snapshot"] = snapshot
     if intact:
         out["snapshot_hash"] = _digest(snapshot)
@@ -290,12 +302,10 @@ def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
 
     Like `_v2_to_v3`, `snapshot_hash` is recomputed only when it matched the snapshot as found;
     a part that is not what format 3 wrote is left for the load to refuse."""
-    out = {**doc, "format": 4}
-    snapshot = doc.get("snapshot")
-    if not isinstance(snapshot, dict):
-        return out
-    intact = "snapshot_hash" in doc and doc["snapshot_hash"] == _digest(snapshot)
-    snapshot = json.loads(json.dumps(snapshot))  # a copy: the document itself is not changed
+    return _with_snapshot(doc, 4, _v4_records)
+
+
+def _v4_records(snapshot: dict[str, Any]) -> None:
     campaign = snapshot.get("campaign")
     if isinstance(campaign, dict):
         for pilot in _list(campaign.get("pilots")):
@@ -306,10 +316,6 @@ def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
         for unit in _list(battle.get("units")):
             if isinstance(unit, dict):
                 unit.setdefault("downed_by", None)
-    out["snapshot"] = snapshot
-    if intact:
-        out["snapshot_hash"] = _digest(snapshot)
-    return out
 
 
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {

@@ -6,6 +6,7 @@ has it (remapped keys included)."""
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Iterable
 from typing import Final
 
@@ -62,13 +63,11 @@ def hint_forms(done: Iterable[str], key: Callable[[str], str]) -> tuple[str, str
             f"Tutorial complete: all {n} steps done",
         )
     long, short = HINTS[now.key]
-    names = {name for step in STEPS for name in _names(HINTS[step.key])}
-    keys = {name: key(name) for name in names}
+    keys = {name: key(name) for name in _names(long) | _names(short)}
     at = f"{len(finished) + 1}/{len(STEPS)} {now.title}"
     return f"Tutorial {at}: {long.format(**keys)}", f"{at}: {short.format(**keys)}"
 
 
-def _names(forms: tuple[str, str]) -> set[str]:
-    import string
-
-    return {f for text in forms for _, f, _, _ in string.Formatter().parse(text) if f}
+def _names(text: str) -> set[str]:
+    """The action names `{name}` in a hint."""
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
