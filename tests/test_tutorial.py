@@ -23,6 +23,7 @@ from mac_tui.players.ai import decide
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import Settings
 from mac_tui.tui.screens.battle.screen import BattleScreen
+from mac_tui.tui.screens.skirmish_report import SkirmishReportScreen
 from tests.pacing import run_until
 
 # What the message line says at each step at 80 columns (the short forms, default keys).
@@ -126,6 +127,9 @@ async def test_the_hints_come_at_their_steps_on_the_battle_screen(tmp_path: Path
         def message() -> str:
             return str(screen.query_one("#message").render())
 
+        def title() -> str:
+            return str(screen.query_one("#battle-title").render())
+
         def players_turn() -> bool:
             state = session.state
             return state.battle is None or to_act(state).side == "player"
@@ -134,6 +138,7 @@ async def test_the_hints_come_at_their_steps_on_the_battle_screen(tmp_path: Path
             battle = session.state.battle
             return battle is None or battle.phase == "over"
 
+        assert title().startswith("Tutorial · ") and "Quick battle" not in title()
         shown.append(message())
         await pilot.press("a", "s")  # auto-deploy, start
         await pilot.pause()
@@ -147,6 +152,11 @@ async def test_the_hints_come_at_their_steps_on_the_battle_screen(tmp_path: Path
         await run_until(pilot, over, "the battle's end")
         await pilot.pause()
         shown.append(message())
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SkirmishReportScreen)
+        report = str(app.screen.query_one("#report").render())
+        assert report.startswith("Tutorial: ") and "Quick battle" not in report
     firsts = [next(i for i, text in enumerate(shown) if hint in text) for hint in SHOWN.values()]
     assert firsts == sorted(firsts)  # each hint came, in order
     assert "Tutorial complete: all 7 steps done" in shown[-1]

@@ -10,10 +10,12 @@ from textual.widgets import Static
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat.state import Battle, Unit
+from ...players import tutorial
 from ..glyphs import is_ascii, plain
 from ..widgets.footer import GameFooter
 from ..widgets.hex_picture import frame_label
 from .base import GameScreen
+from .battle.layout import skirmish_name
 
 RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
 REPORT_WIDTH = 74  # the report's lines at 80 columns (its padding aside)
@@ -55,11 +57,11 @@ def frame_line(battle: Battle, unit: Unit) -> str:
     return line
 
 
-def report_text(battle: Battle, seed: int) -> str:
+def report_text(battle: Battle, seed: int, tutorial: bool = False) -> str:
     result = RESULTS.get(battle.result or "", "NOT OVER")
     rounds = f"{battle.round} round{'s' if battle.round != 1 else ''}"
     lines = [
-        f"[b]Quick battle: {result}[/b]",
+        f"[b]{skirmish_name(tutorial)}: {result}[/b]",
         f"Difficulty {battle.difficulty} · {catalog().landscape(battle.landscape).name} · "
         f"{battle.map.width}x{battle.map.height} · {rounds} · seed {seed}",
         "",
@@ -98,7 +100,8 @@ class SkirmishReportScreen(GameScreen):
         session = self.game.session
         if session is None or session.state.battle is None or not self.ready:
             return
-        text = report_text(session.state.battle, session.state.seed)
+        taught = tutorial.is_tutorial(session.seed, session.commands)
+        text = report_text(session.state.battle, session.state.seed, taught)
         self.query_one("#report", Static).update(plain(text) if is_ascii(self) else text)
 
     def action_done(self) -> None:

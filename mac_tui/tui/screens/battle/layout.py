@@ -110,11 +110,13 @@ def map_layout(battle: Battle, width: int, height: int) -> tuple[Layout, int]:
     return layout, max(drawn.width, LEFT_MIN_WIDTH)
 
 
-def title_forms(battle: Battle, contract: str | None, seed: int) -> tuple[str, ...]:
-    """The battle's title, longest first: what it is (a contract or a quick battle), where,
-    and the game's seed."""
+def title_forms(
+    battle: Battle, contract: str | None, seed: int, tutorial: bool = False
+) -> tuple[str, ...]:
+    """The battle's title, longest first: what it is (a contract, the tutorial or a quick
+    battle), where, and the game's seed."""
     place = catalog().landscape(battle.landscape).name
-    what = f"Contract {contract}" if contract is not None else "Quick battle"
+    what = skirmish_name(tutorial) if contract is None else f"Contract {contract}"
     long = (
         f"{what} · {place}"
         if contract is not None
@@ -128,8 +130,13 @@ def title_forms(battle: Battle, contract: str | None, seed: int) -> tuple[str, .
     )
 
 
-def title_text(battle: Battle, contract: str | None, seed: int) -> str:
-    return title_forms(battle, contract, seed)[0]
+def skirmish_name(tutorial: bool) -> str:
+    """What a battle outside a campaign is called on its screen and its report."""
+    return "Tutorial" if tutorial else "Quick battle"
+
+
+def title_text(battle: Battle, contract: str | None, seed: int, tutorial: bool = False) -> str:
+    return title_forms(battle, contract, seed, tutorial)[0]
 
 
 def lance_text(battle: Battle, placing: str | None, ascii_glyphs: bool) -> str:
@@ -229,8 +236,8 @@ class BattleView:
         self.screen.query_one(InitiativeTrack).show(battle, ascii_glyphs=m.ascii)
         track = self.screen.query_one(InitiativeTrack)
         room = self.screen.size.width - track.natural_width() - 4
-        self._title = title_text(battle, m.contract, m.seed)
-        title = first_fit(room, title_forms(battle, m.contract, m.seed))
+        self._title = title_text(battle, m.contract, m.seed, m.tutorial)
+        title = first_fit(room, title_forms(battle, m.contract, m.seed, m.tutorial))
         self.screen.query_one("#battle-title", TextLine).set(plain(title) if m.ascii else title)
         self.draw_map(battle, m, mode)
         bar = self.screen.query_one("#actions", Static)

@@ -35,6 +35,7 @@ class Moment:
     contract: str | None = None  # the contract fought for (None: a quick battle)
     ai_acts: bool = False  # the AI has the next order (its side's, or the player's on auto)
     seed: int = 0  # the game's seed
+    tutorial: bool = False  # the battle is the tutorial's (players/tutorial.py)
     _previews: dict[tuple[str, int, str, str | None], preview.FirePreview] = field(
         factory=dict, eq=False, repr=False
     )
@@ -52,6 +53,7 @@ class Moment:
         *,
         auto: bool,
         ascii: bool = False,
+        tutorial: bool = False,
     ) -> Moment:
         battle = state.battle
         shown = shown or battle
@@ -71,6 +73,7 @@ class Moment:
             contract=contract,
             ai_acts=ai_acts,
             seed=state.seed,
+            tutorial=tutorial,
         )
         if moment.orders:
             legal = tuple(legal_commands(state, called_shots=False))

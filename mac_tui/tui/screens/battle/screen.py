@@ -177,7 +177,13 @@ class BattleScreen(GameScreen):
                 self.lessons |= tutorial.done_by(shown, events)
         self.seen = count
         self.before = session.state
-        self.moment = Moment.of(session.state, shown, auto=self.auto, ascii=self.ascii)
+        self.moment = Moment.of(
+            session.state,
+            shown,
+            auto=self.auto,
+            ascii=self.ascii,
+            tutorial=self.lessons is not None,
+        )
         self.mode = settle(self.mode, self.moment)
         self.draw()
         self.teach()
