@@ -360,6 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ssh.add_argument(
         "--cold-start", action="store_true", help="every game a new process (no zygote)"
     )
+    ssh.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
     args = p.parse_args(argv)
     if args.what == "ai":
         return bench_ai(args)
@@ -392,7 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         from .server.sshbench import bench as bench_ssh
 
-        return bench_ssh(args.players, args.presses, args.gap, args.cold_start)
+        return bench_ssh(args.players, args.presses, args.gap, args.cold_start, args.port)
     return 0
 
 

@@ -4,6 +4,8 @@ subcommand that needs them, so `--help` and `--version` answer at once."""
 from __future__ import annotations
 
 import argparse
+import functools
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -19,6 +21,13 @@ if TYPE_CHECKING:
 
 RULES_EPILOG = "Run `mac-tui rules` with no table to list the tables."
 POLICY_HELP = "ai, ai:tactics=N, ai-v1, greedy, random or FILE.py:FUNCTION (docs/bots.md)"
+
+
+@functools.cache
+def _shared_parser() -> argparse.ArgumentParser:
+    """The parser, made once per process (a game forked by the server's zygote finds it made:
+    parsing `play` is then all it costs)."""
+    return _parser()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -487,6 +496,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2  # the game would only open to say the same
     from .tui.app import NewGame, run
 
+    if os.environ.get("MAC_TUI_ASSESS_NICE"):  # a server's game: see players/assessor.py
+        from .players.assessor import start as start_assessor
+
+        start_assessor()
     run(
         Path(args.load) if args.load else None,
         options=options,
@@ -548,7 +561,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _shared_parser().parse_args(argv)
     if args.command == "rules":
         return cmd_rules(args.table, args.json)
     if args.command == "sim":

@@ -23,6 +23,7 @@ from mac_tui.server.loadtest import (
 )
 from mac_tui.server.playback import CastReader
 from mac_tui.server.spectate import read_header
+from mac_tui.server.sshbench import children
 
 from .test_server_ssh import _install_openssh, new_campaign, title
 
@@ -110,6 +111,7 @@ def test_a_warm_game_saves_on_hang_up_and_shares_nothing(tmp_path: Path) -> None
         pids = {
             n: int(re.findall(rf"game started: {n} \(pid (\d+)", log)[0]) for n in ("una", "vic")
         }
+        helpers: dict[str, int] = {}
         for name, pid in pids.items():  # forked by the zygote, as session leaders of their own
             stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             assert int(stat[1]) == zygote  # the parent
@@ -119,6 +121,9 @@ def test_a_warm_game_saves_on_hang_up_and_shares_nothing(tmp_path: Path) -> None
             assert Path(f"/proc/{pid}/cwd").resolve() == home.resolve()
             fds = {Path(f"/proc/{pid}/fd/{fd}").resolve() for fd in range(3)}
             assert len(fds) == 1 and str(fds.pop()).startswith("/dev/pts/")
+            (helper,) = children([pid])  # its threat assessments (players/assessor.py)
+            assert Path(f"/proc/{helper}/stat").read_text().rsplit(")", 1)[1].split()[16] == "19"
+            helpers[name] = helper
         vic.send("l")
         assert vic.wait_for("No saves yet"), vic.text()  # una's save is not vic's
         vic.send("\x1b")
@@ -132,6 +137,8 @@ def test_a_warm_game_saves_on_hang_up_and_shares_nothing(tmp_path: Path) -> None
         assert not (srv.data / "players" / "una" / "config.toml").exists()
         una.kill()  # the connection drops: the game is hung up, saves and ends
         assert wait_until(lambda: process_gone(pids["una"]), 15)
+        assert wait_until(lambda: process_gone(helpers["una"]), 15)
+        assert not process_gone(helpers["vic"])
         assert wait_until(lambda: "game ended: una (disconnect, exit status 0" in srv.log())
         (save,) = (srv.data / "players" / "una" / "saves").glob("*.json")
         assert read_header(save)["date"] == "02 Jan 2847"

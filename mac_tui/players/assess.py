@@ -15,7 +15,7 @@ pilots as they would deploy), so a board drawn again costs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, Literal
 
 import attrs
@@ -131,7 +131,14 @@ def assess(
     cache = _cache()
     found = cache.get(key)
     if found is None:
-        found = _run(key, state, command)
+        runner = _runner[0]
+        if runner is None:
+            found = _run(key, state, command)
+        else:
+            offloaded = runner(state, contract_id, frame_ids, battles)
+            if offloaded is None:  # the runner gave up: the game is closing
+                return None
+            found = offloaded
         while len(cache) >= CACHE_SIZE:
             cache.pop(next(iter(cache)))
         cache[key] = found
@@ -146,6 +153,38 @@ class _Key:
     contract: Contract
     lance: tuple[FrameSpec, ...]
     battles: int
+
+
+Runner = Callable[[GameState, str, Sequence[str], int], "Assessment | None"]
+_runner: list[Runner | None] = [None]
+_abandon: list[Callable[[], None] | None] = [None]
+
+
+def use_runner(runner: Runner | None, abandon: Callable[[], None] | None = None) -> None:
+    """Have `assess` compute what it does not know with `runner` (same arguments as
+    `compute`, None when it gives up; `assessor.py`'s helper process), or itself again with
+    None. `abandon` makes the runner give up what it is waiting for (see `give_up`)."""
+    _runner[0] = runner
+    _abandon[0] = abandon
+
+
+def give_up() -> None:
+    """The game is closing: an assessment under way with a runner ends at once, unknown (a
+    board thread waiting for it would keep the game from ending)."""
+    abandon = _abandon[0]
+    if abandon is not None:
+        abandon()
+
+
+def compute(
+    state: GameState, contract_id: str, frame_ids: Sequence[str], battles: int = BATTLES
+) -> Assessment | None:
+    """`assess` without the cache: the battles, every time."""
+    found_key = _key_of(state, contract_id, frame_ids, battles)
+    if found_key is None:
+        return None
+    key, command = found_key
+    return _run(key, state, command)
 
 
 CACHE_SIZE: Final = 64

@@ -55,6 +55,7 @@ DEFAULT_TERM = "xterm-256color"
 PASS_THROUGH = ("PATH", "TZ", "MAC_TUI_DATA", "PYTHONPATH")
 MAX_COLS, MAX_ROWS = 1000, 500
 INPUT_CAP = 64 * 1024  # keys waiting for the game beyond this are dropped
+ASSESS_NICE = 19  # the nice level of a game's threat assessments (players/assessor.py)
 SCREEN_DELAY_WATCHED = 0.03  # how soon the screen copy follows the output, watched or not
 SCREEN_DELAY_UNWATCHED = 0.3
 SCREEN_BACKLOG = 256 * 1024  # parse at once past this much unparsed output
@@ -156,6 +157,7 @@ def game_env(
         MAC_TUI_SAVES=str(saves),
         MAC_TUI_CONFIG=str(config),
         MAC_TUI_SCORES_DIR=str(scores),
+        MAC_TUI_ASSESS_NICE=str(ASSESS_NICE),
     )
     if colorterm in ("truecolor", "24bit"):
         env["COLORTERM"] = colorterm

@@ -308,9 +308,9 @@ def menu_size(screen: pyte.Screen) -> int:
 
 
 class ServerProcess:
-    """`mac-tui serve ssh` on a free loopback port, with its data folder."""
+    """`mac-tui serve ssh` on loopback port `port` (0: a free one), with its data folder."""
 
-    def __init__(self, data: Path, *args: str, log: Path | None = None) -> None:
+    def __init__(self, data: Path, *args: str, log: Path | None = None, port: int = 0) -> None:
         self.data = data
         self.log_path = log or data.parent / f"{data.name}-stderr.log"
         self._log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
@@ -322,7 +322,7 @@ class ServerProcess:
                 "serve",
                 "ssh",
                 "--port",
-                "0",
+                str(port),
                 "--data",
                 str(data),
                 *args,

@@ -25,6 +25,7 @@ the figures are only as good as the machine is quiet.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import math
@@ -339,7 +340,9 @@ def _spread(values: Sequence[float]) -> str:
     )
 
 
-def bench(players: int = 20, presses: int = 30, gap: float = 1.0, cold: bool = False) -> int:
+def bench(
+    players: int = 20, presses: int = 30, gap: float = 1.0, cold: bool = False, port: int = 0
+) -> int:
     """`python -m mac_tui.bench ssh --players N`: print the figures (see the module's text)."""
     missing = tool_missing()
     if missing:
@@ -351,7 +354,7 @@ def bench(players: int = 20, presses: int = 30, gap: float = 1.0, cold: bool = F
         keys = [make_key(root / f"key{i}") for i in range(players)]
         extra = ("--cold-start",) if cold else ()
         server = ServerProcess(
-            root / "data", *UNLIMITED, "--max-sessions", str(players + 4), *extra
+            root / "data", *UNLIMITED, "--max-sessions", str(players + 4), *extra, port=port
         )
         try:
             if not cold:
@@ -473,8 +476,10 @@ def _cpu_report(server: ServerProcess, workers: Sequence[int]) -> str:
 
 
 def _inflated_size(path: Path) -> int:
+    """The terminal output a recording holds (up to where it was cut, when a game killed at
+    the server's stop left it unfinished)."""
     size = 0
-    with gzip.open(path) as gz:
+    with gzip.open(path) as gz, contextlib.suppress(EOFError, OSError):
         while chunk := gz.read(1 << 16):
             size += len(chunk)
     return size
@@ -509,6 +514,10 @@ def _memory_report(server: ServerProcess) -> str:
             f"memory per game in battle ({len(games)} games): PSS {pss:.0f} MB "
             f"(its fair share of shared pages), RSS {rss:.0f} MB"
         )
+    helpers = [m for m in (memory_kb(pid) for pid in children(pids)) if m]
+    if helpers:
+        pss = statistics.mean(m["pss"] for m in helpers) / 1024
+        parts.append(f"threat assessment helpers ({len(helpers)}): PSS {pss:.0f} MB each")
     own = memory_kb(server.proc.pid)
     if own:
         parts.append(f"server RSS {own['rss'] / 1024:.0f} MB")

@@ -10,6 +10,7 @@ server's end of the socket closes. Nothing imports this module: the server start
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import signal
@@ -20,22 +21,99 @@ from typing import Any, NoReturn
 
 from .zygote import MAX_FDS, MAX_MESSAGE
 
+# What a game imported only once it ran (its first screens, its first worker thread), found by
+# comparing `sys.modules` before and after a game's way to its first battle; the names of
+# Rich's and Textual's own modules may change with their versions (then they are skipped).
+LAZY_IMPORTS = (
+    "concurrent.futures.thread",
+    "rich._emoji_codes",
+    "rich._unicode_data.unicode17-0-0",
+    "textual.drivers.headless_driver",
+    "textual.pilot",
+    "mac_tui.players.assessor",
+)
+
 
 def warm_up() -> None:
     """Import what every game imports, and the screens it may open, and load the rules."""
-    import importlib
-    import pkgutil
-
     from .. import cli
     from ..catalog import catalog
+
+    cli._shared_parser()
+    catalog()
+    warm_css()
+    for name in LAZY_IMPORTS:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
+def import_screens() -> None:
+    """Import every screen and widget module of the game."""
+    import pkgutil
+
     from ..tui import app, screens, widgets
 
-    del cli, app  # imported for their imports
-
-    catalog()
+    del app  # imported for its imports
     for package in (screens, widgets):
         for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             importlib.import_module(info.name)
+
+
+def css_sources(app: Any) -> list[tuple[tuple[str, str], str, int, str, bool]]:
+    """Every CSS source a game may parse, as Textual names it (location, css, tie breaker,
+    scope, is default): `app`'s CSS files and every imported widget's and screen's CSS."""
+    from inspect import getfile
+
+    from textual.dom import DOMNode
+    from textual.screen import Screen
+
+    sources = []
+    for path in app.css_path:
+        location = (os.path.abspath(os.path.expanduser(path)), "")
+        with open(location[0], encoding="utf-8") as f:
+            sources.append((location, f.read(), 0, "", False))
+    seen: set[type] = set()
+    todo: list[type[DOMNode]] = [DOMNode]
+    while todo:
+        cls = todo.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        todo.extend(cls.__subclasses__())
+        shim = _Shim(DOMNode._css_bases(cls))
+        for location, css, tie_breaker, scope in DOMNode._get_default_css(shim):  # type: ignore[arg-type]
+            sources.append((location, css, tie_breaker, scope, True))
+        own = cls.__dict__.get("CSS", "")
+        if own and issubclass(cls, Screen):
+            scope = cls._css_type_name if cls.SCOPED_CSS else ""
+            sources.append(((getfile(cls), f"{cls.__name__}.CSS"), own, 0, scope, False))
+    return list({(s[0], s[1], s[2], s[3], s[4]): s for s in sources}.values())
+
+
+class _Shim:
+    """What `DOMNode._get_default_css` reads of a node: its class's CSS bases."""
+
+    def __init__(self, bases: Any) -> None:
+        self._node_bases = bases
+
+
+def warm_css() -> int:
+    """Parse every game CSS source under the CSS variables a new game has (Textual's default
+    theme while it starts, then the player's theme, the game's default one first), so that
+    the games forked from here parse none of it (`tui/csscache.py`)."""
+    from ..tui import csscache
+    from ..tui.app import MacApp
+    from ..tui.config import Settings
+    from ..tui.themes import THEMES
+
+    import_screens()
+    app = MacApp(settings=Settings())
+    variable_sets = [app.get_css_variables()]
+    for theme in THEMES:
+        app.register_theme(theme)
+    app.theme = Settings().theme
+    variable_sets.append(app.get_css_variables())
+    return csscache.warm(css_sources(app), variable_sets)
 
 
 def _open_fds() -> list[int]:

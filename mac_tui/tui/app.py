@@ -32,6 +32,7 @@ from ..game import Accepted, Command, Event
 from ..save import SaveFile
 from ..session import Session, Verdict, saves_dir, verify
 from .config import GameOptions, Settings, load_settings
+from .csscache import SharedStylesheet
 from .gcpace import IdleCollector
 from .host import GameHost
 from .pacing import Clock, SystemClock
@@ -95,6 +96,7 @@ class MacApp(App[None]):
         new: NewGame | None = None,
     ) -> None:
         super().__init__()
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # csscache.py
         self._honour_no_color()
         self.clock: Clock = clock or SystemClock()  # what the enemy's turns are paced by
         if settings is None:
@@ -150,6 +152,9 @@ class MacApp(App[None]):
 
     def on_unmount(self) -> None:
         self.collector.stop()
+        from ..players.assess import give_up
+
+        give_up()  # a board's threat assessment waited for elsewhere keeps the game no longer
 
     def apply_settings(self, settings: Settings) -> None:
         self.settings = settings
