@@ -18,7 +18,7 @@ from typing import Final, NamedTuple
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat.state import CENTER_TORSO, HEAD
-from .tables import Gun, Kit
+from .tables import Gun, Kit, make_room
 
 _N: Final = len(LOCATION_ORDER)
 
@@ -81,8 +81,7 @@ def _reaching(hp: tuple[int, ...], damage: int, at: int) -> tuple[tuple[int, int
     found = _reaching_cache.get(key)
     if found is None:
         found = tuple((start, a) for start in range(_N) if (a := _arriving(hp, start, damage, at)))
-        if len(_reaching_cache) >= _REACHING_KEPT:
-            _reaching_cache.clear()
+        make_room(_reaching_cache, _REACHING_KEPT)
         _reaching_cache[key] = found
     return found
 

@@ -30,6 +30,7 @@ from .tables import (
     Kit,
     MapTables,
     kit_of,
+    make_room,
     map_tables,
     relief_of,
     shift_of,
@@ -213,8 +214,7 @@ class Situation:
         found = _odds.get(key)
         if found is None:
             found = volley_odds(tgt, shots, called)
-            if len(_odds) >= ODDS_KEPT:
-                _odds.clear()
+            make_room(_odds, ODDS_KEPT)
             _odds[key] = found
         return found
 

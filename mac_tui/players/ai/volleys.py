@@ -9,7 +9,7 @@ from typing import Final, NamedTuple
 
 from ...combat.state import CENTER_TORSO, HEAD
 from .odds import volley_odds
-from .tables import Clamp, Gun, Kit, shot_chance
+from .tables import Clamp, Gun, Kit, make_room, shot_chance
 
 _CACHE_LIMIT: Final = 200_000
 COARSE: Final = 5
@@ -37,11 +37,6 @@ def coarse(shift: int) -> int:
     return COARSE * ((shift + COARSE // 2) // COARSE)
 
 
-def _room(cache: dict[tuple[int, ...], object]) -> None:
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
-
-
 def volley(att: Kit, group: int, tgt: Kit, d: int, shift: int, relief: int, budget: int) -> Volley:
     """§7.2 as `plan_fire` does it: `att`'s group `group` at `tgt`, each weapon in order fired
     when in range and paid for from `budget` (`shot_chance` for `shift` and `relief`)."""
@@ -61,7 +56,7 @@ def volley(att: Kit, group: int, tgt: Kit, d: int, shift: int, relief: int, budg
         spent += gun.energy
         expected += chance * gun.damage * (through if gun.missile else 1.0)
     found = Volley(tuple(shots), spent, expected / 100)
-    _room(_volleys)  # type: ignore[arg-type]
+    make_room(_volleys, _CACHE_LIMIT)
     _volleys[key] = found
     return found
 
@@ -76,7 +71,7 @@ def best_single(att: Kit, tgt: Kit, d: int, shift: int, relief: int, budget: int
             (volley(att, g, tgt, d, shift, relief, budget).expected for g in att.groups),
             default=0.0,
         )
-        _room(_singles)  # type: ignore[arg-type]
+        make_room(_singles, _CACHE_LIMIT)
         _singles[key] = found
     return found
 
@@ -106,7 +101,7 @@ def called_kill(att: Kit, tgt: Kit, d: int, shift: int, relief: int, budget: int
         shots = volley(att, g, tgt, d, shift - Clamp.called, relief, budget).shots
         for loc in CALLED:
             best = max(best, volley_odds(tgt, shots, loc).p_kill)
-    _room(_called)  # type: ignore[arg-type]
+    make_room(_called, _CACHE_LIMIT)
     _called[key] = best
     return best
 
@@ -148,6 +143,6 @@ def potential(
             v = best_single(att, tgt, dd, shift, relief, left)
             if v > best:
                 best = v
-    _room(_potentials)  # type: ignore[arg-type]
+    make_room(_potentials, _CACHE_LIMIT)
     _potentials[key] = found = best
     return found
