@@ -18,12 +18,16 @@ of its own), and at 80 columns lets the last keys run off the edge (`? Help` dra
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.cells import cell_len
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.events import Click
 from textual.screen import Screen
 from textual.widget import Widget
+
+from .kept_strips import KeepsStrips
 
 HELP_ID = "app.help"
 QUIT_ID = "app.quit"
@@ -37,7 +41,7 @@ def key_width(display: str, description: str) -> int:
     return cell_len(display) + (1 + cell_len(description) if description else 0) + 1
 
 
-class GameFooter(Widget):
+class GameFooter(KeepsStrips, Widget):
     """One line naming the keys of the screen in front (see the module docstring)."""
 
     DEFAULT_CSS = """
@@ -64,10 +68,10 @@ class GameFooter(Widget):
             self.refresh()
 
     # ---- what to show ---------------------------------------------------------------------
-    def _candidates(self) -> list[Shown]:
+    def _candidates(self, active: Mapping[str, ActiveBinding]) -> list[Shown]:
         seen: set[str] = set()
         out: list[Shown] = []
-        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+        for _node, binding, enabled, _tooltip in active.values():
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
@@ -77,9 +81,10 @@ class GameFooter(Widget):
     def fitted(self, width: int) -> list[Shown]:
         """The keys (binding, legal now) that fit `width` cells, in the screen's order,
         dropping as the module docstring says."""
-        keys = self._candidates()
+        active = self.screen.active_bindings  # each key's check_action asked: once a line
+        keys = self._candidates(active)
         palette = self.app.COMMAND_PALETTE_BINDING
-        found = self.screen.active_bindings.get(palette)
+        found = active.get(palette)
         if self.app.ENABLE_COMMAND_PALETTE and found is not None and width >= PALETTE_MIN_WIDTH:
             keys.append((found[1], found[2]))
 
