@@ -9,6 +9,7 @@ import gc
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.segment import Segment
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -188,3 +189,37 @@ async def test_a_picture_is_turned_into_lines_once_per_picture_size_and_look() -
         widget.picture = Text("four\nfive\nsix")  # a new picture: new lines
         assert widget.render_line(0).text.startswith("four")
         assert widget.render_line(5).text == " " * 20  # below the picture: blank
+
+
+async def test_a_table_works_out_its_style_signature_once_per_kept_look(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[GameTable] = []
+    signature = GameTable._style_signature
+
+    def counted(table: GameTable) -> tuple[object, ...]:
+        calls.append(table)
+        return signature(table)
+
+    monkeypatch.setattr(GameTable, "_style_signature", counted)
+    app = Tables()
+    async with app.run_test(size=(60, 20)) as pilot:
+        one, two = app.query_one("#one", GameTable), app.query_one("#two", GameTable)
+        rounds: list[int] = []
+        for _ in range(6):
+            before = len(calls)
+            for table in (one, two):
+                table.focus()
+                await pilot.pause()
+            rounds.append(len(calls) - before)
+        assert rounds[0] > 0 and rounds[-1] == rounds[-2] == 0  # worked out, then known
+        one.focus()
+        await pilot.pause()
+        focused = one.rich_style, two.rich_style
+        two.focus()
+        await pilot.pause()
+        one._focus_styles.clear()  # forgotten: matched and worked out afresh, the same
+        before = len(calls)
+        one.focus()
+        await pilot.pause()
+        assert one in calls[before:] and (one.rich_style, two.rich_style) == focused
