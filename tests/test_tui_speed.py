@@ -186,9 +186,12 @@ async def test_a_picture_is_turned_into_lines_once_per_picture_size_and_look() -
             widget, visualize(widget, widget.picture), 20, 3, widget.visual_style
         )
         assert [list(s) for s in fresh] == [list(widget.render_line(y)) for y in range(3)]
+        old = widget.picture
         widget.picture = Text("four\nfive\nsix")  # a new picture: new lines
         assert widget.render_line(0).text.startswith("four")
         assert widget.render_line(5).text == " " * 20  # below the picture: blank
+        widget.picture = old  # the one before: its lines are still kept
+        assert widget.render_line(0) is focused
 
 
 async def test_a_table_works_out_its_style_signature_once_per_kept_look(

@@ -32,6 +32,7 @@ from .kept_strips import KeepsStrips
 HELP_ID = "app.help"
 QUIT_ID = "app.quit"
 PALETTE_MIN_WIDTH = 100  # narrower, the palette's key gives way to the screen's own keys
+KEPT_LINES = 8  # lines kept, each the same object while it shows the same keys (KeepsStrips)
 
 Shown = tuple[Binding, bool]  # a binding and whether it is legal now
 
@@ -58,7 +59,8 @@ class GameFooter(KeepsStrips, Widget):
         super().__init__(id=id)
         self._hits: list[tuple[int, int, str]] = []  # (first column, end column, key)
         self._displays: dict[tuple[str, str], str] = {}  # (key, binding id) -> as shown
-        self._drawn: tuple[object, Text, list[tuple[int, int, str]]] | None = None
+        # the last lines drawn, by what they show (a mode's keys and the keys it returns to)
+        self._drawn: dict[object, tuple[Text, list[tuple[int, int, str]]]] = {}
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -109,7 +111,9 @@ class GameFooter(KeepsStrips, Widget):
     # ---- drawing --------------------------------------------------------------------------
     def render(self) -> Text:
         """The line, built again only when the keys, their legality, the width or the styles
-        changed since the last repaint (most keys of a screen change none of them)."""
+        are none of the last `KEPT_LINES` drawn (most keys of a screen change none of them; a
+        mode's keys give way to the ones before it again); the same line is the same object,
+        whose strips `KeepsStrips` keeps."""
         key_style = self.get_component_rich_style("game-footer--key", partial=True)
         off_style = self.get_component_rich_style("game-footer--off", partial=True)
         keys = self.fitted(self.size.width)
@@ -119,9 +123,10 @@ class GameFooter(KeepsStrips, Widget):
             off_style,
             tuple((b.key, b.id, b.description, enabled) for b, enabled in keys),
         )
-        if self._drawn is not None and self._drawn[0] == signature:
-            self._hits = self._drawn[2]
-            return self._drawn[1]
+        drawn = self._drawn.get(signature)
+        if drawn is not None:
+            self._hits = drawn[1]
+            return drawn[0]
         line = Text(no_wrap=True, overflow="crop")
         hits: list[tuple[int, int, str]] = []
         for binding, enabled in keys:
@@ -135,7 +140,9 @@ class GameFooter(KeepsStrips, Widget):
                 line.stylize(off_style, start, line.cell_len)
             hits.append((start, line.cell_len, binding.key))
         self._hits = hits
-        self._drawn = (signature, line, hits)
+        if len(self._drawn) >= KEPT_LINES:
+            del self._drawn[next(iter(self._drawn))]  # the oldest
+        self._drawn[signature] = (line, hits)
         return line
 
     def on_click(self, event: Click) -> None:

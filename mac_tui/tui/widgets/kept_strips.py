@@ -6,7 +6,8 @@ refresh: the star map's 35 lines cost 5 ms at 120x40 each time, the footer's lin
 millisecond, though neither changed. A widget whose `render()` gives back the very same object
 while what it shows is the same (a picture kept under the state it draws) has its strips kept
 under that object, its size and its visual style (colours and text style, which the focus
-changes); anything else draws anew. A selection being made is never kept.
+changes), the last `KEPT` of them; anything else draws anew. A selection being made is never
+kept.
 
 The mixin comes first among the bases and is no widget itself, like `KeepsFocusStyles`.
 """
@@ -24,24 +25,29 @@ if TYPE_CHECKING:
 else:
     _Mixin = object
 
-Kept = tuple[tuple[object, ...], list[Strip], object]  # (key, strips, the picture itself)
+KEPT = 8  # pictures kept per widget (a battle mode's footer and the one it returns to...)
+Kept = tuple[list[Strip], object]  # the strips and the picture itself
 
 
 class KeepsStrips(_Mixin):
     """See the module docstring."""
 
-    _kept_strips: Kept | None = None
+    _kept_strips: dict[tuple[object, ...], Kept]
 
     def render_line(self, y: int) -> Strip:
         picture = self.render()
         width, height = self.size
         style = self.visual_style
         key = (id(picture), width, height, style, self.styles.content_align)
-        kept = self._kept_strips
-        if kept is None or kept[0] != key or self.text_selection is not None:
+        if not hasattr(self, "_kept_strips"):
+            self._kept_strips = {}
+        kept = self._kept_strips.get(key)
+        if kept is None or self.text_selection is not None:
             visual = visualize(self, picture)
             strips = Visual.to_strips(self, visual, width, height, style)
+            if len(self._kept_strips) >= KEPT:
+                del self._kept_strips[next(iter(self._kept_strips))]  # the oldest
             # The picture is kept with its strips, so its id names no other object meanwhile.
-            kept = self._kept_strips = (key, strips, picture)
-        lines = kept[1]
+            kept = self._kept_strips[key] = (strips, picture)
+        lines = kept[0]
         return lines[y] if 0 <= y < len(lines) else Strip.blank(width, style.rich_style)
