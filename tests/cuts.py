@@ -16,7 +16,8 @@ widest realistic state at 80x24 shows everything it draws).
 4. **cut on purpose**: the game's own `Glyphs.fit` cut a text to a width (its end marked);
    `record_fits` records every such cut while a test runs.
 
-A widget that draws with the line API (`render_line`) is judged by its region only (1). A
+A widget that draws with the line API (`render_line`) is judged by its region only (1), unless
+the lines are only its `render`'s, kept (`KeepsStrips`). A
 scrollable container with a visible scrollbar, and a data table's rows below its fold, are not
 cuts: the player sees there is more and can reach it.
 """
@@ -38,6 +39,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable
 
 from mac_tui.tui.glyphs import Glyphs
+from mac_tui.tui.widgets.kept_strips import KeepsStrips
 
 BIG = 10_000
 
@@ -86,7 +88,9 @@ def _scrolls(widget: Widget, horizontal: bool) -> bool:
 
 
 def _draws_lines(widget: Widget) -> bool:
-    return type(widget).render_line is not Widget.render_line
+    """Drawn with the line API of its own (a widget that only keeps the lines of its `render`,
+    `KeepsStrips`, is drawn from its `render` and judged by it)."""
+    return type(widget).render_line not in (Widget.render_line, KeepsStrips.render_line)
 
 
 def _own_text(widget: Widget, region: Region) -> list[str]:

@@ -1,6 +1,7 @@
 """What keeps key presses cheap (issue 14's speed item; figures in `python -m mac_tui.bench
 tui`, never timed here): collections wait for a pause, a table restyled for focus from its
-kept rules looks as one matched afresh, the battle panel builds a picture once."""
+kept rules looks as one matched afresh, a bare container's repeated line is the one Textual
+draws, a kept picture's lines are built once per picture, size and look."""
 
 from __future__ import annotations
 
@@ -8,12 +9,22 @@ import gc
 from pathlib import Path
 from typing import Any
 
+import pytest
+from rich.segment import Segment
+from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.containers import Vertical
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.visual import Visual, visualize
+from textual.widget import Widget
 
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import Settings
 from mac_tui.tui.gcpace import IDLE, MAX_INPUTS, IdleCollector
+from mac_tui.tui.widgets.kept_strips import KeepsStrips
 from mac_tui.tui.widgets.table import GameTable
+from mac_tui.tui.widgets.uniform import UniformLines, uniform
 
 
 class Collections:
@@ -107,3 +118,111 @@ async def test_a_table_restyled_for_focus_from_kept_rules_looks_as_one_matched_a
         one.focus()  # matched afresh in the new theme
         await pilot.pause()
         assert styles_of(one) == fresh
+
+
+class Containers(App[None]):
+    """A bare container of Textual's beside the same container drawing uniform lines, and
+    one with a border (drawn as Textual draws it: its lines differ)."""
+
+    CSS = """
+    Vertical, UniformVertical { height: 8; background: $primary 30%; }
+    #framed { border: solid red; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Vertical(id="plain")
+        yield UniformVertical(id="uniform")
+        yield UniformVertical(id="framed")
+
+
+class UniformVertical(UniformLines, Vertical):
+    pass
+
+
+def segments(strips: list[Strip]) -> list[list[Segment]]:
+    return [list(strip) for strip in strips]
+
+
+async def test_a_bare_container_repeats_one_line_as_textual_would_draw_them_all() -> None:
+    app = Containers()
+    async with app.run_test(size=(30, 30)) as pilot:
+        await pilot.pause()
+        plain = app.query_one("#plain", Vertical)
+        mine = app.query_one("#uniform", UniformVertical)
+        framed = app.query_one("#framed", UniformVertical)
+        assert uniform(mine) and not uniform(framed)
+        for crop in (Region(0, 0, 30, 8), Region(3, 2, 20, 5), Region(0, 7, 30, 1)):
+            plain.refresh()
+            mine.refresh()
+            assert segments(mine.render_lines(crop)) == segments(plain.render_lines(crop))
+        lines = segments(framed.render_lines(Region(0, 0, 30, 8)))
+        assert lines[0] != lines[1]  # the border's top edge, then its sides: drawn in full
+
+
+class Picture(KeepsStrips, Widget, can_focus=True):
+    """A picture kept as one Text while it shows the same thing."""
+
+    DEFAULT_CSS = "Picture { height: 3; } Picture:focus { background: red; }"
+    picture = Text("one\ntwo\nthree")
+
+    def render(self) -> Text:
+        return self.picture
+
+
+async def test_a_picture_is_turned_into_lines_once_per_picture_size_and_look() -> None:
+    app = App[None]()
+    async with app.run_test(size=(20, 10)) as pilot:
+        widget = Picture()
+        await app.mount(widget)
+        await pilot.pause()
+        first = widget.render_line(0)
+        widget.refresh()  # nothing it shows changed: the same lines
+        assert widget.render_line(0) is first
+        widget.focus()  # its look changed: drawn anew, as Textual draws it
+        await pilot.pause()
+        focused = widget.render_line(0)
+        assert focused is not first and list(focused) != list(first)
+        fresh = Visual.to_strips(
+            widget, visualize(widget, widget.picture), 20, 3, widget.visual_style
+        )
+        assert [list(s) for s in fresh] == [list(widget.render_line(y)) for y in range(3)]
+        old = widget.picture
+        widget.picture = Text("four\nfive\nsix")  # a new picture: new lines
+        assert widget.render_line(0).text.startswith("four")
+        assert widget.render_line(5).text == " " * 20  # below the picture: blank
+        widget.picture = old  # the one before: its lines are still kept
+        assert widget.render_line(0) is focused
+
+
+async def test_a_table_works_out_its_style_signature_once_per_kept_look(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[GameTable] = []
+    signature = GameTable._style_signature
+
+    def counted(table: GameTable) -> tuple[object, ...]:
+        calls.append(table)
+        return signature(table)
+
+    monkeypatch.setattr(GameTable, "_style_signature", counted)
+    app = Tables()
+    async with app.run_test(size=(60, 20)) as pilot:
+        one, two = app.query_one("#one", GameTable), app.query_one("#two", GameTable)
+        rounds: list[int] = []
+        for _ in range(6):
+            before = len(calls)
+            for table in (one, two):
+                table.focus()
+                await pilot.pause()
+            rounds.append(len(calls) - before)
+        assert rounds[0] > 0 and rounds[-1] == rounds[-2] == 0  # worked out, then known
+        one.focus()
+        await pilot.pause()
+        focused = one.rich_style, two.rich_style
+        two.focus()
+        await pilot.pause()
+        one._focus_styles.clear()  # forgotten: matched and worked out afresh, the same
+        before = len(calls)
+        one.focus()
+        await pilot.pause()
+        assert one in calls[before:] and (one.rich_style, two.rich_style) == focused

@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from ..host import GameHost, host
+from ..widgets.uniform import UniformLines
 
 PALETTE_KEY_MIN_WIDTH = 100  # narrower, the footer keeps its room for the screen's own keys
 
@@ -65,7 +66,7 @@ class LaidOnce(Compositor):
         return result
 
 
-class GameScreen(Explains, Screen[None]):
+class GameScreen(UniformLines, Explains, Screen[None]):
     """A screen that draws the game state; `refresh_view` redraws it after every change."""
 
     def __init__(

@@ -21,6 +21,7 @@ from ..glyphs import glyphs_for
 from ..widgets.footer import GameFooter
 from ..widgets.section import Section
 from ..widgets.status import StatusBar
+from ..widgets.uniform import UniformLines
 from .base import GameScreen
 from .sections import section_classes
 
@@ -59,7 +60,7 @@ def tabs_content(current: str) -> Content:
 OFF_SCREEN = 10_000  # columns: where the hidden sections wait, at their full size
 
 
-class SectionStack(Container):
+class SectionStack(UniformLines, Container):
     """The hub's sections laid one over another, the current one visible: the others are
     hidden but keep their place and size, so switching lays nothing out anew and a section's
     tables keep the lines they rendered (Textual's `ContentSwitcher` hides with `display`,
@@ -70,7 +71,8 @@ class SectionStack(Container):
     SectionStack > * { position: absolute; width: 100%; height: 100%; }
     """
 
-    current: reactive[str | None] = reactive[str | None](None, init=False)
+    # The stack's own lines lie under the section in front: a switch lays out, not repaints.
+    current: reactive[str | None] = reactive[str | None](None, init=False, repaint=False)
 
     def __init__(self, *, id: str | None = None, initial: str | None = None) -> None:
         super().__init__(id=id)

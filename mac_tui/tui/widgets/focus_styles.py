@@ -27,7 +27,8 @@ from textual.widget import Widget
 KEPT = 16  # looks kept per widget (focused or not, in a few surroundings)
 
 Look = tuple[object, ...]
-Kept = tuple[list[RuleSet], RulesMap, dict[str, RenderStyles]]
+# (style sheet, rules, component styles, what the widget derived from them: `restored_look`)
+Kept = tuple[list[RuleSet], RulesMap, dict[str, RenderStyles], dict[str, object]]
 
 if TYPE_CHECKING:
     _Mixin = Widget  # what the mixin is mixed into
@@ -39,6 +40,9 @@ class KeepsFocusStyles(_Mixin):
     """See the module docstring."""
 
     _focus_styles: dict[Look, Kept]
+    #: While kept styles are put back: the look's own notes (a widget may keep there what it
+    #: derives from the styles, as `GameTable` its style signature); None otherwise.
+    restored_look: dict[str, object] | None = None
 
     def _look(self) -> Look:
         """The widget's and its ancestors' classes and pseudo-classes: with the style sheet,
@@ -62,11 +66,15 @@ class KeepsFocusStyles(_Mixin):
             if len(self._focus_styles) >= KEPT:
                 self._focus_styles.clear()
             rules = RulesMap(**self.styles.base._rules)
-            self._focus_styles[look] = (sheet, rules, dict(self._component_styles))
+            self._focus_styles[look] = (sheet, rules, dict(self._component_styles), {})
             return
-        _sheet, rules, components = kept
+        _sheet, rules, components, notes = kept
         self._component_styles = dict(components)
-        Stylesheet.replace_rules(self, rules)  # and notify_style_update
+        self.restored_look = notes
+        try:
+            Stylesheet.replace_rules(self, rules)  # and notify_style_update
+        finally:
+            self.restored_look = None
         self._restyle_scrollbars()
 
     def _restyle_scrollbars(self) -> None:

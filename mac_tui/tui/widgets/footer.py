@@ -18,16 +18,21 @@ of its own), and at 80 columns lets the last keys run off the edge (`? Help` dra
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.cells import cell_len
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.events import Click
 from textual.screen import Screen
 from textual.widget import Widget
 
+from .kept_strips import KeepsStrips
+
 HELP_ID = "app.help"
 QUIT_ID = "app.quit"
 PALETTE_MIN_WIDTH = 100  # narrower, the palette's key gives way to the screen's own keys
+KEPT_LINES = 8  # lines kept, each the same object while it shows the same keys (KeepsStrips)
 
 Shown = tuple[Binding, bool]  # a binding and whether it is legal now
 
@@ -37,7 +42,7 @@ def key_width(display: str, description: str) -> int:
     return cell_len(display) + (1 + cell_len(description) if description else 0) + 1
 
 
-class GameFooter(Widget):
+class GameFooter(KeepsStrips, Widget):
     """One line naming the keys of the screen in front (see the module docstring)."""
 
     DEFAULT_CSS = """
@@ -54,7 +59,8 @@ class GameFooter(Widget):
         super().__init__(id=id)
         self._hits: list[tuple[int, int, str]] = []  # (first column, end column, key)
         self._displays: dict[tuple[str, str], str] = {}  # (key, binding id) -> as shown
-        self._drawn: tuple[object, Text, list[tuple[int, int, str]]] | None = None
+        # the last lines drawn, by what they show (a mode's keys and the keys it returns to)
+        self._drawn: dict[object, tuple[Text, list[tuple[int, int, str]]]] = {}
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -64,10 +70,10 @@ class GameFooter(Widget):
             self.refresh()
 
     # ---- what to show ---------------------------------------------------------------------
-    def _candidates(self) -> list[Shown]:
+    def _candidates(self, active: Mapping[str, ActiveBinding]) -> list[Shown]:
         seen: set[str] = set()
         out: list[Shown] = []
-        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+        for _node, binding, enabled, _tooltip in active.values():
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
@@ -77,9 +83,10 @@ class GameFooter(Widget):
     def fitted(self, width: int) -> list[Shown]:
         """The keys (binding, legal now) that fit `width` cells, in the screen's order,
         dropping as the module docstring says."""
-        keys = self._candidates()
+        active = self.screen.active_bindings  # each key's check_action asked: once a line
+        keys = self._candidates(active)
         palette = self.app.COMMAND_PALETTE_BINDING
-        found = self.screen.active_bindings.get(palette)
+        found = active.get(palette)
         if self.app.ENABLE_COMMAND_PALETTE and found is not None and width >= PALETTE_MIN_WIDTH:
             keys.append((found[1], found[2]))
 
@@ -104,7 +111,9 @@ class GameFooter(Widget):
     # ---- drawing --------------------------------------------------------------------------
     def render(self) -> Text:
         """The line, built again only when the keys, their legality, the width or the styles
-        changed since the last repaint (most keys of a screen change none of them)."""
+        are none of the last `KEPT_LINES` drawn (most keys of a screen change none of them; a
+        mode's keys give way to the ones before it again); the same line is the same object,
+        whose strips `KeepsStrips` keeps."""
         key_style = self.get_component_rich_style("game-footer--key", partial=True)
         off_style = self.get_component_rich_style("game-footer--off", partial=True)
         keys = self.fitted(self.size.width)
@@ -114,9 +123,10 @@ class GameFooter(Widget):
             off_style,
             tuple((b.key, b.id, b.description, enabled) for b, enabled in keys),
         )
-        if self._drawn is not None and self._drawn[0] == signature:
-            self._hits = self._drawn[2]
-            return self._drawn[1]
+        drawn = self._drawn.get(signature)
+        if drawn is not None:
+            self._hits = drawn[1]
+            return drawn[0]
         line = Text(no_wrap=True, overflow="crop")
         hits: list[tuple[int, int, str]] = []
         for binding, enabled in keys:
@@ -130,7 +140,9 @@ class GameFooter(Widget):
                 line.stylize(off_style, start, line.cell_len)
             hits.append((start, line.cell_len, binding.key))
         self._hits = hits
-        self._drawn = (signature, line, hits)
+        if len(self._drawn) >= KEPT_LINES:
+            del self._drawn[next(iter(self._drawn))]  # the oldest
+        self._drawn[signature] = (line, hits)
         return line
 
     def on_click(self, event: Click) -> None:

@@ -27,6 +27,7 @@ from textual.widgets import Input, Static
 from ..glyphs import glyphs_for
 from .focus_styles import KeepsFocusStyles
 from .footer import GameFooter
+from .uniform import UniformLines
 
 INDENT = "    "
 MATCH = Style(reverse=True)
@@ -145,7 +146,7 @@ class LogView(KeepsFocusStyles, ScrollView, can_focus=True):
         return Strip(segments).extend_cell_length(self.size.width, style).crop(0, self.size.width)
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(UniformLines, Screen[None]):
     """A long text to read back: scroll, search, close."""
 
     HELP = (

@@ -12,9 +12,10 @@ from ...campaign.state import Campaign
 from ...game import Command
 from ...model import GameState
 from ..host import host
+from .uniform import UniformLines
 
 
-class Section(Vertical):
+class Section(UniformLines, Vertical):
     """Subclasses set TITLE and KEY and implement `refresh_view`."""
 
     TITLE = ""

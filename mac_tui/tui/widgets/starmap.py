@@ -25,6 +25,7 @@ from textual.widget import Widget
 
 from ...catalog import catalog
 from ..glyphs import glyphs
+from .kept_strips import KeepsStrips
 
 CONTESTED_COLOUR = "medium_purple"
 MARKERS = {"crucible": "C", "directorate": "D", "outer_reach": "O"}
@@ -252,7 +253,7 @@ def nearest_in_direction(origin: str, dx: int, dy: int) -> str | None:
     return None if best is None else best[1]
 
 
-class StarMap(Widget, can_focus=True):
+class StarMap(KeepsStrips, Widget, can_focus=True):
     """The galaxy map; the section sets `here`, `route` and `order` and listens for
     `StarMap.Selected` and `StarMap.Activated`."""
 

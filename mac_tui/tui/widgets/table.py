@@ -10,7 +10,9 @@
 - It keeps its rendered lines when only its height changes (a hub section's message line
   taking two lines instead of one): Textual's table forgets them on every resize, though each
   is kept by the width it was drawn at.
-- It styles itself for focus once per focus state (`KeepsFocusStyles`, focus_styles.py).
+- It styles itself for focus once per focus state (`KeepsFocusStyles`, focus_styles.py), and
+  works its style signature out once per kept look (the rich styles of a dozen component
+  classes, asked of the ancestors' backgrounds on every focus and blur otherwise).
 """
 
 from __future__ import annotations
@@ -58,8 +60,12 @@ class GameTable(KeepsFocusStyles, DataTable[Any]):
 
     def notify_style_update(self) -> None:
         Widget.notify_style_update(self)  # the widget's own style caches
+        notes = self.restored_look  # kept styles put back: their signature is known
         try:
-            signature = self._style_signature()
+            known = notes.get("signature") if notes is not None else None
+            signature = known if isinstance(known, tuple) else self._style_signature()
+            if notes is not None:
+                notes["signature"] = signature
         except KeyError:  # its component styles are not there yet: the first styling
             super().notify_style_update()
             return
