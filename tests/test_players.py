@@ -6,8 +6,9 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from mac_tui.campaign.commands import AdvanceDay, Dismiss, NewCampaign, Salvage, Train
+from mac_tui.campaign.commands import Accept, AdvanceDay, Dismiss, NewCampaign, Salvage, Train
 from mac_tui.campaign.legal import NEW_COMPANY
+from mac_tui.catalog import catalog
 from mac_tui.combat.commands import AutoDeploy, Move, StartBattle, Withdraw
 from mac_tui.combat.skirmish import NewSkirmish, make_state
 from mac_tui.combat.state import CENTER_TORSO, HEAD, Unit
@@ -18,7 +19,8 @@ from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import decide
 from mac_tui.players.ai.skill import CALLED_SHOTS_TACTICS
-from mac_tui.players.autopilot import STRATEGIES, autopilot, choose
+from mac_tui.players.appraisal import floor, rebuild_all
+from mac_tui.players.autopilot import STRATEGIES, autopilot, choose, contract, payout_level
 from mac_tui.players.careful import THIN_CT_PERCENT, careful
 from mac_tui.players.driver import battle_seats, drive, next_decision, policy_to_act
 from mac_tui.players.policy import Decision
@@ -226,3 +228,34 @@ def test_the_autopilot_trains_its_pilots_lowest_skill_first() -> None:
     assert choose(trained) == (Train("Ghost", "piloting"), "train")
     assert STRATEGIES["sensible"].battle == "auto-battle careful"
     assert STRATEGIES["reckless"].battle == "auto-battle"
+
+
+def test_the_autopilot_takes_its_pay_in_cash_while_short_and_in_salvage_when_rich() -> None:
+    """The sensible autopilot's payout level (§12.2): the one paying the most credits (Full
+    Pay) while it holds less than its reserve, the catalog's default (Balanced) once it holds
+    it, and the one paying the least credits (Full Salvage) once it also holds the price of
+    rebuilding every frame it has; the level goes on the contract it accepts."""
+    state = play(initial_state(14), NewCampaign("Autopilot Company"))
+    c = state.campaign
+    assert c is not None
+    cat = catalog()
+    by_credits = sorted(cat.economy.payout_level, key=lambda p: p.credit_percent)
+    most_cash, most_salvage = by_credits[-1].level, by_credits[0].level
+    assert (most_cash, most_salvage) == (0, 4)  # Full Pay, Full Salvage
+    reserve = floor(c, "luxury")
+    rebuild = sum(cat.chassis_price(cat.chassis[f.chassis]) for f in c.frames)
+    assert rebuild_all(c) == rebuild
+
+    def at(credits: int) -> int:
+        return payout_level(attrs.evolve(c, credits=credits))
+
+    assert at(reserve - 1) == most_cash
+    assert at(reserve) == cat.default_payout_level().level == 2
+    assert at(reserve + rebuild - 1) == 2
+    assert at(reserve + rebuild) == most_salvage
+    # the contract it accepts carries the level: the opening lance, short of its reserve
+    poor = attrs.evolve(state, campaign=attrs.evolve(c, credits=reserve - 1))
+    assert poor.campaign is not None
+    command = contract(poor, poor.campaign)
+    assert isinstance(command, Accept), command
+    assert command.payout == most_cash

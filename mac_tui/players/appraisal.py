@@ -243,6 +243,13 @@ def cheapest_frame() -> int:
     return min(cat.chassis_price(c) for c in cat.chassis.values())
 
 
+def rebuild_all(campaign: Campaign) -> int:
+    """What rebuilding every frame the company has (not destroyed) would cost (§11.3: the
+    chassis price)."""
+    cat = catalog()
+    return sum(cat.chassis_price(cat.chassis[f.chassis]) for f in alive(campaign))
+
+
 def frame_tier(cost: int) -> Tier:
     """A frame for no more than the cheapest new chassis is growth; dearer ones are luxury."""
     return "growth" if cost <= cheapest_frame() else "luxury"

@@ -136,6 +136,7 @@ from .appraisal import (
     lowest_offer,
     mount_plan,
     potential_lance,
+    rebuild_all,
     room_for_frame,
     workable,
 )
@@ -143,6 +144,7 @@ from .careful import careful
 from .policy import Decision
 
 COMPANY = "Autopilot Company"
+LIGHTS_UNTIL = 3
 STREAM = "autopilot"
 
 # ---- the rules of thumb, one command each ------------------------------------------------------
@@ -385,6 +387,21 @@ def on_leave(campaign: Campaign) -> bool:
     return paid is not None and campaign.day - paid < LEAVE_DAYS
 
 
+def payout_level(campaign: Campaign) -> int:
+    """§12.2: the level paying the most credits (Full Pay) while the company is short of its
+    reserve (`floor` "luxury"); the catalog's default (Balanced) once it holds it; the level
+    paying the least credits and the most salvage (Full Salvage) once it also holds the price
+    of rebuilding every frame it has (`insured`): gear, not money it does not need."""
+    cat = catalog()
+    levels = sorted(cat.economy.payout_level, key=lambda p: (-p.credit_percent, p.level))
+    reserve = floor(campaign, "luxury")
+    if campaign.credits < reserve:
+        return levels[0].level
+    if campaign.credits >= reserve + rebuild_all(campaign):
+        return levels[-1].level
+    return cat.default_payout_level().level
+
+
 def contract(state: GameState, campaign: Campaign) -> Command | None:
     """§16, §11.5: the contract the lance can handle (see `choose_contract`), at the default
     payout level, with `MIN_LANCE` frames when the company has them and never fewer than
@@ -406,7 +423,7 @@ def contract(state: GameState, campaign: Campaign) -> Command | None:
     chosen = choose_contract(campaign, frames)
     if chosen is None:
         return None
-    level = catalog().default_payout_level().level
+    level = payout_level(campaign)
     frame_ids = [f.id for f in frames]
     if accept_refusal(campaign, chosen.id, level, frame_ids) is not None:
         return None
