@@ -19,7 +19,16 @@ from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import decide
 from mac_tui.players.ai.skill import CALLED_SHOTS_TACTICS
-from mac_tui.players.appraisal import floor, rebuild_all
+from mac_tui.players.appraisal import (
+    MARKSMEN_MARGIN,
+    floor,
+    frame_power,
+    hardest_handled,
+    marksmen_margin,
+    power,
+    rebuild_all,
+    threat_of,
+)
 from mac_tui.players.autopilot import STRATEGIES, autopilot, choose, contract, payout_level
 from mac_tui.players.careful import THIN_CT_PERCENT, careful
 from mac_tui.players.driver import battle_seats, drive, next_decision, policy_to_act
@@ -259,3 +268,29 @@ def test_the_autopilot_takes_its_pay_in_cash_while_short_and_in_salvage_when_ric
     command = contract(poor, poor.campaign)
     assert isinstance(command, Accept), command
     assert command.payout == most_cash
+
+
+def test_the_autopilot_wants_a_margin_against_pilots_who_aim() -> None:
+    """The sensible autopilot takes on a difficulty whose enemy pilots call shots (Tactics 5+,
+    AI3: difficulty 4 and 5) only with `MARKSMEN_MARGIN` points of power beyond its threat;
+    easier ones at their threat."""
+    cat = catalog()
+    d = cat.missions.difficulty
+    aiming = [n for n in range(d.min, d.max + 1) if marksmen_margin(n) > 0]
+    assert aiming == [
+        n for n in range(d.min, d.max + 1) if cat.enemy_force(n).tactics >= CALLED_SHOTS_TACTICS
+    ]
+    assert aiming == [4, 5] and marksmen_margin(4) == MARKSMEN_MARGIN > 0
+    state = play(initial_state(14), NewCampaign("Autopilot Company"))
+    c = state.campaign
+    assert c is not None
+    c = attrs.evolve(c, reputation=20)  # difficulty 4 within reputation comfort
+    enforcer, raider = c.frames  # EN-50 (power 2), RD-30 (power 1)
+    assert (frame_power(enforcer), frame_power(raider)) == (2, 1)
+    four_d4 = threat_of(cat.enemy_force(4).classes, 4)
+    mediums = [attrs.evolve(enforcer, id=f"F{i}") for i in range(4)]
+    assert power(mediums) == four_d4 + MARKSMEN_MARGIN
+    assert hardest_handled(c, mediums) == 4
+    short = [*mediums[:3], raider]
+    assert four_d4 <= power(short) < four_d4 + MARKSMEN_MARGIN
+    assert hardest_handled(c, short) == 3

@@ -31,8 +31,11 @@ careful commander's withdrawal (`auto-battle careful`, `players/careful.py`).
 8b. `move_up`: a company holding its reserve whose lance handles harder contracts than the
    location posts travels to the nearest market that posts them (§14.3, §16.2);
 9. `contract`: the contract its lance can handle (enemy classes and skill against its frames'
-   power, difficulty within reputation comfort, §16.2): the easiest while poor, the hardest
-   when the reserve is in hand; at the catalog's default payout level (Balanced, §12.2); with
+   power, with a margin against pilots who call shots, difficulty within reputation comfort,
+   §16.2): the easiest while poor, the hardest
+   when the reserve is in hand; paid in cash while short of the reserve (Full Pay, §12.2), at
+   the catalog's default payout level (Balanced) once it holds it, in salvage (Full Salvage)
+   once it also holds the price of rebuilding every frame (`payout_level`); with
    four ready frames when it has them, never fewer than three unless it cannot afford more,
    waiting a few days for frames about to be ready; a rich company gives its pilots a week's leave
    between contracts;
@@ -403,11 +406,11 @@ def payout_level(campaign: Campaign) -> int:
 
 
 def contract(state: GameState, campaign: Campaign) -> Command | None:
-    """§16, §11.5: the contract the lance can handle (see `choose_contract`), at the default
-    payout level, with `MIN_LANCE` frames when the company has them and never fewer than
-    `MIN_DEPLOY` unless cash is short or it cannot grow a bigger lance; the lance waits for
-    frames ready within `WAIT_FOR_LANCE` days (a bare frame being armed included) and a rich
-    company for the end of its leave."""
+    """§16, §11.5: the contract the lance can handle (see `choose_contract`), at the payout
+    level its money calls for (`payout_level`), with `MIN_LANCE` frames when the company has
+    them and never fewer than `MIN_DEPLOY` unless cash is short or it cannot grow a bigger
+    lance; the lance waits for frames ready within `WAIT_FOR_LANCE` days (a bare frame being
+    armed included) and a rich company for the end of its leave."""
     frames = lance(campaign)
     future = potential_lance(campaign)
     ids = {f.id for f in frames}
