@@ -32,13 +32,12 @@ careful commander's withdrawal (`auto-battle careful`, `players/careful.py`).
    location posts travels to the nearest market that posts them (§14.3, §16.2);
 9. `contract`: the contract its lance can handle (enemy classes and skill against its frames'
    power, with a margin against pilots who call shots, difficulty within reputation comfort,
-   §16.2): the easiest while poor, the hardest
-   when the reserve is in hand; paid in cash while short of the reserve (Full Pay, §12.2), at
-   the catalog's default payout level (Balanced) once it holds it, in salvage (Full Salvage)
-   once it also holds the price of rebuilding every frame (`payout_level`); with
-   four ready frames when it has them, never fewer than three unless it cannot afford more,
-   waiting a few days for frames about to be ready; a rich company gives its pilots a week's leave
-   between contracts;
+   §16.2): the easiest while poor, the hardest when the reserve is in hand; paid in cash
+   while short of the reserve (Full Pay, §12.2), at the catalog's default payout level
+   (Balanced) once it holds it, in salvage (Full Salvage) once it also holds the price of
+   rebuilding every frame (`payout_level`); with four ready frames when it has them, never
+   fewer than three unless it cannot afford more, waiting a few days for frames about to be
+   ready; a rich company gives its pilots a week's leave between contracts;
 10. `upgrade`: more arms for under-armed frames out of reserve money;
 11. `travel`: a trip (§14.3) when the board holds nothing the mended lance can take: usually
     the cheapest trip to a market whose easiest contracts it handles, one time in `JUMP_ODDS`
@@ -147,7 +146,6 @@ from .careful import careful
 from .policy import Decision
 
 COMPANY = "Autopilot Company"
-LIGHTS_UNTIL = 3
 STREAM = "autopilot"
 
 # ---- the rules of thumb, one command each ------------------------------------------------------
@@ -394,7 +392,7 @@ def payout_level(campaign: Campaign) -> int:
     """§12.2: the level paying the most credits (Full Pay) while the company is short of its
     reserve (`floor` "luxury"); the catalog's default (Balanced) once it holds it; the level
     paying the least credits and the most salvage (Full Salvage) once it also holds the price
-    of rebuilding every frame it has (`insured`): gear, not money it does not need."""
+    of rebuilding every frame it has (`rebuild_all`): gear, not money it does not need."""
     cat = catalog()
     levels = sorted(cat.economy.payout_level, key=lambda p: (-p.credit_percent, p.level))
     reserve = floor(campaign, "luxury")
