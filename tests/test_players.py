@@ -6,8 +6,9 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from mac_tui.campaign.commands import AdvanceDay, Dismiss, NewCampaign, Salvage, Train
+from mac_tui.campaign.commands import Accept, AdvanceDay, Dismiss, NewCampaign, Salvage, Train
 from mac_tui.campaign.legal import NEW_COMPANY
+from mac_tui.catalog import catalog
 from mac_tui.combat.commands import AutoDeploy, Move, StartBattle, Withdraw
 from mac_tui.combat.skirmish import NewSkirmish, make_state
 from mac_tui.combat.state import CENTER_TORSO, HEAD, Unit
@@ -18,7 +19,17 @@ from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import decide
 from mac_tui.players.ai.skill import CALLED_SHOTS_TACTICS
-from mac_tui.players.autopilot import STRATEGIES, autopilot, choose
+from mac_tui.players.appraisal import (
+    MARKSMEN_MARGIN,
+    floor,
+    frame_power,
+    hardest_handled,
+    marksmen_margin,
+    power,
+    rebuild_all,
+    threat_of,
+)
+from mac_tui.players.autopilot import STRATEGIES, autopilot, choose, contract, payout_level
 from mac_tui.players.careful import THIN_CT_PERCENT, careful
 from mac_tui.players.driver import battle_seats, drive, next_decision, policy_to_act
 from mac_tui.players.policy import Decision
@@ -226,3 +237,60 @@ def test_the_autopilot_trains_its_pilots_lowest_skill_first() -> None:
     assert choose(trained) == (Train("Ghost", "piloting"), "train")
     assert STRATEGIES["sensible"].battle == "auto-battle careful"
     assert STRATEGIES["reckless"].battle == "auto-battle"
+
+
+def test_the_autopilot_takes_its_pay_in_cash_while_short_and_in_salvage_when_rich() -> None:
+    """The sensible autopilot's payout level (§12.2): the one paying the most credits (Full
+    Pay) while it holds less than its reserve, the catalog's default (Balanced) once it holds
+    it, and the one paying the least credits (Full Salvage) once it also holds the price of
+    rebuilding every frame it has; the level goes on the contract it accepts."""
+    state = play(initial_state(14), NewCampaign("Autopilot Company"))
+    c = state.campaign
+    assert c is not None
+    cat = catalog()
+    by_credits = sorted(cat.economy.payout_level, key=lambda p: p.credit_percent)
+    most_cash, most_salvage = by_credits[-1].level, by_credits[0].level
+    assert (most_cash, most_salvage) == (0, 4)  # Full Pay, Full Salvage
+    reserve = floor(c, "luxury")
+    rebuild = sum(cat.chassis_price(cat.chassis[f.chassis]) for f in c.frames)
+    assert rebuild_all(c) == rebuild
+
+    def at(credits: int) -> int:
+        return payout_level(attrs.evolve(c, credits=credits))
+
+    assert at(reserve - 1) == most_cash
+    assert at(reserve) == cat.default_payout_level().level == 2
+    assert at(reserve + rebuild - 1) == 2
+    assert at(reserve + rebuild) == most_salvage
+    # the contract it accepts carries the level: the opening lance, short of its reserve
+    poor = attrs.evolve(state, campaign=attrs.evolve(c, credits=reserve - 1))
+    assert poor.campaign is not None
+    command = contract(poor, poor.campaign)
+    assert isinstance(command, Accept), command
+    assert command.payout == most_cash
+
+
+def test_the_autopilot_wants_a_margin_against_pilots_who_aim() -> None:
+    """The sensible autopilot takes on a difficulty whose enemy pilots call shots (Tactics 5+,
+    AI3: difficulty 4 and 5) only with `MARKSMEN_MARGIN` points of power beyond its threat;
+    easier ones at their threat."""
+    cat = catalog()
+    d = cat.missions.difficulty
+    aiming = [n for n in range(d.min, d.max + 1) if marksmen_margin(n) > 0]
+    assert aiming == [
+        n for n in range(d.min, d.max + 1) if cat.enemy_force(n).tactics >= CALLED_SHOTS_TACTICS
+    ]
+    assert aiming == [4, 5] and marksmen_margin(4) == MARKSMEN_MARGIN > 0
+    state = play(initial_state(14), NewCampaign("Autopilot Company"))
+    c = state.campaign
+    assert c is not None
+    c = attrs.evolve(c, reputation=20)  # difficulty 4 within reputation comfort
+    enforcer, raider = c.frames  # EN-50 (power 2), RD-30 (power 1)
+    assert (frame_power(enforcer), frame_power(raider)) == (2, 1)
+    four_d4 = threat_of(cat.enemy_force(4).classes, 4)
+    mediums = [attrs.evolve(enforcer, id=f"F{i}") for i in range(4)]
+    assert power(mediums) == four_d4 + MARKSMEN_MARGIN
+    assert hardest_handled(c, mediums) == 4
+    short = [*mediums[:3], raider]
+    assert four_d4 <= power(short) < four_d4 + MARKSMEN_MARGIN
+    assert hardest_handled(c, short) == 3

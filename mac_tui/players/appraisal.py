@@ -18,6 +18,7 @@ from ..campaign.refit import effective_output
 from ..campaign.state import Campaign, Contract, Frame, Mount, Pilot
 from ..campaign.timeflow import daily_upkeep
 from ..catalog import LOCATION_ORDER, SIZES, catalog
+from .ai.skill import CALLED_SHOTS_TACTICS
 
 # ---- habits (strategy knobs, not rule numbers) ------------------------------------------------
 RESERVE_DAYS = 45  # luxuries keep this many days of upkeep in hand (plus the growth floor)
@@ -26,6 +27,7 @@ CRUNCH_DAYS = 15  # below this many days of upkeep (and a deployment) cash is sh
 REPAIR_DAYS_KEPT = 7  # repairs keep a deployment and this many days of upkeep in hand
 SAFETY_MARGIN = 0  # outside a cash crunch the lance wants this much power beyond the threat
 CRUNCH_STRETCH = 1  # in a cash crunch the lance takes on this much more threat
+MARKSMEN_MARGIN = 2  # the lance wants this much power beyond the threat of pilots who aim
 ARM_BUDGET = 40_000  # a chassis is bought only with this much left to arm it
 ROSTER_MAX = 4  # frames (not destroyed) the company keeps: one full lance
 MIN_LANCE = 4  # frames a lance waits for, when the company has that many...
@@ -134,6 +136,13 @@ def threat(contract: Contract) -> int:
     return threat_of(classes, contract.difficulty)
 
 
+def marksmen_margin(difficulty: int) -> int:
+    """`MARKSMEN_MARGIN` against a difficulty whose enemy pilots call shots (Tactics
+    `CALLED_SHOTS_TACTICS`, AI3: aimed at the head they kill pilots), else 0."""
+    aims = catalog().enemy_force(difficulty).tactics >= CALLED_SHOTS_TACTICS
+    return MARKSMEN_MARGIN if aims else 0
+
+
 def comfort(campaign: Campaign) -> int:
     """The hardest difficulty the company's reputation makes comfortable (§16.2)."""
     return base_difficulty(campaign.reputation) + COMFORT_STRETCH
@@ -144,14 +153,15 @@ def in_crunch(campaign: Campaign) -> bool:
 
 
 def suitable(campaign: Campaign, contract: Contract, frames: Sequence[Frame]) -> bool:
-    """At least as many frames as the enemy, a lance at least as strong as the threat and a
-    difficulty within reputation comfort; in a cash crunch the margin is relaxed."""
+    """At least as many frames as the enemy, a lance at least as strong as the threat (with
+    `marksmen_margin` to spare against pilots who call shots) and a difficulty within
+    reputation comfort; in a cash crunch the margin is relaxed."""
     stretch = CRUNCH_STRETCH if in_crunch(campaign) else -SAFETY_MARGIN
     return (
         len(frames) >= len(contract.enemies)
         and contract.place == campaign.place
         and contract.difficulty <= comfort(campaign)
-        and threat(contract) <= power(frames) + stretch
+        and threat(contract) + marksmen_margin(contract.difficulty) <= power(frames) + stretch
     )
 
 
@@ -179,7 +189,7 @@ def lowest_offer(campaign: Campaign, place_id: str) -> int:
 
 
 def hardest_handled(campaign: Campaign, frames: Sequence[Frame]) -> int:
-    """The hardest difficulty `frames` can take on (0: none)."""
+    """The hardest difficulty `frames` can take on (0: none), `marksmen_margin` included."""
     cat = catalog()
     d = cat.missions.difficulty
     top = min(d.max, comfort(campaign))
@@ -187,7 +197,7 @@ def hardest_handled(campaign: Campaign, frames: Sequence[Frame]) -> int:
         n
         for n in range(d.min, top + 1)
         if len(cat.enemy_force(n).classes) <= len(frames)
-        and threat_of(cat.enemy_force(n).classes, n) <= power(frames)
+        and threat_of(cat.enemy_force(n).classes, n) + marksmen_margin(n) <= power(frames)
     ]
     return max(handled, default=0)
 
@@ -241,6 +251,13 @@ def cheapest_frame() -> int:
     """The price of the cheapest chassis in the catalog (§11.1)."""
     cat = catalog()
     return min(cat.chassis_price(c) for c in cat.chassis.values())
+
+
+def rebuild_all(campaign: Campaign) -> int:
+    """What rebuilding every frame the company has (not destroyed) would cost (§11.3: the
+    chassis price)."""
+    cat = catalog()
+    return sum(cat.chassis_price(cat.chassis[f.chassis]) for f in alive(campaign))
 
 
 def frame_tier(cost: int) -> Tier:

@@ -31,11 +31,13 @@ careful commander's withdrawal (`auto-battle careful`, `players/careful.py`).
 8b. `move_up`: a company holding its reserve whose lance handles harder contracts than the
    location posts travels to the nearest market that posts them (§14.3, §16.2);
 9. `contract`: the contract its lance can handle (enemy classes and skill against its frames'
-   power, difficulty within reputation comfort, §16.2): the easiest while poor, the hardest
-   when the reserve is in hand; at the catalog's default payout level (Balanced, §12.2); with
-   four ready frames when it has them, never fewer than three unless it cannot afford more,
-   waiting a few days for frames about to be ready; a rich company gives its pilots a week's leave
-   between contracts;
+   power, with a margin against pilots who call shots, difficulty within reputation comfort,
+   §16.2): the easiest while poor, the hardest when the reserve is in hand; paid in cash
+   while short of the reserve (Full Pay, §12.2), at the catalog's default payout level
+   (Balanced) once it holds it, in salvage (Full Salvage) once it also holds the price of
+   rebuilding every frame (`payout_level`); with four ready frames when it has them, never
+   fewer than three unless it cannot afford more, waiting a few days for frames about to be
+   ready; a rich company gives its pilots a week's leave between contracts;
 10. `upgrade`: more arms for under-armed frames out of reserve money;
 11. `travel`: a trip (§14.3) when the board holds nothing the mended lance can take: usually
     the cheapest trip to a market whose easiest contracts it handles, one time in `JUMP_ODDS`
@@ -136,6 +138,7 @@ from .appraisal import (
     lowest_offer,
     mount_plan,
     potential_lance,
+    rebuild_all,
     room_for_frame,
     workable,
 )
@@ -385,12 +388,27 @@ def on_leave(campaign: Campaign) -> bool:
     return paid is not None and campaign.day - paid < LEAVE_DAYS
 
 
+def payout_level(campaign: Campaign) -> int:
+    """§12.2: the level paying the most credits (Full Pay) while the company is short of its
+    reserve (`floor` "luxury"); the catalog's default (Balanced) once it holds it; the level
+    paying the least credits and the most salvage (Full Salvage) once it also holds the price
+    of rebuilding every frame it has (`rebuild_all`): gear, not money it does not need."""
+    cat = catalog()
+    levels = sorted(cat.economy.payout_level, key=lambda p: (-p.credit_percent, p.level))
+    reserve = floor(campaign, "luxury")
+    if campaign.credits < reserve:
+        return levels[0].level
+    if campaign.credits >= reserve + rebuild_all(campaign):
+        return levels[-1].level
+    return cat.default_payout_level().level
+
+
 def contract(state: GameState, campaign: Campaign) -> Command | None:
-    """§16, §11.5: the contract the lance can handle (see `choose_contract`), at the default
-    payout level, with `MIN_LANCE` frames when the company has them and never fewer than
-    `MIN_DEPLOY` unless cash is short or it cannot grow a bigger lance; the lance waits for
-    frames ready within `WAIT_FOR_LANCE` days (a bare frame being armed included) and a rich
-    company for the end of its leave."""
+    """§16, §11.5: the contract the lance can handle (see `choose_contract`), at the payout
+    level its money calls for (`payout_level`), with `MIN_LANCE` frames when the company has
+    them and never fewer than `MIN_DEPLOY` unless cash is short or it cannot grow a bigger
+    lance; the lance waits for frames ready within `WAIT_FOR_LANCE` days (a bare frame being
+    armed included) and a rich company for the end of its leave."""
     frames = lance(campaign)
     future = potential_lance(campaign)
     ids = {f.id for f in frames}
@@ -406,7 +424,7 @@ def contract(state: GameState, campaign: Campaign) -> Command | None:
     chosen = choose_contract(campaign, frames)
     if chosen is None:
         return None
-    level = catalog().default_payout_level().level
+    level = payout_level(campaign)
     frame_ids = [f.id for f in frames]
     if accept_refusal(campaign, chosen.id, level, frame_ids) is not None:
         return None
