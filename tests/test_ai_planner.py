@@ -698,3 +698,21 @@ def test_the_planners_odds_agree_with_the_engines_forecast(
                 # after a kill the forecast stops counting the damage of the shots still to come
                 landed = sum(gun.damage for _, gun in shots)
                 assert -0.5 < ours.expected - exact.expected_damage < 0.5 + exact.p_out * landed
+
+
+def test_a_frame_only_a_called_shot_can_reach_draws_that_enemys_fire() -> None:
+    """Seed 8's campaign, a battle in round 3 (a state the sensible autopilot reached under
+    rules version 3): no enemy has a plain shot at any frame of the side to act, one can reach
+    a frame with a called shot; sharing that enemy's fire divided 0 by 0 and the planner
+    crashed. The frame draws all of it, and the planner gives a legal order."""
+    from pathlib import Path
+
+    from mac_tui.players.ai import decide
+    from mac_tui.players.ai.situation import share
+    from mac_tui.save import read_save
+
+    assert share(0.0, 0.0) == 1.0 and share(1.0, 3.0) == 0.25 and share(0.0, 2.0) == 0.0
+    state = read_save(Path(__file__).parent / "data" / "ai-no-plain-reply.json").state
+    assert state.battle is not None and state.battle.round == 3
+    decision = decide(state)
+    assert isinstance(step(state, decision.command), Accepted)

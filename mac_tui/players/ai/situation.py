@@ -535,7 +535,7 @@ class Situation:
             if v > 0:
                 if status != NONE_STATUS:
                     v0 = self.reply_both(r, me, at, NONE_STATUS, cover)[0]
-                out[r.slot] = v * v0 * v0 / (v0 * v0 + self.others_drawn(r))
+                out[r.slot] = v * share(v0 * v0, self.others_drawn(r))
         return out
 
     def _drawn_inputs(self) -> tuple[object, ...]:
@@ -599,3 +599,12 @@ class Situation:
             default=self.preferred,
         )
         return float(abs(nearest - self.preferred))
+
+
+def share(mine: float, others: float) -> float:
+    """The share of an enemy's fire a frame draws: its square of the enemy's plain reply
+    (`mine`) among its side's (`others`: the allies'). When the enemy has no plain shot at
+    anyone (both are 0) and only its worst case (a called shot) reaches this frame, the frame
+    draws all of it: it is the only one that enemy threatens."""
+    total = mine + others
+    return mine / total if total > 0 else 1.0
