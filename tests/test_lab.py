@@ -16,7 +16,7 @@ import pytest
 
 from mac_tui.catalog import DataError, catalog, installed_catalog, load_catalog
 from mac_tui.cli import main
-from mac_tui.lab import experiment, report
+from mac_tui.lab import experiment, report, runs
 from mac_tui.lab.experiment import ExperimentError
 from mac_tui.lab.runs import catalog_for, end_kind
 from mac_tui.lab.store import Store
@@ -388,3 +388,45 @@ def test_a_runs_key_names_the_rules_version(monkeypatch: pytest.MonkeyPatch) -> 
     assert key == experiment.run_key("campaign", dict(config), 1)
     monkeypatch.setattr(experiment, "RULES_VERSION", experiment.RULES_VERSION + 1)
     assert experiment.run_key("campaign", config, 1) != key
+
+
+def test_a_runs_key_names_the_code_that_plays_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store made by other code (another autopilot, AI or rule) is not reused: the key
+    hashes the digest of the code and tables that play a run, which the screens and servers
+    do not enter."""
+    config = {"strategy": "sensible", "days": 30, "data": ""}
+    key = experiment.run_key("campaign", config, 1)
+    digest = runs.code_digest()
+    assert len(digest) == 16 and digest == runs.code_digest()
+    monkeypatch.setattr(experiment, "code_digest", lambda: "0" * 16)
+    assert experiment.run_key("campaign", config, 1) != key
+
+
+def test_the_code_digest_follows_the_played_code_not_the_screens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "mac_tui"
+    for name in ("players/autopilot.py", "tui/app.py", "lab/runs.py"):
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(f"# {name}\n")
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "economy.toml").write_text("upkeep = 1\n")
+    monkeypatch.setattr(runs, "__file__", str(package / "lab" / "runs.py"))
+    monkeypatch.setattr(runs, "data_dir", lambda: data)
+
+    def digest() -> str:
+        runs.code_digest.cache_clear()
+        return runs.code_digest()
+
+    try:
+        first = digest()
+        (package / "tui" / "app.py").write_text("# a screen changed\n")
+        assert digest() == first
+        (package / "players" / "autopilot.py").write_text("# the strategy changed\n")
+        second = digest()
+        assert second != first
+        (data / "economy.toml").write_text("upkeep = 2\n")
+        assert digest() != second
+    finally:
+        runs.code_digest.cache_clear()  # the real package's digest again for later tests

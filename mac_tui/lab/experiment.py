@@ -38,7 +38,7 @@ from attrs import evolve, frozen
 from ..catalog import DataError
 from ..game import RULES_VERSION
 from ..players.specs import SpecError
-from .runs import battle_setup, catalog_for, check_config, data_hash
+from .runs import battle_setup, catalog_for, check_config, code_digest, data_hash
 
 KINDS = ("battle", "campaign")
 #: Every axis of each kind and its default (None: not set).
@@ -79,9 +79,11 @@ class Run:
 
 def run_key(kind: str, config: Mapping[str, Any], seed: int) -> str:
     """A hash of what the run plays: a mod counts by its contents (`data_hash`), not by where
-    its folder is; the rules version counts too (a store made under older rules plays again)."""
+    its folder is; the rules version and the code that plays it (`code_digest`) count too (a
+    store made under older rules, or by another AI or autopilot, plays again)."""
     played = {k: v for k, v in config.items() if k != "data"}
-    text = json.dumps([kind, played, seed, RULES_VERSION], sort_keys=True, separators=(",", ":"))
+    what = [kind, played, seed, RULES_VERSION, code_digest()]
+    text = json.dumps(what, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 

@@ -4,6 +4,7 @@ metrics (a pure function of kind, config and seed) and its timing (wall clock, C
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import time
@@ -15,7 +16,7 @@ from typing import Any
 from attrs import frozen
 
 from ..campaign.state import Campaign
-from ..catalog import Catalog, catalog, installed_catalog, load_catalog, use_catalog
+from ..catalog import Catalog, catalog, data_dir, installed_catalog, load_catalog, use_catalog
 from ..model import GameState
 from ..players.autopilot import STRATEGIES
 from ..players.autorun import autoplay
@@ -47,6 +48,26 @@ def data_hash(data: str) -> str:
     digest = hashlib.sha256()
     folder = Path(data)
     for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+PLAYED_ELSEWHERE = ("tui", "server")  # subpackages no run of the lab executes
+
+
+@functools.cache
+def code_digest() -> str:
+    """A digest of the code and shipped rules tables that play a run: every module of the
+    package but the screens and servers, and every table of `data/`. A store made by other
+    code (a changed AI, autopilot or rule) plays its runs again instead of being reported as
+    if this code had played them."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent
+    for path in sorted(package.rglob("*.py")):
+        relative = path.relative_to(package)
+        if relative.parts[0] not in PLAYED_ELSEWHERE:
+            digest.update(relative.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(data_dir().glob("*.toml")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
