@@ -35,6 +35,14 @@ def serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="let players register and log in with a password (off: keys only)",
     )
     ssh.add_argument(
+        "--pool",
+        type=int,
+        default=4,
+        metavar="N",
+        help="games kept waiting at the title screen for the next logins, so a login draws "
+        "at once (default 4; each holds about 15 MB of its own; 0: none)",
+    )
+    ssh.add_argument(
         "--max-spectators",
         type=int,
         default=32,
@@ -160,6 +168,7 @@ def _server_problems(args: argparse.Namespace) -> list[str]:
         ("max_sessions", lambda v: v is None or v >= 0, "0 or more"),
         ("rate_limit", lambda v: v >= 0, "0 or more"),
         ("max_spectators", lambda v: v >= 0, "0 or more"),
+        ("pool", lambda v: 0 <= v <= 1000, "0-1000"),
         ("max_registrations", lambda v: v >= 0, "0 or more"),
         ("recording_cap_mb", lambda v: 0 <= v <= 4096, "0-4096"),
         ("recordings_keep_days", lambda v: v >= 0, "0 or more"),
@@ -230,6 +239,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 spectator_idle_timeout=args.spectator_idle_timeout,
                 max_registrations=args.max_registrations,
                 warm_start=not args.cold_start,
+                pool=args.pool,
                 recordings=_recording_options(args),
                 db=db,
                 log=log,

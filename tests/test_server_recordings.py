@@ -157,7 +157,7 @@ def test_a_dead_zygote_means_cold_games_until_its_successor_and_cold_start_means
     tmp_path: Path,
 ) -> None:
     _install_openssh()
-    srv = ServerProcess(tmp_path / "data")
+    srv = ServerProcess(tmp_path / "data", "--pool", "0")  # no games waiting: forks only
     terms: list[SshTerminal] = []
     ready = re.compile(r"zygote is ready \(pid (\d+)\)")
     try:

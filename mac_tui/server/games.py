@@ -6,10 +6,12 @@ game), so a window-size change on the PTY reaches it as SIGWINCH like in any ter
 SIGHUP to its group saves and ends it (`MacApp.save_and_exit`). Bytes flow both ways without
 interpretation: the player's keys into the PTY, the game's output to the player's channel and
 to its recording (`recordings.Recorder`). The same output also feeds a `pyte` screen
-(`ScreenCopy`) a little later, off the player's path, so a spectator who joins mid-game gets
-the current picture at once and then every change. (Keeping the copy only while someone
-watches was tried and dropped: a same-size SIGWINCH does not make Textual redraw every cell,
-and the copy costs the server little beside the games' own CPU; `bench ssh` prints both.)
+(`ScreenCopy`) a little later, off the player's path, while someone watches the game: a
+spectator who joins asks the game, over its socket to the server (`tui/pooled.py`), to draw
+every cell again, and the copy starts from that picture. (A same-size SIGWINCH would not do:
+Textual redraws only what changed.) Unwatched, a game's output costs the server only its
+passing on and recording: the copy was most of the server's CPU under load. A game without
+the socket (one started by a caller's own command) has its copy kept all along, as before.
 
 `Registry` holds the live games by player, one each; `Registry.lock(name)` serialises the
 take-over of a player's game by their next login. `PlayerLock` makes "one live game per player"
@@ -24,21 +26,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import json
 import os
 import re
 import signal
+import socket
 import struct
 import sys
 import termios
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 
 import pyte
 import pyte.graphics
 
+from ..tui.pooled import LINK_ENV
 from .zygote import Zygote
+
+if TYPE_CHECKING:
+    from .pool import PooledGame
 
 EndReason = Literal["quit", "disconnect", "idle", "takeover", "shutdown", "lease"]
 
@@ -172,6 +180,27 @@ def clamp_size(cols: int, rows: int) -> tuple[int, int]:
     cols = cols if cols > 0 else 80
     rows = rows if rows > 0 else 24
     return min(cols, MAX_COLS), min(rows, MAX_ROWS)
+
+
+@contextlib.contextmanager
+def game_terminal(cols: int, rows: int) -> Iterator[tuple[int, int, socket.socket, socket.socket]]:
+    """A PTY of `cols` x `rows` and a socket pair for a game about to start: (master, slave,
+    ours, theirs). The game's ends (slave, theirs) are closed on the way out, the game having
+    its own by then; ours too when starting it failed."""
+    master, slave = os.openpty()
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        os.set_blocking(master, False)
+        ours.setblocking(False)
+        yield master, slave, ours, theirs
+    except BaseException:
+        os.close(master)
+        ours.close()
+        raise
+    finally:
+        os.close(slave)
+        theirs.close()
 
 
 # ---- the screen copy --------------------------------------------------------------------------
@@ -364,6 +393,10 @@ class LiveGame(GameProcess):
         self._pending_size = 0
         self._screen_timer: asyncio.TimerHandle | None = None
         self._closed = False
+        self._early = b""
+        self.control: socket.socket | None = None  # the game's socket (`link`)
+        self.copying = True  # the screen copy is kept (always, for a game without a socket)
+        self.pooled = False  # a game of the pool (`adopt`)
         self._resume_reading()
         self._waiter = asyncio.ensure_future(self._wait_exit())
 
@@ -385,31 +418,101 @@ class LiveGame(GameProcess):
         process); with `lock`, the game holds the player's lock too (see `PlayerLock`) and
         the server lets go of its hold once the game has ended."""
         cols, rows = clamp_size(cols, rows)
-        master, slave = os.openpty()
-        try:
-            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-            os.set_blocking(master, False)
+        with game_terminal(cols, rows) as (master, slave, ours, theirs):
             keep = () if lock is None else (lock.fd,)
             process: ChildProcess | None = None
             if zygote is not None and argv is None:
-                process = await zygote.spawn(["play"], env, str(cwd), [slave, *keep], tty=True)
+                fds = [slave, *keep, theirs.fileno()]
+                process = await zygote.spawn(
+                    ["play"], env, str(cwd), fds, tty=True, link=len(fds) - 1
+                )
             if process is None:
                 process = await asyncio.create_subprocess_exec(
                     *(argv or game_argv()),
                     stdin=slave,
                     stdout=slave,
                     stderr=slave,
-                    env=env,
+                    env={**env, LINK_ENV: str(theirs.fileno())},
                     cwd=cwd,
                     start_new_session=True,
-                    pass_fds=keep,
+                    pass_fds=(*keep, theirs.fileno()),
                 )
-        except BaseException:
-            os.close(master)
-            raise
-        finally:
-            os.close(slave)
-        return cls(player, peer, saves, process, master, cols, rows, lock)
+        game = cls(player, peer, saves, process, master, cols, rows, lock)
+        game.link(ours)
+        return game
+
+    @classmethod
+    def adopt(
+        cls,
+        pooled: PooledGame,
+        player: str,
+        peer: str,
+        env: Mapping[str, str],
+        cwd: Path,
+        saves: Path,
+        cols: int,
+        rows: int,
+        lock: PlayerLock | None = None,
+    ) -> LiveGame | None:
+        """Make a game of the pool (`pool.py`) the player's: the PTY takes their size, the
+        game their environment, folder and lock, and draws every cell again. None if the game
+        of the pool has gone meanwhile (the caller starts one)."""
+        if pooled.gone:
+            pooled.close()
+            return None
+        cols, rows = clamp_size(cols, rows)
+        early = pooled.hand_over()
+        with contextlib.suppress(OSError):
+            winsize = struct.pack("HHHH", rows, cols, 0, 0)
+            fcntl.ioctl(pooled.master, termios.TIOCSWINSZ, winsize)
+        if not pooled.attach(env, str(cwd), None if lock is None else lock.fd):
+            pooled.end()
+            return None
+        game = cls(player, peer, saves, pooled.process, pooled.master, cols, rows, lock)
+        game._early = early
+        game.pooled = True
+        game.link(pooled.sock)
+        return game
+
+    def link(self, sock: socket.socket) -> None:
+        """The game's socket (`tui/pooled.py`): with it the screen copy is kept only while
+        someone watches, from a full repaint the game is asked for when they start."""
+        self.control = sock
+        if not self.watchers:
+            self._stop_copy()
+
+    def add_watcher(self, watcher: Watcher) -> None:
+        """A spectator: the copy up to now (or, when none was kept, from a full repaint),
+        then every change."""
+        if not self.copying:
+            self.copying = True
+            self.screen = ScreenCopy(*self.screen.size)
+            if not self._ask({"repaint": True}):
+                self.control = None  # no repaint to be had: keep the copy from now on
+        self.watchers.add(watcher)
+        self.update_screen()
+
+    def remove_watcher(self, watcher: Watcher) -> None:
+        self.watchers.discard(watcher)
+        if not self.watchers and self.control is not None:
+            self._stop_copy()
+
+    def _stop_copy(self) -> None:
+        self.copying = False
+        self._pending.clear()
+        self._pending_size = 0
+        if self._screen_timer is not None:
+            self._screen_timer.cancel()
+            self._screen_timer = None
+
+    def _ask(self, doc: Mapping[str, object]) -> bool:
+        if self.control is None or self._closed:
+            return False
+        try:
+            self.control.send(json.dumps(doc).encode())
+        except OSError:
+            return False
+        return True
 
     # ---- output ---------------------------------------------------------------------------
     def _resume_reading(self) -> None:
@@ -433,11 +536,23 @@ class LiveGame(GameProcess):
             self._pause_reading()
             self._eof.set()
             return
+        self._deliver(data)
+
+    def release_early(self) -> None:
+        """Pass on what a game of the pool wrote before it was the player's (its terminal's
+        set-up, its first frame): to the player, once they are its owner, and the recording."""
+        early, self._early = self._early, b""
+        if early:
+            self._deliver(early)
+
+    def _deliver(self, data: bytes) -> None:
         self.bytes_out += len(data)
         if self.recorder is not None:
             self.recorder.output(data)
         if self.owner is not None:
             self.owner.game_output(data)
+        if not self.copying:
+            return
         self._pending.append(data)
         self._pending_size += len(data)
         if self._pending_size > SCREEN_BACKLOG:
@@ -549,6 +664,8 @@ class LiveGame(GameProcess):
         if not self._closed:
             self._closed = True
             os.close(self.master)
+            if self.control is not None:
+                self.control.close()
 
 
 class AnyGame(Protocol):

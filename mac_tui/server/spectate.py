@@ -283,12 +283,11 @@ class WatchSession(asyncssh.SSHServerSession[bytes]):
         self._enter_view()
         self.watching = game
         self.log(f"watch: watching {game.player}")
-        game.watchers.add(self)
-        game.update_screen()  # the copy up to now, then this spectator's first full picture
+        game.add_watcher(self)  # the copy up to now, then this spectator's first full picture
 
     def _stop_watching(self) -> None:
         if self.watching is not None:
-            self.watching.watchers.discard(self)
+            self.watching.remove_watcher(self)
             self.watching = None
         if self._play_timer is not None:
             self._play_timer.cancel()

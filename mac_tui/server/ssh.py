@@ -51,7 +51,9 @@ from .accounts import (
     name_problem,
     shown,
 )
+from .games import game_env
 from .limits import client_key, registrations_used_up
+from .pool import GamePool
 from .spectate import WatchSession
 from .sshsession import PlayerSession, RefusedSession, ServerState, SSHOptions
 from .store import Store, StoreError, open_store
@@ -335,6 +337,23 @@ def start_store(db: str | None, data: DataDir, command: str) -> Store | None:
     return store
 
 
+def start_pool(zygote: Zygote, size: int, data: DataDir, store: str) -> GamePool:
+    """The games waiting for the next logins (`pool.py`), in `DATA/pool`: a folder of no
+    player's, with no saves or settings in it."""
+    folder = data.root / "pool"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    env = game_env(
+        home=folder,
+        saves=folder / "saves",
+        config=folder / "config.toml",
+        scores=data.root,
+        term=None,
+    )
+    pool = GamePool(zygote, size, env, folder, LOG.info)
+    pool.start()
+    return pool
+
+
 async def index_saves(store: Store, data: DataDir) -> None:
     """Index the saves that changed while no game of a server reported them (a thread: a
     changed save is replayed to verify it)."""
@@ -389,6 +408,8 @@ async def run_server(options: SSHOptions) -> int:
     if options.warm_start and SUPPORTED:
         state.zygote = Zygote(LOG.info)
         await state.zygote.start()
+        if options.pool > 0:
+            state.pool = start_pool(state.zygote, options.pool, data, state.store_url)
     try:
         acceptor = await asyncssh.create_server(
             lambda: MacSSHServer(state),
@@ -477,6 +498,8 @@ async def shutdown(state: ServerState, acceptor: asyncssh.SSHAcceptor) -> None:
         conn.close()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(acceptor.wait_closed(), 5)
+    if state.pool is not None:
+        await state.pool.close()
     if state.zygote is not None:
         await state.zygote.close()
     LOG.info("stopped")

@@ -21,6 +21,7 @@ from .games import ELSEWHERE, EndReason, LiveGame, PlayerLock, Registry, clamp_s
 from .leases import Lease, Leases
 from .limits import RateLimiter, SessionCount
 from .lobby import HeaderCache
+from .pool import DEFAULT_POOL, GamePool
 from .recordings import Recorder, RecordingIndex, RecordingOptions, Recordings
 from .spectate import WatchSession
 from .store import Store, open_store, store_url
@@ -43,6 +44,7 @@ class SSHOptions:
     max_registrations: int = 10  # new names per address per day
     takeover_grace: float = 10.0  # seconds a hung-up game has to save before SIGTERM
     warm_start: bool = True  # fork games from a warm zygote (see zygote.py)
+    pool: int = DEFAULT_POOL  # games waiting at their title screen for the next logins (pool.py)
     recordings: RecordingOptions = RecordingOptions()
     db: str | None = None  # the store: None is DATA/store.db (SQLite); or postgresql://...
     log: Path | None = None  # the log file: None is DATA/server.log
@@ -70,6 +72,7 @@ class ServerState:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.stopping = False
         self.zygote: Zygote | None = None
+        self.pool: GamePool | None = None
         self.recordings = Recordings(options.recordings, data.players, LOG.info)
         self.recording_index = RecordingIndex(data.players)
 
@@ -258,18 +261,11 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
                 )
                 self._refuse(ELSEWHERE.format(name=self.name) + "\n")
                 return
+            pooled = state.pool.take() if state.pool is not None else None
+            where = (self.name, self.peer, env, files.root, files.saves, self.cols, self.rows)
+            game = None if pooled is None else LiveGame.adopt(pooled, *where, lock)
             try:
-                game = await LiveGame.start(
-                    self.name,
-                    self.peer,
-                    env,
-                    files.root,
-                    files.saves,
-                    self.cols,
-                    self.rows,
-                    lock=lock,
-                    zygote=state.zygote,
-                )
+                game = game or await LiveGame.start(*where, lock=lock, zygote=state.zygote)
             except OSError as exc:
                 lock.release()
                 state.leases.release(lease)
@@ -285,18 +281,20 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
                 lambda _: self._ended(game, lease, files.root, recorder)
             )
         LOG.info(
-            "game started: %s (pid %d, %s, %dx%d)",
+            "game started: %s (pid %d, %s, %dx%d%s)",
             self.name,
             game.pid,
             env["TERM"],
             game.screen.size[0],
             game.screen.size[1],
+            ", from the pool" if game.pooled else "",
         )
         self.game = game
         if self.closed:
             await game.stop("disconnect")
             return
         game.owner = self
+        game.release_early()
         if self.pending:
             game.send_input(bytes(self.pending))
             self.pending.clear()

@@ -41,6 +41,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..tui.pooled import receive
+
 MAX_MESSAGE = 256 * 1024  # a request: the command line, the environment, the folder
 MAX_FDS = 8
 READY_TIMEOUT = 120.0  # seconds the zygote may take to import everything
@@ -163,12 +165,10 @@ class Zygote:
     def _readable(self) -> None:
         assert self.sock is not None
         while True:
-            try:
-                data, fds, _, _ = socket.recv_fds(self.sock, MAX_MESSAGE, MAX_FDS)
-            except (BlockingIOError, InterruptedError):
+            message = receive(self.sock, MAX_MESSAGE, MAX_FDS)
+            if message is None:
                 return
-            except OSError:
-                data, fds = b"", []
+            data, fds = message
             if not data:
                 self._lost()
                 return
@@ -233,16 +233,26 @@ class Zygote:
         cwd: str,
         fds: Sequence[int],
         tty: bool,
+        link: int | None = None,
     ) -> WarmProcess | None:
         """Fork a game with `fds` as its terminal (`tty`: one PTY slave) or its stdin, stdout
-        and stderr, and the rest kept open in it (the player's lock). None when the zygote is
-        not there (the caller starts the game cold)."""
+        and stderr, and the rest kept open in it (the player's lock; with `link`, `fds[link]`
+        is the game's socket to the server, `tui/pooled.py`). None
+        when the zygote is not there (the caller starts the game cold)."""
         if self.alive and not self.ready.is_set():
             await self.wait_ready(READY_WAIT)  # just started: better than a cold start
         if not (self.alive and self.ready.is_set()) or self.sock is None or self._loop is None:
             return None
         self._next += 1
-        request = {"id": self._next, "argv": list(argv), "env": dict(env), "cwd": cwd, "tty": tty}
+        request: dict[str, Any] = {
+            "id": self._next,
+            "argv": list(argv),
+            "env": dict(env),
+            "cwd": cwd,
+            "tty": tty,
+        }
+        if link is not None:
+            request["link"] = link
         future: asyncio.Future[tuple[int, int] | str] = self._loop.create_future()
         self._waiting[self._next] = future
         try:

@@ -151,6 +151,11 @@ def _child(request: Mapping[str, Any], fds: Sequence[int], closing: Sequence[Any
                     os.close(fd)
         os.environ.clear()
         os.environ.update({str(k): str(v) for k, v in request["env"].items()})
+        link = request.get("link")
+        if isinstance(link, int) and 0 < link < len(fds):  # its socket to the server
+            from ..tui.pooled import LINK_ENV
+
+            os.environ[LINK_ENV] = str(fds[link])
         os.chdir(str(request["cwd"]))
         _fresh_stdio(tty)
         import importlib

@@ -15,11 +15,12 @@ import gc
 import os
 import re
 import signal
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attrs import frozen
+from rich.console import RenderableType
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -36,6 +37,7 @@ from .csscache import SharedStylesheet
 from .gcpace import IdleCollector
 from .host import GameHost
 from .pacing import Clock, SystemClock
+from .pooled import PoolLink
 from .screens.base import GameScreen
 from .themes import THEMES
 
@@ -116,6 +118,8 @@ class MacApp(App[None]):
         self._reporter: SaveReporter | None = None
         self._new_on_start = new
         self.collector = IdleCollector(self)  # full collections in the pauses (gcpace.py)
+        # A game started ahead of its player (pooled.py): it draws nothing until it is theirs.
+        self.pool = PoolLink.from_env(self.attach, self.repaint_all)
 
     def _honour_no_color(self) -> None:
         """With NO_COLOR no colour code is sent: Textual's own NO_COLOR filter only greys the
@@ -149,6 +153,12 @@ class MacApp(App[None]):
             self.notify(self._settings_problem, severity="warning", timeout=8)
         self.check_size()
         self.collector.start()
+        if self.pool is not None:
+            pool = self.pool
+            pool.gone = self.exit  # the server went before any player came: nothing to save
+            pool.listen()
+            if pool.waiting:
+                self.call_after_refresh(lambda: pool.say({"ready": os.getpid()}))
 
     def on_unmount(self) -> None:
         self.collector.stop()
@@ -175,6 +185,41 @@ class MacApp(App[None]):
                 loop.add_signal_handler(sig, self.save_and_exit)
         except (RuntimeError, NotImplementedError, AttributeError, ValueError):
             pass  # not on the main thread (tests) or no signals on this platform
+
+    def attach(self, env: Mapping[str, str], cwd: str) -> None:
+        """Become a player's game (a game started ahead of its player, `pooled.py`): their
+        environment and folder, their settings, their terminal's colours; then every cell is
+        drawn again for their terminal, which has seen none of it."""
+        os.environ.clear()
+        os.environ.update(env)
+        with contextlib.suppress(OSError):
+            os.chdir(cwd)
+        settings, problem = load_settings()
+        self.settings = self.options.apply(settings)
+        self.saves = self.options.saves or saves_dir()
+        console = self.console
+        console._environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+        console._color_system = console._detect_color_system()
+        was_no_color = self.no_color
+        self._honour_no_color()
+        self.apply_settings(self.settings)
+        if self.no_color != was_no_color:
+            self.refresh_css(animate=False)
+        if problem:
+            self.notify(problem, severity="warning", timeout=8)
+        self.repaint_all()
+
+    def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
+        """Textual's writing of a frame to the terminal: none while the game waits for its
+        player (their terminal gets every cell once the game is theirs, in their colours)."""
+        if self.pool is not None and not self.pool.attached:
+            return
+        super()._display(screen, renderable)
+
+    def repaint_all(self) -> None:
+        """Draw every cell of the screen again at the next refresh (a new terminal, or a
+        spectator's copy of it, has none of them)."""
+        self.screen.refresh(layout=True)
 
     def save_and_exit(self) -> None:
         self.autosave()
