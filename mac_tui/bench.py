@@ -361,6 +361,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--cold-start", action="store_true", help="every game a new process (no zygote)"
     )
     ssh.add_argument("--port", type=int, default=0, help="the server's port (default: a free one)")
+    ssh.add_argument(
+        "--pool", type=int, default=None, help="the server's --pool (default: the server's)"
+    )
+    ssh.add_argument(
+        "--model",
+        choices=["both", "lockstep", "paced"],
+        default="both",
+        help="the players' pace: lockstep (the worst case), paced (a person's), or both "
+        "one after the other (default); docs/hosting.md",
+    )
+    ssh.add_argument(
+        "--spawn", type=float, default=20.0, help="paced: seconds over which players start"
+    )
     args = p.parse_args(argv)
     if args.what == "ai":
         return bench_ai(args)
@@ -393,7 +406,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         from .server.sshbench import bench as bench_ssh
 
-        return bench_ssh(args.players, args.presses, args.gap, args.cold_start, args.port)
+        return bench_ssh(
+            args.players,
+            args.presses,
+            args.gap,
+            args.cold_start,
+            args.port,
+            args.pool,
+            args.model,
+            args.spawn,
+        )
     return 0
 
 

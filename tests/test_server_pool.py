@@ -242,3 +242,34 @@ def test_the_screen_copy_is_kept_only_while_watched(tmp_path: Path) -> None:
             await game.finished
 
     asyncio.run(scenario())
+
+
+# ---- the bench's two loads ---------------------------------------------------------------------
+def test_the_bench_paces_players_as_it_says() -> None:
+    """Lockstep: `gap` x 0.5-1.5 between keys whatever the screen. Paced: the Keystroke-Level
+    Model's 1.63 s before a key (median), plus a new screen's words at 700 a minute."""
+    import random
+    import statistics
+
+    from mac_tui.server.sshbench import Pace, Step, words
+
+    class Term:
+        def __init__(self, text: str) -> None:
+            self._text = text
+
+        def text(self) -> str:
+            return self._text
+
+    screen = Term("Roster  ▊ F1 Raider ▎ 35 tons  " + "word " * 140)  # 143 words (F1, 35: not)
+    assert words(screen.text()) == 143
+    menu = Step("menu", b"x", lambda term, _: True)
+    new_screen = Step("screen", b"x", lambda term, _: True)
+    rng = random.Random(1)
+    lockstep = Pace("lockstep", gap=1.0)
+    assert all(0.5 <= lockstep.think(new_screen, screen, rng) <= 1.5 for _ in range(200))  # type: ignore[arg-type]
+    paced = Pace("paced", spawn=20.0)
+    keys = [paced.think(menu, screen, rng) for _ in range(2000)]  # type: ignore[arg-type]
+    reads = [paced.think(new_screen, screen, rng) for _ in range(2000)]  # type: ignore[arg-type]
+    assert 1.5 < statistics.median(keys) < 1.8
+    assert 13.0 < statistics.median(reads) < 14.5  # 1.63 s + 143 words / 700 a minute
+    assert all(0 <= paced.first(rng) <= 20.0 for _ in range(200))

@@ -340,9 +340,11 @@ def test_the_ssh_bench_plays_its_whole_flow(
     """`python -m mac_tui.bench ssh --players 2`: both players log in through the zygote in
     client processes of their own, and every key of the flow (title, new company, contracts,
     a battle's deployment) shows its effect. The bench prints figures; nothing here is timed."""
-    assert bench_main(["ssh", "--players", "2", "--presses", "6", "--gap", "0.2"]) == 0
+    argv = ["ssh", "--players", "2", "--presses", "6", "--gap", "0.2", "--model", "lockstep"]
+    assert bench_main(argv) == 0
     out = capsys.readouterr().out
-    assert "2 players on loopback, 1 client processes, warm start on" in out, out
+    assert "== lockstep: the worst case, not a real flow" in out, out
+    assert "2 players on loopback, 1 client processes, warm start on, pool 4 (2 logins" in out
     assert "login to title (all 2 at once): median" in out, out
     assert "menu  : 4 keys" in out and "screen: 16 keys" in out, out
     assert "battle: 12 keys" in out, out

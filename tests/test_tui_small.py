@@ -155,8 +155,8 @@ async def test_a_click_on_a_footer_key_presses_it(tmp_path: Path) -> None:
 async def test_switching_sections_draws_a_section_only_when_its_state_changed(
     tmp_path: Path,
 ) -> None:
-    """A section drawn for this state (every section is, as the hub opens) is not drawn again
-    when it comes back to the front (its tables keep their rows); after a command it is."""
+    """A section drawn for this state (each is, as it is first shown) is not drawn again when
+    it comes back to the front (its tables keep their rows); after a command it is."""
     from mac_tui.campaign.commands import AdvanceDay
     from mac_tui.tui.screens.pilots import PilotsSection
 
@@ -164,6 +164,9 @@ async def test_switching_sections_draws_a_section_only_when_its_state_changed(
     async with app.run_test(size=(80, 24)) as pilot:
         app.start_session(copy(wide_session()), tmp_path / "wide.json")
         app.show_game()
+        await pilot.pause()
+        assert len(app.screen.query(PilotsSection)) == 0  # not built until shown
+        await pilot.press("2", "1")
         await pilot.pause()
         drawn: list[int] = []
         section = app.screen.query_one(PilotsSection)

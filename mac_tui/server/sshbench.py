@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from attrs import define, field
+from attrs import define, field, frozen
 
 from .loadtest import (
     DOWN,
@@ -55,9 +55,30 @@ from .loadtest import (
     tool_missing,
     wait_until,
 )
+from .pool import DEFAULT_POOL
 from .recordings import FOLDER, NAME_RE, SUFFIX
 
 PER_WORKER = 25
+# The paced load: a person's keys, by the Keystroke-Level Model (Card, Moran and Newell, "The
+# keystroke-level model for user performance time with interactive systems", CACM 23(7),
+# 1980): a mental preparation (M, 1.35 s) and a keystroke (K, 0.28 s: an average typist) before
+# every key, and after a key that brought a new screen the time to skim its words at 700 words
+# a minute (the top of the skimming rates in Rayner et al., "So much to read, so little time",
+# Psychological Science in the Public Interest 17(1), 2016: faster than anyone reads, so the
+# load is on the heavy side). Each think time is drawn from a log-normal around that (median
+# as said, spread 0.5: people's response times are skewed to the slow side).
+KLM_MENTAL, KLM_KEY = 1.35, 0.28
+SKIM_WPM = 700
+THINK_SPREAD = 0.5
+MODEL_TEXT = {
+    "lockstep": "the worst case, not a real flow: every player on the same keys at the same "
+    "pace ({gap:g} s x 0.5-1.5 between keys), all starting within {gap:g} s, so nearly every "
+    "player's screen changes come within the same second or two",
+    "paced": "a person's pace: before each key 1.63 s (Keystroke-Level Model: M 1.35 s + K "
+    "0.28 s), plus after a new screen its words skimmed at 700 words/min, log-normal (spread "
+    "0.5) around that; players start their flows over {spawn:g} s",
+}
+POOL_WAITS = re.compile(r"pool: game \d+ waits")
 BOUND = 30.0  # seconds: a slow answer still counts (and shows in the figures) up to this
 RIGHT, LEFT = b"\x1b[C", b"\x1b[D"
 MAP_COLUMNS = 30  # the battle map is drawn in the left columns of an 80x24 terminal
@@ -214,15 +235,45 @@ def log_in(players: Sequence[Player], timeout: float) -> None:
                 p.at_title = now - p.term.started
 
 
-def play(players: Sequence[Player], gap: float, bound: float, rng: random.Random) -> Figures:
+@frozen
+class Pace:
+    """When a player presses their next key: `lockstep` (every player on the same flow at
+    the same pace, `gap` seconds x 0.5-1.5 between keys, all starting within `gap`: the worst
+    case, nearly every player's screen change within the same second) or `paced` (a person's
+    pace, the Keystroke-Level Model's, and players starting over `spawn` seconds)."""
+
+    model: str = "lockstep"
+    gap: float = 1.0
+    spawn: float = 20.0
+
+    def first(self, rng: random.Random) -> float:
+        return rng.uniform(0, self.gap if self.model == "lockstep" else self.spawn)
+
+    def think(self, done: Step, term: SshTerminal, rng: random.Random) -> float:
+        """Seconds from the screen showing `done`'s effect to the next key."""
+        if self.model == "lockstep":
+            return self.gap * rng.uniform(0.5, 1.5)
+        seconds = KLM_MENTAL + KLM_KEY
+        if done.kind == "screen":
+            seconds += words(term.text()) / SKIM_WPM * 60
+        return seconds * rng.lognormvariate(0, THINK_SPREAD)
+
+
+def words(text: str) -> int:
+    """The words a screen shows (runs of two or more letters; frames and rulers are not)."""
+    return sum(1 for w in text.split() if sum(c.isalpha() for c in w) >= 2)
+
+
+def play(players: Sequence[Player], pace: Pace, bound: float, rng: random.Random) -> Figures:
     """Every player at the title plays its steps; the figures."""
     figures = Figures()
     active = [p for p in players if p.at_title is not None]
     figures.failed += [p.term.user for p in players if p.at_title is None]
     figures.to_title = sorted(p.at_title for p in active if p.at_title is not None)
     start = time.perf_counter()
+    gap = pace.gap
     for p in active:
-        p.due = start + rng.uniform(0, gap)
+        p.due = start + pace.first(rng)
     while True:
         live = [p for p in active if not p.failed and p.next < len(p.steps)]
         if not live:
@@ -235,7 +286,7 @@ def play(players: Sequence[Player], gap: float, bound: float, rng: random.Random
                 figures.latencies.setdefault(step.kind, []).append(when - p.sent)
                 p.next += 1
                 p.sent = 0.0
-                p.due = when + gap * rng.uniform(0.5, 1.5)
+                p.due = when + pace.think(step, p.term, rng)
         now = time.perf_counter()
         for p in live:
             if p.sent and now - p.sent > bound:
@@ -256,7 +307,7 @@ def play(players: Sequence[Player], gap: float, bound: float, rng: random.Random
 
 
 # ---- a worker: some of the players, in a process of its own ------------------------------
-def worker(port: int, first: int, keys: Sequence[Path], presses: int, gap: float) -> int:
+def worker(port: int, first: int, keys: Sequence[Path], presses: int, pace: Pace) -> int:
     """Log in players first.. with `keys`; say "ready" once they are at the title, wait for
     "go", play, print "done" and the figures, wait for "bye" (the games stay up meanwhile,
     for the memory figures), then close the clients."""
@@ -269,7 +320,7 @@ def worker(port: int, first: int, keys: Sequence[Path], presses: int, gap: float
         log_in(players, timeout=180.0)
         print("ready", flush=True)
         _wait_line(players, "go")
-        figures = play(players, gap, bound=BOUND, rng=rng)
+        figures = play(players, pace, bound=BOUND, rng=rng)
         print("done " + figures.to_json(), flush=True)
         _wait_line(players, "bye")
     finally:
@@ -340,38 +391,67 @@ def _spread(values: Sequence[float]) -> str:
     )
 
 
+MODELS = ("lockstep", "paced")
+
+
 def bench(
-    players: int = 20, presses: int = 30, gap: float = 1.0, cold: bool = False, port: int = 0
+    players: int = 20,
+    presses: int = 30,
+    gap: float = 1.0,
+    cold: bool = False,
+    port: int = 0,
+    pool: int | None = None,
+    model: str = "both",
+    spawn: float = 20.0,
 ) -> int:
-    """`python -m mac_tui.bench ssh --players N`: print the figures (see the module's text)."""
+    """`python -m mac_tui.bench ssh --players N`: print the figures (see the module's text),
+    for the lockstep load and the paced one (`model` "both"), or one of them."""
     missing = tool_missing()
     if missing:
         print(f"bench ssh: `{missing}` is not installed (Debian: apt-get install openssh-client)")
         return 2
+    status = 0
+    for name in MODELS if model == "both" else (model,):
+        status |= bench_one(players, presses, Pace(name, gap, spawn), cold, port, pool)
+    return status
+
+
+def bench_one(
+    players: int, presses: int, pace: Pace, cold: bool, port: int, pool: int | None
+) -> int:
+    """One run: a server, N players logging in together, then the flow at `pace`."""
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="mac-tui-bench-") as tmp:
         root = Path(tmp)
         keys = [make_key(root / f"key{i}") for i in range(players)]
-        extra = ("--cold-start",) if cold else ()
+        extra: tuple[str, ...] = ("--cold-start",) if cold else ()
+        if pool is not None:
+            extra += ("--pool", str(pool))
         server = ServerProcess(
             root / "data", *UNLIMITED, "--max-sessions", str(players + 4), *extra, port=port
         )
         try:
             if not cold:
                 wait_until(lambda: "zygote is ready" in server.log(), 120.0)
+                size = DEFAULT_POOL if pool is None else pool
+                wait_until(lambda: len(POOL_WAITS.findall(server.log())) >= size, 120.0)
             t0 = time.perf_counter()
-            figures, memory = _run_workers(server, keys, presses, gap)
+            figures, memory = _run_workers(server, keys, presses, pace)
             spent = time.perf_counter() - t0
         finally:
             server.stop()
+            log = server.log()
         recorded = _recordings_report(root / "data" / "players")
     load_after = os.getloadavg()
     lat = [v for values in figures.latencies.values() for v in values]
+    pooled = log.count(", from the pool)")
+    print(f"== {pace.model}: {MODEL_TEXT[pace.model].format(gap=pace.gap, spawn=pace.spawn)}")
     print(
         f"ssh load: {players} players on loopback, {math.ceil(players / PER_WORKER)} client "
-        f"processes, warm start {'off' if cold else 'on'}, {os.cpu_count()} cores; "
-        f"{spent:.0f} s in all; load average {load_before[0]:.1f} before, "
-        f"{load_after[0]:.1f} after"
+        f"processes, warm start {'off' if cold else 'on'}, pool "
+        f"{DEFAULT_POOL if pool is None else pool} ({pooled} logins got a waiting game), "
+        f"{os.cpu_count()} cores; {spent:.0f} s in all; load average {load_before[0]:.1f} "
+        f"before, {load_after[0]:.1f} after"
     )
     tt = sorted(figures.to_title)
     if tt:
@@ -393,7 +473,7 @@ def bench(
 
 
 def _run_workers(
-    server: ServerProcess, keys: Sequence[Path], presses: int, gap: float
+    server: ServerProcess, keys: Sequence[Path], presses: int, pace: Pace
 ) -> tuple[Figures, str]:
     workers = []
     for first in range(0, len(keys), PER_WORKER):
@@ -409,7 +489,9 @@ def _run_workers(
                     "first": first,
                     "keys": [str(k) for k in part],
                     "presses": presses,
-                    "gap": gap,
+                    "model": pace.model,
+                    "gap": pace.gap,
+                    "spawn": pace.spawn,
                 }
             ),
         ]
@@ -532,6 +614,7 @@ if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "worker":
         cfg = json.loads(sys.argv[2])
         keys = [Path(k) for k in cfg["keys"]]
-        sys.exit(worker(cfg["port"], cfg["first"], keys, cfg["presses"], cfg["gap"]))
+        pace = Pace(cfg["model"], cfg["gap"], cfg["spawn"])
+        sys.exit(worker(cfg["port"], cfg["first"], keys, cfg["presses"], pace))
     print("usage: python -m mac_tui.bench ssh --players N", file=sys.stderr)
     sys.exit(2)

@@ -56,7 +56,7 @@ def make_room(cache: dict[_K, _V], kept: int) -> None:
     two, and the entries dropped are mostly from battles long over."""
     if len(cache) >= kept:
         for key in list(islice(cache, max(1, kept // _EVICTED))):
-            del cache[key]
+            cache.pop(key, None)  # another thread (a threat worker) may have dropped it
 
 
 # ---- per map -------------------------------------------------------------------------------
