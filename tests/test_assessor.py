@@ -13,6 +13,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from mac_tui.players.assessor import nice_level
 from mac_tui.server.loadtest import process_gone, wait_until
 
@@ -131,3 +133,40 @@ def test_the_setting_names_a_nice_level_or_none() -> None:
     assert nice_level({"MAC_TUI_ASSESS_NICE": "0"}) is None
     assert nice_level({"MAC_TUI_ASSESS_NICE": "yes"}) is None
     assert nice_level({}) is None
+
+
+SETTERS = r"""
+import ctypes, os, sys
+from mac_tui.players.assessor import set_autogroup_nice
+os.setgid(65534)
+os.setuid(65534)  # an unprivileged user, as a server's games are
+ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: its own /proc/self again
+pids = []
+for _ in range(4):  # games starting together: their helpers set their groups at once
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        ok = set_autogroup_nice(19)
+        level = open("/proc/self/autogroup").read().split()[-1]
+        os.write(w, f"{ok} {level}\n".encode())
+        os._exit(0)
+    os.close(w)
+    pids.append((pid, r))
+for pid, r in pids:
+    sys.stdout.write(os.read(r, 100).decode())
+    os.waitpid(pid, 0)
+"""
+
+
+@pytest.mark.skipif(
+    sys.platform != "linux" or os.geteuid() != 0 or not Path("/proc/self/autogroup").exists(),
+    reason="needs Linux autogroups and root (to become an unprivileged user)",
+)
+def test_helpers_starting_together_all_get_their_low_priority() -> None:
+    """An unprivileged process may set its autogroup's nice level once per 100 ms host-wide;
+    four helpers starting at once each get theirs (the refused writes are tried again)."""
+    out = subprocess.run(
+        [sys.executable, "-c", SETTERS], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    assert out.split("\n")[:4] == ["True 19"] * 4, out

@@ -24,10 +24,12 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import random
 import select
 import struct
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -38,6 +40,8 @@ ENV = "MAC_TUI_ASSESS_NICE"
 _HEADER = struct.Struct("!I")
 MAX_MESSAGE = 64 * 1024 * 1024
 PR_SET_PDEATHSIG = 1  # prctl(2)
+AUTOGROUP_WAIT = 0.1  # seconds (times 1-2) before setting the autogroup's nice level again
+AUTOGROUP_TRIES = 200  # ... at most this many times (some 30 s)
 POLL = 0.1  # seconds between looks, while waiting for an answer, at whether to give it up
 
 
@@ -178,8 +182,26 @@ def _lower_priority(level: int) -> None:
             os._exit(0)
     with contextlib.suppress(OSError):
         os.setsid()
-        with open("/proc/self/autogroup", "w") as group:
-            group.write(str(level))
+        set_autogroup_nice(level)
+
+
+def set_autogroup_nice(level: int, tries: int = AUTOGROUP_TRIES) -> bool:
+    """Set the nice level of this process's autogroup (its session's). The kernel lets an
+    unprivileged process do that only once every 100 ms on the whole host, and refuses the
+    others with EAGAIN: of many games starting together (a burst of logins), all helpers but
+    one stayed at the normal level, as heavy as a player's game. So a refused write is tried
+    again a little later, up to `tries` times. True once it is set."""
+    for _ in range(tries):
+        try:
+            with open("/proc/self/autogroup", "w") as group:
+                group.write(str(level))
+        except BlockingIOError:
+            time.sleep(AUTOGROUP_WAIT * (1 + random.random()))
+            continue
+        except OSError:
+            return False
+        return True
+    return False
 
 
 def _open_fds() -> list[int]:
