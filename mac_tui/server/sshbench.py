@@ -7,8 +7,11 @@ session and process group of its own, apart from the server's): each worker star
 clients in PTYs at once and reads their screens with `pyte`. Every player:
 
 1. logs in: the time from starting `ssh` to the title menu on screen ("login to title");
-2. once every player is at the title, plays a game's opening with a pause of about `gap`
-   seconds (0.5-1.5 x) between keys, like a person: the title menu (Down, Up), a new company
+2. once every player is at the title, plays a game's opening at one of two paces (`Pace`):
+   `lockstep`, the worst case, a pause of `gap` seconds (0.5-1.5 x) between keys for every
+   player from the same instant, or `paced`, a person's (the Keystroke-Level Model's think
+   time before each key, a new screen's words skimmed, players starting over `spawn`
+   seconds; see `KLM_MENTAL`): the title menu (Down, Up), a new company
    (n, its name, Enter, Enter for the seed: the hub), the contracts board (6, Enter, l, y: the
    battle screen), then `presses` keys of the battle's deployment (the arrow keys move the hex
    cursor, Tab picks the next frame);
