@@ -377,7 +377,8 @@ class LiveGame(GameProcess):
         self.lock = lock
         self.started = time.time()
         self.last_input = time.monotonic()
-        self.screen = ScreenCopy(cols, rows)
+        self.size = (cols, rows)  # the PTY's
+        self._screen: ScreenCopy | None = None  # made when first needed (`screen`)
         self.owner: Owner | None = None
         self.watchers: set[Watcher] = set()
         self.end_reason: EndReason | None = None
@@ -486,7 +487,7 @@ class LiveGame(GameProcess):
         then every change."""
         if not self.copying:
             self.copying = True
-            self.screen = ScreenCopy(*self.screen.size)
+            self._screen = None  # a new copy, from the repaint
             if not self._ask({"repaint": True}):
                 self.control = None  # no repaint to be had: keep the copy from now on
         self.watchers.add(watcher)
@@ -569,6 +570,15 @@ class LiveGame(GameProcess):
     def resume_output(self) -> None:
         self._resume_reading()
 
+    @property
+    def screen(self) -> ScreenCopy:
+        """The copy of the game's screen (blank until the game's output is copied: see
+        `copying`). Made when first asked for: a pyte screen and its first picture cost the
+        server some 10 ms, which a game nobody watches need not pay at its login."""
+        if self._screen is None:
+            self._screen = ScreenCopy(*self.size)
+        return self._screen
+
     def update_screen(self) -> None:
         """Bring the screen copy up to date and tell the spectators."""
         if self._screen_timer is not None:
@@ -623,7 +633,9 @@ class LiveGame(GameProcess):
         with contextlib.suppress(OSError):
             fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.update_screen()
-        self.screen.resize(cols, rows)
+        self.size = (cols, rows)
+        if self._screen is not None:
+            self._screen.resize(cols, rows)
         if self.recorder is not None:
             self.recorder.resize(cols, rows)
         self._tell_watchers()

@@ -285,8 +285,8 @@ class PlayerSession(asyncssh.SSHServerSession[bytes]):
             self.name,
             game.pid,
             env["TERM"],
-            game.screen.size[0],
-            game.screen.size[1],
+            game.size[0],
+            game.size[1],
             ", from the pool" if game.pooled else "",
         )
         self.game = game
