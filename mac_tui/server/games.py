@@ -35,7 +35,7 @@ import struct
 import sys
 import termios
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 
@@ -43,7 +43,7 @@ import pyte
 import pyte.graphics
 
 from ..tui.pooled import LINK_ENV
-from .zygote import Zygote
+from .zygote import Zygote, game_terminal
 
 if TYPE_CHECKING:
     from .pool import PooledGame
@@ -180,27 +180,6 @@ def clamp_size(cols: int, rows: int) -> tuple[int, int]:
     cols = cols if cols > 0 else 80
     rows = rows if rows > 0 else 24
     return min(cols, MAX_COLS), min(rows, MAX_ROWS)
-
-
-@contextlib.contextmanager
-def game_terminal(cols: int, rows: int) -> Iterator[tuple[int, int, socket.socket, socket.socket]]:
-    """A PTY of `cols` x `rows` and a socket pair for a game about to start: (master, slave,
-    ours, theirs). The game's ends (slave, theirs) are closed on the way out, the game having
-    its own by then; ours too when starting it failed."""
-    master, slave = os.openpty()
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    try:
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        os.set_blocking(master, False)
-        ours.setblocking(False)
-        yield master, slave, ours, theirs
-    except BaseException:
-        os.close(master)
-        ours.close()
-        raise
-    finally:
-        os.close(slave)
-        theirs.close()
 
 
 # ---- the screen copy --------------------------------------------------------------------------

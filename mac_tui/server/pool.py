@@ -37,8 +37,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ..tui.pooled import WAITING_ENV
-from .games import game_terminal
-from .zygote import WarmProcess, Zygote
+from .zygote import WarmProcess, Zygote, game_terminal
 
 DEFAULT_POOL = 4  # games waiting (`--pool`); each holds some 15 MB of its own
 POOL_COLS, POOL_ROWS = 80, 24

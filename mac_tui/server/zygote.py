@@ -32,13 +32,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
-from collections.abc import Callable, Mapping, Sequence
+import termios
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..tui.pooled import receive
@@ -52,6 +55,27 @@ MAX_RESTARTS = 5  # ... at most this many times (a zygote that keeps dying stays
 STATUS_WAIT = 2.0  # seconds to wait for a child's status once its pidfd says it has gone
 
 SUPPORTED = sys.platform == "linux" and hasattr(os, "pidfd_open")
+
+
+@contextlib.contextmanager
+def game_terminal(cols: int, rows: int) -> Iterator[tuple[int, int, socket.socket, socket.socket]]:
+    """A PTY of `cols` x `rows` and a socket pair for a game about to start: (master, slave,
+    ours, theirs). The game's ends (slave, theirs) are closed on the way out, the game having
+    its own by then; ours too when starting it failed."""
+    master, slave = os.openpty()
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        os.set_blocking(master, False)
+        ours.setblocking(False)
+        yield master, slave, ours, theirs
+    except BaseException:
+        os.close(master)
+        ours.close()
+        raise
+    finally:
+        os.close(slave)
+        theirs.close()
 
 
 # ---- the server's side ----------------------------------------------------------------------
