@@ -40,7 +40,7 @@ def serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         default=4,
         metavar="N",
         help="games kept waiting at the title screen for the next logins, so a login draws "
-        "at once (default 4; each holds about 15 MB of its own; 0: none)",
+        "at once (default 4; each holds about 26 MB of its own; 0: none)",
     )
     ssh.add_argument(
         "--max-spectators",

@@ -19,9 +19,9 @@ the pool. With no ready game, the login forks a game of its own as before.
 The pool refills one game at a time, and only once no login has taken a game for `QUIET`
 seconds, so a burst of logins is not slowed by the games that will serve the next one. (A game
 of the pool cannot simply run at a low priority: an unprivileged process cannot take a lower
-nice value back, and the game becomes a player's.) Each waiting game holds about 40 MB
-resident, some 15 MB of it its own (the rest shared with the zygote and the other games),
-with its threat-assessment helper. The server's stop ends them (nothing to save).
+nice value back, and the game becomes a player's.) Each waiting game holds about 47 MB
+resident, 18 MB of it its own (the rest shared with the zygote and the other games), and its
+threat-assessment helper 8 MB more. The server's stop ends them (nothing to save).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from pathlib import Path
 from ..tui.pooled import WAITING_ENV
 from .zygote import WarmProcess, Zygote, game_terminal
 
-DEFAULT_POOL = 4  # games waiting (`--pool`); each holds some 15 MB of its own
+DEFAULT_POOL = 4  # games waiting (`--pool`); each holds some 26 MB of its own, helper included
 POOL_COLS, POOL_ROWS = 80, 24
 EARLY_CAP = 1024 * 1024  # a waiting game that writes more than this is ended
 READY_TIMEOUT = 60.0  # seconds a game of the pool may take to draw its title
