@@ -153,8 +153,14 @@ class HubScreen(GameScreen):
             self.game.show_debrief()
 
     def show_message(self, text: str, warning: bool = False) -> None:
+        """The message line; a new layout only when the text takes another number of lines
+        (a section's hint as high as the last: the switch paints in one frame)."""
         msg = self.query_one("#message", Static)
-        msg.update(glyphs_for(self).text(text))
+        before = msg.content_size
+        msg.update(glyphs_for(self).text(text), layout=False)
+        height = msg.get_content_height(msg.size, self.app.size, before.width)
+        if not before.width or height != before.height:
+            msg.refresh(layout=True)
         msg.set_class(warning, "warning")
 
     def show_hint(self) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
 from textual.binding import ActiveBinding, Binding
 from textual.events import Click
@@ -61,13 +62,33 @@ class GameFooter(KeepsStrips, Widget):
         self._displays: dict[tuple[str, str], str] = {}  # (key, binding id) -> as shown
         # the last lines drawn, by what they show (a mode's keys and the keys it returns to)
         self._drawn: dict[object, tuple[Text, list[tuple[int, int, str]]]] = {}
+        self._styles: tuple[Style, Style] | None = None  # the keys' and the greyed keys'
+        self._shows: tuple[object, object] | None = None  # (focus, signature) last drawn
+        self._pending = False  # a repaint asked for and not drawn yet
+
+    def notify_style_update(self) -> None:
+        self._styles = None  # Textual forgets them on every refresh; here on a new style
+        super().notify_style_update()
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        if screen is self.screen:
-            self.refresh()
+        """A repaint when the line may show other keys: at once when the focus moved (the
+        line is read as it is drawn); with the focus where the last line was drawn (Textual
+        says the bindings changed again after each focus change's frame), only when the keys
+        or their legality now differ from the line drawn, so that frame is not drawn twice."""
+        if screen is not self.screen or self._pending:
+            return
+        shows = self._shows
+        if (
+            shows is not None
+            and shows[0] is screen.focused
+            and self._signature(self.fitted(self.size.width)) == shows[1]
+        ):
+            return
+        self._pending = True
+        self.refresh()
 
     # ---- what to show ---------------------------------------------------------------------
     def _candidates(self, active: Mapping[str, ActiveBinding]) -> list[Shown]:
@@ -109,20 +130,32 @@ class GameFooter(KeepsStrips, Widget):
         return found
 
     # ---- drawing --------------------------------------------------------------------------
+    def key_styles(self) -> tuple[Style, Style]:
+        """The keys' style and the greyed keys', found once per style (not per repaint)."""
+        if self._styles is None:
+            self._styles = (
+                self.get_component_rich_style("game-footer--key", partial=True),
+                self.get_component_rich_style("game-footer--off", partial=True),
+            )
+        return self._styles
+
+    def _signature(self, keys: list[Shown]) -> tuple[object, ...]:
+        return (
+            self.size.width,
+            *self.key_styles(),
+            tuple((b.key, b.id, b.description, enabled) for b, enabled in keys),
+        )
+
     def render(self) -> Text:
         """The line, built again only when the keys, their legality, the width or the styles
         are none of the last `KEPT_LINES` drawn (most keys of a screen change none of them; a
         mode's keys give way to the ones before it again); the same line is the same object,
         whose strips `KeepsStrips` keeps."""
-        key_style = self.get_component_rich_style("game-footer--key", partial=True)
-        off_style = self.get_component_rich_style("game-footer--off", partial=True)
+        key_style, off_style = self.key_styles()
         keys = self.fitted(self.size.width)
-        signature = (
-            self.size.width,
-            key_style,
-            off_style,
-            tuple((b.key, b.id, b.description, enabled) for b, enabled in keys),
-        )
+        signature = self._signature(keys)
+        self._pending = False
+        self._shows = (self.screen.focused, signature)
         drawn = self._drawn.get(signature)
         if drawn is not None:
             self._hits = drawn[1]

@@ -1,0 +1,178 @@
+"""The pieces of `mac_tui/tui/internals.py`, which lean on Textual's private workings: the
+Textual code each relies on is still the code it was written against (a digest of its
+source), and each piece behaves as Textual's own code would, only cheaper. Also the key paths
+that avoid a second frame: the footer, the hub's message line, the history page's lines."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Static
+
+from mac_tui.tui.internals import RELIES_ON, RestylesOnChange
+from mac_tui.tui.widgets.footer import GameFooter
+
+#: sha256 (first 16 hex digits) of the source of each Textual function `internals.py` relies
+#: on, in Textual 8.2.8. A new Textual changes some: read the piece again, then the digest.
+DIGESTS = {
+    "textual.screen:Screen._on_screen_resume": "f39caa8ec4424d3c",
+    "textual.message_pump:MessagePump._get_dispatch_methods": "42cf0aeddecf314f",
+    "textual.app:App.push_screen": "d14a25c7a650f288",
+}
+
+
+def source_digest(name: str) -> str:
+    module, qualified = name.split(":")
+    found: Any = importlib.import_module(module)
+    for part in qualified.split("."):
+        found = getattr(found, part)
+    return hashlib.sha256(inspect.getsource(found).encode()).hexdigest()[:16]
+
+
+def test_every_textual_function_relied_on_is_the_one_the_pieces_were_written_for() -> None:
+    relied = {name for names in RELIES_ON.values() for name in names}
+    assert relied == set(DIGESTS)
+    changed = [name for name in sorted(relied) if source_digest(name) != DIGESTS[name]]
+    assert not changed, f"Textual changed {changed}: look at internals.py again"
+
+
+class Page(RestylesOnChange, Screen[None]):
+    DEFAULT_CSS = "Page Static { color: $primary; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("text", id="text")
+
+
+class Pages(App[None]):
+    def on_mount(self) -> None:
+        self.install_screen(Page(), name="page")
+
+
+def colour(app: App[Any]) -> object:
+    return app.get_screen("page").query_one("#text", Static).styles.color
+
+
+async def test_a_page_shown_again_is_restyled_only_when_its_look_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    restyled: list[Screen[Any]] = []
+    update = Screen.update_node_styles
+
+    def counted(screen: Screen[Any], animate: bool = True) -> None:
+        restyled.append(screen)
+        update(screen, animate)
+
+    monkeypatch.setattr(Screen, "update_node_styles", counted)
+    app = Pages()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        page = app.get_screen("page")
+        shown: list[int] = []
+        for _ in range(3):
+            before = len(restyled)
+            await app.push_screen("page")
+            await pilot.pause()
+            shown.append(sum(1 for s in restyled[before:] if s is page))
+            app.pop_screen()
+            await pilot.pause()
+        assert shown == [1, 0, 0]  # styled the first time, then as it was
+        first = colour(app)
+        app.theme = "nord" if app.theme != "nord" else "textual-light"
+        await pilot.pause()
+        before = len(restyled)
+        await app.push_screen("page")
+        await pilot.pause()
+        assert page in restyled[before:]  # a new theme: styled again
+        assert colour(app) != first
+        fresh = Page()
+        app.install_screen(fresh, name="fresh")
+        await app.push_screen("fresh")
+        await pilot.pause()
+        assert colour(app) == fresh.query_one("#text", Static).styles.color  # as Textual
+
+
+class Switch(App[None]):
+    """A footer over a key whose legality a flag decides."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("x", "go", "Go")
+    ]
+    allowed = True
+
+    def compose(self) -> ComposeResult:
+        yield Static("one", id="one")
+        yield GameFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return (True if self.allowed else None) if action == "go" else True
+
+    def action_go(self) -> None:
+        pass
+
+
+async def test_the_footer_repaints_only_when_its_keys_or_their_legality_changed() -> None:
+    app = Switch()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        footer = app.query_one(GameFooter)
+        drawn: list[object] = []
+        render = footer.render
+
+        def counted() -> Any:
+            line = render()
+            drawn.append(line)
+            return line
+
+        footer.render = counted  # type: ignore[method-assign]
+        app.screen.refresh_bindings()  # nothing changed: no repaint
+        await pilot.pause()
+        assert drawn == []
+        app.allowed = False
+        app.screen.refresh_bindings()  # the key is greyed now: drawn again
+        await pilot.pause()
+        assert len(drawn) == 1 and "Go" in str(drawn[0])
+        app.allowed = True
+        app.screen.refresh_bindings()
+        await pilot.pause()
+        assert len(drawn) == 2
+
+
+async def test_a_hub_section_seen_before_lays_out_once(tmp_path: Path) -> None:
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+    from mac_tui.tui.screens.hub import HubScreen
+
+    app = MacApp(saves=tmp_path, settings=Settings(hints=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n", "enter", "enter")  # a new campaign: the hub
+        await pilot.pause()
+        hub = app.screen
+        assert isinstance(hub, HubScreen)
+        layouts: list[object] = []
+        refresh_layout = hub._refresh_layout
+
+        def counted(*args: Any, **kwargs: Any) -> None:
+            layouts.append(args)
+            refresh_layout(*args, **kwargs)
+
+        hub._refresh_layout = counted  # type: ignore[method-assign]
+        message = hub.query_one("#message", Static)
+        for key in "2345671":  # each section drawn once (its first showing fills it)
+            await pilot.press(key)
+            await pilot.pause()
+        for key in "234567123":
+            before = len(layouts)
+            height = message.size.height
+            await pilot.press(key)
+            await pilot.pause()
+            # the switch lays the stack out; the hint lays out again only for a new height
+            assert len(layouts) - before == (1 if message.size.height == height else 2)
+            assert str(message.render()).startswith("Hint:")
