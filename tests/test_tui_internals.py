@@ -26,6 +26,13 @@ DIGESTS = {
     "textual.screen:Screen._on_screen_resume": "f39caa8ec4424d3c",
     "textual.message_pump:MessagePump._get_dispatch_methods": "42cf0aeddecf314f",
     "textual.app:App.push_screen": "d14a25c7a650f288",
+    "textual._compositor:Compositor.render_partial_update": "888dccc892d8ecc2",
+    "textual._compositor:Compositor._render_chops": "ca8c3359d7afd017",
+    "textual._compositor:Compositor._get_renders": "8ac93299aa5d3bef",
+    "textual._compositor:Compositor._regions_to_spans": "af3b73d8e34fb8b9",
+    "textual._compositor:Compositor.visible_widgets": "6eddec5f271628f7",
+    "textual._compositor:Compositor.cuts": "205385a66fdabffe",
+    "textual._compositor:ChopsUpdate.__rich_console__": "c45d5804ef810b78",
 }
 
 
@@ -34,6 +41,8 @@ def source_digest(name: str) -> str:
     found: Any = importlib.import_module(module)
     for part in qualified.split("."):
         found = getattr(found, part)
+    if isinstance(found, property):
+        found = found.fget
     return hashlib.sha256(inspect.getsource(found).encode()).hexdigest()[:16]
 
 
@@ -176,3 +185,39 @@ async def test_a_hub_section_seen_before_lays_out_once(tmp_path: Path) -> None:
             # the switch lays the stack out; the hint lays out again only for a new height
             assert len(layouts) - before == (1 if message.size.height == height else 2)
             assert str(message.render()).startswith("Hint:")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_partial_repaint_writes_what_textuals_compositor_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """Every partial repaint of the battle screen, through a round of its keys: the bytes
+    `SpanCompositor` writes are Textual's compositor's for the same changed areas."""
+    from textual._compositor import Compositor
+
+    from mac_tui.tui.benchmark import battle_factory, battle_save
+    from mac_tui.tui.internals import SpanCompositor
+
+    compared: list[bool] = []
+    mine = SpanCompositor.render_partial_update
+
+    def both(self: SpanCompositor) -> Any:
+        regions = set(self._dirty_regions)
+        theirs = Compositor.render_partial_update(self)
+        self._dirty_regions.update(regions)
+        ours = mine(self)
+        if theirs is None or ours is None:
+            assert theirs is ours
+            return ours
+        console = app.console
+        compared.append(ours.render_segments(console) == theirs.render_segments(console))
+        return ours
+
+    monkeypatch.setattr(SpanCompositor, "render_partial_update", both)
+    app = battle_factory(battle_save(1, tmp_path), tmp_path)()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for key in ("l", "j", "f", "tab", "tab", "escape", "c", "escape", "t", "escape", "v"):
+            await pilot.press(key)
+            await pilot.pause()
+    assert len(compared) >= 8 and all(compared)

@@ -13,14 +13,27 @@ changes, so an upgrade looks at every piece here again (besides the behaviour it
   restyle off when the screen was styled already under the same style sheet and the same
   classes and pseudo-classes of the app and the screen. A change of class or focus inside
   the screen restyles the nodes concerned by itself, as always.
+- `SpanCompositor` (every `GameScreen`'s compositor, under `screens/base.LaidOnce`): a partial
+  repaint in Textual (`Compositor.render_partial_update`) draws every widget that overlaps
+  the *box around* all the changed areas, each in full (`Compositor._get_renders`), and then
+  keeps of it only the changed spans (`ChopsUpdate`). A battle key that changes a map row, the
+  side panel, the message line and the footer so draws the whole screen, log and action bar
+  included. `SpanCompositor` draws only the widgets under a changed span, and of each only
+  the lines that hold one, then fills the chops as `Compositor._render_chops` does (front to
+  back, the first strip for a cut wins) and hands the same spans to the same `ChopsUpdate`:
+  the bytes written are the same, only lines no span shows are not drawn.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from textual import events
+from textual._compositor import ChopsUpdate, Compositor
+from textual.geometry import Region
 from textual.screen import Screen
+from textual.strip import Strip
 
 if TYPE_CHECKING:
     _ScreenMixin = Screen[object]  # what the mixin is mixed into
@@ -33,6 +46,15 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._on_screen_resume",
         "textual.message_pump:MessagePump._get_dispatch_methods",
         "textual.app:App.push_screen",
+    ),
+    "SpanCompositor": (
+        "textual._compositor:Compositor.render_partial_update",
+        "textual._compositor:Compositor._render_chops",
+        "textual._compositor:Compositor._get_renders",
+        "textual._compositor:Compositor._regions_to_spans",
+        "textual._compositor:Compositor.visible_widgets",
+        "textual._compositor:Compositor.cuts",
+        "textual._compositor:ChopsUpdate.__rich_console__",
     ),
 }
 
@@ -59,3 +81,64 @@ class RestylesOnChange(_ScreenMixin):
         if kept is not None and all(a is b or a == b for a, b in zip(kept, look, strict=True)):
             event.refresh_styles = False  # `Screen._on_screen_resume`, next, skips it
         self._styled_under = look
+
+
+class SpanCompositor(Compositor):
+    """Textual's compositor, drawing for a partial repaint only the lines a changed span
+    shows (see the module docstring)."""
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        update_regions = self._dirty_regions.copy()
+        self._dirty_regions.clear()
+        if not update_regions:
+            return None
+        spans = list(self._regions_to_spans(update_regions))
+        chops = self._span_chops(spans)
+        chop_ends = [cut_set[1:] for cut_set in self.cuts]
+        return ChopsUpdate(chops, spans, chop_ends)
+
+    def _span_renders(
+        self, spans: Sequence[tuple[int, int, int]]
+    ) -> Iterable[tuple[Region, list[Strip]]]:
+        """(the part drawn, its lines) of each visible widget under a span, front to back:
+        the widget's visible part from its first line under a span to its last."""
+        by_row: dict[int, list[tuple[int, int]]] = {}
+        for y, x1, x2 in spans:
+            by_row.setdefault(y, []).append((x1, x2))
+        for widget, (region, clip) in self.visible_widgets.items():
+            seen = region.intersection(clip)
+            left, right = seen.x, seen.right
+            if not seen.width:
+                continue
+            rows = [
+                y
+                for y in seen.line_range
+                if any(x1 < right and x2 > left for x1, x2 in by_row.get(y, ()))
+            ]
+            if not rows:
+                continue
+            top, bottom = rows[0], rows[-1] + 1
+            part = Region(left, top, seen.width, bottom - top)
+            crop = Region(left - region.x, top - region.y, seen.width, bottom - top)
+            yield part, widget.render_lines(crop)
+
+    def _span_chops(
+        self, spans: Sequence[tuple[int, int, int]]
+    ) -> Sequence[Mapping[int, Strip | None]]:
+        """`Compositor._render_chops` over the lines the spans show."""
+        cuts = self.cuts
+        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        shown = {y for y, _, _ in spans}
+        for part, strips in self._span_renders(spans):
+            first_cut, last_cut = part.column_span
+            render_x = part.x
+            for y, strip in zip(part.line_range, strips, strict=False):
+                if y not in shown:
+                    continue
+                line = chops[y]
+                final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+                pieces = strip.divide([cut - render_x for cut in final_cuts[1:]])
+                for cut, piece in zip(final_cuts, pieces, strict=False):
+                    if line.get(cut) is None:
+                        line[cut] = piece
+        return chops

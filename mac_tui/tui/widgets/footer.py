@@ -65,6 +65,7 @@ class GameFooter(KeepsStrips, Widget):
         self._styles: tuple[Style, Style] | None = None  # the keys' and the greyed keys'
         self._shows: tuple[object, object] | None = None  # (focus, signature) last drawn
         self._pending = False  # a repaint asked for and not drawn yet
+        self._fresh: tuple[int, list[Shown]] | None = None  # keys read for that repaint
 
     def notify_style_update(self) -> None:
         self._styles = None  # Textual forgets them on every refresh; here on a new style
@@ -78,15 +79,18 @@ class GameFooter(KeepsStrips, Widget):
         line is read as it is drawn); with the focus where the last line was drawn (Textual
         says the bindings changed again after each focus change's frame), only when the keys
         or their legality now differ from the line drawn, so that frame is not drawn twice."""
-        if screen is not self.screen or self._pending:
+        if screen is not self.screen:
+            return
+        if self._pending:  # drawn soon: the keys are read then (anew, should they change)
+            self._fresh = None
             return
         shows = self._shows
-        if (
-            shows is not None
-            and shows[0] is screen.focused
-            and self._signature(self.fitted(self.size.width)) == shows[1]
-        ):
-            return
+        if shows is not None and shows[0] is screen.focused:
+            width = self.size.width
+            keys = self.fitted(width)
+            if self._signature(keys) == shows[1]:
+                return
+            self._fresh = (width, keys)  # the repaint, in this frame, draws these
         self._pending = True
         self.refresh()
 
@@ -152,7 +156,9 @@ class GameFooter(KeepsStrips, Widget):
         mode's keys give way to the ones before it again); the same line is the same object,
         whose strips `KeepsStrips` keeps."""
         key_style, off_style = self.key_styles()
-        keys = self.fitted(self.size.width)
+        fresh, self._fresh = self._fresh, None
+        width = self.size.width
+        keys = fresh[1] if fresh is not None and fresh[0] == width else self.fitted(width)
         signature = self._signature(keys)
         self._pending = False
         self._shows = (self.screen.focused, signature)
