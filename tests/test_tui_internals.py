@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -26,6 +27,9 @@ DIGESTS = {
     "textual.screen:Screen._on_screen_resume": "f39caa8ec4424d3c",
     "textual.message_pump:MessagePump._get_dispatch_methods": "42cf0aeddecf314f",
     "textual.app:App.push_screen": "d14a25c7a650f288",
+    "textual.screen:Screen._on_idle": "05781131b10da971",
+    "textual.message_pump:MessagePump._process_messages_loop": "8b26d5edccbb994f",
+    "textual.widget:Widget._check_refresh": "ad1c8196be9747bf",
     "textual._compositor:Compositor.render_partial_update": "888dccc892d8ecc2",
     "textual._compositor:Compositor._render_chops": "ca8c3359d7afd017",
     "textual._compositor:Compositor._get_renders": "8ac93299aa5d3bef",
@@ -33,6 +37,9 @@ DIGESTS = {
     "textual._compositor:Compositor.visible_widgets": "6eddec5f271628f7",
     "textual._compositor:Compositor.cuts": "205385a66fdabffe",
     "textual._compositor:ChopsUpdate.__rich_console__": "c45d5804ef810b78",
+    "textual._compositor:Compositor.update_widgets": "86c02b2f8d6d93dd",
+    "textual._compositor:Compositor.full_map": "cecfd00ffbfaf055",
+    "textual._compositor:Compositor.find_widget": "40531dc312b3cadf",
 }
 
 
@@ -154,7 +161,7 @@ async def test_the_footer_repaints_only_when_its_keys_or_their_legality_changed(
         assert len(drawn) == 2
 
 
-async def test_a_hub_section_seen_before_lays_out_once(tmp_path: Path) -> None:
+async def test_a_hub_section_seen_before_lays_out_once_and_paints_one_frame(tmp_path: Path) -> None:
     from mac_tui.tui.app import MacApp
     from mac_tui.tui.config import Settings
     from mac_tui.tui.screens.hub import HubScreen
@@ -173,18 +180,29 @@ async def test_a_hub_section_seen_before_lays_out_once(tmp_path: Path) -> None:
             refresh_layout(*args, **kwargs)
 
         hub._refresh_layout = counted  # type: ignore[method-assign]
+        frames: list[object] = []
+        display = app._display
+
+        def shown(screen: Any, update: Any) -> None:
+            if isinstance(update, CompositorUpdate):
+                frames.append(update)
+            display(screen, update)
+
+        app._display = shown  # type: ignore[method-assign]
         message = hub.query_one("#message", Static)
         for key in "2345671":  # each section drawn once (its first showing fills it)
             await pilot.press(key)
             await pilot.pause()
         for key in "234567123":
-            before = len(layouts)
+            before, painted = len(layouts), len(frames)
             height = message.size.height
             await pilot.press(key)
             await pilot.pause()
             # the switch lays the stack out; the hint lays out again only for a new height
             assert len(layouts) - before == (1 if message.size.height == height else 2)
             assert str(message.render()).startswith("Hint:")
+            if message.size.height == height:  # one frame: the focus's repaints included
+                assert len(frames) - painted == 1
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

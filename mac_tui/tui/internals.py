@@ -21,22 +21,36 @@ changes, so an upgrade looks at every piece here again (besides the behaviour it
   included. `SpanCompositor` draws only the widgets under a changed span, and of each only
   the lines that hold one, then fills the chops as `Compositor._render_chops` does (front to
   back, the first strip for a cut wins) and hands the same spans to the same `ChopsUpdate`:
-  the bytes written are the same, only lines no span shows are not drawn.
+  the bytes written are the same, only lines no span shows are not drawn. And a repaint of
+  a widget that is laid out but out of sight (a hub section's table that lost the focus as its
+  section went off the screen) does not throw away the map of the whole screen
+  (`Compositor.update_widgets` drops it for any widget not in sight, so that the next widget
+  asking for its place, `Compositor.find_widget`, has the whole screen arranged again, a
+  millisecond in the hub): only a widget not in the map at all, a new one, does.
+- `OneFrame` (every `GameScreen`): Textual paints a screen once its own messages are done
+  (`Screen._on_idle` resumes the update timer), while the widgets of the screen may still be
+  handling theirs: a hub section's table takes the focus in its own task after the section
+  came forward, and its repaint, with the message line's, was a second frame. While a widget
+  of the screen still has messages waiting or a repaint or layout asked for and not yet
+  handed to the screen, the screen's idle is put off to the event loop's next turn (at most
+  `SETTLE_TURNS` turns), so what one key causes is painted in one frame.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
+from textual.widget import Widget
 
 if TYPE_CHECKING:
-    _ScreenMixin = Screen[object]  # what the mixin is mixed into
+    _ScreenMixin = Screen[Any]  # what the mixin is mixed into
 else:
     _ScreenMixin = object
 
@@ -47,6 +61,11 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.message_pump:MessagePump._get_dispatch_methods",
         "textual.app:App.push_screen",
     ),
+    "OneFrame": (
+        "textual.screen:Screen._on_idle",
+        "textual.message_pump:MessagePump._process_messages_loop",
+        "textual.widget:Widget._check_refresh",
+    ),
     "SpanCompositor": (
         "textual._compositor:Compositor.render_partial_update",
         "textual._compositor:Compositor._render_chops",
@@ -55,6 +74,9 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._compositor:Compositor.visible_widgets",
         "textual._compositor:Compositor.cuts",
         "textual._compositor:ChopsUpdate.__rich_console__",
+        "textual._compositor:Compositor.update_widgets",
+        "textual._compositor:Compositor.full_map",
+        "textual._compositor:Compositor.find_widget",
     ),
 }
 
@@ -86,6 +108,12 @@ class RestylesOnChange(_ScreenMixin):
 class SpanCompositor(Compositor):
     """Textual's compositor, drawing for a partial repaint only the lines a changed span
     shows (see the module docstring)."""
+
+    def update_widgets(self, widgets: set[Widget]) -> None:
+        stale = self._full_map_invalidated
+        super().update_widgets(widgets)
+        if not stale and self._full_map_invalidated and widgets <= self._full_map.keys():
+            self._full_map_invalidated = False  # out of sight, not new: the map holds them
 
     def render_partial_update(self) -> ChopsUpdate | None:
         update_regions = self._dirty_regions.copy()
@@ -142,3 +170,34 @@ class SpanCompositor(Compositor):
                     if line.get(cut) is None:
                         line[cut] = piece
         return chops
+
+
+SETTLE_TURNS = 8  # event-loop turns a screen's repaint waits for its widgets, at most
+
+
+def unsettled(screen: Screen[Any]) -> bool:
+    """Whether a widget of `screen` still has messages to handle, or a repaint or a new
+    layout asked for that it has not handed to the screen yet."""
+    for node in screen.walk_children(with_self=False):
+        if (
+            not node._message_queue.empty()
+            or getattr(node, "_repaint_required", False)
+            or getattr(node, "_layout_required", False)
+        ):
+            return True
+    return False
+
+
+class OneFrame(_ScreenMixin):
+    """A screen painted once its widgets have handled what a key caused (see the module
+    docstring). Comes first among the bases."""
+
+    _settle_turns = 0
+
+    async def _on_idle(self, event: events.Idle) -> None:
+        if self._settle_turns < SETTLE_TURNS and unsettled(self):
+            self._settle_turns += 1
+            event.prevent_default()  # not `Screen._on_idle` yet: asked again next turn
+            asyncio.get_running_loop().call_soon(self.check_idle)
+            return
+        self._settle_turns = 0

@@ -19,6 +19,7 @@ from ...campaign.commands import AdvanceDay
 from ..config import Settings
 from ..glyphs import glyphs_for
 from ..widgets.footer import GameFooter
+from ..widgets.message_line import MessageLine
 from ..widgets.section import Section
 from ..widgets.status import StatusBar
 from ..widgets.uniform import UniformLines
@@ -122,7 +123,7 @@ class HubScreen(GameScreen):
         with SectionStack(id="sections", initial=section_classes()[0].__name__):
             for cls in section_classes():
                 yield cls(id=cls.__name__)
-        yield Static("", id="message")
+        yield MessageLine(id="message")
         yield GameFooter()
 
     @property
@@ -153,15 +154,9 @@ class HubScreen(GameScreen):
             self.game.show_debrief()
 
     def show_message(self, text: str, warning: bool = False) -> None:
-        """The message line; a new layout only when the text takes another number of lines
-        (a section's hint as high as the last: the switch paints in one frame)."""
-        msg = self.query_one("#message", Static)
-        before = msg.content_size
-        msg.update(glyphs_for(self).text(text), layout=False)
-        height = msg.get_content_height(msg.size, self.app.size, before.width)
-        if not before.width or height != before.height:
-            msg.refresh(layout=True)
-        msg.set_class(warning, "warning")
+        """The message line (`MessageLine`: a new layout only when the text takes another
+        number of lines, the same words drawn once)."""
+        self.query_one("#message", MessageLine).say(glyphs_for(self).text(text), warning)
 
     def show_hint(self) -> None:
         """The section's hint on the message line, while hints are on (settings, or H)."""
