@@ -239,3 +239,29 @@ async def test_a_partial_repaint_writes_what_textuals_compositor_writes(
             await pilot.press(key)
             await pilot.pause()
     assert len(compared) >= 8 and all(compared)
+
+
+async def test_the_battle_log_page_opened_again_paints_one_frame(tmp_path: Path) -> None:
+    """L a second time: the page in front in one frame (the battle behind it, which Textual
+    repaints as it goes back, joins that frame), not restyled, not laid out."""
+    from mac_tui.tui.benchmark import battle_factory, battle_save
+    from mac_tui.tui.widgets.history import HistoryScreen
+
+    app = battle_factory(battle_save(1, tmp_path), tmp_path)()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("L", "escape")
+        await pilot.pause()
+        frames: list[object] = []
+        display = app._display
+
+        def shown(screen: Any, update: Any) -> None:
+            if isinstance(update, CompositorUpdate):
+                frames.append(update)
+            display(screen, update)
+
+        app._display = shown  # type: ignore[method-assign]
+        await pilot.press("L")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert len(frames) == 1

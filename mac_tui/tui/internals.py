@@ -33,7 +33,9 @@ changes, so an upgrade looks at every piece here again (besides the behaviour it
   came forward, and its repaint, with the message line's, was a second frame. While a widget
   of the screen still has messages waiting or a repaint or layout asked for and not yet
   handed to the screen, the screen's idle is put off to the event loop's next turn (at most
-  `SETTLE_TURNS` turns), so what one key causes is painted in one frame.
+  `SETTLE_TURNS` turns), so what one key causes is painted in one frame. Only the screen in
+  front waits: one behind it (the battle under its history page) hands its repaint on to the
+  front one as soon as Textual would, so it joins the front one's frame.
 """
 
 from __future__ import annotations
@@ -195,7 +197,7 @@ class OneFrame(_ScreenMixin):
     _settle_turns = 0
 
     async def _on_idle(self, event: events.Idle) -> None:
-        if self._settle_turns < SETTLE_TURNS and unsettled(self):
+        if self._settle_turns < SETTLE_TURNS and self.is_active and unsettled(self):
             self._settle_turns += 1
             event.prevent_default()  # not `Screen._on_idle` yet: asked again next turn
             asyncio.get_running_loop().call_soon(self.check_idle)
