@@ -161,6 +161,38 @@ async def test_the_footer_repaints_only_when_its_keys_or_their_legality_changed(
         assert len(drawn) == 2
 
 
+class Tokened(Switch):
+    """The same, on a screen that says what its keys follow."""
+
+    def on_mount(self) -> None:
+        self.screen.footer_token = lambda: self.allowed  # type: ignore[attr-defined]
+
+
+async def test_the_footer_reads_no_keys_while_the_screens_token_is_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = Tokened()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        footer = app.query_one(GameFooter)
+        reads: list[int] = []
+        fitted = footer.fitted
+
+        def counted(width: int) -> Any:
+            reads.append(width)
+            return fitted(width)
+
+        monkeypatch.setattr(footer, "fitted", counted)
+        app.screen.refresh_bindings()
+        await pilot.pause()
+        assert reads == []  # the same token, the same focus: the same line, not read
+        app.allowed = False  # a new token: read, and drawn greyed
+        app.screen.refresh_bindings()
+        await pilot.pause()
+        assert reads and "Go" in footer.render().plain
+        assert footer.render().spans[-1].style == footer.key_styles()[1]
+
+
 async def test_a_hub_section_seen_before_lays_out_once_and_paints_one_frame(tmp_path: Path) -> None:
     from mac_tui.tui.app import MacApp
     from mac_tui.tui.config import Settings

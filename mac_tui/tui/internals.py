@@ -197,7 +197,12 @@ class OneFrame(_ScreenMixin):
     _settle_turns = 0
 
     async def _on_idle(self, event: events.Idle) -> None:
-        if self._settle_turns < SETTLE_TURNS and self.is_active and unsettled(self):
+        if (
+            self._settle_turns < SETTLE_TURNS
+            and (self._layout_required or self._repaint_required or self._dirty_widgets)
+            and self.is_active
+            and unsettled(self)
+        ):
             self._settle_turns += 1
             event.prevent_default()  # not `Screen._on_idle` yet: asked again next turn
             asyncio.get_running_loop().call_soon(self.check_idle)

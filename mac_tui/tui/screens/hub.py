@@ -19,6 +19,7 @@ from ...campaign.commands import AdvanceDay
 from ..config import Settings
 from ..glyphs import glyphs_for
 from ..widgets.footer import GameFooter
+from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
 from ..widgets.section import Section
 from ..widgets.status import StatusBar
@@ -27,8 +28,9 @@ from .base import GameScreen
 from .sections import section_classes
 
 
-class SectionTabs(Static):
-    """One line naming the sections with their keys; the current one highlighted."""
+class SectionTabs(KeepsStrips, Static):
+    """One line naming the sections with their keys; the current one highlighted (a picture
+    per section, whose strips `KeepsStrips` keeps: a section key draws no tab line anew)."""
 
     DEFAULT_CSS = """
     SectionTabs { height: 1; background: $surface; }

@@ -11,7 +11,9 @@ of its own), and at 80 columns lets the last keys run off the edge (`? Help` dra
   never left out, so every key stays one press away. Should the rest still not fit, the line
   is drawn whole past the edge, where the no-cut test (tests/cuts.py) sees it;
 - **it is cheap**: a change of the bindings only marks it for a repaint; the keys are read
-  when the line is drawn, once a frame, in the same frame as the change that caused it;
+  when the line is drawn, once a frame, in the same frame as the change that caused it; a
+  screen whose keys follow a few values of its own says so (`footer_token()`: the battle's
+  mode and moment), and with the same token and focus the keys are not read again;
 - **keys work as in Textual's footer**: an illegal key is dimmed (and struck through, so
   colour is never the only sign), a click on a key presses it.
 """
@@ -63,7 +65,8 @@ class GameFooter(KeepsStrips, Widget):
         # the last lines drawn, by what they show (a mode's keys and the keys it returns to)
         self._drawn: dict[object, tuple[Text, list[tuple[int, int, str]]]] = {}
         self._styles: tuple[Style, Style] | None = None  # the keys' and the greyed keys'
-        self._shows: tuple[object, object] | None = None  # (focus, signature) last drawn
+        # (focus, signature, the screen's `footer_token`) of the line last drawn
+        self._shows: tuple[object, object, object] | None = None
         self._pending = False  # a repaint asked for and not drawn yet
         self._fresh: tuple[int, list[Shown]] | None = None  # keys read for that repaint
 
@@ -86,6 +89,9 @@ class GameFooter(KeepsStrips, Widget):
             return
         shows = self._shows
         if shows is not None and shows[0] is screen.focused:
+            token = footer_token(screen)
+            if token is not None and token == shows[2]:
+                return  # the screen says its keys are the ones drawn: not even read
             width = self.size.width
             keys = self.fitted(width)
             if self._signature(keys) == shows[1]:
@@ -161,7 +167,7 @@ class GameFooter(KeepsStrips, Widget):
         keys = fresh[1] if fresh is not None and fresh[0] == width else self.fitted(width)
         signature = self._signature(keys)
         self._pending = False
-        self._shows = (self.screen.focused, signature)
+        self._shows = (self.screen.focused, signature, footer_token(self.screen))
         drawn = self._drawn.get(signature)
         if drawn is not None:
             self._hits = drawn[1]
@@ -197,6 +203,13 @@ class GameFooter(KeepsStrips, Widget):
     def key_at(self, x: int) -> str | None:
         """The key drawn at column `x`, if any (what a click there presses)."""
         return next((key for start, end, key in self._hits if start <= x < end), None)
+
+
+def footer_token(screen: Screen[object]) -> object:
+    """What the screen's keys and their legality follow (`footer_token()`, when the screen
+    has one: the same token, with the same focus, is the same line), else None."""
+    token = getattr(screen, "footer_token", None)
+    return token() if callable(token) else None
 
 
 def _is(binding: Binding, dropped: str) -> bool:
