@@ -297,3 +297,34 @@ async def test_the_battle_log_page_opened_again_paints_one_frame(tmp_path: Path)
         await pilot.pause()
         assert isinstance(app.screen, HistoryScreen)
         assert len(frames) == 1
+
+
+async def test_a_hidden_hub_section_keeps_its_height_while_the_stack_changes(
+    tmp_path: Path,
+) -> None:
+    """At 120 columns the finances hint takes one line and the others two: the stack under
+    the message line changes height, and only the section in front follows it."""
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+    from mac_tui.tui.screens.hub import SectionStack
+
+    app = MacApp(saves=tmp_path, settings=Settings(hints=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n", "enter", "enter")
+        await pilot.pause()
+        stack = app.screen.query_one(SectionStack)
+        for key in "23456781":
+            await pilot.press(key)
+            await pilot.pause()
+        roster = stack.query_one("#RosterSection")
+        finances = stack.query_one("#FinancesSection")
+        before = stack.size.height, roster.size.height
+        assert roster.size.height == stack.size.height
+        await pilot.press("7")
+        await pilot.pause()
+        assert stack.size.height != before[0]  # the hint's height differs here
+        assert finances.size.height == stack.size.height
+        assert roster.size.height == before[1]  # hidden: not laid out at the new height
+        await pilot.press("1")
+        await pilot.pause()
+        assert roster.size == stack.size and roster.region == stack.region

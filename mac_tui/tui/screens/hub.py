@@ -65,9 +65,10 @@ OFF_SCREEN = 10_000  # columns: where the hidden sections wait, at their full si
 
 class SectionStack(UniformLines, Container):
     """The hub's sections laid one over another, the current one visible: the others are
-    hidden but keep their place and size, so switching lays nothing out anew and a section's
-    tables keep the lines they rendered (Textual's `ContentSwitcher` hides with `display`,
-    and a widget shown again is resized, which makes a table render every row afresh)."""
+    hidden but keep their place and size (their height too while the stack's changes), so
+    switching lays nothing out anew and a section's tables keep the lines they rendered
+    (Textual's `ContentSwitcher` hides with `display`, and a widget shown again is resized,
+    which makes a table render every row afresh)."""
 
     DEFAULT_CSS = """
     SectionStack { height: 1fr; }
@@ -93,6 +94,13 @@ class SectionStack(UniformLines, Container):
             here = child.id == current
             child.styles.offset = (0, 0) if here else (OFF_SCREEN, 0)
             child.can_focus_children = here  # the hidden ones are out of the focus chain
+            # A hidden section keeps the height it has: when the stack's changes (the message
+            # line under it takes a line more or less for another section's hint), only the
+            # section in front is laid out and drawn at the new height, not all seven.
+            if here:
+                child.styles.height = "100%"
+            elif child.size.height:
+                child.styles.height = child.size.height
 
 
 class HubScreen(GameScreen):
