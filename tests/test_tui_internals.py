@@ -24,6 +24,19 @@ from mac_tui.tui.widgets.footer import GameFooter
 #: sha256 (first 16 hex digits) of the source of each Textual function `internals.py` relies
 #: on, in Textual 8.2.8. A new Textual changes some: read the piece again, then the digest.
 DIGESTS = {
+    "textual._compositor:Compositor.reflow": "a08580a81a779473",
+    "textual._compositor:Compositor.full_map": "cecfd00ffbfaf055",
+    "textual.widget:Widget.render_line": "36df21323c2e9fea",
+    "textual.widget:Widget.render": "693c68262447851f",
+    "textual.screen:Screen.render": "c0f72894b3980949",
+    "textual._styles_cache:StylesCache.render_line": "928d7496e850dbf6",
+    "textual.widget:Widget.watch_has_focus": "387d9eae398b4747",
+    "textual.css.stylesheet:Stylesheet.replace_rules": "2db1c7976ac6aa11",
+    "textual.widgets._data_table:DataTable.notify_style_update": "4b8c636917ee4b02",
+    "textual.widgets._data_table:DataTable._on_resize": "0d4b34aa4ac44e93",
+    "textual.widgets._data_table:DataTable.render_line": "dfc24fd4f26a530e",
+    "textual.css.stylesheet:Stylesheet._parse_rules": "2f1c2d220b672d1b",
+    "textual.css.stylesheet:Stylesheet.reparse": "dd193eb05f8baeb5",
     "textual.screen:Screen._on_screen_resume": "f39caa8ec4424d3c",
     "textual.message_pump:MessagePump._get_dispatch_methods": "42cf0aeddecf314f",
     "textual.app:App.push_screen": "d14a25c7a650f288",
@@ -38,7 +51,6 @@ DIGESTS = {
     "textual._compositor:Compositor.cuts": "205385a66fdabffe",
     "textual._compositor:ChopsUpdate.__rich_console__": "c45d5804ef810b78",
     "textual._compositor:Compositor.update_widgets": "86c02b2f8d6d93dd",
-    "textual._compositor:Compositor.full_map": "cecfd00ffbfaf055",
     "textual._compositor:Compositor.find_widget": "40531dc312b3cadf",
 }
 

@@ -3,6 +3,9 @@
 Each piece below names what of Textual it relies on; `tests/test_tui_internals.py` holds a
 digest of each of those Textual functions' source and fails when the pinned version's code
 changes, so an upgrade looks at every piece here again (besides the behaviour it tests).
+`RELIES_ON` also lists what the earlier pieces rely on, which live beside the widgets they
+serve (`screens/base.LaidOnce`, `widgets/uniform`, `widgets/kept_strips`,
+`widgets/focus_styles`, `widgets/table`, `csscache`), so the same test covers them.
 
 - `RestylesOnChange` (a screen shown again, as the battle's history page): Textual restyles
   every node of a screen that is pushed (`Screen._on_screen_resume` calls
@@ -56,8 +59,30 @@ if TYPE_CHECKING:
 else:
     _ScreenMixin = object
 
-#: The Textual functions the pieces above rely on, by piece (their digests are in the test).
+#: The Textual functions the pieces above rely on, by piece (their digests are in the test);
+#: and those the earlier pieces rely on, which live beside what they serve (named by module).
 RELIES_ON: dict[str, tuple[str, ...]] = {
+    "screens/base.LaidOnce": (
+        "textual._compositor:Compositor.reflow",
+        "textual._compositor:Compositor.full_map",
+    ),
+    "widgets/uniform.UniformLines, widgets/kept_strips.KeepsStrips": (
+        "textual.widget:Widget.render_line",
+        "textual.widget:Widget.render",
+        "textual.screen:Screen.render",
+        "textual._styles_cache:StylesCache.render_line",
+    ),
+    "widgets/focus_styles.KeepsFocusStyles, widgets/table.GameTable": (
+        "textual.widget:Widget.watch_has_focus",
+        "textual.css.stylesheet:Stylesheet.replace_rules",
+        "textual.widgets._data_table:DataTable.notify_style_update",
+        "textual.widgets._data_table:DataTable._on_resize",
+        "textual.widgets._data_table:DataTable.render_line",
+    ),
+    "csscache.SharedStylesheet": (
+        "textual.css.stylesheet:Stylesheet._parse_rules",
+        "textual.css.stylesheet:Stylesheet.reparse",
+    ),
     "RestylesOnChange": (
         "textual.screen:Screen._on_screen_resume",
         "textual.message_pump:MessagePump._get_dispatch_methods",
