@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.geometry import Region
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
@@ -157,6 +158,26 @@ async def test_a_bare_container_repeats_one_line_as_textual_would_draw_them_all(
             assert segments(mine.render_lines(crop)) == segments(plain.render_lines(crop))
         lines = segments(framed.render_lines(Region(0, 0, 30, 8)))
         assert lines[0] != lines[1]  # the border's top edge, then its sides: drawn in full
+
+
+class UniformScreen(UniformLines, Screen[None]):
+    DEFAULT_CSS = "UniformScreen { background: $primary; }"
+
+
+async def test_a_screen_of_a_solid_colour_repeats_one_line_as_textual_would_draw_them() -> None:
+    app = App[None]()
+    async with app.run_test(size=(30, 10)) as pilot:
+        screen = UniformScreen()
+        await app.push_screen(screen)
+        await pilot.pause()
+        assert uniform(screen)
+        for crop in (Region(0, 0, 30, 10), Region(3, 2, 20, 5)):
+            screen.refresh()
+            mine = segments(screen.render_lines(crop))
+            screen.refresh()
+            assert mine == segments(Widget.render_lines(screen, crop))  # drawn line by line
+        screen.styles.background = "red 50%"  # the screen below shows through: line by line
+        assert not uniform(screen)
 
 
 class Picture(KeepsStrips, Widget, can_focus=True):

@@ -14,13 +14,14 @@ with "not possible now".
 
 from __future__ import annotations
 
-from textual._compositor import Compositor, ReflowResult
+from textual._compositor import ReflowResult
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
 from ..host import GameHost, host
+from ..internals import OneFrame, SpanCompositor
 from ..widgets.uniform import UniformLines
 
 PALETTE_KEY_MIN_WIDTH = 100  # narrower, the footer keeps its room for the screen's own keys
@@ -47,8 +48,9 @@ class Explains:
         return getattr(self, "_grey_reasons", {}).get(action)
 
 
-class LaidOnce(Compositor):
-    """Textual's compositor, laying the screen out once per new layout, not twice.
+class LaidOnce(SpanCompositor):
+    """Textual's compositor, laying the screen out once per new layout, not twice (and
+    drawing a partial repaint's changed spans only, `internals.SpanCompositor`).
 
     A repaint that asks for a new layout while a widget off the visible map is dirty (a hub
     section coming forward, whose table just took the focus) marks the compositor's full map
@@ -66,7 +68,7 @@ class LaidOnce(Compositor):
         return result
 
 
-class GameScreen(UniformLines, Explains, Screen[None]):
+class GameScreen(OneFrame, UniformLines, Explains, Screen[None]):
     """A screen that draws the game state; `refresh_view` redraws it after every change."""
 
     def __init__(

@@ -19,6 +19,8 @@ from ...campaign.commands import AdvanceDay
 from ..config import Settings
 from ..glyphs import glyphs_for
 from ..widgets.footer import GameFooter
+from ..widgets.kept_strips import KeepsStrips
+from ..widgets.message_line import MessageLine
 from ..widgets.section import Section
 from ..widgets.status import StatusBar
 from ..widgets.uniform import UniformLines
@@ -26,8 +28,9 @@ from .base import GameScreen
 from .sections import section_classes
 
 
-class SectionTabs(Static):
-    """One line naming the sections with their keys; the current one highlighted."""
+class SectionTabs(KeepsStrips, Static):
+    """One line naming the sections with their keys; the current one highlighted (a picture
+    per section, whose strips `KeepsStrips` keeps: a section key draws no tab line anew)."""
 
     DEFAULT_CSS = """
     SectionTabs { height: 1; background: $surface; }
@@ -62,9 +65,10 @@ OFF_SCREEN = 10_000  # columns: where the hidden sections wait, at their full si
 
 class SectionStack(UniformLines, Container):
     """The hub's sections laid one over another, the current one visible: the others are
-    hidden but keep their place and size, so switching lays nothing out anew and a section's
-    tables keep the lines they rendered (Textual's `ContentSwitcher` hides with `display`,
-    and a widget shown again is resized, which makes a table render every row afresh).
+    hidden but keep their place and size (their height too while the stack's changes), so
+    switching lays nothing out anew and a section's tables keep the lines they rendered
+    (Textual's `ContentSwitcher` hides with `display`, and a widget shown again is resized,
+    which makes a table render every row afresh).
 
     A section is built the first time it is shown (`open`): the hub opens with its first
     section only. Building all seven took most of the hub's 0.16 s of CPU as it opened
@@ -109,6 +113,13 @@ class SectionStack(UniformLines, Container):
             here = child.id == current
             child.styles.offset = (0, 0) if here else (OFF_SCREEN, 0)
             child.can_focus_children = here  # the hidden ones are out of the focus chain
+            # A hidden section keeps the height it has: when the stack's changes (the message
+            # line under it takes a line more or less for another section's hint), only the
+            # section in front is laid out and drawn at the new height, not all seven.
+            if here:
+                child.styles.height = "100%"
+            elif child.size.height:
+                child.styles.height = child.size.height
 
 
 class HubScreen(GameScreen):
@@ -141,7 +152,7 @@ class HubScreen(GameScreen):
         first = section_classes()[0]
         with SectionStack(id="sections", initial=first.__name__):
             yield first(id=first.__name__)  # the others as they are first shown
-        yield Static("", id="message")
+        yield MessageLine(id="message")
         yield GameFooter()
 
     @property
@@ -172,9 +183,9 @@ class HubScreen(GameScreen):
             self.game.show_debrief()
 
     def show_message(self, text: str, warning: bool = False) -> None:
-        msg = self.query_one("#message", Static)
-        msg.update(glyphs_for(self).text(text))
-        msg.set_class(warning, "warning")
+        """The message line (`MessageLine`: a new layout only when the text takes another
+        number of lines, the same words drawn once)."""
+        self.query_one("#message", MessageLine).say(glyphs_for(self).text(text), warning)
 
     def show_hint(self) -> None:
         """The section's hint on the message line, while hints are on (settings, or H)."""

@@ -11,7 +11,9 @@ of its own), and at 80 columns lets the last keys run off the edge (`? Help` dra
   never left out, so every key stays one press away. Should the rest still not fit, the line
   is drawn whole past the edge, where the no-cut test (tests/cuts.py) sees it;
 - **it is cheap**: a change of the bindings only marks it for a repaint; the keys are read
-  when the line is drawn, once a frame, in the same frame as the change that caused it;
+  when the line is drawn, once a frame, in the same frame as the change that caused it; a
+  screen whose keys follow a few values of its own says so (`footer_token()`: the battle's
+  mode and moment), and with the same token and focus the keys are not read again;
 - **keys work as in Textual's footer**: an illegal key is dimmed (and struck through, so
   colour is never the only sign), a click on a key presses it.
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
 from textual.binding import ActiveBinding, Binding
 from textual.events import Click
@@ -61,13 +64,41 @@ class GameFooter(KeepsStrips, Widget):
         self._displays: dict[tuple[str, str], str] = {}  # (key, binding id) -> as shown
         # the last lines drawn, by what they show (a mode's keys and the keys it returns to)
         self._drawn: dict[object, tuple[Text, list[tuple[int, int, str]]]] = {}
+        self._styles: tuple[Style, Style] | None = None  # the keys' and the greyed keys'
+        # (focus, signature, the screen's `footer_token`) of the line last drawn
+        self._shows: tuple[object, object, object] | None = None
+        self._pending = False  # a repaint asked for and not drawn yet
+        self._fresh: tuple[int, list[Shown]] | None = None  # keys read for that repaint
+
+    def notify_style_update(self) -> None:
+        self._styles = None  # Textual forgets them on every refresh; here on a new style
+        super().notify_style_update()
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        if screen is self.screen:
-            self.refresh()
+        """A repaint when the line may show other keys: at once when the focus moved (the
+        line is read as it is drawn); with the focus where the last line was drawn (Textual
+        says the bindings changed again after each focus change's frame), only when the keys
+        or their legality now differ from the line drawn, so that frame is not drawn twice."""
+        if screen is not self.screen:
+            return
+        if self._pending:  # drawn soon: the keys are read then (anew, should they change)
+            self._fresh = None
+            return
+        shows = self._shows
+        if shows is not None and shows[0] is screen.focused:
+            token = footer_token(screen)
+            if token is not None and token == shows[2]:
+                return  # the screen says its keys are the ones drawn: not even read
+            width = self.size.width
+            keys = self.fitted(width)
+            if self._signature(keys) == shows[1]:
+                return
+            self._fresh = (width, keys)  # the repaint, in this frame, draws these
+        self._pending = True
+        self.refresh()
 
     # ---- what to show ---------------------------------------------------------------------
     def _candidates(self, active: Mapping[str, ActiveBinding]) -> list[Shown]:
@@ -109,20 +140,34 @@ class GameFooter(KeepsStrips, Widget):
         return found
 
     # ---- drawing --------------------------------------------------------------------------
+    def key_styles(self) -> tuple[Style, Style]:
+        """The keys' style and the greyed keys', found once per style (not per repaint)."""
+        if self._styles is None:
+            self._styles = (
+                self.get_component_rich_style("game-footer--key", partial=True),
+                self.get_component_rich_style("game-footer--off", partial=True),
+            )
+        return self._styles
+
+    def _signature(self, keys: list[Shown]) -> tuple[object, ...]:
+        return (
+            self.size.width,
+            *self.key_styles(),
+            tuple((b.key, b.id, b.description, enabled) for b, enabled in keys),
+        )
+
     def render(self) -> Text:
         """The line, built again only when the keys, their legality, the width or the styles
         are none of the last `KEPT_LINES` drawn (most keys of a screen change none of them; a
         mode's keys give way to the ones before it again); the same line is the same object,
         whose strips `KeepsStrips` keeps."""
-        key_style = self.get_component_rich_style("game-footer--key", partial=True)
-        off_style = self.get_component_rich_style("game-footer--off", partial=True)
-        keys = self.fitted(self.size.width)
-        signature = (
-            self.size.width,
-            key_style,
-            off_style,
-            tuple((b.key, b.id, b.description, enabled) for b, enabled in keys),
-        )
+        key_style, off_style = self.key_styles()
+        fresh, self._fresh = self._fresh, None
+        width = self.size.width
+        keys = fresh[1] if fresh is not None and fresh[0] == width else self.fitted(width)
+        signature = self._signature(keys)
+        self._pending = False
+        self._shows = (self.screen.focused, signature, footer_token(self.screen))
         drawn = self._drawn.get(signature)
         if drawn is not None:
             self._hits = drawn[1]
@@ -158,6 +203,13 @@ class GameFooter(KeepsStrips, Widget):
     def key_at(self, x: int) -> str | None:
         """The key drawn at column `x`, if any (what a click there presses)."""
         return next((key for start, end, key in self._hits if start <= x < end), None)
+
+
+def footer_token(screen: Screen[object]) -> object:
+    """What the screen's keys and their legality follow (`footer_token()`, when the screen
+    has one: the same token, with the same focus, is the same line), else None."""
+    token = getattr(screen, "footer_token", None)
+    return token() if callable(token) else None
 
 
 def _is(binding: Binding, dropped: str) -> bool:

@@ -25,6 +25,7 @@ from textual.strip import Strip
 from textual.widgets import Input, Static
 
 from ..glyphs import glyphs_for
+from ..internals import RestylesOnChange
 from .focus_styles import KeepsFocusStyles
 from .footer import GameFooter
 from .uniform import UniformLines
@@ -146,7 +147,7 @@ class LogView(KeepsFocusStyles, ScrollView, can_focus=True):
         return Strip(segments).extend_cell_length(self.size.width, style).crop(0, self.size.width)
 
 
-class HistoryScreen(UniformLines, Screen[None]):
+class HistoryScreen(RestylesOnChange, UniformLines, Screen[None]):
     """A long text to read back: scroll, search, close."""
 
     HELP = (
@@ -204,7 +205,9 @@ class HistoryScreen(UniformLines, Screen[None]):
         """Head, focus, the end in view and the hint; the end at once when the page has its
         size already (opened again: one frame, not a second one to scroll)."""
         g = glyphs_for(self)
-        self.query_one("#history-head", Static).update(g.text(self.title_text))
+        # one line high whatever it says: no new layout (a layout asked for after the screen's
+        # first frame would draw the page a second time)
+        self.query_one("#history-head", Static).update(g.text(self.title_text), layout=False)
         self.view.focus()
         if laid_out:
             self._to_end()
@@ -222,7 +225,7 @@ class HistoryScreen(UniformLines, Screen[None]):
         return g.text(f"{count} lines {g.sep} / search {g.sep} n N next, previous {g.sep} Esc back")
 
     def say(self, text: str) -> None:
-        self.query_one("#history-status", Static).update(text)
+        self.query_one("#history-status", Static).update(text, layout=False)  # one line high
 
     def set_lines(self, lines: Sequence[str]) -> None:
         """New lines (the battle went on): kept in view, the search kept."""

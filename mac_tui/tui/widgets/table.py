@@ -10,6 +10,8 @@
 - It keeps its rendered lines when only its height changes (a hub section's message line
   taking two lines instead of one): Textual's table forgets them on every resize, though each
   is kept by the width it was drawn at.
+- It finds its own style once per repaint, not once per line (Textual's table asks for it on
+  every line it draws, walking the widget's ancestors each time).
 - It styles itself for focus once per focus state (`KeepsFocusStyles`, focus_styles.py), and
   works its style signature out once per kept look (the rich styles of a dozen component
   classes, asked of the ancestors' backgrounds on every focus and blur otherwise).
@@ -19,8 +21,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
 
@@ -37,6 +42,20 @@ class GameTable(KeepsFocusStyles, DataTable[Any]):
         super().__init__(**kwargs)
         self._drawn_styles: set[tuple[object, ...]] = set()
         self._drawn_width: int | None = None  # the width of the last resize
+        self._painting: Style | None = None  # the table's style, while it repaints
+
+    @property
+    def rich_style(self) -> Style:
+        painting = self._painting
+        return painting if painting is not None else super().rich_style
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._painting = None
+        self._painting = self.rich_style  # one style for every line of this repaint
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._painting = None
 
     def _on_resize(self, event: events.Resize) -> None:
         if event.size.width == self._drawn_width:

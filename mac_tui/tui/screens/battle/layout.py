@@ -28,6 +28,7 @@ from ...glyphs import glyphs, plain
 from ...widgets.battle_panels import InitiativeTrack, SidePanel
 from ...widgets.footer import GameFooter
 from ...widgets.hexmap import HexMap, Layout, drawing_size, frame_label, legend
+from ...widgets.kept_strips import KeepsStrips
 from .actions import ACTIONS
 from .modes import Aiming, Deploying, Mode, Threats
 from .moment import Moment
@@ -36,6 +37,7 @@ PANEL_WIDTH = 36  # the panel column at its narrowest, with its left padding
 CHROME_LINES = 6  # head, action bar (2), message line, footer; the log's head line
 MIN_LOG_LINES = 3
 LEFT_MIN_WIDTH = 30  # the map and log column, for the smallest maps
+TEXTS_KEPT = 8  # a text line's last lines kept as `Text` (with their strips, KeepsStrips)
 
 CSS = """
 BattleScreen { layout: vertical; }
@@ -56,15 +58,17 @@ BattleScreen #message.warning { color: $warning; text-style: bold; }
 """
 
 
-class TextLine(Widget):
+class TextLine(KeepsStrips, Widget):
     """One line of plain text that repaints without asking for a new layout (a `Static`
-    would), so the message line can follow the cursor cheaply."""
+    would), so the message line can follow the cursor cheaply; the same words are the same
+    `Text`, whose strips `KeepsStrips` keeps (a mode's prompt and the one before it again)."""
 
     DEFAULT_CSS = "TextLine { height: 1; }"
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.text = Text()
+        self._texts: dict[str, Text] = {}  # the last few lines shown, by their words
 
     def set(self, text: str) -> None:
         """New text; a line sized by its text (the title) asks for a new layout when its
@@ -72,7 +76,12 @@ class TextLine(Widget):
         if text == self.text.plain:
             return  # the same words: nothing to repaint (the title is set on every draw)
         length = self.text.cell_len
-        self.text = Text(text)
+        kept = self._texts.get(text)
+        if kept is None:
+            if len(self._texts) >= TEXTS_KEPT:
+                del self._texts[next(iter(self._texts))]  # the oldest
+            kept = self._texts[text] = Text(text)
+        self.text = kept
         width = self.styles.width
         self.refresh(layout=width is not None and width.is_auto and len(text) != length)
 

@@ -155,6 +155,12 @@ class BattleScreen(GameScreen):
     def why_not(self, action: str, parameters: tuple[object, ...]) -> str | None:
         return ACTIONS.refusal(action, parameters, self.mode, self.moment)
 
+    def footer_token(self) -> tuple[object, ...]:
+        """What the footer's keys follow (`GameFooter`): `check_action` reads the mode and
+        the moment only; the settings hold the keys' names. The moment is compared as the
+        very object (a new one comes with every change of the game)."""
+        return (self.mode, id(self.moment), self.moment, self.game.settings)
+
     def refresh_view(self) -> None:
         """After every change of the game: the moment, the mode that fits it, the screen."""
         session = self.game.session

@@ -1,0 +1,235 @@
+"""Where the screens lean on Textual's private workings for speed (Textual is pinned, 8.2.8).
+
+Each piece below names what of Textual it relies on; `tests/test_tui_internals.py` holds a
+digest of each of those Textual functions' source and fails when the pinned version's code
+changes, so an upgrade looks at every piece here again (besides the behaviour it tests).
+`RELIES_ON` also lists what the earlier pieces rely on, which live beside the widgets they
+serve (`screens/base.LaidOnce`, `widgets/uniform`, `widgets/kept_strips`,
+`widgets/focus_styles`, `widgets/table`, `csscache`), so the same test covers them.
+
+- `RestylesOnChange` (a screen shown again, as the battle's history page): Textual restyles
+  every node of a screen that is pushed (`Screen._on_screen_resume` calls
+  `update_node_styles` when `events.ScreenResume.refresh_styles`, true for every push), 1.5 ms
+  for the history page at 80x24 though nothing it is styled from changed while it was away.
+  The mixin's own handler runs before `Screen`'s (Textual dispatches a message to the
+  handlers of the class's MRO in order, `MessagePump._get_dispatch_methods`) and turns the
+  restyle off when the screen was styled already under the same style sheet and the same
+  classes and pseudo-classes of the app and the screen. A change of class or focus inside
+  the screen restyles the nodes concerned by itself, as always.
+- `SpanCompositor` (every `GameScreen`'s compositor, under `screens/base.LaidOnce`): a partial
+  repaint in Textual (`Compositor.render_partial_update`) draws every widget that overlaps
+  the *box around* all the changed areas, each in full (`Compositor._get_renders`), and then
+  keeps of it only the changed spans (`ChopsUpdate`). A battle key that changes a map row, the
+  side panel, the message line and the footer so draws the whole screen, log and action bar
+  included. `SpanCompositor` draws only the widgets under a changed span, and of each only
+  the lines that hold one, then fills the chops as `Compositor._render_chops` does (front to
+  back, the first strip for a cut wins) and hands the same spans to the same `ChopsUpdate`:
+  the bytes written are the same, only lines no span shows are not drawn. And a repaint of
+  a widget that is laid out but out of sight (a hub section's table that lost the focus as its
+  section went off the screen) does not throw away the map of the whole screen
+  (`Compositor.update_widgets` drops it for any widget not in sight, so that the next widget
+  asking for its place, `Compositor.find_widget`, has the whole screen arranged again, a
+  millisecond in the hub): only a widget not in the map at all, a new one, does.
+- `OneFrame` (every `GameScreen`): Textual paints a screen once its own messages are done
+  (`Screen._on_idle` resumes the update timer), while the widgets of the screen may still be
+  handling theirs: a hub section's table takes the focus in its own task after the section
+  came forward, and its repaint, with the message line's, was a second frame. While a widget
+  of the screen still has messages waiting or a repaint or layout asked for and not yet
+  handed to the screen, the screen's idle is put off to the event loop's next turn (at most
+  `SETTLE_TURNS` turns), so what one key causes is painted in one frame. Only the screen in
+  front waits: one behind it (the battle under its history page) hands its repaint on to the
+  front one as soon as Textual would, so it joins the front one's frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from textual import events
+from textual._compositor import ChopsUpdate, Compositor
+from textual.geometry import Region
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
+
+if TYPE_CHECKING:
+    _ScreenMixin = Screen[Any]  # what the mixin is mixed into
+else:
+    _ScreenMixin = object
+
+#: The Textual functions the pieces above rely on, by piece (their digests are in the test);
+#: and those the earlier pieces rely on, which live beside what they serve (named by module).
+RELIES_ON: dict[str, tuple[str, ...]] = {
+    "screens/base.LaidOnce": (
+        "textual._compositor:Compositor.reflow",
+        "textual._compositor:Compositor.full_map",
+    ),
+    "widgets/uniform.UniformLines, widgets/kept_strips.KeepsStrips": (
+        "textual.widget:Widget.render_line",
+        "textual.widget:Widget.render",
+        "textual.screen:Screen.render",
+        "textual._styles_cache:StylesCache.render_line",
+    ),
+    "widgets/focus_styles.KeepsFocusStyles, widgets/table.GameTable": (
+        "textual.widget:Widget.watch_has_focus",
+        "textual.css.stylesheet:Stylesheet.replace_rules",
+        "textual.widgets._data_table:DataTable.notify_style_update",
+        "textual.widgets._data_table:DataTable._on_resize",
+        "textual.widgets._data_table:DataTable.render_line",
+    ),
+    "csscache.SharedStylesheet": (
+        "textual.css.stylesheet:Stylesheet._parse_rules",
+        "textual.css.stylesheet:Stylesheet.reparse",
+    ),
+    "RestylesOnChange": (
+        "textual.screen:Screen._on_screen_resume",
+        "textual.message_pump:MessagePump._get_dispatch_methods",
+        "textual.app:App.push_screen",
+    ),
+    "OneFrame": (
+        "textual.screen:Screen._on_idle",
+        "textual.message_pump:MessagePump._process_messages_loop",
+        "textual.widget:Widget._check_refresh",
+    ),
+    "SpanCompositor": (
+        "textual._compositor:Compositor.render_partial_update",
+        "textual._compositor:Compositor._render_chops",
+        "textual._compositor:Compositor._get_renders",
+        "textual._compositor:Compositor._regions_to_spans",
+        "textual._compositor:Compositor.visible_widgets",
+        "textual._compositor:Compositor.cuts",
+        "textual._compositor:ChopsUpdate.__rich_console__",
+        "textual._compositor:Compositor.update_widgets",
+        "textual._compositor:Compositor.full_map",
+        "textual._compositor:Compositor.find_widget",
+    ),
+}
+
+
+class RestylesOnChange(_ScreenMixin):
+    """A screen restyled when it is shown again only if its style sheet or its own or the
+    app's classes changed meanwhile (see the module docstring). Comes first among the bases."""
+
+    _styled_under: tuple[object, ...] | None = None
+
+    def _style_look(self) -> tuple[object, ...]:
+        app = self.app
+        return (
+            app.stylesheet.rules,  # a new style sheet (a theme, new CSS) is a new list
+            frozenset(app.classes),
+            frozenset(app.get_pseudo_classes()),
+            frozenset(self.classes),
+            frozenset(self.get_pseudo_classes()),
+        )
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        look = self._style_look()
+        kept = self._styled_under
+        if kept is not None and all(a is b or a == b for a, b in zip(kept, look, strict=True)):
+            event.refresh_styles = False  # `Screen._on_screen_resume`, next, skips it
+        self._styled_under = look
+
+
+class SpanCompositor(Compositor):
+    """Textual's compositor, drawing for a partial repaint only the lines a changed span
+    shows (see the module docstring)."""
+
+    def update_widgets(self, widgets: set[Widget]) -> None:
+        stale = self._full_map_invalidated
+        super().update_widgets(widgets)
+        if not stale and self._full_map_invalidated and widgets <= self._full_map.keys():
+            self._full_map_invalidated = False  # out of sight, not new: the map holds them
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        update_regions = self._dirty_regions.copy()
+        self._dirty_regions.clear()
+        if not update_regions:
+            return None
+        spans = list(self._regions_to_spans(update_regions))
+        chops = self._span_chops(spans)
+        chop_ends = [cut_set[1:] for cut_set in self.cuts]
+        return ChopsUpdate(chops, spans, chop_ends)
+
+    def _span_renders(
+        self, spans: Sequence[tuple[int, int, int]]
+    ) -> Iterable[tuple[Region, list[Strip]]]:
+        """(the part drawn, its lines) of each visible widget under a span, front to back:
+        the widget's visible part from its first line under a span to its last."""
+        by_row: dict[int, list[tuple[int, int]]] = {}
+        for y, x1, x2 in spans:
+            by_row.setdefault(y, []).append((x1, x2))
+        for widget, (region, clip) in self.visible_widgets.items():
+            seen = region.intersection(clip)
+            left, right = seen.x, seen.right
+            if not seen.width:
+                continue
+            rows = [
+                y
+                for y in seen.line_range
+                if any(x1 < right and x2 > left for x1, x2 in by_row.get(y, ()))
+            ]
+            if not rows:
+                continue
+            top, bottom = rows[0], rows[-1] + 1
+            part = Region(left, top, seen.width, bottom - top)
+            crop = Region(left - region.x, top - region.y, seen.width, bottom - top)
+            yield part, widget.render_lines(crop)
+
+    def _span_chops(
+        self, spans: Sequence[tuple[int, int, int]]
+    ) -> Sequence[Mapping[int, Strip | None]]:
+        """`Compositor._render_chops` over the lines the spans show."""
+        cuts = self.cuts
+        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        shown = {y for y, _, _ in spans}
+        for part, strips in self._span_renders(spans):
+            first_cut, last_cut = part.column_span
+            render_x = part.x
+            for y, strip in zip(part.line_range, strips, strict=False):
+                if y not in shown:
+                    continue
+                line = chops[y]
+                final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+                pieces = strip.divide([cut - render_x for cut in final_cuts[1:]])
+                for cut, piece in zip(final_cuts, pieces, strict=False):
+                    if line.get(cut) is None:
+                        line[cut] = piece
+        return chops
+
+
+SETTLE_TURNS = 8  # event-loop turns a screen's repaint waits for its widgets, at most
+
+
+def unsettled(screen: Screen[Any]) -> bool:
+    """Whether a widget of `screen` still has messages to handle, or a repaint or a new
+    layout asked for that it has not handed to the screen yet."""
+    for node in screen.walk_children(with_self=False):
+        if (
+            not node._message_queue.empty()
+            or getattr(node, "_repaint_required", False)
+            or getattr(node, "_layout_required", False)
+        ):
+            return True
+    return False
+
+
+class OneFrame(_ScreenMixin):
+    """A screen painted once its widgets have handled what a key caused (see the module
+    docstring). Comes first among the bases."""
+
+    _settle_turns = 0
+
+    async def _on_idle(self, event: events.Idle) -> None:
+        if (
+            self._settle_turns < SETTLE_TURNS
+            and (self._layout_required or self._repaint_required or self._dirty_widgets)
+            and self.is_active
+            and unsettled(self)
+        ):
+            self._settle_turns += 1
+            event.prevent_default()  # not `Screen._on_idle` yet: asked again next turn
+            asyncio.get_running_loop().call_soon(self.check_idle)
+            return
+        self._settle_turns = 0

@@ -1,0 +1,53 @@
+"""`MessageLine`: a screen's message line, cheap when the same words come back.
+
+The hub says each section's hint on its message line whenever the section comes forward:
+Textual's `Static` turns the words into a new picture on each update, wraps it again to find
+its height, asks for a new layout of the screen and draws its lines afresh (a millisecond at
+80 columns for a two-line hint). `MessageLine.say` keeps the picture of the last few texts, so
+the same words are the same picture, whose lines `KeepsStrips` keeps (per size and look), and
+their height per width; the screen is laid out again only when the height changes.
+"""
+
+from __future__ import annotations
+
+from textual.visual import Visual
+from textual.widgets import Static
+
+from .kept_strips import KeepsStrips
+
+KEPT = 16  # texts kept (the hub's seven hints, and what the sections say)
+
+
+class MessageLine(KeepsStrips, Static):
+    """See the module docstring."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self._pictures: dict[str, Visual] = {}
+        self._heights: dict[tuple[int, int], int] = {}  # (picture's id, width) -> lines
+
+    def say(self, text: str, warning: bool = False) -> None:
+        """Show `text` (markup, as a `Static`'s); a new layout only for a new height."""
+        before = self.content_size
+        picture = self._pictures.get(text)
+        if picture is None:
+            self.update(text, layout=False)
+            picture = self.visual
+            if len(self._pictures) >= KEPT:
+                del self._pictures[next(iter(self._pictures))]  # the oldest
+                self._heights.clear()
+            self._pictures[text] = picture
+        else:
+            self.update(picture, layout=False)
+        self.set_class(warning, "warning")
+        if not before.width:
+            self.refresh(layout=True)
+            return
+        key = (id(picture), before.width)
+        height = self._heights.get(key)
+        if height is None:
+            height = self._heights[key] = self.get_content_height(
+                self.size, self.app.size, before.width
+            )
+        if height != before.height:
+            self.refresh(layout=True)

@@ -1,0 +1,342 @@
+"""The pieces of `mac_tui/tui/internals.py`, which lean on Textual's private workings: the
+Textual code each relies on is still the code it was written against (a digest of its
+source), and each piece behaves as Textual's own code would, only cheaper. Also the key paths
+that avoid a second frame: the footer, the hub's message line, the history page's lines."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from textual._compositor import CompositorUpdate
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Static
+
+from mac_tui.tui.internals import RELIES_ON, RestylesOnChange
+from mac_tui.tui.widgets.footer import GameFooter
+
+#: sha256 (first 16 hex digits) of the source of each Textual function `internals.py` relies
+#: on, in Textual 8.2.8. A new Textual changes some: read the piece again, then the digest.
+DIGESTS = {
+    "textual._compositor:Compositor.reflow": "a08580a81a779473",
+    "textual._compositor:Compositor.full_map": "cecfd00ffbfaf055",
+    "textual.widget:Widget.render_line": "36df21323c2e9fea",
+    "textual.widget:Widget.render": "693c68262447851f",
+    "textual.screen:Screen.render": "c0f72894b3980949",
+    "textual._styles_cache:StylesCache.render_line": "928d7496e850dbf6",
+    "textual.widget:Widget.watch_has_focus": "387d9eae398b4747",
+    "textual.css.stylesheet:Stylesheet.replace_rules": "2db1c7976ac6aa11",
+    "textual.widgets._data_table:DataTable.notify_style_update": "4b8c636917ee4b02",
+    "textual.widgets._data_table:DataTable._on_resize": "0d4b34aa4ac44e93",
+    "textual.widgets._data_table:DataTable.render_line": "dfc24fd4f26a530e",
+    "textual.css.stylesheet:Stylesheet._parse_rules": "2f1c2d220b672d1b",
+    "textual.css.stylesheet:Stylesheet.reparse": "dd193eb05f8baeb5",
+    "textual.screen:Screen._on_screen_resume": "f39caa8ec4424d3c",
+    "textual.message_pump:MessagePump._get_dispatch_methods": "42cf0aeddecf314f",
+    "textual.app:App.push_screen": "d14a25c7a650f288",
+    "textual.screen:Screen._on_idle": "05781131b10da971",
+    "textual.message_pump:MessagePump._process_messages_loop": "8b26d5edccbb994f",
+    "textual.widget:Widget._check_refresh": "ad1c8196be9747bf",
+    "textual._compositor:Compositor.render_partial_update": "888dccc892d8ecc2",
+    "textual._compositor:Compositor._render_chops": "ca8c3359d7afd017",
+    "textual._compositor:Compositor._get_renders": "8ac93299aa5d3bef",
+    "textual._compositor:Compositor._regions_to_spans": "af3b73d8e34fb8b9",
+    "textual._compositor:Compositor.visible_widgets": "6eddec5f271628f7",
+    "textual._compositor:Compositor.cuts": "205385a66fdabffe",
+    "textual._compositor:ChopsUpdate.__rich_console__": "c45d5804ef810b78",
+    "textual._compositor:Compositor.update_widgets": "86c02b2f8d6d93dd",
+    "textual._compositor:Compositor.find_widget": "40531dc312b3cadf",
+}
+
+
+def source_digest(name: str) -> str:
+    module, qualified = name.split(":")
+    found: Any = importlib.import_module(module)
+    for part in qualified.split("."):
+        found = getattr(found, part)
+    if isinstance(found, property):
+        found = found.fget
+    return hashlib.sha256(inspect.getsource(found).encode()).hexdigest()[:16]
+
+
+def test_every_textual_function_relied_on_is_the_one_the_pieces_were_written_for() -> None:
+    relied = {name for names in RELIES_ON.values() for name in names}
+    assert relied == set(DIGESTS)
+    changed = [name for name in sorted(relied) if source_digest(name) != DIGESTS[name]]
+    assert not changed, f"Textual changed {changed}: look at internals.py again"
+
+
+class Page(RestylesOnChange, Screen[None]):
+    DEFAULT_CSS = "Page Static { color: $primary; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("text", id="text")
+
+
+class Pages(App[None]):
+    def on_mount(self) -> None:
+        self.install_screen(Page(), name="page")
+
+
+def colour(app: App[Any]) -> object:
+    return app.get_screen("page").query_one("#text", Static).styles.color
+
+
+async def test_a_page_shown_again_is_restyled_only_when_its_look_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    restyled: list[Screen[Any]] = []
+    update = Screen.update_node_styles
+
+    def counted(screen: Screen[Any], animate: bool = True) -> None:
+        restyled.append(screen)
+        update(screen, animate)
+
+    monkeypatch.setattr(Screen, "update_node_styles", counted)
+    app = Pages()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        page = app.get_screen("page")
+        shown: list[int] = []
+        for _ in range(3):
+            before = len(restyled)
+            await app.push_screen("page")
+            await pilot.pause()
+            shown.append(sum(1 for s in restyled[before:] if s is page))
+            app.pop_screen()
+            await pilot.pause()
+        assert shown == [1, 0, 0]  # styled the first time, then as it was
+        first = colour(app)
+        app.theme = "nord" if app.theme != "nord" else "textual-light"
+        await pilot.pause()
+        before = len(restyled)
+        await app.push_screen("page")
+        await pilot.pause()
+        assert page in restyled[before:]  # a new theme: styled again
+        assert colour(app) != first
+        fresh = Page()
+        app.install_screen(fresh, name="fresh")
+        await app.push_screen("fresh")
+        await pilot.pause()
+        assert colour(app) == fresh.query_one("#text", Static).styles.color  # as Textual
+
+
+class Switch(App[None]):
+    """A footer over a key whose legality a flag decides."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("x", "go", "Go")
+    ]
+    allowed = True
+
+    def compose(self) -> ComposeResult:
+        yield Static("one", id="one")
+        yield GameFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return (True if self.allowed else None) if action == "go" else True
+
+    def action_go(self) -> None:
+        pass
+
+
+async def test_the_footer_repaints_only_when_its_keys_or_their_legality_changed() -> None:
+    app = Switch()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        footer = app.query_one(GameFooter)
+        drawn: list[object] = []
+        render = footer.render
+
+        def counted() -> Any:
+            line = render()
+            drawn.append(line)
+            return line
+
+        footer.render = counted  # type: ignore[method-assign]
+        app.screen.refresh_bindings()  # nothing changed: no repaint
+        await pilot.pause()
+        assert drawn == []
+        app.allowed = False
+        app.screen.refresh_bindings()  # the key is greyed now: drawn again
+        await pilot.pause()
+        assert len(drawn) == 1 and "Go" in str(drawn[0])
+        app.allowed = True
+        app.screen.refresh_bindings()
+        await pilot.pause()
+        assert len(drawn) == 2
+
+
+class Tokened(Switch):
+    """The same, on a screen that says what its keys follow."""
+
+    def on_mount(self) -> None:
+        self.screen.footer_token = lambda: self.allowed  # type: ignore[attr-defined]
+
+
+async def test_the_footer_reads_no_keys_while_the_screens_token_is_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = Tokened()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        footer = app.query_one(GameFooter)
+        reads: list[int] = []
+        fitted = footer.fitted
+
+        def counted(width: int) -> Any:
+            reads.append(width)
+            return fitted(width)
+
+        monkeypatch.setattr(footer, "fitted", counted)
+        app.screen.refresh_bindings()
+        await pilot.pause()
+        assert reads == []  # the same token, the same focus: the same line, not read
+        app.allowed = False  # a new token: read, and drawn greyed
+        app.screen.refresh_bindings()
+        await pilot.pause()
+        assert reads and "Go" in footer.render().plain
+        assert footer.render().spans[-1].style == footer.key_styles()[1]
+
+
+async def test_a_hub_section_seen_before_lays_out_once_and_paints_one_frame(tmp_path: Path) -> None:
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+    from mac_tui.tui.screens.hub import HubScreen
+
+    app = MacApp(saves=tmp_path, settings=Settings(hints=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n", "enter", "enter")  # a new campaign: the hub
+        await pilot.pause()
+        hub = app.screen
+        assert isinstance(hub, HubScreen)
+        layouts: list[object] = []
+        refresh_layout = hub._refresh_layout
+
+        def counted(*args: Any, **kwargs: Any) -> None:
+            layouts.append(args)
+            refresh_layout(*args, **kwargs)
+
+        hub._refresh_layout = counted  # type: ignore[method-assign]
+        frames: list[object] = []
+        display = app._display
+
+        def shown(screen: Any, update: Any) -> None:
+            if isinstance(update, CompositorUpdate):
+                frames.append(update)
+            display(screen, update)
+
+        app._display = shown  # type: ignore[method-assign]
+        message = hub.query_one("#message", Static)
+        for key in "2345671":  # each section drawn once (its first showing fills it)
+            await pilot.press(key)
+            await pilot.pause()
+        for key in "234567123":
+            before, painted = len(layouts), len(frames)
+            height = message.size.height
+            await pilot.press(key)
+            await pilot.pause()
+            # the switch lays the stack out; the hint lays out again only for a new height
+            assert len(layouts) - before == (1 if message.size.height == height else 2)
+            assert str(message.render()).startswith("Hint:")
+            if message.size.height == height:  # one frame: the focus's repaints included
+                assert len(frames) - painted == 1
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_partial_repaint_writes_what_textuals_compositor_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """Every partial repaint of the battle screen, through a round of its keys: the bytes
+    `SpanCompositor` writes are Textual's compositor's for the same changed areas."""
+    from textual._compositor import Compositor
+
+    from mac_tui.tui.benchmark import battle_factory, battle_save
+    from mac_tui.tui.internals import SpanCompositor
+
+    compared: list[bool] = []
+    mine = SpanCompositor.render_partial_update
+
+    def both(self: SpanCompositor) -> Any:
+        regions = set(self._dirty_regions)
+        theirs = Compositor.render_partial_update(self)
+        self._dirty_regions.update(regions)
+        ours = mine(self)
+        if theirs is None or ours is None:
+            assert theirs is ours
+            return ours
+        console = app.console
+        compared.append(ours.render_segments(console) == theirs.render_segments(console))
+        return ours
+
+    monkeypatch.setattr(SpanCompositor, "render_partial_update", both)
+    app = battle_factory(battle_save(1, tmp_path), tmp_path)()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for key in ("l", "j", "f", "tab", "tab", "escape", "c", "escape", "t", "escape", "v"):
+            await pilot.press(key)
+            await pilot.pause()
+    assert len(compared) >= 8 and all(compared)
+
+
+async def test_the_battle_log_page_opened_again_paints_one_frame(tmp_path: Path) -> None:
+    """L a second time: the page in front in one frame (the battle behind it, which Textual
+    repaints as it goes back, joins that frame), not restyled, not laid out."""
+    from mac_tui.tui.benchmark import battle_factory, battle_save
+    from mac_tui.tui.widgets.history import HistoryScreen
+
+    app = battle_factory(battle_save(1, tmp_path), tmp_path)()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("L", "escape")
+        await pilot.pause()
+        frames: list[object] = []
+        display = app._display
+
+        def shown(screen: Any, update: Any) -> None:
+            if isinstance(update, CompositorUpdate):
+                frames.append(update)
+            display(screen, update)
+
+        app._display = shown  # type: ignore[method-assign]
+        await pilot.press("L")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert len(frames) == 1
+
+
+async def test_a_hidden_hub_section_keeps_its_height_while_the_stack_changes(
+    tmp_path: Path,
+) -> None:
+    """At 120 columns the finances hint takes one line and the others two: the stack under
+    the message line changes height, and only the section in front follows it."""
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+    from mac_tui.tui.screens.hub import SectionStack
+
+    app = MacApp(saves=tmp_path, settings=Settings(hints=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n", "enter", "enter")
+        await pilot.pause()
+        stack = app.screen.query_one(SectionStack)
+        for key in "23456781":
+            await pilot.press(key)
+            await pilot.pause()
+        roster = stack.query_one("#RosterSection")
+        finances = stack.query_one("#FinancesSection")
+        before = stack.size.height, roster.size.height
+        assert roster.size.height == stack.size.height
+        await pilot.press("7")
+        await pilot.pause()
+        assert stack.size.height != before[0]  # the hint's height differs here
+        assert finances.size.height == stack.size.height
+        assert roster.size.height == before[1]  # hidden: not laid out at the new height
+        await pilot.press("1")
+        await pilot.pause()
+        assert roster.size == stack.size and roster.region == stack.region
