@@ -45,7 +45,14 @@ from mac_tui.players.ai.odds import volley_odds
 from mac_tui.players.ai.plan_search import all_plans
 from mac_tui.players.ai.plan_types import Plan
 from mac_tui.players.ai.plans import Planner
-from mac_tui.players.ai.situation import NONE_STATUS, SETUP, STANDOFF_FROM, Situation
+from mac_tui.players.ai.situation import (
+    CALLED_HORIZON,
+    HORIZON,
+    NONE_STATUS,
+    SETUP,
+    STANDOFF_FROM,
+    Situation,
+)
 from mac_tui.players.ai.skill import skill
 from mac_tui.players.ai.tables import Gun, kit_of, map_tables
 from mac_tui.players.ai.volleys import called_kill
@@ -557,6 +564,10 @@ def test_a_pilot_who_calls_shots_counts_centre_torso_damage_toward_the_kill() ->
     assert all(p.part("setup") == 0 for p in all_plans(Planner(sit)))
     # bounded: with the kill chances, never more than the frame's worth
     sit6 = Situation(bat(state), bat(state).units[0], skill(6))
+    # a pilot who calls shots weighs a kill (not the last enemy's) over CALLED_HORIZON
+    e = sit6.enemies[0]
+    ratio = sit6.kill_value(e) / sit.kill_value(sit.enemies[0])
+    assert math.isclose(ratio, CALLED_HORIZON / HORIZON)
     for p in all_plans(Planner(sit6)):
         if p.target is not None:
             worth = sit6.kill_value(next(e for e in sit6.enemies if e.unit.id == p.target))

@@ -5,8 +5,9 @@ Everything is measured in one currency, expected damage points:
 
 * damage dealt counts `1 + focus x firepower / kill distance` per point (a frame that hits
   hard and is near its end is worth hitting; the same weight makes a damaged frame careful);
-* putting a frame out of the fight is worth its firepower over `HORIZON` activations (and the
-  battle itself for the last one); destroying a location, the firepower mounted there;
+* putting a frame out of the fight is worth its firepower over `HORIZON` activations
+  (`CALLED_HORIZON` for a pilot who calls shots, Tactics 5+) and the battle itself for the
+  last one; destroying a location, the firepower mounted there;
 * for a pilot who calls shots (Tactics 5+), damage on a frame's centre torso is a step toward
   the called shot that finishes it: its share of what the centre torso has left, times
   `SETUP` of the frame's worth (what the step is worth if the volley does not kill);
@@ -41,6 +42,10 @@ from .tables import (
 from .volleys import Volley, called_kill, coarse, potential, volley
 
 HORIZON: Final = 8.0  # activations of fire a kill takes off the field: the rest of a battle
+#: The same for a pilot who calls shots (Tactics 5+): it can finish a frame it has hurt, and
+#: presses for the kill (measured in docs/balance.md: 12 and 16 won alike against `greedy`,
+#: both more often than 8).
+CALLED_HORIZON: Final = 12.0
 FOCUS: Final = 1.5  # weight of firepower per kill distance on damage
 #: Share of a frame's worth that destroying all its centre torso has left is worth as a step
 #: toward a called shot's kill (`Situation.setup`; measured in docs/balance.md: 0.3 and 0.6
@@ -349,7 +354,8 @@ class Situation:
         return found
 
     def kill_value(self, k: Kit) -> float:
-        value = self.skill.focus * HORIZON * self.firepower(k)
+        horizon = CALLED_HORIZON if self.skill.called_shots else HORIZON
+        value = self.skill.focus * horizon * self.firepower(k)
         if self.last_enemy and k.unit.side != self.unit.side:
             value += VICTORY
         return value
