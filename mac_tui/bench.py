@@ -320,9 +320,10 @@ def bench_ai(args: argparse.Namespace) -> int:
         strong = aibench.full_skill(args.policy)
         if strong != args.policy:
             print(
-                f"strength targets (greedy, random, ai-v1) and decision time at full skill: "
-                f"{strong} (the top of the Tactics ladder, docs/balance.md); difficulty, "
-                f"cover and the 'info' rows vs greedy as flown: {args.policy}",
+                f"strength targets (greedy, random, ai-v1) at full skill: {strong} (the top "
+                f"of the Tactics ladder, docs/balance.md); difficulty, cover, decision time "
+                f"and the 'info' rows vs greedy as flown: {args.policy} (and an 'info' "
+                f"decision time at full skill)",
                 flush=True,
             )
     t0 = time.perf_counter()
