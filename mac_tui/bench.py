@@ -316,6 +316,16 @@ def bench_ai(args: argparse.Namespace) -> int:
         if not args.json:
             print(aibench.format_line(line), flush=True)
 
+    if not args.json:
+        strong = aibench.full_skill(args.policy)
+        if strong != args.policy:
+            print(
+                f"strength targets (greedy, random, ai-v1) at full skill: {strong} (the top "
+                f"of the Tactics ladder, docs/balance.md); difficulty, cover, decision time "
+                f"and the 'info' rows vs greedy as flown: {args.policy} (and an 'info' "
+                f"decision time at full skill)",
+                flush=True,
+            )
     t0 = time.perf_counter()
     lines = aibench.measure(
         targets, policy=args.policy, seeds=seeds, jobs=jobs, show_progress=show, on_line=shown

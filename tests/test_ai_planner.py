@@ -39,13 +39,20 @@ from mac_tui.game import legal_commands, parse_command, step
 from mac_tui.hexgrid import Hex, distance, from_offset
 from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import REPLANNED, plan_activation, policy_for, situation, volleys
-from mac_tui.players.ai.choice import choose
+from mac_tui.players.ai.choice import choose, stance_filter
 from mac_tui.players.ai.explain import command_words, describe, plan_words, who_words
 from mac_tui.players.ai.odds import volley_odds
 from mac_tui.players.ai.plan_search import all_plans
 from mac_tui.players.ai.plan_types import Plan
 from mac_tui.players.ai.plans import Planner
-from mac_tui.players.ai.situation import NONE_STATUS, STANDOFF_FROM, Situation
+from mac_tui.players.ai.situation import (
+    CALLED_HORIZON,
+    HORIZON,
+    NONE_STATUS,
+    SETUP,
+    STANDOFF_FROM,
+    Situation,
+)
 from mac_tui.players.ai.skill import skill
 from mac_tui.players.ai.tables import Gun, kit_of, map_tables
 from mac_tui.players.ai.volleys import called_kill
@@ -355,10 +362,14 @@ def test_defensive_below_half_armour_braces_when_it_will_be_shot_at() -> None:
     me = damaged(frame("p", "player", 3, 1, stance="defensive"), 0.4)
     one_group = attrs.evolve(me, weapons=(weapon("medium_laser", "right_arm"),))
     state = scene([OPEN] * 3, [one_group, frame("e", "enemy", 9, 1), frame("e2", "enemy", 15, 1)])
-    assert "brace" in chosen(state)
+    # Tactics 4: no called shots (from Tactics 5 a called shot at the head fires with both AP
+    # here: `test_a_called_shot_fires_with_both_ap_so_no_stance_rule_passes_it_over`)
+    assert "brace" in chosen(state, 4)
     # it keeps its full fire: with two groups to fire, it fires both
     both = scene([OPEN] * 3, [me, frame("e", "enemy", 9, 1), frame("e2", "enemy", 15, 1)])
-    assert [c.split()[0] for c in chosen(both)] == ["fire", "fire"]
+    assert [c.split()[0] for c in chosen(both, 4)] == ["fire", "fire"]
+    # from Tactics 5 its full fire may be a called shot (both AP): it still does not brace
+    assert [c.split()[0] for c in chosen(both)] in (["fire", "fire"], ["called-shot"])
 
 
 def test_aggressive_never_braces_while_it_has_a_shot() -> None:
@@ -509,6 +520,59 @@ def test_called_shots_are_valued_by_their_odds_and_bounded_by_the_targets_worth(
             assert 0 <= plan.part("kill") + plan.part("pilot") <= worth + 1e-9
     weak = max(p.part("pilot") for p, _ in called_plans(6, 1))
     assert weak == max(p.part("pilot") for p, _ in called_plans(6, 2))  # both one-hit heads
+
+
+def test_a_called_shot_fires_with_both_ap_so_no_stance_rule_passes_it_over() -> None:
+    """AI1: a Defensive frame below half its armour braces only with an AP it does not fire
+    with; a called shot fires with both, so when it is the best plan (a one-hit head in
+    reach) the rule keeps it (it used to count one command, as if it fired less than two
+    groups, and dropped it)."""
+    me = damaged(frame("p", "player", 3, 1, stance="defensive"), 0.4)
+    target = frame("e", "enemy", 8, 1)
+    target = attrs.evolve(
+        target, structure=(1, *target.structure[1:]), armor=(0, *target.armor[1:])
+    )
+    state = scene([OPEN] * 3, [me, target, frame("e2", "enemy", 14, 1)])
+    unit = bat(state).units[0]
+    sit = Situation(bat(state), unit, skill(6))
+    plans = sorted(all_plans(Planner(sit)), key=lambda p: -p.value)
+    assert isinstance(plans[0].commands[0], CalledShot) and plans[0].part("received") < 0
+    assert stance_filter(plans, unit)[0] is plans[0]
+    assert isinstance(plan_activation(state, 6).chosen.commands[0], CalledShot)
+
+
+def test_a_pilot_who_calls_shots_counts_centre_torso_damage_toward_the_kill() -> None:
+    """A Gauss Rifle cannot destroy a fresh Raider's centre torso in one called shot; at
+    Tactics 6 the shot's damage there counts as a step toward the called shot that finishes
+    it (`setup`), so it calls the shot at the centre torso instead of walking up and firing
+    plainly, which it plays at Tactics 3 (no called shots, no setup)."""
+    gauss = (weapon("gauss_rifle", "right_arm"), weapon("machine_gun", "left_arm", 2))
+    state = scene(
+        [OPEN] * 3,
+        [
+            frame("p", "player", 3, 1, weapons=gauss),
+            frame("e", "enemy", 8, 1),
+            frame("e2", "enemy", 14, 1),
+        ],
+    )
+    top = plan_activation(state, 6).chosen
+    assert top.commands == (CalledShot(1, "e", "center_torso"),)
+    assert top.part("kill") == 0 and top.part("setup") > 0
+    low = plan_activation(state, 3).chosen
+    assert not any(isinstance(c, CalledShot) for c in low.commands)
+    sit = Situation(bat(state), bat(state).units[0], skill(3))
+    assert all(p.part("setup") == 0 for p in all_plans(Planner(sit)))
+    # bounded: with the kill chances, never more than the frame's worth
+    sit6 = Situation(bat(state), bat(state).units[0], skill(6))
+    # a pilot who calls shots weighs a kill (not the last enemy's) over CALLED_HORIZON
+    e = sit6.enemies[0]
+    ratio = sit6.kill_value(e) / sit.kill_value(sit.enemies[0])
+    assert math.isclose(ratio, CALLED_HORIZON / HORIZON)
+    for p in all_plans(Planner(sit6)):
+        if p.target is not None:
+            worth = sit6.kill_value(next(e for e in sit6.enemies if e.unit.id == p.target))
+            assert p.part("setup") <= SETUP * worth + 1e-9
+            assert p.part("kill") + p.part("pilot") + p.part("setup") <= worth + 1e-9
 
 
 def test_a_called_shots_kill_chance_tells_pilots_apart_whatever_was_asked_before() -> None:

@@ -242,10 +242,34 @@ def test_bench_ai_runs_a_tiny_sample_and_prints_every_line(
     assert "$ mac-tui duel greedy random --frames 2 --map all --seeds 1" in out
     assert "$ mac-tui duel greedy ai --difficulty 1 --seeds 1" in out
     verdicts = [line.split()[0] for line in out.splitlines() if line and not line[0].isspace()]
-    assert len(verdicts) == 16 and verdicts[-1] == "--"
+    assert len(verdicts) == 16 and verdicts[-1] == "--"  # greedy under test: no info rows
     assert set(verdicts[:-1]) <= {"PASS", "FAIL", "PASS?", "FAIL?", "info"}
 
 
 def test_bench_ai_refuses_an_unknown_target(capsys: pytest.CaptureFixture[str]) -> None:
     assert bench_main(["ai", "--only", "greedy,speed"]) == 2
     assert "no target speed" in capsys.readouterr().out
+
+
+def test_bench_ai_measures_strength_at_full_skill_and_shows_the_pilots_as_flown() -> None:
+    from mac_tui.players import aibench
+
+    assert aibench.full_skill("ai") == "ai:tactics=6"
+    assert aibench.full_skill("ai:tactics=3") == "ai:tactics=3"  # named: measured as named
+    assert aibench.full_skill("greedy") == "greedy"
+    # a cell passes only when it passes overall and in each seat
+    assert aibench._worst(["PASS", "PASS?", "PASS"]) == "PASS?"
+    assert aibench._worst(["PASS", "PASS", "FAIL?"]) == "FAIL?"
+    lines = aibench.measure(["greedy"], policy="ai", seeds={"greedy": 1}, jobs=1)
+    strength = [x for x in lines if x.verdict != "info"]
+    flown = [x for x in lines if x.verdict == "info"]
+    assert len(strength) == len(flown) == 6  # 2 and 4 frames on each map size
+    assert all(x.what.startswith("ai:tactics=6 vs greedy") for x in strength)
+    assert all(
+        "--map" in x.command and x.command.startswith("mac-tui duel ai:tactics=6") for x in strength
+    )
+    assert all(x.what.startswith("ai vs greedy") and x.goal == "-" for x in flown)
+    assert all("as enemy" in x.what and "goal" not in x.what for x in lines)
+    times = aibench.measure(["time"], policy="ai", seeds={"time": 1}, jobs=1)
+    assert [x.verdict for x in times][2:] == ["info", "info"]  # the target is as flown
+    assert times[0].what.startswith("ai: ") and times[2].what.startswith("ai:tactics=6: ")

@@ -1,6 +1,14 @@
 """`python -m mac_tui.bench ai`: the targets of issue 13 ("An opponent worth fighting"), each
 measured with its 95% interval, its verdict and the command that reproduces it.
 
+The strength targets (`greedy`, `random`, `ai-v1`) are for the AI at the top of its skill
+ladder (docs/balance.md, "Issue 13's strength targets under BL3"): with the default `--policy
+ai` they are measured with `ai:tactics=6` (`full_skill`: the Tactics difficulty 5's pilots fly
+with), the frames and pilots otherwise equal; the same `greedy` rows as the duel's starting
+pilots fly it (`ai`, Tactics 3 and 4, no called shots under BL3) follow for information, and
+the decision time at full skill follows the target's (as flown). Any other `--policy` is
+measured as it is everywhere.
+
 Targets (the policy under test is `--policy`, default `ai`):
 
 * `greedy`: at equal forces against the greedy reference bot, >= 80% wins on each map size,
@@ -32,8 +40,10 @@ from typing import Any
 
 from attrs import frozen
 
+from .ai import FULL_TACTICS
 from .duel import GameResult, Setup, cover_use, map_sizes, timing, wilson
 from .duelreport import play_duel
+from .specs import parse_spec
 
 TARGETS = ("greedy", "random", "ai-v1", "difficulty", "cover", "time")
 
@@ -56,11 +66,26 @@ class Line:
     command: str
 
 
+def full_skill(policy: str) -> str:
+    """The spec the strength targets are measured with: the planner at the top of its ladder
+    for `ai` (`ai:tactics=6`), any other policy as it is."""
+    spec = parse_spec(policy)
+    if spec.name == "ai" and not spec.params:
+        return f"ai:tactics={FULL_TACTICS}"
+    return policy
+
+
 def _verdict(value: float, low: float, high: float, goal: float, *, at_least: bool) -> str:
     ok = value >= goal if at_least else value <= goal
     sure = (low >= goal) if at_least else (high <= goal)
     sure = sure if ok else ((high < goal) if at_least else (low > goal))
     return ("PASS" if ok else "FAIL") + ("" if sure else "?")
+
+
+def _worst(verdicts: Sequence[str]) -> str:
+    """The verdict of a target met only when every part is: the worst part's."""
+    order = ("FAIL", "FAIL?", "PASS?", "PASS")
+    return min(verdicts, key=order.index)
 
 
 def _pct(r: dict[str, Any]) -> str:
@@ -76,7 +101,8 @@ class Bench:
     """Runs the duels the chosen targets need (each once) and turns them into lines."""
 
     def __init__(self, policy: str, seeds: dict[str, int], jobs: int, show: bool) -> None:
-        self.policy = policy
+        self.policy = policy  # as flown: the difficulty and cover targets, the info rows
+        self.strong = full_skill(policy)  # the strength targets
         self.seeds = seeds
         self.jobs = jobs
         self.show = show
@@ -89,14 +115,25 @@ class Bench:
             )
         return self.runs[setup]
 
-    def command(self, b: str, extra: str, seeds: int, jobs: str = "") -> str:
-        return f"mac-tui duel {self.policy} {b} {extra} --seeds {seeds}{jobs}".replace("  ", " ")
+    def command(self, b: str, extra: str, seeds: int, jobs: str = "", a: str = "") -> str:
+        a = a or self.policy
+        return f"mac-tui duel {a} {b} {extra} --seeds {seeds}{jobs}".replace("  ", " ")
 
     def mirror(
-        self, b: str, frames: int, target: str, goal: float, cover: bool = False
+        self,
+        b: str,
+        frames: int,
+        target: str,
+        goal: float,
+        cover: bool = False,
+        a: str = "",
+        info: bool = False,
     ) -> list[Line]:
+        """Per map size, `a` (default: the full-skill policy) against `b`; `info`: shown
+        without a verdict (the as-flown rows)."""
+        a = a or self.strong
         n = self.seeds[target]
-        setup = Setup(self.policy, b, n, maps=map_sizes(), frames=frames, cover=cover)
+        setup = Setup(a, b, n, maps=map_sizes(), frames=frames, cover=cover)
         games = self.games(setup)
         lines = []
         for size in map_sizes():
@@ -107,31 +144,37 @@ class Bench:
                 sum(1 for g in of_size if g.winner == "a" and g.swapped == swapped)
                 for swapped in (False, True)
             ]
+            half = len(of_size) // 2
+            player, enemy = (_share(k, half) for k in seats)
+            verdicts = [
+                _verdict(x["rate"], x["low"], x["high"], goal, at_least=True)
+                for x in (r, player, enemy)
+            ]
             lines.append(
                 Line(
                     target,
-                    f"vs {b}, {frames} frames, {size} map ({len(of_size)} battles; "
-                    f"as player {seats[0]}/{len(of_size) // 2}, as enemy {seats[1]}/"
-                    f"{len(of_size) // 2})",
+                    f"{a} vs {b}, {frames} frames, {size} map ({len(of_size)} battles; "
+                    f"as player {seats[0]}/{half} = {_pct(player)}, "
+                    f"as enemy {seats[1]}/{half} = {_pct(enemy)})",
                     _pct(r),
-                    f">= {goal:.1%}",
-                    _verdict(r["rate"], r["low"], r["high"], goal, at_least=True),
-                    self.command(b, f"--frames {frames} --map {size}", n),
+                    "-" if info else f">= {goal:.1%} overall and in each seat",
+                    "info" if info else _worst(verdicts),
+                    self.command(b, f"--frames {frames} --map {size}", n, a=a),
                 )
             )
         return lines
 
     def overall(self, b: str, frames: int, target: str, goal: float) -> Line:
         n = self.seeds[target]
-        games = self.games(Setup(self.policy, b, n, maps=map_sizes(), frames=frames))
+        games = self.games(Setup(self.strong, b, n, maps=map_sizes(), frames=frames))
         r = _share(sum(1 for g in games if g.winner == "a"), len(games))
         return Line(
             target,
-            f"vs {b}, {frames} frames, every map size ({len(games)} battles)",
+            f"{self.strong} vs {b}, {frames} frames, every map size ({len(games)} battles)",
             _pct(r),
             f">= {goal:.1%}",
             _verdict(r["rate"], r["low"], r["high"], goal, at_least=True),
-            self.command(b, f"--frames {frames} --map all", n),
+            self.command(b, f"--frames {frames} --map all", n, a=self.strong),
         )
 
     def difficulty(self, level: int, target: str, seeds: int) -> list[Line]:
@@ -164,6 +207,7 @@ class Bench:
         ]
 
     def cover(self) -> Line:
+        """Cover use over the as-flown policy's games against `greedy` (2 and 4 frames)."""
         n = self.seeds["greedy"]
         games = [
             g
@@ -184,16 +228,19 @@ class Bench:
             self.command("greedy", "--frames 2 --map all --cover", n) + " (and --frames 4)",
         )
 
-    def time(self) -> list[Line]:
+    def time(self, spec: str = "", info: bool = False) -> list[Line]:
+        """Decision time of `spec` (default: as flown, the target); `info`: shown without a
+        verdict (full skill)."""
+        a = spec or self.policy
         n = self.seeds["time"]
-        setup = Setup(self.policy, "greedy", n, maps=("large",), frames=4)
+        setup = Setup(a, "greedy", n, maps=("large",), frames=4)
         games = self.games(setup, jobs=1)
         t = timing(games, "a")
         cpu = t["cpu"]
-        cmd = self.command("greedy", "--frames 4 --map large", n, " --jobs 1")
+        cmd = self.command("greedy", "--frames 4 --map large", n, " --jobs 1", a=a)
         load = os.getloadavg()[0]
         what = (
-            f"CPU ms per activation, 20x14 map, 4 frames a side ({t['activations']} "
+            f"{a}: CPU ms per activation, 20x14 map, 4 frames a side ({t['activations']} "
             f"activations; load average {load:.1f} on {os.cpu_count()} cores)"
         )
         return [
@@ -201,8 +248,8 @@ class Bench:
                 "time",
                 f"{what}: {label}",
                 f"{cpu[key]:.1f} ms (wall clock {t[key]:.1f} ms)",
-                f"<= {goal} ms",
-                "PASS" if cpu[key] <= goal else "FAIL",
+                "-" if info else f"<= {goal} ms",
+                "info" if info else ("PASS" if cpu[key] <= goal else "FAIL"),
                 cmd,
             )
             for label, key, goal in (("p95", "p95", 20), ("worst", "worst", 50))
@@ -229,12 +276,17 @@ def measure(
             if on_line is not None:
                 on_line(line)
 
+    cover = "cover" in targets
     for target in TARGETS:
         if target not in targets:
             continue
         if target == "greedy":
+            flown = bench.strong != bench.policy
             for frames in (2, 4):
-                add(bench.mirror("greedy", frames, "greedy", 0.80, cover="cover" in targets))
+                add(bench.mirror("greedy", frames, "greedy", 0.80, cover=cover and not flown))
+            for frames in (2, 4) if flown else ():
+                # as flown, for information (the cover target is measured on these games)
+                add(bench.mirror("greedy", frames, "greedy", 0.80, cover, bench.policy, True))
         elif target == "random":
             add([bench.overall("random", 2, "random", 0.995)])
         elif target == "ai-v1":
@@ -246,6 +298,8 @@ def measure(
             add([bench.cover()])
         else:
             add(bench.time())
+            if bench.strong != bench.policy:
+                add(bench.time(bench.strong, info=True))
     return lines
 
 

@@ -27,7 +27,14 @@ def _shields(plan: Plan) -> bool:
 
 
 def _shots(plan: Plan) -> int:
-    return sum(isinstance(c, (FireGroup, CalledShot)) for c in plan.commands)
+    """The AP the plan spends firing (a called shot takes both: it fires as much as two
+    groups, so no stance rule passes it over for firing less)."""
+    costs = catalog().combat.ap_costs
+    return sum(
+        costs.called_shot if isinstance(c, CalledShot) else costs.fire_group
+        for c in plan.commands
+        if isinstance(c, (FireGroup, CalledShot))
+    )
 
 
 def _fires(plan: Plan) -> bool:

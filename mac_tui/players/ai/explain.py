@@ -35,6 +35,7 @@ PART_WORDS: Final[dict[str, str]] = {
     "kill": "chance to destroy a frame",
     "pilot": "chance to kill a pilot",
     "wreck": "chance to wreck a weapon mount or the legs",
+    "setup": "centre torso damage toward a called shot's kill",
     "stress": "reactor stress put on the target",
     "outlook": "fire it can bring next time from there",
     "band": "distance from its preferred range",

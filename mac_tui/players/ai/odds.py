@@ -52,6 +52,12 @@ class _Tables:
         )
 
 
+def hit_share(location: int) -> float:
+    """The share of the hits a location takes when no shot is called (§4.1's hit weights)."""
+    _Tables.load()
+    return _Tables.weights[location]
+
+
 def _arriving(hp: tuple[int, ...], start: int, amount: int, at: int) -> int:
     """Damage of a hit on `start` that reaches location `at` (0 if none), through §4.4."""
     transfer = _Tables.transfer

@@ -8,6 +8,7 @@ from typing import Final, NamedTuple
 
 from attrs import frozen
 
+from ...combat.commands import CalledShot
 from ...core import Command
 from ...hexgrid import Hex
 from .odds import Odds
@@ -19,6 +20,7 @@ PARTS: Final = (
     "kill",
     "pilot",
     "wreck",
+    "setup",
     "stress",
     "outlook",
     "band",
@@ -95,6 +97,12 @@ class Attack:
         self.odds = odds
         self.energy = energy
         self.groups = groups
+
+    @property
+    def called(self) -> str | None:
+        """The location a called shot aims at (None: plain fire)."""
+        first = self.commands[0]
+        return first.location if isinstance(first, CalledShot) else None
 
 
 class Spot:

@@ -13,6 +13,8 @@ designate a target for its side, shield an ally. Its value is the sum of named p
   pilot's death counts as the frame's loss to the fight, never more);
 * `wreck`: the chance of destroying a location times the firepower mounted there (legs: the
   frame's mobility);
+* `setup`: for a pilot who calls shots (Tactics 5+), the damage on the centre torso as a step
+  toward the called shot that finishes the frame (`Situation.setup`);
 * `stress`: the shutdown risk the Flamer's stress (R9) puts on the target;
 * `outlook`: the fire the frame could bring next time from where it ends (for a one-action
   planner, Tactics 1-2, also its next action's: `plan_search.one_step_ahead`);
@@ -243,7 +245,7 @@ class Planner:
         is fire the frame can still bring this activation from `spot` (a one-action planner's
         move: `quick_fire` with the AP it leaves), counted with the outlook."""
         s = self.sit
-        dmg = kill = pilot = wreck = stress = 0.0
+        dmg = kill = pilot = wreck = setup = stress = 0.0
         kills: dict[Kit, float] = {}
         energy = spot.energy + extra_energy
         for a in attacks:
@@ -252,6 +254,7 @@ class Planner:
             kill += k
             pilot += pk
             wreck += w
+            setup += s.setup(a.target, a.odds, a.called)
             stress += st
             energy += a.energy
             if a.odds.p_kill:
@@ -275,6 +278,7 @@ class Planner:
             kill,
             pilot,
             wreck,
+            setup,
             stress,
             spot.outlook + ahead,
             spot.band,

@@ -5,8 +5,12 @@ Everything is measured in one currency, expected damage points:
 
 * damage dealt counts `1 + focus x firepower / kill distance` per point (a frame that hits
   hard and is near its end is worth hitting; the same weight makes a damaged frame careful);
-* putting a frame out of the fight is worth its firepower over `HORIZON` activations (and the
-  battle itself for the last one); destroying a location, the firepower mounted there;
+* putting a frame out of the fight is worth its firepower over `HORIZON` activations
+  (`CALLED_HORIZON` for a pilot who calls shots, Tactics 5+) and the battle itself for the
+  last one; destroying a location, the firepower mounted there;
+* for a pilot who calls shots (Tactics 5+), damage on a frame's centre torso is a step toward
+  the called shot that finishes it: its share of what the centre torso has left, times
+  `SETUP` of the frame's worth (what the step is worth if the volley does not kill);
 * the fire a position draws is every enemy's best reply before the frame acts again (its two
   best groups where it stands, or one after its move), shared among the frames it could shoot
   at by how well it could hit each, with cover, lines of sight, bracing and countermeasures;
@@ -21,7 +25,7 @@ from ...catalog import LOCATION_ORDER, catalog
 from ...combat import stats
 from ...combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit
 from ...hexgrid import Hex, distance
-from .odds import NOTHING, Odds, volley_odds
+from .odds import NOTHING, Odds, hit_share, volley_odds
 from .rules import FEAR, preferred_distance
 from .skill import Skill
 from .tables import (
@@ -38,7 +42,15 @@ from .tables import (
 from .volleys import Volley, called_kill, coarse, potential, volley
 
 HORIZON: Final = 8.0  # activations of fire a kill takes off the field: the rest of a battle
+#: The same for a pilot who calls shots (Tactics 5+): it can finish a frame it has hurt, and
+#: presses for the kill (measured in docs/balance.md: 12 and 16 won alike against `greedy`,
+#: both more often than 8).
+CALLED_HORIZON: Final = 12.0
 FOCUS: Final = 1.5  # weight of firepower per kill distance on damage
+#: Share of a frame's worth that destroying all its centre torso has left is worth as a step
+#: toward a called shot's kill (`Situation.setup`; measured in docs/balance.md: 0.3 and 0.6
+#: won about as often against `greedy`, 1.0 and 1.5 less).
+SETUP: Final = 0.6
 VICTORY: Final = 40.0  # putting the last enemy out of the fight
 GAMMA: Final = 0.6  # weight of the fire a position lets the frame bring next time
 BAND: Final = 0.6  # per hex away from the stance's preferred distance
@@ -342,7 +354,8 @@ class Situation:
         return found
 
     def kill_value(self, k: Kit) -> float:
-        value = self.skill.focus * HORIZON * self.firepower(k)
+        horizon = CALLED_HORIZON if self.skill.called_shots else HORIZON
+        value = self.skill.focus * horizon * self.firepower(k)
         if self.last_enemy and k.unit.side != self.unit.side:
             value += VICTORY
         return value
@@ -388,6 +401,23 @@ class Situation:
             after = self.reactor_cost_of(u, u.energy_used, 0, odds.stress)
             stress = (after - before) * (1.0 - odds.p_kill)
         return dmg, kill, pilot, wreck, stress
+
+    def setup(self, tgt: Kit, odds: Odds, called: str | None) -> float:
+        """What an attack's damage on `tgt`'s centre torso is worth as a step toward the called
+        shot that finishes it (pilots who call shots: Tactics 5+): the share of the centre
+        torso's hit points it is expected to take (all the damage of a shot called there; of
+        other fire, the centre torso's share of the hit locations, §4.1), times `SETUP` of the
+        frame's worth, when the attack does not put the frame out already. With the attack's
+        `kill`, never more than the frame's worth."""
+        left = tgt.hp[CENTER_TORSO]
+        if not self.skill.called_shots or left <= 0 or odds.expected <= 0:
+            return 0.0
+        if called is None:
+            share = hit_share(CENTER_TORSO)
+        else:
+            share = 1.0 if called == LOCATION_ORDER[CENTER_TORSO] else 0.0
+        step = min(1.0, odds.expected * share / left)
+        return SETUP * self.kill_value(tgt) * step * (1.0 - odds.p_kill)
 
     # ---- reactor ---------------------------------------------------------------------------
     def reactor_cost_of(self, u: Unit, energy_used: int, vented: int, extra_stress: float) -> float:

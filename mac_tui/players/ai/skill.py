@@ -11,10 +11,12 @@ The ladder (docs/rulings.md, "The battle AI"):
   whole move;
 * Tactics 4: the lance's planner: it plays with its lance (a target the frames still to act
   this round can finish is worth more per point of damage: focus fire across the lance);
-* Tactics 5: called shots too, valued like any attack (BL3); reads the ground exactly in its
-  estimates of the fire to come (each point of line of sight and cover, where lower Tactics
-  round to 5 points), and follows its target priority only within 90% of its best plan's
-  worth (85% below);
+* Tactics 5: called shots too, valued like any attack (BL3), and damage on a frame's centre
+  torso counted as a step toward the called shot that finishes it (`Situation.setup`), a
+  kill weighed over `situation.CALLED_HORIZON` activations instead of `HORIZON`;
+  reads the ground exactly in its estimates of the fire to come (each point of line of sight
+  and cover, where lower Tactics round to 5 points), and follows its target priority only
+  within 90% of its best plan's worth (85% below);
 * Tactics 6: the same, within 95%.
 
 `ai:tactics=N` (`policy_for(tactics=N)`) makes every frame of the side play at N; the plain
