@@ -321,9 +321,9 @@ def bench_ai(args: argparse.Namespace) -> int:
         if strong != args.policy:
             print(
                 f"strength targets (greedy, random, ai-v1) at full skill: {strong} (the top "
-                f"of the Tactics ladder, docs/balance.md); difficulty, cover, decision time "
-                f"and the 'info' rows vs greedy as flown: {args.policy} (and an 'info' "
-                f"decision time at full skill)",
+                f"of the Tactics ladder, docs/balance.md); difficulty, cover and the 'info' "
+                f"rows vs greedy as flown: {args.policy}; decision time both as flown and at "
+                f"full skill",
                 flush=True,
             )
     t0 = time.perf_counter()

@@ -721,6 +721,30 @@ def test_reactive_armour_is_taken_hit_by_hit_as_the_engine_does() -> None:
     assert math.isclose(ours.p_destroyed[ct], exact.p_destroyed["center_torso"])
 
 
+def test_a_called_shot_can_destroy_only_the_locations_its_damage_reaches() -> None:
+    """A called shot at the left arm carries past the arm into the left torso and on into the
+    centre torso (§4.4), never elsewhere: the planner works out only that chain, and each
+    chance on it is the engine's exact forecast (arm 5, left torso 5, centre torso 6 points
+    of structure left; one hit of 17 landing 60% destroys all three)."""
+    target = make_unit("t")
+    left = {"left_arm": 5, "left_torso": 5, "center_torso": 6}  # structure only, no armour
+    armor = tuple(
+        0 if name in left else a for name, a in zip(LOCATION_ORDER, target.armor, strict=True)
+    )
+    structure = tuple(
+        left.get(name, x) for name, x in zip(LOCATION_ORDER, target.structure, strict=True)
+    )
+    target = attrs.evolve(target, armor=armor, structure=structure)
+    ours = volley_odds(
+        kit_of(target), ((60, Gun(0, 1, 0, 17, 0, (), 1, False, False, 0)),), "left_arm"
+    )
+    exact = forecast_steps(target, (Shot(17, False, LOC_INDEX["left_arm"], (), (60,)),))
+    for name in LOCATION_ORDER:
+        chance = 0.6 if name in left else 0.0
+        assert math.isclose(ours.p_destroyed[LOC_INDEX[name]], chance, abs_tol=1e-12), name
+        assert math.isclose(exact.p_destroyed[name], chance, abs_tol=1e-12), name
+
+
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shaken(), st.integers(0, 2**31), st.sampled_from([None, "head", "center_torso", "legs"]))
 def test_the_planners_odds_agree_with_the_engines_forecast(

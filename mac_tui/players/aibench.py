@@ -5,9 +5,10 @@ The strength targets (`greedy`, `random`, `ai-v1`) are for the AI at the top of 
 ladder (docs/balance.md, "Issue 13's strength targets under BL3"): with the default `--policy
 ai` they are measured with `ai:tactics=6` (`full_skill`: the Tactics difficulty 5's pilots fly
 with), the frames and pilots otherwise equal; the same `greedy` rows as the duel's starting
-pilots fly it (`ai`, Tactics 3 and 4, no called shots under BL3) follow for information, and
-the decision time at full skill follows the target's (as flown). Any other `--policy` is
-measured as it is everywhere.
+pilots fly it (`ai`, Tactics 3 and 4, no called shots under BL3) follow for information. The
+decision time is a target both as flown and at full skill: difficulty 5's enemies decide
+with the full planner, and its called shots multiply the plans it values. Any other
+`--policy` is measured as it is everywhere.
 
 Targets (the policy under test is `--policy`, default `ai`):
 
@@ -228,9 +229,8 @@ class Bench:
             self.command("greedy", "--frames 2 --map all --cover", n) + " (and --frames 4)",
         )
 
-    def time(self, spec: str = "", info: bool = False) -> list[Line]:
-        """Decision time of `spec` (default: as flown, the target); `info`: shown without a
-        verdict (full skill)."""
+    def time(self, spec: str = "") -> list[Line]:
+        """Decision time of `spec` (default: the policy as flown)."""
         a = spec or self.policy
         n = self.seeds["time"]
         setup = Setup(a, "greedy", n, maps=("large",), frames=4)
@@ -248,8 +248,8 @@ class Bench:
                 "time",
                 f"{what}: {label}",
                 f"{cpu[key]:.1f} ms (wall clock {t[key]:.1f} ms)",
-                "-" if info else f"<= {goal} ms",
-                "info" if info else ("PASS" if cpu[key] <= goal else "FAIL"),
+                f"<= {goal} ms",
+                "PASS" if cpu[key] <= goal else "FAIL",
                 cmd,
             )
             for label, key, goal in (("p95", "p95", 20), ("worst", "worst", 50))
@@ -299,7 +299,7 @@ def measure(
         else:
             add(bench.time())
             if bench.strong != bench.policy:
-                add(bench.time(bench.strong, info=True))
+                add(bench.time(bench.strong))
     return lines
 
 

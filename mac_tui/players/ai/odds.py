@@ -151,6 +151,23 @@ def _destroy_chance(
     return sum(q for done, q in dist.items() if done >= need)
 
 
+def _chain(start: int) -> frozenset[int]:
+    """The locations damage on `start` can reach through §4.4's transfers (`start` included)."""
+    found = _chains.get(start)
+    if found is None:
+        seen: list[int] = []
+        cur: int | None = start
+        while cur is not None and cur not in seen:
+            seen.append(cur)
+            cur = _Tables.transfer[cur]
+        found = _chains[start] = frozenset(seen)
+    return found
+
+
+_chains: dict[int, frozenset[int]] = {}
+_ALL: Final = frozenset(range(_N))
+
+
 def _needed(hp: int, reactive: tuple[int, int, int] | None) -> int:
     """The least damage that can destroy a location (`hp` left, or with Reactive Armor its
     armour and structure: hit by hit, small hits lose nothing to it)."""
@@ -188,9 +205,13 @@ def volley_odds(target: Kit, shots: Sequence[tuple[int, Gun]], called: str | Non
     hp = target.hp
     total = sum(d for _, d in landed)
     reactive = _reactive(target)
-    # a location the whole volley cannot reach the end of is not worked out
+    # a location the whole volley cannot reach the end of is not worked out, nor one a called
+    # shot's damage cannot reach (off the called location's transfer chain: its chance is 0)
+    reach = _ALL if at is None else _chain(at)
     destroyed = tuple(
-        _destroy_chance(hp, landed, i, at, r) if 0 < _needed(hp[i], r) <= total else 0.0
+        _destroy_chance(hp, landed, i, at, r)
+        if i in reach and 0 < _needed(hp[i], r) <= total
+        else 0.0
         for i, r in enumerate(reactive)
     )
     p_pilot = destroyed[HEAD] * (1.0 - target.piloting_survival)
