@@ -44,6 +44,8 @@ RICH_DAYS = 365  # a company holding this many days of upkeep is rich...
 LEAVE_DAYS = 7  # ...and gives its pilots this much leave after each contract
 WAIT_MAX = 7  # longest single advance-day
 JUMP_ODDS = 4  # one trip in this many goes anywhere the lance can work, not the cheapest
+OPENING_DAYS = 60  # in its first days a new company...
+OPENING_RESERVE_PERCENT = 40  # ...buys frames only keeping this share of its starting credits
 
 Tier = Literal["repair", "growth", "luxury"]
 
@@ -282,6 +284,15 @@ def crippled(campaign: Campaign) -> bool:
 
 def affords(campaign: Campaign, cost: int, tier: Tier, extra_upkeep: int = 0) -> bool:
     return campaign.credits - cost >= floor(campaign, tier, extra_upkeep)
+
+
+def opening_reserve(campaign: Campaign) -> int:
+    """What a frame purchase leaves in hand in the company's first `OPENING_DAYS`:
+    `OPENING_RESERVE_PERCENT` of the starting credits (§13.2), so that a bad first month of
+    repairs and rebuilds does not leave it unable to field a lance; 0 afterwards."""
+    if campaign.day > OPENING_DAYS:
+        return 0
+    return catalog().start.company.credits * OPENING_RESERVE_PERCENT // 100
 
 
 def cheapest_frame() -> int:

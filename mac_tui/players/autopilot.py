@@ -139,6 +139,7 @@ from .appraisal import (
     last_stand,
     lowest_offer,
     mount_plan,
+    opening_reserve,
     potential_lance,
     rebuild_all,
     room_for_frame,
@@ -298,7 +299,8 @@ def install(state: GameState, campaign: Campaign) -> Command | None:
 def buy_frame(state: GameState, campaign: Campaign) -> Command | None:
     """§11.1: a chassis for an empty roster slot when a pilot can fly it: the heaviest stocked
     one that luxury money buys (with money left to arm it), else the cheapest one that growth
-    money buys while the company has fewer frames than a lance."""
+    money buys while the company has fewer frames than a lance; in its first `OPENING_DAYS`
+    the company keeps `opening_reserve` in hand after the purchase."""
     market = campaign.market(campaign.place)
     if market is None or not has_market(campaign) or not room_for_frame(campaign):
         return None
@@ -306,13 +308,16 @@ def buy_frame(state: GameState, campaign: Campaign) -> Command | None:
         {s.item for s in market.stock if s.kind == "chassis" and s.qty > 0},
         key=lambda c: (-class_weight(c), your_price(campaign, "chassis", c), c),
     )
+    keep = opening_reserve(campaign)
     for c in stocked:
-        if affords(campaign, your_price(campaign, "chassis", c) + ARM_BUDGET, "luxury"):
+        cost = your_price(campaign, "chassis", c) + ARM_BUDGET
+        if campaign.credits - cost >= keep and affords(campaign, cost, "luxury"):
             return Buy("chassis", c, 1)
     if len(alive(campaign)) < catalog().missions.lance.max_frames:
         for c in reversed(stocked):
             cost = your_price(campaign, "chassis", c) + ARM_BUDGET
-            if affords(campaign, cost, "growth", class_upkeep(c)):
+            growth = affords(campaign, cost, "growth", class_upkeep(c))
+            if growth and campaign.credits - cost >= keep:
                 return Buy("chassis", c, 1)
     return None
 
