@@ -19,15 +19,20 @@ careful commander's withdrawal (`auto-battle careful`, `players/careful.py`).
 2. `pilots`: a free active pilot takes the strongest armed frame with no fit pilot (§9.2), an
    active pilot moves up from a weaker frame, one is hired (§9.3) for a frame nobody can fly;
 3. `sales`: at a market, weapons no frame can mount and spares beyond `SPARE_KEEP` are sold
-   (everything in a cash crunch, R27);
+   (everything in a cash crunch, R27, unless `stuck`);
 4. `fuel`: tanks filled when half empty, and always enough for the dearest trip (§14.3);
 5. `install`: inventory weapons go onto free hardpoints (`refit`, §7.1-§7.8), the most
    damaging one that fits the hardpoint, the space and a group's reactor budget;
+5b. `recover`: when even the mended lance (damaged frames counted as repaired) can take on no
+   contract anywhere (`stuck`), the cheapest way back to work down to the repair floor: arms
+   for an under-armed frame, else the cheapest stocked chassis or rebuild that makes the lance
+   workable (the weakest frame sold first when the roster is full);
 6. `buy_frame`: a chassis (§11.1, §11.8) for an empty roster slot with a pilot to fly it: the
-   heaviest one when rich, the cheapest one while the company has less than a lance;
+   heaviest one when rich, the cheapest one while the company has less than a lance; in its
+   first `OPENING_DAYS` only keeping `opening_reserve` in hand;
 7. `arm`: a first weapon for a frame too poorly armed to count;
 8. `liquidate`: when the company cannot field a lance and cannot afford to grow one, destroyed
-   frames are scrapped for their arms and a spare frame is sold;
+   frames are scrapped for their arms and a spare frame (outside the mended lance) is sold;
 8b. `move_up`: a company holding its reserve whose lance handles harder contracts than the
    location posts travels to the nearest market that posts them (§14.3, §16.2);
 9. `contract`: the contract its lance can handle (enemy classes and skill against its frames'
@@ -37,7 +42,9 @@ careful commander's withdrawal (`auto-battle careful`, `players/careful.py`).
    (Balanced) once it holds it, in salvage (Full Salvage) once it also holds the price of
    rebuilding every frame (`payout_level`); with four ready frames when it has them, never
    fewer than three unless it cannot afford more, waiting a few days for frames about to be
-   ready; a rich company gives its pilots a week's leave between contracts;
+   ready; a rich company gives its pilots a week's leave between contracts; a `stuck` company
+   that cannot buy its way back makes a last stand (`appraisal.last_stand`: the least
+   threatening contract here, up to `LAST_STAND_STRETCH` beyond its power, no marksmen);
 10. `upgrade`: more arms for under-armed frames out of reserve money;
 11. `travel`: a trip (§14.3) when the board holds nothing the mended lance can take: usually
     the cheapest trip to a market whose easiest contracts it handles, one time in `JUMP_ODDS`
@@ -242,7 +249,8 @@ def pilots(state: GameState, campaign: Campaign) -> Command | None:
 
 def sales(state: GameState, campaign: Campaign) -> Command | None:
     """R27: sell weapons no frame can mount, spares beyond `SPARE_KEEP` of an item, and in a
-    cash crunch the whole inventory; equipment is sold (the player does not fit it)."""
+    cash crunch the whole inventory (but for a `stuck` company, whose frames need the arms);
+    equipment is sold (the player does not fit it)."""
     if not has_market(campaign):
         return None
     cat = catalog()
@@ -279,7 +287,7 @@ def fuel(state: GameState, campaign: Campaign) -> Command | None:
 
 def install(state: GameState, campaign: Campaign) -> Command | None:
     """§7.8: put an inventory weapon on a free hardpoint (the most damaging that fits), the
-    least armed frame first."""
+    least armed frame first; not in a cash crunch (the arms are sold) unless `stuck`."""
     stock = [item for item, _ in campaign.weapons]
     if not stock or (in_crunch(campaign) and not stuck(campaign)):
         return None
