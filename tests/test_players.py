@@ -6,8 +6,19 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from mac_tui.campaign.commands import Accept, AdvanceDay, Dismiss, NewCampaign, Salvage, Train
+from mac_tui.campaign.commands import (
+    Accept,
+    AdvanceDay,
+    Buy,
+    Dismiss,
+    NewCampaign,
+    Salvage,
+    SellFrame,
+    Train,
+)
 from mac_tui.campaign.legal import NEW_COMPANY
+from mac_tui.campaign.market import frame_sale_price
+from mac_tui.campaign.state import Frame, Market, Stock
 from mac_tui.catalog import catalog
 from mac_tui.combat.commands import AutoDeploy, Move, StartBattle, Withdraw
 from mac_tui.combat.skirmish import NewSkirmish, make_state
@@ -20,16 +31,32 @@ from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import decide
 from mac_tui.players.ai.skill import CALLED_SHOTS_TACTICS
 from mac_tui.players.appraisal import (
+    ARM_BUDGET,
+    LAST_STAND_STRETCH,
     MARKSMEN_MARGIN,
+    OPENING_DAYS,
+    OPENING_RESERVE_PERCENT,
     floor,
     frame_power,
     hardest_handled,
     marksmen_margin,
+    opening_reserve,
     power,
     rebuild_all,
+    stuck,
+    threat,
     threat_of,
 )
-from mac_tui.players.autopilot import STRATEGIES, autopilot, choose, contract, payout_level
+from mac_tui.players.autopilot import (
+    STRATEGIES,
+    autopilot,
+    buy_frame,
+    choose,
+    contract,
+    liquidate,
+    payout_level,
+    recover,
+)
 from mac_tui.players.careful import THIN_CT_PERCENT, careful
 from mac_tui.players.driver import battle_seats, drive, next_decision, policy_to_act
 from mac_tui.players.policy import Decision
@@ -294,3 +321,118 @@ def test_the_autopilot_wants_a_margin_against_pilots_who_aim() -> None:
     short = [*mediums[:3], raider]
     assert four_d4 <= power(short) < four_d4 + MARKSMEN_MARGIN
     assert hardest_handled(c, short) == 3
+
+
+def _company(**changes: object) -> GameState:
+    """The autopilot's new company (seed 14: EN-50 F1 flown by Ghost, RD-30 F2 by Falcon,
+    Thunder and Shadow free, at Junction Station), its campaign changed by `changes`."""
+    state = play(initial_state(14), NewCampaign("Autopilot Company"))
+    assert state.campaign is not None
+    return attrs.evolve(state, campaign=attrs.evolve(state.campaign, **changes))
+
+
+def _raiders(state: GameState, n: int) -> tuple[Frame, ...]:
+    """`n` copies of the starting RD-30 (power 1), F1.., flown by the company's pilots."""
+    c = state.campaign
+    assert c is not None
+    raider = c.frame("F2")
+    return tuple(
+        attrs.evolve(raider, id=f"F{i + 1}", pilot=p.callsign)
+        for i, p in zip(range(n), c.pilots, strict=False)
+    )
+
+
+def _stock(*chassis: str) -> tuple[Market, ...]:
+    return (
+        Market(
+            place="junction_station",
+            rolled_day=1,
+            stock=tuple(Stock(kind="chassis", item=c, qty=1) for c in chassis),
+        ),
+    )
+
+
+def test_a_lance_that_can_work_nowhere_trades_a_light_frame_for_a_medium() -> None:
+    """With a reputation of 20 every board posts difficulty 3 or more (§16.2): four armed
+    light frames (power 4) fall short of its threat of 5 everywhere, so the company is `stuck`.
+    Holding the money, it sells its weakest frame and buys the cheapest stocked chassis that
+    makes its lance workable (a medium, not the scout); when it cannot pay for one, it buys
+    nothing."""
+    base = _company(reputation=20, credits=600_000, markets=_stock("SC-20", "EN-50"))
+    assert base.campaign is not None
+    frames = _raiders(base, 4)
+    state = attrs.evolve(base, campaign=attrs.evolve(base.campaign, frames=frames))
+    c = state.campaign
+    assert c is not None
+    assert power(frames) == 4 and stuck(c)
+    assert choose(state) == (SellFrame("F4"), "recover")
+    sold = play(state, SellFrame("F4"))  # its arms go to the inventory (install mounts them)
+    assert sold.campaign is not None
+    assert recover(sold, sold.campaign) == Buy("chassis", "EN-50", 1)
+    # three light frames and room for a fourth: the medium, bought at once
+    room = attrs.evolve(c, frames=frames[:3])
+    assert recover(state, room) == Buy("chassis", "EN-50", 1)
+    # too poor for the medium and its arms: no purchase
+    poor = attrs.evolve(c, credits=150_000)
+    assert recover(state, poor) is None
+    # a lance that can work somewhere is not stuck: nothing to recover
+    assert recover(state, attrs.evolve(c, reputation=0)) is None
+
+
+def test_a_stuck_company_that_cannot_buy_its_way_back_makes_a_last_stand() -> None:
+    """Stuck and unable to pay for a frame, the company takes the least threatening contract
+    on the board that its lance meets frame for frame (threat at most `LAST_STAND_STRETCH`
+    above its power, no marksmen) instead of waiting for its upkeep to ruin it; a company
+    that is not stuck waits for a contract it can handle."""
+    base = _company(reputation=20, credits=120_000, markets=_stock("EN-50"))
+    assert base.campaign is not None
+    frames = _raiders(base, 3)
+    state = attrs.evolve(base, campaign=attrs.evolve(base.campaign, frames=frames))
+    assert state.campaign is not None
+    d3 = state.campaign.contracts[0]
+    d4 = attrs.evolve(d3, id="C9", difficulty=4)  # enemy pilots who call shots
+    c = attrs.evolve(state.campaign, contracts=(d4, d3))
+    state = attrs.evolve(state, campaign=c)
+    assert d3.difficulty == 3 and threat(d3) == 5 > power(frames) == 3
+    assert threat(d3) <= power(frames) + LAST_STAND_STRETCH
+    assert stuck(c) and recover(state, c) is None
+    command = contract(state, c)
+    assert isinstance(command, Accept) and command.contract == d3.id, command
+    # with a reputation that leaves difficulty 1 to it somewhere, it is not stuck: it waits
+    calm = attrs.evolve(c, reputation=0, contracts=(d3,))
+    assert not stuck(calm) and contract(state, calm) is None
+
+
+def test_a_cash_crunch_sells_a_spare_frame_not_the_damaged_medium() -> None:
+    """In a cash crunch with a lance too small to deploy, the company sells the frame outside
+    its mended lance: a damaged medium is part of it (it deploys once repaired), an unarmed
+    scout is not."""
+    base = _company(credits=10_000)
+    c = base.campaign
+    assert c is not None
+    enforcer, raider = c.frames
+    scout = attrs.evolve(raider, id="F3", chassis="SC-20", weapons=(), pilot=None)
+    armor = tuple(a // 2 for a in enforcer.armor)
+    damaged = attrs.evolve(enforcer, status="damaged", armor=armor)
+    c = attrs.evolve(c, frames=(damaged, raider, scout))
+    state = attrs.evolve(base, campaign=c)
+    assert frame_sale_price(c, "F1") > frame_sale_price(c, "F3")
+    assert liquidate(state, c) == SellFrame("F3")
+
+
+def test_a_new_company_keeps_its_opening_reserve_when_it_buys_frames() -> None:
+    """In its first `OPENING_DAYS` a company buys a frame only keeping `opening_reserve`
+    (`OPENING_RESERVE_PERCENT` of its starting credits) in hand; later the usual floors."""
+    cat = catalog()
+    reserve = cat.start.company.credits * OPENING_RESERVE_PERCENT // 100
+    price = cat.chassis_price(cat.chassis["SC-20"])
+    credits = reserve + price + ARM_BUDGET - 1  # one credit short of the reserve
+    early = _company(credits=credits, markets=_stock("SC-20"))
+    assert early.campaign is not None
+    assert opening_reserve(early.campaign) == reserve
+    assert buy_frame(early, early.campaign) is None
+    enough = attrs.evolve(early.campaign, credits=credits + 1)
+    assert buy_frame(early, enough) == Buy("chassis", "SC-20", 1)
+    late = attrs.evolve(early.campaign, day=OPENING_DAYS + 1)
+    assert opening_reserve(late) == 0
+    assert buy_frame(early, late) == Buy("chassis", "SC-20", 1)

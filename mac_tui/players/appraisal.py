@@ -27,6 +27,7 @@ CRUNCH_DAYS = 15  # below this many days of upkeep (and a deployment) cash is sh
 REPAIR_DAYS_KEPT = 7  # repairs keep a deployment and this many days of upkeep in hand
 SAFETY_MARGIN = 0  # outside a cash crunch the lance wants this much power beyond the threat
 CRUNCH_STRETCH = 1  # in a cash crunch the lance takes on this much more threat
+LAST_STAND_STRETCH = 2  # a lance that can work nowhere takes on this much more threat here
 MARKSMEN_MARGIN = 2  # the lance wants this much power beyond the threat of pilots who aim
 ARM_BUDGET = 40_000  # a chassis is bought only with this much left to arm it
 ROSTER_MAX = 4  # frames (not destroyed) the company keeps: one full lance
@@ -43,6 +44,8 @@ RICH_DAYS = 365  # a company holding this many days of upkeep is rich...
 LEAVE_DAYS = 7  # ...and gives its pilots this much leave after each contract
 WAIT_MAX = 7  # longest single advance-day
 JUMP_ODDS = 4  # one trip in this many goes anywhere the lance can work, not the cheapest
+OPENING_DAYS = 60  # in its first days a new company...
+OPENING_RESERVE_PERCENT = 40  # ...buys frames only keeping this share of its starting credits
 
 Tier = Literal["repair", "growth", "luxury"]
 
@@ -101,11 +104,13 @@ def free_pilots(campaign: Campaign) -> list[Pilot]:
     )
 
 
-def potential_lance(campaign: Campaign) -> list[Frame]:
+def potential_lance(campaign: Campaign, *, mended: bool = False) -> list[Frame]:
     """The lance once the bays and the sick bay are done: frames ready or in the bay that
-    count, each with a seated pilot (fit or injured) or one of the free pilots."""
+    count (`mended`: damaged ones too, as if repaired), each with a seated pilot (fit or
+    injured) or one of the free pilots."""
+    statuses = ("ready", "repairing", "damaged") if mended else ("ready", "repairing")
     frames = sorted(
-        (f for f in campaign.frames if f.status in ("ready", "repairing") and frame_power(f) > 0),
+        (f for f in campaign.frames if f.status in statuses and frame_power(f) > 0),
         key=frame_order,
     )
     free = len(free_pilots(campaign))
@@ -180,6 +185,22 @@ def choose_contract(campaign: Campaign, frames: Sequence[Frame]) -> Contract | N
     return max(options, key=lambda o: o[:3])[3]
 
 
+def last_stand(campaign: Campaign, frames: Sequence[Frame]) -> Contract | None:
+    """For a company whose mended lance can work nowhere and that cannot buy its way back
+    (`stuck`): the least threatening contract on the board (best paid among equals) that
+    `frames` meet frame for frame, whose enemy pilots do not call shots and whose threat is
+    at most `LAST_STAND_STRETCH` beyond their power; it pays, where waiting only costs upkeep."""
+    options = [
+        (threat(c), -(c.base + c.bonus), i, c)
+        for i, c in enumerate(campaign.contracts)
+        if c.place == campaign.place
+        and len(frames) >= len(c.enemies)
+        and marksmen_margin(c.difficulty) == 0
+        and threat(c) <= power(frames) + LAST_STAND_STRETCH
+    ]
+    return min(options, key=lambda o: o[:3])[3] if options else None
+
+
 def lowest_offer(campaign: Campaign, place_id: str) -> int:
     """The easiest contract a location's board can post for this reputation (§16.2, R22)."""
     d = catalog().missions.difficulty
@@ -188,25 +209,43 @@ def lowest_offer(campaign: Campaign, place_id: str) -> int:
     return max(place.min_difficulty, min(place.max_difficulty, lowest))
 
 
-def hardest_handled(campaign: Campaign, frames: Sequence[Frame]) -> int:
-    """The hardest difficulty `frames` can take on (0: none), `marksmen_margin` included."""
+def handled(campaign: Campaign, count: int, strength: int) -> int:
+    """The hardest difficulty a lance of `count` frames and `strength` power can take on (0:
+    none), `marksmen_margin` included."""
     cat = catalog()
     d = cat.missions.difficulty
     top = min(d.max, comfort(campaign))
-    handled = [
+    able = [
         n
         for n in range(d.min, top + 1)
-        if len(cat.enemy_force(n).classes) <= len(frames)
-        and threat_of(cat.enemy_force(n).classes, n) + marksmen_margin(n) <= power(frames)
+        if len(cat.enemy_force(n).classes) <= count
+        and threat_of(cat.enemy_force(n).classes, n) + marksmen_margin(n) <= strength
     ]
-    return max(handled, default=0)
+    return max(able, default=0)
+
+
+def hardest_handled(campaign: Campaign, frames: Sequence[Frame]) -> int:
+    """The hardest difficulty `frames` can take on (0: none), `marksmen_margin` included."""
+    return handled(campaign, len(frames), power(frames))
+
+
+def can_work(campaign: Campaign, count: int, strength: int) -> bool:
+    """Some market's board can post a contract a lance of `count` frames and `strength`
+    power can take on."""
+    top = handled(campaign, count, strength)
+    cat = catalog()
+    return any(lowest_offer(campaign, p.id) <= top for p in cat.places.values() if p.market)
 
 
 def workable(campaign: Campaign, frames: Sequence[Frame]) -> bool:
     """Some market's board can post a contract these frames can take on."""
-    top = hardest_handled(campaign, frames)
-    cat = catalog()
-    return any(lowest_offer(campaign, p.id) <= top for p in cat.places.values() if p.market)
+    return can_work(campaign, len(frames), power(frames))
+
+
+def stuck(campaign: Campaign) -> bool:
+    """Even with every frame repaired and every pilot healed, the lance can take on no
+    contract anywhere: nothing but buying (arms, pilots, frames) brings it back to work."""
+    return not workable(campaign, potential_lance(campaign, mended=True))
 
 
 # ---- money -------------------------------------------------------------------------------------
@@ -245,6 +284,15 @@ def crippled(campaign: Campaign) -> bool:
 
 def affords(campaign: Campaign, cost: int, tier: Tier, extra_upkeep: int = 0) -> bool:
     return campaign.credits - cost >= floor(campaign, tier, extra_upkeep)
+
+
+def opening_reserve(campaign: Campaign) -> int:
+    """What a frame purchase leaves in hand in the company's first `OPENING_DAYS`:
+    `OPENING_RESERVE_PERCENT` of the starting credits (§13.2), so that a bad first month of
+    repairs and rebuilds does not leave it unable to field a lance; 0 afterwards."""
+    if campaign.day > OPENING_DAYS:
+        return 0
+    return catalog().start.company.credits * OPENING_RESERVE_PERCENT // 100
 
 
 def cheapest_frame() -> int:

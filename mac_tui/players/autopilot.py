@@ -19,15 +19,20 @@ careful commander's withdrawal (`auto-battle careful`, `players/careful.py`).
 2. `pilots`: a free active pilot takes the strongest armed frame with no fit pilot (§9.2), an
    active pilot moves up from a weaker frame, one is hired (§9.3) for a frame nobody can fly;
 3. `sales`: at a market, weapons no frame can mount and spares beyond `SPARE_KEEP` are sold
-   (everything in a cash crunch, R27);
+   (everything in a cash crunch, R27, unless `stuck`);
 4. `fuel`: tanks filled when half empty, and always enough for the dearest trip (§14.3);
 5. `install`: inventory weapons go onto free hardpoints (`refit`, §7.1-§7.8), the most
    damaging one that fits the hardpoint, the space and a group's reactor budget;
+5b. `recover`: when even the mended lance (damaged frames counted as repaired) can take on no
+   contract anywhere (`stuck`), the cheapest way back to work down to the repair floor: arms
+   for an under-armed frame, else the cheapest stocked chassis or rebuild that makes the lance
+   workable (the weakest frame sold first when the roster is full);
 6. `buy_frame`: a chassis (§11.1, §11.8) for an empty roster slot with a pilot to fly it: the
-   heaviest one when rich, the cheapest one while the company has less than a lance;
+   heaviest one when rich, the cheapest one while the company has less than a lance; in its
+   first `OPENING_DAYS` only keeping `opening_reserve` in hand;
 7. `arm`: a first weapon for a frame too poorly armed to count;
 8. `liquidate`: when the company cannot field a lance and cannot afford to grow one, destroyed
-   frames are scrapped for their arms and a spare frame is sold;
+   frames are scrapped for their arms and a spare frame (outside the mended lance) is sold;
 8b. `move_up`: a company holding its reserve whose lance handles harder contracts than the
    location posts travels to the nearest market that posts them (§14.3, §16.2);
 9. `contract`: the contract its lance can handle (enemy classes and skill against its frames'
@@ -37,7 +42,9 @@ careful commander's withdrawal (`auto-battle careful`, `players/careful.py`).
    (Balanced) once it holds it, in salvage (Full Salvage) once it also holds the price of
    rebuilding every frame (`payout_level`); with four ready frames when it has them, never
    fewer than three unless it cannot afford more, waiting a few days for frames about to be
-   ready; a rich company gives its pilots a week's leave between contracts;
+   ready; a rich company gives its pilots a week's leave between contracts; a `stuck` company
+   that cannot buy its way back makes a last stand (`appraisal.last_stand`: the least
+   threatening contract here, up to `LAST_STAND_STRETCH` beyond its power, no marksmen);
 10. `upgrade`: more arms for under-armed frames out of reserve money;
 11. `travel`: a trip (§14.3) when the board holds nothing the mended lance can take: usually
     the cheapest trip to a market whose easiest contracts it handles, one time in `JUMP_ODDS`
@@ -92,7 +99,7 @@ from ..campaign.market import (
 )
 from ..campaign.pilots import hire_refusal, train_refusal
 from ..campaign.refit import loadout_text, plan_refit
-from ..campaign.repair import Quote, plan_repair, wreck_price, wreck_repair_cost
+from ..campaign.repair import Quote, plan_repair, repair_quote, wreck_price, wreck_repair_cost
 from ..campaign.state import Campaign, Frame
 from ..campaign.timeflow import daily_upkeep
 from ..campaign.travel import current_system, destinations, route_plan
@@ -121,6 +128,7 @@ from .appraisal import (
     alive,
     bay_ready,
     best_first,
+    can_work,
     choose_contract,
     class_upkeep,
     class_weight,
@@ -135,11 +143,14 @@ from .appraisal import (
     hardest_handled,
     in_crunch,
     lance,
+    last_stand,
     lowest_offer,
     mount_plan,
+    opening_reserve,
     potential_lance,
     rebuild_all,
     room_for_frame,
+    stuck,
     workable,
 )
 from .careful import careful
@@ -231,18 +242,20 @@ def pilots(state: GameState, campaign: Campaign) -> Command | None:
             return Assign(pilot, unfit[0].id)
     seatless = sum(1 for f in armed if f.pilot is None)
     hire_cost = catalog().pilots.hiring.cost
-    can_hire = hire_refusal(campaign) is None and affords(campaign, hire_cost, "growth")
+    tier: Tier = "repair" if stuck(campaign) else "growth"
+    can_hire = hire_refusal(campaign) is None and affords(campaign, hire_cost, tier)
     return Hire() if seatless > len(free) and can_hire else None
 
 
 def sales(state: GameState, campaign: Campaign) -> Command | None:
     """R27: sell weapons no frame can mount, spares beyond `SPARE_KEEP` of an item, and in a
-    cash crunch the whole inventory; equipment is sold (the player does not fit it)."""
+    cash crunch the whole inventory (but for a `stuck` company, whose frames need the arms);
+    equipment is sold (the player does not fit it)."""
     if not has_market(campaign):
         return None
     cat = catalog()
     sizes = {s for f in alive(campaign) for s in SIZES if cat.chassis[f.chassis].hardpoints.of(s)}
-    crunch = in_crunch(campaign)
+    crunch = in_crunch(campaign) and not stuck(campaign)
     for item, count in campaign.weapons:
         keep = 0 if crunch or cat.weapons[item].size not in sizes else SPARE_KEEP
         if count > keep:
@@ -274,9 +287,9 @@ def fuel(state: GameState, campaign: Campaign) -> Command | None:
 
 def install(state: GameState, campaign: Campaign) -> Command | None:
     """§7.8: put an inventory weapon on a free hardpoint (the most damaging that fits), the
-    least armed frame first."""
+    least armed frame first; not in a cash crunch (the arms are sold) unless `stuck`."""
     stock = [item for item, _ in campaign.weapons]
-    if not stock or in_crunch(campaign):
+    if not stock or (in_crunch(campaign) and not stuck(campaign)):
         return None
     for frame in bay_ready(campaign):
         for weapon in best_first(stock):
@@ -294,7 +307,8 @@ def install(state: GameState, campaign: Campaign) -> Command | None:
 def buy_frame(state: GameState, campaign: Campaign) -> Command | None:
     """§11.1: a chassis for an empty roster slot when a pilot can fly it: the heaviest stocked
     one that luxury money buys (with money left to arm it), else the cheapest one that growth
-    money buys while the company has fewer frames than a lance."""
+    money buys while the company has fewer frames than a lance; in its first `OPENING_DAYS`
+    the company keeps `opening_reserve` in hand after the purchase."""
     market = campaign.market(campaign.place)
     if market is None or not has_market(campaign) or not room_for_frame(campaign):
         return None
@@ -302,13 +316,16 @@ def buy_frame(state: GameState, campaign: Campaign) -> Command | None:
         {s.item for s in market.stock if s.kind == "chassis" and s.qty > 0},
         key=lambda c: (-class_weight(c), your_price(campaign, "chassis", c), c),
     )
+    keep = opening_reserve(campaign)
     for c in stocked:
-        if affords(campaign, your_price(campaign, "chassis", c) + ARM_BUDGET, "luxury"):
+        cost = your_price(campaign, "chassis", c) + ARM_BUDGET
+        if campaign.credits - cost >= keep and affords(campaign, cost, "luxury"):
             return Buy("chassis", c, 1)
     if len(alive(campaign)) < catalog().missions.lance.max_frames:
         for c in reversed(stocked):
             cost = your_price(campaign, "chassis", c) + ARM_BUDGET
-            if affords(campaign, cost, "growth", class_upkeep(c)):
+            growth = affords(campaign, cost, "growth", class_upkeep(c))
+            if growth and campaign.credits - cost >= keep:
                 return Buy("chassis", c, 1)
     return None
 
@@ -330,7 +347,8 @@ def _buy_for(campaign: Campaign, frames: Sequence[Frame], tier: Tier) -> Command
 def arm(state: GameState, campaign: Campaign) -> Command | None:
     """§11.8: a first weapon (growth money) for a frame too poorly armed to count."""
     bare = [f for f in bay_ready(campaign) if frame_power(f) == 0]
-    return _buy_for(campaign, bare, "growth") if bare else None
+    tier: Tier = "repair" if stuck(campaign) else "growth"
+    return _buy_for(campaign, bare, tier) if bare else None
 
 
 def upgrade(state: GameState, campaign: Campaign) -> Command | None:
@@ -344,6 +362,59 @@ def upgrade(state: GameState, campaign: Campaign) -> Command | None:
     return _buy_for(campaign, under, "luxury") if under else None
 
 
+def recover(state: GameState, campaign: Campaign) -> Command | None:
+    """When even the mended lance can work nowhere (`stuck`), spend down to the repair floor
+    on the cheapest way back to work: arms for a frame below its class's power, else the
+    cheapest frame that makes the lance workable, a stocked chassis (with `ARM_BUDGET` to arm
+    it) or a destroyed frame rebuilt with the arms it kept (§11.3), plus a pilot's hire when
+    no pilot is free; with a full roster the weakest frame is sold first, its price part of
+    the budget (§11.1, §11.8, §9.3)."""
+    market = campaign.market(campaign.place)
+    if market is None or not has_market(campaign) or not stuck(campaign):
+        return None
+    under = [f for f in bay_ready(campaign) if frame_power(f) < class_weight(f.chassis)]
+    bought = _buy_for(campaign, under, "repair")
+    if bought is not None:
+        return bought
+    mended = potential_lance(campaign, mended=True)
+    frames = alive(campaign)
+    weakest = max(frames, key=frame_order) if len(frames) >= ROSTER_MAX else None
+    kept = [frame_power(f) for f in mended if weakest is None or f.id != weakest.id]
+    pilots_left = len(free_pilots(campaign)) - sum(1 for f in mended if f.pilot is None)
+    if weakest is not None and weakest.pilot is not None:
+        pilots_left += 1
+    hire = 0
+    if pilots_left <= 0:
+        if hire_refusal(campaign) is not None:
+            return None
+        hire = catalog().pilots.hiring.cost
+    options: list[tuple[int, str, int, Command]] = []  # cost, chassis, power, the step
+    for s in market.stock:
+        if s.kind == "chassis" and s.qty > 0:
+            cost = your_price(campaign, "chassis", s.item) + ARM_BUDGET
+            options.append((cost, s.item, class_weight(s.item), Buy("chassis", s.item, 1)))
+    for f in campaign.frames:
+        quote = repair_quote(f)
+        if f.status == "destroyed" and f.busy_days == 0 and isinstance(quote, Quote):
+            armed = frame_power(f) >= class_weight(f.chassis)
+            cost = quote.cost + (0 if armed else ARM_BUDGET)
+            options.append((cost, f.chassis, class_weight(f.chassis), Repair(f.id)))
+    sale = 0 if weakest is None else frame_sale_price(campaign, weakest.id)
+    most = catalog().missions.lance.max_frames
+    options.sort(key=lambda o: (o[0], o[1], o[3].to_text()))
+    for cost, chassis, strength, step in options:
+        strengths = sorted([*kept, strength], reverse=True)[:most]
+        if not can_work(campaign, len(strengths), sum(strengths)):
+            continue
+        left = campaign.credits + sale - cost - hire
+        if left < floor(campaign, "repair", class_upkeep(chassis)):
+            return None
+        if weakest is None:
+            return step
+        return SellFrame(weakest.id) if weakest.busy_days == 0 else None
+    return None
+
+
 def liquidate(state: GameState, campaign: Campaign) -> Command | None:
     """When the company cannot field and pay for a lance and cannot afford to grow one: scrap
     destroyed frames for the arms they still carry; in a cash crunch sell the frame outside
@@ -355,7 +426,7 @@ def liquidate(state: GameState, campaign: Campaign) -> Command | None:
             return SellFrame(f.id)
     if not in_crunch(campaign):
         return None
-    keep = {f.id for f in potential_lance(campaign)}
+    keep = {f.id for f in potential_lance(campaign, mended=True)}
     spare_frames = [
         f
         for f in alive(campaign)
@@ -422,6 +493,8 @@ def contract(state: GameState, campaign: Campaign) -> Command | None:
     if any(ready_in(campaign, f) <= WAIT_FOR_LANCE for f in waiting):
         return None
     chosen = choose_contract(campaign, frames)
+    if chosen is None and stuck(campaign):
+        chosen = last_stand(campaign, frames)
     if chosen is None:
         return None
     level = payout_level(campaign)
@@ -551,6 +624,7 @@ RULES: tuple[Rule, ...] = (
     sales,
     fuel,
     install,
+    recover,
     buy_frame,
     arm,
     liquidate,
