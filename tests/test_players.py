@@ -19,6 +19,7 @@ from mac_tui.campaign.commands import (
 from mac_tui.campaign.legal import NEW_COMPANY
 from mac_tui.campaign.market import frame_sale_price
 from mac_tui.campaign.state import Frame, Market, Stock
+from mac_tui.campaign.timeflow import daily_upkeep
 from mac_tui.catalog import catalog
 from mac_tui.combat.commands import AutoDeploy, Move, StartBattle, Withdraw
 from mac_tui.combat.skirmish import NewSkirmish, make_state
@@ -36,6 +37,8 @@ from mac_tui.players.appraisal import (
     MARKSMEN_MARGIN,
     OPENING_DAYS,
     OPENING_RESERVE_PERCENT,
+    RICH_DAYS,
+    RICH_MARGIN,
     floor,
     frame_power,
     hardest_handled,
@@ -299,8 +302,8 @@ def test_the_autopilot_takes_its_pay_in_cash_while_short_and_in_salvage_when_ric
 
 def test_the_autopilot_wants_a_margin_against_pilots_who_aim() -> None:
     """The sensible autopilot takes on a difficulty whose enemy pilots call shots (Tactics 5+,
-    AI3: difficulty 4 and 5) only with `MARKSMEN_MARGIN` points of power beyond its threat;
-    easier ones at their threat."""
+    AI3: difficulty 4 and 5) only with `MARKSMEN_MARGIN` points of power beyond its threat
+    (`RICH_MARGIN` once it holds `RICH_DAYS` of upkeep); easier ones at their threat."""
     cat = catalog()
     d = cat.missions.difficulty
     aiming = [n for n in range(d.min, d.max + 1) if marksmen_margin(n) > 0]
@@ -321,6 +324,12 @@ def test_the_autopilot_wants_a_margin_against_pilots_who_aim() -> None:
     short = [*mediums[:3], raider]
     assert four_d4 <= power(short) < four_d4 + MARKSMEN_MARGIN
     assert hardest_handled(c, short) == 3
+    # a rich company risks the marksmen with a smaller margin
+    assert RICH_MARGIN < MARKSMEN_MARGIN and power(short) == four_d4 + RICH_MARGIN
+    rich = attrs.evolve(c, credits=RICH_DAYS * daily_upkeep(c))
+    assert marksmen_margin(4, rich) == RICH_MARGIN and marksmen_margin(4, c) == MARKSMEN_MARGIN
+    assert hardest_handled(rich, short) == 4
+    assert hardest_handled(attrs.evolve(rich, credits=rich.credits - 1), short) == 3
 
 
 def _company(**changes: object) -> GameState:

@@ -29,6 +29,7 @@ SAFETY_MARGIN = 0  # outside a cash crunch the lance wants this much power beyon
 CRUNCH_STRETCH = 1  # in a cash crunch the lance takes on this much more threat
 LAST_STAND_STRETCH = 2  # a lance that can work nowhere takes on this much more threat here
 MARKSMEN_MARGIN = 2  # the lance wants this much power beyond the threat of pilots who aim
+RICH_MARGIN = 1  # ...or this much once the company is rich (`RICH_DAYS` of upkeep in hand)
 ARM_BUDGET = 40_000  # a chassis is bought only with this much left to arm it
 ROSTER_MAX = 4  # frames (not destroyed) the company keeps: one full lance
 MIN_LANCE = 4  # frames a lance waits for, when the company has that many...
@@ -141,11 +142,16 @@ def threat(contract: Contract) -> int:
     return threat_of(classes, contract.difficulty)
 
 
-def marksmen_margin(difficulty: int) -> int:
+def marksmen_margin(difficulty: int, campaign: Campaign | None = None) -> int:
     """`MARKSMEN_MARGIN` against a difficulty whose enemy pilots call shots (Tactics
-    `CALLED_SHOTS_TACTICS`, AI3: aimed at the head they kill pilots), else 0."""
+    `CALLED_SHOTS_TACTICS`, AI3: aimed at the head they kill pilots), else 0; a rich company
+    (`campaign` holding `RICH_DAYS` of upkeep) can afford the risk with `RICH_MARGIN`."""
     aims = catalog().enemy_force(difficulty).tactics >= CALLED_SHOTS_TACTICS
-    return MARKSMEN_MARGIN if aims else 0
+    if not aims:
+        return 0
+    if campaign is not None and campaign.credits >= RICH_DAYS * daily_upkeep(campaign):
+        return RICH_MARGIN
+    return MARKSMEN_MARGIN
 
 
 def comfort(campaign: Campaign) -> int:
@@ -166,7 +172,8 @@ def suitable(campaign: Campaign, contract: Contract, frames: Sequence[Frame]) ->
         len(frames) >= len(contract.enemies)
         and contract.place == campaign.place
         and contract.difficulty <= comfort(campaign)
-        and threat(contract) + marksmen_margin(contract.difficulty) <= power(frames) + stretch
+        and threat(contract) + marksmen_margin(contract.difficulty, campaign)
+        <= power(frames) + stretch
     )
 
 
@@ -219,7 +226,7 @@ def handled(campaign: Campaign, count: int, strength: int) -> int:
         n
         for n in range(d.min, top + 1)
         if len(cat.enemy_force(n).classes) <= count
-        and threat_of(cat.enemy_force(n).classes, n) + marksmen_margin(n) <= strength
+        and threat_of(cat.enemy_force(n).classes, n) + marksmen_margin(n, campaign) <= strength
     ]
     return max(able, default=0)
 
