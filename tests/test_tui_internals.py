@@ -21,6 +21,21 @@ from textual.widgets import Static
 from mac_tui.tui.internals import RELIES_ON, RestylesOnChange
 from mac_tui.tui.widgets.footer import GameFooter
 
+
+def _count_frames(app: App[Any]) -> list[object]:
+    """The frames `app` paints from now on (each full or partial compositor update)."""
+    frames: list[object] = []
+    display = app._display
+
+    def shown(screen: Any, update: Any) -> None:
+        if isinstance(update, CompositorUpdate):
+            frames.append(update)
+        display(screen, update)
+
+    app._display = shown  # type: ignore[method-assign,assignment]
+    return frames
+
+
 #: sha256 (first 16 hex digits) of the source of each Textual function `internals.py` relies
 #: on, in Textual 8.2.8. A new Textual changes some: read the piece again, then the digest.
 DIGESTS = {
@@ -224,15 +239,7 @@ async def test_a_hub_section_seen_before_lays_out_once_and_paints_one_frame(tmp_
             refresh_layout(*args, **kwargs)
 
         hub._refresh_layout = counted  # type: ignore[method-assign]
-        frames: list[object] = []
-        display = app._display
-
-        def shown(screen: Any, update: Any) -> None:
-            if isinstance(update, CompositorUpdate):
-                frames.append(update)
-            display(screen, update)
-
-        app._display = shown  # type: ignore[method-assign]
+        frames = _count_frames(app)
         message = hub.query_one("#message", Static)
         for key in "2345671":  # each section drawn once (its first showing fills it)
             await pilot.press(key)
@@ -296,15 +303,7 @@ async def test_the_battle_log_page_opened_again_paints_one_frame(tmp_path: Path)
         await pilot.pause()
         await pilot.press("L", "escape")
         await pilot.pause()
-        frames: list[object] = []
-        display = app._display
-
-        def shown(screen: Any, update: Any) -> None:
-            if isinstance(update, CompositorUpdate):
-                frames.append(update)
-            display(screen, update)
-
-        app._display = shown  # type: ignore[method-assign]
+        frames = _count_frames(app)
         await pilot.press("L")
         await pilot.pause()
         assert isinstance(app.screen, HistoryScreen)

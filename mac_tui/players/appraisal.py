@@ -142,6 +142,11 @@ def threat(contract: Contract) -> int:
     return threat_of(classes, contract.difficulty)
 
 
+def is_rich(campaign: Campaign) -> bool:
+    """The company holds `RICH_DAYS` of upkeep."""
+    return campaign.credits >= RICH_DAYS * daily_upkeep(campaign)
+
+
 def marksmen_margin(difficulty: int, campaign: Campaign | None = None) -> int:
     """`MARKSMEN_MARGIN` against a difficulty whose enemy pilots call shots (Tactics
     `CALLED_SHOTS_TACTICS`, AI3: aimed at the head they kill pilots), else 0; a rich company
@@ -149,7 +154,7 @@ def marksmen_margin(difficulty: int, campaign: Campaign | None = None) -> int:
     aims = catalog().enemy_force(difficulty).tactics >= CALLED_SHOTS_TACTICS
     if not aims:
         return 0
-    if campaign is not None and campaign.credits >= RICH_DAYS * daily_upkeep(campaign):
+    if campaign is not None and is_rich(campaign):
         return RICH_MARGIN
     return MARKSMEN_MARGIN
 

@@ -101,7 +101,6 @@ from ..campaign.pilots import hire_refusal, train_refusal
 from ..campaign.refit import loadout_text, plan_refit
 from ..campaign.repair import Quote, plan_repair, repair_quote, wreck_price, wreck_repair_cost
 from ..campaign.state import Campaign, Frame
-from ..campaign.timeflow import daily_upkeep
 from ..campaign.travel import current_system, destinations, route_plan
 from ..catalog import SIZES, catalog
 from ..core import Command
@@ -118,7 +117,6 @@ from .appraisal import (
     LEAVE_DAYS,
     MIN_DEPLOY,
     MIN_LANCE,
-    RICH_DAYS,
     ROSTER_MAX,
     SPARE_KEEP,
     WAIT_FOR_LANCE,
@@ -142,6 +140,7 @@ from .appraisal import (
     free_pilots,
     hardest_handled,
     in_crunch,
+    is_rich,
     lance,
     last_stand,
     lowest_offer,
@@ -453,7 +452,7 @@ def last_paid(campaign: Campaign) -> int | None:
 
 def on_leave(campaign: Campaign) -> bool:
     """A company holding `RICH_DAYS` of upkeep takes `LEAVE_DAYS` of leave after a contract."""
-    if campaign.credits < RICH_DAYS * daily_upkeep(campaign):
+    if not is_rich(campaign):
         return False
     paid = last_paid(campaign)
     return paid is not None and campaign.day - paid < LEAVE_DAYS
