@@ -13,6 +13,7 @@ from typing import Any
 from ..catalog import LOCATION_ORDER
 from ..combat.state import Battle, Side, Unit
 from ..core import Event
+from ..ruleset import format_ruleset
 from ..save import CONVERTER
 
 
@@ -37,8 +38,9 @@ def _unit_record(unit: Unit) -> dict[str, Any]:
 
 
 def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None) -> dict[str, Any]:
-    """The first line; `policies` (side -> the spec of the policy playing it, e.g. `ai`,
-    `greedy`, `bots/mine.py:play`) is recorded when the caller names them."""
+    """The first line (with `ruleset`, `O2,O3`, when optional rules are on); `policies`
+    (side -> the spec of the policy playing it, e.g. `ai`, `greedy`, `bots/mine.py:play`) is
+    recorded when the caller names them."""
     head = {
         "type": "battle",
         "seed": seed,
@@ -55,6 +57,8 @@ def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None
     }
     if policies is not None:
         head["policies"] = dict(policies)
+    if battle.ruleset:  # O0.7; a core battle's line is as it always was
+        head["ruleset"] = format_ruleset(battle.ruleset)
     return head
 
 
