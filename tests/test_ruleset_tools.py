@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mac_tui import ruleset as rs
+from mac_tui.bots import api
 from mac_tui.catalog import catalog, data_dir, load_catalog, use_catalog
 from mac_tui.cli import main
 from mac_tui.combat.skirmish import make_state
@@ -75,6 +76,11 @@ def test_sim_of_the_core_game_names_no_ruleset(
 def test_sim_refuses_an_unknown_landscape(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sim", "--landscape", "moon"]) == 2
     assert "no landscape 'moon'" in capsys.readouterr().err
+
+
+def test_a_bot_reads_the_rules_of_its_battle(playable: None) -> None:
+    assert api.rules(make_state(3, 1)) == ()
+    assert api.rules(make_state(3, 1, ruleset=("O2", "O3"))) == ("O2", "O3")
 
 
 def test_the_battle_log_names_the_ruleset_only_when_there_is_one(playable: None) -> None:
