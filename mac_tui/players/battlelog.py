@@ -1,7 +1,8 @@
 """The battle log: one JSON object per line (docs/battle-log.md).
 
 The first line describes the battle (map terrain per hex, every frame with chassis, pilot,
-loadout, equipment and position); then one line per event; the last line is the result.
+loadout, equipment and position; the optional rules, `ruleset`, when there are some); then
+one line per event; the last line is the result.
 """
 
 from __future__ import annotations
@@ -38,9 +39,8 @@ def _unit_record(unit: Unit) -> dict[str, Any]:
 
 
 def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None) -> dict[str, Any]:
-    """The first line (with `ruleset`, `O2,O3`, when optional rules are on); `policies`
-    (side -> the spec of the policy playing it, e.g. `ai`, `greedy`, `bots/mine.py:play`) is
-    recorded when the caller names them."""
+    """The first line; `policies` (side -> the spec of the policy playing it, e.g. `ai`,
+    `greedy`, `bots/mine.py:play`) is recorded when the caller names them."""
     head = {
         "type": "battle",
         "seed": seed,
