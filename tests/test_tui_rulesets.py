@@ -12,15 +12,17 @@ from typing import Any
 
 import pytest
 from rich.text import Text
-from textual.widgets import Button, OptionList
+from textual.widgets import Button, DataTable, OptionList
 
 from mac_tui import ruleset as rs
 from mac_tui.combat.skirmish import make_state
 from mac_tui.game import parse_command
+from mac_tui.players.ai_v1 import decide  # the first AI: quick, and enough to end a battle
 from mac_tui.savefolder import Listing, peek_header
 from mac_tui.session import Session
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import CONFIG_ENV, Settings
+from mac_tui.tui.screens.afteraction import AfterActionScreen
 from mac_tui.tui.screens.battle import BattleScreen
 from mac_tui.tui.screens.battle.layout import title_forms
 from mac_tui.tui.screens.help import HelpScreen
@@ -199,3 +201,38 @@ def test_the_save_list_shows_each_saves_rules(
     monkeypatch.setattr(rs, "PLAYABLE", frozenset({"O2"}))  # an older game: no O3
     assert rules_cell(header) == "O2,O3 (cannot play)"
     assert rules_cell({}) == "core"
+
+
+async def test_the_after_action_report_names_the_rules(tmp_path: Path, playable: None) -> None:
+    session = Session.new(1)
+    for line in ("new-campaign Iron --rules O2", "accept C1 2 F1+F2"):
+        assert session.apply(parse_command(line)).accepted, line
+    while session.state.battle is not None:
+        assert session.apply(decide(session.state).command).accepted
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_session(session, tmp_path / "iron-1.json")
+        app.show_game()
+        await pilot.pause()
+        assert isinstance(app.screen, AfterActionScreen)
+        assert "Optional rules: O2 Elevation and falling" in plain(app.screen.query_one("#aa-text"))
+
+
+async def test_continue_says_why_a_save_of_other_rules_cannot_be_played(
+    tmp_path: Path, playable: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save made by a version that played O3, opened by one that does not: refused with
+    the module named, and the save list marks it."""
+    session = Session.new(8)
+    assert session.apply(parse_command("new-campaign Iron --rules O3")).accepted
+    session.save(tmp_path / "iron-8.json")
+    monkeypatch.setattr(rs, "PLAYABLE", frozenset({"O2"}))
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "c")
+        assert app.session is None
+        said = " ".join(str(n.message) for n in app._notifications)
+        assert "not playable in this version of the game: O3 Destructible terrain" in said
+        await press(pilot, "l")
+        table = app.screen.query_one("#saves", DataTable)
+        assert "O3 (cannot play)" in [str(c) for c in table.get_row_at(0)]
