@@ -236,3 +236,15 @@ async def test_continue_says_why_a_save_of_other_rules_cannot_be_played(
         await press(pilot, "l")
         table = app.screen.query_one("#saves", DataTable)
         assert "O3 (cannot play)" in [str(c) for c in table.get_row_at(0)]
+
+
+async def test_the_tutorial_is_the_core_game(tmp_path: Path, playable: None) -> None:
+    """O0a: rules chosen for the next new game do not reach the tutorial."""
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "b")
+        await choose_o2(pilot)
+        await press(pilot, "escape", "t")
+        assert isinstance(app.screen, BattleScreen)
+        assert app.session is not None and app.session.state.ruleset == ()
+        assert "rules" not in plain(app.screen.query_one("#battle-title"))
