@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -194,3 +195,22 @@ def test_mac_tui_rules_prints_the_modules_and_their_tables(
     assert main(["rules", "modules"]) == 0
     printed = capsys.readouterr().out
     assert "Range-band battles" in printed and "O11" in printed
+
+
+def test_a_lab_row_of_rules_no_longer_playable_is_refused_on_repeat(
+    playable: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    db = tmp_path / "lab.sqlite"
+    flags = ["--set", "a=greedy", "--set", "b=greedy", "--set", "difficulty=1"]
+    assert main(["lab", "run", *flags, "--set", "rules=O2", "--seeds", "1", "--jobs", "1",
+                 "--db", str(db)]) == 0  # fmt: skip
+    with sqlite3.connect(db) as con:
+        ((key, config),) = con.execute("SELECT key, config FROM runs").fetchall()
+    assert json.loads(config)["rules"] == "O2"
+    capsys.readouterr()
+    monkeypatch.setattr(rs, "PLAYABLE", frozenset())
+    assert main(["lab", "repeat", key, "--db", str(db)]) == 2
+    assert "rules 'O2': not playable in this version" in capsys.readouterr().err
