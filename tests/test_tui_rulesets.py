@@ -28,6 +28,7 @@ from mac_tui.tui.screens.battle.layout import title_forms
 from mac_tui.tui.screens.help import HelpScreen
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.load import row_cells, rules_cell
+from mac_tui.tui.screens.rules import RulesScreen
 from mac_tui.tui.screens.skirmish_report import report_text
 from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen
 from mac_tui.tui.widgets.rules_choice import RulesetScreen, module_choices, toggle
@@ -248,3 +249,19 @@ async def test_the_tutorial_is_the_core_game(tmp_path: Path, playable: None) -> 
         assert isinstance(app.screen, BattleScreen)
         assert app.session is not None and app.session.state.ruleset == ()
         assert "rules" not in plain(app.screen.query_one("#battle-title"))
+
+
+async def test_the_rules_reference_lists_the_modules_by_id_and_whole_name(tmp_path: Path) -> None:
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(RulesScreen("modules"))
+        await pilot.pause()
+        table = app.screen.query_one("#rules-table", DataTable)
+        headers = [str(c.label) for c in table.columns.values()]
+        assert headers[:2] == ["Module", "Name"]
+        last = [str(c) for c in table.get_row_at(table.row_count - 1)]
+        assert last[:2] == ["O11", "Objectives, mission costs and debt"]
+        table.move_cursor(row=0)
+        await pilot.pause()
+        detail = plain(app.screen.query_one("#rules-detail"))
+        assert "Not with: O2, O3, O4, O6, O8" in detail and "Fight without a map" in detail

@@ -58,12 +58,13 @@ def cell(value: Any, g: Glyphs = UNICODE) -> Text:
 
 def fit_columns(data: list[Row], cols: list[str], room: int, g: Glyphs = UNICODE) -> list[str]:
     """The columns the table shows in `room` cells: the first always, then each that fits
-    whole (its header and every value at most `CELL_WIDTH`), in order."""
+    whole (its header and every value at most `CELL_WIDTH`, or any width for the row's name,
+    an optional module's say), in order."""
     shown: list[str] = []
     used = 0
     for n, c in enumerate(cols):
         width = max([len(header(c)), *(len(g.text(words(r.get(c)))) for r in data)]) + 2
-        if n == 0 or (width - 2 <= CELL_WIDTH and used + width <= room):
+        if n == 0 or ((width - 2 <= CELL_WIDTH or c == "name") and used + width <= room):
             shown.append(c)
             used += width
     return shown
