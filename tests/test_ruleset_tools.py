@@ -116,7 +116,10 @@ def test_the_lab_takes_rules_as_an_axis_in_one_written_form(playable: None) -> N
     assert [battle_setup(c).rules for c in experiment.cells()] == [(), ("O2",), ("O2", "O3")]
 
 
-def test_a_lab_ruleset_that_cannot_be_played_names_the_reason() -> None:
+def test_a_lab_ruleset_that_cannot_be_played_names_the_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(rs, "PLAYABLE", frozenset())  # a version that plays no module yet
     with pytest.raises(ExperimentError) as caught:
         build({"kind": "campaign", "axes": {"rules": ["", "O2"]}}, source="x.toml")
     message = str(caught.value)
@@ -154,9 +157,13 @@ def test_the_modules_table_lists_every_module_with_what_excludes_it(playable: No
 
 @pytest.fixture
 def module_data(tmp_path: Path) -> Iterator[Path]:
-    """A copy of the rules tables with an O2 file of made-up numbers, put in force."""
+    """A copy of the rules tables with an O2 file of made-up numbers, the only module file,
+    put in force."""
     root = tmp_path / "data"
     shutil.copytree(data_dir(), root)
+    for module in catalog().modules.values():  # the modules' own files as shipped: none
+        if module.data:
+            (root / module.data).unlink(missing_ok=True)
     (root / "elevation.toml").write_text(
         'note = "made up"\n\n[[landscape]]\nid = "hills"\nrule = "O2.2"\nlevels = [50, 30, 20]\n\n'
         '[[landscape]]\nid = "flat"\nrule = "O2.2"\nlevels = [90, 10, 0]\n\n'

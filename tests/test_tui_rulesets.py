@@ -158,7 +158,10 @@ async def test_a_refused_module_stays_off_and_says_why(tmp_path: Path, playable:
         assert not isinstance(app.screen, RulesetScreen)
 
 
-async def test_with_no_module_playable_the_chooser_says_so(tmp_path: Path) -> None:
+async def test_with_no_module_playable_the_chooser_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rs, "PLAYABLE", frozenset())
     app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(RulesetScreen((), "this campaign"))
