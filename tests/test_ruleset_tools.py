@@ -22,7 +22,7 @@ from mac_tui.lab.runs import battle_setup
 from mac_tui.players import battlelog
 from mac_tui.players.autorun import autoplay
 from mac_tui.players.duel import Match, Setup
-from mac_tui.rules_view import all_tables, module_tables, rows
+from mac_tui.rules_view import TABLES, all_tables, module_tables, rows
 
 
 @pytest.fixture
@@ -157,17 +157,18 @@ def test_the_modules_table_lists_every_module_with_what_excludes_it(playable: No
 
 @pytest.fixture
 def module_data(tmp_path: Path) -> Iterator[Path]:
-    """A copy of the rules tables with an O2 file of made-up numbers, the only module file,
-    put in force."""
+    """A copy of the rules tables where O5 has a data file of made-up numbers and O7 names
+    one that is not there, put in force."""
     root = tmp_path / "data"
     shutil.copytree(data_dir(), root)
-    for module in catalog().modules.values():  # the modules' own files as shipped: none
-        if module.data:
-            (root / module.data).unlink(missing_ok=True)
-    (root / "elevation.toml").write_text(
-        'note = "made up"\n\n[[landscape]]\nid = "hills"\nrule = "O2.2"\nlevels = [50, 30, 20]\n\n'
-        '[[landscape]]\nid = "flat"\nrule = "O2.2"\nlevels = [90, 10, 0]\n\n'
-        '[fall]\nrule = "O2.8"\ndamage = 5\n',
+    modules = (root / "modules.toml").read_text(encoding="utf-8")
+    for module, file in (("O5", "fire.toml"), ("O7", "missing.toml")):
+        modules = modules.replace(f'id = "{module}"\n', f'id = "{module}"\ndata = "{file}"\n')
+    (root / "modules.toml").write_text(modules, encoding="utf-8")
+    (root / "fire.toml").write_text(
+        'note = "made up"\n\n[[landscape]]\nid = "hills"\nrule = "O5.2"\nlevels = [50, 30, 20]\n\n'
+        '[[landscape]]\nid = "flat"\nrule = "O5.2"\nlevels = [90, 10, 0]\n\n'
+        '[fall]\nrule = "O5.8"\ndamage = 5\n',
         encoding="utf-8",
     )
     previous = use_catalog(load_catalog(root))
@@ -178,17 +179,18 @@ def module_data(tmp_path: Path) -> Iterator[Path]:
 def test_a_modules_own_file_gives_tables_of_its_own(module_data: Path) -> None:
     cat = catalog()
     tables = module_tables(cat)
-    assert list(tables) == ["o2-landscape", "o2"]  # O3's file is not there: no table
-    assert tables["o2-landscape"][0] == "O2 Elevation and falling, data/elevation.toml: landscape"
-    assert rows(cat, "o2-landscape") == [
-        {"id": "hills", "rule": "O2.2", "levels": [50, 30, 20]},
-        {"id": "flat", "rule": "O2.2", "levels": [90, 10, 0]},
+    assert [t for t in tables if t.startswith(("o5", "o7"))] == ["o5-landscape", "o5"]
+    assert tables["o5-landscape"][0] == "O5 Movement and fire, data/fire.toml: landscape"
+    assert rows(cat, "o5-landscape") == [
+        {"id": "hills", "rule": "O5.2", "levels": [50, 30, 20]},
+        {"id": "flat", "rule": "O5.2", "levels": [90, 10, 0]},
     ]
-    assert rows(cat, "o2") == [
+    assert rows(cat, "o5") == [
         {"section": "", "rule_id": "", "rule": "note", "setting": "made up"},
-        {"section": "fall", "rule_id": "O2.8", "rule": "damage", "setting": 5},
+        {"section": "fall", "rule_id": "O5.8", "rule": "damage", "setting": 5},
     ]
-    assert list(all_tables(cat))[-3:] == ["modules", "o2-landscape", "o2"]
+    assert list(all_tables(cat))[: len(TABLES)] == list(TABLES)  # the core game's first
+    assert list(TABLES)[-1] == "modules"
 
 
 def test_mac_tui_rules_prints_the_modules_and_their_tables(
@@ -196,8 +198,8 @@ def test_mac_tui_rules_prints_the_modules_and_their_tables(
 ) -> None:
     assert main(["rules"]) == 0
     listing = capsys.readouterr().out
-    assert "modules" in listing and "o2-landscape" in listing
-    assert main(["rules", "o2-landscape", "--json"]) == 0
+    assert "modules" in listing and "o5-landscape" in listing
+    assert main(["rules", "o5-landscape", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["id"] == "hills"
     assert main(["rules", "modules"]) == 0
     printed = capsys.readouterr().out
