@@ -349,13 +349,24 @@ def render(cat: Catalog, table: str) -> Any:
         padding=0,
         show_edge=False,
     )
-    columns = [c for c in (data[0] if data else {}) if c not in HIDDEN or len(data[0]) <= 3]
+    first = data[0] if data else {}
+    module = table not in TABLES  # a module's own table: read from its file, any width
+    # ids are for tools, but a module's table without names shows them: they name its rows
+    columns = [
+        c
+        for c in first
+        if c not in HIDDEN or len(first) <= 3 or (c == "id" and module and "name" not in first)
+    ]
     for col in columns:
         numeric = all(
             isinstance(r.get(col), int) and not isinstance(r.get(col), bool) for r in data
         )
         header = HEADERS.get(col, col.replace("_", " "))
         wraps = col in WRAPPING
+        if module and col == "name":  # a module's wide table cuts other columns, never names
+            longest = max(len(_cell(r.get(col))) for r in data)
+            out.add_column(header, no_wrap=True, min_width=longest)
+            continue
         out.add_column(
             header,
             justify="right" if numeric else "left",
