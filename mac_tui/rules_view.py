@@ -142,7 +142,7 @@ def module_tables(cat: Catalog) -> dict[str, Table]:
         if not raw:
             continue
         key = m.lower()
-        where = f"{m} {record.name}, data/{record.data}"
+        where = f"{m} {record.name}"
         singles: list[Row] = []
         for name, value in raw.items():
             if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
@@ -157,7 +157,7 @@ def module_tables(cat: Catalog) -> dict[str, Table]:
             else:
                 singles.append({"section": "", "rule_id": "", "rule": name, "setting": value})
         if singles:
-            out[key] = (where, _fixed(singles))
+            out[key] = (f"{where}, data/{record.data}", _fixed(singles))
     return out
 
 

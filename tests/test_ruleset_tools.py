@@ -180,7 +180,8 @@ def test_a_modules_own_file_gives_tables_of_its_own(module_data: Path) -> None:
     cat = catalog()
     tables = module_tables(cat)
     assert [t for t in tables if t.startswith(("o5", "o7"))] == ["o5-landscape", "o5"]
-    assert tables["o5-landscape"][0] == "O5 Movement and fire, data/fire.toml: landscape"
+    assert tables["o5-landscape"][0] == "O5 Movement and fire: landscape"
+    assert tables["o5"][0] == "O5 Movement and fire, data/fire.toml"
     assert rows(cat, "o5-landscape") == [
         {"id": "hills", "rule": "O5.2", "levels": [50, 30, 20]},
         {"id": "flat", "rule": "O5.2", "levels": [90, 10, 0]},

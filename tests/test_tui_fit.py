@@ -214,6 +214,7 @@ def cases(stages: Stages, wide: Session) -> dict[str, Opener]:
         "tutorial-deployment": opened(None, "t"),
         "tutorial-first-order": opened(None, "t", "a", "s"),
         "rules": opened(None, "r"),
+        "rules-last-table": opened(None, "r", "end"),  # the modules', or a module's own
         **{f"how-to-play-{n}": opened(None, "p", *["right_square_bracket"] * n) for n in range(6)},
         "settings": opened(None, "s"),
         "scores": opened(None, "h"),
@@ -248,6 +249,7 @@ CASES = [
     "tutorial-deployment",
     "tutorial-first-order",
     "rules",
+    "rules-last-table",
     *(f"how-to-play-{n}" for n in range(6)),
     "settings",
     "scores",

@@ -83,7 +83,7 @@ class RulesScreen(Screen[None]):
     RulesScreen #rules-body { height: 1fr; }
     RulesScreen #rules-list { width: 22; height: 1fr; }
     RulesScreen #rules-right { width: 1fr; }
-    RulesScreen #rules-title { height: 1; padding: 0 1; text-style: bold; background: $surface; }
+    RulesScreen #rules-title { height: auto; padding: 0 1; text-style: bold; background: $surface; }
     RulesScreen #rules-detail-box { height: auto; max-height: 7; background: $surface; }
     RulesScreen #rules-detail { height: auto; padding: 0 1; }
     RulesScreen #rules-head { height: 1; padding: 0 1; background: $panel; }
