@@ -19,6 +19,7 @@ from mac_tui.combat.skirmish import make_state
 from mac_tui.game import parse_command
 from mac_tui.players.ai_v1 import decide  # the first AI: quick, and enough to end a battle
 from mac_tui.savefolder import Listing, peek_header
+from mac_tui.server.scores import SCORES_ENV, collect, scores_json
 from mac_tui.session import Session
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import CONFIG_ENV, Settings
@@ -29,6 +30,7 @@ from mac_tui.tui.screens.help import HelpScreen
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.load import row_cells, rules_cell
 from mac_tui.tui.screens.rules import RulesScreen
+from mac_tui.tui.screens.scores import ScoresScreen
 from mac_tui.tui.screens.skirmish_report import report_text
 from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen
 from mac_tui.tui.widgets.rules_choice import RulesetScreen, module_choices, toggle
@@ -268,3 +270,29 @@ async def test_the_rules_reference_lists_the_modules_by_id_and_whole_name(tmp_pa
         await pilot.pause()
         detail = plain(app.screen.query_one("#rules-detail"))
         assert "Not with: O2, O3, O4, O6, O8" in detail and "Fight without a map" in detail
+
+
+async def test_a_high_score_says_which_optional_rules_it_was_played_with(
+    tmp_path: Path, playable: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(SCORES_ENV, raising=False)  # the game's own saves
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    for name, line in (("iron", "new-campaign Iron --rules O2,O3"), ("core", "new-campaign Core")):
+        session = Session.new(8)
+        assert session.apply(parse_command(line)).accepted
+        days = "advance-day 3" if name == "iron" else "advance-day 1"  # Iron ranks first
+        assert session.apply(parse_command(days)).accepted
+        session.save(saves / f"{name}-8.json")
+    got = collect(saves)
+    by_company = {s.company: s for s in got.rows}
+    assert by_company["Iron"].rules == "O2,O3" and by_company["Core"].rules == ""
+    rows = scores_json(got)["scores"]
+    assert [r.get("rules") for r in rows] == ["O2,O3", None]  # a core game's row as it was
+    app = MacApp(saves=saves, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, ScoresScreen)
+        assert plain(app.screen.query_one("#scores-detail")).endswith("optional rules O2,O3")
