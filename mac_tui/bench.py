@@ -301,9 +301,12 @@ def bench_ai(args: argparse.Namespace) -> int:
         if unknown:
             print(f"bench ai: no target {', '.join(unknown)} ({', '.join(aibench.TARGETS)})")
             return 2
+    from .ruleset import RulesetError, parse_ruleset
+
     try:
         load_policy(args.policy)
-    except SpecError as exc:
+        rules = parse_ruleset(args.rules)
+    except (SpecError, RulesetError) as exc:
         print(f"bench ai: {exc}")
         return 2
     seeds = dict(aibench.QUICK if args.quick else aibench.FULL)
@@ -327,8 +330,16 @@ def bench_ai(args: argparse.Namespace) -> int:
                 flush=True,
             )
     t0 = time.perf_counter()
+    if rules and not args.json:
+        print(f"every game under the optional rules {','.join(rules)}", flush=True)
     lines = aibench.measure(
-        targets, policy=args.policy, seeds=seeds, jobs=jobs, show_progress=show, on_line=shown
+        targets,
+        policy=args.policy,
+        seeds=seeds,
+        jobs=jobs,
+        show_progress=show,
+        on_line=shown,
+        rules=rules,
     )
     if args.json:
         print(aibench.to_json(lines))
@@ -355,6 +366,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ai.add_argument("--quick", action="store_true", help="small samples, for development")
     ai.add_argument("--seeds", type=int, default=None, help="seeds per sample (all targets)")
     ai.add_argument("--policy", default="ai", help="the policy under test (default ai)")
+    ai.add_argument(
+        "--rules", default="", help="optional rules modules every game plays under, e.g. O2,O3"
+    )
     ai.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
     ai.add_argument("--json", action="store_true", help="print the lines as JSON")
     lab = p.add_argument_group("lab: battles/s/core and the lab's overhead (issue 15)")

@@ -19,7 +19,7 @@ from mac_tui.cli import main
 from mac_tui.combat.skirmish import make_state
 from mac_tui.lab.experiment import AXES, ExperimentError, build, run_key
 from mac_tui.lab.runs import battle_setup
-from mac_tui.players import battlelog
+from mac_tui.players import aibench, battlelog
 from mac_tui.players.autorun import autoplay
 from mac_tui.players.duel import Match, Setup
 from mac_tui.rules_view import TABLES, all_tables, module_tables, rows
@@ -224,3 +224,17 @@ def test_a_lab_row_of_rules_no_longer_playable_is_refused_on_repeat(
     monkeypatch.setattr(rs, "PLAYABLE", frozenset())
     assert main(["lab", "repeat", key, "--db", str(db)]) == 2
     assert "rules 'O2': not playable in this version" in capsys.readouterr().err
+
+
+def test_bench_ai_plays_every_game_under_its_rules(playable: None) -> None:
+    bench = aibench.Bench("greedy", {"difficulty": 1}, 1, False, ("O2",))
+    lines = bench.difficulty(1, "difficulty", 1)
+    assert lines and all(x.command.endswith("--rules O2") for x in lines)
+    assert [s.rules for s in bench.runs] == [("O2",)]
+
+
+def test_bench_ai_refuses_rules_it_cannot_play(capsys: pytest.CaptureFixture[str]) -> None:
+    from mac_tui.bench import main as bench_main
+
+    assert bench_main(["ai", "--rules", "O1,O3"]) == 2
+    assert "O1 and O3 cannot be played together" in capsys.readouterr().out
