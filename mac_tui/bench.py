@@ -20,6 +20,7 @@ reads and checks the file and replays its log once, hashing only the end state.
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import sys
 import time
@@ -332,14 +333,9 @@ def bench_ai(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     if rules and not args.json:
         print(f"every game under the optional rules {','.join(rules)}", flush=True)
-    lines = aibench.measure(
-        targets,
-        policy=args.policy,
-        seeds=seeds,
-        jobs=jobs,
-        show_progress=show,
-        on_line=shown,
-        rules=rules,
+    measure = functools.partial(aibench.measure, rules=rules)
+    lines = measure(
+        targets, policy=args.policy, seeds=seeds, jobs=jobs, show_progress=show, on_line=shown
     )
     if args.json:
         print(aibench.to_json(lines))
