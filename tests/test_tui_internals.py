@@ -249,11 +249,11 @@ async def test_a_hub_section_seen_before_lays_out_once_and_paints_one_frame(tmp_
             height = message.size.height
             await pilot.press(key)
             await pilot.pause()
-            # the switch lays the stack out; the hint lays out again only for a new height
-            assert len(layouts) - before == (1 if message.size.height == height else 2)
+            # the switch lays the stack out once, a hint of a new height included (Textual
+            # would lay it out again for the line's new size: MessageLine._size_updated)
+            assert len(layouts) - before == 1
             assert str(message.render()).startswith("Hint:")
-            if message.size.height == height:  # one frame: the focus's repaints included
-                assert len(frames) - painted == 1
+            assert len(frames) - painted == 1, (key, height, message.size.height)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
