@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from mac_tui.tui.internals import RELIES_ON, RestylesOnChange
+from mac_tui.tui.internals import RELIES_ON, KeepsStyledLines, RestylesOnChange, StyledLines
 from mac_tui.tui.widgets.footer import GameFooter
 
 
@@ -67,6 +67,9 @@ DIGESTS = {
     "textual._compositor:ChopsUpdate.__rich_console__": "c45d5804ef810b78",
     "textual._compositor:Compositor.update_widgets": "86c02b2f8d6d93dd",
     "textual._compositor:Compositor.find_widget": "40531dc312b3cadf",
+    "textual._styles_cache:StylesCache.render_widget": "b946353fb1eb72b9",
+    "textual._styles_cache:StylesCache.render": "0945715ef8aede9b",
+    "textual.widget:Widget.__init__": "853c53fbb9484437",
 }
 
 
@@ -339,3 +342,47 @@ async def test_a_hidden_hub_section_keeps_its_height_while_the_stack_changes(
         await pilot.press("1")
         await pilot.pause()
         assert roster.size == stack.size and roster.region == stack.region
+
+
+class Lines(KeepsStyledLines, Static):
+    """A widget whose lines are kept (a `Static` keeps its picture's strips between repaints
+    of the same size)."""
+
+
+class Boxes(App[None]):
+    CSS = """
+    #plain { height: 3; background: $panel; }
+    #boxed { height: 5; border: round $accent; padding: 0 1; background: $surface; }
+    #faded { height: 3; opacity: 0.5; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Lines("one\ntwo [b]bold[/]", id="plain")
+        yield Lines("one\ntwo", id="boxed")
+        yield Lines("faded", id="faded")
+
+
+async def test_styled_lines_are_textuals_and_the_same_line_comes_back_as_the_same_object() -> None:
+    from textual._styles_cache import StylesCache
+    from textual.geometry import Region
+
+    app = Boxes()
+    async with app.run_test(size=(30, 12)) as pilot:
+        await pilot.pause()
+        for widget in app.query(Lines):
+            assert isinstance(widget._styles_cache, StyledLines)
+            whole = Region(0, 0, *widget.size)
+            kept = widget.render_lines(whole)
+            widget._styles_cache.clear()  # Textual's per-line cache: styled again, or kept
+            again = widget.render_lines(whole)
+            textuals = StylesCache().render_widget(widget, whole)
+            assert (
+                [list(s) for s in kept] == [list(s) for s in textuals] == [list(s) for s in again]
+            )
+            same = [a is b for a, b in zip(kept, again, strict=True)]
+            # only a plain box (no border, padding or opacity) keeps its lines as objects
+            assert all(same) if widget.id == "plain" else not any(same)
+        plain = app.query_one("#plain", Lines)
+        plain.update("changed")
+        await pilot.pause()
+        assert "changed" in "".join(s.text for s in plain.render_lines(Region(0, 0, *plain.size)))

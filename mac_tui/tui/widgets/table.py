@@ -29,10 +29,11 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
 
+from ..internals import KeepsStyledLines
 from .focus_styles import KeepsFocusStyles
 
 
-class GameTable(KeepsFocusStyles, DataTable[Any]):
+class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("home", "first_row", "First row", show=False),
         Binding("end", "last_row", "Last row", show=False),
