@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+import shutil
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -18,7 +19,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from mac_tui.tui.internals import RELIES_ON, KeepsStyledLines, RestylesOnChange, StyledLines
+from mac_tui.tui.internals import (
+    RELIES_ON,
+    KeepsStyledLines,
+    RestylesOnChange,
+    StyledLines,
+)
 from mac_tui.tui.widgets.footer import GameFooter
 
 
@@ -70,6 +76,8 @@ DIGESTS = {
     "textual._styles_cache:StylesCache.render_widget": "b946353fb1eb72b9",
     "textual._styles_cache:StylesCache.render": "0945715ef8aede9b",
     "textual.widget:Widget.__init__": "853c53fbb9484437",
+    "textual.screen:Screen._compositor_refresh": "7a40efe563816a06",
+    "textual.screen:Screen._refresh_layout": "889715478130b7e0",
 }
 
 
@@ -386,3 +394,29 @@ async def test_styled_lines_are_textuals_and_the_same_line_comes_back_as_the_sam
         plain.update("changed")
         await pilot.pause()
         assert "changed" in "".join(s.text for s in plain.render_lines(Region(0, 0, *plain.size)))
+
+
+async def test_every_hub_key_of_a_long_campaign_paints_one_frame(tmp_path: Path) -> None:
+    """A year of play: the sections' long tables have scrollbars, whose thumbs follow the
+    tables' heights (the hints take one line or two). Each section key paints one frame:
+    a scrollbar the layout changed is drawn in it (`OneFrame._compositor_refresh`)."""
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+
+    from .wide import YEAR
+
+    path = tmp_path / "year.json"
+    shutil.copy(YEAR, path)
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off", hints=True), load=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        for key in "23456712":  # each section drawn once
+            await pilot.press(key)
+            await pilot.pause(0.05)
+        frames = _count_frames(app)
+        for key in "3571246":
+            before = len(frames)
+            await pilot.press(key)
+            await pilot.pause(0.05)
+            assert len(frames) - before == 1, key

@@ -38,7 +38,12 @@ serve (`screens/base.LaidOnce`, `widgets/uniform`, `widgets/kept_strips`,
   handed to the screen, the screen's idle is put off to the event loop's next turn (at most
   `SETTLE_TURNS` turns), so what one key causes is painted in one frame. Only the screen in
   front waits: one behind it (the battle under its history page) hands its repaint on to the
-  front one as soon as Textual would, so it joins the front one's frame.
+  front one as soon as Textual would, so it joins the front one's frame. And a widget in sight
+  that asked for a repaint while the frame was being laid out (a table's scrollbar, whose
+  thumb follows the table's new height: `Widget._size_updated` refreshes it from within the
+  layout, after the widgets' repaints were collected) is drawn in that frame, not in a second
+  one of its own (`Screen._compositor_refresh` draws what the compositor was told; the
+  widget's repaint would reach it as a message only after the frame, `Widget._check_refresh`).
 - `KeepsStyledLines` (the widgets whose lines are kept as the same `Strip` objects: the battle's
   side panel, the tables, `KeepsStrips`' widgets): Textual styles each line a widget repaints
   again (`StylesCache.render_line`: its background, the box of border, padding and outline,
@@ -106,6 +111,8 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._on_idle",
         "textual.message_pump:MessagePump._process_messages_loop",
         "textual.widget:Widget._check_refresh",
+        "textual.screen:Screen._compositor_refresh",
+        "textual.screen:Screen._refresh_layout",
     ),
     "SpanCompositor": (
         "textual._compositor:Compositor.render_partial_update",
@@ -253,6 +260,20 @@ class OneFrame(_ScreenMixin):
             asyncio.get_running_loop().call_soon(self.check_idle)
             return
         self._settle_turns = 0
+
+    def _compositor_refresh(self) -> None:
+        app = self.app
+        if self is app.screen and not app.is_inline:
+            late = {
+                widget
+                for widget in self._compositor.visible_widgets
+                if widget._repaint_required and widget.display
+            }
+            if late:  # asked for during this frame's layout: drawn in it (module docstring)
+                for widget in late:
+                    widget._repaint_required = False
+                self._compositor.update_widgets(late)
+        super()._compositor_refresh()
 
 
 STYLED_KEPT = 1024  # styled lines kept per widget (a panel's pictures, a table's rows)
