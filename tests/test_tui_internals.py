@@ -229,6 +229,12 @@ async def test_the_footer_reads_no_keys_while_the_screens_token_is_the_same(
         await pilot.pause()
         assert reads and "Go" in footer.render().plain
         assert footer.render().spans[-1].style == footer.key_styles()[1]
+        reads.clear()
+        app.allowed = True  # a token read before, with the same focus: its keys kept
+        app.screen.refresh_bindings()
+        await pilot.pause()
+        assert reads == []
+        assert footer.render().spans[-1].style != footer.key_styles()[1]  # live again
 
 
 async def test_a_hub_section_seen_before_lays_out_once_and_paints_one_frame(tmp_path: Path) -> None:
