@@ -72,6 +72,7 @@ class Catalog:
     missions: r.MissionsFile
     start: r.StartFile
     loadouts: Mapping[str, tuple[r.StockLoadout, ...]]
+    elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
@@ -415,6 +416,8 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
                     f"weapon groups run 1 to {groups} (combat.toml, §7.2).",
                 )
 
+    elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+
     return Catalog(
         root=root,
         mods=tuple(mods),
@@ -435,7 +438,29 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         missions=missions,
         start=start,
         loadouts=loadouts,
+        elevation=elevation,
     )
+
+
+def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
+    """data/elevation.toml (O2): one row per landscape of maps.toml, each range in order."""
+    vb, elevation = _file(src, "elevation.toml", r.ElevationFile)
+    rows = _index(vb, elevation.landscape, "id", "landscape")
+    if sorted(rows) != sorted(landscapes):
+        vb.fail("landscape", f"needs one O2.2 row per landscape: {', '.join(landscapes)}.")
+    top = elevation.levels.max
+    for i, row in enumerate(elevation.landscape):
+        where = f'landscape "{row.id}" (entry {i + 1})'
+        if row.hills and not 1 <= row.peak_min <= row.peak_max <= top:
+            vb.fail(f'{where}, field "peak_min"', f"hills need 1 <= peak_min <= peak_max <= {top}.")
+        if row.mesas and not 1 <= row.mesa_level <= top:
+            vb.fail(f'{where}, field "mesa_level"', f"mesas need a level from 1 to {top}.")
+    gen = elevation.generation
+    if gen.mesa_extra_min > gen.mesa_extra_max:
+        vb.fail("[generation]", "mesa_extra_min exceeds mesa_extra_max.")
+    if elevation.falling.location == elevation.falling.fallback:
+        vb.fail('[falling], field "fallback"', "must differ from location.")
+    return elevation
 
 
 def _check_loadouts(

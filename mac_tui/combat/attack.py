@@ -24,7 +24,8 @@ from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
-from ..hexgrid import Hex, distance, line_steps
+from ..hexgrid import Hex, line_steps
+from . import elevation
 from .damage import DamageReport, apply_damage
 from .mapgen import BattleMap
 from .state import LOC_INDEX, Battle, EquipmentState, Unit, WeaponState
@@ -41,6 +42,8 @@ __all__ = [
     "hit_chance",
     "hit_location_weights",
     "in_range",
+    "intervening",
+    "line_blocked",
     "line_of_sight",
     "los_penalty",
     "missile_pass_chance",
@@ -151,6 +154,8 @@ class LosHex:
     terrain: str
     penalty: int
     beside: Hex | None = None
+    height: int | None = None  # O2.9: the step's height (the higher of two, G5), O2 on only
+    blocks: bool | None = None  # O2.9: whether the step blocks the height line (O2.6)
 
 
 def blocks(battle_map: BattleMap, h: Hex) -> bool:
@@ -215,6 +220,19 @@ def _trace(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     return tuple(out)
 
 
+def intervening(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
+    """The intervening hexes of an attack's line for its record: with O2 on each with its
+    step's height and whether it blocks (O2.9)."""
+    los = line_of_sight(battle.map, a, b)
+    steps = elevation.height_line(battle, a, b)
+    if not steps:
+        return los
+    by_hex = {h: s for s in steps for h in s.hexes}
+    return tuple(
+        attrs.evolve(lh, height=by_hex[lh.hex].height, blocks=by_hex[lh.hex].blocks) for lh in los
+    )
+
+
 def los_penalty(battle_map: BattleMap, a: Hex, b: Hex) -> int:
     """§3.6, R29: the LOS penalty from ``a`` to ``b`` (the same from ``b`` to ``a``)."""
     return sum(lh.penalty for lh in line_of_sight(battle_map, a, b))
@@ -232,7 +250,8 @@ def _los_detail(hexes: Sequence[LosHex]) -> str:
 
 def spotter(battle: Battle, attacker: Unit, target: Unit) -> Unit | None:
     """R10: the active ally of ``attacker`` (not itself) nearest ``target`` within the
-    catalog's ``indirect_spotter_range``; ties go to the first in ``battle.units``."""
+    catalog's ``indirect_spotter_range``; ties go to the first in ``battle.units``. With O2
+    on, the range is d3 (O2.5) and a spotter needs an unblocked height line (O2.6)."""
     if target.pos is None:
         return None
     reach = catalog().combat.accuracy.indirect_spotter_range
@@ -240,7 +259,9 @@ def spotter(battle: Battle, attacker: Unit, target: Unit) -> Unit | None:
     for u in battle.units:
         if u.side != attacker.side or u.id == attacker.id or not u.active or u.pos is None:
             continue
-        d = distance(u.pos, target.pos)
+        d = elevation.attack_distance(battle, u.pos, target.pos)
+        if d <= reach and elevation.line_blocked(battle, u.pos, target.pos):
+            continue
         if d <= reach and (best is None or d < best[0]):
             best = (d, u)
     return None if best is None else best[1]
@@ -288,22 +309,35 @@ def _equipment_modifiers(
     return mods
 
 
+def line_blocked(battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState) -> bool:
+    """O2.6: the height line from `attacker` to `target` is blocked and `weapon` cannot fire
+    past it (R10 indirect fire ignores blocking when a spotter has an unblocked line). Never
+    with O2 off."""
+    a, t = attacker.pos, target.pos
+    if a is None or t is None or not elevation.line_blocked(battle, a, t):
+        return False
+    return not (weapon_of(weapon).indirect and spotter(battle, attacker, target) is not None)
+
+
 def in_range(
     battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState
 ) -> tuple[int, int] | None:
     """The distance and the range modifier (R1, R2) of `weapon`'s shot at `target`, or None
-    exactly when `hit_chance` is None: a frame without a position or off the map, or the
-    target out of range. The cheap half of `hit_chance`, for checks that only ask whether
-    a weapon can reach (`firing.plan_fire`)."""
+    exactly when `hit_chance` is None: a frame without a position or off the map, the target
+    out of range, or (O2) a blocked line (`line_blocked`). The distance is d3 with O2 on
+    (G6). The cheap half of `hit_chance`, for checks that only ask whether a weapon can reach
+    (`firing.plan_fire`)."""
     a, t = attacker.pos, target.pos
     if a is None or t is None:
         return None
     bmap = battle.map
     if not (bmap.contains(a) and bmap.contains(t)):
         return None
-    dist = distance(a, t)
+    dist = elevation.attack_distance(battle, a, t)
     rng = range_modifier(weapon_of(weapon).range, dist)
-    return None if rng is None else (dist, rng)
+    if rng is None or line_blocked(battle, attacker, target, weapon):
+        return None
+    return dist, rng
 
 
 def hit_chance(
@@ -323,7 +357,8 @@ def hit_chance(
     §4.3), ``called shot`` (§3.5), ``actuator`` (§3.5, per hit on the weapon's arm),
     ``cover`` (§3.5 terrain defense), ``LOS`` (§3.6) or ``indirect`` (R10, whichever is
     better for the shooter), one per equipment effect (§7.7.3, R11) named after the
-    equipment, and ``overwatch`` (§1 phase 4, R4).
+    equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4): ``height``
+    (O2.7). With O2 on, a shot past a blocked height line is indirect fire (R10, O2.6).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
@@ -366,7 +401,11 @@ def hit_chance(
     los = line_of_sight(bmap, attacker.pos, target.pos)
     through = sum(h.penalty for h in los)
     spot = spotter(battle, attacker, target) if wpn.indirect else None
-    if spot is not None and acc.indirect_fire < through:
+    over = spot is not None and elevation.line_blocked(battle, attacker.pos, target.pos)
+    if over and spot is not None:
+        detail = f"spotter {spot.label}, over a blocked line (O2.6)"
+        mods.append(Modifier("indirect", -acc.indirect_fire, detail))
+    elif spot is not None and acc.indirect_fire < through:
         detail = f"spotter {spot.label}, instead of LOS -{through} ({_los_detail(los)})"
         mods.append(Modifier("indirect", -acc.indirect_fire, detail))
     elif through:
@@ -378,6 +417,10 @@ def hit_chance(
     mods.extend(_equipment_modifiers(battle, attacker, target, weapon, dist))
     if overwatch:
         mods.append(Modifier("overwatch", -acc.overwatch, "reaction fire"))
+    height = elevation.height_modifier(battle, attacker.pos, target.pos)
+    if height:
+        detail = elevation.height_detail(battle, attacker.pos, target.pos)
+        mods.append(Modifier("height", height, detail))
     return HitChance.of(mods)
 
 
@@ -404,6 +447,7 @@ class AttackResult:
     location: str | None = None
     damage: DamageReport | None = None
     stress: int = 0  # R9: reactor stress the hit added to the target (Flamer)
+    height: tuple[int, int] | None = None  # O2.9: the attacker's and the target's heights
 
     def describe(self) -> str:
         """Tabletop line, e.g. ``ML -> RAIDER-2: needs 62, rolls 40: hit LT for 10, armour
@@ -501,13 +545,14 @@ def resolve_attack(
         target_label=target.label,
         weapon=ws.weapon,
         weapon_index=weapon_index,
-        distance=distance(attacker.pos, target.pos),
-        intervening=line_of_sight(battle.map, attacker.pos, target.pos),
+        distance=elevation.attack_distance(battle, attacker.pos, target.pos),
+        intervening=intervening(battle, attacker.pos, target.pos),
         modifiers=chance.modifiers,
         chance=chance.chance,
         roll=0,
         hit=False,
         called=called_location,
+        height=elevation.heights_of(battle, attacker.pos, target.pos),
     )
 
     hit, roll = dice.roll_under(COMBAT, chance.chance)

@@ -24,8 +24,8 @@ from attrs import frozen
 from ..catalog import catalog
 from ..catalog.records import Weapon
 from ..hexgrid import Hex, distance
-from . import attack, stats
-from .attack import MISSILE, HitChance, hit_chance, line_of_sight
+from . import attack, elevation, stats
+from .attack import MISSILE, HitChance, hit_chance, intervening
 from .firing import check_fire, plan_fire
 from .movement import check_move, reach
 from .state import Battle, Unit, other_side
@@ -86,6 +86,8 @@ class LosStep:
     terrain: str
     penalty: int
     beside: Hex | None = None
+    height: int | None = None  # O2: the step's height (None with O2 off)
+    blocks: bool = False  # O2.6: this step blocks the height line
 
 
 @frozen
@@ -161,10 +163,10 @@ def fire_preview(
     expected = 0.0
     if target is not None:
         if unit.pos is not None and target.pos is not None:
-            dist = distance(unit.pos, target.pos)
+            dist = elevation.attack_distance(battle, unit.pos, target.pos)
             los = tuple(
-                LosStep(h.hex, h.terrain, h.penalty, h.beside)
-                for h in line_of_sight(battle.map, unit.pos, target.pos)
+                LosStep(h.hex, h.terrain, h.penalty, h.beside, h.height, bool(h.blocks))
+                for h in intervening(battle, unit.pos, target.pos)
             )
         plan = (
             check if not isinstance(check, str) else plan_fire(battle, unit, group, target, called)
