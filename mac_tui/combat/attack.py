@@ -25,6 +25,7 @@ from attrs import frozen
 from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, line_steps
+from ..stored import optional_field
 from . import elevation
 from .damage import DamageReport, apply_damage
 from .mapgen import BattleMap
@@ -154,8 +155,8 @@ class LosHex:
     terrain: str
     penalty: int
     beside: Hex | None = None
-    height: int | None = None  # O2.9: the step's height (the higher of two, G5), O2 on only
-    blocks: bool | None = None  # O2.9: whether the step blocks the height line (O2.6)
+    height: int | None = optional_field(None)  # O2.9: the step's height (higher of two, G5)
+    blocks: bool | None = optional_field(None)  # O2.9: whether the step blocks (O2.6)
 
 
 def blocks(battle_map: BattleMap, h: Hex) -> bool:
@@ -447,7 +448,7 @@ class AttackResult:
     location: str | None = None
     damage: DamageReport | None = None
     stress: int = 0  # R9: reactor stress the hit added to the target (Flamer)
-    height: tuple[int, int] | None = None  # O2.9: the attacker's and the target's heights
+    height: tuple[int, int] | None = optional_field(None)  # O2.9: attacker's, target's height
 
     def describe(self) -> str:
         """Tabletop line, e.g. ``ML -> RAIDER-2: needs 62, rolls 40: hit LT for 10, armour

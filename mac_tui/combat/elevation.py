@@ -66,7 +66,7 @@ def rules() -> ElevationFile:
 
 def on(battle: Battle) -> bool:
     """True when the battle plays O2."""
-    return O2 in getattr(battle, "ruleset", ())  # TODO(o0 core): battle.rule(O2)
+    return battle.rule(O2)
 
 
 # --- O2.1 levels and heights ------------------------------------------------------------------

@@ -30,6 +30,7 @@ from mac_tui.catalog import Catalog, catalog, per_catalog
 from mac_tui.catalog.records import Landscape, MapSize
 from mac_tui.dice import MAP, Dice
 from mac_tui.hexgrid import Grid, Hex, from_offset, neighbours
+from mac_tui.stored import optional_field
 
 __all__ = ["BattleMap", "Side", "generate_map", "target_counts"]
 
@@ -149,7 +150,7 @@ class BattleMap:
     height: int = attrs.field(validator=attrs.validators.ge(1))
     terrain: tuple[str, ...] = attrs.field(converter=_as_terrain)
     #: O2.1: every hex's ground level, row-major like `terrain`; empty while O2 is off (flat).
-    levels: tuple[int, ...] = attrs.field(default=(), converter=_as_levels)
+    levels: tuple[int, ...] = optional_field((), converter=_as_levels)
 
     def __attrs_post_init__(self) -> None:
         expected = self.width * self.height
