@@ -29,6 +29,7 @@ from .odds import NOTHING, Odds, hit_share, volley_odds
 from .rules import FEAR, preferred_distance
 from .skill import Skill
 from .tables import (
+    BLOCKED,
     Clamp,
     Gun,
     Kit,
@@ -121,7 +122,7 @@ class Situation:
         self.unit = unit
         self.skill = skill
         self.rounded = exactly if skill.exact else coarse
-        self.tables: MapTables = map_tables(battle.map)
+        self.tables: MapTables = map_tables(battle.map, battle)
         self.me: Kit = kit_of(unit)
         assert unit.pos is not None
         self.pos: Hex = unit.pos
@@ -164,7 +165,7 @@ class Situation:
         self._others2: dict[int, float] = {}
         self._reactors: dict[str, tuple[int, int, float]] = {}
         self._spotted: dict[tuple[str, Hex], bool] = {}
-        self._sights: dict[tuple[int, Hex], tuple[int, int, bool]] = {}
+        self._sights: dict[tuple[int, Hex], tuple[int, int, bool, int]] = {}
         self._outputs: dict[str, tuple[int, int]] = {}
         self._weights: dict[tuple[str, float], float] = {}
         self._drawn_table: DrawnTable | None = None
@@ -197,7 +198,8 @@ class Situation:
                 and u.id != exclude
                 and u.active
                 and u.pos is not None
-                and distance(u.pos, target_pos) <= self.spot_range
+                and self.tables.dist(u.pos, target_pos) <= self.spot_range
+                and self.tables.los(u.pos, target_pos) < BLOCKED  # O2.6: the spotter sees
                 for u in self.battle.units
             )
             self._spotted[key] = found
@@ -283,13 +285,13 @@ class Situation:
         for a in (self.me, *self.allies):
             apos = a.unit.pos
             assert apos is not None
-            d = distance(epos, apos)
+            d = self.tables.dist(epos, apos)
             los = self.tables.los(epos, apos)
             v = potential(
                 e,
                 a,
                 d,
-                self.rounded(-self.tables.cover[apos] - los),
+                self.rounded(self.tables.lift(epos, apos) - self.tables.cover[apos] - los),
                 0,
                 stats.overload_limit(e.unit),
                 stats.max_ap(e.unit),
@@ -325,14 +327,14 @@ class Situation:
             for e in self.enemies:
                 epos = e.unit.pos
                 assert epos is not None
-                d = distance(apos, epos)
-                los = self.tables.los(epos, apos)
+                d = self.tables.dist(apos, epos)
+                los = self.tables.los(apos, epos)
                 pots.append(
                     potential(
                         a,
                         e,
                         d,
-                        self.rounded(-self.tables.cover[epos] - los),
+                        self.rounded(self.tables.lift(apos, epos) - self.tables.cover[epos] - los),
                         0,
                         stats.energy_left(a.unit),
                         a.unit.ap,
@@ -478,17 +480,19 @@ class Situation:
             out.append(Reply(i, e, epos, ap, energy, move, now, friends if e.indirect else None))
         return out
 
-    def _sight(self, r: Reply, at: Hex) -> tuple[int, int, bool]:
-        """The enemy of `r`'s distance and line of sight to `at`, and whether a friend of its
-        spots `at` for its indirect fire (R10): the same for every status and target there."""
+    def _sight(self, r: Reply, at: Hex) -> tuple[int, int, bool, int]:
+        """The enemy of `r`'s distance and line of sight to `at`, whether a friend of its
+        spots `at` for its indirect fire (R10), and its `height` modifier there (O2.7): the
+        same for every status and target there."""
         key = (r.slot, at)
         found = self._sights.get(key)
         if found is None:
             spotted = False
+            t = self.tables
             if r.friends is not None:
                 spot = self.spot_range
-                spotted = any(distance(f, at) <= spot for f in r.friends)
-            found = (distance(r.pos, at), self.tables.los(r.pos, at), spotted)
+                spotted = any(t.dist(f, at) <= spot and t.los(f, at) < BLOCKED for f in r.friends)
+            found = (t.dist(r.pos, at), t.los(r.pos, at), spotted, t.lift(r.pos, at))
             self._sights[key] = found
         return found
 
@@ -496,11 +500,11 @@ class Situation:
         self, r: Reply, target: Kit, at: Hex, status: Status, cover: int | None = None
     ) -> tuple[float, float]:
         """`reply` without and with `kills`, worked out together."""
-        d, los, spotted = self._sight(r, at)
+        d, los, spotted, lift = self._sight(r, at)
         if d == 0:
             return 0.0, 0.0
         braced, ecm = status
-        extra = 0
+        extra = lift
         if braced and r.now:
             extra -= self.brace_mod
         if ecm:
@@ -602,17 +606,17 @@ class Situation:
         damage weighted by the target's worth), its next round's full energy and AP."""
         best = 0.0
         me = self.me
-        los = self.tables.los
+        t = self.tables
         for epos, e, cover, spotted, weight in self.targets:
-            d = distance(at, epos)
+            d = t.dist(at, epos)
             if d == 0:
                 continue
-            line = los(epos, at)  # the enemy's way: the same line (R29) and traced once
+            line = t.los(at, epos)
             v = weight * potential(
                 me,
                 e,
                 d,
-                self.rounded(-cover - line),
+                self.rounded(t.lift(at, epos) - cover - line),
                 relief_of(me.indirect, line, spotted),
                 self.next_energy,
                 self.next_ap,

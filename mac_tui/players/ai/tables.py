@@ -11,6 +11,12 @@ The shot model is the engine's formula split by what changes while the planner s
 equipment), the call passes the parts fixed for a position (distance, line of sight, cover,
 spotter) and for an activation (brace, countermeasures, uplink, called shot, overwatch).
 `tests/test_ai_planner.py` checks that it agrees with `hit_chance` over random battles.
+
+Optional module O2 (elevation) enters through the map tables, always traced from the shooter:
+`dist` is d3 (O2.5), `los` adds `BLOCKED` for a blocked height line (O2.6: `shot_chance` then
+gives None, unless R10 indirect fire's relief takes it back), and `lift` is the `height`
+modifier (O2.7), which every caller adds to the shift. On a flat map they are the core's
+distance, line of sight and 0.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from itertools import islice
 from typing import Final, NamedTuple, TypeVar
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import stats
+from ...combat import elevation, stats
 from ...combat.attack import (
     ECM,
     EVASION_REDUCTION,
@@ -33,10 +39,12 @@ from ...combat.attack import (
 )
 from ...combat.mapgen import BattleMap
 from ...combat.preview import missile_pass_chance
-from ...combat.state import LOC_INDEX, Unit
-from ...hexgrid import Hex, line_steps
+from ...combat.state import LOC_INDEX, Battle, Unit
+from ...hexgrid import Hex, distance, line_steps
 
 _MAX_DISTANCE: Final = 64
+#: What a blocked height line (O2.6) costs a shot in the model: no chance survives it.
+BLOCKED: Final = 10_000
 _MAPS_KEPT: Final = 4
 _KITS_KEPT: Final = 4096
 
@@ -63,7 +71,7 @@ def make_room(cache: dict[_K, _V], kept: int) -> None:
 class MapTables:
     """Cover per hex, and lines of sight traced on demand and kept."""
 
-    __slots__ = ("cover", "los_cache", "map", "penalty")
+    __slots__ = ("battle", "cover", "los_cache", "map", "penalty", "raised")
 
     def __init__(self, bmap: BattleMap) -> None:
         terrain = catalog().terrain
@@ -77,11 +85,15 @@ class MapTables:
             if cost:
                 self.penalty[h] = cost
         self.los_cache: dict[tuple[Hex, Hex], int] = {}
+        #: the battle the tables last served (its heights: O2); a map has levels only in O2
+        self.battle: Battle | None = None
+        self.raised = bool(bmap.levels)
 
     def los(self, a: Hex, b: Hex) -> int:
-        """§3.6, R29: the LOS penalty from `a` to `b`: the penalties of the hexes
+        """§3.6, R29: the LOS penalty of a shot from `a` at `b`: the penalties of the hexes
         `combat.attack.line_of_sight` lists (the intervening hexes on the map; where the line
-        runs along an edge, the worse of the two)."""
+        runs along an edge, the worse of the two); with O2, `BLOCKED` more when the height
+        line from `a` to `b` is blocked (O2.6)."""
         key = (a, b)
         value = self.los_cache.get(key)
         if value is None:
@@ -91,8 +103,22 @@ class MapTables:
                 aq, ar = a
                 for step in _steps(b[0] - aq, b[1] - ar):
                     value += max(penalty.get((aq + dq, ar + dr), 0) for dq, dr in step)
+            if self.raised and self.battle and elevation.line_blocked(self.battle, a, b):
+                value += BLOCKED
             self.los_cache[key] = value
         return value
+
+    def dist(self, a: Hex, b: Hex) -> int:
+        """The distance of a shot from `a` at `b`: d3 with O2 (O2.5), else the hex distance."""
+        if self.raised and self.battle is not None:
+            return elevation.attack_distance(self.battle, a, b)
+        return distance(a, b)
+
+    def lift(self, a: Hex, b: Hex) -> int:
+        """O2.7: the `height` modifier of a shot from `a` at `b` (0 on a flat map)."""
+        if self.raised and self.battle is not None:
+            return elevation.height_modifier(self.battle, a, b)
+        return 0
 
 
 @functools.cache
@@ -109,9 +135,16 @@ def _steps(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 _maps: list[MapTables] = []
 
 
-def map_tables(bmap: BattleMap) -> MapTables:
+def map_tables(bmap: BattleMap, battle: Battle | None = None) -> MapTables:
     """The tables of `bmap` (the same object as last time, or an equal map), kept for a few
-    maps at a time."""
+    maps at a time; `battle` (played on `bmap`) gives the heights of O2."""
+    tables = _find_tables(bmap)
+    if battle is not None:
+        tables.battle = battle
+    return tables
+
+
+def _find_tables(bmap: BattleMap) -> MapTables:
     for t in _maps:
         if t.map is bmap:
             return t
@@ -322,6 +355,8 @@ def shot_chance(gun: Gun, target: Kit, distance: int, shift: int, relief: int) -
     total = gun.accuracy - target.evasion + rng + shift
     if gun.indirect:
         total += relief
+    if total < -BLOCKED // 2:  # a blocked height line (O2.6)
+        return None
     if target.ranged_ecm:
         total += target.defence(distance)
     return Clamp.lo if total < Clamp.lo else Clamp.hi if total > Clamp.hi else total
