@@ -381,7 +381,12 @@ def hit_chance(
             else f"gunnery {attacker.pilot.gunnery}",
         ),
         Modifier("evasion", -evasion(target), chassis_of(target).name),
-        Modifier("range", rng, f"{_hexes(dist)}, {cat.range_class(wpn.range).name.lower()}"),
+        Modifier(
+            "range",
+            rng,
+            f"{elevation.distance_words(battle, attacker.pos, target.pos, _hexes(dist))}, "
+            f"{cat.range_class(wpn.range).name.lower()}",
+        ),
     ]
     if target.braced:
         mods.append(Modifier("brace", -acc.brace, f"{target.label} bracing"))

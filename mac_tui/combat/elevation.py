@@ -100,6 +100,16 @@ def distance3(battle: Battle, a: Hex, b: Hex) -> int:
     return distance(a, b) + abs(height_at(battle, a) - height_at(battle, b))
 
 
+def distance_words(battle: Battle, a: Hex, b: Hex, flat: str) -> str:
+    """An attack's distance in words: `flat` (e.g. `6 hexes`), or with O2 on and the heights
+    apart, `d3 8 (6 hexes + 2 levels)`."""
+    rise = abs(height_at(battle, a) - height_at(battle, b)) if on(battle) else 0
+    if not rise:
+        return flat
+    levels = "level" if rise == 1 else "levels"
+    return f"d3 {distance(a, b) + rise} ({distance(a, b)} hexes + {rise} {levels})"
+
+
 def attack_distance(battle: Battle, a: Hex, b: Hex) -> int:
     """G6: the distance of an attack or sight rule: d3 with O2 on, else the hex distance (R1's
     modifier and maximum range, R4's nearest, R10's spotter range, the Uplink's and the
