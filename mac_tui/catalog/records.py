@@ -856,6 +856,8 @@ class ExcludedPair:
 class ModulesFile:
     module: tuple[Module, ...]
     excluded: tuple[ExcludedPair, ...] = ()
+
+
 # --- elevation.toml (optional module O2) ----------------------------------------------------
 
 

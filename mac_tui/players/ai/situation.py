@@ -55,6 +55,7 @@ SETUP: Final = 0.6
 VICTORY: Final = 40.0  # putting the last enemy out of the fight
 GAMMA: Final = 0.6  # weight of the fire a position lets the frame bring next time
 BAND: Final = 0.6  # per hex away from the stance's preferred distance
+HIDDEN_BAND: Final = 2.0  # O2: the band's hexes with no enemy in sight, the way round added
 LOCATION_SHARE: Final = 0.6  # a location's weapons are worth this much of a kill's share
 LEGS_SHARE: Final = 0.25  # legs: share of the frame's kill value (it can no longer close)
 FOLLOW_UP_FLOOR: Final = 0.25  # the follow-up never takes the kill distance below this share
@@ -169,6 +170,7 @@ class Situation:
         self._outputs: dict[str, tuple[int, int]] = {}
         self._weights: dict[tuple[str, float], float] = {}
         self._drawn_table: DrawnTable | None = None
+        self._way: dict[Hex, int] | None = None
         damaged = any(
             u.total_armor < u.start_armor or u.total_structure < u.start_structure
             for u in battle.units
@@ -627,12 +629,53 @@ class Situation:
         return best
 
     def band(self, at: Hex) -> float:
-        """Hexes from the stance's preferred distance to the nearest enemy."""
-        nearest = min(
-            (distance(at, e.unit.pos) for e in self.enemies if e.unit.pos is not None),
-            default=self.preferred,
-        )
-        return float(abs(nearest - self.preferred))
+        """Hexes from the stance's preferred distance to the nearest enemy. With O2: by d3,
+        to the nearest enemy in sight; when every line from `at` is blocked (O2.6),
+        `HIDDEN_BAND` plus the steps to the nearest hex with a line (`way_to_sight`), so a
+        frame in a standoff behind a hill works its way round it."""
+        t = self.tables
+        if not t.raised:
+            nearest = min(
+                (distance(at, e.unit.pos) for e in self.enemies if e.unit.pos is not None),
+                default=self.preferred,
+            )
+            return float(abs(nearest - self.preferred))
+        seen = [
+            (t.los(at, e.unit.pos) >= BLOCKED, t.dist(at, e.unit.pos))
+            for e in self.enemies
+            if e.unit.pos is not None
+        ]
+        if not seen:
+            return 0.0
+        hidden, nearest = min(seen)
+        if not hidden:
+            return float(abs(nearest - self.preferred))
+        way = self.way_to_sight().get(at)
+        return HIDDEN_BAND + (abs(nearest - self.preferred) if way is None else way)
+
+    def way_to_sight(self) -> dict[Hex, int]:
+        """O2: per hex, how many steps it is from the nearest hex with an unblocked line to an
+        enemy within this frame's reach (0 on such a hex; hexes the lines never reach: absent).
+        A hidden frame's band grows with it, so it works its way round a hill."""
+        if self._way is None:
+            t = self.tables
+            bmap = self.battle.map
+            reach = max(self.me.reach, 1)
+            targets = [e.unit.pos for e in self.enemies if e.unit.pos is not None]
+            start = [
+                h
+                for h in bmap.grid.hexes()
+                if any(t.dist(h, p) <= reach and t.los(h, p) < BLOCKED for p in targets if p != h)
+            ]
+            way = dict.fromkeys(start, 0)
+            todo = list(start)
+            for h in todo:
+                for n in bmap.grid.neighbours(h):
+                    if n not in way:
+                        way[n] = way[h] + 1
+                        todo.append(n)
+            self._way = way
+        return self._way
 
 
 def share(mine: float, others: float) -> float:
