@@ -23,6 +23,7 @@ from typing import Final, NamedTuple
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat import stats
+from ...combat.elevation import step_cost
 from ...combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit
 from ...hexgrid import Hex, distance
 from .odds import NOTHING, Odds, hit_share, volley_odds
@@ -55,7 +56,7 @@ SETUP: Final = 0.6
 VICTORY: Final = 40.0  # putting the last enemy out of the fight
 GAMMA: Final = 0.6  # weight of the fire a position lets the frame bring next time
 BAND: Final = 0.6  # per hex away from the stance's preferred distance
-HIDDEN_BAND: Final = 2.0  # O2: the band's hexes with no enemy in sight, the way round added
+HIDDEN_BAND: Final = 4.0  # O2: the band's hexes with no enemy in sight, the way round added
 LOCATION_SHARE: Final = 0.6  # a location's weapons are worth this much of a kill's share
 LEGS_SHARE: Final = 0.25  # legs: share of the frame's kill value (it can no longer close)
 FOLLOW_UP_FLOOR: Final = 0.25  # the follow-up never takes the kill distance below this share
@@ -654,8 +655,9 @@ class Situation:
         return HIDDEN_BAND + (abs(nearest - self.preferred) if way is None else way)
 
     def way_to_sight(self) -> dict[Hex, int]:
-        """O2: per hex, how many steps it is from the nearest hex with an unblocked line to an
-        enemy within this frame's reach (0 on such a hex; hexes the lines never reach: absent).
+        """O2: per hex, how many walking steps (O2.3) it is from the nearest hex with an
+        unblocked line to an enemy within this frame's reach (0 on such a hex; absent where no
+        walk leads to one).
         A hidden frame's band grows with it, so it works its way round a hill."""
         if self._way is None:
             t = self.tables
@@ -669,9 +671,9 @@ class Situation:
             ]
             way = dict.fromkeys(start, 0)
             todo = list(start)
-            for h in todo:
+            for h in todo:  # walking steps (O2.3), backwards from the hexes with a line
                 for n in bmap.grid.neighbours(h):
-                    if n not in way:
+                    if n not in way and step_cost(self.battle, n, h) is not None:
                         way[n] = way[h] + 1
                         todo.append(n)
             self._way = way
