@@ -16,7 +16,7 @@ from attrs import frozen
 from textual.geometry import Size
 
 from ...catalog import catalog
-from ...combat import stats
+from ...combat import elevation, stats
 from ...combat.state import Battle, Unit
 from ...hexgrid import Hex, from_offset, to_offset
 from ..battle_words import column_name
@@ -53,6 +53,7 @@ MARKS: dict[str, tuple[str, str]] = {
     "reach": ("+", "◦"),
     "zone": ("=", "="),
     "out": ("x", "×"),
+    "blocks": ("#", "▲"),
 }
 #: Roomy layout: the characters either side of a legal target's / the chosen target's label.
 BRACKETS: dict[str, tuple[str, str]] = {"targetable": ("[", "]"), "target": (">", "<")}
@@ -64,6 +65,7 @@ MARK_NAMES: dict[str, str] = {
     "reach": "reach",
     "zone": "deploy zone",
     "out": "out: pilot dead",
+    "blocks": "high ground blocks",
 }
 
 TERRAIN_CLASSES = ("open", "forest", "rocks", "rough", "sand")
@@ -85,6 +87,7 @@ class Overlay:
     path: tuple[Hex, ...] = ()  # the planned path, frame to cursor
     los: tuple[Hex, ...] = ()  # the LOS line's intervening hexes
     los_penalty: frozenset[Hex] = frozenset()  # those of them that carry a penalty
+    blocks: frozenset[Hex] = frozenset()  # those of them that block the height line (O2.6)
     targets: frozenset[Hex] = frozenset()  # hexes holding legal targets
     target: Hex | None = None  # the chosen target
 
@@ -97,6 +100,7 @@ class Overlay:
             | frozenset(self.path)
             | frozenset(self.los)
             | self.los_penalty
+            | self.blocks
             | self.targets
             | single
         )
@@ -117,6 +121,7 @@ def _marks(overlay: Overlay, h: Hex) -> tuple[bool, ...]:
         h in overlay.path,
         h in overlay.los,
         h in overlay.los_penalty,
+        h in overlay.blocks,
         h in overlay.targets,
         h == overlay.target,
     )
@@ -136,18 +141,25 @@ def frame_label(unit: Unit) -> str:
     return text.upper() if unit.side == "player" else text.lower()
 
 
-def legend(ascii_glyphs: bool, *, marks: bool = False) -> str:
+def legend(ascii_glyphs: bool, *, marks: bool = False, levels: bool = False) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
-    deployment zone (and the other overlay marks)."""
+    deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
+    the mark of a hex that blocks a line."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
         f"{t.glyph if ascii_glyphs else t.unicode} {t.name.lower()}" for t in cat.terrain.values()
     ]
+    if levels:
+        top = cat.elevation.levels.max
+        parts.append(f"1-{top} ground level")
     parts += ["M1 yours", "m1 enemy", f"M{MARKS['out'][form]} out"]
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
+    if levels:
+        parts.append(f"{MARKS['blocks'][form]} {MARK_NAMES['blocks']}")
     if marks:
-        parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in MARKS if k not in ("zone", "out")]
+        shown = ("zone", "out", "blocks")
+        parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in MARKS if k not in shown]
     return "  ".join(parts)
 
 
@@ -172,6 +184,7 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--path",
         "hexmap--los",
         "hexmap--los-penalty",
+        "hexmap--blocks",
         MARK,
         "hexmap--wreck",
         "hexmap--player",
@@ -236,6 +249,7 @@ class Scene:
     overlay: Overlay
     path: frozenset[Hex]
     los: frozenset[Hex]
+    levels: tuple[int, ...] = ()  # O2: every hex's height, row-major (empty: flat, no digits)
 
     @classmethod
     def of(cls, battle: Battle, active: str | None, overlay: Overlay) -> Scene:
@@ -269,6 +283,7 @@ class Scene:
             overlay,
             frozenset(overlay.path),
             frozenset(overlay.los),
+            elevation.heights(battle) if elevation.on(battle) else (),
         )
 
     def with_overlay(self, overlay: Overlay) -> Scene:
@@ -285,6 +300,7 @@ class Scene:
             overlay,
             frozenset(overlay.path),
             frozenset(overlay.los),
+            self.levels,
         )
 
 
@@ -315,7 +331,9 @@ class Painter:
         if tclass not in COMPONENT_CLASSES:
             tclass = DEFAULT_TERRAIN_CLASS
         classes: list[str] = [tclass]
-        if h in ov.los_penalty:
+        if h in ov.blocks:
+            classes.append("hexmap--blocks")
+        elif h in ov.los_penalty:
             classes.append("hexmap--los-penalty")
         elif h in s.los:
             classes.append("hexmap--los")
@@ -344,6 +362,8 @@ class Painter:
                 classes.append("hexmap--active")
         elif h in s.path:
             mark = "path"
+        elif h in ov.blocks:
+            mark = "blocks"
         elif h in ov.los_penalty:
             mark = "los-penalty"
         elif h in s.los:
@@ -390,30 +410,33 @@ class Painter:
             if roomy:
                 bottom.append(("  ", base))
         first = row * width
+        levels = s.levels
         for col in range(width):
             h = from_offset(col, row)
             t = terrain[first + col]
             glyph = self.glyph(t)
+            level = levels[first + col] if levels else 0
             label, mark, bracket, classes = self.look(s, h, t, cursor, hover)
             out = label is not None and h in s.out
             if not roomy:
                 if label is not None:
                     top.append((label[0] + self.mark("out") if out else label, classes))
                 elif mark is None:
-                    top.append((glyph + " ", classes))
+                    top.append((glyph + (str(level) if level else " "), classes))
                 else:
                     top.append((glyph, classes))
                     top.append((self.mark(mark), _with_mark(classes, mark)))
                 continue
+            height = str(level) if level else glyph
             if label is not None:
                 left, right = BRACKETS.get(bracket, (" ", " "))
                 top.append((left + label + right, classes))
-                under = self.mark("out") * 2 if out else glyph * 2
+                under = self.mark("out") * 2 if out else glyph + height
                 bottom.append((" " + under + " ", classes))
             else:
                 top.append((" " + glyph * 2 + " ", classes))
                 if mark is None:
-                    bottom.append((" " + glyph * 2 + " ", classes))
+                    bottom.append((" " + glyph + height + " ", classes))
                 else:
                     bottom.append((" ", classes))
                     bottom.append((self.mark(mark) * 2, _with_mark(classes, mark)))

@@ -77,9 +77,13 @@ def _los_lines(preview: FirePreview, width: int, g: Glyphs) -> list[Text]:
     n = len(preview.los)
     if n == 0:
         return [Text("LOS: adjacent, no hex between")]
+    blocked = any(step.blocks for step in preview.los)
     head = Text("LOS ", style="bold")
     head.append(f"{n} hex{'es' if n != 1 else ''} ")
-    head.append(f"{-total:+d}" if total else "clear", style="bold")
+    if blocked:  # O2.6: no direct fire along this line
+        head.append("BLOCKED by high ground", style="bold reverse")
+    else:
+        head.append(f"{-total:+d}" if total else "clear", style="bold")
     head.append(":")
     tokens: list[Text] = []
     for step in preview.los:
@@ -87,6 +91,10 @@ def _los_lines(preview: FirePreview, width: int, g: Glyphs) -> list[Text]:
         glyph = t.glyph if g.ascii else t.unicode
         text = f"{hex_name(step.hex)} {glyph}" if wide else glyph
         tok = Text(text)
+        if step.height:  # O2: the step's level, and whether it blocks
+            tok.append(f"^{step.height}")
+        if step.blocks:
+            tok.append("#" if g.ascii else "▲", style="bold reverse")
         if step.penalty:
             tok.append(f"{-step.penalty:+d}", style="bold")
         tokens.append(tok)

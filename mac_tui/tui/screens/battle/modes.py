@@ -287,6 +287,7 @@ class Aiming(_Ordering):
             target=target.pos,
             los=tuple(step.hex for step in fp.los),
             los_penalty=frozenset(step.hex for step in fp.los if step.penalty),
+            blocks=frozenset(step.hex for step in fp.los if step.blocks),
         )
 
     def prompt(self, m: Moment, cursor: Hex) -> Prompt:
