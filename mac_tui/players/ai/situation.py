@@ -19,6 +19,7 @@ Everything is measured in one currency, expected damage points:
 
 from __future__ import annotations
 
+import heapq
 from typing import Final, NamedTuple
 
 from ...catalog import LOCATION_ORDER, catalog
@@ -56,7 +57,7 @@ SETUP: Final = 0.6
 VICTORY: Final = 40.0  # putting the last enemy out of the fight
 GAMMA: Final = 0.6  # weight of the fire a position lets the frame bring next time
 BAND: Final = 0.6  # per hex away from the stance's preferred distance
-HIDDEN_BAND: Final = 4.0  # O2: the band's hexes with no enemy in sight, the way round added
+HIDDEN_BAND: Final = 2.0  # O2: the band's hexes with no enemy in sight, the way round added
 LOCATION_SHARE: Final = 0.6  # a location's weapons are worth this much of a kill's share
 LEGS_SHARE: Final = 0.25  # legs: share of the frame's kill value (it can no longer close)
 FOLLOW_UP_FLOOR: Final = 0.25  # the follow-up never takes the kill distance below this share
@@ -655,27 +656,36 @@ class Situation:
         return HIDDEN_BAND + (abs(nearest - self.preferred) if way is None else way)
 
     def way_to_sight(self) -> dict[Hex, int]:
-        """O2: per hex, how many walking steps (O2.3) it is from the nearest hex with an
-        unblocked line to an enemy within this frame's reach (0 on such a hex; absent where no
-        walk leads to one).
-        A hidden frame's band grows with it, so it works its way round a hill."""
+        """O2: per hex, the least of (the movement (§6.4, O2.3) it takes to walk to a hex with
+        an unblocked line to an enemy within this frame's reach + that hex's band there): how
+        far the frame is from a good firing position; absent where no walk leads to one. A
+        hidden frame's band is this plus `HIDDEN_BAND`, so it works its way round a hill
+        toward its preferred distance."""
         if self._way is None:
             t = self.tables
             bmap = self.battle.map
             reach = max(self.me.reach, 1)
             targets = [e.unit.pos for e in self.enemies if e.unit.pos is not None]
-            start = [
-                h
-                for h in bmap.grid.hexes()
-                if any(t.dist(h, p) <= reach and t.los(h, p) < BLOCKED for p in targets if p != h)
-            ]
-            way = dict.fromkeys(start, 0)
-            todo = list(start)
-            for h in todo:  # walking steps (O2.3), backwards from the hexes with a line
+            way: dict[Hex, int] = {}
+            heap: list[tuple[int, Hex]] = []
+            for h in bmap.grid.hexes():
+                seen = [t.dist(h, p) for p in targets if p != h and t.los(h, p) < BLOCKED]
+                seen = [d for d in seen if d <= reach]
+                if seen:
+                    way[h] = abs(min(seen) - self.preferred)
+                    heap.append((way[h], h))
+            heapq.heapify(heap)
+            terrain = catalog().terrain
+            while heap:  # movement (§6.4, O2.3), backwards from the hexes with a line
+                v, h = heapq.heappop(heap)
+                if v != way[h]:
+                    continue
+                enter = terrain[bmap.terrain_at(h)].move_cost
                 for n in bmap.grid.neighbours(h):
-                    if n not in way and step_cost(self.battle, n, h) is not None:
-                        way[n] = way[h] + 1
-                        todo.append(n)
+                    climb = step_cost(self.battle, n, h)
+                    if climb is not None and v + enter + climb < way.get(n, v + enter + climb + 1):
+                        way[n] = v + enter + climb
+                        heapq.heappush(heap, (way[n], n))
             self._way = way
         return self._way
 
