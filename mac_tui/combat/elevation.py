@@ -107,7 +107,8 @@ def distance_words(battle: Battle, a: Hex, b: Hex, flat: str) -> str:
     if not rise:
         return flat
     levels = "level" if rise == 1 else "levels"
-    return f"d3 {distance(a, b) + rise} ({distance(a, b)} hexes + {rise} {levels})"
+    hexes = "hex" if distance(a, b) == 1 else "hexes"
+    return f"d3 {distance(a, b) + rise} ({distance(a, b)} {hexes} + {rise} {levels})"
 
 
 def attack_distance(battle: Battle, a: Hex, b: Hex) -> int:

@@ -28,7 +28,7 @@ from .stats import ap_costs
 #: Why a weapon out of range of its target does not fire.
 OUT_OF_RANGE = "out of range"
 #: Why a weapon does not fire past high ground (O2.6).
-LINE_BLOCKED = "the line is blocked by high ground"
+LINE_BLOCKED = "behind high ground"
 
 
 @frozen

@@ -53,7 +53,7 @@ MARKS: dict[str, tuple[str, str]] = {
     "reach": ("+", "◦"),
     "zone": ("=", "="),
     "out": ("x", "×"),
-    "blocks": ("#", "▲"),
+    "blocks": ("#", "█"),
 }
 #: Roomy layout: the characters either side of a legal target's / the chosen target's label.
 BRACKETS: dict[str, tuple[str, str]] = {"targetable": ("[", "]"), "target": (">", "<")}

@@ -10,7 +10,7 @@ from attrs import frozen
 from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import stats
+from ...combat import elevation, stats
 from ...combat.attack import distance_band
 from ...combat.forecast import Forecast
 from ...combat.preview import FirePreview, WeaponPreview
@@ -94,7 +94,7 @@ def _los_lines(preview: FirePreview, width: int, g: Glyphs) -> list[Text]:
         if step.height:  # O2: the step's level, and whether it blocks
             tok.append(f"^{step.height}")
         if step.blocks:
-            tok.append("#" if g.ascii else "▲", style="bold reverse")
+            tok.append("#" if g.ascii else "█", style="bold reverse")
         if step.penalty:
             tok.append(f"{-step.penalty:+d}", style="bold")
         tokens.append(tok)
@@ -165,6 +165,11 @@ def target_lines(
             out.extend(flow(words, width, g, lead=called, indent=2))
         band = distance_band(preview.distance).replace("_", " ") if preview.distance else ""
         dist = f"Distance {preview.distance} hex{'es' if preview.distance != 1 else ''}"
+        if attacker is not None and attacker.pos is not None and target.pos is not None:
+            # O2.5: d3 (hexes + levels) where the heights differ
+            dist = "Distance " + elevation.distance_words(
+                battle, attacker.pos, target.pos, dist.removeprefix("Distance ")
+            )
         out.append(Text(f"{dist} ({band})" if band else dist))
         out.extend(_los_lines(preview, width, g))
 
