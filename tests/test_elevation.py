@@ -9,6 +9,7 @@ column i. Expected numbers are worked out by hand in the comments.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -69,7 +70,19 @@ def levels(row1: str, row0: str = FLAT, row2: str = FLAT) -> tuple[int, ...]:
 
 
 def battle(*units: Unit, row1: str = FLAT, rules: tuple[str, ...] = O2, **kw: Any) -> Battle:
-    bmap = attrs.evolve(BattleMap.from_rows(list(OPEN_ROWS)), levels=levels(row1))
+    return battle_on(OPEN_ROWS, levels(row1), *units, rules=rules, **kw)
+
+
+def battle_on(
+    rows: Sequence[str],
+    heights: Sequence[int],
+    *units: Unit,
+    rules: tuple[str, ...] = O2,
+    **kw: Any,
+) -> Battle:
+    """A battle in combat on the hand-drawn terrain `rows` with the ground levels `heights`
+    (row-major), played under `rules`."""
+    bmap = attrs.evolve(BattleMap.from_rows(list(rows)), levels=tuple(heights))
     return Battle(
         map=bmap,
         units=units,
@@ -432,18 +445,7 @@ def test_where_the_line_runs_along_an_edge_the_higher_hex_counts() -> None:
     hi = pair[1]
     col = hi.q + (hi.r - (hi.r & 1)) // 2
     rows[hi.r][col] = "3"
-    bmap = attrs.evolve(
-        BattleMap.from_rows(list(OPEN_ROWS)), levels=tuple(int(c) for r in rows for c in r)
-    )
-    b = Battle(
-        map=bmap,
-        units=(),
-        sides=(SideInfo(side="player", ai=False), SideInfo(side="enemy", ai=True)),
-        difficulty=1,
-        landscape="habitable",
-        phase="combat",
-        ruleset=O2,
-    )
+    b = battle_on(OPEN_ROWS, [int(c) for r in rows for c in r])
     step = next(s for s in height_line(b, src, dst) if set(s.hexes) == set(pair))
     assert step.height == 3 and step.blocks
     assert line_blocked(b, src, dst) and line_blocked(b, dst, src)
@@ -463,16 +465,7 @@ def test_the_height_line_is_symmetric_where_the_document_says(
 ) -> None:
     """G5: the same hexes and heights both ways. O2.6: between two frames on the same height a
     hex blocks exactly when it is higher than they are, so they see each other or not alike."""
-    bmap = attrs.evolve(BattleMap.from_rows(list(OPEN_ROWS)), levels=tuple(grid))
-    b = Battle(
-        map=bmap,
-        units=(),
-        sides=(SideInfo(side="player", ai=False), SideInfo(side="enemy", ai=True)),
-        difficulty=1,
-        landscape="habitable",
-        phase="combat",
-        ruleset=O2,
-    )
+    b = battle_on(OPEN_ROWS, grid)
     a, z = from_offset(*p), from_offset(*q)
     there = height_line(b, a, z)
     back = height_line(b, z, a)

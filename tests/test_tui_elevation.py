@@ -12,9 +12,8 @@ import pytest
 
 from mac_tui.combat import preview, stats
 from mac_tui.combat.firing import check_fire
-from mac_tui.combat.mapgen import BattleMap
 from mac_tui.combat.skirmish import NewSkirmish
-from mac_tui.combat.state import Battle, SideInfo
+from mac_tui.combat.state import Battle
 from mac_tui.hexgrid import Hex, from_offset
 from mac_tui.players.ai import decide
 from mac_tui.session import Session
@@ -24,6 +23,7 @@ from mac_tui.tui.widgets.panel_text import Palette
 from mac_tui.tui.widgets.target_lines import target_lines
 from tests.stages import copy, play
 from tests.test_damage import make_unit, weapon
+from tests.test_elevation import battle_on
 from tests.test_tui_battle_snapshots import resume
 from tests.test_tui_snapshots import Snap, own_folder, snap
 
@@ -37,18 +37,7 @@ ROWS = ["." * 8] * 3
 def o2_battle(levels: str, *units: Any) -> Battle:
     """Three rows of eight Open hexes; `levels` the digits of row 1 (rows 0 and 2 flat)."""
     flat = "0" * 8
-    bmap = attrs.evolve(
-        BattleMap.from_rows(ROWS), levels=tuple(int(c) for c in flat + levels + flat)
-    )
-    return Battle(
-        map=bmap,
-        units=units,
-        sides=(SideInfo(side="player", ai=False), SideInfo(side="enemy", ai=True)),
-        difficulty=1,
-        landscape="habitable",
-        phase="combat",
-        ruleset=("O2",),
-    )
+    return battle_on(ROWS, [int(c) for c in flat + levels + flat], *units)
 
 
 def text(lines: Any) -> list[str]:
