@@ -41,6 +41,8 @@ __all__ = [
     "CONTRACTS",
     "LOOT",
     "MAP",
+    "MAP_ELEVATION",
+    "MAP_FEATURES",
     "MARKET",
     "PILOTS",
     "Dice",
@@ -54,6 +56,8 @@ T = TypeVar("T")
 
 # Well-known stream names.
 MAP: Final = "map"
+MAP_ELEVATION: Final = "map.elevation"  # O2.2's levels (O0.6: the core terrain stays on MAP)
+MAP_FEATURES: Final = "map.features"  # O3.4's features
 COMBAT: Final = "combat"
 AI: Final = "ai"
 MARKET: Final = "market"

@@ -69,6 +69,7 @@ class Catalog:
     systems: Mapping[str, r.StarSystem]
     places: Mapping[str, r.Place]
     maps: r.MapsFile
+    structures: r.StructuresFile  # optional module O3 (data/structures.toml)
     missions: r.MissionsFile
     start: r.StartFile
     loadouts: Mapping[str, tuple[r.StockLoadout, ...]]
@@ -368,6 +369,8 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
                 "leaves no interior between the deployment zones.",
             )
 
+    structures = _check_structures(src, maps, equipment)
+
     nb, missions = _file(src, "missions.toml", r.MissionsFile)
     _covers(nb, "enemy_force", [(f.difficulty, f.difficulty) for f in missions.enemy_force], 1, 5)
     for i, f in enumerate(missions.enemy_force):
@@ -432,10 +435,48 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         systems=systems,
         places=places,
         maps=maps,
+        structures=structures,
         missions=missions,
         start=start,
         loadouts=loadouts,
     )
+
+
+def _check_structures(
+    src: _Source, maps: r.MapsFile, equipment: Mapping[str, r.Equipment]
+) -> r.StructuresFile:
+    """data/structures.toml (optional module O3): references between its tables, the O3.3
+    rolls tiling 1-100, one generation rate per landscape, rule ids of O3."""
+    sb, st = _file(src, "structures.toml", r.StructuresFile)
+    kinds = _index(sb, st.feature, "id", "feature")
+    for i, f in enumerate(st.feature):
+        where = f'feature "{f.id}" (entry {i + 1})'
+        if f.becomes:
+            _ref(sb, where, "becomes", f.becomes, kinds)
+        if (f.durability == 0) != (not f.becomes):
+            sb.fail(f'{where}, field "becomes"', "only an indestructible feature (0) has none.")
+        if (f.los == "penalty") != (f.los_penalty > 0):
+            sb.fail(f'{where}, field "los_penalty"', 'only los = "penalty" has a penalty.')
+    _index(sb, st.variant, "id", "variant")
+    _covers(sb, "variant", [(v.roll_min, v.roll_max) for v in st.variant], 1, 100)
+    for section, ids in (("order", st.generation.order), ("buildings", st.generation.buildings)):
+        for fid in ids:
+            _ref(sb, "[generation]", section, fid, kinds)
+    if len(st.generation.extra_sections) != 6:
+        sb.fail('[generation], field "extra_sections"', "needs one entry per face of a d6.")
+    rates = _index(sb, st.rate, "landscape", "rate")
+    if sorted(rates) != sorted(ls.id for ls in maps.landscape):
+        sb.fail("rate", "needs exactly one row per landscape of data/maps.toml.")
+    launcher = equipment.get(st.smoke.launcher)
+    if launcher is None or launcher.effect != "smoke":
+        sb.fail('[smoke], field "launcher"', "must name equipment whose effect is smoke.")
+    rules = [f.rule for f in st.feature] + [v.rule for v in st.variant]
+    rules += [st.volatile.rule, st.generation.rule, st.attack.rule]
+    rules += [st.explosion.rule, st.smoke.rule]
+    for rule in rules:
+        if not rule.startswith("O3."):
+            sb.fail("rule", f'"{rule}" is not a rule id of module O3.')
+    return st
 
 
 def _check_loadouts(
