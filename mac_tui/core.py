@@ -202,11 +202,33 @@ def _format_value(value: object) -> str:
     return str(value)
 
 
+#: The metadata key of a command field written as an option, `--NAME VALUE` (`flag_field`).
+FLAG = "mac_tui.flag"
+
+
+def flag_field(name: str, default: str = "") -> Any:
+    """A text field of a command written `--NAME VALUE` after the positional fields, and only
+    when it is not at its default (so the text of a command without it is unchanged); parsed
+    from `--NAME VALUE` anywhere after the verb. Declare it after every positional field."""
+    return attrs.field(default=default, metadata={FLAG: name})
+
+
+def _flag(field: attrs.Attribute[Any]) -> str | None:
+    name: str | None = field.metadata.get(FLAG)
+    return name
+
+
 def format_command(command: Command) -> str:
-    """`verb arg arg ...`: fields in declaration order, quoted where needed."""
+    """`verb arg arg ... [--flag value]`: fields in declaration order, quoted where needed;
+    a flag field only when it is not at its default."""
     parts = [type(command).verb]
     for field in attrs.fields(type(command)):  # type: ignore[arg-type]
-        parts.append(_format_value(getattr(command, field.name)))
+        value = getattr(command, field.name)
+        flag = _flag(field)
+        if flag is None:
+            parts.append(_format_value(value))
+        elif value != field.default:
+            parts.extend((f"--{flag}", _format_value(value)))
     return shlex.join(parts)
 
 
@@ -258,16 +280,35 @@ def _hints(cls: type[Command]) -> dict[str, Any]:
 
 def build_command(cls: type[Command], tokens: Sequence[str]) -> Command:
     """A command of class `cls` from the tokens after its verb."""
-    fields = attrs.fields(cls)  # type: ignore[arg-type]
+    every = attrs.fields(cls)  # type: ignore[arg-type]
     hints = _hints(cls)
+    flags = {_flag(f): f for f in every if _flag(f) is not None}
+    fields = [f for f in every if _flag(f) is None]
+    values: dict[str, Any] = {}
+    positional: list[str] = []
+    rest = list(tokens)
+    while rest:
+        token = rest.pop(0)
+        flag = flags.get(token[2:]) if token.startswith("--") else None
+        if flag is None:
+            positional.append(token)
+            continue
+        if not rest:
+            raise CommandSyntaxError(f"{cls.verb}: {token} needs a value")
+        if flag.name in values:
+            raise CommandSyntaxError(f"{cls.verb}: {token} given twice")
+        values[flag.name] = parse_value(hints[flag.name], rest.pop(0), flag.name)
     required = [f for f in fields if f.default is attrs.NOTHING]
-    if not len(required) <= len(tokens) <= len(fields):
-        names = " ".join(f.name.upper() for f in fields)
+    if not len(required) <= len(positional) <= len(fields):
+        options = [f"[--{n} {f.name.upper()}]" for n, f in flags.items()]
+        names = " ".join([f.name.upper() for f in fields] + options)
         raise CommandSyntaxError(f"usage: {cls.verb} {names}".rstrip())
-    values = {
-        f.name: parse_value(hints[f.name], token, f.name)
-        for f, token in zip(fields, tokens, strict=False)
-    }
+    values.update(
+        {
+            f.name: parse_value(hints[f.name], token, f.name)
+            for f, token in zip(fields, positional, strict=False)
+        }
+    )
     try:
         return cls(**values)
     except (TypeError, ValueError) as exc:

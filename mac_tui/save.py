@@ -33,13 +33,16 @@ import attrs
 import cattrs
 from attrs import frozen
 from cattrs.errors import IterableValidationError, IterableValidationNote
+from cattrs.gen import make_dict_unstructure_fn, override
 
 from . import __version__
 from .campaign.state import PilotRecord
 from .game import RULES_VERSION, Command, CommandSyntaxError, format_command, parse_command
 from .hexgrid import Hex
 from .model import GameState
+from .ruleset import Ruleset, RulesetError, format_ruleset, parse_ruleset
 from .safefile import Refused, load_json, read_regular
+from .stored import omits_default
 
 FORMAT_VERSION = 4
 MAGIC = "mac-tui-save"
@@ -125,6 +128,18 @@ def make_converter() -> cattrs.Converter:
         return structure
 
     conv.register_structure_hook_factory(_is_tuple, tuple_hook)
+
+    def has_optional(t: Any) -> bool:
+        return attrs.has(t) and any(omits_default(f) for f in attrs.fields(t))
+
+    def optional_hook(t: Any) -> Callable[[Any], Any]:
+        # `stored.optional_field`s are left out at their default (O0.2: core saves unchanged)
+        omit: dict[str, Any] = {
+            f.name: override(omit_if_default=True) for f in attrs.fields(t) if omits_default(f)
+        }
+        return make_dict_unstructure_fn(t, conv, **omit)
+
+    conv.register_unstructure_hook_factory(has_optional, optional_hook)
     return conv
 
 
@@ -178,7 +193,7 @@ class SaveFile:
 
 
 def to_doc(save: SaveFile) -> dict[str, Any]:
-    return {
+    doc = {
         "magic": MAGIC,
         "format": FORMAT_VERSION,
         "game_version": __version__,
@@ -191,6 +206,9 @@ def to_doc(save: SaveFile) -> dict[str, Any]:
         "snapshot": state_to_data(save.state),
         "snapshot_hash": state_hash(save.state),
     }
+    if save.state.ruleset:  # O0.1; a core game's file is as it always was
+        doc["ruleset"] = format_ruleset(save.state.ruleset)
+    return doc
 
 
 def to_json(save: SaveFile) -> str:
@@ -394,6 +412,7 @@ def _from_doc(doc: Any) -> SaveFile:
     snapshot = _field(doc, "snapshot", dict, "an object")
     header = _field(doc, "header", dict, "an object", required=False) or {}
     checkpoints = _field(doc, "checkpoints", list, "a list", required=False) or []
+    ruleset = _ruleset(doc)
     expected = _field(doc, "snapshot_hash", str, "a text", required=fmt >= 2)
     commands = _commands(lines)
     if not all(isinstance(c, str) and len(c) <= 64 for c in checkpoints):
@@ -410,6 +429,9 @@ def _from_doc(doc: Any) -> SaveFile:
         raise _Bad('field "snapshot" does not match field "snapshot_hash" (file damaged)')
     if state.seed != seed:
         raise _Bad(f'field "seed" is {seed} but the snapshot\'s seed is {state.seed}')
+    if state.ruleset != ruleset:
+        named, game = format_ruleset(ruleset) or "core", format_ruleset(state.ruleset) or "core"
+        raise _Bad(f'field "ruleset" is {named} but the game\'s is {game}')
     from .snapshot import problems
 
     found = problems(state)
@@ -425,6 +447,20 @@ def _from_doc(doc: Any) -> SaveFile:
         made_by=made_by,
         format=fmt,
     )
+
+
+def _ruleset(doc: dict[str, Any]) -> Ruleset:
+    """The optional modules the game is played with (O0.1): refused, naming them, when this
+    version cannot play them (the file is left as it is)."""
+    text = _field(doc, "ruleset", str, "a text", required=False)
+    if text is None:
+        return ()
+    if len(text) > MAX_LINE:
+        raise _Bad('field "ruleset" is too long')
+    try:
+        return parse_ruleset(text)
+    except RulesetError as exc:
+        raise _Bad(f'field "ruleset": {exc}') from None
 
 
 def _commands(lines: list[Any]) -> tuple[Command, ...]:

@@ -27,6 +27,7 @@ from .catalog import LOCATION_ORDER, Catalog, catalog
 from .combat.state import Battle, Unit
 from .combat.stats import armor_split, full_structure
 from .model import GameState
+from .ruleset import format_ruleset, ruleset_refusal
 
 MAX_PROBLEMS = 8  # a badly broken file names its first few problems, not hundreds
 MAX_TEXT = 200  # labels and names: far more than any the game makes
@@ -313,6 +314,16 @@ class _Checker:
         if s.rng.seed != s.seed:
             self.fail("snapshot.rng.seed", f"is {s.rng.seed}, not the game's seed {s.seed}")
         self.within("snapshot.commands_applied", s.commands_applied, 0, None)
+        where = "snapshot.campaign.ruleset" if s.campaign is not None else "snapshot.battle.ruleset"
+        reason = ruleset_refusal(s.ruleset)
+        if reason:
+            self.fail(where, f"cannot be played: {reason}")
+        if s.battle is not None and s.battle.ruleset != s.ruleset:
+            self.fail(
+                "snapshot.battle.ruleset",
+                f"is {format_ruleset(s.battle.ruleset) or 'core'}, not the campaign's "
+                f"{format_ruleset(s.ruleset) or 'core'}",
+            )
         if s.battle is not None:
             self.battle(s.battle)
         if s.campaign is not None:

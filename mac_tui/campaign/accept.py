@@ -197,6 +197,7 @@ def _accept(state: GameState, cmd: Accept) -> Outcome:
         enemy=enemy,
         player_ai=False,
         enemy_withdrawal=contract.enemy_withdrawal,
+        ruleset=campaign.ruleset,
     )
     units = battle.side_units("player")
     mission = Mission(

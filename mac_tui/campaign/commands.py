@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from ..core import Command
+from ..core import Command, flag_field
 
 
 @frozen
@@ -17,6 +17,7 @@ class NewCampaign(Command):
 
     verb = "new-campaign"
     name: str
+    rules: str = flag_field("rules")  # the optional modules, `O2,O3` (O0.1)
 
 
 @frozen

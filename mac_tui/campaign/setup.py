@@ -9,6 +9,7 @@ from ..catalog import catalog
 from ..core import Accepted, Checks, Handlers, Outcome, Refused
 from ..dice import Dice
 from ..model import GameState
+from ..ruleset import Ruleset, parse_ruleset, rules_refusal
 from .calendar import date_text
 from .commands import NewCampaign
 from .contracts import ensure_contracts
@@ -19,7 +20,7 @@ from .state import Campaign, Mount, Pilot, PilotRecord
 NAME_MAX = 40
 
 
-def new_campaign(name: str, dice: Dice) -> tuple[Campaign, list[Report]]:
+def new_campaign(name: str, dice: Dice, ruleset: Ruleset = ()) -> tuple[Campaign, list[Report]]:
     cat = catalog()
     start = cat.start
     pilots = tuple(
@@ -47,6 +48,7 @@ def new_campaign(name: str, dice: Dice) -> tuple[Campaign, list[Report]]:
         pilots=pilots,
         standing=tuple((f, cat.economy.standing.start) for f in sorted(cat.factions)),
         next_frame=len(frames) + 1,
+        ruleset=ruleset,
     )
     campaign, market_events = ensure_market(campaign, dice)
     campaign, contract_events = ensure_contracts(campaign, dice, force=True, opening=True)
@@ -67,7 +69,7 @@ def new_campaign_check(state: GameState, cmd: NewCampaign) -> str | None:
     name = " ".join(cmd.name.split())
     if not name or len(name) > NAME_MAX:
         return f"a company name has 1 to {NAME_MAX} characters"
-    return None
+    return rules_refusal(cmd.rules)
 
 
 def _new(state: GameState, cmd: NewCampaign) -> Outcome:
@@ -76,7 +78,7 @@ def _new(state: GameState, cmd: NewCampaign) -> Outcome:
         return Refused(reason)
     name = " ".join(cmd.name.split())
     dice = Dice(state.rng)
-    campaign, reports = new_campaign(name, dice)
+    campaign, reports = new_campaign(name, dice, parse_ruleset(cmd.rules))
     return Accepted(attrs.evolve(state, campaign=campaign, rng=dice.state()), tuple(reports))
 
 

@@ -13,6 +13,8 @@ import attrs
 from attrs import frozen
 
 from ..combat.state import WithdrawRule
+from ..ruleset import Ruleset
+from ..stored import optional_field
 
 FrameStatus = Literal["ready", "damaged", "repairing", "destroyed"]
 PilotStatus = Literal["active", "injured", "kia"]
@@ -204,6 +206,7 @@ class Campaign:
     missions_won: int = 0
     negative_days: int = 0
     ended: str | None = None  # the cause, once the run is over (R28)
+    ruleset: Ruleset = optional_field(())  # the optional modules (O0.1), copied to each battle
 
     # ---- lookups ------------------------------------------------------------------------
     def frame(self, frame_id: str) -> Frame:

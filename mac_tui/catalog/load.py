@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+import attrs
 from attrs import frozen
 
 from ..memo import ByIdentity
@@ -73,6 +74,8 @@ class Catalog:
     missions: r.MissionsFile
     start: r.StartFile
     loadouts: Mapping[str, tuple[r.StockLoadout, ...]]
+    modules: Mapping[str, r.Module]  # the optional rules modules (O0)
+    excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
@@ -418,6 +421,8 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
                     f"weapon groups run 1 to {groups} (combat.toml, §7.2).",
                 )
 
+    modules, excluded_modules = _load_modules(src)
+
     return Catalog(
         root=root,
         mods=tuple(mods),
@@ -439,6 +444,8 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         missions=missions,
         start=start,
         loadouts=loadouts,
+        modules=modules,
+        excluded_modules=excluded_modules,
     )
 
 
@@ -477,6 +484,30 @@ def _check_structures(
         if not rule.startswith("O3."):
             sb.fail("rule", f'"{rule}" is not a rule id of module O3.')
     return st
+
+
+def _load_modules(src: _Source) -> tuple[dict[str, r.Module], tuple[r.ExcludedPair, ...]]:
+    """modules.toml: unique ids of the form O<n>, and excluded pairs of two known, distinct
+    modules (stored sorted, O0.3)."""
+    ob, modules_file = _file(src, "modules.toml", r.ModulesFile)
+    modules = _index(ob, modules_file.module, "id", "module")
+    for i, m in enumerate(modules_file.module):
+        if not (m.id[:1] == "O" and m.id[1:].isdigit() and str(int(m.id[1:])) == m.id[1:]):
+            ob.fail(f'module "{m.id}" (entry {i + 1}), field "id"', 'must be "O" and a number.')
+    pairs: list[r.ExcludedPair] = []
+    for i, pair in enumerate(modules_file.excluded):
+        where = f"excluded (entry {i + 1})"
+        if len(pair.modules) != 2 or pair.modules[0] == pair.modules[1]:
+            ob.fail(f'{where}, field "modules"', "must name two different modules.")
+        for m_id in pair.modules:
+            _ref(ob, where, "modules", m_id, modules)
+        pairs.append(attrs.evolve(pair, modules=tuple(sorted(pair.modules, key=module_order))))
+    return modules, tuple(pairs)
+
+
+def module_order(module_id: str) -> int:
+    """The sort key of a module id: O2 before O10."""
+    return int(module_id[1:]) if module_id[1:].isdigit() else 10**6
 
 
 def _check_loadouts(

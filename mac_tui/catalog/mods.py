@@ -28,6 +28,7 @@ MOD_FILES = (
     "loadouts.toml",
     "maps.toml",
     "missions.toml",
+    "modules.toml",
     "pilots.toml",
     "ranges.toml",
     "start.toml",

@@ -965,3 +965,29 @@ class StructuresFile:
             if v.id == variant_id:
                 return v
         raise KeyError(variant_id)
+
+
+# --- modules.toml (optional rules, O0) --------------------------------------------------------
+@frozen(kw_only=True)
+class Module:
+    """One optional rules module (O1-O11): its id, name and a plain-words summary."""
+
+    __toml_name__ = "module"
+    id: str
+    name: str
+    summary: str
+
+
+@frozen(kw_only=True)
+class ExcludedPair:
+    """Two modules that cannot be switched on together (O0.3), and why."""
+
+    __toml_name__ = "excluded"
+    modules: tuple[str, ...]
+    reason: str
+
+
+@frozen(kw_only=True)
+class ModulesFile:
+    module: tuple[Module, ...]
+    excluded: tuple[ExcludedPair, ...] = ()

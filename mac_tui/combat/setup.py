@@ -11,6 +11,7 @@ from attrs import frozen
 from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import Chassis
 from ..dice import AI, Dice
+from ..ruleset import Ruleset
 from .mapgen import generate_map
 from .state import (
     Battle,
@@ -201,10 +202,11 @@ def new_battle(
     player_ai: bool = False,
     player_withdrawal: WithdrawRule = "never",
     enemy_withdrawal: WithdrawRule | None = None,
+    ruleset: Ruleset = (),
 ) -> Battle:
     """The map (§6.1-§6.2), the frames, and the enemy deployed in its two columns (§6.3). The
     enemy side withdraws by `enemy_withdrawal` (a contract's), else by a rule drawn with the
-    difficulty's weights (D23)."""
+    difficulty's weights (D23). The battle is played under `ruleset` (O0.1)."""
     bmap = generate_map(dice, difficulty, landscape)
     units = [build_unit(s, f"P{i}", "player") for i, s in enumerate(player, start=1)]
     units += [build_unit(s, f"E{i}", "enemy") for i, s in enumerate(enemy, start=1)]
@@ -222,4 +224,5 @@ def new_battle(
         ),
         difficulty=difficulty,
         landscape=landscape,
+        ruleset=ruleset,
     )

@@ -15,9 +15,10 @@ import attrs
 from attrs import frozen
 
 from ..catalog import catalog
-from ..core import Accepted, Checks, Command, Handlers, Outcome, Refused
+from ..core import Accepted, Checks, Command, Handlers, Outcome, Refused, flag_field
 from ..dice import MAP, Dice
 from ..model import GameState, initial_state
+from ..ruleset import Ruleset, parse_ruleset, rules_refusal
 from .setup import FrameSpec, MountSpec, enemy_lance, new_battle, starting_lance
 from .state import Battle, PilotSkills
 
@@ -29,6 +30,7 @@ class NewSkirmish(Command):
     verb = "new-skirmish"
     difficulty: int
     landscape: str | None = None
+    rules: str = flag_field("rules")  # the optional modules, `O2,O3` (O0.1)
 
 
 def difficulty_refusal(difficulty: int) -> str | None:
@@ -54,6 +56,7 @@ def build_skirmish(
     lance: Sequence[FrameSpec] | None = None,
     landscape: str | None = None,
     player_ai: bool = False,
+    ruleset: Ruleset = (),
 ) -> Battle:
     """The battle of a skirmish: landscape (drawn when None), enemy faction (or none), the
     enemy lance, then the map and deployment (`new_battle`), in that order of dice draws."""
@@ -69,6 +72,7 @@ def build_skirmish(
         player=tuple(lance) if lance else starting_lance(),
         enemy=enemy,
         player_ai=player_ai,
+        ruleset=ruleset,
     )
 
 
@@ -78,12 +82,15 @@ def make_state(
     lance: Sequence[FrameSpec] | None = None,
     landscape: str | None = None,
     player_ai: bool = True,
+    ruleset: Ruleset = (),
 ) -> GameState:
     """A game whose battle is set up and waiting for the player's deployment (headless battles,
     benchmarks and tests; the player's side is marked AI-run unless `player_ai` is False)."""
     state = initial_state(seed)
     dice = Dice(state.rng)
-    battle = build_skirmish(dice, difficulty, lance=lance, landscape=landscape, player_ai=player_ai)
+    battle = build_skirmish(
+        dice, difficulty, lance=lance, landscape=landscape, player_ai=player_ai, ruleset=ruleset
+    )
     return attrs.evolve(state, battle=battle, rng=dice.state())
 
 
@@ -126,7 +133,11 @@ def lance_from_chassis(designations: Sequence[str]) -> tuple[FrameSpec, ...]:
 def new_skirmish_check(state: GameState, cmd: NewSkirmish) -> str | None:
     if state.campaign is not None or state.battle is not None:
         return "a game is already under way: a skirmish starts from a new game"
-    return difficulty_refusal(cmd.difficulty) or landscape_refusal(cmd.landscape)
+    return (
+        difficulty_refusal(cmd.difficulty)
+        or landscape_refusal(cmd.landscape)
+        or rules_refusal(cmd.rules)
+    )
 
 
 def _new_skirmish(state: GameState, cmd: NewSkirmish) -> Outcome:
@@ -134,7 +145,8 @@ def _new_skirmish(state: GameState, cmd: NewSkirmish) -> Outcome:
     if reason:
         return Refused(reason)
     dice = Dice(state.rng)
-    battle = build_skirmish(dice, cmd.difficulty, landscape=cmd.landscape)
+    ruleset = parse_ruleset(cmd.rules)
+    battle = build_skirmish(dice, cmd.difficulty, landscape=cmd.landscape, ruleset=ruleset)
     return Accepted(attrs.evolve(state, battle=battle, rng=dice.state()), ())
 
 

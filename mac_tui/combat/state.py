@@ -15,6 +15,8 @@ from attrs import frozen
 
 from ..catalog import LOCATION_ORDER
 from ..hexgrid import Hex
+from ..ruleset import Ruleset
+from ..stored import optional_field
 from .mapgen import BattleMap
 
 Side = Literal["player", "enemy"]
@@ -163,6 +165,11 @@ class Battle:
     turn: int = 0
     uplinks: tuple[Uplink, ...] = ()
     result: Result | None = None
+    ruleset: Ruleset = optional_field(())  # the game's optional modules (O0.1)
+
+    def rule(self, module: str) -> bool:
+        """True when the optional module `module` (`"O2"`) is switched on in this battle."""
+        return module in self.ruleset
 
     # ---- lookups ------------------------------------------------------------------------
     def unit(self, unit_id: str) -> Unit:

@@ -11,6 +11,7 @@ from attrs import frozen
 from ..campaign.state import Campaign
 from ..combat.state import Battle
 from ..dice import RngState
+from ..ruleset import Ruleset
 
 
 @frozen(kw_only=True)
@@ -22,6 +23,15 @@ class GameState:
     commands_applied: int = 0
     battle: Battle | None = None
     campaign: Campaign | None = None
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The optional rules modules the game is played with (O0.1): fixed by the command that
+        created the campaign or the quick battle, kept in `Campaign.ruleset` (which every battle
+        of the campaign copies) or in the quick battle's `Battle.ruleset`."""
+        if self.campaign is not None:
+            return self.campaign.ruleset
+        return self.battle.ruleset if self.battle is not None else ()
 
 
 def initial_state(seed: int) -> GameState:
