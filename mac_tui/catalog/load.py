@@ -422,6 +422,9 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
                 )
 
     modules, excluded_modules = _load_modules(src)
+    for i, e in enumerate(equipment_file.equipment):
+        if e.module:  # O0.11: a module item names its module
+            _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
 
     return Catalog(
         root=root,

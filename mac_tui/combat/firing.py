@@ -16,7 +16,7 @@ from ..dice import Dice
 from ..hexgrid import distance
 from ..memo import ByIdentity
 from . import stats
-from .attack import in_range, resolve_attack
+from .attack import hit_chance, in_range, resolve_attack
 from .events import (
     Attacked,
     BattleChange,
@@ -28,6 +28,8 @@ from .stats import ap_costs
 
 #: Why a weapon out of range of its target does not fire.
 OUT_OF_RANGE = "out of range"
+#: Why a weapon whose line to its target a building or prop blocks does not fire (O3.2).
+BLOCKED = "no line of fire"
 
 
 @frozen
@@ -51,8 +53,10 @@ def plan_fire(
     spent = 0
     for index, ws in stats.group_weapons(unit, group):
         w = stats.weapon_of(ws)
-        if in_range(battle, unit, target, ws) is None:  # exactly when hit_chance is None
+        if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core)
             skipped.append((index, OUT_OF_RANGE))
+        elif battle.structures and hit_chance(battle, unit, target, ws) is None:
+            skipped.append((index, BLOCKED))  # O3.2: a building or prop in the way
         elif w.uses_ammo and ws.ammo < w.ammo_per_shot:
             skipped.append((index, "out of ammo"))
         elif energy - spent < w.energy:
@@ -192,6 +196,7 @@ def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
             continue
         if not any(
             in_range(battle, unit, enemy, ws) is not None
+            and (not battle.structures or hit_chance(battle, unit, enemy, ws) is not None)
             for _, ws in stats.group_weapons(unit, group)
         ):
             continue

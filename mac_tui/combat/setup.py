@@ -12,6 +12,7 @@ from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import Chassis
 from ..dice import AI, Dice
 from ..ruleset import Ruleset
+from .features import generate_features
 from .mapgen import generate_map
 from .state import (
     Battle,
@@ -225,4 +226,10 @@ def new_battle(
         difficulty=difficulty,
         landscape=landscape,
         ruleset=ruleset,
+        # O3.4: the features, from their own stream (O0.6), after the terrain
+        structures=(
+            generate_features(dice, bmap, landscape, levels="O2" in ruleset)
+            if "O3" in ruleset
+            else ()
+        ),
     )

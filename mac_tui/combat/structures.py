@@ -27,6 +27,8 @@ from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance
 from . import stats
 from .attack import (
+    LONG_RANGE,
+    LONG_RANGE_BONUS,
     HitChance,
     LosHex,
     Modifier,
@@ -38,21 +40,19 @@ from .attack import (
     range_modifier,
     sensor_modifier,
     smoke_modifier,
-    LONG_RANGE,
-    LONG_RANGE_BONUS,
 )
 from .damage import apply_damage
 from .events import BattleChange, WeaponSkipped
-from .features import STANDARD, Section, kind_of, new_section, section_at
-from .firing import OUT_OF_RANGE, FirePlan
+from .features import STANDARD, Section, kind_of, new_section, passable, section_at
+from .firing import BLOCKED, OUT_OF_RANGE, FirePlan
 from .smoke import countdown
 from .state import Battle, Unit, WeaponState
 from .stats import ap_costs
 
 __all__ = [
+    "Exploded",
     "StructureAttacked",
     "StructureCollapsed",
-    "Exploded",
     "check_fire_structure",
     "damage_to",
     "environment",
@@ -60,9 +60,6 @@ __all__ = [
     "structure_chance",
     "targetable",
 ]
-
-#: Why a weapon whose line to the hex is blocked does not fire.
-BLOCKED = "no line of fire"
 
 
 # ---- events (O3.12) ------------------------------------------------------------------------
@@ -131,10 +128,32 @@ class Exploded(Event):
     sections: tuple[tuple[Hex, int, int], ...]
 
     def describe(self) -> str:
-        parts = [f"{u} {loc.replace('_', ' ')}: {report.describe()}" for u, loc, report in self.hits]
+        parts = [
+            f"{u} {loc.replace('_', ' ')}: {report.describe()}" for u, loc, report in self.hits
+        ]
         parts += [f"{h.q},{h.r} {a} -> {b}" for h, a, b in self.sections]
         shown = "; ".join(parts) if parts else "nothing in reach"
         return f"The fuel tank at {self.hex.q},{self.hex.r} explodes for {self.damage}: {shown}"
+
+
+# ---- entering (O3.2) ------------------------------------------------------------------------
+def feature_move_cost(battle: Battle, h: Hex, terrain_cost: int) -> int | None:
+    """O3.2 "Entering": the cost of entering `h`: its feature's when it has one a frame may
+    walk into (features stand on Open hexes), None when it may not be entered."""
+    section = section_at(battle.structures, h)
+    if section is None:
+        return terrain_cost
+    if not passable(section, battle.rule("O2")):
+        return None
+    return max(terrain_cost, kind_of(section).move_cost)
+
+
+def entry_refusal(battle: Battle, h: Hex) -> str | None:
+    """Why no frame may enter (move, sprint or jump onto) hex `h` because of its feature."""
+    section = section_at(battle.structures, h)
+    if section is None or passable(section, battle.rule("O2")):
+        return None
+    return f"hex {h.q},{h.r} is a {kind_of(section).name.lower()}: frames cannot enter it"
 
 
 # ---- the hit chance (O3.6) -----------------------------------------------------------------
@@ -240,7 +259,9 @@ def check_fire_structure(battle: Battle, unit: Unit, group: int, h: Hex) -> Fire
     if kind.durability == 0:
         return f"the {kind.name.lower()} at {h.q},{h.r} cannot be destroyed"
     if section.durability == 0:
-        return f"the {kind.name.lower()} at {h.q},{h.r} is at 0: it collapses at the end of the round"
+        return (
+            f"the {kind.name.lower()} at {h.q},{h.r} is at 0: it collapses at the end of the round"
+        )
     plan = plan_fire_structure(battle, unit, group, h)
     if not plan.shots:
         reasons = sorted({reason for _, reason in plan.skipped})
@@ -272,12 +293,14 @@ def fire_structure(
         ws = shooter.weapons[index]
         w = stats.weapon_of(ws)
         section = section_at(battle.structures, h)
-        assert section is not None and shooter.pos is not None
+        assert section is not None
         if section.durability == 0:
             events.append(WeaponSkipped(unit=unit.id, weapon=ws.weapon, reason="already at 0"))
             continue
         chance = structure_chance(battle, shooter, ws, h)
-        assert chance is not None
+        pos = shooter.pos
+        assert chance is not None and pos is not None
+        line = battle_line(battle, pos, h)
         weapons = list(shooter.weapons)
         weapons[index] = attrs.evolve(ws, ammo=ws.ammo - w.ammo_per_shot if w.uses_ammo else 0)
         shooter = attrs.evolve(
@@ -292,7 +315,9 @@ def fire_structure(
             if hit:
                 break
         damage = damage_to(section, ws.weapon, w.damage) if hit else 0
-        after, collapse = after_hit(section.durability, damage) if hit else (section.durability, False)
+        after, collapse = (
+            after_hit(section.durability, damage) if hit else (section.durability, False)
+        )
         battle = with_section(battle, attrs.evolve(section, durability=after))
         events.append(
             StructureAttacked(
@@ -302,8 +327,8 @@ def fire_structure(
                 weapon_index=index,
                 hex=h,
                 feature=section.feature,
-                distance=distance(shooter.pos, h),
-                intervening=battle_line(battle, shooter.pos, h),
+                distance=distance(pos, h),
+                intervening=line,
                 modifiers=chance.modifiers,
                 chance=chance.chance,
                 rolls=tuple(rolls),
@@ -342,7 +367,6 @@ def collapse(battle: Battle, dice: Dice) -> BattleChange:
     """O3.9: every section at 0 when the step begins moves one stage down, in row-major order,
     at the new stage's full durability; a fuel tank explodes as it collapses (a section an
     explosion brings to 0 changes stage at a later end of round)."""
-    data = catalog().structures
     events: list[Event] = []
     falling = [s.hex for s in battle.structures if s.durability == 0 and kind_of(s).becomes]
     for h in falling:
@@ -385,4 +409,6 @@ def explode(battle: Battle, h: Hex, dice: Dice) -> BattleChange:
         section = section_at(battle.structures, sh)
         assert section is not None
         battle = with_section(battle, attrs.evolve(section, durability=after))
-    return battle, [Exploded(hex=h, damage=rules.damage, hits=tuple(hits), sections=tuple(sections))]
+    return battle, [
+        Exploded(hex=h, damage=rules.damage, hits=tuple(hits), sections=tuple(sections))
+    ]

@@ -121,7 +121,7 @@ class Situation:
         self.unit = unit
         self.skill = skill
         self.rounded = exactly if skill.exact else coarse
-        self.tables: MapTables = map_tables(battle.map)
+        self.tables: MapTables = map_tables(battle.map, battle.structures, battle.smoke)
         self.me: Kit = kit_of(unit)
         assert unit.pos is not None
         self.pos: Hex = unit.pos
