@@ -337,7 +337,7 @@ def test_the_documents_example() -> None:
     )
     assert not shot.collapse
     assert shot.describe() == (
-        "HL -> High building 6,1: needs 88, rolls 93 (miss), re-rolls 41: hit for 20, "
+        "HL -> High building at 6,1: needs 88, rolls 93 (miss), re-rolls 41: hit for 20, "
         "durability 100 -> 80"
     )
     # next round: 20 x 5 = 100 > 80, so 0 at once

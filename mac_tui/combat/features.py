@@ -63,6 +63,32 @@ class Smoke:
     rounds: int
 
 
+#: How a screen or a preview names a section as a target among frame ids: `@q,r`.
+STRUCTURE_MARK: Final = "@"
+
+
+def structure_key(h: Hex) -> str:
+    """A section's name as a target, `@q,r` (no frame id starts with `@`)."""
+    return f"{STRUCTURE_MARK}{h.q},{h.r}"
+
+
+def structure_hex(key: str | None) -> Hex | None:
+    """The hex a `structure_key` names, or None for anything else (a frame id)."""
+    if key is None or not key.startswith(STRUCTURE_MARK):
+        return None
+    q, _, r = key[1:].partition(",")
+    try:
+        return Hex(int(q), int(r))
+    except ValueError:
+        return None
+
+
+def full_durability(section: Section) -> int:
+    """The durability of the section's stage and variant when undamaged."""
+    data = catalog().structures
+    return _full_durability(kind_of(section), section.variant, data)
+
+
 def kind_of(section: Section) -> Feature:
     """The catalog row of a section's feature."""
     return catalog().structures.kind(section.feature)

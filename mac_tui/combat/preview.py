@@ -25,7 +25,7 @@ from ..catalog import catalog
 from ..catalog.records import Weapon
 from ..hexgrid import Hex, distance
 from . import attack, stats
-from .attack import MISSILE, HitChance, hit_chance, line_of_sight
+from .attack import MISSILE, HitChance, battle_line, hit_chance
 from .firing import check_fire, plan_fire
 from .movement import check_move, reach
 from .state import Battle, Unit, other_side
@@ -86,6 +86,8 @@ class LosStep:
     terrain: str
     penalty: int
     beside: Hex | None = None
+    feature: str | None = None  # O3: the feature on the hex (its penalty is in `penalty`)
+    blocks: bool = False  # O3.2: it blocks the line
 
 
 @frozen
@@ -132,6 +134,15 @@ class FirePreview:
         return sum(s.penalty for s in self.los)
 
 
+def los_steps(battle: Battle, a: Hex, b: Hex) -> tuple[LosStep, ...]:
+    """The line from `a` to `b` as the previews show it (`attack.battle_line`: with O3's
+    features and their blocking)."""
+    return tuple(
+        LosStep(h.hex, h.terrain, h.penalty, h.beside, h.feature, h.blocks)
+        for h in battle_line(battle, a, b)
+    )
+
+
 def fire_ap_cost(location: str | None) -> int:
     ap = catalog().combat.ap_costs
     return ap.called_shot if location is not None else ap.fire_group
@@ -162,10 +173,7 @@ def fire_preview(
     if target is not None:
         if unit.pos is not None and target.pos is not None:
             dist = distance(unit.pos, target.pos)
-            los = tuple(
-                LosStep(h.hex, h.terrain, h.penalty, h.beside)
-                for h in line_of_sight(battle.map, unit.pos, target.pos)
-            )
+            los = los_steps(battle, unit.pos, target.pos)
         plan = (
             check if not isinstance(check, str) else plan_fire(battle, unit, group, target, called)
         )

@@ -38,7 +38,7 @@ class SmokeLaid(Event):
 
     def describe(self) -> str:
         return (
-            f"{self.unit} lays smoke on {self.hex.q},{self.hex.r}: {len(self.hexes)} hexes "
+            f"{self.unit} lays smoke at {self.hex.q},{self.hex.r}: {len(self.hexes)} hexes "
             f"for {self.rounds} rounds ({self.charges_left} charge(s) left)"
         )
 
@@ -50,8 +50,8 @@ class SmokeCleared(Event):
     hexes: tuple[Hex, ...]
 
     def describe(self) -> str:
-        shown = " ".join(f"{h.q},{h.r}" for h in self.hexes)
-        return f"The smoke clears from {shown}"
+        shown = ", ".join(f"hex {h.q},{h.r}" for h in self.hexes)
+        return f"The smoke clears: {shown}"
 
 
 def charges_left(unit: Unit) -> int:

@@ -88,7 +88,7 @@ class StructureAttacked(Event):
     def describe(self) -> str:
         name = catalog().structures.kind(self.feature).name
         abbrev = catalog().weapons[self.weapon].abbrev
-        at = f"{name} {self.hex.q},{self.hex.r}"
+        at = f"{name} at {self.hex.q},{self.hex.r}"
         rolls = self.rolls[0] if len(self.rolls) == 1 else f"{self.rolls[0]} (miss), re-rolls "
         text = f"{abbrev} -> {at}: needs {self.chance}, rolls {rolls}"
         if len(self.rolls) > 1:
@@ -131,7 +131,7 @@ class Exploded(Event):
         parts = [
             f"{u} {loc.replace('_', ' ')}: {report.describe()}" for u, loc, report in self.hits
         ]
-        parts += [f"{h.q},{h.r} {a} -> {b}" for h, a, b in self.sections]
+        parts += [f"hex {h.q},{h.r} {a} -> {b}" for h, a, b in self.sections]
         shown = "; ".join(parts) if parts else "nothing in reach"
         return f"The fuel tank at {self.hex.q},{self.hex.r} explodes for {self.damage}: {shown}"
 

@@ -17,6 +17,7 @@ from textual.geometry import Size
 
 from ...catalog import catalog
 from ...combat import stats
+from ...combat.features import new_section
 from ...combat.state import Battle, Unit
 from ...hexgrid import Hex, from_offset, to_offset
 from ..battle_words import column_name
@@ -54,6 +55,8 @@ MARKS: dict[str, tuple[str, str]] = {
     "zone": ("=", "="),
     "out": ("x", "×"),
 }
+#: O3.11: a hex in smoke, where no other mark or number is drawn (ascii, unicode).
+SMOKE: tuple[str, str] = ("~", "░")
 #: Roomy layout: the characters either side of a legal target's / the chosen target's label.
 BRACKETS: dict[str, tuple[str, str]] = {"targetable": ("[", "]"), "target": (">", "<")}
 MARK_NAMES: dict[str, str] = {
@@ -136,14 +139,21 @@ def frame_label(unit: Unit) -> str:
     return text.upper() if unit.side == "player" else text.lower()
 
 
-def legend(ascii_glyphs: bool, *, marks: bool = False) -> str:
-    """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
-    deployment zone (and the other overlay marks)."""
+def legend(ascii_glyphs: bool, *, marks: bool = False, features: bool = False) -> str:
+    """One short line: the terrain glyphs (and with `features`, optional module O3's feature
+    glyphs, smoke and a damaged section's durability), the frame letters, a frame out of the
+    fight, the deployment zone (and the other overlay marks)."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
         f"{t.glyph if ascii_glyphs else t.unicode} {t.name.lower()}" for t in cat.terrain.values()
     ]
+    if features:
+        parts += [
+            f"{f.glyph if ascii_glyphs else f.unicode} {f.name.lower()}"
+            for f in cat.structures.feature
+        ]
+        parts += [f"{SMOKE[form]} smoke", "R4 damaged: 40-49 left"]
     parts += ["M1 yours", "m1 enemy", f"M{MARKS['out'][form]} out"]
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
     if marks:
@@ -182,6 +192,9 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--hover",
         "hexmap--cursor",
         "hexmap--out",
+        "hexmap--feature",
+        "hexmap--damaged",
+        "hexmap--smoke",
         RULER,
         RULER_ON,
     }
@@ -236,6 +249,9 @@ class Scene:
     overlay: Overlay
     path: frozenset[Hex]
     los: frozenset[Hex]
+    # O3: hex -> (feature id, durability when damaged, else None); the hexes in smoke
+    features: dict[Hex, tuple[str, int | None]]
+    smoke: frozenset[Hex]
 
     @classmethod
     def of(cls, battle: Battle, active: str | None, overlay: Overlay) -> Scene:
@@ -269,6 +285,8 @@ class Scene:
             overlay,
             frozenset(overlay.path),
             frozenset(overlay.los),
+            feature_marks(battle),
+            frozenset(s.hex for s in battle.smoke),
         )
 
     def with_overlay(self, overlay: Overlay) -> Scene:
@@ -285,7 +303,18 @@ class Scene:
             overlay,
             frozenset(overlay.path),
             frozenset(overlay.los),
+            self.features,
+            self.smoke,
         )
+
+
+def feature_marks(battle: Battle) -> dict[Hex, tuple[str, int | None]]:
+    """O3.12: each section's feature and, when it has lost durability, what it has left."""
+    out: dict[Hex, tuple[str, int | None]] = {}
+    for s in battle.structures:
+        full = new_section(s.hex, s.feature, s.variant).durability
+        out[s.hex] = (s.feature, s.durability if s.durability < full else None)
+    return out
 
 
 class Painter:
@@ -305,6 +334,14 @@ class Painter:
 
     def mark(self, kind: str) -> str:
         return MARKS[kind][0 if self.ascii else 1]
+
+    def feature_glyph(self, feature: str) -> str:
+        key = "feature:" + feature
+        glyph = self._glyphs.get(key)
+        if glyph is None:
+            f = catalog().structures.kind(feature)
+            glyph = self._glyphs[key] = f.glyph if self.ascii else f.unicode
+        return glyph
 
     def look(
         self, s: Scene, h: Hex, terrain: str, cursor: Hex, hover: Hex | None
@@ -354,11 +391,28 @@ class Painter:
             mark = "reach"
         elif h in ov.zone:
             mark = "zone"
+        if frame is None and h in s.features:  # O3: a section as a target
+            classes.append("hexmap--feature")
+            if s.features[h][1] is not None:
+                classes.append("hexmap--damaged")
+            if h == ov.target:
+                classes.append("hexmap--target")
+            elif h in ov.targets:
+                classes.append("hexmap--targetable")
+        elif frame is None and h in s.smoke:
+            classes.append("hexmap--smoke")
         if h == hover:
             classes.append("hexmap--hover")
         if h == cursor:
             classes.append("hexmap--cursor")
         return label, mark, bracket, tuple(classes)
+
+    def _slot(self, left_over: int | None, smoked: bool) -> str:
+        """The compact layout's second character of a hex without a frame or mark: a damaged
+        section's durability in tens (O3.12), else smoke (O3.11), else blank."""
+        if left_over is not None:
+            return str(min(9, left_over // 10))
+        return SMOKE[0 if self.ascii else 1] if smoked else " "
 
     def ruler_line(self, s: Scene, layout: Layout, cursor: Hex) -> LineSig:
         """The column letters above the map, each over its column's hexes (the cursor's
@@ -396,11 +450,16 @@ class Painter:
             glyph = self.glyph(t)
             label, mark, bracket, classes = self.look(s, h, t, cursor, hover)
             out = label is not None and h in s.out
+            feature = s.features.get(h)
+            left_over = None  # O3: durability left of a damaged section
+            if feature is not None:
+                glyph, left_over = self.feature_glyph(feature[0]), feature[1]
+            smoked = h in s.smoke
             if not roomy:
                 if label is not None:
                     top.append((label[0] + self.mark("out") if out else label, classes))
                 elif mark is None:
-                    top.append((glyph + " ", classes))
+                    top.append((glyph + self._slot(left_over, smoked), classes))
                 else:
                     top.append((glyph, classes))
                     top.append((self.mark(mark), _with_mark(classes, mark)))
@@ -411,9 +470,13 @@ class Painter:
                 under = self.mark("out") * 2 if out else glyph * 2
                 bottom.append((" " + under + " ", classes))
             else:
-                top.append((" " + glyph * 2 + " ", classes))
+                if left_over is not None:
+                    top.append((f" {glyph}{left_over}".ljust(4)[:4], classes))
+                else:
+                    top.append((" " + glyph * 2 + " ", classes))
                 if mark is None:
-                    bottom.append((" " + glyph * 2 + " ", classes))
+                    smoke = SMOKE[0 if self.ascii else 1]
+                    bottom.append((" " + (smoke * 2 if smoked else glyph * 2) + " ", classes))
                 else:
                     bottom.append((" ", classes))
                     bottom.append((self.mark(mark) * 2, _with_mark(classes, mark)))

@@ -109,6 +109,9 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
     HexMap > .hexmap--hover { background: $panel-lighten-2; }
     HexMap > .hexmap--cursor { text-style: bold reverse; }
     HexMap > .hexmap--out { text-style: strike; color: $text-muted; }
+    HexMap > .hexmap--feature { color: $text; text-style: bold; }
+    HexMap > .hexmap--damaged { color: $text-warning; text-style: bold; }
+    HexMap > .hexmap--smoke { background: $surface-lighten-2; }
     HexMap > .hexmap--ruler { color: $text-muted; }
     HexMap > .hexmap--ruler-on { text-style: bold reverse; }
     """
