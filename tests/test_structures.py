@@ -224,7 +224,10 @@ def test_o3_draws_only_from_map_features_and_keeps_the_core_terrain() -> None:
     with_o3 = make_state(21, 3, landscape="industrial", ruleset=("O3",))
     assert core.battle is not None and with_o3.battle is not None
     assert core.battle.map == with_o3.battle.map
-    assert core.battle.units == with_o3.battle.units
+    # the same frames and deployment (an O3 stock loadout may be drawn instead: O0.11)
+    assert [(u.id, u.chassis, u.pos) for u in core.battle.units] == [
+        (u.id, u.chassis, u.pos) for u in with_o3.battle.units
+    ]
     assert core.battle.structures == () and with_o3.battle.structures
     assert core.rng.counter(MAP_FEATURES) == 0
     assert with_o3.rng.counter(MAP_FEATURES) > 0
@@ -658,3 +661,15 @@ def test_stats_unchanged_names() -> None:
     hl = CAT.weapons["heavy_laser"]
     assert (hl.type, hl.accuracy, hl.damage) == ("energy", 75, 20)
     assert stats.weapon_of(weapon("heavy_laser", "right_torso")) is hl
+
+
+def test_o3_stock_loadouts_are_drawn_only_under_o3() -> None:
+    """O0.11: the Screener loadouts carry the Smoke Launcher and exist only while O3 is on."""
+    core = [lo.name for lo in CAT.drawn_loadouts("SC-20")]
+    with_o3 = [lo.name for lo in CAT.drawn_loadouts("SC-20", ("O3",))]
+    assert "Screener" not in core and with_o3 == [*core, "Screener"]
+    screener = next(lo for lo in CAT.stock_loadouts("SC-20") if lo.name == "Screener")
+    assert screener.module == "O3" and "smoke_launcher" in screener.equipment
+    for designation in CAT.chassis:
+        for lo in CAT.drawn_loadouts(designation):
+            assert "smoke_launcher" not in lo.equipment

@@ -79,8 +79,17 @@ class Catalog:
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
-        """The enemy stock loadouts of a chassis (R18), in file order; KeyError if unknown."""
+        """The enemy stock loadouts of a chassis (R18), in file order, every module's
+        included (to look one up by name); KeyError if unknown."""
         return self.loadouts[designation]
+
+    def drawn_loadouts(
+        self, designation: str, ruleset: tuple[str, ...] = ()
+    ) -> tuple[r.StockLoadout, ...]:
+        """The stock loadouts an enemy frame is drawn from (R18) under `ruleset`: a module's
+        loadout only while that module is on (O0.11)."""
+        stock = self.loadouts[designation]
+        return tuple(lo for lo in stock if not lo.module or lo.module in ruleset)
 
     def range_class(self, range_id: str) -> r.RangeClass:
         """The range class with this id (KeyError if none)."""
@@ -528,7 +537,7 @@ def _check_loadouts(
         cw = f'chassis "{entry.designation}" (entry {i + 1})'
         _ref(lb, cw, "designation", entry.designation, chassis)
         frame = chassis[entry.designation]
-        if len(entry.loadout) < 2:
+        if len([lo for lo in entry.loadout if not lo.module]) < 2:
             lb.fail(f'{cw}, field "loadout"', "needs at least two stock loadouts (R18).")
         names: set[str] = set()
         for j, lo in enumerate(entry.loadout):
@@ -537,6 +546,13 @@ def _check_loadouts(
                 lb.fail(f'{lw}, field "name"', f'duplicates the name "{lo.name}" for this chassis.')
             names.add(lo.name)
             _check_stock_loadout(lb, lw, frame, lo, weapons, equipment, overload_percent)
+            for eid in (*lo.equipment, *(f.equipment for f in lo.slots)):
+                item = equipment.get(eid)
+                if item is not None and item.module and item.module != lo.module:
+                    lb.fail(
+                        f'{lw}, field "module"',
+                        f'"{eid}" is an item of module {item.module}: the loadout must be too.',
+                    )
     for designation in chassis:
         if designation not in by_chassis:
             lb.fail(

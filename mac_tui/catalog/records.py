@@ -820,6 +820,7 @@ class StockLoadout:
     weapons: tuple[LoadoutEntry, ...]
     equipment: tuple[str, ...] = ()
     slots: tuple[SlotFitting, ...] = ()
+    module: str = ""  # O0.11: drawn only while this optional module is on ("" = always)
 
 
 @frozen(kw_only=True)

@@ -31,7 +31,7 @@ from .plan_types import Plan
 from .plans import Planner
 from .situation import Situation
 from .skill import FULL_TACTICS, skill
-from .structures import structure_shot
+from .structures import smoke_cover, structure_shot
 
 __all__ = ["FULL_TACTICS", "decide", "plan_activation", "policy_for"]
 
@@ -132,6 +132,10 @@ def policy_for(tactics: int | None = None) -> Policy:
             shot = structure_shot(state)
             if shot is not None:
                 command, rest, note = shot, (), note + ", fires at a structure (O3.13)"
+            else:
+                cloud = smoke_cover(state)
+                if cloud is not None:
+                    command, rest, note = cloud, (), note + ", smokes its hex (O3.10)"
         memory.expect, memory.planned, memory.rest = None, planned, ()
         if rest and not isinstance(command, (FireGroup, CalledShot)):
             outcome = step(state, command)

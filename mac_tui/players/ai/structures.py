@@ -1,4 +1,5 @@
-"""Optional module O3 in the battle AI (O3.13): when to fire at a structure.
+"""Optional module O3 in the battle AI (O3.13): when to fire at a structure, and when to
+smoke its own hex.
 
 The planner values frames; a structure is worth a shot only when the frame has nothing better:
 no frame is targetable (no fire order at a frame is legal) and a section blocks the line from
@@ -11,16 +12,17 @@ row-major order. Orders come from `legal_commands`, so the AI can do nothing a p
 from __future__ import annotations
 
 from ...catalog import catalog
-from ...combat.attack import battle_line
-from ...combat.commands import CalledShot, FireGroup, FireStructure
-from ...combat.features import kind_of, section_at
+from ...combat.attack import battle_line, hit_chance
+from ...combat.commands import CalledShot, FireGroup, FireStructure, UseEquipment
+from ...combat.features import kind_of, section_at, smoke_at
 from ...combat.legal import legal_commands
+from ...combat.smoke import charges_left
 from ...combat.structures import damage_to, plan_fire_structure, structure_chance
 from ...core import Command
 from ...hexgrid import Hex, distance
 from ...model import GameState
 
-__all__ = ["structure_shot"]
+__all__ = ["smoke_cover", "structure_shot"]
 
 
 def structure_shot(state: GameState) -> Command | None:
@@ -67,3 +69,25 @@ def structure_shot(state: GameState) -> Command | None:
         if best is None or key[:3] > best[:3]:
             best = key
     return None if best is None else best[3]
+
+
+def smoke_cover(state: GameState) -> Command | None:
+    """O3.10-O3.11 for a frame with nothing better to do: when some enemy can fire at it where
+    it stands and no smoke lies on its hex, it smokes its own hex (-10 on every shot at it,
+    the cloud's end hex counted), if its launcher has a charge and the order is legal."""
+    battle = state.battle
+    if battle is None or not battle.rule("O3") or battle.active_unit is None:
+        return None
+    unit = battle.active_unit
+    here = unit.pos
+    if here is None or charges_left(unit) <= 0 or smoke_at(battle.smoke, here):
+        return None
+    exposed = any(
+        hit_chance(battle, enemy, unit, ws) is not None
+        for enemy in battle.living("enemy" if unit.side == "player" else "player")
+        for _, ws in enemy.live_weapons()
+    )
+    if not exposed:
+        return None
+    order = UseEquipment(catalog().structures.smoke.launcher, None, here)
+    return order if order in legal_commands(state, only=(UseEquipment,)) else None

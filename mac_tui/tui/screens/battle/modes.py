@@ -210,6 +210,11 @@ class Jumping(_Ordering):
 
     def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         where = hex_name(cursor)
+        item = catalog().equipment[self.item]
+        if item.effect == "smoke":  # O3.10: the same hex-picking, for a smoke cloud
+            if cursor in self.reach(m):
+                return f"Smoke {where} and its neighbours for {item.value} rounds: Enter lays it"
+            return f"Smoke: {where} is beyond {item.range} hexes"
         if cursor in self.reach(m):
             return f"Jump to {where}: Enter goes"
         return f"Jump: {where} is out of reach"
