@@ -673,3 +673,40 @@ def test_o3_stock_loadouts_are_drawn_only_under_o3() -> None:
     for designation in CAT.chassis:
         for lo in CAT.drawn_loadouts(designation):
             assert "smoke_launcher" not in lo.equipment
+
+
+def test_an_o3_battle_saves_loads_and_replays_mid_fight() -> None:
+    """Sections, smoke and spent charges are in the save and the hash, load back checked
+    (`snapshot.problems`) and replay from the commands; a core save carries none of them."""
+    from mac_tui.combat.skirmish import NewSkirmish
+    from mac_tui.players.ai import decide
+    from mac_tui.players.driver import drive
+    from mac_tui.save import from_json, to_json
+    from mac_tui.session import Session
+    from mac_tui.snapshot import problems
+
+    session = Session.new(6)
+    session.apply(NewSkirmish(3, "industrial", "O3"))
+    session.apply(AutoDeploy())
+    session.apply(StartBattle())
+    state = session.state
+    assert state.battle is not None
+    seats = {"player": decide, "enemy": decide}
+    drive(
+        state,
+        seats,
+        apply=lambda _, cmd: session.apply(cmd),
+        until=lambda s: s.battle is None or s.battle.round >= 3,
+    )
+    battle = session.state.battle
+    assert battle is not None and battle.structures
+    loaded = from_json(to_json(session.to_save()))
+    assert loaded.state == session.state and problems(loaded.state) == []
+    broken = attrs.evolve(
+        battle, structures=(attrs.evolve(battle.structures[0], durability=10_000),)
+    )
+    assert any("durability" in p for p in problems(attrs.evolve(session.state, battle=broken)))
+    core = attrs.evolve(battle, ruleset=())
+    assert "structures and smoke need optional module O3" in " ".join(
+        problems(attrs.evolve(session.state, battle=core))
+    )
