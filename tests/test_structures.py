@@ -710,3 +710,43 @@ def test_an_o3_battle_saves_loads_and_replays_mid_fight() -> None:
     assert "structures and smoke need optional module O3" in " ".join(
         problems(attrs.evolve(session.state, battle=core))
     )
+
+
+# --- O3.13 the AI ---------------------------------------------------------------------------------
+def _ai_state(b: Battle) -> Any:
+    b = attrs.evolve(b, order=tuple(u.id for u in b.units), turn=0)
+    return attrs.evolve(make_state(1, 1), battle=b)
+
+
+def test_the_ai_fires_at_the_wall_between_it_and_its_target() -> None:
+    """No frame is targetable (a Low building blocks the only line), so the wall is the shot;
+    with the enemy in the open, no structure is."""
+    from mac_tui.players.ai.structures import structure_shot
+
+    walled = o3(battle(ghost(), raider(6)), new_section(at(3), "low_building"))
+    assert structure_shot(_ai_state(walled)) == FireStructure(1, at(3))
+    open_field = o3(battle(ghost(), raider(6)), new_section(at(3, 2), "low_building"))
+    assert structure_shot(_ai_state(open_field)) is None
+
+
+def test_the_ai_never_shoots_a_fuel_tank_beside_its_own_frames() -> None:
+    from mac_tui.players.ai.structures import structure_shot
+
+    friend = make_unit("friend", side="player", pos=at(4, 2))  # beside the tank on (3, 1)
+    b = o3(battle(ghost(), raider(6), friend), new_section(at(3), "fuel_tank"))
+    assert structure_shot(_ai_state(b)) is None
+    far = attrs.evolve(friend, pos=at(9, 2))
+    b = o3(battle(ghost(), raider(6), far), new_section(at(3), "fuel_tank"))
+    assert structure_shot(_ai_state(b)) == FireStructure(1, at(3))
+
+
+def test_the_ai_smokes_its_own_hex_when_exposed() -> None:
+    from mac_tui.players.ai.structures import smoke_cover
+
+    g = ghost(equipment=(gear("smoke_launcher"),))
+    b = o3(battle(g, raider(6, weapons=(weapon("medium_laser", "right_arm"),))))
+    assert smoke_cover(_ai_state(b)) == UseEquipment("smoke_launcher", None, at(0))
+    smoked = o3(b, smoke=(Smoke(hex=at(0), rounds=2),))
+    assert smoke_cover(_ai_state(smoked)) is None  # already in smoke
+    unarmed = o3(battle(g, raider(6)))
+    assert smoke_cover(_ai_state(unarmed)) is None  # nobody can fire at it
