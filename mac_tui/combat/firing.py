@@ -15,7 +15,7 @@ from ..core import Event
 from ..dice import Dice
 from ..memo import ByIdentity
 from . import elevation, stats
-from .attack import in_range, line_blocked, range_modifier, resolve_attack
+from .attack import hit_chance, in_range, line_blocked, range_modifier, resolve_attack
 from .events import (
     Attacked,
     BattleChange,
@@ -29,6 +29,8 @@ from .stats import ap_costs
 OUT_OF_RANGE = "out of range"
 #: Why a weapon does not fire past high ground (O2.6).
 LINE_BLOCKED = "behind high ground"
+#: Why a weapon whose line to its target a building or prop blocks does not fire (O3.2).
+BLOCKED = "no line of fire"
 
 
 @frozen
@@ -55,6 +57,8 @@ def plan_fire(
         if in_range(battle, unit, target, ws) is None:  # exactly when hit_chance is None
             blocked = _blocked_in_range(battle, unit, target, ws)
             skipped.append((index, LINE_BLOCKED if blocked else OUT_OF_RANGE))
+        elif battle.structures and hit_chance(battle, unit, target, ws) is None:
+            skipped.append((index, BLOCKED))  # O3.2: a building or prop in the way
         elif w.uses_ammo and ws.ammo < w.ammo_per_shot:
             skipped.append((index, "out of ammo"))
         elif energy - spent < w.energy:
@@ -202,6 +206,7 @@ def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
             continue
         if not any(
             in_range(battle, unit, enemy, ws) is not None
+            and (not battle.structures or hit_chance(battle, unit, enemy, ws) is not None)
             for _, ws in stats.group_weapons(unit, group)
         ):
             continue

@@ -21,6 +21,7 @@ from .events import (
 from .flow import nearest_enemy_distance, nearest_enemy_distance_from
 from .state import Battle, Unit
 from .stats import ap_costs
+from .structures import entry_refusal, feature_move_cost
 
 
 @frozen
@@ -38,9 +39,13 @@ def reach(battle: Battle, unit: Unit, sprint: bool = False) -> dict[Hex, tuple[i
     bmap = battle.map
     terrain = catalog().terrain
 
+    sections = battle.structures
+
     def cost(h: Hex) -> int | None:
         if h in blocked or not bmap.contains(h):
             return None
+        if sections:  # O3.2 "Entering"
+            return feature_move_cost(battle, h, terrain[bmap.terrain_at(h)].move_cost)
         return terrain[bmap.terrain_at(h)].move_cost
 
     budget = stats.hex_movement(unit, sprint)
@@ -97,6 +102,9 @@ def move_checker(
             return f"hex {target.q},{target.r} is off the map"
         if battle.occupant(target) is not None:
             return f"hex {target.q},{target.r} is occupied"
+        barrier = entry_refusal(battle, target)  # O3.2
+        if barrier is not None:
+            return barrier
         if known is None:
             known = reach(battle, unit, sprint)
         if target not in known:

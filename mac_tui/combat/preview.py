@@ -86,8 +86,9 @@ class LosStep:
     terrain: str
     penalty: int
     beside: Hex | None = None
+    feature: str | None = None  # O3: the feature on the hex (its penalty is in `penalty`)
+    blocks: bool = False  # O3.2: it blocks the line; O2.6: it blocks the height line
     height: int | None = None  # O2: the step's height (None with O2 off)
-    blocks: bool = False  # O2.6: this step blocks the height line
 
 
 @frozen
@@ -134,6 +135,15 @@ class FirePreview:
         return sum(s.penalty for s in self.los)
 
 
+def los_steps(battle: Battle, a: Hex, b: Hex) -> tuple[LosStep, ...]:
+    """The line from `a` to `b` as the previews show it (`attack.intervening`: with O3's
+    features and their blocking, O2's heights and blocking)."""
+    return tuple(
+        LosStep(h.hex, h.terrain, h.penalty, h.beside, h.feature, h.blocks, h.height)
+        for h in intervening(battle, a, b)
+    )
+
+
 def fire_ap_cost(location: str | None) -> int:
     ap = catalog().combat.ap_costs
     return ap.called_shot if location is not None else ap.fire_group
@@ -164,10 +174,7 @@ def fire_preview(
     if target is not None:
         if unit.pos is not None and target.pos is not None:
             dist = elevation.attack_distance(battle, unit.pos, target.pos)
-            los = tuple(
-                LosStep(h.hex, h.terrain, h.penalty, h.beside, h.height, bool(h.blocks))
-                for h in intervening(battle, unit.pos, target.pos)
-            )
+            los = los_steps(battle, unit.pos, target.pos)
         plan = (
             check if not isinstance(check, str) else plan_fire(battle, unit, group, target, called)
         )

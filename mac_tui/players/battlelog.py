@@ -36,6 +36,20 @@ def _unit_record(unit: Unit) -> dict[str, Any]:
     }
 
 
+def _features(battle: Battle) -> list[dict[str, Any]]:
+    """O3.12: `map.features`, one entry per section in row-major order: its hex, kind
+    (`data/structures.toml` feature id), O3.3 variant and durability."""
+    return [
+        {
+            "hex": [s.hex.q, s.hex.r],
+            "feature": s.feature,
+            "variant": s.variant,
+            "durability": s.durability,
+        }
+        for s in battle.structures
+    ]
+
+
 def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None) -> dict[str, Any]:
     """The first line; `policies` (side -> the spec of the policy playing it, e.g. `ai`,
     `greedy`, `bots/mine.py:play`) is recorded when the caller names them."""
@@ -47,7 +61,7 @@ def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None
     }
     if battle.map.levels:  # O2.9: the ground levels, one digit per hex (O2 only)
         the_map["levels"] = battle.map.level_rows()
-    head = {
+    head: dict[str, Any] = {
         "type": "battle",
         "seed": seed,
         "difficulty": battle.difficulty,
@@ -56,6 +70,8 @@ def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None
         "sides": [CONVERTER.unstructure(s) for s in battle.sides],
         "frames": [_unit_record(u) for u in battle.units],
     }
+    if battle.structures:  # O3.12, only when the battle has features
+        the_map["features"] = _features(battle)
     if policies is not None:
         head["policies"] = dict(policies)
     return head

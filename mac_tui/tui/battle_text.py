@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..catalog import catalog
 from ..combat.attack import AttackResult
 from ..combat.damage_report import DamageReport, Phrasing, item_name
 from ..combat.elevation import Fell
@@ -38,6 +39,7 @@ from ..combat.events import (
     WeaponSkipped,
 )
 from ..combat.state import Battle
+from ..combat.structures import StructureAttacked
 from ..game import Event
 from .battle_words import (
     engine_text,
@@ -161,6 +163,29 @@ class Narrator:
             text += f", stress +{r.stress}"
         return f"{head}: {text}"
 
+    def structure_attacked(self, e: StructureAttacked) -> str:
+        """O3.6: who fired, at what, the chance (every modifier in the history), both rolls
+        when the first missed, and the durability it took."""
+        kind = catalog().structures.kind(e.feature).name
+        head = f"{self.name(e.unit)} " + self.arrow(
+            self.weapon(e.weapon), f"{kind} {hex_name(e.hex)}"
+        )
+        rolls = (
+            str(e.rolls[0]) if len(e.rolls) == 1 else f"{e.rolls[0]}, miss, re-rolls {e.rolls[1]}"
+        )
+        if self.detail:
+            mods = ", ".join(
+                f"{m.name} {m.value}" if m.name == "structure" else f"{m.name} {m.value:+d}"
+                for m in e.modifiers
+            )
+            head = f"{head}: needs {e.chance} = {mods}; rolls {rolls}"
+        else:
+            head = f"{head}: needs {e.chance}, rolls {rolls}"
+        if not e.hit:
+            return f"{head}: miss"
+        text = f"{head}: hit for {e.damage}, durability {self.arrow(e.before, e.after)}"
+        return text + (": it collapses at the round's end" if e.collapse else "")
+
     def damage(self, report: DamageReport) -> str:
         return report.describe(self.phrasing)
 
@@ -194,6 +219,7 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     WeaponSkipped: Narrator.skipped,
     GroupFired: Narrator.group_fired,
     Attacked: Narrator.attacked,
+    StructureAttacked: Narrator.structure_attacked,
     EquipmentUsed: Narrator.equipment,
     SideWithdrew: Narrator.withdrew,
     BattleEnded: Narrator.ended,

@@ -37,13 +37,15 @@ from ...combat.attack import (
     STEALTH,
     range_modifier,
 )
+from ...combat.features import Section, Smoke, kind_of
 from ...combat.mapgen import BattleMap
 from ...combat.preview import missile_pass_chance
 from ...combat.state import LOC_INDEX, Battle, Unit
 from ...hexgrid import Hex, distance, line_steps
 
 _MAX_DISTANCE: Final = 64
-#: What a blocked height line (O2.6) costs a shot in the model: no chance survives it.
+#: What a blocked line costs a shot in the tables (O3.2: a building or prop; O2.6: high
+#: ground): no chance survives it.
 BLOCKED: Final = 10_000
 _MAPS_KEPT: Final = 4
 _KITS_KEPT: Final = 4096
@@ -69,13 +71,30 @@ def make_room(cache: dict[_K, _V], kept: int) -> None:
 
 # ---- per map -------------------------------------------------------------------------------
 class MapTables:
-    """Cover per hex, and lines of sight traced on demand and kept."""
+    """Cover per hex, and lines of sight traced on demand and kept. Under O3 the map's
+    features and smoke are part of the tables: a feature's cover and LOS penalty add to its
+    hex's, a smoke hex costs the line `smoke.penalty` (its ends too, O3.11), and a line a
+    building or prop blocks (O3.2) costs `BLOCKED`, which no shot survives (`shot_chance`)."""
 
-    __slots__ = ("battle", "cover", "los_cache", "map", "penalty", "raised")
+    __slots__ = (
+        "battle",
+        "cover",
+        "ends",
+        "los_cache",
+        "map",
+        "penalty",
+        "raised",
+        "smoke",
+        "structures",
+    )
 
-    def __init__(self, bmap: BattleMap) -> None:
+    def __init__(
+        self, bmap: BattleMap, structures: tuple[Section, ...] = (), smoke: tuple[Smoke, ...] = ()
+    ) -> None:
         terrain = catalog().terrain
         self.map = bmap
+        self.structures = structures
+        self.smoke = smoke
         hexes = bmap.grid.hexes()
         self.cover: dict[Hex, int] = {h: terrain[bmap.terrain_at(h)].defense for h in hexes}
         # the hexes that cost a line of sight something (§3.6); off the map: nothing
@@ -84,10 +103,28 @@ class MapTables:
             cost = terrain[bmap.terrain_at(h)].los_penalty
             if cost:
                 self.penalty[h] = cost
+        # O3: smoke on the line's end hexes (O3.11 counts both)
+        self.ends: dict[tuple[int, int], int] = {}
+        if structures or smoke:
+            self._layer(structures, smoke)
         self.los_cache: dict[tuple[Hex, Hex], int] = {}
         #: the battle the tables last served (its heights: O2); a map has levels only in O2
         self.battle: Battle | None = None
         self.raised = bool(bmap.levels)
+
+    def _layer(self, structures: tuple[Section, ...], smoke: tuple[Smoke, ...]) -> None:
+        for s in structures:
+            kind = kind_of(s)
+            self.cover[s.hex] = self.cover.get(s.hex, 0) + kind.cover
+            if kind.los == "block":
+                self.penalty[s.hex] = BLOCKED
+            elif kind.los_penalty:
+                self.penalty[s.hex] = self.penalty.get(s.hex, 0) + kind.los_penalty
+        per = catalog().structures.smoke.penalty
+        for c in smoke:
+            if self.penalty.get(c.hex, 0) < BLOCKED:
+                self.penalty[c.hex] = self.penalty.get(c.hex, 0) + per
+            self.ends[c.hex] = per
 
     def los(self, a: Hex, b: Hex) -> int:
         """§3.6, R29: the LOS penalty of a shot from `a` at `b`: the penalties of the hexes
@@ -103,6 +140,8 @@ class MapTables:
                 aq, ar = a
                 for step in _steps(b[0] - aq, b[1] - ar):
                     value += max(penalty.get((aq + dq, ar + dr), 0) for dq, dr in step)
+            if self.ends:
+                value += self.ends.get(a, 0) + self.ends.get(b, 0)
             if self.raised and self.battle and elevation.line_blocked(self.battle, a, b):
                 value += BLOCKED
             self.los_cache[key] = value
@@ -135,23 +174,31 @@ def _steps(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 _maps: list[MapTables] = []
 
 
-def map_tables(bmap: BattleMap, battle: Battle | None = None) -> MapTables:
-    """The tables of `bmap` (the same object as last time, or an equal map), kept for a few
-    maps at a time; `battle` (played on `bmap`) gives the heights of O2."""
-    tables = _find_tables(bmap)
+def map_tables(
+    bmap: BattleMap,
+    structures: tuple[Section, ...] = (),
+    smoke: tuple[Smoke, ...] = (),
+    battle: Battle | None = None,
+) -> MapTables:
+    """The tables of `bmap` (the same object as last time, or an equal map) with its O3
+    features and smoke, kept for a few maps at a time; `battle` (played on `bmap`) gives the
+    heights of O2."""
+    tables = _find_tables(bmap, structures, smoke)
     if battle is not None:
         tables.battle = battle
     return tables
 
 
-def _find_tables(bmap: BattleMap) -> MapTables:
+def _find_tables(
+    bmap: BattleMap, structures: tuple[Section, ...], smoke: tuple[Smoke, ...]
+) -> MapTables:
     for t in _maps:
-        if t.map is bmap:
+        if t.map is bmap and t.structures is structures and t.smoke is smoke:
             return t
     for t in _maps:
-        if t.map == bmap:
+        if t.map == bmap and t.structures == structures and t.smoke == smoke:
             return t
-    tables = MapTables(bmap)
+    tables = MapTables(bmap, structures, smoke)
     _maps.insert(0, tables)
     del _maps[_MAPS_KEPT:]
     return tables
@@ -355,8 +402,8 @@ def shot_chance(gun: Gun, target: Kit, distance: int, shift: int, relief: int) -
     total = gun.accuracy - target.evasion + rng + shift
     if gun.indirect:
         total += relief
-    if total < -BLOCKED // 2:  # a blocked height line (O2.6)
-        return None
+    if total < -BLOCKED // 2:
+        return None  # O3.2, O2.6: the line is blocked
     if target.ranged_ecm:
         total += target.defence(distance)
     return Clamp.lo if total < Clamp.lo else Clamp.hi if total > Clamp.hi else total

@@ -17,6 +17,7 @@ from textual.geometry import Size
 
 from ...catalog import catalog
 from ...combat import elevation, stats
+from ...combat.features import new_section
 from ...combat.state import Battle, Unit
 from ...hexgrid import Hex, from_offset, to_offset
 from ..battle_words import column_name
@@ -53,8 +54,10 @@ MARKS: dict[str, tuple[str, str]] = {
     "reach": ("+", "◦"),
     "zone": ("=", "="),
     "out": ("x", "×"),
-    "blocks": ("#", "█"),
+    "blocks": ("|", "┃"),
 }
+#: O3.11: a hex in smoke, where no other mark or number is drawn (ascii, unicode).
+SMOKE: tuple[str, str] = ("~", "░")
 #: Roomy layout: the characters either side of a legal target's / the chosen target's label.
 BRACKETS: dict[str, tuple[str, str]] = {"targetable": ("[", "]"), "target": (">", "<")}
 MARK_NAMES: dict[str, str] = {
@@ -141,15 +144,24 @@ def frame_label(unit: Unit) -> str:
     return text.upper() if unit.side == "player" else text.lower()
 
 
-def legend(ascii_glyphs: bool, *, marks: bool = False, levels: bool = False) -> str:
-    """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
-    deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
-    the mark of a hex that blocks a line."""
+def legend(
+    ascii_glyphs: bool, *, marks: bool = False, features: bool = False, levels: bool = False
+) -> str:
+    """One short line: the terrain glyphs (and with `features`, optional module O3's feature
+    glyphs, smoke and a damaged section's durability; with `levels`, O2's level digits), the
+    frame letters, a frame out of the fight, the deployment zone (with `levels` the mark of a
+    hex that blocks a line) (and the other overlay marks)."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
         f"{t.glyph if ascii_glyphs else t.unicode} {t.name.lower()}" for t in cat.terrain.values()
     ]
+    if features:
+        parts += [
+            f"{f.glyph if ascii_glyphs else f.unicode} {f.name.lower()}"
+            for f in cat.structures.feature
+        ]
+        parts += [f"{SMOKE[form]} smoke", "R4 damaged: 40-49 left"]
     if levels:
         top = cat.elevation.levels.max
         parts.append(f"1-{top} ground level")
@@ -195,6 +207,9 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--hover",
         "hexmap--cursor",
         "hexmap--out",
+        "hexmap--feature",
+        "hexmap--damaged",
+        "hexmap--smoke",
         RULER,
         RULER_ON,
     }
@@ -249,6 +264,9 @@ class Scene:
     overlay: Overlay
     path: frozenset[Hex]
     los: frozenset[Hex]
+    # O3: hex -> (feature id, durability when damaged, else None); the hexes in smoke
+    features: dict[Hex, tuple[str, int | None]]
+    smoke: frozenset[Hex]
     levels: tuple[int, ...] = ()  # O2: every hex's height, row-major (empty: flat, no digits)
 
     @classmethod
@@ -283,6 +301,8 @@ class Scene:
             overlay,
             frozenset(overlay.path),
             frozenset(overlay.los),
+            feature_marks(battle),
+            frozenset(s.hex for s in battle.smoke),
             elevation.heights(battle) if elevation.on(battle) else (),
         )
 
@@ -300,8 +320,19 @@ class Scene:
             overlay,
             frozenset(overlay.path),
             frozenset(overlay.los),
+            self.features,
+            self.smoke,
             self.levels,
         )
+
+
+def feature_marks(battle: Battle) -> dict[Hex, tuple[str, int | None]]:
+    """O3.12: each section's feature and, when it has lost durability, what it has left."""
+    out: dict[Hex, tuple[str, int | None]] = {}
+    for s in battle.structures:
+        full = new_section(s.hex, s.feature, s.variant).durability
+        out[s.hex] = (s.feature, s.durability if s.durability < full else None)
+    return out
 
 
 class Painter:
@@ -321,6 +352,14 @@ class Painter:
 
     def mark(self, kind: str) -> str:
         return MARKS[kind][0 if self.ascii else 1]
+
+    def feature_glyph(self, feature: str) -> str:
+        key = "feature:" + feature
+        glyph = self._glyphs.get(key)
+        if glyph is None:
+            f = catalog().structures.kind(feature)
+            glyph = self._glyphs[key] = f.glyph if self.ascii else f.unicode
+        return glyph
 
     def look(
         self, s: Scene, h: Hex, terrain: str, cursor: Hex, hover: Hex | None
@@ -374,11 +413,28 @@ class Painter:
             mark = "reach"
         elif h in ov.zone:
             mark = "zone"
+        if frame is None and h in s.features:  # O3: a section as a target
+            classes.append("hexmap--feature")
+            if s.features[h][1] is not None:
+                classes.append("hexmap--damaged")
+            if h == ov.target:
+                classes.append("hexmap--target")
+            elif h in ov.targets:
+                classes.append("hexmap--targetable")
+        elif frame is None and h in s.smoke:
+            classes.append("hexmap--smoke")
         if h == hover:
             classes.append("hexmap--hover")
         if h == cursor:
             classes.append("hexmap--cursor")
         return label, mark, bracket, tuple(classes)
+
+    def _slot(self, left_over: int | None, smoked: bool) -> str:
+        """The compact layout's second character of a hex without a frame or mark: a damaged
+        section's durability in tens (O3.12), else smoke (O3.11), else blank."""
+        if left_over is not None:
+            return str(min(9, left_over // 10))
+        return SMOKE[0 if self.ascii else 1] if smoked else " "
 
     def ruler_line(self, s: Scene, layout: Layout, cursor: Hex) -> LineSig:
         """The column letters above the map, each over its column's hexes (the cursor's
@@ -418,11 +474,19 @@ class Painter:
             level = levels[first + col] if levels else 0
             label, mark, bracket, classes = self.look(s, h, t, cursor, hover)
             out = label is not None and h in s.out
+            feature = s.features.get(h)
+            left_over = None  # O3: durability left of a damaged section
+            if feature is not None:
+                glyph, left_over = self.feature_glyph(feature[0]), feature[1]
+            smoked = h in s.smoke
             if not roomy:
                 if label is not None:
                     top.append((label[0] + self.mark("out") if out else label, classes))
                 elif mark is None:
-                    top.append((glyph + (str(level) if level else " "), classes))
+                    slot = self._slot(left_over, smoked)
+                    if slot == " " and level:  # O2: the level where O3 leaves the slot blank
+                        slot = str(level)
+                    top.append((glyph + slot, classes))
                 else:
                     top.append((glyph, classes))
                     top.append((self.mark(mark), _with_mark(classes, mark)))
@@ -434,9 +498,14 @@ class Painter:
                 under = self.mark("out") * 2 if out else glyph + height
                 bottom.append((" " + under + " ", classes))
             else:
-                top.append((" " + glyph * 2 + " ", classes))
+                if left_over is not None:
+                    top.append((f" {glyph}{left_over}".ljust(4)[:4], classes))
+                else:
+                    top.append((" " + glyph * 2 + " ", classes))
                 if mark is None:
-                    bottom.append((" " + glyph + height + " ", classes))
+                    smoke = SMOKE[0 if self.ascii else 1]
+                    under = smoke * 2 if smoked else glyph + height
+                    bottom.append((" " + under + " ", classes))
                 else:
                     bottom.append((" ", classes))
                     bottom.append((self.mark(mark) * 2, _with_mark(classes, mark)))
