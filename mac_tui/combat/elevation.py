@@ -20,6 +20,7 @@ call it unconditionally. Numbers come from `data/elevation.toml` (`catalog().ele
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Final
 
@@ -84,13 +85,23 @@ def level_at(bmap: BattleMap, h: Hex) -> int:
 
 def height_at(battle: Battle, h: Hex) -> int:
     """O2.1: a hex's height, ground level + the height of its O3 feature; a frame stands at
-    its hex's height. The one place heights come from."""
-    return level_at(battle.map, h)
+    its hex's height (0 off the map or without levels). Read from `heights`, the one place
+    heights come from."""
+    every = heights(battle)
+    if not every:
+        return 0
+    bmap = battle.map
+    q, r = h
+    col = q + (r - (r & 1)) // 2
+    if not (0 <= r < bmap.height and 0 <= col < bmap.width):
+        return 0
+    return every[r * bmap.width + col]
 
 
 def heights(battle: Battle) -> tuple[int, ...]:
-    """Every hex's height in row-major order (the same object while the heights stand: the
-    height lines are remembered per heights)."""
+    """Every hex's height in row-major order, empty without levels: the one place heights
+    come from (O2: the ground levels; an O3 feature's height adds here). The same object while
+    the heights stand: the height lines are remembered per heights."""
     return battle.map.levels
 
 
@@ -192,10 +203,60 @@ def _trace(battle: Battle, a: Hex, b: Hex, structure: bool) -> tuple[LineStep, .
     return tuple(out)
 
 
+_BLOCKED: ByIdentity[tuple[int, ...], dict[tuple[Hex, Hex, bool], bool]] = ByIdentity(16)
+
+
 def line_blocked(battle: Battle, a: Hex, b: Hex, *, structure: bool = False) -> bool:
     """O2.6: whether the height line from a frame at `a` to `b` is blocked (never with O2
-    off): no direct attack and no sight along it."""
-    return any(s.blocks for s in height_line(battle, a, b, structure=structure))
+    off): no direct attack and no sight along it. `any(s.blocks for s in height_line(...))`,
+    worked out without building the steps (the AI asks it of every hex)."""
+    if not on(battle):
+        return False
+    every = heights(battle)
+    known = _BLOCKED.get(every, lambda _: {}, battle.map)
+    key = (a, b, structure)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = _blocks(battle.map, every, a, b, structure)
+    return found
+
+
+_TOPS: ByIdentity[tuple[int, ...], int] = ByIdentity(16)
+
+
+def _top(every: tuple[int, ...]) -> int:
+    """The highest height of a map."""
+    return _TOPS.get(every, lambda e: max(e, default=0))
+
+
+@functools.cache
+def _pattern(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The intervening steps of a line `dq, dr` long from the origin (`hexgrid.line_steps`
+    works in exact integers, so a line is the same wherever it starts)."""
+    return tuple(
+        tuple((h.q, h.r) for h in step) for step in line_steps(Hex(0, 0), Hex(dq, dr))[1:-1]
+    )
+
+
+def _blocks(bmap: BattleMap, every: tuple[int, ...], a: Hex, b: Hex, structure: bool) -> bool:
+    cfg = rules().height_line
+    width, rows = bmap.width, bmap.height
+
+    def at(q: int, r: int) -> int | None:
+        col = q + (r - (r & 1)) // 2
+        return every[r * width + col] if 0 <= r < rows and 0 <= col < width else None
+
+    n = distance(a, b)
+    eye = 2 * (at(*a) or 0) + cfg.eye
+    aim = 2 * (at(*b) or 0) + (cfg.structure_target if structure else cfg.target)
+    if 2 * _top(every) * n <= min(eye, aim) * n:  # nothing on the map rises above the line
+        return False
+    aq, ar = a
+    for i, step in enumerate(_pattern(b[0] - aq, b[1] - ar), start=1):
+        tops = [t for t in (at(aq + dq, ar + dr) for dq, dr in step) if t is not None]
+        if tops and 2 * max(tops) * n > eye * (n - i) + aim * i:
+            return True
+    return False
 
 
 # --- O2.7 the height modifier -----------------------------------------------------------------

@@ -86,6 +86,8 @@ class MapTables:
         "raised",
         "smoke",
         "structures",
+        "walk_graph",
+        "ways",
     )
 
     def __init__(
@@ -111,6 +113,9 @@ class MapTables:
         #: the battle the tables last served (its heights: O2); a map has levels only in O2
         self.battle: Battle | None = None
         self.raised = bool(bmap.levels)
+        #: O2: the planner's fields of the way to a line of fire (`Situation.way_to_sight`)
+        self.ways: dict[tuple[tuple[Hex, ...], int, int], dict[Hex, int]] = {}
+        self.walk_graph: dict[Hex, tuple[tuple[Hex, int], ...]] | None = None
 
     def _layer(self, structures: tuple[Section, ...], smoke: tuple[Smoke, ...]) -> None:
         for s in structures:
@@ -146,6 +151,24 @@ class MapTables:
                 value += BLOCKED
             self.los_cache[key] = value
         return value
+
+    def walks(self) -> dict[Hex, tuple[tuple[Hex, int], ...]]:
+        """O2: per hex, the neighbours a frame may walk in from and the movement it costs
+        (terrain, §6.4, and the climb, `elevation.step_cost`, O2.3): worked out once per map."""
+        if self.walk_graph is None:
+            terrain = catalog().terrain
+            bmap = self.map
+            graph: dict[Hex, tuple[tuple[Hex, int], ...]] = {}
+            for h in bmap.grid.hexes():
+                enter = terrain[bmap.terrain_at(h)].move_cost
+                ways = []
+                for n in bmap.grid.neighbours(h):
+                    climb = elevation.step_cost(self.battle, n, h) if self.battle else 0
+                    if climb is not None:
+                        ways.append((n, enter + climb))
+                graph[h] = tuple(ways)
+            self.walk_graph = graph
+        return self.walk_graph
 
     def dist(self, a: Hex, b: Hex) -> int:
         """The distance of a shot from `a` at `b`: d3 with O2 (O2.5), else the hex distance."""
