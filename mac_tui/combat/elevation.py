@@ -132,17 +132,24 @@ def attack_distance(battle: Battle, a: Hex, b: Hex) -> int:
 
 
 # --- O2.3 movement, O2.4 jumps ----------------------------------------------------------------
+_STEPS: ByIdentity[tuple[int, ...], dict[tuple[Hex, Hex], int | None]] = ByIdentity(16)
+
+
 def step_cost(battle: Battle, start: Hex, end: Hex) -> int | None:
     """O2.3: the extra movement of stepping from `start` into the adjacent `end`: the climb
     cost one level up, 0 level or down; None when `end` is more than `max_step` levels higher
     or lower (no Move, Sprint or reverse Move enters it). 0 with O2 off."""
     if not on(battle):
         return 0
+    known = _STEPS.get(heights(battle), lambda _: {}, battle.map)
+    key = (start, end)
+    if key in known:
+        return known[key]
     rise = height_at(battle, end) - height_at(battle, start)
     move = rules().movement
-    if abs(rise) > move.max_step:
-        return None
-    return move.climb_cost * rise if rise > 0 else 0
+    found = None if abs(rise) > move.max_step else move.climb_cost * rise if rise > 0 else 0
+    known[key] = found
+    return found
 
 
 def jump_length(battle: Battle, start: Hex, end: Hex) -> int:

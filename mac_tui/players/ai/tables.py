@@ -84,6 +84,7 @@ class MapTables:
         "map",
         "penalty",
         "raised",
+        "sights",
         "smoke",
         "structures",
         "walk_graph",
@@ -116,6 +117,8 @@ class MapTables:
         #: O2: the planner's fields of the way to a line of fire (`Situation.way_to_sight`)
         self.ways: dict[tuple[tuple[Hex, ...], int, int], dict[Hex, int]] = {}
         self.walk_graph: dict[Hex, tuple[tuple[Hex, int], ...]] | None = None
+        #: O2: (d3, `height` modifier) of a shot from one hex at another, as worked out once
+        self.sights: dict[tuple[Hex, Hex], tuple[int, int]] = {}
 
     def _layer(self, structures: tuple[Section, ...], smoke: tuple[Smoke, ...]) -> None:
         for s in structures:
@@ -173,13 +176,23 @@ class MapTables:
     def dist(self, a: Hex, b: Hex) -> int:
         """The distance of a shot from `a` at `b`: d3 with O2 (O2.5), else the hex distance."""
         if self.raised and self.battle is not None:
-            return elevation.attack_distance(self.battle, a, b)
+            key = (a, b)
+            found = self.sights.get(key)
+            if found is None:
+                battle = self.battle
+                found = (
+                    elevation.attack_distance(battle, a, b),
+                    elevation.height_modifier(battle, a, b),
+                )
+                self.sights[key] = found
+            return found[0]
         return distance(a, b)
 
     def lift(self, a: Hex, b: Hex) -> int:
         """O2.7: the `height` modifier of a shot from `a` at `b` (0 on a flat map)."""
         if self.raised and self.battle is not None:
-            return elevation.height_modifier(self.battle, a, b)
+            self.dist(a, b)
+            return self.sights[(a, b)][1]
         return 0
 
 
