@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from mac_tui.bots.random_bot import random_policy
 from mac_tui.catalog import LOCATION_ORDER
-from mac_tui.combat import stats
+from mac_tui.combat import elevation, stats
 from mac_tui.combat.attack import hit_chance, line_of_sight
 from mac_tui.combat.commands import (
     AutoDeploy,
@@ -64,8 +64,8 @@ from .test_damage import gear, make_unit, weapon
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def started(seed: int, difficulty: int) -> GameState:
-    state = make_state(seed, difficulty)
+def started(seed: int, difficulty: int, ruleset: tuple[str, ...] = ()) -> GameState:
+    state = make_state(seed, difficulty, ruleset=ruleset)
     for cmd in (AutoDeploy(), StartBattle()):
         out = step(state, cmd)
         assert isinstance(out, Accepted)
@@ -73,9 +73,11 @@ def started(seed: int, difficulty: int) -> GameState:
     return state
 
 
-def randomly_played(seed: int, difficulty: int, commands: int) -> GameState:
+def randomly_played(
+    seed: int, difficulty: int, commands: int, ruleset: tuple[str, ...] = ()
+) -> GameState:
     """A battle some random commands in (a living battle with frames moved about)."""
-    state = started(seed, difficulty)
+    state = started(seed, difficulty, ruleset)
     seats: Seats = {"player": random_policy, "enemy": random_policy}
     end = drive(state, seats, max_commands=commands).state
     return end if end.battle is not None and end.battle.phase == "combat" else state
@@ -85,9 +87,13 @@ def randomly_played(seed: int, difficulty: int, commands: int) -> GameState:
 def shaken(draw: st.DrawFn) -> Battle:
     """A battle in progress with its frames' states shaken: bracing, countermeasures,
     designations, actuator and sensor hits, a breached cockpit, destroyed weapons and empty
-    magazines, so every modifier of §3 comes up."""
+    magazines, so every modifier of §3 comes up; half of them with optional rule O2 on
+    (heights, d3, blocked lines and the `height` modifier)."""
     state = randomly_played(
-        draw(st.integers(0, 10_000)), draw(st.integers(1, 5)), draw(st.integers(0, 40))
+        draw(st.integers(0, 10_000)),
+        draw(st.integers(1, 5)),
+        draw(st.integers(0, 40)),
+        draw(st.sampled_from([(), ("O2",)])),
     )
     battle = state.battle
     assert battle is not None
@@ -128,6 +134,25 @@ def shaken(draw: st.DrawFn) -> Battle:
 def test_the_shot_model_gives_the_engines_hit_chances(battle: Battle, called: bool) -> None:
     """Every group of every frame at every enemy: the same weapons fire, for the same energy,
     at the very chances `attack.hit_chance` gives (called shots too)."""
+    assert _same_shots(battle, called) >= 0
+
+
+def test_the_shot_model_reads_heights_and_blocked_lines() -> None:
+    """O2.10: on O2 battles the model's d3, blocked lines and `height` are the engine's."""
+    blocked = lifted = compared = 0
+    for seed in range(8):
+        battle = randomly_played(seed, 1 + seed % 5, 30, ("O2",)).battle
+        assert battle is not None and battle.rule("O2")
+        compared += _same_shots(battle, seed % 2 == 0)
+        for u in battle.units:
+            for e in battle.units:
+                if u.side != e.side and u.pos is not None and e.pos is not None:
+                    blocked += elevation.line_blocked(battle, u.pos, e.pos)
+                    lifted += elevation.height_modifier(battle, u.pos, e.pos) != 0
+    assert compared > 50 and blocked > 0 and lifted > 0
+
+
+def _same_shots(battle: Battle, called: bool) -> int:
     compared = 0
     for u in battle.units:
         if not u.active or u.pos is None:
@@ -144,7 +169,7 @@ def test_the_shot_model_gives_the_engines_hit_chances(battle: Battle, called: bo
                     hc = hit_chance(battle, u, t.unit, u.weapons[gun.weapon], called_shot=called)
                     assert hc is not None and chance == hc.chance
                     compared += 1
-    assert compared >= 0
+    return compared
 
 
 @SETTINGS

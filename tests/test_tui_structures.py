@@ -57,7 +57,7 @@ async def test_compact_draws_features_their_durability_in_tens_and_smoke() -> No
         hexmap = app.query_one(HexMap)
         assert hexmap.map_layout == "compact"
         assert drawn(hexmap) == [
-            ". M1T B2",  # the Low building at 27 of 50: B and its tens
+            ". M1T b2",  # the Low building at 27 of 50: b and its tens
             " % . : .x",
             "R .~a2.",  # the ruin, undamaged; smoke on open
         ]
@@ -70,7 +70,7 @@ async def test_roomy_draws_the_exact_durability_and_smoke_twice() -> None:
         hexmap = app.query_one(HexMap)
         assert hexmap.map_layout == "roomy"
         lines = drawn(hexmap)
-        assert lines[0].split() == ["..", "M1", "TT", "B27"]
+        assert lines[0].split() == ["..", "M1", "TT", "b27"]
         assert lines[4].split()[:2] == ["RR", ".."] and lines[5].split()[:2] == ["RR", "~~"]
 
 
@@ -80,6 +80,9 @@ def test_feature_glyphs_are_distinct_from_terrain_and_marks() -> None:
         features = [f.unicode if form else f.glyph for f in cat.structures.feature]
         taken = {t.unicode if form else t.glyph for t in cat.terrain.values()}
         taken |= {m[form] for m in MARKS.values()}
+        # a frame's label is its class letter and a digit (`M1`, `h2`): no feature glyph is one
+        taken |= {c.letter.upper() for c in cat.classes.values()} if not form else set()
+        taken |= {c.letter.lower() for c in cat.classes.values()} if not form else set()
         assert len(set(features)) == len(features)
         assert not set(features) & taken, form
         assert SMOKE[form] not in taken | set(features)
@@ -89,7 +92,7 @@ def test_feature_glyphs_are_distinct_from_terrain_and_marks() -> None:
 def test_the_legend_lists_features_only_under_o3() -> None:
     assert "high building" not in legend(True)
     text = legend(True, features=True)
-    assert "H high building" in text and "# barricade" in text and "~ smoke" in text
+    assert "B high building" in text and "| barricade" in text and "~ smoke" in text
     assert "R4 damaged" in text
 
 

@@ -76,6 +76,7 @@ class Catalog:
     loadouts: Mapping[str, tuple[r.StockLoadout, ...]]
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
+    elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
@@ -434,6 +435,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
     for i, e in enumerate(equipment_file.equipment):
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
+    elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
 
     return Catalog(
         root=root,
@@ -458,6 +460,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         loadouts=loadouts,
         modules=modules,
         excluded_modules=excluded_modules,
+        elevation=elevation,
     )
 
 
@@ -520,6 +523,27 @@ def _load_modules(src: _Source) -> tuple[dict[str, r.Module], tuple[r.ExcludedPa
 def module_order(module_id: str) -> int:
     """The sort key of a module id: O2 before O10."""
     return int(module_id[1:]) if module_id[1:].isdigit() else 10**6
+
+
+def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
+    """data/elevation.toml (O2): one row per landscape of maps.toml, each range in order."""
+    vb, elevation = _file(src, "elevation.toml", r.ElevationFile)
+    rows = _index(vb, elevation.landscape, "id", "landscape")
+    if sorted(rows) != sorted(landscapes):
+        vb.fail("landscape", f"needs one O2.2 row per landscape: {', '.join(landscapes)}.")
+    top = elevation.levels.max
+    for i, row in enumerate(elevation.landscape):
+        where = f'landscape "{row.id}" (entry {i + 1})'
+        if row.hills and not 1 <= row.peak_min <= row.peak_max <= top:
+            vb.fail(f'{where}, field "peak_min"', f"hills need 1 <= peak_min <= peak_max <= {top}.")
+        if row.mesas and not 1 <= row.mesa_level <= top:
+            vb.fail(f'{where}, field "mesa_level"', f"mesas need a level from 1 to {top}.")
+    gen = elevation.generation
+    if gen.mesa_extra_min > gen.mesa_extra_max:
+        vb.fail("[generation]", "mesa_extra_min exceeds mesa_extra_max.")
+    if elevation.falling.location == elevation.falling.fallback:
+        vb.fail('[falling], field "fallback"', "must differ from location.")
+    return elevation
 
 
 def _check_loadouts(

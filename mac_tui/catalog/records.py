@@ -992,3 +992,115 @@ class ExcludedPair:
 class ModulesFile:
     module: tuple[Module, ...]
     excluded: tuple[ExcludedPair, ...] = ()
+
+
+# --- elevation.toml (optional module O2) ----------------------------------------------------
+
+
+@frozen(kw_only=True)
+class ElevationLevels:
+    """O2.1: the range of a hex's ground level."""
+
+    __toml_name__ = "levels"
+    rule: Literal["O2.1"]
+    min: int = bounds(0, 0)
+    max: int = bounds(1, 9)
+
+
+@frozen(kw_only=True)
+class ElevationGeneration:
+    """O2.2: the rates' unit and how mesas are placed."""
+
+    __toml_name__ = "generation"
+    rule: Literal["O2.2"]
+    per_interior: int = bounds(1, 1000)
+    mesa_clear: int = bounds(1, 10)
+    mesa_extra_min: int = bounds(0, 6)
+    mesa_extra_max: int = bounds(0, 6)
+
+
+@frozen(kw_only=True)
+class ElevationLandscape:
+    """O2.2's table: hills per 100 interior hexes and their peaks, mesas and their level."""
+
+    __toml_name__ = "landscape"
+    rule: Literal["O2.2"]
+    id: LandscapeId
+    hills: int = bounds(0, 100)
+    peak_min: int = bounds(0, 9)
+    peak_max: int = bounds(0, 9)
+    mesas: int = bounds(0, 100)
+    mesa_level: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class ElevationMovement:
+    """O2.3: the climb's extra cost and the largest step a walking frame takes."""
+
+    __toml_name__ = "movement"
+    rule: Literal["O2.3"]
+    climb_cost: int = bounds(0, 10)
+    max_step: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class ElevationJump:
+    """O2.4: a jump's reach counts each level up."""
+
+    __toml_name__ = "jump"
+    rule: Literal["O2.4"]
+    reach_per_level_up: int = bounds(0, 10)
+
+
+@frozen(kw_only=True)
+class ElevationLine:
+    """O2.6: the eye and target points above twice a height, in half-levels."""
+
+    __toml_name__ = "height_line"
+    rule: Literal["O2.6"]
+    eye: int = bounds(0, 10)
+    target: int = bounds(-10, 10)
+    structure_target: int = bounds(-10, 10)
+
+
+@frozen(kw_only=True)
+class ElevationModifier:
+    """O2.7: `height` per level of difference, and its clamp."""
+
+    __toml_name__ = "height_modifier"
+    rule: Literal["O2.7"]
+    per_level: int = bounds(0, 100)
+    clamp: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ElevationFalling:
+    """O2.8: damage per level fallen, where it lands, and where when that is destroyed."""
+
+    __toml_name__ = "falling"
+    rule: Literal["O2.8"]
+    damage_per_level: int = bounds(0, 100)
+    location: LocationId
+    fallback: LocationId
+
+
+@frozen(kw_only=True)
+class ElevationFile:
+    """data/elevation.toml: every number of module O2, each table with its rule id."""
+
+    module: Literal["O2"]
+    levels: ElevationLevels
+    generation: ElevationGeneration
+    landscape: tuple[ElevationLandscape, ...]
+    movement: ElevationMovement
+    jump: ElevationJump
+    height_line: ElevationLine
+    height_modifier: ElevationModifier
+    falling: ElevationFalling
+
+    def of(self, landscape_id: str) -> ElevationLandscape:
+        """The O2.2 row of a landscape (KeyError if none)."""
+        for row in self.landscape:
+            if row.id == landscape_id:
+                return row
+        raise KeyError(landscape_id)

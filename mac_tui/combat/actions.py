@@ -20,7 +20,7 @@ from ..core import Accepted, Check, Checks, Command, Event, Handlers, Outcome, R
 from ..dice import Dice
 from ..hexgrid import Hex, distance
 from ..model import GameState
-from . import stats
+from . import elevation, stats
 from .commands import (
     AutoDeploy,
     Brace,
@@ -108,8 +108,9 @@ def check_equipment(
         barrier = entry_refusal(battle, hex_)  # O3.2
         if barrier is not None:
             return barrier
-        if distance(unit.pos, hex_) > item.value:
-            return f"{item.name} reaches {item.value} hexes"
+        if elevation.jump_length(battle, unit.pos, hex_) > item.value:
+            climb = " (each level up counts as a hex, O2.4)" if elevation.on(battle) else ""
+            return f"{item.name} reaches {item.value} hexes{climb}"
         return None
     if item.effect == "smoke":  # O3.10
         if target_id is not None:
@@ -134,7 +135,7 @@ def check_equipment(
     if item.effect == "designate":
         if target.side == unit.side:
             return "the uplink designates an enemy"
-        if distance(unit.pos, target.pos) > item.range:
+        if elevation.attack_distance(battle, unit.pos, target.pos) > item.range:
             return f"{target.label} is beyond {item.range} hexes"
         return None
     if item.effect == "barrier":

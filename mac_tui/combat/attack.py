@@ -24,8 +24,9 @@ from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
-from ..hexgrid import Hex, distance, line_steps
+from ..hexgrid import Hex, line_steps
 from ..stored import optional_field
+from . import elevation
 from .damage import DamageReport, apply_damage
 from .features import Section, Smoke, kind_of, section_at, smoke_at
 from .mapgen import BattleMap
@@ -43,6 +44,8 @@ __all__ = [
     "hit_chance",
     "hit_location_weights",
     "in_range",
+    "intervening",
+    "line_blocked",
     "line_of_sight",
     "los_penalty",
     "missile_pass_chance",
@@ -153,10 +156,12 @@ class LosHex:
     terrain: str
     penalty: int
     beside: Hex | None = None
-    # O3: the feature on the hex (its penalty is in `penalty`), whether it blocks the line
-    # (O3.2), whether smoke lies on it (O3.11); left out of logs at their defaults
+    # O2.9: the step's height (higher of two, G5) and whether it blocks (O2.6); O3: whether a
+    # building or prop blocks it with O2 off (O3.2), the feature on the hex (its penalty is in
+    # `penalty`), smoke on it (O3.11); each left out of logs at its default
+    height: int | None = optional_field(None)
+    blocks: bool | None = optional_field(None)
     feature: str | None = optional_field(None)
-    blocks: bool = optional_field(False)
     smoke: bool = optional_field(False)
 
 
@@ -209,6 +214,7 @@ def _trace(
     b: Hex,
     structures: tuple[Section, ...] = (),
     smoke: tuple[Smoke, ...] = (),
+    levels: bool = False,
 ) -> tuple[LosHex, ...]:
     terrain = catalog().terrain
     out: list[LosHex] = []
@@ -223,8 +229,8 @@ def _trace(
         if not found:
             continue
         if layered:
-            found = [_layered(lh, structures, smoke) for lh in found]
-            worst = max(found, key=lambda lh: (lh.blocks, lh.penalty + per_smoke * lh.smoke))
+            found = [_layered(lh, structures, smoke, levels) for lh in found]
+            worst = max(found, key=lambda lh: (bool(lh.blocks), lh.penalty + per_smoke * lh.smoke))
         else:
             worst = max(found, key=lambda lh: (lh.penalty, blocks(battle_map, lh.hex)))
         if len(found) == 2:
@@ -232,6 +238,19 @@ def _trace(
             worst = attrs.evolve(worst, beside=other.hex)
         out.append(worst)
     return tuple(out)
+
+
+def intervening(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
+    """The intervening hexes of an attack's line for its record: with O2 on each with its
+    step's height and whether it blocks (O2.9)."""
+    los = battle_line(battle, a, b)
+    steps = elevation.height_line(battle, a, b)
+    if not steps:
+        return los
+    by_hex = {h: s for s in steps for h in s.hexes}
+    return tuple(
+        attrs.evolve(lh, height=by_hex[lh.hex].height, blocks=by_hex[lh.hex].blocks) for lh in los
+    )
 
 
 def los_penalty(battle_map: BattleMap, a: Hex, b: Hex) -> int:
@@ -243,7 +262,7 @@ def los_penalty(battle_map: BattleMap, a: Hex, b: Hex) -> int:
 #: the last few combinations (compared by identity: a battle keeps these objects from state to
 #: state until a section or the smoke changes).
 _Lines = dict[tuple[Hex, Hex], tuple[LosHex, ...]]
-_LAYER_LINES: list[tuple[BattleMap, tuple[Section, ...], tuple[Smoke, ...], _Lines]] = []
+_LAYER_LINES: list[tuple[BattleMap, tuple[Section, ...], tuple[Smoke, ...], bool, _Lines]] = []
 _LAYERS_KEPT: Final = 8
 
 
@@ -255,22 +274,30 @@ def battle_line(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     bmap, structures, smoke = battle.map, battle.structures, battle.smoke
     if not structures and not smoke:
         return line_of_sight(bmap, a, b)
+    levels = elevation.on(battle)  # with O2 on, the height line decides what blocks
     lines = next(
-        (ls for m, st, sm, ls in _LAYER_LINES if m is bmap and st is structures and sm is smoke),
+        (
+            ls
+            for m, st, sm, lv, ls in _LAYER_LINES
+            if m is bmap and st is structures and sm is smoke and lv == levels
+        ),
         None,
     )
     if lines is None:
         lines = {}
-        _LAYER_LINES.insert(0, (bmap, structures, smoke, lines))
+        _LAYER_LINES.insert(0, (bmap, structures, smoke, levels, lines))
         del _LAYER_LINES[_LAYERS_KEPT:]
     found = lines.get((a, b))
     if found is None:
-        found = lines[(a, b)] = _trace(bmap, a, b, structures, smoke)
+        found = lines[(a, b)] = _trace(bmap, a, b, structures, smoke, levels)
     return found
 
 
-def _layered(lh: LosHex, structures: tuple[Section, ...], smoke: tuple[Smoke, ...]) -> LosHex:
-    """A terrain line's hex with its O3 feature and smoke."""
+def _layered(
+    lh: LosHex, structures: tuple[Section, ...], smoke: tuple[Smoke, ...], levels: bool
+) -> LosHex:
+    """A terrain line's hex with its O3 feature and smoke (a building or prop blocks only with
+    O2 off: with O2 on its height is in the height line)."""
     section = section_at(structures, lh.hex)
     smoked = smoke_at(smoke, lh.hex) > 0
     if section is None:
@@ -280,7 +307,7 @@ def _layered(lh: LosHex, structures: tuple[Section, ...], smoke: tuple[Smoke, ..
         lh,
         feature=section.feature,
         penalty=lh.penalty + kind.los_penalty,
-        blocks=kind.los == "block",
+        blocks=True if kind.los == "block" and not levels else None,
         smoke=smoked,
     )
 
@@ -325,7 +352,8 @@ def blocked(line: Sequence[LosHex]) -> LosHex | None:
 
 def spotter(battle: Battle, attacker: Unit, target: Unit) -> Unit | None:
     """R10: the active ally of ``attacker`` (not itself) nearest ``target`` within the
-    catalog's ``indirect_spotter_range``; ties go to the first in ``battle.units``."""
+    catalog's ``indirect_spotter_range``; ties go to the first in ``battle.units``. With O2
+    on, the range is d3 (O2.5) and a spotter needs an unblocked height line (O2.6)."""
     if target.pos is None:
         return None
     reach = catalog().combat.accuracy.indirect_spotter_range
@@ -333,11 +361,13 @@ def spotter(battle: Battle, attacker: Unit, target: Unit) -> Unit | None:
     for u in battle.units:
         if u.side != attacker.side or u.id == attacker.id or not u.active or u.pos is None:
             continue
-        d = distance(u.pos, target.pos)
+        d = elevation.attack_distance(battle, u.pos, target.pos)
         if d > reach or (best is not None and d >= best[0]):
             continue
+        if elevation.line_blocked(battle, u.pos, target.pos):
+            continue  # O2.6: a spotter needs an unblocked line
         if battle.structures and blocked(battle_line(battle, u.pos, target.pos)):
-            continue  # O3.2 (as O2.6): a spotter needs an unblocked line
+            continue  # O3.2 likewise
         best = (d, u)
     return None if best is None else best[1]
 
@@ -409,22 +439,35 @@ def actuator_modifier(attacker: Unit, weapon: WeaponState) -> list[Modifier]:
     return [Modifier("actuator", -cat.combat.accuracy.arm_actuator * hits, f"{hits} on {where}")]
 
 
+def line_blocked(battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState) -> bool:
+    """O2.6: the height line from `attacker` to `target` is blocked and `weapon` cannot fire
+    past it (R10 indirect fire ignores blocking when a spotter has an unblocked line). Never
+    with O2 off."""
+    a, t = attacker.pos, target.pos
+    if a is None or t is None or not elevation.line_blocked(battle, a, t):
+        return False
+    return not (weapon_of(weapon).indirect and spotter(battle, attacker, target) is not None)
+
+
 def in_range(
     battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState
 ) -> tuple[int, int] | None:
     """The distance and the range modifier (R1, R2) of `weapon`'s shot at `target`, or None
-    exactly when `hit_chance` is None: a frame without a position or off the map, or the
-    target out of range. The cheap half of `hit_chance`, for checks that only ask whether
-    a weapon can reach (`firing.plan_fire`)."""
+    exactly when `hit_chance` is None: a frame without a position or off the map, the target
+    out of range, or (O2) a blocked line (`line_blocked`). The distance is d3 with O2 on
+    (G6). The cheap half of `hit_chance`, for checks that only ask whether a weapon can reach
+    (`firing.plan_fire`)."""
     a, t = attacker.pos, target.pos
     if a is None or t is None:
         return None
     bmap = battle.map
     if not (bmap.contains(a) and bmap.contains(t)):
         return None
-    dist = distance(a, t)
+    dist = elevation.attack_distance(battle, a, t)
     rng = range_modifier(weapon_of(weapon).range, dist)
-    return None if rng is None else (dist, rng)
+    if rng is None or line_blocked(battle, attacker, target, weapon):
+        return None
+    return dist, rng
 
 
 def hit_chance(
@@ -439,14 +482,15 @@ def hit_chance(
     """§3: the ordered, named modifiers of one weapon's shot and the clamped chance.
 
     ``None`` when a frame has no position (or is off the map), the target is out of the
-    weapon's range (R1, R2) or, under O3, a building or prop blocks the line and no spotter
-    lets an indirect weapon fire (O3.2, R10). ``base``, ``gunnery``, ``evasion`` and
-    ``range`` are always listed; every other modifier only when it applies: ``brace``
-    (§3.5), ``sensor`` (§3.5, §4.3), ``called shot`` (§3.5), ``actuator`` (§3.5, per hit on
-    the weapon's arm), ``cover`` (§3.5 terrain defense), ``LOS`` (§3.6) or ``indirect`` (R10,
-    whichever is better for the shooter), one per equipment effect (§7.7.3, R11) named after the
-    equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries: ``smoke``
-    (O3.11). Under O3 a feature adds its cover (O3.2) to the ``cover`` entry.
+    weapon's range (R1, R2) or its line is blocked (O2.6's height line, or O3.2's building or
+    prop with O2 off) and no spotter lets an indirect weapon fire (R10). ``base``,
+    ``gunnery``, ``evasion`` and ``range`` are always listed; every other modifier only when it
+    applies: ``brace`` (§3.5), ``sensor`` (§3.5, §4.3), ``called shot`` (§3.5), ``actuator``
+    (§3.5, per hit on the weapon's arm), ``cover`` (§3.5 terrain defense; under O3 a feature's
+    cover added, O3.2), ``LOS`` (§3.6) or ``indirect`` (R10, whichever is better for the
+    shooter; always past a blocked line), one per equipment effect (§7.7.3, R11) named after
+    the equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4):
+    ``height`` (O2.7), ``smoke`` (O3.11).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
@@ -461,7 +505,12 @@ def hit_chance(
         Modifier("base", wpn.accuracy, wpn.name),
         gunnery_modifier(attacker),
         Modifier("evasion", -evasion(target), chassis_of(target).name),
-        Modifier("range", rng, f"{_hexes(dist)}, {cat.range_class(wpn.range).name.lower()}"),
+        Modifier(
+            "range",
+            rng,
+            f"{elevation.distance_words(battle, attacker.pos, target.pos, _hexes(dist))}, "
+            f"{cat.range_class(wpn.range).name.lower()}",
+        ),
     ]
     if target.braced:
         mods.append(Modifier("brace", -acc.brace, f"{target.label} bracing"))
@@ -478,15 +527,18 @@ def hit_chance(
     if cover:
         mods.append(Modifier("cover", -cover, shelter))
 
-    los = battle_line(battle, attacker.pos, target.pos)
+    los = intervening(battle, attacker.pos, target.pos)
     through = sum(h.penalty for h in los)
     spot = spotter(battle, attacker, target) if wpn.indirect else None
     wall = blocked(los)
     if wall is not None and spot is None:
-        return None  # O3.2: a building or prop blocks the line (indirect fire aside, R10)
-    if spot is not None and (wall is not None or acc.indirect_fire < through):
-        instead = "a blocked line" if wall is not None else f"LOS -{through} ({_los_detail(los)})"
-        detail = f"spotter {spot.label}, instead of {instead}"
+        return None  # a blocked line (O2.6, O3.2): only indirect fire passes it (R10)
+    if spot is not None and wall is not None:
+        rule = "O2.6" if elevation.on(battle) else "O3.2"
+        detail = f"spotter {spot.label}, over a blocked line ({rule})"
+        mods.append(Modifier("indirect", -acc.indirect_fire, detail))
+    elif spot is not None and acc.indirect_fire < through:
+        detail = f"spotter {spot.label}, instead of LOS -{through} ({_los_detail(los)})"
         mods.append(Modifier("indirect", -acc.indirect_fire, detail))
     elif through:
         detail = _los_detail(los)
@@ -497,6 +549,10 @@ def hit_chance(
     mods.extend(_equipment_modifiers(battle, attacker, target, weapon, dist))
     if overwatch:
         mods.append(Modifier("overwatch", -acc.overwatch, "reaction fire"))
+    height = elevation.height_modifier(battle, attacker.pos, target.pos)
+    if height:
+        detail = elevation.height_detail(battle, attacker.pos, target.pos)
+        mods.append(Modifier("height", height, detail))
     mods += smoke_modifier(battle, los, attacker.pos, target.pos)  # O3.11, a module entry
     return HitChance.of(mods)
 
@@ -524,6 +580,7 @@ class AttackResult:
     location: str | None = None
     damage: DamageReport | None = None
     stress: int = 0  # R9: reactor stress the hit added to the target (Flamer)
+    height: tuple[int, int] | None = optional_field(None)  # O2.9: attacker's, target's height
 
     def describe(self) -> str:
         """Tabletop line, e.g. ``ML -> RAIDER-2: needs 62, rolls 40: hit LT for 10, armour
@@ -621,13 +678,14 @@ def resolve_attack(
         target_label=target.label,
         weapon=ws.weapon,
         weapon_index=weapon_index,
-        distance=distance(attacker.pos, target.pos),
-        intervening=battle_line(battle, attacker.pos, target.pos),
+        distance=elevation.attack_distance(battle, attacker.pos, target.pos),
+        intervening=intervening(battle, attacker.pos, target.pos),
         modifiers=chance.modifiers,
         chance=chance.chance,
         roll=0,
         hit=False,
         called=called_location,
+        height=elevation.heights_of(battle, attacker.pos, target.pos),
     )
 
     hit, roll = dice.roll_under(COMBAT, chance.chance)

@@ -12,8 +12,8 @@ import attrs
 from attrs import frozen
 
 from ..catalog import catalog
-from ..hexgrid import Hex, path, reachable
-from . import stats
+from ..hexgrid import Hex, path, reachable, reachable_steps
+from . import elevation, stats
 from .events import (
     BattleChange,
     Moved,
@@ -48,7 +48,16 @@ def reach(battle: Battle, unit: Unit, sprint: bool = False) -> dict[Hex, tuple[i
             return feature_move_cost(battle, h, terrain[bmap.terrain_at(h)].move_cost)
         return terrain[bmap.terrain_at(h)].move_cost
 
-    return reachable(unit.pos, stats.hex_movement(unit, sprint), cost)
+    budget = stats.hex_movement(unit, sprint)
+    if elevation.on(battle):  # O2.3: a climb costs more, a step too high or deep is barred
+
+        def climb(start: Hex, end: Hex) -> int | None:
+            flat = cost(end)
+            extra = None if flat is None else elevation.step_cost(battle, start, end)
+            return None if flat is None or extra is None else flat + extra
+
+        return reachable_steps(unit.pos, budget, climb)
+    return reachable(unit.pos, budget, cost)
 
 
 def check_move(

@@ -24,8 +24,8 @@ from attrs import frozen
 from ..catalog import catalog
 from ..catalog.records import Weapon
 from ..hexgrid import Hex, distance
-from . import attack, stats
-from .attack import MISSILE, HitChance, battle_line, hit_chance
+from . import attack, elevation, stats
+from .attack import MISSILE, HitChance, hit_chance, intervening
 from .firing import check_fire, plan_fire
 from .movement import check_move, reach
 from .state import Battle, Unit, other_side
@@ -86,8 +86,9 @@ class LosStep:
     terrain: str
     penalty: int
     beside: Hex | None = None
+    height: int | None = None  # O2: the step's height (None with O2 off)
+    blocks: bool = False  # O2.6, O3.2: this step blocks the line
     feature: str | None = None  # O3: the feature on the hex (its penalty is in `penalty`)
-    blocks: bool = False  # O3.2: it blocks the line
 
 
 @frozen
@@ -135,11 +136,11 @@ class FirePreview:
 
 
 def los_steps(battle: Battle, a: Hex, b: Hex) -> tuple[LosStep, ...]:
-    """The line from `a` to `b` as the previews show it (`attack.battle_line`: with O3's
-    features and their blocking)."""
+    """The line from `a` to `b` as the previews show it (`attack.intervening`: with O2's
+    heights and O3's features, and what blocks)."""
     return tuple(
-        LosStep(h.hex, h.terrain, h.penalty, h.beside, h.feature, h.blocks)
-        for h in battle_line(battle, a, b)
+        LosStep(h.hex, h.terrain, h.penalty, h.beside, h.height, bool(h.blocks), h.feature)
+        for h in intervening(battle, a, b)
     )
 
 
@@ -172,7 +173,7 @@ def fire_preview(
     expected = 0.0
     if target is not None:
         if unit.pos is not None and target.pos is not None:
-            dist = distance(unit.pos, target.pos)
+            dist = elevation.attack_distance(battle, unit.pos, target.pos)
             los = los_steps(battle, unit.pos, target.pos)
         plan = (
             check if not isinstance(check, str) else plan_fire(battle, unit, group, target, called)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ..catalog import catalog
 from ..core import Command
-from ..hexgrid import distance, within
-from . import stats
+from ..hexgrid import within
+from . import elevation, stats
 from .actions import check_brace, check_equipment, check_vent, check_withdraw
 from .commands import Brace as BraceOrder
 from .commands import (
@@ -115,7 +115,7 @@ def _fire(battle: Battle, unit: Unit, called: bool) -> str | None:
             in_range = in_range or any(why != OUT_OF_RANGE for _, why in plan.skipped)
     nearest = enemies[0]
     if not in_range and unit.pos is not None and nearest.pos is not None:
-        hexes = distance(unit.pos, nearest.pos)
+        hexes = elevation.attack_distance(battle, unit.pos, nearest.pos)  # d3 with O2
         return f"no enemy in range: the nearest, {nearest.label}, is {hexes} hexes away"
     return first
 

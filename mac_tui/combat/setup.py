@@ -12,6 +12,7 @@ from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import Chassis
 from ..dice import AI, Dice
 from ..ruleset import Ruleset
+from . import elevation
 from .features import generate_features
 from .mapgen import generate_map
 from .state import (
@@ -216,6 +217,8 @@ def new_battle(
     enemy side withdraws by `enemy_withdrawal` (a contract's), else by a rule drawn with the
     difficulty's weights (D23). The battle is played under `ruleset` (O0.1)."""
     bmap = generate_map(dice, difficulty, landscape)
+    if elevation.O2 in ruleset:  # O2.2: levels from their own stream (O0.6)
+        bmap = elevation.with_levels(bmap, dice, landscape)
     units = [build_unit(s, f"P{i}", "player") for i, s in enumerate(player, start=1)]
     units += [build_unit(s, f"E{i}", "enemy") for i, s in enumerate(enemy, start=1)]
     zone = dice.shuffle(AI, bmap.deployment_hexes("enemy"))

@@ -53,17 +53,20 @@ def _features(battle: Battle) -> list[dict[str, Any]]:
 def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None) -> dict[str, Any]:
     """The first line; `policies` (side -> the spec of the policy playing it, e.g. `ai`,
     `greedy`, `bots/mine.py:play`) is recorded when the caller names them."""
+    the_map: dict[str, Any] = {
+        "width": battle.map.width,
+        "height": battle.map.height,
+        "coordinates": "axial q,r; rows in odd-r offset order",
+        "terrain": battle.map.to_rows(),
+    }
+    if battle.map.levels:  # O2.9: the ground levels, one digit per hex (O2 only)
+        the_map["levels"] = battle.map.level_rows()
     head: dict[str, Any] = {
         "type": "battle",
         "seed": seed,
         "difficulty": battle.difficulty,
         "landscape": battle.landscape,
-        "map": {
-            "width": battle.map.width,
-            "height": battle.map.height,
-            "coordinates": "axial q,r; rows in odd-r offset order",
-            "terrain": battle.map.to_rows(),
-        },
+        "map": the_map,
         "sides": [CONVERTER.unstructure(s) for s in battle.sides],
         "frames": [_unit_record(u) for u in battle.units],
     }

@@ -23,6 +23,7 @@ from typing import Any
 from ..catalog import catalog
 from ..combat.attack import AttackResult
 from ..combat.damage_report import DamageReport, Phrasing, item_name
+from ..combat.elevation import Fell
 from ..combat.events import (
     ActivationEnded,
     ActivationStarted,
@@ -137,7 +138,7 @@ class Narrator:
     def attack(self, r: AttackResult) -> str:
         head = self.arrow(self.weapon(r.weapon), self.name(r.target))
         if self.detail:
-            dist = plural(r.distance, "hex", "hexes")
+            dist = plural(r.distance, "hex", "hexes") if r.height is None else f"d3 {r.distance}"
             mods = ", ".join(
                 f"{m.name} {m.value}" if m.name == "base" else f"{m.name} {m.value:+d}"
                 for m in r.modifiers
@@ -188,6 +189,10 @@ class Narrator:
     def damage(self, report: DamageReport) -> str:
         return report.describe(self.phrasing)
 
+    def fell(self, e: Fell) -> str:
+        levels = plural(e.levels, "level", "levels")
+        return f"{self.name(e.unit)} falls {levels}: {self.damage(e.damage)}"
+
     def equipment(self, e: EquipmentUsed) -> str:
         on = f" on {self.name(e.target)}" if e.target else ""
         at = f" to {hex_name(e.hex)}" if e.hex else ""
@@ -218,6 +223,7 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     EquipmentUsed: Narrator.equipment,
     SideWithdrew: Narrator.withdrew,
     BattleEnded: Narrator.ended,
+    Fell: Narrator.fell,
 }
 
 

@@ -93,7 +93,7 @@ class Planner:
         s = self.sit
         tpos = t.unit.pos
         assert tpos is not None
-        d = distance(at, tpos)
+        d = s.tables.dist(at, tpos)
         if d == 0:
             return (), 0
         v = s.volley(
@@ -105,7 +105,7 @@ class Planner:
             s.tables.cover[tpos],
             s.spotted(self.unit, tpos, self.unit.id),
             budget,
-            self.extra_against(t, uplinked) - called,
+            self.extra_against(t, uplinked) - called + s.tables.lift(at, tpos),
         )
         return v.shots, v.energy
 
@@ -202,13 +202,13 @@ class Planner:
         for t in s.enemies:
             tpos = t.unit.pos
             assert tpos is not None
-            d = distance(at, tpos)
+            d = s.tables.dist(at, tpos)
             if d == 0 or d > me.reach:
                 continue
             los = s.tables.los(at, tpos)
             cover = s.tables.cover[tpos]
             spotted = s.spotted(self.unit, tpos, self.unit.id)
-            extra = self.extra_against(t)
+            extra = self.extra_against(t) + s.tables.lift(at, tpos)
             weight = s.damage_weight(t)
             for g in groups:
                 v = s.volley(me, g, t, d, los, cover, spotted, budget, extra).expected * weight
@@ -301,7 +301,7 @@ class Planner:
             return 0.0, 0.0
         reach_hexes = max(g.reach for g in guns)
         ranked = sorted(
-            (distance(at, e.unit.pos), i, e)
+            (s.tables.dist(at, e.unit.pos), i, e)
             for i, e in enumerate(s.enemies)
             if e.unit.pos is not None
         )
@@ -328,7 +328,7 @@ class Planner:
                 s.tables.cover[epos],
                 s.spotted(self.unit, epos, self.unit.id),
                 budget,
-                self.extra_against(e) - s.overwatch_mod,
+                self.extra_against(e) - s.overwatch_mod + s.tables.lift(at, epos),
             )
             q = left * p
             value += q * v.expected * s.damage_weight(e)
@@ -342,7 +342,7 @@ class Planner:
         """R11: what designating `t` adds to the fire of the allies still to act this round."""
         s = self.sit
         tpos = t.unit.pos
-        if tpos is None or distance(at, tpos) > s.uplink_range or t.unit.id in s.designated:
+        if tpos is None or s.tables.dist(at, tpos) > s.uplink_range or t.unit.id in s.designated:
             return 0.0
         total = 0.0
         for a in s.allies_after:
@@ -352,7 +352,7 @@ class Planner:
             for e in s.enemies:
                 epos = e.unit.pos
                 assert epos is not None
-                d = distance(apos, epos)
+                d = s.tables.dist(apos, epos)
                 los = s.tables.los(apos, epos)
                 spot = s.spotted(a.unit, epos, a.unit.id)
                 args = (
@@ -364,7 +364,7 @@ class Planner:
                     a.unit.ap,
                     a.move,
                 )
-                base = self.extra_against(e)
+                base = self.extra_against(e) + s.tables.lift(apos, epos)
                 without = s.potential(a, e, *args, base)
                 gain = 0.0
                 if e is t:

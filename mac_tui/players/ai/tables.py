@@ -11,6 +11,12 @@ The shot model is the engine's formula split by what changes while the planner s
 equipment), the call passes the parts fixed for a position (distance, line of sight, cover,
 spotter) and for an activation (brace, countermeasures, uplink, called shot, overwatch).
 `tests/test_ai_planner.py` checks that it agrees with `hit_chance` over random battles.
+
+Optional module O2 (elevation) enters through the map tables, always traced from the shooter:
+`dist` is d3 (O2.5), `los` adds `BLOCKED` for a blocked height line (O2.6: `shot_chance` then
+gives None, unless R10 indirect fire's relief takes it back), and `lift` is the `height`
+modifier (O2.7), which every caller adds to the shift. On a flat map they are the core's
+distance, line of sight and 0.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from itertools import islice
 from typing import Final, NamedTuple, TypeVar
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import stats
+from ...combat import elevation, stats
 from ...combat.attack import (
     ECM,
     EVASION_REDUCTION,
@@ -34,11 +40,12 @@ from ...combat.attack import (
 from ...combat.features import Section, Smoke, kind_of
 from ...combat.mapgen import BattleMap
 from ...combat.preview import missile_pass_chance
-from ...combat.state import LOC_INDEX, Unit
-from ...hexgrid import Hex, line_steps
+from ...combat.state import LOC_INDEX, Battle, Unit
+from ...hexgrid import Hex, distance, line_steps
 
 _MAX_DISTANCE: Final = 64
-#: O3.2: what a blocked line costs a shot in the tables (no shot survives it).
+#: What a blocked line (O2.6's height line, O3.2's building) costs a shot in the model: no
+#: chance survives it.
 BLOCKED: Final = 10_000
 _MAPS_KEPT: Final = 4
 _KITS_KEPT: Final = 4096
@@ -69,10 +76,24 @@ class MapTables:
     hex's, a smoke hex costs the line `smoke.penalty` (its ends too, O3.11), and a line a
     building or prop blocks (O3.2) costs `BLOCKED`, which no shot survives (`shot_chance`)."""
 
-    __slots__ = ("cover", "ends", "los_cache", "map", "penalty", "smoke", "structures")
+    __slots__ = (
+        "battle",
+        "cover",
+        "ends",
+        "los_cache",
+        "map",
+        "penalty",
+        "raised",
+        "smoke",
+        "structures",
+    )
 
     def __init__(
-        self, bmap: BattleMap, structures: tuple[Section, ...] = (), smoke: tuple[Smoke, ...] = ()
+        self,
+        bmap: BattleMap,
+        structures: tuple[Section, ...] = (),
+        smoke: tuple[Smoke, ...] = (),
+        raised: bool = False,
     ) -> None:
         terrain = catalog().terrain
         self.map = bmap
@@ -89,14 +110,19 @@ class MapTables:
         # O3: smoke on the line's end hexes (O3.11 counts both)
         self.ends: dict[tuple[int, int], int] = {}
         if structures or smoke:
-            self._layer(structures, smoke)
+            self._layer(structures, smoke, raised)
         self.los_cache: dict[tuple[Hex, Hex], int] = {}
+        #: the battle the tables last served (its heights: O2); a map has levels only in O2
+        self.battle: Battle | None = None
+        self.raised = raised or bool(bmap.levels)
 
-    def _layer(self, structures: tuple[Section, ...], smoke: tuple[Smoke, ...]) -> None:
+    def _layer(
+        self, structures: tuple[Section, ...], smoke: tuple[Smoke, ...], raised: bool
+    ) -> None:
         for s in structures:
             kind = kind_of(s)
             self.cover[s.hex] = self.cover.get(s.hex, 0) + kind.cover
-            if kind.los == "block":
+            if kind.los == "block" and not raised:  # with O2 on, the height line decides
                 self.penalty[s.hex] = BLOCKED
             elif kind.los_penalty:
                 self.penalty[s.hex] = self.penalty.get(s.hex, 0) + kind.los_penalty
@@ -107,9 +133,10 @@ class MapTables:
             self.ends[c.hex] = per
 
     def los(self, a: Hex, b: Hex) -> int:
-        """§3.6, R29: the LOS penalty from `a` to `b`: the penalties of the hexes
+        """§3.6, R29: the LOS penalty of a shot from `a` at `b`: the penalties of the hexes
         `combat.attack.line_of_sight` lists (the intervening hexes on the map; where the line
-        runs along an edge, the worse of the two)."""
+        runs along an edge, the worse of the two); with O2, `BLOCKED` more when the height
+        line from `a` to `b` is blocked (O2.6)."""
         key = (a, b)
         value = self.los_cache.get(key)
         if value is None:
@@ -121,8 +148,22 @@ class MapTables:
                     value += max(penalty.get((aq + dq, ar + dr), 0) for dq, dr in step)
             if self.ends:
                 value += self.ends.get(a, 0) + self.ends.get(b, 0)
+            if self.raised and self.battle and elevation.line_blocked(self.battle, a, b):
+                value += BLOCKED
             self.los_cache[key] = value
         return value
+
+    def dist(self, a: Hex, b: Hex) -> int:
+        """The distance of a shot from `a` at `b`: d3 with O2 (O2.5), else the hex distance."""
+        if self.raised and self.battle is not None:
+            return elevation.attack_distance(self.battle, a, b)
+        return distance(a, b)
+
+    def lift(self, a: Hex, b: Hex) -> int:
+        """O2.7: the `height` modifier of a shot from `a` at `b` (0 on a flat map)."""
+        if self.raised and self.battle is not None:
+            return elevation.height_modifier(self.battle, a, b)
+        return 0
 
 
 @functools.cache
@@ -139,18 +180,28 @@ def _steps(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 _maps: list[MapTables] = []
 
 
-def map_tables(
-    bmap: BattleMap, structures: tuple[Section, ...] = (), smoke: tuple[Smoke, ...] = ()
+def map_tables(bmap: BattleMap, battle: Battle | None = None) -> MapTables:
+    """The tables of `bmap` (the same object as last time, or an equal map), kept for a few
+    maps at a time; `battle` (played on `bmap`) gives the heights of O2 and the features and
+    smoke of O3."""
+    if battle is None:
+        tables = _find_tables(bmap, (), (), False)
+    else:
+        tables = _find_tables(bmap, battle.structures, battle.smoke, elevation.on(battle))
+        tables.battle = battle
+    return tables
+
+
+def _find_tables(
+    bmap: BattleMap, structures: tuple[Section, ...], smoke: tuple[Smoke, ...], raised: bool
 ) -> MapTables:
-    """The tables of `bmap` (the same object as last time, or an equal map) with its O3
-    features and smoke, kept for a few maps at a time."""
     for t in _maps:
         if t.map is bmap and t.structures is structures and t.smoke is smoke:
             return t
     for t in _maps:
         if t.map == bmap and t.structures == structures and t.smoke == smoke:
             return t
-    tables = MapTables(bmap, structures, smoke)
+    tables = MapTables(bmap, structures, smoke, raised)
     _maps.insert(0, tables)
     del _maps[_MAPS_KEPT:]
     return tables
@@ -354,8 +405,8 @@ def shot_chance(gun: Gun, target: Kit, distance: int, shift: int, relief: int) -
     total = gun.accuracy - target.evasion + rng + shift
     if gun.indirect:
         total += relief
-    if total < -BLOCKED // 2:
-        return None  # O3.2: a building or prop blocks the line
+    if total < -BLOCKED // 2:  # a blocked line (O2.6, O3.2)
+        return None
     if target.ranged_ecm:
         total += target.defence(distance)
     return Clamp.lo if total < Clamp.lo else Clamp.hi if total > Clamp.hi else total

@@ -10,7 +10,7 @@ from attrs import frozen
 from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import stats
+from ...combat import elevation, stats
 from ...combat.attack import distance_band
 from ...combat.features import STANDARD, full_durability, kind_of, section_at, structure_hex
 from ...combat.forecast import Forecast
@@ -83,9 +83,15 @@ def _los_lines(preview: FirePreview, width: int, g: Glyphs) -> list[Text]:
     n = len(preview.los)
     if n == 0:
         return [Text("LOS: adjacent, no hex between")]
+    blocked = any(step.blocks for step in preview.los)
     head = Text("LOS ", style="bold")
     head.append(f"{n} hex{'es' if n != 1 else ''} ")
-    head.append(f"{-total:+d}" if total else "clear", style="bold")
+    if blocked:  # O2.6, O3.2: no direct fire along this line
+        wall = next(step for step in preview.los if step.blocks)
+        what = "a structure" if wall.feature is not None else "high ground"
+        head.append(f"BLOCKED by {what}", style="bold reverse")
+    else:
+        head.append(f"{-total:+d}" if total else "clear", style="bold")
     head.append(":")
     tokens: list[Text] = []
     for step in preview.los:
@@ -96,9 +102,11 @@ def _los_lines(preview: FirePreview, width: int, g: Glyphs) -> list[Text]:
             glyph = f.glyph if g.ascii else f.unicode
         text = f"{hex_name(step.hex)} {glyph}" if wide else glyph
         tok = Text(text)
+        if step.height:  # O2: the step's level, and whether it blocks
+            tok.append(f"^{step.height}")
         if step.blocks:
-            tok.append(" blocks", style="bold")
-        elif step.penalty:
+            tok.append("#" if g.ascii else "█", style="bold reverse")
+        if step.penalty:
             tok.append(f"{-step.penalty:+d}", style="bold")
         tokens.append(tok)
     return flow(tokens, width, g, lead=head + Text(" "), indent=2)
@@ -179,6 +187,11 @@ def target_lines(
             out.extend(flow(words, width, g, lead=called, indent=2))
         band = distance_band(preview.distance).replace("_", " ") if preview.distance else ""
         dist = f"Distance {preview.distance} hex{'es' if preview.distance != 1 else ''}"
+        if attacker is not None and attacker.pos is not None and target.pos is not None:
+            # O2.5: d3 (hexes + levels) where the heights differ
+            dist = "Distance " + elevation.distance_words(
+                battle, attacker.pos, target.pos, dist.removeprefix("Distance ")
+            )
         out.append(Text(f"{dist} ({band})" if band else dist))
         out.extend(_los_lines(preview, width, g))
 

@@ -333,7 +333,8 @@ class Aiming(_Ordering):
             targets=marked,
             target=target,
             los=tuple(step.hex for step in fp.los),
-            los_penalty=frozenset(step.hex for step in fp.los if step.penalty or step.blocks),
+            los_penalty=frozenset(step.hex for step in fp.los if step.penalty),
+            blocks=frozenset(step.hex for step in fp.los if step.blocks),
         )
 
     def prompt(self, m: Moment, cursor: Hex) -> Prompt:
