@@ -872,3 +872,12 @@ def test_with_o2_generation_leaves_the_zones_joined_by_steps_of_one_level(
 
     assert isinstance(b, B)
     assert joined(width, height, CAT.maps.deployment.columns, ok, step)
+
+
+def test_with_o2_the_ai_shoots_the_building_its_height_line_meets() -> None:
+    """O3.13 with O2 on: the Low building (+1) between two frames on level 0 blocks by the
+    height line, and it is the wall the AI fires at."""
+    from mac_tui.players.ai.structures import structure_shot
+
+    b = both(ghost(), raider(4), sections=(new_section(at(2), "low_building"),))
+    assert structure_shot(_ai_state(b)) == FireStructure(1, at(2))
