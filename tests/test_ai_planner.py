@@ -207,6 +207,25 @@ def test_every_decision_is_legal(seed: int, difficulty: int, t_player: int, t_en
     drive(state, {"player": checked(players), "enemy": checked(enemies)}, max_commands=120)
 
 
+def test_every_decision_is_legal_with_o2_and_thrust_packs() -> None:
+    """O2.10: on hills and mesas, with a Thrust Pack on every frame (jumps count each level
+    up, O2.4), the planner never plays a command `step` refuses and never replans."""
+
+    def checked(state: GameState) -> Any:
+        decision = policy_for(6)(state)
+        assert decision.command.to_text() in {c.to_text() for c in legal_commands(state)}
+        assert REPLANNED not in decision.note
+        return decision
+
+    for seed in range(3):
+        state = make_state(seed, 2 + seed, ruleset=("O2",))
+        assert state.battle is not None
+        pack = gear("thrust_pack")
+        units = tuple(attrs.evolve(u, equipment=(*u.equipment, pack)) for u in state.battle.units)
+        state = attrs.evolve(state, battle=attrs.evolve(state.battle, units=units))
+        drive(state, {"player": checked, "enemy": checked}, max_commands=150)
+
+
 def decisions(state: GameState, count: int) -> list[tuple[GameState, Any]]:
     out = []
     policy = policy_for()

@@ -570,7 +570,7 @@ def test_the_battle_log_carries_levels_heights_and_blocks_only_with_o2() -> None
     del after
     data = json.loads(battlelog.dumps(battlelog.event_record(_attacked(result))))["result"]
     assert data["distance"] == 8 and data["height"] == [2, 0]
-    assert [(e["height"], e["blocks"]) for e in data["intervening"]] == [(0, False)] * 5
+    assert [(e["height"], e.get("blocks", False)) for e in data["intervening"]] == [(0, False)] * 5
     # the core game: none of these keys, the plain distance
     core = attrs.evolve(b, ruleset=(), map=attrs.evolve(b.map, levels=()))
     assert "levels" not in battlelog.header(core, 7)["map"]
@@ -600,3 +600,29 @@ def test_o2_battles_between_ais_end_and_replay_to_the_same_log(seed: int, diffic
         logs.append(log)
     assert logs[0] == logs[1]
     assert '"levels"' in logs[0][0]
+
+
+def test_the_o0_example_d3_5_and_height_plus_5() -> None:
+    # O0's example, its O2 entries: Falcon (gunnery 5, +10) in her Raider on level 1 fires a
+    # Medium Laser (accuracy 80, Medium: optimal 4-7) at an Enforcer (evasion 13) on level 0,
+    # 4 hexes away: d3 = 5, range +10, height +5. (Her `rear` +10 and `moving` -25 belong to
+    # O4 and O5.) Standing: 80 + 10 - 13 + 10 + 5 = 92.
+    falcon = make_unit(
+        "falcon",
+        side="player",
+        chassis="RD-30",
+        gunnery=5,
+        weapons=(weapon("medium_laser", "right_torso"),),
+        pos=at(0),
+    )
+    enforcer_ = make_unit("enforcer", chassis="EN-50", pos=at(4))
+    b = battle(falcon, enforcer_, row1="1" + "0" * 13)
+    hc = chance(b, "falcon", "enforcer")
+    assert [(m.name, m.value) for m in hc.modifiers] == [
+        ("base", 80),
+        ("gunnery", 10),
+        ("evasion", -13),
+        ("range", 10),
+        ("height", 5),
+    ]
+    assert hc.chance == 92 and distance3(b, at(0), at(4)) == 5

@@ -75,9 +75,9 @@ def test_a_blocking_hex_has_its_own_mark_and_the_legend_says_so() -> None:
             Scene.of(b, None, blocked), 1, "compact", from_offset(7, 2), None
         )
     )
-    assert row1.startswith(" 2 . .-.#")
+    assert row1.startswith(" 2 . .-.|")
     assert "1-3 ground level" in legend(True, levels=True)
-    assert "# high ground blocks" in legend(True, levels=True)
+    assert "| high ground blocks" in legend(True, levels=True)
     assert "ground level" not in legend(True)
 
 
@@ -97,7 +97,7 @@ def test_the_targeting_line_names_levels_and_a_blocked_line() -> None:
     lines = [t.plain for t in target_lines(b, fp, 60, glyphs(True), Palette())]
     los = next(line for line in lines if line.startswith("LOS"))
     assert "BLOCKED by high ground" in los
-    assert "^2#" in los
+    assert "^2|" in los
     assert fp.refusal is not None and "behind high ground" in fp.refusal
 
 

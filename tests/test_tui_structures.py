@@ -92,7 +92,7 @@ def test_feature_glyphs_are_distinct_from_terrain_and_marks() -> None:
 def test_the_legend_lists_features_only_under_o3() -> None:
     assert "high building" not in legend(True)
     text = legend(True, features=True)
-    assert "B high building" in text and "| barricade" in text and "~ smoke" in text
+    assert "B high building" in text and "# barricade" in text and "~ smoke" in text
     assert "R4 damaged" in text
 
 

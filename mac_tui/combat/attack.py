@@ -156,13 +156,13 @@ class LosHex:
     terrain: str
     penalty: int
     beside: Hex | None = None
-    # O2.9: the step's height (higher of two, G5) and whether it blocks (O2.6); O3: whether a
-    # building or prop blocks it with O2 off (O3.2), the feature on the hex (its penalty is in
-    # `penalty`), smoke on it (O3.11); each left out of logs at its default
-    height: int | None = optional_field(None)
-    blocks: bool | None = optional_field(None)
+    # O3: the feature on the hex (its penalty is in `penalty`), whether it blocks the line
+    # (O3.2; O2.6: the height line), whether smoke lies on it (O3.11); O2.9: the step's
+    # height (the higher of two, G5); left out of logs at their defaults
     feature: str | None = optional_field(None)
+    blocks: bool = optional_field(False)
     smoke: bool = optional_field(False)
+    height: int | None = optional_field(None)
 
 
 def blocks(battle_map: BattleMap, h: Hex) -> bool:
@@ -249,7 +249,8 @@ def intervening(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
         return los
     by_hex = {h: s for s in steps for h in s.hexes}
     return tuple(
-        attrs.evolve(lh, height=by_hex[lh.hex].height, blocks=by_hex[lh.hex].blocks) for lh in los
+        attrs.evolve(lh, height=by_hex[lh.hex].height, blocks=lh.blocks or by_hex[lh.hex].blocks)
+        for lh in los
     )
 
 
@@ -307,7 +308,7 @@ def _layered(
         lh,
         feature=section.feature,
         penalty=lh.penalty + kind.los_penalty,
-        blocks=True if kind.los == "block" and not levels else None,
+        blocks=kind.los == "block" and not levels,
         smoke=smoked,
     )
 
@@ -361,7 +362,7 @@ def spotter(battle: Battle, attacker: Unit, target: Unit) -> Unit | None:
     for u in battle.units:
         if u.side != attacker.side or u.id == attacker.id or not u.active or u.pos is None:
             continue
-        d = elevation.attack_distance(battle, u.pos, target.pos)
+        d = elevation.attack_distance(battle, u.pos, target.pos)  # O2.5: d3
         if d > reach or (best is not None and d >= best[0]):
             continue
         if elevation.line_blocked(battle, u.pos, target.pos):
@@ -453,8 +454,9 @@ def in_range(
     battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState
 ) -> tuple[int, int] | None:
     """The distance and the range modifier (R1, R2) of `weapon`'s shot at `target`, or None
-    exactly when `hit_chance` is None: a frame without a position or off the map, the target
-    out of range, or (O2) a blocked line (`line_blocked`). The distance is d3 with O2 on
+    when `hit_chance` is None for want of reach: a frame without a position or off the map,
+    the target out of range, or (O2) a blocked height line (`line_blocked`); under O3 a
+    building or prop in the way makes only `hit_chance` None. The distance is d3 with O2 on
     (G6). The cheap half of `hit_chance`, for checks that only ask whether a weapon can reach
     (`firing.plan_fire`)."""
     a, t = attacker.pos, target.pos
@@ -530,15 +532,12 @@ def hit_chance(
     los = intervening(battle, attacker.pos, target.pos)
     through = sum(h.penalty for h in los)
     spot = spotter(battle, attacker, target) if wpn.indirect else None
-    wall = blocked(los)
-    if wall is not None and spot is None:
-        return None  # a blocked line (O2.6, O3.2): only indirect fire passes it (R10)
-    if spot is not None and wall is not None:
-        rule = "O2.6" if elevation.on(battle) else "O3.2"
-        detail = f"spotter {spot.label}, over a blocked line ({rule})"
-        mods.append(Modifier("indirect", -acc.indirect_fire, detail))
-    elif spot is not None and acc.indirect_fire < through:
-        detail = f"spotter {spot.label}, instead of LOS -{through} ({_los_detail(los)})"
+    wall = blocked(los) is not None or elevation.line_blocked(battle, attacker.pos, target.pos)
+    if wall and spot is None:
+        return None  # O3.2, O2.6: the line is blocked (indirect fire aside, R10)
+    if spot is not None and (wall or acc.indirect_fire < through):
+        instead = "a blocked line" if wall else f"LOS -{through} ({_los_detail(los)})"
+        detail = f"spotter {spot.label}, instead of {instead}"
         mods.append(Modifier("indirect", -acc.indirect_fire, detail))
     elif through:
         detail = _los_detail(los)

@@ -86,9 +86,9 @@ class LosStep:
     terrain: str
     penalty: int
     beside: Hex | None = None
-    height: int | None = None  # O2: the step's height (None with O2 off)
-    blocks: bool = False  # O2.6, O3.2: this step blocks the line
     feature: str | None = None  # O3: the feature on the hex (its penalty is in `penalty`)
+    blocks: bool = False  # O3.2: it blocks the line; O2.6: it blocks the height line
+    height: int | None = None  # O2: the step's height (None with O2 off)
 
 
 @frozen
@@ -136,10 +136,10 @@ class FirePreview:
 
 
 def los_steps(battle: Battle, a: Hex, b: Hex) -> tuple[LosStep, ...]:
-    """The line from `a` to `b` as the previews show it (`attack.intervening`: with O2's
-    heights and O3's features, and what blocks)."""
+    """The line from `a` to `b` as the previews show it (`attack.intervening`: with O3's
+    features and their blocking, O2's heights and blocking)."""
     return tuple(
-        LosStep(h.hex, h.terrain, h.penalty, h.beside, h.height, bool(h.blocks), h.feature)
+        LosStep(h.hex, h.terrain, h.penalty, h.beside, h.feature, h.blocks, h.height)
         for h in intervening(battle, a, b)
     )
 

@@ -71,7 +71,7 @@ def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None
         "frames": [_unit_record(u) for u in battle.units],
     }
     if battle.structures:  # O3.12, only when the battle has features
-        head["map"]["features"] = _features(battle)
+        the_map["features"] = _features(battle)
     if policies is not None:
         head["policies"] = dict(policies)
     return head

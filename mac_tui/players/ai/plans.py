@@ -42,6 +42,7 @@ from ...combat.commands import (
     Sprint,
     UseEquipment,
 )
+from ...combat.elevation import jump_length
 from ...combat.movement import reach
 from ...combat.state import Unit
 from ...hexgrid import Hex, distance, within
@@ -173,7 +174,12 @@ class Planner:
             occupied = s.battle.occupied()
             bmap = s.battle.map
             for h in within(s.pos, jump.value):
-                if h != s.pos and h not in occupied and bmap.contains(h):
+                if (
+                    h != s.pos
+                    and h not in occupied
+                    and bmap.contains(h)
+                    and jump_length(s.battle, s.pos, h) <= jump.value  # O2.4: levels up count
+                ):
                     out.append(
                         Spot(
                             h, UseEquipment(jump.id, None, h), self.ap_costs.equipment, jump.energy

@@ -54,7 +54,7 @@ MARKS: dict[str, tuple[str, str]] = {
     "reach": ("+", "◦"),
     "zone": ("=", "="),
     "out": ("x", "×"),
-    "blocks": ("#", "█"),
+    "blocks": ("|", "┃"),
 }
 #: O3.11: a hex in smoke, where no other mark or number is drawn (ascii, unicode).
 SMOKE: tuple[str, str] = ("~", "░")

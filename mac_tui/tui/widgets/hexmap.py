@@ -16,7 +16,7 @@ roomy    4 columns x 2 lines per hex, odd rows shifted right by 2: a 20x14 map i
 
 Overlay marks (never colour alone; the background tints come from component classes):
 path `*`/`•`, LOS hex `-`, LOS hex with a penalty `!`, a hex of high ground that blocks the
-line `#`/`█` (O2.6), a wreck `x`/`×`, reach `+`/`◦`, deployment zone `=` (no terrain glyph
+line `|`/`┃` (O2.6), a wreck `x`/`×`, reach `+`/`◦`, deployment zone `=` (no terrain glyph
 in either form).
 
 Ground levels (optional rule O2): a digit 1-3 beside the terrain glyph (compact: in the mark

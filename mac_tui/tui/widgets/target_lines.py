@@ -18,6 +18,7 @@ from ...combat.preview import FirePreview, WeaponPreview
 from ...combat.state import LOC_INDEX, Battle, Unit
 from ..battle_words import engine_text, first_fit, hex_name, overload_text, spend_phrases
 from ..glyphs import Glyphs
+from .hex_picture import MARKS
 from .panel_text import (
     FULL_NAMES,
     SHORT,
@@ -83,7 +84,7 @@ def _los_lines(preview: FirePreview, width: int, g: Glyphs) -> list[Text]:
     n = len(preview.los)
     if n == 0:
         return [Text("LOS: adjacent, no hex between")]
-    blocked = any(step.blocks for step in preview.los)
+    blocked = any(step.blocks and step.height is not None for step in preview.los)
     head = Text("LOS ", style="bold")
     head.append(f"{n} hex{'es' if n != 1 else ''} ")
     if blocked:  # O2.6, O3.2: no direct fire along this line
@@ -102,11 +103,13 @@ def _los_lines(preview: FirePreview, width: int, g: Glyphs) -> list[Text]:
             glyph = f.glyph if g.ascii else f.unicode
         text = f"{hex_name(step.hex)} {glyph}" if wide else glyph
         tok = Text(text)
-        if step.height:  # O2: the step's level, and whether it blocks
+        if step.height:  # O2: the step's level
             tok.append(f"^{step.height}")
-        if step.blocks:
-            tok.append("#" if g.ascii else "█", style="bold reverse")
-        if step.penalty:
+        if step.blocks and step.height is not None:  # O2.6: high ground
+            tok.append(MARKS["blocks"][0 if g.ascii else 1], style="bold reverse")
+        elif step.blocks:  # O3.2: a building or prop
+            tok.append(" blocks", style="bold")
+        elif step.penalty:
             tok.append(f"{-step.penalty:+d}", style="bold")
         tokens.append(tok)
     return flow(tokens, width, g, lead=head + Text(" "), indent=2)
