@@ -626,3 +626,24 @@ def test_the_o0_example_d3_5_and_height_plus_5() -> None:
         ("height", 5),
     ]
     assert hc.chance == 92 and distance3(b, at(0), at(4)) == 5
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=3 * WIDTH, max_size=3 * WIDTH), st.integers(0, 8))
+def test_reachable_steps_with_a_cost_that_ignores_the_way_in_is_reachable(
+    costs: list[int], budget: int
+) -> None:
+    """`hexgrid.reachable_steps` (O2.3's edge costs) settles as `reachable` does."""
+    from mac_tui.hexgrid import reachable, reachable_steps
+
+    grid = BattleMap.from_rows(list(OPEN_ROWS))
+
+    def cost(h: Hex) -> int | None:
+        if not grid.contains(h):
+            return None
+        q, r = h
+        c = costs[r * WIDTH + q + (r - (r & 1)) // 2]
+        return None if c == 0 else c
+
+    start = at(5)
+    assert reachable_steps(start, budget, lambda _, h: cost(h)) == reachable(start, budget, cost)

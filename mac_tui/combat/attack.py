@@ -166,9 +166,9 @@ class LosHex:
 
 
 def blocks(battle_map: BattleMap, h: Hex) -> bool:
-    """R29's second test: whether `h` blocks the line under an optional rule. No optional rule
-    that blocks lines is played yet (optional-rules.md O2, O3): a rule that adds one answers
-    here, and the line's tie then goes to the blocking hex."""
+    """R29's second test on the core map, where nothing blocks a line. The optional rules block
+    lines with their own layers: O2's height line (`elevation.height_line`, the higher of two
+    hexes counting, G5) and O3's features (`battle_line`, the blocking hex counting)."""
     return False
 
 
