@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from mac_tui.bots.random_bot import random_policy
 from mac_tui.catalog import LOCATION_ORDER
 from mac_tui.combat import elevation, stats
-from mac_tui.combat.attack import hit_chance, line_of_sight
+from mac_tui.combat.attack import hit_chance, intervening, line_of_sight
 from mac_tui.combat.commands import (
     AutoDeploy,
     Brace,
@@ -87,13 +87,13 @@ def randomly_played(
 def shaken(draw: st.DrawFn) -> Battle:
     """A battle in progress with its frames' states shaken: bracing, countermeasures,
     designations, actuator and sensor hits, a breached cockpit, destroyed weapons and empty
-    magazines, so every modifier of §3 comes up; half of them with optional rule O2 on
-    (heights, d3, blocked lines and the `height` modifier)."""
+    magazines, so every modifier of §3 comes up; a third of them with optional rule O2 on
+    (heights, d3, blocked lines and the `height` modifier), a third with O3 (features)."""
     state = randomly_played(
         draw(st.integers(0, 10_000)),
         draw(st.integers(1, 5)),
         draw(st.integers(0, 40)),
-        draw(st.sampled_from([(), ("O2",)])),
+        draw(st.sampled_from([(), ("O2",), ("O3",)])),
     )
     battle = state.battle
     assert battle is not None
@@ -150,6 +150,27 @@ def test_the_shot_model_reads_heights_and_blocked_lines() -> None:
                     blocked += elevation.line_blocked(battle, u.pos, e.pos)
                     lifted += elevation.height_modifier(battle, u.pos, e.pos) != 0
     assert compared > 50 and blocked > 0 and lifted > 0
+
+
+def test_the_shot_model_reads_features_and_smoke() -> None:
+    """O3.13: on O3 battles (and O2 with O3) the model's cover, LOS, blocked lines and smoke
+    are the engine's: features as generated, smoke laid on a few hexes."""
+    from mac_tui.combat.features import Smoke
+
+    compared = walled = 0
+    for seed in range(8):
+        rules = ("O3",) if seed % 2 else ("O2", "O3")
+        battle = randomly_played(seed, 1 + seed % 5, 30, rules).battle
+        assert battle is not None and battle.structures
+        placed = [u.pos for u in battle.units if u.pos is not None]
+        clouds = tuple(Smoke(hex=h, rounds=2) for h in sorted(set(placed[::2])))
+        battle = attrs.evolve(battle, smoke=clouds)
+        compared += _same_shots(battle, seed % 3 == 0)
+        for u in battle.units:
+            for e in battle.units:
+                if u.side != e.side and u.pos is not None and e.pos is not None:
+                    walled += any(lh.blocks for lh in intervening(battle, u.pos, e.pos))
+    assert compared > 50 and walled > 0 and clouds
 
 
 def _same_shots(battle: Battle, called: bool) -> int:

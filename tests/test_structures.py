@@ -62,7 +62,7 @@ from mac_tui.hexgrid import Hex, from_offset
 from mac_tui.players import battlelog
 
 from .rulebook import SHARED, Doc
-from .test_attack import at, battle, raider, shooter
+from .test_attack import OPEN_ROWS, at, battle, raider, shooter
 from .test_damage import ScriptedDice, d100, gear, location_draw, make_unit, weapon
 
 CAT = catalog()
@@ -750,3 +750,134 @@ def test_the_ai_smokes_its_own_hex_when_exposed() -> None:
     assert smoke_cover(_ai_state(smoked)) is None  # already in smoke
     unarmed = o3(battle(g, raider(6)))
     assert smoke_cover(_ai_state(unarmed)) is None  # nobody can fire at it
+
+
+# --- O3 with O2 (O0.3 "opt.: heights, roofs, falls") ---------------------------------------------
+O2O3 = ("O2", "O3")
+
+
+def both(*units: Any, sections: tuple[Section, ...] = (), ground: int = 0) -> Battle:
+    """Rows of 14 Open hexes, every ground level `ground`, under O2 and O3."""
+    from .test_elevation import battle_on
+
+    b = battle_on(OPEN_ROWS, [ground] * (14 * 3), *units, rules=O2O3)
+    return attrs.evolve(o3(b, *sections), ruleset=O2O3)
+
+
+def test_a_features_height_adds_to_its_hex() -> None:
+    """O2.1: a hex's height is its ground level plus its feature's: High +2, Low +1, Ruin +1,
+    Barricade 0."""
+    from mac_tui.combat.elevation import height_at
+
+    b = both(
+        sections=(
+            new_section(at(2), "high_building"),
+            new_section(at(3), "low_building"),
+            new_section(at(4), "ruin"),
+            new_section(at(5), "barricade"),
+        ),
+        ground=1,
+    )
+    assert [height_at(b, at(c)) for c in (1, 2, 3, 4, 5)] == [1, 3, 2, 2, 1]
+
+
+def test_roofs_are_reached_by_climbing_or_jumping() -> None:
+    """O3.5: with O2 on a frame may stand on a Low building one level up (a Move: 1 + the climb
+    1 = 2), not on a High building two levels up (O2.3), which a Thrust Pack reaches: hex
+    distance 2 + 2 levels up = 4 > 3, so only from next door (1 + 2 = 3). A fuel tank stays
+    closed."""
+    frame = shooter(equipment=(gear("thrust_pack"),))
+    b = both(
+        frame,
+        raider(12),
+        sections=(
+            new_section(at(1), "low_building"),
+            new_section(at(2, 0), "high_building"),
+            new_section(at(1, 2), "fuel_tank"),
+        ),
+    )
+    s = b.unit("shooter")
+    cost, _ = reach(b, s)[at(1)]
+    assert cost == 2
+    assert at(2, 0) not in reach(b, s)
+    assert "cannot enter" in str(check_move(b, s, at(1, 2), False))
+    assert check_equipment(b, s, "thrust_pack", None, at(2, 0)) is not None  # 2 hexes + 2 up
+    next_door = b.with_unit(attrs.evolve(s, pos=at(1, 0)))
+    assert (
+        check_equipment(next_door, next_door.unit("shooter"), "thrust_pack", None, at(2, 0)) is None
+    )
+
+
+def test_a_frame_on_a_collapsing_roof_falls_the_height_lost() -> None:
+    """The O3 example's end: a Raider on a High building's roof at 0; at the end of the round
+    it becomes a Ruin (+2 -> +1): the Raider falls 1 level, 5 to its legs (15 -> 10 armour)."""
+    from mac_tui.combat.elevation import Fell
+
+    on_roof = raider(6)
+    legs = on_roof.armor[6]
+    b = both(
+        shooter(), on_roof, sections=(Section(hex=at(6), feature="high_building", durability=0),)
+    )
+    b, events = collapse(b, ScriptedDice())  # 5 on 15 armour: no cascade draw
+    assert [type(e) for e in events] == [StructureCollapsed, Fell]
+    fell = events[1]
+    assert isinstance(fell, Fell) and fell.levels == 1
+    assert (legs, b.unit("raider-2").armor[6]) == (15, 10)
+
+
+def test_buildings_block_by_the_height_line_with_o2_on() -> None:
+    """With O2 on a building is high ground: a Low building (+1) between two frames on level 0
+    blocks them (O2.6: 2·1·N > E·(N−i) + T·i for a level-1 hex at i=2, N=4: 8 > 2·2 + 1·2 = 6);
+    a frame on a level-2 roof sees over it."""
+    wall = new_section(at(2), "low_building")
+    b = both(shooter(), raider(4), sections=(wall,))
+    s = b.unit("shooter")
+    assert hit_chance(b, s, b.unit("raider-2"), s.weapons[0]) is None
+    high = both(
+        shooter(pos=at(0)),
+        raider(4),
+        sections=(wall, new_section(at(0), "high_building")),
+    )
+    hc = hit_chance(
+        high, high.unit("shooter"), high.unit("raider-2"), high.unit("shooter").weapons[0]
+    )
+    assert hc is not None and hc.value("height") == 10  # 2 levels over: +5 x 2
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    difficulty=st.integers(1, 5),
+    landscape=st.sampled_from(["habitable", "industrial", "mining", "station", "outpost"]),
+)
+def test_with_o2_generation_leaves_the_zones_joined_by_steps_of_one_level(
+    seed: int, difficulty: int, landscape: str
+) -> None:
+    """O3.4 with O2: no placement cuts the walkable (O2.3) path between the zones; gantries
+    appear."""
+    from mac_tui.combat.elevation import height_at
+    from mac_tui.combat.state import Battle as B
+
+    state = make_state(seed, difficulty, landscape=landscape, ruleset=O2O3)
+    b = state.battle
+    assert b is not None
+    width, height = b.map.width, b.map.height
+    hexes = [from_offset(i % width, i // width) for i in range(width * height)]
+
+    def ok(i: int) -> bool:
+        return passable(section_at(b.structures, hexes[i]), True)
+
+    def step(i: int, j: int) -> bool:
+        return abs(height_at(b, hexes[i]) - height_at(b, hexes[j])) <= 1
+
+    assert isinstance(b, B)
+    assert joined(width, height, CAT.maps.deployment.columns, ok, step)
+
+
+def test_with_o2_the_ai_shoots_the_building_its_height_line_meets() -> None:
+    """O3.13 with O2 on: the Low building (+1) between two frames on level 0 blocks by the
+    height line, and it is the wall the AI fires at."""
+    from mac_tui.players.ai.structures import structure_shot
+
+    b = both(ghost(), raider(4), sections=(new_section(at(2), "low_building"),))
+    assert structure_shot(_ai_state(b)) == FireStructure(1, at(2))

@@ -5,15 +5,17 @@ targeted with the fire keys (Tab, the cursor) like frames."""
 from __future__ import annotations
 
 import attrs
+import pytest
 
 from mac_tui.catalog import catalog
 from mac_tui.combat.commands import AutoDeploy, FireStructure, StartBattle
 from mac_tui.combat.features import Section, Smoke, new_section, structure_key
-from mac_tui.combat.skirmish import make_state
+from mac_tui.combat.skirmish import NewSkirmish, make_state
 from mac_tui.combat.structure_preview import structure_fire_preview
 from mac_tui.combat.structures import StructureAttacked
 from mac_tui.core import Accepted
 from mac_tui.game import step
+from mac_tui.session import Session
 from mac_tui.tui.battle_text import log_lines
 from mac_tui.tui.glyphs import glyphs
 from mac_tui.tui.screens.battle.modes import CallingShot, Firing
@@ -22,8 +24,15 @@ from mac_tui.tui.widgets.hex_picture import MARKS, SMOKE
 from mac_tui.tui.widgets.hexmap import HexMap, legend
 from mac_tui.tui.widgets.panel_text import Palette
 from mac_tui.tui.widgets.target_lines import target_lines
+from tests.stages import copy, play
+from tests.test_tui_battle_snapshots import resume
+from tests.test_tui_snapshots import Snap, own_folder, snap
 
 from .test_tui_hexmap import Host, drawn, off, tiny_battle
+
+__all__ = ["own_folder", "snap"]  # the fixtures, shared
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def featured() -> object:
@@ -48,7 +57,7 @@ async def test_compact_draws_features_their_durability_in_tens_and_smoke() -> No
         hexmap = app.query_one(HexMap)
         assert hexmap.map_layout == "compact"
         assert drawn(hexmap) == [
-            ". M1T B2",  # the Low building at 27 of 50: B and its tens
+            ". M1T b2",  # the Low building at 27 of 50: b and its tens
             " % . : .x",
             "R .~a2.",  # the ruin, undamaged; smoke on open
         ]
@@ -61,7 +70,7 @@ async def test_roomy_draws_the_exact_durability_and_smoke_twice() -> None:
         hexmap = app.query_one(HexMap)
         assert hexmap.map_layout == "roomy"
         lines = drawn(hexmap)
-        assert lines[0].split() == ["..", "M1", "TT", "B27"]
+        assert lines[0].split() == ["..", "M1", "TT", "b27"]
         assert lines[4].split()[:2] == ["RR", ".."] and lines[5].split()[:2] == ["RR", "~~"]
 
 
@@ -71,6 +80,9 @@ def test_feature_glyphs_are_distinct_from_terrain_and_marks() -> None:
         features = [f.unicode if form else f.glyph for f in cat.structures.feature]
         taken = {t.unicode if form else t.glyph for t in cat.terrain.values()}
         taken |= {m[form] for m in MARKS.values()}
+        # a frame's label is its class letter and a digit (`M1`, `h2`): no feature glyph is one
+        taken |= {c.letter.upper() for c in cat.classes.values()} if not form else set()
+        taken |= {c.letter.lower() for c in cat.classes.values()} if not form else set()
         assert len(set(features)) == len(features)
         assert not set(features) & taken, form
         assert SMOKE[form] not in taken | set(features)
@@ -80,7 +92,7 @@ def test_feature_glyphs_are_distinct_from_terrain_and_marks() -> None:
 def test_the_legend_lists_features_only_under_o3() -> None:
     assert "high building" not in legend(True)
     text = legend(True, features=True)
-    assert "H high building" in text and "# barricade" in text and "~ smoke" in text
+    assert "B high building" in text and "# barricade" in text and "~ smoke" in text
     assert "R4 damaged" in text
 
 
@@ -147,3 +159,35 @@ def test_tab_and_the_cursor_aim_at_structures_like_frames() -> None:
     aimed = Firing(frames[0], 1).cursor_on(m, wall.hex)
     assert aimed.target == structure_key(wall.hex)  # type: ignore[attr-defined]
     assert aimed.pick(m, wall.hex) == FireStructure(1, wall.hex)
+
+
+# ---- snapshots (conventions as test_tui_snapshots.py) ---------------------------------------
+def aiming_at_a_wall() -> Session:
+    """An O3 quick battle (seed 4, difficulty 3, Industrial), started, at the player's first
+    activation: `f` aims at the nearest target (a section: no enemy is in reach yet)."""
+    session = play(Session.new(4), NewSkirmish(3, "industrial", "O3"), AutoDeploy(), StartBattle())
+    b = session.state.battle
+    assert b is not None and b.active_unit is not None and b.active_unit.side == "player"
+    return session
+
+
+@pytest.fixture(scope="module")
+def o3_deployment() -> Session:
+    return play(Session.new(4), NewSkirmish(3, "industrial", "O3"))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_o3_battle_deployment(snap: Snap, size: tuple[int, int], o3_deployment: Session) -> None:
+    snap(size, resume(copy(o3_deployment)))  # the features on the map, the legend
+
+
+def test_o3_aiming_at_a_structure(snap: Snap) -> None:
+    # `f` aims at the nearest target; Tab goes on to the next section: the target panel shows
+    # its durability, each weapon's chance with `structure` as the base, the re-roll
+    snap((80, 24), resume(aiming_at_a_wall(), "f", "tab"))
+
+
+def test_o3_a_damaged_section_after_a_shot(snap: Snap) -> None:
+    # `f`, Tab, Enter: the shot in the log (both rolls when the first missed), the section's
+    # durability left in the map's mark slot
+    snap((80, 24), resume(aiming_at_a_wall(), "f", "tab", "enter"))

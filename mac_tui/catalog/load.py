@@ -441,10 +441,10 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
                 )
 
     modules, excluded_modules = _load_modules(src)
-    elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
     for i, e in enumerate(equipment_file.equipment):
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
+    elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
 
     return Catalog(
         root=root,

@@ -214,6 +214,7 @@ def _trace(
     b: Hex,
     structures: tuple[Section, ...] = (),
     smoke: tuple[Smoke, ...] = (),
+    levels: bool = False,
 ) -> tuple[LosHex, ...]:
     terrain = catalog().terrain
     out: list[LosHex] = []
@@ -228,8 +229,8 @@ def _trace(
         if not found:
             continue
         if layered:
-            found = [_layered(lh, structures, smoke) for lh in found]
-            worst = max(found, key=lambda lh: (lh.blocks, lh.penalty + per_smoke * lh.smoke))
+            found = [_layered(lh, structures, smoke, levels) for lh in found]
+            worst = max(found, key=lambda lh: (bool(lh.blocks), lh.penalty + per_smoke * lh.smoke))
         else:
             worst = max(found, key=lambda lh: (lh.penalty, blocks(battle_map, lh.hex)))
         if len(found) == 2:
@@ -240,9 +241,8 @@ def _trace(
 
 
 def intervening(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
-    """The intervening hexes of an attack's line for its record and the previews
-    (`battle_line`: with O3's features and smoke); with O2 on each with its step's height and
-    whether it blocks the height line too (O2.9)."""
+    """The intervening hexes of an attack's line for its record: with O2 on each with its
+    step's height and whether it blocks (O2.9)."""
     los = battle_line(battle, a, b)
     steps = elevation.height_line(battle, a, b)
     if not steps:
@@ -263,7 +263,7 @@ def los_penalty(battle_map: BattleMap, a: Hex, b: Hex) -> int:
 #: the last few combinations (compared by identity: a battle keeps these objects from state to
 #: state until a section or the smoke changes).
 _Lines = dict[tuple[Hex, Hex], tuple[LosHex, ...]]
-_LAYER_LINES: list[tuple[BattleMap, tuple[Section, ...], tuple[Smoke, ...], _Lines]] = []
+_LAYER_LINES: list[tuple[BattleMap, tuple[Section, ...], tuple[Smoke, ...], bool, _Lines]] = []
 _LAYERS_KEPT: Final = 8
 
 
@@ -275,22 +275,30 @@ def battle_line(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     bmap, structures, smoke = battle.map, battle.structures, battle.smoke
     if not structures and not smoke:
         return line_of_sight(bmap, a, b)
+    levels = elevation.on(battle)  # with O2 on, the height line decides what blocks
     lines = next(
-        (ls for m, st, sm, ls in _LAYER_LINES if m is bmap and st is structures and sm is smoke),
+        (
+            ls
+            for m, st, sm, lv, ls in _LAYER_LINES
+            if m is bmap and st is structures and sm is smoke and lv == levels
+        ),
         None,
     )
     if lines is None:
         lines = {}
-        _LAYER_LINES.insert(0, (bmap, structures, smoke, lines))
+        _LAYER_LINES.insert(0, (bmap, structures, smoke, levels, lines))
         del _LAYER_LINES[_LAYERS_KEPT:]
     found = lines.get((a, b))
     if found is None:
-        found = lines[(a, b)] = _trace(bmap, a, b, structures, smoke)
+        found = lines[(a, b)] = _trace(bmap, a, b, structures, smoke, levels)
     return found
 
 
-def _layered(lh: LosHex, structures: tuple[Section, ...], smoke: tuple[Smoke, ...]) -> LosHex:
-    """A terrain line's hex with its O3 feature and smoke."""
+def _layered(
+    lh: LosHex, structures: tuple[Section, ...], smoke: tuple[Smoke, ...], levels: bool
+) -> LosHex:
+    """A terrain line's hex with its O3 feature and smoke (a building or prop blocks only with
+    O2 off: with O2 on its height is in the height line)."""
     section = section_at(structures, lh.hex)
     smoked = smoke_at(smoke, lh.hex) > 0
     if section is None:
@@ -300,7 +308,7 @@ def _layered(lh: LosHex, structures: tuple[Section, ...], smoke: tuple[Smoke, ..
         lh,
         feature=section.feature,
         penalty=lh.penalty + kind.los_penalty,
-        blocks=kind.los == "block",
+        blocks=kind.los == "block" and not levels,
         smoke=smoked,
     )
 
@@ -357,10 +365,10 @@ def spotter(battle: Battle, attacker: Unit, target: Unit) -> Unit | None:
         d = elevation.attack_distance(battle, u.pos, target.pos)  # O2.5: d3
         if d > reach or (best is not None and d >= best[0]):
             continue
-        if battle.structures and blocked(battle_line(battle, u.pos, target.pos)):
-            continue  # O3.2 (as O2.6): a spotter needs an unblocked line
         if elevation.line_blocked(battle, u.pos, target.pos):
-            continue  # O2.6: a spotter needs an unblocked height line
+            continue  # O2.6: a spotter needs an unblocked line
+        if battle.structures and blocked(battle_line(battle, u.pos, target.pos)):
+            continue  # O3.2 likewise
         best = (d, u)
     return None if best is None else best[1]
 
@@ -407,16 +415,6 @@ def _equipment_modifiers(
     return mods
 
 
-def line_blocked(battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState) -> bool:
-    """O2.6: the height line from `attacker` to `target` is blocked and `weapon` cannot fire
-    past it (R10 indirect fire ignores blocking when a spotter has an unblocked line). Never
-    with O2 off."""
-    a, t = attacker.pos, target.pos
-    if a is None or t is None or not elevation.line_blocked(battle, a, t):
-        return False
-    return not (weapon_of(weapon).indirect and spotter(battle, attacker, target) is not None)
-
-
 def gunnery_modifier(attacker: Unit) -> Modifier:
     """§3.2: the `gunnery` entry."""
     why = "cockpit breached" if attacker.cockpit_breached else f"gunnery {attacker.pilot.gunnery}"
@@ -440,6 +438,16 @@ def actuator_modifier(attacker: Unit, weapon: WeaponState) -> list[Modifier]:
     cat = catalog()
     where = cat.location(weapon.mount).name.lower()
     return [Modifier("actuator", -cat.combat.accuracy.arm_actuator * hits, f"{hits} on {where}")]
+
+
+def line_blocked(battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState) -> bool:
+    """O2.6: the height line from `attacker` to `target` is blocked and `weapon` cannot fire
+    past it (R10 indirect fire ignores blocking when a spotter has an unblocked line). Never
+    with O2 off."""
+    a, t = attacker.pos, target.pos
+    if a is None or t is None or not elevation.line_blocked(battle, a, t):
+        return False
+    return not (weapon_of(weapon).indirect and spotter(battle, attacker, target) is not None)
 
 
 def in_range(
@@ -476,15 +484,15 @@ def hit_chance(
     """§3: the ordered, named modifiers of one weapon's shot and the clamped chance.
 
     ``None`` when a frame has no position (or is off the map), the target is out of the
-    weapon's range (R1, R2) or its line is blocked, by a building or prop under O3 (O3.2) or
-    by high ground under O2 (O2.6), and no spotter lets an indirect weapon fire (R10). ``base``,
+    weapon's range (R1, R2) or its line is blocked (O2.6's height line, or O3.2's building or
+    prop with O2 off) and no spotter lets an indirect weapon fire (R10). ``base``,
     ``gunnery``, ``evasion`` and ``range`` are always listed; every other modifier only when it
     applies: ``brace`` (§3.5), ``sensor`` (§3.5, §4.3), ``called shot`` (§3.5), ``actuator``
-    (§3.5, per hit on the weapon's arm), ``cover`` (§3.5 terrain defense), ``LOS`` (§3.6) or
-    ``indirect`` (R10, whichever is better for the shooter), one per equipment effect
-    (§7.7.3, R11) named after the equipment, and ``overwatch`` (§1 phase 4, R4); then the
-    module entries (O0.4): ``height`` (O2.7), ``smoke`` (O3.11). Under O3 a feature adds its
-    cover (O3.2) to the ``cover`` entry.
+    (§3.5, per hit on the weapon's arm), ``cover`` (§3.5 terrain defense; under O3 a feature's
+    cover added, O3.2), ``LOS`` (§3.6) or ``indirect`` (R10, whichever is better for the
+    shooter; always past a blocked line), one per equipment effect (§7.7.3, R11) named after
+    the equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4):
+    ``height`` (O2.7), ``smoke`` (O3.11).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
@@ -521,7 +529,7 @@ def hit_chance(
     if cover:
         mods.append(Modifier("cover", -cover, shelter))
 
-    los = battle_line(battle, attacker.pos, target.pos)
+    los = intervening(battle, attacker.pos, target.pos)
     through = sum(h.penalty for h in los)
     spot = spotter(battle, attacker, target) if wpn.indirect else None
     wall = blocked(los) is not None or elevation.line_blocked(battle, attacker.pos, target.pos)

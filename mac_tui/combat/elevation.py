@@ -34,6 +34,7 @@ from ..dice import MAP_ELEVATION, Dice
 from ..hexgrid import Hex, distance, from_offset, line_steps
 from ..memo import ByIdentity
 from .damage import DamageReport, apply_damage
+from .features import Section, kind_of
 from .mapgen import BattleMap, interior_indices, neighbour_indices
 from .state import LOC_INDEX, Battle
 
@@ -98,11 +99,26 @@ def height_at(battle: Battle, h: Hex) -> int:
     return every[r * bmap.width + col]
 
 
+#: Every hex's height with O3's features, per sections (and map): the same object while the
+#: sections stand, so the height lines remembered per heights serve until one collapses.
+_WITH_FEATURES: ByIdentity[tuple[Section, ...], tuple[int, ...]] = ByIdentity(16)
+
+
 def heights(battle: Battle) -> tuple[int, ...]:
-    """Every hex's height in row-major order, empty without levels: the one place heights
-    come from (O2: the ground levels; an O3 feature's height adds here). The same object while
-    the heights stand: the height lines are remembered per heights."""
-    return battle.map.levels
+    """Every hex's height in row-major order (the same object while the heights stand: the
+    height lines are remembered per heights)."""
+    if not battle.structures:
+        return battle.map.levels
+    bmap = battle.map
+
+    def add(sections: tuple[Section, ...]) -> tuple[int, ...]:
+        out = list(bmap.levels or (0,) * (bmap.width * bmap.height))
+        for s in sections:
+            q, r = s.hex
+            out[r * bmap.width + q + (r - (r & 1)) // 2] += kind_of(s).height
+        return tuple(out)
+
+    return _WITH_FEATURES.get(battle.structures, add, bmap)
 
 
 # --- O2.5 3-D distance ------------------------------------------------------------------------

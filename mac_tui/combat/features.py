@@ -24,7 +24,7 @@ from ..catalog.records import Feature, StructuresFile
 from ..dice import MAP_FEATURES, Dice
 from ..hexgrid import Hex, from_offset, neighbours
 from ..memo import ByIdentity
-from .mapgen import OPEN, BattleMap
+from .mapgen import OPEN, BattleMap, neighbour_indices
 
 __all__ = [
     "STANDARD",
@@ -135,11 +135,11 @@ def joined(
     height: int,
     columns: int,
     open_hex: Callable[[int], bool],
+    step: Callable[[int, int], bool] | None = None,
 ) -> bool:
     """Whether some walkable path joins the two deployment zones: a breadth-first search from
-    every player deployment hex through the row-major indices `open_hex` accepts."""
-    from .mapgen import neighbour_indices
-
+    every player deployment hex through the row-major indices `open_hex` accepts, each step
+    from i to j one `step(i, j)` accepts (any, by default)."""
     nbrs = neighbour_indices(width, height)
     start = [row * width + col for row in range(height) for col in range(min(columns, width))]
     goal = {row * width + col for row in range(height) for col in range(width - columns, width)}
@@ -150,7 +150,7 @@ def joined(
         if i in goal:
             return True
         for j in nbrs[i]:
-            if j not in seen and open_hex(j):
+            if j not in seen and open_hex(j) and (step is None or step(i, j)):
                 seen.add(j)
                 todo.append(j)
     return False
@@ -181,7 +181,6 @@ def generate_features(
     landscape: str,
     *,
     levels: bool = False,
-    walkable: Callable[[dict[int, Section]], Callable[[int], bool]] | None = None,
 ) -> tuple[Section, ...]:
     """O3.4: the features of `bmap`, drawn from the `map.features` stream only.
 
@@ -191,8 +190,9 @@ def generate_features(
     `extra_sections` Open neighbours drawn like forest clusters, then for a building or gantry
     the O3.3 d100 (one roll for all its sections). A placement after which no walkable path
     joins the deployment zones is undone and its seed struck from the candidates; the next seed
-    is drawn. `walkable(placed)` gives the test of a hex index for that search (O2.3 with O2 on,
-    from the caller); by default a hex without a feature or with one a frame may walk into.
+    is drawn. Walkable: a hex without a feature or with one a frame may enter (O3.2) and, with
+    O2 on (`levels`), a step of at most O2.3's `max_step` between the hexes' heights (ground
+    level + feature height, O2.1).
     """
     data = catalog().structures
     gen = data.generation
@@ -207,10 +207,22 @@ def generate_features(
     hexes = [from_offset(i % width, i // width) for i in range(width * height)]
     index_of = {h: i for i, h in enumerate(hexes)}
 
-    def default_walk(sections: dict[int, Section]) -> Callable[[int], bool]:
-        return lambda i: passable(sections.get(i), levels)
+    ground = bmap.levels if levels and bmap.levels else (0,) * (width * height)
+    max_step = catalog().elevation.movement.max_step
 
-    walk = walkable or default_walk
+    def connected(sections: dict[int, Section]) -> bool:
+        def high(i: int) -> int:
+            section = sections.get(i)
+            return ground[i] + (kind_of(section).height if section is not None else 0)
+
+        def step(i: int, j: int) -> bool:
+            return abs(high(i) - high(j)) <= max_step
+
+        def walk(i: int) -> bool:
+            return passable(sections.get(i), levels)
+
+        return joined(width, height, columns, walk, step if levels else None)
+
     for feature in gen.order:
         kind = data.kind(feature)
         if kind.o2_only and not levels:
@@ -242,7 +254,7 @@ def generate_features(
                 trial = dict(placed)
                 for i in cluster:
                     trial[i] = new_section(hexes[i], feature, variant)
-                if joined(width, height, columns, walk(trial)):
+                if connected(trial):
                     placed = trial
                     break
                 candidates = [i for i in candidates if i != seed]

@@ -54,7 +54,7 @@ def plan_fire(
     spent = 0
     for index, ws in stats.group_weapons(unit, group):
         w = stats.weapon_of(ws)
-        if in_range(battle, unit, target, ws) is None:  # exactly when hit_chance is None
+        if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2)
             blocked = _blocked_in_range(battle, unit, target, ws)
             skipped.append((index, LINE_BLOCKED if blocked else OUT_OF_RANGE))
         elif battle.structures and hit_chance(battle, unit, target, ws) is None:

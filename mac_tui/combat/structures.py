@@ -25,7 +25,7 @@ from ..catalog import catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance
-from . import stats
+from . import elevation, stats
 from .attack import (
     LONG_RANGE,
     LONG_RANGE_BONUS,
@@ -173,12 +173,12 @@ def structure_chance(
     if a is None or not battle.map.contains(a) or not battle.map.contains(h):
         return None
     wpn = stats.weapon_of(weapon)
-    dist = distance(a, h)
+    dist = elevation.attack_distance(battle, a, h)  # G6: d3 with O2 on
     rng = range_modifier(wpn.range, dist)
     if rng is None:
         return None
     line = battle_line(battle, a, h)
-    if any(lh.blocks for lh in line):
+    if any(lh.blocks for lh in line) or elevation.line_blocked(battle, a, h, structure=True):
         return None
     cat = catalog()
     mods = [
@@ -194,6 +194,9 @@ def structure_chance(
         if bonus:
             name = next(e.name for e in cat.equipment.values() if e.effect == LONG_RANGE_BONUS)
             mods.append(Modifier(name.lower(), bonus, attacker.label))
+    height = elevation.height_modifier(battle, a, h)  # O2.7, the hex's height with its feature
+    if height:
+        mods.append(Modifier("height", height, elevation.height_detail(battle, a, h)))
     mods += smoke_modifier(battle, line, a, h)
     return HitChance.of(mods)
 
@@ -225,7 +228,8 @@ def plan_fire_structure(battle: Battle, unit: Unit, group: int, h: Hex) -> FireP
     spent = 0
     for index, ws in stats.group_weapons(unit, group):
         w = stats.weapon_of(ws)
-        if unit.pos is None or range_modifier(w.range, distance(unit.pos, h)) is None:
+        reach = elevation.attack_distance(battle, unit.pos, h) if unit.pos is not None else None
+        if reach is None or range_modifier(w.range, reach) is None:
             skipped.append((index, OUT_OF_RANGE))
         elif structure_chance(battle, unit, ws, h) is None:
             skipped.append((index, BLOCKED))
@@ -327,7 +331,7 @@ def fire_structure(
                 weapon_index=index,
                 hex=h,
                 feature=section.feature,
-                distance=distance(pos, h),
+                distance=elevation.attack_distance(battle, pos, h),
                 intervening=line,
                 modifiers=chance.modifiers,
                 chance=chance.chance,
@@ -366,14 +370,20 @@ def environment(battle: Battle, dice: Dice) -> BattleChange:
 def collapse(battle: Battle, dice: Dice) -> BattleChange:
     """O3.9: every section at 0 when the step begins moves one stage down, in row-major order,
     at the new stage's full durability; a fuel tank explodes as it collapses (a section an
-    explosion brings to 0 changes stage at a later end of round)."""
+    explosion brings to 0 changes stage at a later end of round). Then (O0.10), with O2 on, a
+    frame on a section that lost height falls that many levels (O2.8), in row-major order."""
     events: list[Event] = []
     falling = [s.hex for s in battle.structures if s.durability == 0 and kind_of(s).becomes]
+    falls: list[tuple[str, int]] = []
     for h in falling:
         section = section_at(battle.structures, h)
         assert section is not None
         kind = kind_of(section)
         new = new_section(h, kind.becomes, STANDARD)
+        on_roof = battle.occupant(h)
+        drop = kind.height - kind_of(new).height
+        if on_roof is not None and drop > 0 and elevation.on(battle):
+            falls.append((on_roof.id, drop))
         battle = with_section(battle, new)
         events.append(
             StructureCollapsed(
@@ -383,6 +393,9 @@ def collapse(battle: Battle, dice: Dice) -> BattleChange:
         if kind.explodes:
             battle, more = explode(battle, h, dice)
             events.extend(more)
+    for unit_id, levels in falls:  # O2.8, after every collapse and explosion
+        battle, more = elevation.fall(battle, unit_id, levels, dice)
+        events.extend(more)
     return battle, events
 
 

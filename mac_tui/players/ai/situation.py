@@ -125,9 +125,7 @@ class Situation:
         self.unit = unit
         self.skill = skill
         self.rounded = exactly if skill.exact else coarse
-        self.tables: MapTables = map_tables(
-            battle.map, battle.structures, battle.smoke, battle=battle
-        )
+        self.tables: MapTables = map_tables(battle.map, battle)
         self.me: Kit = kit_of(unit)
         assert unit.pos is not None
         self.pos: Hex = unit.pos

@@ -12,7 +12,7 @@ row-major order. Orders come from `legal_commands`, so the AI can do nothing a p
 from __future__ import annotations
 
 from ...catalog import catalog
-from ...combat.attack import battle_line, hit_chance
+from ...combat.attack import hit_chance, intervening
 from ...combat.commands import CalledShot, FireGroup, FireStructure, UseEquipment
 from ...combat.features import kind_of, section_at, smoke_at
 from ...combat.legal import legal_commands
@@ -42,7 +42,9 @@ def structure_shot(state: GameState) -> Command | None:
     walls: set[Hex] = set()
     for enemy in battle.living("enemy" if unit.side == "player" else "player"):
         if enemy.pos is not None:
-            walls |= {lh.hex for lh in battle_line(battle, unit.pos, enemy.pos) if lh.blocks}
+            # the hexes that block its line (O3.2; with O2 on, the height line's: O2.6)
+            line = intervening(battle, unit.pos, enemy.pos)
+            walls |= {lh.hex for lh in line if lh.blocks}
     reach = catalog().structures.explosion.radius
     ours = [u.pos for u in battle.living(unit.side) if u.pos is not None]
     best: tuple[float, int, int, Command] | None = None

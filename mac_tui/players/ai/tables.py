@@ -44,8 +44,8 @@ from ...combat.state import LOC_INDEX, Battle, Unit
 from ...hexgrid import Hex, distance, line_steps
 
 _MAX_DISTANCE: Final = 64
-#: What a blocked line costs a shot in the tables (O3.2: a building or prop; O2.6: high
-#: ground): no chance survives it.
+#: What a blocked line (O2.6's height line, O3.2's building) costs a shot in the model: no
+#: chance survives it.
 BLOCKED: Final = 10_000
 _MAPS_KEPT: Final = 4
 _KITS_KEPT: Final = 4096
@@ -92,7 +92,11 @@ class MapTables:
     )
 
     def __init__(
-        self, bmap: BattleMap, structures: tuple[Section, ...] = (), smoke: tuple[Smoke, ...] = ()
+        self,
+        bmap: BattleMap,
+        structures: tuple[Section, ...] = (),
+        smoke: tuple[Smoke, ...] = (),
+        raised: bool = False,
     ) -> None:
         terrain = catalog().terrain
         self.map = bmap
@@ -109,22 +113,24 @@ class MapTables:
         # O3: smoke on the line's end hexes (O3.11 counts both)
         self.ends: dict[tuple[int, int], int] = {}
         if structures or smoke:
-            self._layer(structures, smoke)
+            self._layer(structures, smoke, raised)
         self.los_cache: dict[tuple[Hex, Hex], int] = {}
         #: the battle the tables last served (its heights: O2); a map has levels only in O2
         self.battle: Battle | None = None
-        self.raised = bool(bmap.levels)
+        self.raised = raised or bool(bmap.levels)
         #: O2: the planner's fields of the way to a line of fire (`Situation.way_to_sight`)
         self.ways: dict[tuple[tuple[Hex, ...], int, int], dict[Hex, int]] = {}
         self.walk_graph: dict[Hex, tuple[tuple[Hex, int], ...]] | None = None
         #: O2: (d3, `height` modifier) of a shot from one hex at another, as worked out once
         self.sights: dict[tuple[Hex, Hex], tuple[int, int]] = {}
 
-    def _layer(self, structures: tuple[Section, ...], smoke: tuple[Smoke, ...]) -> None:
+    def _layer(
+        self, structures: tuple[Section, ...], smoke: tuple[Smoke, ...], raised: bool
+    ) -> None:
         for s in structures:
             kind = kind_of(s)
             self.cover[s.hex] = self.cover.get(s.hex, 0) + kind.cover
-            if kind.los == "block":
+            if kind.los == "block" and not raised:  # with O2 on, the height line decides
                 self.penalty[s.hex] = BLOCKED
             elif kind.los_penalty:
                 self.penalty[s.hex] = self.penalty.get(s.hex, 0) + kind.los_penalty
@@ -210,23 +216,20 @@ def _steps(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 _maps: list[MapTables] = []
 
 
-def map_tables(
-    bmap: BattleMap,
-    structures: tuple[Section, ...] = (),
-    smoke: tuple[Smoke, ...] = (),
-    battle: Battle | None = None,
-) -> MapTables:
-    """The tables of `bmap` (the same object as last time, or an equal map) with its O3
-    features and smoke, kept for a few maps at a time; `battle` (played on `bmap`) gives the
-    heights of O2."""
-    tables = _find_tables(bmap, structures, smoke)
-    if battle is not None:
+def map_tables(bmap: BattleMap, battle: Battle | None = None) -> MapTables:
+    """The tables of `bmap` (the same object as last time, or an equal map), kept for a few
+    maps at a time; `battle` (played on `bmap`) gives the heights of O2 and the features and
+    smoke of O3."""
+    if battle is None:
+        tables = _find_tables(bmap, (), (), False)
+    else:
+        tables = _find_tables(bmap, battle.structures, battle.smoke, elevation.on(battle))
         tables.battle = battle
     return tables
 
 
 def _find_tables(
-    bmap: BattleMap, structures: tuple[Section, ...], smoke: tuple[Smoke, ...]
+    bmap: BattleMap, structures: tuple[Section, ...], smoke: tuple[Smoke, ...], raised: bool
 ) -> MapTables:
     for t in _maps:
         if t.map is bmap and t.structures is structures and t.smoke is smoke:
@@ -234,7 +237,7 @@ def _find_tables(
     for t in _maps:
         if t.map == bmap and t.structures == structures and t.smoke == smoke:
             return t
-    tables = MapTables(bmap, structures, smoke)
+    tables = MapTables(bmap, structures, smoke, raised)
     _maps.insert(0, tables)
     del _maps[_MAPS_KEPT:]
     return tables
@@ -438,8 +441,8 @@ def shot_chance(gun: Gun, target: Kit, distance: int, shift: int, relief: int) -
     total = gun.accuracy - target.evasion + rng + shift
     if gun.indirect:
         total += relief
-    if total < -BLOCKED // 2:
-        return None  # O3.2, O2.6: the line is blocked
+    if total < -BLOCKED // 2:  # a blocked line (O2.6, O3.2)
+        return None
     if target.ranged_ecm:
         total += target.defence(distance)
     return Clamp.lo if total < Clamp.lo else Clamp.hi if total > Clamp.hi else total

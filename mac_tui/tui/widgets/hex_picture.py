@@ -145,12 +145,12 @@ def frame_label(unit: Unit) -> str:
 
 
 def legend(
-    ascii_glyphs: bool, *, marks: bool = False, features: bool = False, levels: bool = False
+    ascii_glyphs: bool, *, marks: bool = False, levels: bool = False, features: bool = False
 ) -> str:
-    """One short line: the terrain glyphs (and with `features`, optional module O3's feature
-    glyphs, smoke and a damaged section's durability; with `levels`, O2's level digits), the
-    frame letters, a frame out of the fight, the deployment zone (with `levels` the mark of a
-    hex that blocks a line) (and the other overlay marks)."""
+    """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
+    deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
+    the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
+    a damaged section's durability (in the compact map's slot only without levels)."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -160,8 +160,11 @@ def legend(
         parts += [
             f"{f.glyph if ascii_glyphs else f.unicode} {f.name.lower()}"
             for f in cat.structures.feature
+            if levels or not f.o2_only
         ]
-        parts += [f"{SMOKE[form]} smoke", "R4 damaged: 40-49 left"]
+        parts.append(f"{SMOKE[form]} smoke")
+        if not levels:
+            parts.append("R4 damaged: 40-49 left")
     if levels:
         top = cat.elevation.levels.max
         parts.append(f"1-{top} ground level")
@@ -429,10 +432,14 @@ class Painter:
             classes.append("hexmap--cursor")
         return label, mark, bracket, tuple(classes)
 
-    def _slot(self, left_over: int | None, smoked: bool) -> str:
-        """The compact layout's second character of a hex without a frame or mark: a damaged
-        section's durability in tens (O3.12), else smoke (O3.11), else blank."""
-        if left_over is not None:
+    def _slot(self, left_over: int | None, smoked: bool, level: int, levels: bool) -> str:
+        """The compact layout's second character of a hex without a frame or mark: with O2 on
+        its height's digit (O2.9; blank at 0); else a damaged section's durability in tens
+        (O3.12); then smoke (O3.11); else blank. (The roomy map and the target panel show the
+        exact durability whatever the modules.)"""
+        if levels and level:
+            return str(level)
+        if left_over is not None and not levels:
             return str(min(9, left_over // 10))
         return SMOKE[0 if self.ascii else 1] if smoked else " "
 
@@ -483,15 +490,16 @@ class Painter:
                 if label is not None:
                     top.append((label[0] + self.mark("out") if out else label, classes))
                 elif mark is None:
-                    slot = self._slot(left_over, smoked)
-                    if slot == " " and level:  # O2: the level where O3 leaves the slot blank
-                        slot = str(level)
-                    top.append((glyph + slot, classes))
+                    top.append(
+                        (glyph + self._slot(left_over, smoked, level, bool(levels)), classes)
+                    )
                 else:
                     top.append((glyph, classes))
                     top.append((self.mark(mark), _with_mark(classes, mark)))
                 continue
             height = str(level) if level else glyph
+            if label is None and smoked and not level:
+                height = SMOKE[0 if self.ascii else 1]
             if label is not None:
                 left, right = BRACKETS.get(bracket, (" ", " "))
                 top.append((left + label + right, classes))
@@ -503,9 +511,8 @@ class Painter:
                 else:
                     top.append((" " + glyph * 2 + " ", classes))
                 if mark is None:
-                    smoke = SMOKE[0 if self.ascii else 1]
-                    under = smoke * 2 if smoked else glyph + height
-                    bottom.append((" " + under + " ", classes))
+                    lead = SMOKE[0 if self.ascii else 1] if smoked else glyph
+                    bottom.append((" " + lead + height + " ", classes))
                 else:
                     bottom.append((" ", classes))
                     bottom.append((self.mark(mark) * 2, _with_mark(classes, mark)))

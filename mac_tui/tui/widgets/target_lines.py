@@ -87,8 +87,10 @@ def _los_lines(preview: FirePreview, width: int, g: Glyphs) -> list[Text]:
     blocked = any(step.blocks and step.height is not None for step in preview.los)
     head = Text("LOS ", style="bold")
     head.append(f"{n} hex{'es' if n != 1 else ''} ")
-    if blocked:
-        head.append("BLOCKED by high ground", style="bold reverse")  # O2.6: no direct fire
+    if blocked:  # O2.6, O3.2: no direct fire along this line
+        wall = next(step for step in preview.los if step.blocks)
+        what = "a structure" if wall.feature is not None else "high ground"
+        head.append(f"BLOCKED by {what}", style="bold reverse")
     else:
         head.append(f"{-total:+d}" if total else "clear", style="bold")
     head.append(":")

@@ -230,8 +230,8 @@ class BattleView:
         log.write(
             legend(
                 ascii_glyphs,
-                features=battle is not None and battle.rule("O3"),
                 levels=battle is not None and bool(battle.map.levels),
+                features=battle is not None and battle.rule("O3"),
             )
         )
         for line in lines:
