@@ -46,6 +46,7 @@ __all__ = [
     "neighbours",
     "path",
     "reachable",
+    "reachable_steps",
     "to_offset",
     "within",
 ]
@@ -342,6 +343,30 @@ def reachable(start: Hex, budget: int, cost: Callable[[Hex], int | None]) -> Rea
             if old is None or nc < old[0]:
                 best[n] = (nc, h)
                 push(heap, (nc, n))
+    return best
+
+
+def reachable_steps(start: Hex, budget: int, cost: Callable[[Hex, Hex], int | None]) -> Reach:
+    """:func:`reachable` where entering a hex costs what ``cost(from_hex, to_hex)`` says (>= 1,
+    or None: no entry that way), so a step may cost more from one side than from another
+    (climbing, optional rule O2.3). Settled in the same ``(cost, q, r)`` order with the same
+    tie rule, so with a cost that ignores ``from_hex`` it answers as :func:`reachable`."""
+    best: Reach = {start: (0, None)}
+    heap: list[tuple[int, Hex]] = [(0, start)]
+    while heap:
+        c, h = heapq.heappop(heap)
+        if c != best[h][0] or c >= budget:
+            continue
+        for n in _cached_neighbours(h):
+            if n == start:
+                continue
+            ec = cost(h, n)
+            if ec is None or c + ec > budget:
+                continue
+            old = best.get(n)
+            if old is None or c + ec < old[0]:
+                best[n] = (c + ec, h)
+                heapq.heappush(heap, (c + ec, n))
     return best
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from .campaign.state import Campaign, Contract, Frame, PilotRecord, SalvageItem
 from .catalog import LOCATION_ORDER, Catalog, catalog
+from .combat.features import full_durability
 from .combat.state import Battle, Unit
 from .combat.stats import armor_split, full_structure
 from .model import GameState
@@ -309,6 +310,34 @@ class _Checker:
             self.known(f"{p}.uplinks[{i}].target", link.target, ids, "unit")
             if link.user:
                 self.known(f"{p}.uplinks[{i}].user", link.user, ids, "unit")
+        self.features(p, b)
+
+    def features(self, p: str, b: Battle) -> None:
+        """O3: sections and smoke only under O3, on the map, one per hex, known kinds and
+        variants, durability within its stage's full; charges within the launcher's."""
+        data = self.cat.structures
+        if (b.structures or b.smoke or any(u.smoke_used for u in b.units)) and not b.rule("O3"):
+            self.fail(f"{p}.structures", "structures and smoke need optional module O3")
+            return
+        kinds = {f.id for f in data.feature}
+        variants = {v.id for v in data.variant}
+        seen: set[object] = set()
+        for i, s in enumerate(b.structures):
+            at = f"{p}.structures[{i}]"
+            if not b.map.contains(s.hex):
+                self.fail(f"{at}.hex", f"{list(s.hex)} is off the {b.map.width}x{b.map.height} map")
+            if s.hex in seen:
+                self.fail(f"{at}.hex", f"{list(s.hex)} holds two sections")
+            seen.add(s.hex)
+            ok = self.known(f"{at}.feature", s.feature, kinds, "feature")
+            if self.known(f"{at}.variant", s.variant, variants, "variant") and ok:
+                self.within(f"{at}.durability", s.durability, 0, full_durability(s))
+        for i, c in enumerate(b.smoke):
+            if not b.map.contains(c.hex):
+                self.fail(f"{p}.smoke[{i}].hex", f"{list(c.hex)} is off the map")
+            self.within(f"{p}.smoke[{i}].rounds", c.rounds, 1, MAX_COUNT)
+        for i, u in enumerate(b.units):
+            self.within(f"{p}.units[{i}].smoke_used", u.smoke_used, 0, data.smoke.charges)
 
     def state(self, s: GameState) -> None:
         if s.rng.seed != s.seed:

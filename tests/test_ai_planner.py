@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from mac_tui.bots.random_bot import random_policy
 from mac_tui.catalog import LOCATION_ORDER
-from mac_tui.combat import stats
-from mac_tui.combat.attack import hit_chance, line_of_sight
+from mac_tui.combat import elevation, stats
+from mac_tui.combat.attack import hit_chance, intervening, line_of_sight
 from mac_tui.combat.commands import (
     AutoDeploy,
     Brace,
@@ -64,8 +64,8 @@ from .test_damage import gear, make_unit, weapon
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def started(seed: int, difficulty: int) -> GameState:
-    state = make_state(seed, difficulty)
+def started(seed: int, difficulty: int, ruleset: tuple[str, ...] = ()) -> GameState:
+    state = make_state(seed, difficulty, ruleset=ruleset)
     for cmd in (AutoDeploy(), StartBattle()):
         out = step(state, cmd)
         assert isinstance(out, Accepted)
@@ -73,9 +73,11 @@ def started(seed: int, difficulty: int) -> GameState:
     return state
 
 
-def randomly_played(seed: int, difficulty: int, commands: int) -> GameState:
+def randomly_played(
+    seed: int, difficulty: int, commands: int, ruleset: tuple[str, ...] = ()
+) -> GameState:
     """A battle some random commands in (a living battle with frames moved about)."""
-    state = started(seed, difficulty)
+    state = started(seed, difficulty, ruleset)
     seats: Seats = {"player": random_policy, "enemy": random_policy}
     end = drive(state, seats, max_commands=commands).state
     return end if end.battle is not None and end.battle.phase == "combat" else state
@@ -85,9 +87,13 @@ def randomly_played(seed: int, difficulty: int, commands: int) -> GameState:
 def shaken(draw: st.DrawFn) -> Battle:
     """A battle in progress with its frames' states shaken: bracing, countermeasures,
     designations, actuator and sensor hits, a breached cockpit, destroyed weapons and empty
-    magazines, so every modifier of §3 comes up."""
+    magazines, so every modifier of §3 comes up; a third of them with optional rule O2 on
+    (heights, d3, blocked lines and the `height` modifier), a third with O3 (features)."""
     state = randomly_played(
-        draw(st.integers(0, 10_000)), draw(st.integers(1, 5)), draw(st.integers(0, 40))
+        draw(st.integers(0, 10_000)),
+        draw(st.integers(1, 5)),
+        draw(st.integers(0, 40)),
+        draw(st.sampled_from([(), ("O2",), ("O3",)])),
     )
     battle = state.battle
     assert battle is not None
@@ -128,6 +134,46 @@ def shaken(draw: st.DrawFn) -> Battle:
 def test_the_shot_model_gives_the_engines_hit_chances(battle: Battle, called: bool) -> None:
     """Every group of every frame at every enemy: the same weapons fire, for the same energy,
     at the very chances `attack.hit_chance` gives (called shots too)."""
+    assert _same_shots(battle, called) >= 0
+
+
+def test_the_shot_model_reads_heights_and_blocked_lines() -> None:
+    """O2.10: on O2 battles the model's d3, blocked lines and `height` are the engine's."""
+    blocked = lifted = compared = 0
+    for seed in range(8):
+        battle = randomly_played(seed, 1 + seed % 5, 30, ("O2",)).battle
+        assert battle is not None and battle.rule("O2")
+        compared += _same_shots(battle, seed % 2 == 0)
+        for u in battle.units:
+            for e in battle.units:
+                if u.side != e.side and u.pos is not None and e.pos is not None:
+                    blocked += elevation.line_blocked(battle, u.pos, e.pos)
+                    lifted += elevation.height_modifier(battle, u.pos, e.pos) != 0
+    assert compared > 50 and blocked > 0 and lifted > 0
+
+
+def test_the_shot_model_reads_features_and_smoke() -> None:
+    """O3.13: on O3 battles (and O2 with O3) the model's cover, LOS, blocked lines and smoke
+    are the engine's: features as generated, smoke laid on a few hexes."""
+    from mac_tui.combat.features import Smoke
+
+    compared = walled = 0
+    for seed in range(8):
+        rules = ("O3",) if seed % 2 else ("O2", "O3")
+        battle = randomly_played(seed, 1 + seed % 5, 30, rules).battle
+        assert battle is not None and battle.structures
+        placed = [u.pos for u in battle.units if u.pos is not None]
+        clouds = tuple(Smoke(hex=h, rounds=2) for h in sorted(set(placed[::2])))
+        battle = attrs.evolve(battle, smoke=clouds)
+        compared += _same_shots(battle, seed % 3 == 0)
+        for u in battle.units:
+            for e in battle.units:
+                if u.side != e.side and u.pos is not None and e.pos is not None:
+                    walled += any(lh.blocks for lh in intervening(battle, u.pos, e.pos))
+    assert compared > 50 and walled > 0 and clouds
+
+
+def _same_shots(battle: Battle, called: bool) -> int:
     compared = 0
     for u in battle.units:
         if not u.active or u.pos is None:
@@ -144,7 +190,7 @@ def test_the_shot_model_gives_the_engines_hit_chances(battle: Battle, called: bo
                     hc = hit_chance(battle, u, t.unit, u.weapons[gun.weapon], called_shot=called)
                     assert hc is not None and chance == hc.chance
                     compared += 1
-    assert compared >= 0
+    return compared
 
 
 @SETTINGS
@@ -180,6 +226,25 @@ def test_every_decision_is_legal(seed: int, difficulty: int, t_player: int, t_en
 
     state = make_state(seed, difficulty)
     drive(state, {"player": checked(players), "enemy": checked(enemies)}, max_commands=120)
+
+
+def test_every_decision_is_legal_with_o2_and_thrust_packs() -> None:
+    """O2.10: on hills and mesas, with a Thrust Pack on every frame (jumps count each level
+    up, O2.4), the planner never plays a command `step` refuses and never replans."""
+
+    def checked(state: GameState) -> Any:
+        decision = policy_for(6)(state)
+        assert decision.command.to_text() in {c.to_text() for c in legal_commands(state)}
+        assert REPLANNED not in decision.note
+        return decision
+
+    for seed in range(3):
+        state = make_state(seed, 2 + seed, ruleset=("O2",))
+        assert state.battle is not None
+        pack = gear("thrust_pack")
+        units = tuple(attrs.evolve(u, equipment=(*u.equipment, pack)) for u in state.battle.units)
+        state = attrs.evolve(state, battle=attrs.evolve(state.battle, units=units))
+        drive(state, {"player": checked, "enemy": checked}, max_commands=150)
 
 
 def decisions(state: GameState, count: int) -> list[tuple[GameState, Any]]:

@@ -53,6 +53,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "mac_tui.model",
             "mac_tui.combat.state",
             "mac_tui.combat.mapgen",
+            "mac_tui.combat.features",  # O3: the features as state, and their generation
             "mac_tui.campaign.state",
         ),
     ),

@@ -202,8 +202,12 @@ def test_faction_markets_add_that_factions_items_only() -> None:
         if k != "equipment"
     }
     assert factions == {UNIVERSAL, "crucible"}
-    # every equipment item is universal (§7.7.2 lists no factions)
-    assert {i for k, i in available_items(CONCORD) if k == "equipment"} == set(CAT.equipment)
+    # every equipment item is universal (§7.7.2 lists no factions); a module item (O0.11: the
+    # O3 Smoke Launcher) only while its module is on
+    core = {e.id for e in CAT.equipment.values() if not e.module}
+    assert {i for k, i in available_items(CONCORD) if k == "equipment"} == core
+    with_o3 = {i for k, i in available_items(CONCORD, ("O3",)) if k == "equipment"}
+    assert with_o3 == core | {"smoke_launcher"}
 
 
 def test_faction_standing_gives_the_bonus() -> None:

@@ -32,7 +32,7 @@ from types import MappingProxyType
 from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, catalog
-from ..combat import stats
+from ..combat import elevation, stats
 from ..combat.attack import HitChance, Modifier
 from ..combat.commands import (
     AutoDeploy,
@@ -120,6 +120,7 @@ __all__ = [
     "forecast",
     "frame",
     "frames",
+    "height",
     "legal_commands",
     "map_size",
     "move_preview",
@@ -308,6 +309,13 @@ def terrain(state: GameState, h: Hex) -> str:
     """The terrain id of a hex on the map: open, forest, rocks, rough, sand
     (`mac-tui rules terrain`)."""
     return _battle(state).map.terrain_at(h)
+
+
+def height(state: GameState, h: Hex) -> int:
+    """The height of a hex (optional rule O2: its ground level 0-3; always 0 without O2). A
+    frame stands at its hex's height; a hex higher than both ends of a line may block it
+    (`fire_preview(...).refusal`)."""
+    return elevation.height_at(_battle(state), h)
 
 
 def cover(state: GameState, h: Hex) -> int:

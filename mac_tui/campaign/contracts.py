@@ -37,6 +37,7 @@ from ..catalog.records import Place
 from ..combat.setup import WITHDRAW_TEXT, draw_withdrawal, pick_chassis
 from ..core import Event
 from ..dice import CONTRACTS, Dice
+from ..ruleset import Ruleset
 from .events import Report
 from .state import Campaign, Contract, EnemyFrame
 
@@ -80,13 +81,16 @@ def roll_opponent(employer: str, dice: Dice) -> str:
 
 
 # ---- contracts -----------------------------------------------------------------------------
-def roll_enemies(difficulty: int, opponent: str, dice: Dice) -> tuple[EnemyFrame, ...]:
-    """§16.1, R17, R18, D12: one frame per class of the force, labelled `RAIDER-1`..."""
+def roll_enemies(
+    difficulty: int, opponent: str, dice: Dice, ruleset: Ruleset = ()
+) -> tuple[EnemyFrame, ...]:
+    """§16.1, R17, R18, D12: one frame per class of the force, labelled `RAIDER-1`... (a
+    module's stock loadout only while the module is in `ruleset`, O0.11)"""
     cat = catalog()
     out = []
     for i, frame_class in enumerate(cat.enemy_force(difficulty).classes, start=1):
         chassis = pick_chassis(dice, frame_class, opponent, CONTRACTS)
-        loadout = dice.choice(CONTRACTS, cat.stock_loadouts(chassis.designation))
+        loadout = dice.choice(CONTRACTS, cat.drawn_loadouts(chassis.designation, ruleset))
         out.append(
             EnemyFrame(
                 chassis=chassis.designation,
@@ -118,7 +122,7 @@ def generate_contract(
         difficulty = roll_difficulty(campaign.reputation, place, dice)
     reward = cat.reward(difficulty)
     bonus = dice.between(CONTRACTS, 0, reward.bonus_max)
-    enemies = roll_enemies(difficulty, opponent, dice)
+    enemies = roll_enemies(difficulty, opponent, dice, campaign.ruleset)
     withdrawal = draw_withdrawal(dice, CONTRACTS, difficulty)
     return Contract(
         id=contract_id,

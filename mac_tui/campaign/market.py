@@ -36,6 +36,7 @@ from ..catalog.records import MarketTierId
 from ..combat.stats import armor_split, full_structure
 from ..core import Checks, Event, Handlers
 from ..dice import MARKET, Dice
+from ..ruleset import Ruleset
 from . import ledger
 from .commands import Buy, BuyFuel, Sell, SellFrame
 from .common import Change, campaign_checks, campaign_handler
@@ -87,10 +88,11 @@ def is_exclusive(kind: str, item: str) -> bool:
     return kind == "weapon" and catalog().weapons[item].exclusive
 
 
-def available_items(place_id: str) -> tuple[tuple[ItemKind, str], ...]:
+def available_items(place_id: str, ruleset: Ruleset = ()) -> tuple[tuple[ItemKind, str], ...]:
     """§11.8: what a location's market can stock, in catalog file order (weapons, chassis,
     equipment): universal items plus the controlling faction's, never exclusive weapons;
-    contested systems only universal items. Equipment belongs to no faction."""
+    contested systems only universal items. Equipment belongs to no faction; a module item
+    (the O3 Smoke Launcher) only while its module is in the `ruleset` (O0.11)."""
     cat = catalog()
     controller = cat.controller(place_id)
     owners = {UNIVERSAL} if controller is None else {UNIVERSAL, controller}
@@ -99,7 +101,9 @@ def available_items(place_id: str) -> tuple[tuple[ItemKind, str], ...]:
         ("weapon", w.id) for w in cat.weapons.values() if w.faction in owners and not w.exclusive
     ]
     out += [("chassis", c.designation) for c in cat.chassis.values() if c.faction in owners]
-    out += [("equipment", e.id) for e in cat.equipment.values()]
+    out += [
+        ("equipment", e.id) for e in cat.equipment.values() if not e.module or e.module in ruleset
+    ]
     return tuple(out)
 
 
@@ -123,11 +127,13 @@ def in_stock(tier: str, roll: int, bonus: int) -> bool:
     return roll + bonus >= catalog().market_tier(tier).threshold
 
 
-def roll_stock(place_id: str, standing_bonus: int, dice: Dice) -> tuple[Stock, ...]:
+def roll_stock(
+    place_id: str, standing_bonus: int, dice: Dice, ruleset: Ruleset = ()
+) -> tuple[Stock, ...]:
     """§11.8: one d100 per available item (stream MARKET); a stocked item then draws its
     quantity within its tier's range."""
     out: list[Stock] = []
-    for kind, item in available_items(place_id):
+    for kind, item in available_items(place_id, ruleset):
         tier = tier_of(kind, item)
         roll = dice.d100(MARKET)
         if in_stock(tier, roll, standing_bonus):
@@ -170,7 +176,7 @@ def ensure_market(campaign: Campaign, dice: Dice) -> tuple[Campaign, list[Event]
     if not needs_roll(campaign, place_id):
         return campaign, []
     bonus = standing_bonus(campaign, place_id)
-    stock = roll_stock(place_id, bonus, dice)
+    stock = roll_stock(place_id, bonus, dice, campaign.ruleset)
     campaign = _with_market(campaign, Market(place=place_id, rolled_day=campaign.day, stock=stock))
     name = catalog().places[place_id].name
     text = f"New stock at the {name} market: {len(stock)} items on offer (standing bonus +{bonus})."

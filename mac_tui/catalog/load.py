@@ -70,16 +70,27 @@ class Catalog:
     systems: Mapping[str, r.StarSystem]
     places: Mapping[str, r.Place]
     maps: r.MapsFile
+    structures: r.StructuresFile  # optional module O3 (data/structures.toml)
     missions: r.MissionsFile
     start: r.StartFile
     loadouts: Mapping[str, tuple[r.StockLoadout, ...]]
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
+    elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
-        """The enemy stock loadouts of a chassis (R18), in file order; KeyError if unknown."""
+        """The enemy stock loadouts of a chassis (R18), in file order, every module's
+        included (to look one up by name); KeyError if unknown."""
         return self.loadouts[designation]
+
+    def drawn_loadouts(
+        self, designation: str, ruleset: tuple[str, ...] = ()
+    ) -> tuple[r.StockLoadout, ...]:
+        """The stock loadouts an enemy frame is drawn from (R18) under `ruleset`: a module's
+        loadout only while that module is on (O0.11)."""
+        stock = self.loadouts[designation]
+        return tuple(lo for lo in stock if not lo.module or lo.module in ruleset)
 
     def range_class(self, range_id: str) -> r.RangeClass:
         """The range class with this id (KeyError if none)."""
@@ -380,6 +391,8 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
                 "leaves no interior between the deployment zones.",
             )
 
+    structures = _check_structures(src, maps, equipment)
+
     nb, missions = _file(src, "missions.toml", r.MissionsFile)
     _covers(nb, "enemy_force", [(f.difficulty, f.difficulty) for f in missions.enemy_force], 1, 5)
     for i, f in enumerate(missions.enemy_force):
@@ -428,6 +441,10 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
                 )
 
     modules, excluded_modules = _load_modules(src)
+    for i, e in enumerate(equipment_file.equipment):
+        if e.module:  # O0.11: a module item names its module
+            _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
+    elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
 
     return Catalog(
         root=root,
@@ -446,12 +463,51 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         systems=systems,
         places=places,
         maps=maps,
+        structures=structures,
         missions=missions,
         start=start,
         loadouts=loadouts,
         modules=modules,
         excluded_modules=excluded_modules,
+        elevation=elevation,
     )
+
+
+def _check_structures(
+    src: _Source, maps: r.MapsFile, equipment: Mapping[str, r.Equipment]
+) -> r.StructuresFile:
+    """data/structures.toml (optional module O3): references between its tables, the O3.3
+    rolls tiling 1-100, one generation rate per landscape, rule ids of O3."""
+    sb, st = _file(src, "structures.toml", r.StructuresFile)
+    kinds = _index(sb, st.feature, "id", "feature")
+    for i, f in enumerate(st.feature):
+        where = f'feature "{f.id}" (entry {i + 1})'
+        if f.becomes:
+            _ref(sb, where, "becomes", f.becomes, kinds)
+        if (f.durability == 0) != (not f.becomes):
+            sb.fail(f'{where}, field "becomes"', "only an indestructible feature (0) has none.")
+        if (f.los == "penalty") != (f.los_penalty > 0):
+            sb.fail(f'{where}, field "los_penalty"', 'only los = "penalty" has a penalty.')
+    _index(sb, st.variant, "id", "variant")
+    _covers(sb, "variant", [(v.roll_min, v.roll_max) for v in st.variant], 1, 100)
+    for section, ids in (("order", st.generation.order), ("buildings", st.generation.buildings)):
+        for fid in ids:
+            _ref(sb, "[generation]", section, fid, kinds)
+    if len(st.generation.extra_sections) != 6:
+        sb.fail('[generation], field "extra_sections"', "needs one entry per face of a d6.")
+    rates = _index(sb, st.rate, "landscape", "rate")
+    if sorted(rates) != sorted(ls.id for ls in maps.landscape):
+        sb.fail("rate", "needs exactly one row per landscape of data/maps.toml.")
+    launcher = equipment.get(st.smoke.launcher)
+    if launcher is None or launcher.effect != "smoke":
+        sb.fail('[smoke], field "launcher"', "must name equipment whose effect is smoke.")
+    rules = [f.rule for f in st.feature] + [v.rule for v in st.variant]
+    rules += [st.volatile.rule, st.generation.rule, st.attack.rule]
+    rules += [st.explosion.rule, st.smoke.rule]
+    for rule in rules:
+        if not rule.startswith("O3."):
+            sb.fail("rule", f'"{rule}" is not a rule id of module O3.')
+    return st
 
 
 def _load_modules(src: _Source) -> tuple[dict[str, r.Module], tuple[r.ExcludedPair, ...]]:
@@ -480,6 +536,27 @@ def module_order(module_id: str) -> int:
     return int(module_id[1:]) if module_id[1:].isdigit() else 10**6
 
 
+def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
+    """data/elevation.toml (O2): one row per landscape of maps.toml, each range in order."""
+    vb, elevation = _file(src, "elevation.toml", r.ElevationFile)
+    rows = _index(vb, elevation.landscape, "id", "landscape")
+    if sorted(rows) != sorted(landscapes):
+        vb.fail("landscape", f"needs one O2.2 row per landscape: {', '.join(landscapes)}.")
+    top = elevation.levels.max
+    for i, row in enumerate(elevation.landscape):
+        where = f'landscape "{row.id}" (entry {i + 1})'
+        if row.hills and not 1 <= row.peak_min <= row.peak_max <= top:
+            vb.fail(f'{where}, field "peak_min"', f"hills need 1 <= peak_min <= peak_max <= {top}.")
+        if row.mesas and not 1 <= row.mesa_level <= top:
+            vb.fail(f'{where}, field "mesa_level"', f"mesas need a level from 1 to {top}.")
+    gen = elevation.generation
+    if gen.mesa_extra_min > gen.mesa_extra_max:
+        vb.fail("[generation]", "mesa_extra_min exceeds mesa_extra_max.")
+    if elevation.falling.location == elevation.falling.fallback:
+        vb.fail('[falling], field "fallback"', "must differ from location.")
+    return elevation
+
+
 def _check_loadouts(
     lb: Builder,
     file: r.LoadoutsFile,
@@ -495,7 +572,7 @@ def _check_loadouts(
         cw = f'chassis "{entry.designation}" (entry {i + 1})'
         _ref(lb, cw, "designation", entry.designation, chassis)
         frame = chassis[entry.designation]
-        if len(entry.loadout) < 2:
+        if len([lo for lo in entry.loadout if not lo.module]) < 2:
             lb.fail(f'{cw}, field "loadout"', "needs at least two stock loadouts (R18).")
         names: set[str] = set()
         for j, lo in enumerate(entry.loadout):
@@ -504,6 +581,13 @@ def _check_loadouts(
                 lb.fail(f'{lw}, field "name"', f'duplicates the name "{lo.name}" for this chassis.')
             names.add(lo.name)
             _check_stock_loadout(lb, lw, frame, lo, weapons, equipment, overload_percent)
+            for eid in (*lo.equipment, *(f.equipment for f in lo.slots)):
+                item = equipment.get(eid)
+                if item is not None and item.module and item.module != lo.module:
+                    lb.fail(
+                        f'{lw}, field "module"',
+                        f'"{eid}" is an item of module {item.module}: the loadout must be too.',
+                    )
     for designation in chassis:
         if designation not in by_chassis:
             lb.fail(

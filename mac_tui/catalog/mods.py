@@ -22,6 +22,7 @@ MOD_FILES = (
     "classes.toml",
     "combat.toml",
     "economy.toml",
+    "elevation.toml",
     "equipment.toml",
     "factions.toml",
     "galaxy.toml",

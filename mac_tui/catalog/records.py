@@ -46,6 +46,7 @@ EquipmentEffect = Literal[
     "missile_intercept",
     "ranged_ecm",
     "stealth",
+    "smoke",
 ]
 LandscapeId = Literal["habitable", "industrial", "mining", "station", "outpost"]
 SystemType = Literal["core", "colony", "frontier", "contested"]
@@ -164,6 +165,7 @@ class Equipment:
     range: int = bounds(0, 20, default=0)
     move_penalty: int = bounds(0, 5, default=0)
     description: str
+    module: str = ""  # O0.11: the optional module whose item this is ("" = the core game's)
 
 
 @frozen(kw_only=True)
@@ -818,6 +820,7 @@ class StockLoadout:
     weapons: tuple[LoadoutEntry, ...]
     equipment: tuple[str, ...] = ()
     slots: tuple[SlotFitting, ...] = ()
+    module: str = ""  # O0.11: drawn only while this optional module is on ("" = always)
 
 
 @frozen(kw_only=True)
@@ -830,6 +833,139 @@ class ChassisLoadouts:
 @frozen(kw_only=True)
 class LoadoutsFile:
     chassis: tuple[ChassisLoadouts, ...]
+
+
+# --- structures.toml (optional module O3) -----------------------------------------------------
+FeatureEntry = Literal["never", "roof", "walk"]
+FeatureLos = Literal["block", "penalty", "none"]
+
+
+@frozen(kw_only=True)
+class Feature:
+    """O3.2: one kind of hex feature (a building, a prop, a ruin, a barricade, debris)."""
+
+    __toml_name__ = "feature"
+    id: str
+    name: str
+    rule: str
+    glyph: str
+    unicode: str
+    height: int = bounds(0, 3)
+    durability: int = bounds(0, 1000)
+    enter: FeatureEntry
+    move_cost: int = bounds(1, 10)
+    cover: int = bounds(0, 100)
+    los: FeatureLos
+    los_penalty: int = bounds(0, 100)
+    variants: bool
+    volatile: bool
+    explodes: bool
+    o2_only: bool
+    becomes: str = ""  # the stage a section at 0 turns into (O3.9); "" for none
+
+
+@frozen(kw_only=True)
+class FeatureVariant:
+    """O3.3: Weak, Reinforced or standard, by a d100 roll when a building or gantry is placed."""
+
+    __toml_name__ = "variant"
+    id: str
+    name: str
+    rule: str
+    roll_min: int = bounds(1, 100)
+    roll_max: int = bounds(1, 100)
+    durability_percent: int = bounds(1, 100)
+    damage_reduction: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class VolatileRules:
+    __toml_name__ = "volatile"
+    rule: str
+    energy_multiplier: int = bounds(1, 10)
+
+
+@frozen(kw_only=True)
+class FeatureGeneration:
+    __toml_name__ = "generation"
+    rule: str
+    order: tuple[str, ...]
+    extra_sections: tuple[int, ...] = bounds(0, 6)
+    buildings: tuple[str, ...]
+
+
+@frozen(kw_only=True)
+class FeatureRate:
+    """O3.4: features per 100 interior hexes of a landscape."""
+
+    __toml_name__ = "rate"
+    landscape: LandscapeId
+    high_building: int = bounds(0, 50)
+    low_building: int = bounds(0, 50)
+    gantry: int = bounds(0, 50)
+    barricade: int = bounds(0, 50)
+    fuel_tank: int = bounds(0, 50)
+
+    def of(self, feature: str) -> int:
+        value: int = getattr(self, feature)
+        return value
+
+
+@frozen(kw_only=True)
+class StructureAttack:
+    __toml_name__ = "attack"
+    rule: str
+    rerolls: int = bounds(0, 3)
+    collapse_multiplier: int = bounds(1, 100)
+
+
+@frozen(kw_only=True)
+class ExplosionRules:
+    __toml_name__ = "explosion"
+    rule: str
+    radius: int = bounds(0, 3)
+    damage: int = bounds(0, 100)
+    section_loss: int = bounds(0, 1000)
+
+
+@frozen(kw_only=True)
+class SmokeRules:
+    __toml_name__ = "smoke"
+    rule: str
+    launcher: str
+    charges: int = bounds(1, 10)
+    radius: int = bounds(0, 3)
+    penalty: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class StructuresFile:
+    feature: tuple[Feature, ...]
+    variant: tuple[FeatureVariant, ...]
+    volatile: VolatileRules
+    generation: FeatureGeneration
+    rate: tuple[FeatureRate, ...]
+    attack: StructureAttack
+    explosion: ExplosionRules
+    smoke: SmokeRules
+
+    def kind(self, feature_id: str) -> Feature:
+        for f in self.feature:
+            if f.id == feature_id:
+                return f
+        raise KeyError(feature_id)
+
+    def rate_of(self, landscape: str) -> FeatureRate:
+        for r in self.rate:
+            if r.landscape == landscape:
+                return r
+        raise KeyError(landscape)
+
+    def variant_of(self, variant_id: str) -> FeatureVariant:
+        for v in self.variant:
+            if v.id == variant_id:
+                return v
+        raise KeyError(variant_id)
 
 
 # --- modules.toml (optional rules, O0) --------------------------------------------------------
@@ -859,3 +995,115 @@ class ExcludedPair:
 class ModulesFile:
     module: tuple[Module, ...]
     excluded: tuple[ExcludedPair, ...] = ()
+
+
+# --- elevation.toml (optional module O2) ----------------------------------------------------
+
+
+@frozen(kw_only=True)
+class ElevationLevels:
+    """O2.1: the range of a hex's ground level."""
+
+    __toml_name__ = "levels"
+    rule: Literal["O2.1"]
+    min: int = bounds(0, 0)
+    max: int = bounds(1, 9)
+
+
+@frozen(kw_only=True)
+class ElevationGeneration:
+    """O2.2: the rates' unit and how mesas are placed."""
+
+    __toml_name__ = "generation"
+    rule: Literal["O2.2"]
+    per_interior: int = bounds(1, 1000)
+    mesa_clear: int = bounds(1, 10)
+    mesa_extra_min: int = bounds(0, 6)
+    mesa_extra_max: int = bounds(0, 6)
+
+
+@frozen(kw_only=True)
+class ElevationLandscape:
+    """O2.2's table: hills per 100 interior hexes and their peaks, mesas and their level."""
+
+    __toml_name__ = "landscape"
+    rule: Literal["O2.2"]
+    id: LandscapeId
+    hills: int = bounds(0, 100)
+    peak_min: int = bounds(0, 9)
+    peak_max: int = bounds(0, 9)
+    mesas: int = bounds(0, 100)
+    mesa_level: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class ElevationMovement:
+    """O2.3: the climb's extra cost and the largest step a walking frame takes."""
+
+    __toml_name__ = "movement"
+    rule: Literal["O2.3"]
+    climb_cost: int = bounds(0, 10)
+    max_step: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class ElevationJump:
+    """O2.4: a jump's reach counts each level up."""
+
+    __toml_name__ = "jump"
+    rule: Literal["O2.4"]
+    reach_per_level_up: int = bounds(0, 10)
+
+
+@frozen(kw_only=True)
+class ElevationLine:
+    """O2.6: the eye and target points above twice a height, in half-levels."""
+
+    __toml_name__ = "height_line"
+    rule: Literal["O2.6"]
+    eye: int = bounds(0, 10)
+    target: int = bounds(-10, 10)
+    structure_target: int = bounds(-10, 10)
+
+
+@frozen(kw_only=True)
+class ElevationModifier:
+    """O2.7: `height` per level of difference, and its clamp."""
+
+    __toml_name__ = "height_modifier"
+    rule: Literal["O2.7"]
+    per_level: int = bounds(0, 100)
+    clamp: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ElevationFalling:
+    """O2.8: damage per level fallen, where it lands, and where when that is destroyed."""
+
+    __toml_name__ = "falling"
+    rule: Literal["O2.8"]
+    damage_per_level: int = bounds(0, 100)
+    location: LocationId
+    fallback: LocationId
+
+
+@frozen(kw_only=True)
+class ElevationFile:
+    """data/elevation.toml: every number of module O2, each table with its rule id."""
+
+    module: Literal["O2"]
+    levels: ElevationLevels
+    generation: ElevationGeneration
+    landscape: tuple[ElevationLandscape, ...]
+    movement: ElevationMovement
+    jump: ElevationJump
+    height_line: ElevationLine
+    height_modifier: ElevationModifier
+    falling: ElevationFalling
+
+    def of(self, landscape_id: str) -> ElevationLandscape:
+        """The O2.2 row of a landscape (KeyError if none)."""
+        for row in self.landscape:
+            if row.id == landscape_id:
+                return row
+        raise KeyError(landscape_id)

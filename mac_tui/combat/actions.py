@@ -20,7 +20,7 @@ from ..core import Accepted, Check, Checks, Command, Event, Handlers, Outcome, R
 from ..dice import Dice
 from ..hexgrid import Hex, distance
 from ..model import GameState
-from . import stats
+from . import elevation, stats
 from .commands import (
     AutoDeploy,
     Brace,
@@ -28,6 +28,7 @@ from .commands import (
     Deploy,
     EndActivation,
     FireGroup,
+    FireStructure,
     Move,
     Overwatch,
     ResetDeployment,
@@ -51,8 +52,10 @@ from .events import (
 from .firing import check_fire, check_overwatch, check_simple, do_fire
 from .flow import advance, end_battle, start_round
 from .movement import check_move, do_move
+from .smoke import check_smoke, lay_smoke
 from .state import Battle, Unit, Uplink
 from .stats import ap_costs
+from .structures import check_fire_structure, entry_refusal, fire_structure
 
 C = TypeVar("C", bound=Command)
 
@@ -102,9 +105,17 @@ def check_equipment(
             return f"hex {hex_.q},{hex_.r} is not a place to land"
         if battle.occupant(hex_) is not None:
             return f"hex {hex_.q},{hex_.r} is occupied"
-        if distance(unit.pos, hex_) > item.value:
-            return f"{item.name} reaches {item.value} hexes"
+        barrier = entry_refusal(battle, hex_)  # O3.2
+        if barrier is not None:
+            return barrier
+        if elevation.jump_length(battle, unit.pos, hex_) > item.value:
+            climb = " (each level up counts as a hex, O2.4)" if elevation.on(battle) else ""
+            return f"{item.name} reaches {item.value} hexes{climb}"
         return None
+    if item.effect == "smoke":  # O3.10
+        if target_id is not None:
+            return f"{item.name} takes a hex, not a target frame"
+        return check_smoke(battle, unit, item, hex_)
     if item.effect == "ecm":
         if target_id is not None or hex_ is not None:
             return f"{item.name} takes no target: it shields its own frame"
@@ -124,7 +135,7 @@ def check_equipment(
     if item.effect == "designate":
         if target.side == unit.side:
             return "the uplink designates an enemy"
-        if distance(unit.pos, target.pos) > item.range:
+        if elevation.attack_distance(battle, unit.pos, target.pos) > item.range:
             return f"{target.label} is beyond {item.range} hexes"
         return None
     if item.effect == "barrier":
@@ -158,6 +169,10 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange
         return battle.with_unit(user), events
     if item.effect == "ecm":
         return battle.with_unit(attrs.evolve(user, ecm_active=True)), events
+    if item.effect == "smoke":
+        assert cmd.hex is not None
+        battle, laid = lay_smoke(battle.with_unit(user), user, item, cmd.hex)
+        return battle, events + laid
     assert cmd.target is not None
     battle = battle.with_unit(user)
     if item.effect == "designate":
@@ -372,6 +387,10 @@ def _called(battle: Battle, unit: Unit, cmd: CalledShot, dice: Dice) -> BattleCh
     return do_fire(battle, unit, cmd.group, cmd.target, cmd.location, dice)
 
 
+def _fire_at(battle: Battle, unit: Unit, cmd: FireStructure, dice: Dice) -> BattleChange | str:
+    return fire_structure(battle, unit, cmd.group, cmd.hex, dice)
+
+
 def _brace(battle: Battle, unit: Unit, cmd: Brace, dice: Dice) -> BattleChange | str:
     reason = check_brace(unit)
     if reason:
@@ -424,6 +443,7 @@ HANDLERS: Handlers = {
     Sprint: _action_handler(_sprint),
     FireGroup: _action_handler(_fire),
     CalledShot: _action_handler(_called),
+    FireStructure: _action_handler(_fire_at),
     Brace: _action_handler(_brace),
     Overwatch: _action_handler(_overwatch),
     Vent: _action_handler(_vent),
@@ -477,6 +497,10 @@ def _called_refusal(b: Battle, u: Unit, c: CalledShot) -> str | None:
     return _why(check_fire(b, u, c.group, c.target, c.location))
 
 
+def _fire_at_refusal(b: Battle, u: Unit, c: FireStructure) -> str | None:
+    return _why(check_fire_structure(b, u, c.group, c.hex))
+
+
 def _brace_refusal(b: Battle, u: Unit, c: Brace) -> str | None:
     return check_brace(u)
 
@@ -511,6 +535,7 @@ CHECKS: Checks = {
     Sprint: _action_check(_sprint_refusal),
     FireGroup: _action_check(_fire_refusal),
     CalledShot: _action_check(_called_refusal),
+    FireStructure: _action_check(_fire_at_refusal),
     Brace: _action_check(_brace_refusal),
     Overwatch: _action_check(_overwatch_refusal),
     Vent: _action_check(_vent_refusal),

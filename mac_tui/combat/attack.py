@@ -24,8 +24,11 @@ from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
-from ..hexgrid import Hex, distance, line_steps
+from ..hexgrid import Hex, line_steps
+from ..stored import optional_field
+from . import elevation
 from .damage import DamageReport, apply_damage
+from .features import Section, Smoke, kind_of, section_at, smoke_at
 from .mapgen import BattleMap
 from .state import LOC_INDEX, Battle, EquipmentState, Unit, WeaponState
 from .stats import chassis_of, equipment_count, equipment_value, evasion, gunnery_bonus, weapon_of
@@ -41,6 +44,8 @@ __all__ = [
     "hit_chance",
     "hit_location_weights",
     "in_range",
+    "intervening",
+    "line_blocked",
     "line_of_sight",
     "los_penalty",
     "missile_pass_chance",
@@ -151,12 +156,19 @@ class LosHex:
     terrain: str
     penalty: int
     beside: Hex | None = None
+    # O3: the feature on the hex (its penalty is in `penalty`), whether it blocks the line
+    # (O3.2; O2.6: the height line), whether smoke lies on it (O3.11); O2.9: the step's
+    # height (the higher of two, G5); left out of logs at their defaults
+    feature: str | None = optional_field(None)
+    blocks: bool = optional_field(False)
+    smoke: bool = optional_field(False)
+    height: int | None = optional_field(None)
 
 
 def blocks(battle_map: BattleMap, h: Hex) -> bool:
-    """R29's second test: whether `h` blocks the line under an optional rule. No optional rule
-    that blocks lines is played yet (optional-rules.md O2, O3): a rule that adds one answers
-    here, and the line's tie then goes to the blocking hex."""
+    """R29's second test on the core map, where nothing blocks a line. The optional rules block
+    lines with their own layers: O2's height line (`elevation.height_line`, the higher of two
+    hexes counting, G5) and O3's features (`battle_line`, the blocking hex counting)."""
     return False
 
 
@@ -196,9 +208,18 @@ def _forget(key: int) -> Callable[[weakref.ref[BattleMap]], None]:
     return drop
 
 
-def _trace(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
+def _trace(
+    battle_map: BattleMap,
+    a: Hex,
+    b: Hex,
+    structures: tuple[Section, ...] = (),
+    smoke: tuple[Smoke, ...] = (),
+    levels: bool = False,
+) -> tuple[LosHex, ...]:
     terrain = catalog().terrain
     out: list[LosHex] = []
+    layered = bool(structures or smoke)
+    per_smoke = catalog().structures.smoke.penalty if smoke else 0
     for step in line_steps(a, b)[1:-1]:
         found = [
             LosHex(h, battle_map.terrain_at(h), terrain[battle_map.terrain_at(h)].los_penalty)
@@ -207,7 +228,11 @@ def _trace(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
         ]
         if not found:
             continue
-        worst = max(found, key=lambda lh: (lh.penalty, blocks(battle_map, lh.hex)))
+        if layered:
+            found = [_layered(lh, structures, smoke, levels) for lh in found]
+            worst = max(found, key=lambda lh: (bool(lh.blocks), lh.penalty + per_smoke * lh.smoke))
+        else:
+            worst = max(found, key=lambda lh: (lh.penalty, blocks(battle_map, lh.hex)))
         if len(found) == 2:
             other = found[1] if worst is found[0] else found[0]
             worst = attrs.evolve(worst, beside=other.hex)
@@ -215,24 +240,121 @@ def _trace(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     return tuple(out)
 
 
+def intervening(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
+    """The intervening hexes of an attack's line for its record: with O2 on each with its
+    step's height and whether it blocks (O2.9)."""
+    los = battle_line(battle, a, b)
+    steps = elevation.height_line(battle, a, b)
+    if not steps:
+        return los
+    by_hex = {h: s for s in steps for h in s.hexes}
+    return tuple(
+        attrs.evolve(lh, height=by_hex[lh.hex].height, blocks=lh.blocks or by_hex[lh.hex].blocks)
+        for lh in los
+    )
+
+
 def los_penalty(battle_map: BattleMap, a: Hex, b: Hex) -> int:
     """§3.6, R29: the LOS penalty from ``a`` to ``b`` (the same from ``b`` to ``a``)."""
     return sum(lh.penalty for lh in line_of_sight(battle_map, a, b))
 
 
+#: O3: lines traced over a map with its features and smoke: (map, structures, smoke, lines),
+#: the last few combinations (compared by identity: a battle keeps these objects from state to
+#: state until a section or the smoke changes).
+_Lines = dict[tuple[Hex, Hex], tuple[LosHex, ...]]
+_LAYER_LINES: list[tuple[BattleMap, tuple[Section, ...], tuple[Smoke, ...], bool, _Lines]] = []
+_LAYERS_KEPT: Final = 8
+
+
+def battle_line(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
+    """`line_of_sight` with the battle's O3 features and smoke: a feature adds its LOS penalty
+    to its hex (O3.2), a building or prop blocks (O3.2, O2 off), and where the line runs along
+    an edge the hex worse for the shooter counts: one that blocks, then the higher penalty,
+    smoke included (R29, G5). Without features or smoke, exactly `line_of_sight`."""
+    bmap, structures, smoke = battle.map, battle.structures, battle.smoke
+    if not structures and not smoke:
+        return line_of_sight(bmap, a, b)
+    levels = elevation.on(battle)  # with O2 on, the height line decides what blocks
+    lines = next(
+        (
+            ls
+            for m, st, sm, lv, ls in _LAYER_LINES
+            if m is bmap and st is structures and sm is smoke and lv == levels
+        ),
+        None,
+    )
+    if lines is None:
+        lines = {}
+        _LAYER_LINES.insert(0, (bmap, structures, smoke, levels, lines))
+        del _LAYER_LINES[_LAYERS_KEPT:]
+    found = lines.get((a, b))
+    if found is None:
+        found = lines[(a, b)] = _trace(bmap, a, b, structures, smoke, levels)
+    return found
+
+
+def _layered(
+    lh: LosHex, structures: tuple[Section, ...], smoke: tuple[Smoke, ...], levels: bool
+) -> LosHex:
+    """A terrain line's hex with its O3 feature and smoke (a building or prop blocks only with
+    O2 off: with O2 on its height is in the height line)."""
+    section = section_at(structures, lh.hex)
+    smoked = smoke_at(smoke, lh.hex) > 0
+    if section is None:
+        return attrs.evolve(lh, smoke=True) if smoked else lh
+    kind = kind_of(section)
+    return attrs.evolve(
+        lh,
+        feature=section.feature,
+        penalty=lh.penalty + kind.los_penalty,
+        blocks=kind.los == "block" and not levels,
+        smoke=smoked,
+    )
+
+
 def _los_detail(hexes: Sequence[LosHex]) -> str:
-    """E.g. ``2 forest, 1 rocks``: the penalising terrains in the order the line meets them."""
+    """E.g. ``2 forest, 1 rocks``: the penalising terrains (and O3 features) in the order the
+    line meets them."""
     counts: dict[str, int] = {}
     for lh in hexes:
         if lh.penalty:
-            counts[lh.terrain] = counts.get(lh.terrain, 0) + 1
-    names = catalog().terrain
-    return ", ".join(f"{n} {names[t].name.lower()}" for t, n in counts.items())
+            what = lh.feature if lh.feature is not None else lh.terrain
+            counts[what] = counts.get(what, 0) + 1
+    names = {t.id: t.name for t in catalog().terrain.values()}
+    if any(lh.feature for lh in hexes):
+        names.update({f.id: f.name for f in catalog().structures.feature})
+    return ", ".join(f"{n} {names[t].lower()}" for t, n in counts.items())
+
+
+def los_modifier(line: Sequence[LosHex]) -> list[Modifier]:
+    """§3.6: the `LOS` entry of a line's penalties, when there are any."""
+    through = sum(h.penalty for h in line)
+    return [Modifier("LOS", -through, _los_detail(line))] if through else []
+
+
+def smoke_modifier(battle: Battle, line: Sequence[LosHex], a: Hex, b: Hex) -> list[Modifier]:
+    """O3.11: `smoke` -10 per smoke hex on the line, both end hexes counted (O0.4: a module
+    entry, after the core ones)."""
+    if not battle.smoke:
+        return []
+    n = sum(1 for lh in line if lh.smoke)
+    n += (smoke_at(battle.smoke, a) > 0) + (smoke_at(battle.smoke, b) > 0)
+    if not n:
+        return []
+    per = catalog().structures.smoke.penalty
+    return [Modifier("smoke", -per * n, f"{n} smoke hex{'es' if n != 1 else ''}")]
+
+
+def blocked(line: Sequence[LosHex]) -> LosHex | None:
+    """O3.2: the first hex of a line that blocks it, or None."""
+    return next((lh for lh in line if lh.blocks), None)
 
 
 def spotter(battle: Battle, attacker: Unit, target: Unit) -> Unit | None:
     """R10: the active ally of ``attacker`` (not itself) nearest ``target`` within the
-    catalog's ``indirect_spotter_range``; ties go to the first in ``battle.units``."""
+    catalog's ``indirect_spotter_range``; ties go to the first in ``battle.units``. With O2
+    on, the range is d3 (O2.5) and a spotter needs an unblocked height line (O2.6)."""
     if target.pos is None:
         return None
     reach = catalog().combat.accuracy.indirect_spotter_range
@@ -240,9 +362,14 @@ def spotter(battle: Battle, attacker: Unit, target: Unit) -> Unit | None:
     for u in battle.units:
         if u.side != attacker.side or u.id == attacker.id or not u.active or u.pos is None:
             continue
-        d = distance(u.pos, target.pos)
-        if d <= reach and (best is None or d < best[0]):
-            best = (d, u)
+        d = elevation.attack_distance(battle, u.pos, target.pos)  # O2.5: d3
+        if d > reach or (best is not None and d >= best[0]):
+            continue
+        if elevation.line_blocked(battle, u.pos, target.pos):
+            continue  # O2.6: a spotter needs an unblocked line
+        if battle.structures and blocked(battle_line(battle, u.pos, target.pos)):
+            continue  # O3.2 likewise
+        best = (d, u)
     return None if best is None else best[1]
 
 
@@ -288,22 +415,61 @@ def _equipment_modifiers(
     return mods
 
 
+def gunnery_modifier(attacker: Unit) -> Modifier:
+    """§3.2: the `gunnery` entry."""
+    why = "cockpit breached" if attacker.cockpit_breached else f"gunnery {attacker.pilot.gunnery}"
+    return Modifier("gunnery", gunnery_bonus(attacker), why)
+
+
+def sensor_modifier(attacker: Unit) -> list[Modifier]:
+    """§3.5, §4.3: the `sensor` entry of damaged sensors."""
+    if not attacker.sensor_hit:
+        return []
+    return [Modifier("sensor", -catalog().combat.accuracy.sensor_hit, "sensors damaged")]
+
+
+def actuator_modifier(attacker: Unit, weapon: WeaponState) -> list[Modifier]:
+    """§3.5: the `actuator` entry, per actuator hit on the weapon's arm."""
+    if weapon.mount not in ARM_LOCATIONS:
+        return []
+    hits = attacker.actuator_hits[LOC_INDEX[weapon.mount]]
+    if not hits:
+        return []
+    cat = catalog()
+    where = cat.location(weapon.mount).name.lower()
+    return [Modifier("actuator", -cat.combat.accuracy.arm_actuator * hits, f"{hits} on {where}")]
+
+
+def line_blocked(battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState) -> bool:
+    """O2.6: the height line from `attacker` to `target` is blocked and `weapon` cannot fire
+    past it (R10 indirect fire ignores blocking when a spotter has an unblocked line). Never
+    with O2 off."""
+    a, t = attacker.pos, target.pos
+    if a is None or t is None or not elevation.line_blocked(battle, a, t):
+        return False
+    return not (weapon_of(weapon).indirect and spotter(battle, attacker, target) is not None)
+
+
 def in_range(
     battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState
 ) -> tuple[int, int] | None:
     """The distance and the range modifier (R1, R2) of `weapon`'s shot at `target`, or None
-    exactly when `hit_chance` is None: a frame without a position or off the map, or the
-    target out of range. The cheap half of `hit_chance`, for checks that only ask whether
-    a weapon can reach (`firing.plan_fire`)."""
+    when `hit_chance` is None for want of reach: a frame without a position or off the map,
+    the target out of range, or (O2) a blocked height line (`line_blocked`); under O3 a
+    building or prop in the way makes only `hit_chance` None. The distance is d3 with O2 on
+    (G6). The cheap half of `hit_chance`, for checks that only ask whether a weapon can reach
+    (`firing.plan_fire`)."""
     a, t = attacker.pos, target.pos
     if a is None or t is None:
         return None
     bmap = battle.map
     if not (bmap.contains(a) and bmap.contains(t)):
         return None
-    dist = distance(a, t)
+    dist = elevation.attack_distance(battle, a, t)
     rng = range_modifier(weapon_of(weapon).range, dist)
-    return None if rng is None else (dist, rng)
+    if rng is None or line_blocked(battle, attacker, target, weapon):
+        return None
+    return dist, rng
 
 
 def hit_chance(
@@ -317,13 +483,16 @@ def hit_chance(
 ) -> HitChance | None:
     """§3: the ordered, named modifiers of one weapon's shot and the clamped chance.
 
-    ``None`` when a frame has no position (or is off the map) or the target is out of the
-    weapon's range (R1, R2). ``base``, ``gunnery``, ``evasion`` and ``range`` are always
-    listed; every other modifier only when it applies: ``brace`` (§3.5), ``sensor`` (§3.5,
-    §4.3), ``called shot`` (§3.5), ``actuator`` (§3.5, per hit on the weapon's arm),
-    ``cover`` (§3.5 terrain defense), ``LOS`` (§3.6) or ``indirect`` (R10, whichever is
-    better for the shooter), one per equipment effect (§7.7.3, R11) named after the
-    equipment, and ``overwatch`` (§1 phase 4, R4).
+    ``None`` when a frame has no position (or is off the map), the target is out of the
+    weapon's range (R1, R2) or its line is blocked (O2.6's height line, or O3.2's building or
+    prop with O2 off) and no spotter lets an indirect weapon fire (R10). ``base``,
+    ``gunnery``, ``evasion`` and ``range`` are always listed; every other modifier only when it
+    applies: ``brace`` (§3.5), ``sensor`` (§3.5, §4.3), ``called shot`` (§3.5), ``actuator``
+    (§3.5, per hit on the weapon's arm), ``cover`` (§3.5 terrain defense; under O3 a feature's
+    cover added, O3.2), ``LOS`` (§3.6) or ``indirect`` (R10, whichever is better for the
+    shooter; always past a blocked line), one per equipment effect (§7.7.3, R11) named after
+    the equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4):
+    ``height`` (O2.7), ``smoke`` (O3.11).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
@@ -334,40 +503,41 @@ def hit_chance(
     acc = cat.combat.accuracy
     wpn = weapon_of(weapon)
 
-    gunnery = gunnery_bonus(attacker)
     mods = [
         Modifier("base", wpn.accuracy, wpn.name),
-        Modifier(
-            "gunnery",
-            gunnery,
-            "cockpit breached"
-            if attacker.cockpit_breached
-            else f"gunnery {attacker.pilot.gunnery}",
-        ),
+        gunnery_modifier(attacker),
         Modifier("evasion", -evasion(target), chassis_of(target).name),
-        Modifier("range", rng, f"{_hexes(dist)}, {cat.range_class(wpn.range).name.lower()}"),
+        Modifier(
+            "range",
+            rng,
+            f"{elevation.distance_words(battle, attacker.pos, target.pos, _hexes(dist))}, "
+            f"{cat.range_class(wpn.range).name.lower()}",
+        ),
     ]
     if target.braced:
         mods.append(Modifier("brace", -acc.brace, f"{target.label} bracing"))
-    if attacker.sensor_hit:
-        mods.append(Modifier("sensor", -acc.sensor_hit, "sensors damaged"))
+    mods += sensor_modifier(attacker)
     if called_shot:
         mods.append(Modifier("called shot", -acc.called_shot))
-    if weapon.mount in ARM_LOCATIONS:
-        hits = attacker.actuator_hits[LOC_INDEX[weapon.mount]]
-        if hits:
-            where = cat.location(weapon.mount).name.lower()
-            mods.append(Modifier("actuator", -acc.arm_actuator * hits, f"{hits} on {where}"))
+    mods += actuator_modifier(attacker, weapon)
 
     ground = cat.terrain[bmap.terrain_at(target.pos)]
-    if ground.defense:
-        mods.append(Modifier("cover", -ground.defense, ground.name))
+    cover, shelter = ground.defense, ground.name
+    section = section_at(battle.structures, target.pos)
+    if section is not None and kind_of(section).cover:  # O3.2 "Cover in it"
+        cover, shelter = cover + kind_of(section).cover, kind_of(section).name
+    if cover:
+        mods.append(Modifier("cover", -cover, shelter))
 
-    los = line_of_sight(bmap, attacker.pos, target.pos)
+    los = intervening(battle, attacker.pos, target.pos)
     through = sum(h.penalty for h in los)
     spot = spotter(battle, attacker, target) if wpn.indirect else None
-    if spot is not None and acc.indirect_fire < through:
-        detail = f"spotter {spot.label}, instead of LOS -{through} ({_los_detail(los)})"
+    wall = blocked(los) is not None or elevation.line_blocked(battle, attacker.pos, target.pos)
+    if wall and spot is None:
+        return None  # O3.2, O2.6: the line is blocked (indirect fire aside, R10)
+    if spot is not None and (wall or acc.indirect_fire < through):
+        instead = "a blocked line" if wall else f"LOS -{through} ({_los_detail(los)})"
+        detail = f"spotter {spot.label}, instead of {instead}"
         mods.append(Modifier("indirect", -acc.indirect_fire, detail))
     elif through:
         detail = _los_detail(los)
@@ -378,6 +548,11 @@ def hit_chance(
     mods.extend(_equipment_modifiers(battle, attacker, target, weapon, dist))
     if overwatch:
         mods.append(Modifier("overwatch", -acc.overwatch, "reaction fire"))
+    height = elevation.height_modifier(battle, attacker.pos, target.pos)
+    if height:
+        detail = elevation.height_detail(battle, attacker.pos, target.pos)
+        mods.append(Modifier("height", height, detail))
+    mods += smoke_modifier(battle, los, attacker.pos, target.pos)  # O3.11, a module entry
     return HitChance.of(mods)
 
 
@@ -404,6 +579,7 @@ class AttackResult:
     location: str | None = None
     damage: DamageReport | None = None
     stress: int = 0  # R9: reactor stress the hit added to the target (Flamer)
+    height: tuple[int, int] | None = optional_field(None)  # O2.9: attacker's, target's height
 
     def describe(self) -> str:
         """Tabletop line, e.g. ``ML -> RAIDER-2: needs 62, rolls 40: hit LT for 10, armour
@@ -501,13 +677,14 @@ def resolve_attack(
         target_label=target.label,
         weapon=ws.weapon,
         weapon_index=weapon_index,
-        distance=distance(attacker.pos, target.pos),
-        intervening=line_of_sight(battle.map, attacker.pos, target.pos),
+        distance=elevation.attack_distance(battle, attacker.pos, target.pos),
+        intervening=intervening(battle, attacker.pos, target.pos),
         modifiers=chance.modifiers,
         chance=chance.chance,
         roll=0,
         hit=False,
         called=called_location,
+        height=elevation.heights_of(battle, attacker.pos, target.pos),
     )
 
     hit, roll = dice.roll_under(COMBAT, chance.chance)

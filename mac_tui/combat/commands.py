@@ -66,6 +66,15 @@ class CalledShot(Command):
 
 
 @frozen
+class FireStructure(Command):
+    """O3.6: fire a group at the structure on a hex (optional module O3)."""
+
+    verb = "fire-at"
+    group: int
+    hex: Hex
+
+
+@frozen
 class Brace(Command):
     verb = "brace"
 
@@ -112,6 +121,7 @@ BATTLE_COMMANDS: tuple[type[Command], ...] = (
     Sprint,
     FireGroup,
     CalledShot,
+    FireStructure,
     Brace,
     Overwatch,
     Vent,

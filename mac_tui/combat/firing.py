@@ -13,21 +13,24 @@ from attrs import frozen
 from ..catalog import LOCATION_ORDER, Catalog, catalog
 from ..core import Event
 from ..dice import Dice
-from ..hexgrid import distance
 from ..memo import ByIdentity
-from . import stats
-from .attack import in_range, resolve_attack
+from . import elevation, stats
+from .attack import hit_chance, in_range, line_blocked, range_modifier, resolve_attack
 from .events import (
     Attacked,
     BattleChange,
     GroupFired,
     WeaponSkipped,
 )
-from .state import Battle, Unit, other_side
+from .state import Battle, Unit, WeaponState, other_side
 from .stats import ap_costs
 
 #: Why a weapon out of range of its target does not fire.
 OUT_OF_RANGE = "out of range"
+#: Why a weapon does not fire past high ground (O2.6).
+LINE_BLOCKED = "behind high ground"
+#: Why a weapon whose line to its target a building or prop blocks does not fire (O3.2).
+BLOCKED = "no line of fire"
 
 
 @frozen
@@ -51,8 +54,11 @@ def plan_fire(
     spent = 0
     for index, ws in stats.group_weapons(unit, group):
         w = stats.weapon_of(ws)
-        if in_range(battle, unit, target, ws) is None:  # exactly when hit_chance is None
-            skipped.append((index, OUT_OF_RANGE))
+        if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2)
+            blocked = _blocked_in_range(battle, unit, target, ws)
+            skipped.append((index, LINE_BLOCKED if blocked else OUT_OF_RANGE))
+        elif battle.structures and hit_chance(battle, unit, target, ws) is None:
+            skipped.append((index, BLOCKED))  # O3.2: a building or prop in the way
         elif w.uses_ammo and ws.ammo < w.ammo_per_shot:
             skipped.append((index, "out of ammo"))
         elif energy - spent < w.energy:
@@ -61,6 +67,14 @@ def plan_fire(
             shots.append(index)
             spent += w.energy
     return FirePlan(shots=tuple(shots), skipped=tuple(skipped), energy=spent)
+
+
+def _blocked_in_range(battle: Battle, unit: Unit, target: Unit, ws: WeaponState) -> bool:
+    """O2.6: within the weapon's range, but past a blocked height line."""
+    if unit.pos is None or target.pos is None or not line_blocked(battle, unit, target, ws):
+        return False
+    dist = elevation.attack_distance(battle, unit.pos, target.pos)
+    return range_modifier(stats.weapon_of(ws).range, dist) is not None
 
 
 #: `check_fire`'s answers by battle and frame (both immutable) and the catalog in force: a
@@ -192,10 +206,12 @@ def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
             continue
         if not any(
             in_range(battle, unit, enemy, ws) is not None
+            and (not battle.structures or hit_chance(battle, unit, enemy, ws) is not None)
             for _, ws in stats.group_weapons(unit, group)
         ):
             continue
-        key = (distance(unit.pos, enemy.pos), enemy.total_armor, order.get(enemy.id, 99))
+        near = elevation.attack_distance(battle, unit.pos, enemy.pos)  # O2.5: d3
+        key = (near, enemy.total_armor, order.get(enemy.id, 99))
         if best is None or key < best:
             best, chosen = key, enemy
     return chosen

@@ -20,6 +20,7 @@ from .events import (
 )
 from .firing import resolve_overwatch
 from .state import SIDES, Battle, Result, Side, Unit, other_side
+from .structures import environment
 
 
 def initiative(battle: Battle) -> tuple[str, ...]:
@@ -143,6 +144,13 @@ def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle
     events.extend(more)
     if battle.phase != "combat":
         return battle, events
+    if battle.structures or battle.smoke:  # step 5a (O0.10): O3.9, then O3.11
+        battle, more = environment(battle, dice)
+        events.extend(more)
+        battle, more = check_end(battle)
+        events.extend(more)
+        if battle.phase != "combat":
+            return battle, events
     battle, more = end_of_round(battle, dice)
     events.extend(more)
     battle, more = check_end(battle)

@@ -28,6 +28,7 @@ from .commands import (
     Deploy,
     EndActivation,
     FireGroup,
+    FireStructure,
     Move,
     Overwatch,
     ResetDeployment,
@@ -40,6 +41,7 @@ from .commands import (
 from .firing import check_fire, check_overwatch
 from .movement import move_checker, reach
 from .state import other_side
+from .structures import check_fire_structure, targetable
 
 
 def legal_commands(
@@ -91,6 +93,12 @@ def legal_commands(
                 for loc in LOCATION_ORDER:
                     if not isinstance(check_fire(battle, unit, group, enemy.id, loc), str):
                         cmds.append(CalledShot(group, enemy.id, loc))
+        if wanted(FireStructure):  # O3.6: every section with durability left
+            for section in battle.structures:
+                if targetable(section) and not isinstance(
+                    check_fire_structure(battle, unit, group, section.hex), str
+                ):
+                    cmds.append(FireStructure(group, section.hex))
         if wanted(Overwatch) and check_overwatch(unit, group) is None:
             cmds.append(Overwatch(group))
     if wanted(Brace) and check_brace(unit) is None:
@@ -102,7 +110,11 @@ def legal_commands(
         eq = catalog().equipment[item]
         if eq.category != "active":
             continue
-        if eq.effect == "jump" and unit.pos is not None:
+        if eq.effect == "smoke" and unit.pos is not None:  # O3.10: any hex within range
+            for h in within(unit.pos, eq.range):
+                if check_equipment(battle, unit, item, None, h) is None:
+                    cmds.append(UseEquipment(item, None, h))
+        elif eq.effect == "jump" and unit.pos is not None:
             for h in within(unit.pos, eq.value):
                 if check_equipment(battle, unit, item, None, h) is None:
                     cmds.append(UseEquipment(item, None, h))

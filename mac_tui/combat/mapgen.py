@@ -30,6 +30,7 @@ from mac_tui.catalog import Catalog, catalog, per_catalog
 from mac_tui.catalog.records import Landscape, MapSize
 from mac_tui.dice import MAP, Dice
 from mac_tui.hexgrid import Grid, Hex, from_offset, neighbours
+from mac_tui.stored import optional_field
 
 __all__ = ["BattleMap", "Side", "generate_map", "target_counts"]
 
@@ -92,7 +93,7 @@ def _landscape(cat: Catalog, landscape_id: str) -> Landscape:
 
 
 @functools.lru_cache(maxsize=32)
-def _neighbour_indices(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+def neighbour_indices(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     """For each row-major index, the indices of its on-map neighbours (DIRECTIONS order)."""
     out: list[tuple[int, ...]] = []
     for row in range(height):
@@ -121,7 +122,7 @@ def _deployment(width: int, height: int, columns: int, side: Side) -> tuple[Hex,
     return tuple(from_offset(col, row) for row in range(height) for col in cols)
 
 
-def _interior_indices(width: int, height: int, columns: int) -> list[int]:
+def interior_indices(width: int, height: int, columns: int) -> list[int]:
     """Row-major indices of every hex outside both deployment zones."""
     return [row * width + col for row in range(height) for col in range(columns, width - columns)]
 
@@ -130,6 +131,10 @@ def _interior_indices(width: int, height: int, columns: int) -> list[int]:
 
 
 def _as_terrain(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
+def _as_levels(value: Iterable[int]) -> tuple[int, ...]:
     return tuple(value)
 
 
@@ -144,6 +149,8 @@ class BattleMap:
     width: int = attrs.field(validator=attrs.validators.ge(1))
     height: int = attrs.field(validator=attrs.validators.ge(1))
     terrain: tuple[str, ...] = attrs.field(converter=_as_terrain)
+    #: O2.1: every hex's ground level, row-major like `terrain`; empty while O2 is off (flat).
+    levels: tuple[int, ...] = optional_field((), converter=_as_levels)
 
     def __attrs_post_init__(self) -> None:
         expected = self.width * self.height
@@ -152,6 +159,10 @@ class BattleMap:
                 f"terrain has {len(self.terrain)} entries, a {self.width}x{self.height} "
                 f"map needs {expected}"
             )
+        if self.levels and len(self.levels) != expected:
+            raise ValueError(f"levels has {len(self.levels)} entries, the map needs {expected}")
+        if any(not 0 <= level <= 9 for level in self.levels):
+            raise ValueError("levels run from 0 to 9 (one digit a hex)")
         known = _glyph_of()
         unknown = sorted({t for t in self.terrain if t not in known})
         if unknown:
@@ -200,6 +211,14 @@ class BattleMap:
             "".join(glyph[t] for t in self.terrain[row * w : (row + 1) * w])
             for row in range(self.height)
         ]
+
+    def level_rows(self) -> list[str]:
+        """O2.9: one digit string per row of the ground levels (empty without levels)."""
+        w = self.width
+        levels = self.levels
+        if not levels:
+            return []
+        return ["".join(map(str, levels[r * w : (r + 1) * w])) for r in range(self.height)]
 
     @classmethod
     def from_rows(cls, rows: Sequence[str]) -> BattleMap:
@@ -269,7 +288,7 @@ def generate_map(dice: Dice, difficulty: int, landscape: str) -> BattleMap:
     columns = cat.maps.deployment.columns
     clusters = cat.maps.forest_clusters
 
-    interior = _interior_indices(width, height, columns)
+    interior = interior_indices(width, height, columns)
     targets = target_counts(len(interior), landscape)
     terrain = [OPEN] * (width * height)
     free = bytearray(width * height)  # 1 = interior hex still Open
@@ -277,7 +296,7 @@ def generate_map(dice: Dice, difficulty: int, landscape: str) -> BattleMap:
         free[i] = 1
 
     # Forest clusters.
-    nbrs = _neighbour_indices(width, height)
+    nbrs = neighbour_indices(width, height)
     forest_target = targets[FOREST]
     placed = 0
     candidates = interior

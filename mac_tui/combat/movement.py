@@ -12,8 +12,8 @@ import attrs
 from attrs import frozen
 
 from ..catalog import catalog
-from ..hexgrid import Hex, path, reachable
-from . import stats
+from ..hexgrid import Hex, path, reachable, reachable_steps
+from . import elevation, stats
 from .events import (
     BattleChange,
     Moved,
@@ -21,6 +21,7 @@ from .events import (
 from .flow import nearest_enemy_distance, nearest_enemy_distance_from
 from .state import Battle, Unit
 from .stats import ap_costs
+from .structures import entry_refusal, feature_move_cost
 
 
 @frozen
@@ -38,12 +39,25 @@ def reach(battle: Battle, unit: Unit, sprint: bool = False) -> dict[Hex, tuple[i
     bmap = battle.map
     terrain = catalog().terrain
 
+    sections = battle.structures
+
     def cost(h: Hex) -> int | None:
         if h in blocked or not bmap.contains(h):
             return None
+        if sections:  # O3.2 "Entering"
+            return feature_move_cost(battle, h, terrain[bmap.terrain_at(h)].move_cost)
         return terrain[bmap.terrain_at(h)].move_cost
 
-    return reachable(unit.pos, stats.hex_movement(unit, sprint), cost)
+    budget = stats.hex_movement(unit, sprint)
+    if elevation.on(battle):  # O2.3: a climb costs more, a step too high or deep is barred
+
+        def climb(start: Hex, end: Hex) -> int | None:
+            flat = cost(end)
+            extra = None if flat is None else elevation.step_cost(battle, start, end)
+            return None if flat is None or extra is None else flat + extra
+
+        return reachable_steps(unit.pos, budget, climb)
+    return reachable(unit.pos, budget, cost)
 
 
 def check_move(
@@ -88,6 +102,9 @@ def move_checker(
             return f"hex {target.q},{target.r} is off the map"
         if battle.occupant(target) is not None:
             return f"hex {target.q},{target.r} is occupied"
+        barrier = entry_refusal(battle, target)  # O3.2
+        if barrier is not None:
+            return barrier
         if known is None:
             known = reach(battle, unit, sprint)
         if target not in known:

@@ -24,8 +24,8 @@ from attrs import frozen
 from ..catalog import catalog
 from ..catalog.records import Weapon
 from ..hexgrid import Hex, distance
-from . import attack, stats
-from .attack import MISSILE, HitChance, hit_chance, line_of_sight
+from . import attack, elevation, stats
+from .attack import MISSILE, HitChance, hit_chance, intervening
 from .firing import check_fire, plan_fire
 from .movement import check_move, reach
 from .state import Battle, Unit, other_side
@@ -86,6 +86,9 @@ class LosStep:
     terrain: str
     penalty: int
     beside: Hex | None = None
+    feature: str | None = None  # O3: the feature on the hex (its penalty is in `penalty`)
+    blocks: bool = False  # O3.2: it blocks the line; O2.6: it blocks the height line
+    height: int | None = None  # O2: the step's height (None with O2 off)
 
 
 @frozen
@@ -132,6 +135,15 @@ class FirePreview:
         return sum(s.penalty for s in self.los)
 
 
+def los_steps(battle: Battle, a: Hex, b: Hex) -> tuple[LosStep, ...]:
+    """The line from `a` to `b` as the previews show it (`attack.intervening`: with O3's
+    features and their blocking, O2's heights and blocking)."""
+    return tuple(
+        LosStep(h.hex, h.terrain, h.penalty, h.beside, h.feature, h.blocks, h.height)
+        for h in intervening(battle, a, b)
+    )
+
+
 def fire_ap_cost(location: str | None) -> int:
     ap = catalog().combat.ap_costs
     return ap.called_shot if location is not None else ap.fire_group
@@ -161,11 +173,8 @@ def fire_preview(
     expected = 0.0
     if target is not None:
         if unit.pos is not None and target.pos is not None:
-            dist = distance(unit.pos, target.pos)
-            los = tuple(
-                LosStep(h.hex, h.terrain, h.penalty, h.beside)
-                for h in line_of_sight(battle.map, unit.pos, target.pos)
-            )
+            dist = elevation.attack_distance(battle, unit.pos, target.pos)
+            los = los_steps(battle, unit.pos, target.pos)
         plan = (
             check if not isinstance(check, str) else plan_fire(battle, unit, group, target, called)
         )

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from ..catalog import catalog
 from ..core import Command
-from ..hexgrid import distance, within
-from . import stats
+from ..hexgrid import within
+from . import elevation, stats
 from .actions import check_brace, check_equipment, check_vent, check_withdraw
 from .commands import Brace as BraceOrder
 from .commands import (
     CalledShot,
     EndActivation,
     FireGroup,
+    FireStructure,
     Move,
     Overwatch,
     Sprint,
@@ -29,6 +30,7 @@ from .firing import OUT_OF_RANGE, check_fire, check_overwatch, plan_fire
 from .movement import check_move, reach
 from .preview import move_ap_cost, targets
 from .state import Battle, Unit
+from .structures import check_fire_structure, targetable
 
 __all__ = ["order_refusal"]
 
@@ -46,6 +48,8 @@ def order_refusal(battle: Battle | None, kind: type[Command]) -> str | None:
         return _move(battle, unit, kind is Sprint)
     if kind in (FireGroup, CalledShot):
         return _fire(battle, unit, called=kind is CalledShot)
+    if kind is FireStructure:
+        return _fire_structure(battle, unit)
     if kind is BraceOrder:
         return check_brace(unit)
     if kind is Vent:
@@ -111,9 +115,25 @@ def _fire(battle: Battle, unit: Unit, called: bool) -> str | None:
             in_range = in_range or any(why != OUT_OF_RANGE for _, why in plan.skipped)
     nearest = enemies[0]
     if not in_range and unit.pos is not None and nearest.pos is not None:
-        hexes = distance(unit.pos, nearest.pos)
+        hexes = elevation.attack_distance(battle, unit.pos, nearest.pos)  # d3 with O2
         return f"no enemy in range: the nearest, {nearest.label}, is {hexes} hexes away"
     return first
+
+
+def _fire_structure(battle: Battle, unit: Unit) -> str | None:
+    """O3.6: None when some group can fire at some section; else the first reason."""
+    if not battle.rule("O3"):
+        return "there are no structures to fire at: optional module O3 is off"
+    first: str | None = None
+    for section in battle.structures:
+        if not targetable(section):
+            continue
+        for group in stats.groups(unit):
+            reason = check_fire_structure(battle, unit, group, section.hex)
+            if not isinstance(reason, str):
+                return None
+            first = first or reason
+    return first or "no structure is left standing to fire at"
 
 
 def _equipment(battle: Battle, unit: Unit) -> str | None:
@@ -134,6 +154,10 @@ def _equipment(battle: Battle, unit: Unit) -> str | None:
             hexes = within(unit.pos, eq.value)
             tries = [check_equipment(battle, unit, item, None, h) for h in hexes]
             nowhere = f"{eq.name}: no free hex to land on within {eq.value}"
+        elif eq.effect == "smoke" and unit.pos is not None:  # O3.10
+            hexes = within(unit.pos, eq.range)
+            tries = [check_equipment(battle, unit, item, None, h) for h in hexes]
+            nowhere = f"{eq.name}: no hex on the map within {eq.range}"
         elif eq.effect == "ecm":
             tries, nowhere = [check_equipment(battle, unit, item, None, None)], ""
         else:

@@ -12,6 +12,8 @@ from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import Chassis
 from ..dice import AI, Dice
 from ..ruleset import Ruleset
+from . import elevation
+from .features import generate_features
 from .mapgen import generate_map
 from .state import (
     Battle,
@@ -140,10 +142,16 @@ def starting_lance() -> tuple[FrameSpec, ...]:
 
 
 def stock_frame(
-    dice: Dice, chassis: Chassis, pilot: PilotSkills, label: str, stream: str = AI
+    dice: Dice,
+    chassis: Chassis,
+    pilot: PilotSkills,
+    label: str,
+    stream: str = AI,
+    ruleset: Ruleset = (),
 ) -> FrameSpec:
-    """R18: a frame with one of its chassis' stock loadouts, picked at random."""
-    loadout = dice.choice(stream, catalog().stock_loadouts(chassis.designation))
+    """R18: a frame with one of its chassis' stock loadouts, picked at random (a module's
+    loadout only while the module is in `ruleset`, O0.11)."""
+    loadout = dice.choice(stream, catalog().drawn_loadouts(chassis.designation, ruleset))
     return FrameSpec(
         chassis=chassis.designation,
         pilot=pilot,
@@ -174,7 +182,7 @@ def pick_chassis(dice: Dice, frame_class: str, faction: str | None, stream: str 
 
 
 def enemy_lance(
-    dice: Dice, difficulty: int, faction: str | None, stream: str = AI
+    dice: Dice, difficulty: int, faction: str | None, stream: str = AI, ruleset: Ruleset = ()
 ) -> tuple[FrameSpec, ...]:
     """§16.1: the enemy force and its pilots for a difficulty (R17: the table exactly)."""
     cat = catalog()
@@ -188,7 +196,8 @@ def enemy_lance(
             piloting=force.piloting,
             tactics=force.tactics,
         )
-        frames.append(stock_frame(dice, chassis, pilot, f"{chassis.name.upper()}-{i}", stream))
+        label = f"{chassis.name.upper()}-{i}"
+        frames.append(stock_frame(dice, chassis, pilot, label, stream, ruleset))
     return tuple(frames)
 
 
@@ -208,6 +217,8 @@ def new_battle(
     enemy side withdraws by `enemy_withdrawal` (a contract's), else by a rule drawn with the
     difficulty's weights (D23). The battle is played under `ruleset` (O0.1)."""
     bmap = generate_map(dice, difficulty, landscape)
+    if elevation.O2 in ruleset:  # O2.2: levels from their own stream (O0.6)
+        bmap = elevation.with_levels(bmap, dice, landscape)
     units = [build_unit(s, f"P{i}", "player") for i, s in enumerate(player, start=1)]
     units += [build_unit(s, f"E{i}", "enemy") for i, s in enumerate(enemy, start=1)]
     zone = dice.shuffle(AI, bmap.deployment_hexes("enemy"))
@@ -225,4 +236,10 @@ def new_battle(
         difficulty=difficulty,
         landscape=landscape,
         ruleset=ruleset,
+        # O3.4: the features, from their own stream (O0.6), after the terrain
+        structures=(
+            generate_features(dice, bmap, landscape, levels="O2" in ruleset)
+            if "O3" in ruleset
+            else ()
+        ),
     )

@@ -64,7 +64,7 @@ def build_skirmish(
     if landscape is None:
         landscape = dice.choice(MAP, [ls.id for ls in cat.maps.landscape])
     faction = dice.choice(MAP, [None, *cat.factions])
-    enemy = enemy_lance(dice, difficulty, faction)
+    enemy = enemy_lance(dice, difficulty, faction, ruleset=ruleset)
     return new_battle(
         dice,
         difficulty=difficulty,

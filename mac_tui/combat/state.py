@@ -17,6 +17,7 @@ from ..catalog import LOCATION_ORDER
 from ..hexgrid import Hex
 from ..ruleset import Ruleset
 from ..stored import optional_field
+from .features import Section, Smoke
 from .mapgen import BattleMap
 
 Side = Literal["player", "enemy"]
@@ -103,6 +104,7 @@ class Unit:
     destroyed: bool = False
     destroyed_by: DestroyedBy = "none"
     downed_by: str | None = None  # the unit whose shot put this one out (the pilot's record)
+    smoke_used: int = optional_field(0)  # O3.10: Smoke Launcher charges spent this battle
 
     @property
     def active(self) -> bool:
@@ -166,6 +168,9 @@ class Battle:
     uplinks: tuple[Uplink, ...] = ()
     result: Result | None = None
     ruleset: Ruleset = optional_field(())  # the game's optional modules (O0.1)
+    # O3: the features' sections and the smoke, row-major (combat/features.py)
+    structures: tuple[Section, ...] = optional_field(())
+    smoke: tuple[Smoke, ...] = optional_field(())
 
     def rule(self, module: str) -> bool:
         """True when the optional module `module` (`"O2"`) is switched on in this battle."""

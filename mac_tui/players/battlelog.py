@@ -38,23 +38,42 @@ def _unit_record(unit: Unit) -> dict[str, Any]:
     }
 
 
+def _features(battle: Battle) -> list[dict[str, Any]]:
+    """O3.12: `map.features`, one entry per section in row-major order: its hex, kind
+    (`data/structures.toml` feature id), O3.3 variant and durability."""
+    return [
+        {
+            "hex": [s.hex.q, s.hex.r],
+            "feature": s.feature,
+            "variant": s.variant,
+            "durability": s.durability,
+        }
+        for s in battle.structures
+    ]
+
+
 def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None) -> dict[str, Any]:
     """The first line; `policies` (side -> the spec of the policy playing it, e.g. `ai`,
     `greedy`, `bots/mine.py:play`) is recorded when the caller names them."""
-    head = {
+    the_map: dict[str, Any] = {
+        "width": battle.map.width,
+        "height": battle.map.height,
+        "coordinates": "axial q,r; rows in odd-r offset order",
+        "terrain": battle.map.to_rows(),
+    }
+    if battle.map.levels:  # O2.9: the ground levels, one digit per hex (O2 only)
+        the_map["levels"] = battle.map.level_rows()
+    head: dict[str, Any] = {
         "type": "battle",
         "seed": seed,
         "difficulty": battle.difficulty,
         "landscape": battle.landscape,
-        "map": {
-            "width": battle.map.width,
-            "height": battle.map.height,
-            "coordinates": "axial q,r; rows in odd-r offset order",
-            "terrain": battle.map.to_rows(),
-        },
+        "map": the_map,
         "sides": [CONVERTER.unstructure(s) for s in battle.sides],
         "frames": [_unit_record(u) for u in battle.units],
     }
+    if battle.structures:  # O3.12, only when the battle has features
+        the_map["features"] = _features(battle)
     if policies is not None:
         head["policies"] = dict(policies)
     if battle.ruleset:  # O0.7; a core battle's line is as it always was

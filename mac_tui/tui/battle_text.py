@@ -20,8 +20,10 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..catalog import catalog
 from ..combat.attack import AttackResult
 from ..combat.damage_report import DamageReport, Phrasing, item_name
+from ..combat.elevation import Fell
 from ..combat.events import (
     ActivationEnded,
     ActivationStarted,
@@ -37,6 +39,7 @@ from ..combat.events import (
     WeaponSkipped,
 )
 from ..combat.state import Battle
+from ..combat.structures import StructureAttacked
 from ..game import Event
 from .battle_words import (
     engine_text,
@@ -135,7 +138,7 @@ class Narrator:
     def attack(self, r: AttackResult) -> str:
         head = self.arrow(self.weapon(r.weapon), self.name(r.target))
         if self.detail:
-            dist = plural(r.distance, "hex", "hexes")
+            dist = plural(r.distance, "hex", "hexes") if r.height is None else f"d3 {r.distance}"
             mods = ", ".join(
                 f"{m.name} {m.value}" if m.name == "base" else f"{m.name} {m.value:+d}"
                 for m in r.modifiers
@@ -160,8 +163,35 @@ class Narrator:
             text += f", stress +{r.stress}"
         return f"{head}: {text}"
 
+    def structure_attacked(self, e: StructureAttacked) -> str:
+        """O3.6: who fired, at what, the chance (every modifier in the history), both rolls
+        when the first missed, and the durability it took."""
+        kind = catalog().structures.kind(e.feature).name
+        head = f"{self.name(e.unit)} " + self.arrow(
+            self.weapon(e.weapon), f"{kind} {hex_name(e.hex)}"
+        )
+        rolls = (
+            str(e.rolls[0]) if len(e.rolls) == 1 else f"{e.rolls[0]}, miss, re-rolls {e.rolls[1]}"
+        )
+        if self.detail:
+            mods = ", ".join(
+                f"{m.name} {m.value}" if m.name == "structure" else f"{m.name} {m.value:+d}"
+                for m in e.modifiers
+            )
+            head = f"{head}: needs {e.chance} = {mods}; rolls {rolls}"
+        else:
+            head = f"{head}: needs {e.chance}, rolls {rolls}"
+        if not e.hit:
+            return f"{head}: miss"
+        text = f"{head}: hit for {e.damage}, durability {self.arrow(e.before, e.after)}"
+        return text + (": it collapses at the round's end" if e.collapse else "")
+
     def damage(self, report: DamageReport) -> str:
         return report.describe(self.phrasing)
+
+    def fell(self, e: Fell) -> str:
+        levels = plural(e.levels, "level", "levels")
+        return f"{self.name(e.unit)} falls {levels}: {self.damage(e.damage)}"
 
     def equipment(self, e: EquipmentUsed) -> str:
         on = f" on {self.name(e.target)}" if e.target else ""
@@ -189,9 +219,11 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     WeaponSkipped: Narrator.skipped,
     GroupFired: Narrator.group_fired,
     Attacked: Narrator.attacked,
+    StructureAttacked: Narrator.structure_attacked,
     EquipmentUsed: Narrator.equipment,
     SideWithdrew: Narrator.withdrew,
     BattleEnded: Narrator.ended,
+    Fell: Narrator.fell,
 }
 
 

@@ -31,6 +31,7 @@ from .plan_types import Plan
 from .plans import Planner
 from .situation import Situation
 from .skill import FULL_TACTICS, skill
+from .structures import smoke_cover, structure_shot
 
 __all__ = ["FULL_TACTICS", "decide", "plan_activation", "policy_for"]
 
@@ -127,6 +128,14 @@ def policy_for(tactics: int | None = None) -> Policy:
             )
             rest = ()
             note = f", {REPLANNED}"
+        if isinstance(command, EndActivation):  # O3.13: a wall between it and the enemy
+            shot = structure_shot(state)
+            if shot is not None:
+                command, rest, note = shot, (), note + ", fires at a structure (O3.13)"
+            else:
+                cloud = smoke_cover(state)
+                if cloud is not None:
+                    command, rest, note = cloud, (), note + ", smokes its hex (O3.10)"
         memory.expect, memory.planned, memory.rest = None, planned, ()
         if rest and not isinstance(command, (FireGroup, CalledShot)):
             outcome = step(state, command)

@@ -42,6 +42,7 @@ from ...combat.commands import (
     Sprint,
     UseEquipment,
 )
+from ...combat.elevation import jump_length
 from ...combat.movement import reach
 from ...combat.state import Unit
 from ...hexgrid import Hex, distance, within
@@ -93,7 +94,7 @@ class Planner:
         s = self.sit
         tpos = t.unit.pos
         assert tpos is not None
-        d = distance(at, tpos)
+        d = s.tables.dist(at, tpos)
         if d == 0:
             return (), 0
         v = s.volley(
@@ -105,7 +106,7 @@ class Planner:
             s.tables.cover[tpos],
             s.spotted(self.unit, tpos, self.unit.id),
             budget,
-            self.extra_against(t, uplinked) - called,
+            self.extra_against(t, uplinked) - called + s.tables.lift(at, tpos),
         )
         return v.shots, v.energy
 
@@ -173,7 +174,12 @@ class Planner:
             occupied = s.battle.occupied()
             bmap = s.battle.map
             for h in within(s.pos, jump.value):
-                if h != s.pos and h not in occupied and bmap.contains(h):
+                if (
+                    h != s.pos
+                    and h not in occupied
+                    and bmap.contains(h)
+                    and jump_length(s.battle, s.pos, h) <= jump.value  # O2.4: levels up count
+                ):
                     out.append(
                         Spot(
                             h, UseEquipment(jump.id, None, h), self.ap_costs.equipment, jump.energy
@@ -202,13 +208,13 @@ class Planner:
         for t in s.enemies:
             tpos = t.unit.pos
             assert tpos is not None
-            d = distance(at, tpos)
+            d = s.tables.dist(at, tpos)
             if d == 0 or d > me.reach:
                 continue
             los = s.tables.los(at, tpos)
             cover = s.tables.cover[tpos]
             spotted = s.spotted(self.unit, tpos, self.unit.id)
-            extra = self.extra_against(t)
+            extra = self.extra_against(t) + s.tables.lift(at, tpos)
             weight = s.damage_weight(t)
             for g in groups:
                 v = s.volley(me, g, t, d, los, cover, spotted, budget, extra).expected * weight
@@ -301,7 +307,7 @@ class Planner:
             return 0.0, 0.0
         reach_hexes = max(g.reach for g in guns)
         ranked = sorted(
-            (distance(at, e.unit.pos), i, e)
+            (s.tables.dist(at, e.unit.pos), i, e)
             for i, e in enumerate(s.enemies)
             if e.unit.pos is not None
         )
@@ -328,7 +334,7 @@ class Planner:
                 s.tables.cover[epos],
                 s.spotted(self.unit, epos, self.unit.id),
                 budget,
-                self.extra_against(e) - s.overwatch_mod,
+                self.extra_against(e) - s.overwatch_mod + s.tables.lift(at, epos),
             )
             q = left * p
             value += q * v.expected * s.damage_weight(e)
@@ -342,7 +348,7 @@ class Planner:
         """R11: what designating `t` adds to the fire of the allies still to act this round."""
         s = self.sit
         tpos = t.unit.pos
-        if tpos is None or distance(at, tpos) > s.uplink_range or t.unit.id in s.designated:
+        if tpos is None or s.tables.dist(at, tpos) > s.uplink_range or t.unit.id in s.designated:
             return 0.0
         total = 0.0
         for a in s.allies_after:
@@ -352,7 +358,7 @@ class Planner:
             for e in s.enemies:
                 epos = e.unit.pos
                 assert epos is not None
-                d = distance(apos, epos)
+                d = s.tables.dist(apos, epos)
                 los = s.tables.los(apos, epos)
                 spot = s.spotted(a.unit, epos, a.unit.id)
                 args = (
@@ -364,7 +370,7 @@ class Planner:
                     a.unit.ap,
                     a.move,
                 )
-                base = self.extra_against(e)
+                base = self.extra_against(e) + s.tables.lift(apos, epos)
                 without = s.potential(a, e, *args, base)
                 gain = 0.0
                 if e is t:

@@ -19,6 +19,7 @@ Everything is measured in one currency, expected damage points:
 
 from __future__ import annotations
 
+import heapq
 from typing import Final, NamedTuple
 
 from ...catalog import LOCATION_ORDER, catalog
@@ -29,6 +30,7 @@ from .odds import NOTHING, Odds, hit_share, volley_odds
 from .rules import FEAR, preferred_distance
 from .skill import Skill
 from .tables import (
+    BLOCKED,
     Clamp,
     Gun,
     Kit,
@@ -54,6 +56,8 @@ SETUP: Final = 0.6
 VICTORY: Final = 40.0  # putting the last enemy out of the fight
 GAMMA: Final = 0.6  # weight of the fire a position lets the frame bring next time
 BAND: Final = 0.6  # per hex away from the stance's preferred distance
+WAYS_KEPT: Final = 64  # O2: the fields `way_to_sight` works out, kept per map
+HIDDEN_BAND: Final = 4.0  # O2: the band's hexes with no enemy in sight, the way round added
 LOCATION_SHARE: Final = 0.6  # a location's weapons are worth this much of a kill's share
 LEGS_SHARE: Final = 0.25  # legs: share of the frame's kill value (it can no longer close)
 FOLLOW_UP_FLOOR: Final = 0.25  # the follow-up never takes the kill distance below this share
@@ -121,7 +125,7 @@ class Situation:
         self.unit = unit
         self.skill = skill
         self.rounded = exactly if skill.exact else coarse
-        self.tables: MapTables = map_tables(battle.map)
+        self.tables: MapTables = map_tables(battle.map, battle)
         self.me: Kit = kit_of(unit)
         assert unit.pos is not None
         self.pos: Hex = unit.pos
@@ -164,10 +168,11 @@ class Situation:
         self._others2: dict[int, float] = {}
         self._reactors: dict[str, tuple[int, int, float]] = {}
         self._spotted: dict[tuple[str, Hex], bool] = {}
-        self._sights: dict[tuple[int, Hex], tuple[int, int, bool]] = {}
+        self._sights: dict[tuple[int, Hex], tuple[int, int, bool, int]] = {}
         self._outputs: dict[str, tuple[int, int]] = {}
         self._weights: dict[tuple[str, float], float] = {}
         self._drawn_table: DrawnTable | None = None
+        self._way: dict[Hex, int] | None = None
         damaged = any(
             u.total_armor < u.start_armor or u.total_structure < u.start_structure
             for u in battle.units
@@ -197,7 +202,8 @@ class Situation:
                 and u.id != exclude
                 and u.active
                 and u.pos is not None
-                and distance(u.pos, target_pos) <= self.spot_range
+                and self.tables.dist(u.pos, target_pos) <= self.spot_range
+                and self.tables.los(u.pos, target_pos) < BLOCKED  # O2.6: the spotter sees
                 for u in self.battle.units
             )
             self._spotted[key] = found
@@ -283,13 +289,13 @@ class Situation:
         for a in (self.me, *self.allies):
             apos = a.unit.pos
             assert apos is not None
-            d = distance(epos, apos)
+            d = self.tables.dist(epos, apos)
             los = self.tables.los(epos, apos)
             v = potential(
                 e,
                 a,
                 d,
-                self.rounded(-self.tables.cover[apos] - los),
+                self.rounded(self.tables.lift(epos, apos) - self.tables.cover[apos] - los),
                 0,
                 stats.overload_limit(e.unit),
                 stats.max_ap(e.unit),
@@ -325,14 +331,14 @@ class Situation:
             for e in self.enemies:
                 epos = e.unit.pos
                 assert epos is not None
-                d = distance(apos, epos)
-                los = self.tables.los(epos, apos)
+                d = self.tables.dist(apos, epos)
+                los = self.tables.los(apos, epos)
                 pots.append(
                     potential(
                         a,
                         e,
                         d,
-                        self.rounded(-self.tables.cover[epos] - los),
+                        self.rounded(self.tables.lift(apos, epos) - self.tables.cover[epos] - los),
                         0,
                         stats.energy_left(a.unit),
                         a.unit.ap,
@@ -478,17 +484,19 @@ class Situation:
             out.append(Reply(i, e, epos, ap, energy, move, now, friends if e.indirect else None))
         return out
 
-    def _sight(self, r: Reply, at: Hex) -> tuple[int, int, bool]:
-        """The enemy of `r`'s distance and line of sight to `at`, and whether a friend of its
-        spots `at` for its indirect fire (R10): the same for every status and target there."""
+    def _sight(self, r: Reply, at: Hex) -> tuple[int, int, bool, int]:
+        """The enemy of `r`'s distance and line of sight to `at`, whether a friend of its
+        spots `at` for its indirect fire (R10), and its `height` modifier there (O2.7): the
+        same for every status and target there."""
         key = (r.slot, at)
         found = self._sights.get(key)
         if found is None:
             spotted = False
+            t = self.tables
             if r.friends is not None:
                 spot = self.spot_range
-                spotted = any(distance(f, at) <= spot for f in r.friends)
-            found = (distance(r.pos, at), self.tables.los(r.pos, at), spotted)
+                spotted = any(t.dist(f, at) <= spot and t.los(f, at) < BLOCKED for f in r.friends)
+            found = (t.dist(r.pos, at), t.los(r.pos, at), spotted, t.lift(r.pos, at))
             self._sights[key] = found
         return found
 
@@ -496,11 +504,11 @@ class Situation:
         self, r: Reply, target: Kit, at: Hex, status: Status, cover: int | None = None
     ) -> tuple[float, float]:
         """`reply` without and with `kills`, worked out together."""
-        d, los, spotted = self._sight(r, at)
+        d, los, spotted, lift = self._sight(r, at)
         if d == 0:
             return 0.0, 0.0
         braced, ecm = status
-        extra = 0
+        extra = lift
         if braced and r.now:
             extra -= self.brace_mod
         if ecm:
@@ -602,17 +610,17 @@ class Situation:
         damage weighted by the target's worth), its next round's full energy and AP."""
         best = 0.0
         me = self.me
-        los = self.tables.los
+        t = self.tables
         for epos, e, cover, spotted, weight in self.targets:
-            d = distance(at, epos)
+            d = t.dist(at, epos)
             if d == 0:
                 continue
-            line = los(epos, at)  # the enemy's way: the same line (R29) and traced once
+            line = t.los(at, epos)
             v = weight * potential(
                 me,
                 e,
                 d,
-                self.rounded(-cover - line),
+                self.rounded(t.lift(at, epos) - cover - line),
                 relief_of(me.indirect, line, spotted),
                 self.next_energy,
                 self.next_ap,
@@ -623,12 +631,69 @@ class Situation:
         return best
 
     def band(self, at: Hex) -> float:
-        """Hexes from the stance's preferred distance to the nearest enemy."""
-        nearest = min(
-            (distance(at, e.unit.pos) for e in self.enemies if e.unit.pos is not None),
-            default=self.preferred,
-        )
-        return float(abs(nearest - self.preferred))
+        """Hexes from the stance's preferred distance to the nearest enemy. With O2: by d3,
+        to the nearest enemy in sight; when every line from `at` is blocked (O2.6),
+        `HIDDEN_BAND` plus the steps to the nearest hex with a line (`way_to_sight`), so a
+        frame in a standoff behind a hill works its way round it."""
+        t = self.tables
+        if not t.raised:
+            nearest = min(
+                (distance(at, e.unit.pos) for e in self.enemies if e.unit.pos is not None),
+                default=self.preferred,
+            )
+            return float(abs(nearest - self.preferred))
+        seen = [
+            (t.los(at, e.unit.pos) >= BLOCKED, t.dist(at, e.unit.pos))
+            for e in self.enemies
+            if e.unit.pos is not None
+        ]
+        if not seen:
+            return 0.0
+        hidden, nearest = min(seen)
+        if not hidden:
+            return float(abs(nearest - self.preferred))
+        way = self.way_to_sight().get(at)
+        return HIDDEN_BAND + (abs(nearest - self.preferred) if way is None else way)
+
+    def way_to_sight(self) -> dict[Hex, int]:
+        """O2: per hex, the least of (the movement (§6.4, O2.3) it takes to walk to a hex with
+        an unblocked line to an enemy within this frame's reach + that hex's band there): how
+        far the frame is from a good firing position; absent where no walk leads to one. A
+        hidden frame's band is this plus `HIDDEN_BAND`, so it works its way round a hill
+        toward its preferred distance."""
+        if self._way is None:
+            t = self.tables
+            reach = max(self.me.reach, 1)
+            targets = tuple(e.unit.pos for e in self.enemies if e.unit.pos is not None)
+            key = (targets, reach, self.preferred)
+            known = t.ways.get(key)  # the same field for any frame with this reach and band
+            if known is None:
+                make_room(t.ways, WAYS_KEPT)
+                known = t.ways[key] = self._way_field(targets, reach)
+            self._way = known
+        return self._way
+
+    def _way_field(self, targets: tuple[Hex, ...], reach: int) -> dict[Hex, int]:
+        t = self.tables
+        way: dict[Hex, int] = {}
+        heap: list[tuple[int, Hex]] = []
+        into = t.walks()
+        for h in into:
+            near = ((p, t.dist(h, p)) for p in targets if p != h)
+            seen = [d for p, d in near if d <= reach and t.los(h, p) < BLOCKED]
+            if seen:
+                way[h] = abs(min(seen) - self.preferred)
+                heap.append((way[h], h))
+        heapq.heapify(heap)
+        while heap:  # movement (§6.4, O2.3), backwards from the hexes with a line
+            v, h = heapq.heappop(heap)
+            if v != way[h]:
+                continue
+            for n, cost in into[h]:
+                if v + cost < way.get(n, v + cost + 1):
+                    way[n] = v + cost
+                    heapq.heappush(heap, (way[n], n))
+        return way
 
 
 def share(mine: float, others: float) -> float:

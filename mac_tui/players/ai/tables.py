@@ -11,6 +11,12 @@ The shot model is the engine's formula split by what changes while the planner s
 equipment), the call passes the parts fixed for a position (distance, line of sight, cover,
 spotter) and for an activation (brace, countermeasures, uplink, called shot, overwatch).
 `tests/test_ai_planner.py` checks that it agrees with `hit_chance` over random battles.
+
+Optional module O2 (elevation) enters through the map tables, always traced from the shooter:
+`dist` is d3 (O2.5), `los` adds `BLOCKED` for a blocked height line (O2.6: `shot_chance` then
+gives None, unless R10 indirect fire's relief takes it back), and `lift` is the `height`
+modifier (O2.7), which every caller adds to the shift. On a flat map they are the core's
+distance, line of sight and 0.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from itertools import islice
 from typing import Final, NamedTuple, TypeVar
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import stats
+from ...combat import elevation, stats
 from ...combat.attack import (
     ECM,
     EVASION_REDUCTION,
@@ -31,12 +37,16 @@ from ...combat.attack import (
     STEALTH,
     range_modifier,
 )
+from ...combat.features import Section, Smoke, kind_of
 from ...combat.mapgen import BattleMap
 from ...combat.preview import missile_pass_chance
-from ...combat.state import LOC_INDEX, Unit
-from ...hexgrid import Hex, line_steps
+from ...combat.state import LOC_INDEX, Battle, Unit
+from ...hexgrid import Hex, distance, line_steps
 
 _MAX_DISTANCE: Final = 64
+#: What a blocked line (O2.6's height line, O3.2's building) costs a shot in the model: no
+#: chance survives it.
+BLOCKED: Final = 10_000
 _MAPS_KEPT: Final = 4
 _KITS_KEPT: Final = 4096
 
@@ -61,13 +71,37 @@ def make_room(cache: dict[_K, _V], kept: int) -> None:
 
 # ---- per map -------------------------------------------------------------------------------
 class MapTables:
-    """Cover per hex, and lines of sight traced on demand and kept."""
+    """Cover per hex, and lines of sight traced on demand and kept. Under O3 the map's
+    features and smoke are part of the tables: a feature's cover and LOS penalty add to its
+    hex's, a smoke hex costs the line `smoke.penalty` (its ends too, O3.11), and a line a
+    building or prop blocks (O3.2) costs `BLOCKED`, which no shot survives (`shot_chance`)."""
 
-    __slots__ = ("cover", "los_cache", "map", "penalty")
+    __slots__ = (
+        "battle",
+        "cover",
+        "ends",
+        "los_cache",
+        "map",
+        "penalty",
+        "raised",
+        "sights",
+        "smoke",
+        "structures",
+        "walk_graph",
+        "ways",
+    )
 
-    def __init__(self, bmap: BattleMap) -> None:
+    def __init__(
+        self,
+        bmap: BattleMap,
+        structures: tuple[Section, ...] = (),
+        smoke: tuple[Smoke, ...] = (),
+        raised: bool = False,
+    ) -> None:
         terrain = catalog().terrain
         self.map = bmap
+        self.structures = structures
+        self.smoke = smoke
         hexes = bmap.grid.hexes()
         self.cover: dict[Hex, int] = {h: terrain[bmap.terrain_at(h)].defense for h in hexes}
         # the hexes that cost a line of sight something (§3.6); off the map: nothing
@@ -76,12 +110,41 @@ class MapTables:
             cost = terrain[bmap.terrain_at(h)].los_penalty
             if cost:
                 self.penalty[h] = cost
+        # O3: smoke on the line's end hexes (O3.11 counts both)
+        self.ends: dict[tuple[int, int], int] = {}
+        if structures or smoke:
+            self._layer(structures, smoke, raised)
         self.los_cache: dict[tuple[Hex, Hex], int] = {}
+        #: the battle the tables last served (its heights: O2); a map has levels only in O2
+        self.battle: Battle | None = None
+        self.raised = raised or bool(bmap.levels)
+        #: O2: the planner's fields of the way to a line of fire (`Situation.way_to_sight`)
+        self.ways: dict[tuple[tuple[Hex, ...], int, int], dict[Hex, int]] = {}
+        self.walk_graph: dict[Hex, tuple[tuple[Hex, int], ...]] | None = None
+        #: O2: (d3, `height` modifier) of a shot from one hex at another, as worked out once
+        self.sights: dict[tuple[Hex, Hex], tuple[int, int]] = {}
+
+    def _layer(
+        self, structures: tuple[Section, ...], smoke: tuple[Smoke, ...], raised: bool
+    ) -> None:
+        for s in structures:
+            kind = kind_of(s)
+            self.cover[s.hex] = self.cover.get(s.hex, 0) + kind.cover
+            if kind.los == "block" and not raised:  # with O2 on, the height line decides
+                self.penalty[s.hex] = BLOCKED
+            elif kind.los_penalty:
+                self.penalty[s.hex] = self.penalty.get(s.hex, 0) + kind.los_penalty
+        per = catalog().structures.smoke.penalty
+        for c in smoke:
+            if self.penalty.get(c.hex, 0) < BLOCKED:
+                self.penalty[c.hex] = self.penalty.get(c.hex, 0) + per
+            self.ends[c.hex] = per
 
     def los(self, a: Hex, b: Hex) -> int:
-        """§3.6, R29: the LOS penalty from `a` to `b`: the penalties of the hexes
+        """§3.6, R29: the LOS penalty of a shot from `a` at `b`: the penalties of the hexes
         `combat.attack.line_of_sight` lists (the intervening hexes on the map; where the line
-        runs along an edge, the worse of the two)."""
+        runs along an edge, the worse of the two); with O2, `BLOCKED` more when the height
+        line from `a` to `b` is blocked (O2.6)."""
         key = (a, b)
         value = self.los_cache.get(key)
         if value is None:
@@ -91,8 +154,52 @@ class MapTables:
                 aq, ar = a
                 for step in _steps(b[0] - aq, b[1] - ar):
                     value += max(penalty.get((aq + dq, ar + dr), 0) for dq, dr in step)
+            if self.ends:
+                value += self.ends.get(a, 0) + self.ends.get(b, 0)
+            if self.raised and self.battle and elevation.line_blocked(self.battle, a, b):
+                value += BLOCKED
             self.los_cache[key] = value
         return value
+
+    def walks(self) -> dict[Hex, tuple[tuple[Hex, int], ...]]:
+        """O2: per hex, the neighbours a frame may walk in from and the movement it costs
+        (terrain, §6.4, and the climb, `elevation.step_cost`, O2.3): worked out once per map."""
+        if self.walk_graph is None:
+            terrain = catalog().terrain
+            bmap = self.map
+            graph: dict[Hex, tuple[tuple[Hex, int], ...]] = {}
+            for h in bmap.grid.hexes():
+                enter = terrain[bmap.terrain_at(h)].move_cost
+                ways = []
+                for n in bmap.grid.neighbours(h):
+                    climb = elevation.step_cost(self.battle, n, h) if self.battle else 0
+                    if climb is not None:
+                        ways.append((n, enter + climb))
+                graph[h] = tuple(ways)
+            self.walk_graph = graph
+        return self.walk_graph
+
+    def dist(self, a: Hex, b: Hex) -> int:
+        """The distance of a shot from `a` at `b`: d3 with O2 (O2.5), else the hex distance."""
+        if self.raised and self.battle is not None:
+            key = (a, b)
+            found = self.sights.get(key)
+            if found is None:
+                battle = self.battle
+                found = (
+                    elevation.attack_distance(battle, a, b),
+                    elevation.height_modifier(battle, a, b),
+                )
+                self.sights[key] = found
+            return found[0]
+        return distance(a, b)
+
+    def lift(self, a: Hex, b: Hex) -> int:
+        """O2.7: the `height` modifier of a shot from `a` at `b` (0 on a flat map)."""
+        if self.raised and self.battle is not None:
+            self.dist(a, b)
+            return self.sights[(a, b)][1]
+        return 0
 
 
 @functools.cache
@@ -109,16 +216,28 @@ def _steps(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 _maps: list[MapTables] = []
 
 
-def map_tables(bmap: BattleMap) -> MapTables:
+def map_tables(bmap: BattleMap, battle: Battle | None = None) -> MapTables:
     """The tables of `bmap` (the same object as last time, or an equal map), kept for a few
-    maps at a time."""
+    maps at a time; `battle` (played on `bmap`) gives the heights of O2 and the features and
+    smoke of O3."""
+    if battle is None:
+        tables = _find_tables(bmap, (), (), False)
+    else:
+        tables = _find_tables(bmap, battle.structures, battle.smoke, elevation.on(battle))
+        tables.battle = battle
+    return tables
+
+
+def _find_tables(
+    bmap: BattleMap, structures: tuple[Section, ...], smoke: tuple[Smoke, ...], raised: bool
+) -> MapTables:
     for t in _maps:
-        if t.map is bmap:
+        if t.map is bmap and t.structures is structures and t.smoke is smoke:
             return t
     for t in _maps:
-        if t.map == bmap:
+        if t.map == bmap and t.structures == structures and t.smoke == smoke:
             return t
-    tables = MapTables(bmap)
+    tables = MapTables(bmap, structures, smoke, raised)
     _maps.insert(0, tables)
     del _maps[_MAPS_KEPT:]
     return tables
@@ -322,6 +441,8 @@ def shot_chance(gun: Gun, target: Kit, distance: int, shift: int, relief: int) -
     total = gun.accuracy - target.evasion + rng + shift
     if gun.indirect:
         total += relief
+    if total < -BLOCKED // 2:  # a blocked line (O2.6, O3.2)
+        return None
     if target.ranged_ecm:
         total += target.defence(distance)
     return Clamp.lo if total < Clamp.lo else Clamp.hi if total > Clamp.hi else total

@@ -9,7 +9,7 @@ from typing import Final, NamedTuple
 
 from ...combat.state import CENTER_TORSO, HEAD
 from .odds import volley_odds
-from .tables import Clamp, Gun, Kit, make_room, shot_chance
+from .tables import BLOCKED, Clamp, Gun, Kit, make_room, shot_chance
 
 _CACHE_LIMIT: Final = 200_000
 COARSE: Final = 5
@@ -136,6 +136,8 @@ def potential(
         if ap >= 2 and move > 0:
             left = budget - att.move_energy
             lo, hi = max(1, d - move), min(d + move, att.reach)
+            if shift < -BLOCKED // 2:  # O2.6: a Move may step out of a blocked height line
+                shift, relief = shift + BLOCKED, 0
         else:
             left = budget
             lo, hi = d, min(d, att.reach)

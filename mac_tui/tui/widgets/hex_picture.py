@@ -16,7 +16,8 @@ from attrs import frozen
 from textual.geometry import Size
 
 from ...catalog import catalog
-from ...combat import stats
+from ...combat import elevation, stats
+from ...combat.features import new_section
 from ...combat.state import Battle, Unit
 from ...hexgrid import Hex, from_offset, to_offset
 from ..battle_words import column_name
@@ -53,7 +54,10 @@ MARKS: dict[str, tuple[str, str]] = {
     "reach": ("+", "◦"),
     "zone": ("=", "="),
     "out": ("x", "×"),
+    "blocks": ("|", "┃"),
 }
+#: O3.11: a hex in smoke, where no other mark or number is drawn (ascii, unicode).
+SMOKE: tuple[str, str] = ("~", "░")
 #: Roomy layout: the characters either side of a legal target's / the chosen target's label.
 BRACKETS: dict[str, tuple[str, str]] = {"targetable": ("[", "]"), "target": (">", "<")}
 MARK_NAMES: dict[str, str] = {
@@ -64,6 +68,7 @@ MARK_NAMES: dict[str, str] = {
     "reach": "reach",
     "zone": "deploy zone",
     "out": "out: pilot dead",
+    "blocks": "high ground blocks",
 }
 
 TERRAIN_CLASSES = ("open", "forest", "rocks", "rough", "sand")
@@ -85,6 +90,7 @@ class Overlay:
     path: tuple[Hex, ...] = ()  # the planned path, frame to cursor
     los: tuple[Hex, ...] = ()  # the LOS line's intervening hexes
     los_penalty: frozenset[Hex] = frozenset()  # those of them that carry a penalty
+    blocks: frozenset[Hex] = frozenset()  # those of them that block the height line (O2.6)
     targets: frozenset[Hex] = frozenset()  # hexes holding legal targets
     target: Hex | None = None  # the chosen target
 
@@ -97,6 +103,7 @@ class Overlay:
             | frozenset(self.path)
             | frozenset(self.los)
             | self.los_penalty
+            | self.blocks
             | self.targets
             | single
         )
@@ -117,6 +124,7 @@ def _marks(overlay: Overlay, h: Hex) -> tuple[bool, ...]:
         h in overlay.path,
         h in overlay.los,
         h in overlay.los_penalty,
+        h in overlay.blocks,
         h in overlay.targets,
         h == overlay.target,
     )
@@ -136,18 +144,37 @@ def frame_label(unit: Unit) -> str:
     return text.upper() if unit.side == "player" else text.lower()
 
 
-def legend(ascii_glyphs: bool, *, marks: bool = False) -> str:
+def legend(
+    ascii_glyphs: bool, *, marks: bool = False, levels: bool = False, features: bool = False
+) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
-    deployment zone (and the other overlay marks)."""
+    deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
+    the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
+    a damaged section's durability (in the compact map's slot only without levels)."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
         f"{t.glyph if ascii_glyphs else t.unicode} {t.name.lower()}" for t in cat.terrain.values()
     ]
+    if features:
+        parts += [
+            f"{f.glyph if ascii_glyphs else f.unicode} {f.name.lower()}"
+            for f in cat.structures.feature
+            if levels or not f.o2_only
+        ]
+        parts.append(f"{SMOKE[form]} smoke")
+        if not levels:
+            parts.append("R4 damaged: 40-49 left")
+    if levels:
+        top = cat.elevation.levels.max
+        parts.append(f"1-{top} ground level")
     parts += ["M1 yours", "m1 enemy", f"M{MARKS['out'][form]} out"]
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
+    if levels:
+        parts.append(f"{MARKS['blocks'][form]} {MARK_NAMES['blocks']}")
     if marks:
-        parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in MARKS if k not in ("zone", "out")]
+        shown = ("zone", "out", "blocks")
+        parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in MARKS if k not in shown]
     return "  ".join(parts)
 
 
@@ -172,6 +199,7 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--path",
         "hexmap--los",
         "hexmap--los-penalty",
+        "hexmap--blocks",
         MARK,
         "hexmap--wreck",
         "hexmap--player",
@@ -182,6 +210,9 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--hover",
         "hexmap--cursor",
         "hexmap--out",
+        "hexmap--feature",
+        "hexmap--damaged",
+        "hexmap--smoke",
         RULER,
         RULER_ON,
     }
@@ -236,6 +267,10 @@ class Scene:
     overlay: Overlay
     path: frozenset[Hex]
     los: frozenset[Hex]
+    # O3: hex -> (feature id, durability when damaged, else None); the hexes in smoke
+    features: dict[Hex, tuple[str, int | None]]
+    smoke: frozenset[Hex]
+    levels: tuple[int, ...] = ()  # O2: every hex's height, row-major (empty: flat, no digits)
 
     @classmethod
     def of(cls, battle: Battle, active: str | None, overlay: Overlay) -> Scene:
@@ -269,6 +304,9 @@ class Scene:
             overlay,
             frozenset(overlay.path),
             frozenset(overlay.los),
+            feature_marks(battle),
+            frozenset(s.hex for s in battle.smoke),
+            elevation.heights(battle) if elevation.on(battle) else (),
         )
 
     def with_overlay(self, overlay: Overlay) -> Scene:
@@ -285,7 +323,19 @@ class Scene:
             overlay,
             frozenset(overlay.path),
             frozenset(overlay.los),
+            self.features,
+            self.smoke,
+            self.levels,
         )
+
+
+def feature_marks(battle: Battle) -> dict[Hex, tuple[str, int | None]]:
+    """O3.12: each section's feature and, when it has lost durability, what it has left."""
+    out: dict[Hex, tuple[str, int | None]] = {}
+    for s in battle.structures:
+        full = new_section(s.hex, s.feature, s.variant).durability
+        out[s.hex] = (s.feature, s.durability if s.durability < full else None)
+    return out
 
 
 class Painter:
@@ -306,6 +356,14 @@ class Painter:
     def mark(self, kind: str) -> str:
         return MARKS[kind][0 if self.ascii else 1]
 
+    def feature_glyph(self, feature: str) -> str:
+        key = "feature:" + feature
+        glyph = self._glyphs.get(key)
+        if glyph is None:
+            f = catalog().structures.kind(feature)
+            glyph = self._glyphs[key] = f.glyph if self.ascii else f.unicode
+        return glyph
+
     def look(
         self, s: Scene, h: Hex, terrain: str, cursor: Hex, hover: Hex | None
     ) -> tuple[str | None, str | None, str, StyleKey]:
@@ -315,7 +373,9 @@ class Painter:
         if tclass not in COMPONENT_CLASSES:
             tclass = DEFAULT_TERRAIN_CLASS
         classes: list[str] = [tclass]
-        if h in ov.los_penalty:
+        if h in ov.blocks:
+            classes.append("hexmap--blocks")
+        elif h in ov.los_penalty:
             classes.append("hexmap--los-penalty")
         elif h in s.los:
             classes.append("hexmap--los")
@@ -344,6 +404,8 @@ class Painter:
                 classes.append("hexmap--active")
         elif h in s.path:
             mark = "path"
+        elif h in ov.blocks:
+            mark = "blocks"
         elif h in ov.los_penalty:
             mark = "los-penalty"
         elif h in s.los:
@@ -354,11 +416,32 @@ class Painter:
             mark = "reach"
         elif h in ov.zone:
             mark = "zone"
+        if frame is None and h in s.features:  # O3: a section as a target
+            classes.append("hexmap--feature")
+            if s.features[h][1] is not None:
+                classes.append("hexmap--damaged")
+            if h == ov.target:
+                classes.append("hexmap--target")
+            elif h in ov.targets:
+                classes.append("hexmap--targetable")
+        elif frame is None and h in s.smoke:
+            classes.append("hexmap--smoke")
         if h == hover:
             classes.append("hexmap--hover")
         if h == cursor:
             classes.append("hexmap--cursor")
         return label, mark, bracket, tuple(classes)
+
+    def _slot(self, left_over: int | None, smoked: bool, level: int, levels: bool) -> str:
+        """The compact layout's second character of a hex without a frame or mark: with O2 on
+        its height's digit (O2.9; blank at 0); else a damaged section's durability in tens
+        (O3.12); then smoke (O3.11); else blank. (The roomy map and the target panel show the
+        exact durability whatever the modules.)"""
+        if levels and level:
+            return str(level)
+        if left_over is not None and not levels:
+            return str(min(9, left_over // 10))
+        return SMOKE[0 if self.ascii else 1] if smoked else " "
 
     def ruler_line(self, s: Scene, layout: Layout, cursor: Hex) -> LineSig:
         """The column letters above the map, each over its column's hexes (the cursor's
@@ -390,30 +473,46 @@ class Painter:
             if roomy:
                 bottom.append(("  ", base))
         first = row * width
+        levels = s.levels
         for col in range(width):
             h = from_offset(col, row)
             t = terrain[first + col]
             glyph = self.glyph(t)
+            level = levels[first + col] if levels else 0
             label, mark, bracket, classes = self.look(s, h, t, cursor, hover)
             out = label is not None and h in s.out
+            feature = s.features.get(h)
+            left_over = None  # O3: durability left of a damaged section
+            if feature is not None:
+                glyph, left_over = self.feature_glyph(feature[0]), feature[1]
+            smoked = h in s.smoke
             if not roomy:
                 if label is not None:
                     top.append((label[0] + self.mark("out") if out else label, classes))
                 elif mark is None:
-                    top.append((glyph + " ", classes))
+                    top.append(
+                        (glyph + self._slot(left_over, smoked, level, bool(levels)), classes)
+                    )
                 else:
                     top.append((glyph, classes))
                     top.append((self.mark(mark), _with_mark(classes, mark)))
                 continue
+            height = str(level) if level else glyph
+            if label is None and smoked and not level:
+                height = SMOKE[0 if self.ascii else 1]
             if label is not None:
                 left, right = BRACKETS.get(bracket, (" ", " "))
                 top.append((left + label + right, classes))
-                under = self.mark("out") * 2 if out else glyph * 2
+                under = self.mark("out") * 2 if out else glyph + height
                 bottom.append((" " + under + " ", classes))
             else:
-                top.append((" " + glyph * 2 + " ", classes))
+                if left_over is not None:
+                    top.append((f" {glyph}{left_over}".ljust(4)[:4], classes))
+                else:
+                    top.append((" " + glyph * 2 + " ", classes))
                 if mark is None:
-                    bottom.append((" " + glyph * 2 + " ", classes))
+                    lead = SMOKE[0 if self.ascii else 1] if smoked else glyph
+                    bottom.append((" " + lead + height + " ", classes))
                 else:
                     bottom.append((" ", classes))
                     bottom.append((self.mark(mark) * 2, _with_mark(classes, mark)))

@@ -15,14 +15,20 @@ roomy    4 columns x 2 lines per hex, odd rows shifted right by 2: a 20x14 map i
          the overlay mark twice; legal targets are drawn `[m1]`, the chosen target `>m1<`.
 
 Overlay marks (never colour alone; the background tints come from component classes):
-path `*`/`•`, LOS hex `-`, LOS hex with a penalty `!`, a wreck `x`/`×`, reach `+`/`◦`,
-deployment zone `=` (no terrain glyph in either form). A frame out of the fight with its pilot
-dead keeps its class letter with the out mark (`Mx`/`M×` compact; the mark under its label
-roomy), dimmed and struck through. The ruler: the row numbers in a 2-column gutter on the
-left, the column letters on a line on top (battle_words.hex_name: ``C7``), the cursor's
-letter and number reversed. The cursor is reversed, the active frame bold and underlined (on
-a primary tint), legal targets underlined (on an error tint), the chosen target bold on the
-error colour.
+path `*`/`•`, LOS hex `-`, LOS hex with a penalty `!`, a hex of high ground that blocks the
+line `|`/`┃` (O2.6), a wreck `x`/`×`, reach `+`/`◦`, deployment zone `=` (no terrain glyph
+in either form).
+
+Ground levels (optional rule O2): a digit 1-3 beside the terrain glyph (compact: in the mark
+slot, `.2`, while no mark is there; roomy: the bottom line's second glyph, ` .2 `, under a
+frame too); level 0 shows no digit, and a map without levels is drawn as before.
+
+A frame out of the fight with its pilot dead keeps its class letter with the out mark
+(`Mx`/`M×` compact; the mark under its label roomy), dimmed and struck through. The ruler: the
+row numbers in a 2-column gutter on the left, the column letters on a line on top
+(battle_words.hex_name: ``C7``), the cursor's letter and number reversed. The cursor is
+reversed, the active frame bold and underlined (on a primary tint), legal targets underlined
+(on an error tint), the chosen target bold on the error colour.
 
 Repaints: every drawn line has a signature (its text runs and their component classes). A
 change (`show`, `set_cursor`, the hover, `ascii_glyphs`) recomputes the signatures of the rows
@@ -99,6 +105,7 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
     HexMap > .hexmap--path { background: $accent-muted; }
     HexMap > .hexmap--los { background: $warning-muted; }
     HexMap > .hexmap--los-penalty { background: $error-muted; }
+    HexMap > .hexmap--blocks { background: $error; color: $background; }
     HexMap > .hexmap--mark { color: $text; text-style: bold; }
     HexMap > .hexmap--wreck { color: $text-muted; }
     HexMap > .hexmap--player { color: $text-secondary; text-style: bold; }
@@ -109,6 +116,9 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
     HexMap > .hexmap--hover { background: $panel-lighten-2; }
     HexMap > .hexmap--cursor { text-style: bold reverse; }
     HexMap > .hexmap--out { text-style: strike; color: $text-muted; }
+    HexMap > .hexmap--feature { color: $text; text-style: bold; }
+    HexMap > .hexmap--damaged { color: $text-warning; text-style: bold; }
+    HexMap > .hexmap--smoke { background: $surface-lighten-2; }
     HexMap > .hexmap--ruler { color: $text-muted; }
     HexMap > .hexmap--ruler-on { text-style: bold reverse; }
     """

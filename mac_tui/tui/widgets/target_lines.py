@@ -10,13 +10,15 @@ from attrs import frozen
 from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import stats
+from ...combat import elevation, stats
 from ...combat.attack import distance_band
+from ...combat.features import STANDARD, full_durability, kind_of, section_at, structure_hex
 from ...combat.forecast import Forecast
 from ...combat.preview import FirePreview, WeaponPreview
 from ...combat.state import LOC_INDEX, Battle, Unit
 from ..battle_words import engine_text, first_fit, hex_name, overload_text, spend_phrases
 from ..glyphs import Glyphs
+from .hex_picture import MARKS
 from .panel_text import (
     FULL_NAMES,
     SHORT,
@@ -29,6 +31,10 @@ from .panel_text import (
     signed,
 )
 
+#: The entries a hit chance starts from, shown unsigned: a shot's `base`, and a shot at a
+#: structure's `structure` (O0.4, O3.6).
+BASE_ENTRIES = ("base", "structure")
+
 
 def modifier_tokens(weapon: WeaponPreview, full_names: bool, g: Glyphs, pal: Palette) -> list[Text]:
     """Every modifier of the weapon's chance as ``name value`` (the base unsigned); the
@@ -39,9 +45,10 @@ def modifier_tokens(weapon: WeaponPreview, full_names: bool, g: Glyphs, pal: Pal
     tokens: list[Text] = []
     for m in hc.modifiers:
         name = m.name if full_names else SHORT.get(m.name, m.name)
-        value = str(m.value) if m.name == "base" else signed(m.value)
+        base = m.name in BASE_ENTRIES
+        value = str(m.value) if base else signed(m.value)
         t = Text(f"{name} ")
-        t.append(value, style="bold" if m.value < 0 and m.name != "base" else "")
+        t.append(value, style="bold" if m.value < 0 and not base else "")
         tokens.append(t)
     if hc.total != hc.chance:
         tokens.append(Text(f"= {hc.total} {g.right} {hc.chance} (clamped)", style="dim"))
@@ -77,17 +84,32 @@ def _los_lines(preview: FirePreview, width: int, g: Glyphs) -> list[Text]:
     n = len(preview.los)
     if n == 0:
         return [Text("LOS: adjacent, no hex between")]
+    blocked = any(step.blocks and step.height is not None for step in preview.los)
     head = Text("LOS ", style="bold")
     head.append(f"{n} hex{'es' if n != 1 else ''} ")
-    head.append(f"{-total:+d}" if total else "clear", style="bold")
+    if blocked:  # O2.6, O3.2: no direct fire along this line
+        wall = next(step for step in preview.los if step.blocks)
+        what = "a structure" if wall.feature is not None else "high ground"
+        head.append(f"BLOCKED by {what}", style="bold reverse")
+    else:
+        head.append(f"{-total:+d}" if total else "clear", style="bold")
     head.append(":")
     tokens: list[Text] = []
     for step in preview.los:
         t = terrain[step.terrain]
         glyph = t.glyph if g.ascii else t.unicode
+        if step.feature is not None:  # O3.2: the feature stands for its hex
+            f = catalog().structures.kind(step.feature)
+            glyph = f.glyph if g.ascii else f.unicode
         text = f"{hex_name(step.hex)} {glyph}" if wide else glyph
         tok = Text(text)
-        if step.penalty:
+        if step.height:  # O2: the step's level
+            tok.append(f"^{step.height}")
+        if step.blocks and step.height is not None:  # O2.6: high ground
+            tok.append(MARKS["blocks"][0 if g.ascii else 1], style="bold reverse")
+        elif step.blocks:  # O3.2: a building or prop
+            tok.append(" blocks", style="bold")
+        elif step.penalty:
             tok.append(f"{-step.penalty:+d}", style="bold")
         tokens.append(tok)
     return flow(tokens, width, g, lead=head + Text(" "), indent=2)
@@ -126,7 +148,18 @@ def target_lines(
         attacker = None
 
     title = Text("Target ", style="bold")
-    if target is None:
+    section_hex = structure_hex(preview.target)
+    section = section_at(battle.structures, section_hex) if section_hex is not None else None
+    if section is not None:  # O3.6: a structure
+        kind = kind_of(section)
+        title.append(f"{kind.name} {hex_name(section.hex)}", style="bold")
+        variant = "" if section.variant == STANDARD else f" {g.sep} {section.variant}"
+        title.append(f" {g.sep} {section.durability}/{full_durability(section)}{variant}")
+        out.append(title)
+        dist = f"Distance {preview.distance} hex{'es' if preview.distance != 1 else ''}"
+        out.append(Text(f"{dist} {g.sep} a miss is re-rolled once"))
+        out.extend(_los_lines(preview, width, g))
+    elif target is None:
         title.append(preview.target)
         out.append(title)
     else:
@@ -157,6 +190,11 @@ def target_lines(
             out.extend(flow(words, width, g, lead=called, indent=2))
         band = distance_band(preview.distance).replace("_", " ") if preview.distance else ""
         dist = f"Distance {preview.distance} hex{'es' if preview.distance != 1 else ''}"
+        if attacker is not None and attacker.pos is not None and target.pos is not None:
+            # O2.5: d3 (hexes + levels) where the heights differ
+            dist = "Distance " + elevation.distance_words(
+                battle, attacker.pos, target.pos, dist.removeprefix("Distance ")
+            )
         out.append(Text(f"{dist} ({band})" if band else dist))
         out.extend(_los_lines(preview, width, g))
 
@@ -182,6 +220,8 @@ def target_lines(
     elif preview.firing:
         exp = Text("Expected damage ", style="bold")
         exp.append(f"{preview.expected:.1f}", style="bold")
+        if section is not None:
+            exp.append(" to durability")
         out.append(exp)
     if risk.called:
         out.extend(called_table(risk.called, width, g))

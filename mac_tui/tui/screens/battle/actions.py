@@ -28,6 +28,7 @@ from ....combat.commands import (
     CalledShot,
     EndActivation,
     FireGroup,
+    FireStructure,
     Move,
     Overwatch,
     ResetDeployment,
@@ -72,11 +73,12 @@ Legal = Callable[[Moment], bool]
 Why = Callable[[Mode, Moment], str | None]
 
 
-def offers(kind: type[Command]) -> Legal:
-    """Live while the engine accepts a command of this kind from the player."""
+def offers(*kinds: type[Command]) -> Legal:
+    """Live while the engine accepts a command of one of these kinds from the player (fire:
+    at a frame or, O3.6, at a structure)."""
 
     def legal(m: Moment) -> bool:
-        return m.offers(kind)
+        return any(m.offers(kind) for kind in kinds)
 
     return legal
 
@@ -189,7 +191,7 @@ ROWS: tuple[BattleAction, ...] = (
     # the action bar in battle, in its order
     _aim("move", "m", "Move", "Move", Move, offers(Move)),
     _aim("sprint", "r", "Sprint", "Sprint", Sprint, offers(Sprint)),
-    _aim("fire", "f", "Fire", "Fire", FireGroup, offers(FireGroup)),
+    _aim("fire", "f", "Fire", "Fire", FireGroup, offers(FireGroup, FireStructure)),
     _aim("called", "c", "Called", "Called shot", CalledShot, _called),
     _act("brace", "g", "Brace", "Brace", Brace),
     _act("overwatch", "o", "Overwatch", "Overwatch", Overwatch),

@@ -227,7 +227,13 @@ class BattleView:
         """The log pane anew: the legend, `lines`, and where a battle resumes."""
         log = self.screen.query_one(RichLog)
         log.clear()
-        log.write(legend(ascii_glyphs))
+        log.write(
+            legend(
+                ascii_glyphs,
+                levels=battle is not None and bool(battle.map.levels),
+                features=battle is not None and battle.rule("O3"),
+            )
+        )
         for line in lines:
             log.write(line)
         if battle is not None and battle.phase == "combat":

@@ -33,11 +33,23 @@ from attrs import frozen
 
 from ....catalog import LOCATION_ORDER, catalog
 from ....combat import preview, stats
-from ....combat.commands import CalledShot, Deploy, FireGroup, Move, Sprint, UseEquipment
+from ....combat.commands import (
+    CalledShot,
+    Deploy,
+    FireGroup,
+    FireStructure,
+    Move,
+    Sprint,
+    UseEquipment,
+)
+from ....combat.features import kind_of, section_at, structure_hex, structure_key
 from ....combat.firing import check_fire
 from ....combat.forecast import Forecast
+from ....combat.state import Battle, Unit
+from ....combat.structure_preview import structure_fire_preview
+from ....combat.structures import check_fire_structure, targetable
 from ....game import Command
-from ....hexgrid import Hex
+from ....hexgrid import Hex, distance
 from ....model import GameState
 from ....players.driver import next_decision
 from ....players.policy import Decision
@@ -198,6 +210,11 @@ class Jumping(_Ordering):
 
     def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         where = hex_name(cursor)
+        item = catalog().equipment[self.item]
+        if item.effect == "smoke":  # O3.10: the same hex-picking, for a smoke cloud
+            if cursor in self.reach(m):
+                return f"Smoke {where} and its neighbours for {item.value} rounds: Enter lays it"
+            return f"Smoke: {where} is beyond {item.range} hexes"
         if cursor in self.reach(m):
             return f"Jump to {where}: Enter goes"
         return f"Jump: {where} is out of reach"
@@ -215,35 +232,51 @@ class Aiming(_Ordering):
     follows_cursor = True
     location: ClassVar[str | None] = None  # the location the preview aims at
     verb: ClassVar[str] = "Fire"
+    structures: ClassVar[bool] = True  # O3.6: structures are targets too (not called shots)
+
+    @classmethod
+    def all_targets(cls, m: Moment) -> list[tuple[str, Hex]]:
+        """(id, hex) of every target, the enemy frames nearest first, then (O3.6) every
+        section with durability left, nearest first: Tab and the cursor go through both."""
+        battle, unit = m.battle, m.actor
+        if battle is None or unit is None:
+            return []
+        out = [(t.id, t.pos) for t in preview.targets(battle, unit) if t.pos is not None]
+        if cls.structures and battle.rule("O3") and unit.pos is not None:
+            here = unit.pos
+            sections = sorted(
+                (s for s in battle.structures if targetable(s)),
+                key=lambda s: (distance(here, s.hex), s.hex.r, s.hex.q),
+            )
+            out += [(structure_key(s.hex), s.hex) for s in sections]
+        return out
 
     @classmethod
     def aimed(cls, m: Moment) -> tuple[Self, Hex | None]:
         """Aim at the nearest target some group can hit, with the first group that can (and
-        the target's hex for the cursor); else at the nearest target with the first group."""
+        the target's hex for the cursor); else at the nearest target with the first group.
+        An enemy frame comes before any structure."""
         battle, unit = m.battle, m.actor
         if battle is None or unit is None:
             return cls(None, None), None
-        targets = preview.targets(battle, unit)
-        groups = sorted({c.group for c in m.legal if isinstance(c, FireGroup)})
-        for target in targets:
+        targets = cls.all_targets(m)
+        groups = sorted(stats.groups(unit))
+        for target, at in targets:
             for group in groups:
-                if not isinstance(check_fire(battle, unit, group, target.id, cls.location), str):
-                    return cls(target.id, group), target.pos
-        first = targets[0].id if targets else None
+                if not isinstance(_check(battle, unit, group, target, cls.location), str):
+                    return cls(target, group), at
+        first = targets[0][0] if targets else None
         return cls(first, min(stats.groups(unit), default=None)), None
 
     def cycled(self, m: Moment, step: int) -> tuple[Mode, Hex | None]:
         """The next target (`step` 1) or the previous one (-1), and its hex."""
-        battle, unit = m.battle, m.actor
-        if battle is None or unit is None:
-            return self, None
-        targets = preview.targets(battle, unit)
+        targets = self.all_targets(m)
         if not targets:
             return self, None
-        ids = [t.id for t in targets]
+        ids = [t for t, _ in targets]
         i = ids.index(self.target) if self.target in ids else -step
-        target = targets[(i + step) % len(targets)]
-        return attrs.evolve(self, target=target.id), target.pos
+        target, at = targets[(i + step) % len(targets)]
+        return attrs.evolve(self, target=target), at
 
     def with_group(self, m: Moment, group: int) -> Mode | Say:
         unit = m.actor
@@ -258,35 +291,50 @@ class Aiming(_Ordering):
         here = battle.occupant(h) if battle is not None else None
         if unit is not None and here is not None and here.side != unit.side:
             return attrs.evolve(self, target=here.id)
+        if (
+            unit is not None
+            and here is None
+            and self.structures
+            and battle is not None
+            and battle.rule("O3")
+            and targetable(section_at(battle.structures, h))
+        ):
+            return attrs.evolve(self, target=structure_key(h))
         return self
 
     def shot_preview(self, m: Moment) -> preview.FirePreview | None:
         unit = m.actor
         if unit is None or self.target is None or self.group is None:
             return None
+        at = structure_hex(self.target)
+        if at is not None and m.battle is not None:
+            return structure_fire_preview(m.battle, unit, self.group, at)
         return m.fire_preview(unit, self.group, self.target, self.location)
 
     def shot_risk(self, m: Moment) -> ShotRisk:
         unit = m.actor
         if unit is None or self.target is None or self.group is None:
             return NO_RISK
+        if structure_hex(self.target) is not None:
+            return NO_RISK  # the panel's expected durability damage says it
         return ShotRisk(forecast=m.forecast(unit, self.group, self.target, None))
 
     def overlay(self, m: Moment, cursor: Hex) -> Overlay:
         battle, unit = m.battle, m.actor
         if battle is None or unit is None:
             return NO_OVERLAY
-        targets = preview.targets(battle, unit)
-        marked = frozenset(t.pos for t in targets if t.pos is not None)
-        target = next((t for t in targets if t.id == self.target), None)
+        targets = self.all_targets(m)
+        marked = frozenset(at for _, at in targets)
+        target = next((at for t, at in targets if t == self.target), None)
         fp = self.shot_preview(m)
         if target is None or fp is None:
             return Overlay(targets=marked)
         return Overlay(
             targets=marked,
-            target=target.pos,
+            target=target,
             los=tuple(step.hex for step in fp.los),
             los_penalty=frozenset(step.hex for step in fp.los if step.penalty),
+            blocks=frozenset(step.hex for step in fp.los if step.blocks),
         )
 
     def prompt(self, m: Moment, cursor: Hex) -> Prompt:
@@ -295,7 +343,7 @@ class Aiming(_Ordering):
             return None
         if self.target is None or self.group is None:
             return "No target in range of any group: Esc cancels."
-        label = battle.unit(self.target).label
+        label = target_label(battle, self.target)
         return f"{self.verb}: group {self.group} at {label} · Enter fires · Tab target · 1-4"
 
     def pick(self, m: Moment, h: Hex) -> Reaction:
@@ -306,7 +354,27 @@ class Aiming(_Ordering):
         return self.shot(m, self.group, self.target)
 
     def shot(self, m: Moment, group: int, target: str) -> Reaction:
+        at = structure_hex(target)
+        if at is not None:
+            return FireStructure(group, at)
         return FireGroup(group, target)
+
+
+def _check(battle: Battle, unit: Unit, group: int, target: str, location: str | None) -> object:
+    """`check_fire`, or `check_fire_structure` for a structure's key (O3.6)."""
+    at = structure_hex(target)
+    if at is not None:
+        return check_fire_structure(battle, unit, group, at)
+    return check_fire(battle, unit, group, target, location)
+
+
+def target_label(battle: Battle, target: str) -> str:
+    """A frame's label, or a structure's kind and hex (`Ruin E5`)."""
+    at = structure_hex(target)
+    section = section_at(battle.structures, at) if at is not None else None
+    if section is not None:
+        return f"{kind_of(section).name} {hex_name(section.hex)}"
+    return battle.unit(target).label
 
 
 @frozen
@@ -318,6 +386,7 @@ class Firing(Aiming):
 class CallingShot(Aiming):
     # The called-shot modifier is the same for every location (§3.5): preview with one.
     location = "center_torso"
+    structures = False  # O3.6: never a called shot at a structure
     verb = "Called shot"
 
     def called_forecasts(self, m: Moment) -> tuple[tuple[str, Forecast], ...]:
