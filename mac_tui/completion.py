@@ -19,10 +19,12 @@ from .clitree import Argument, Command, command_tree
 
 def known_words() -> dict[str, tuple[str, ...]]:
     """The values the game knows for an argument, by its dest."""
-    from .rules_view import TABLES
+    from .catalog import catalog
+    from .rules_view import all_tables
     from .tui.themes import all_theme_names
 
-    return {"theme": all_theme_names(), "table": tuple(TABLES)}
+    # the rules tables of the core game and of the optional modules' data files
+    return {"theme": all_theme_names(), "table": tuple(all_tables(catalog()))}
 
 
 def _key(cmd: Command) -> str:

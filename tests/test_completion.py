@@ -47,6 +47,7 @@ BASH_CASES = [
     ("serve ", "ssh web scores keys -h --help"),
     ("serve ssh --max-s", "--max-sessions --max-spectators"),
     ("rules wea", "weapons"),
+    ("rules o2", "o2-landscape o2"),  # an optional module's tables, from its data file
     ("completion ", "-h --help bash zsh fish"),
     ("play --seed ", ""),
 ]
