@@ -20,6 +20,7 @@ reads and checks the file and replays its log once, hashing only the end state.
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import sys
 import time
@@ -301,9 +302,12 @@ def bench_ai(args: argparse.Namespace) -> int:
         if unknown:
             print(f"bench ai: no target {', '.join(unknown)} ({', '.join(aibench.TARGETS)})")
             return 2
+    from .ruleset import RulesetError, parse_ruleset
+
     try:
         load_policy(args.policy)
-    except SpecError as exc:
+        rules = parse_ruleset(args.rules)
+    except (SpecError, RulesetError) as exc:
         print(f"bench ai: {exc}")
         return 2
     seeds = dict(aibench.QUICK if args.quick else aibench.FULL)
@@ -327,7 +331,10 @@ def bench_ai(args: argparse.Namespace) -> int:
                 flush=True,
             )
     t0 = time.perf_counter()
-    lines = aibench.measure(
+    if rules and not args.json:
+        print(f"every game under the optional rules {','.join(rules)}", flush=True)
+    measure = functools.partial(aibench.measure, rules=rules)
+    lines = measure(
         targets, policy=args.policy, seeds=seeds, jobs=jobs, show_progress=show, on_line=shown
     )
     if args.json:
@@ -355,6 +362,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ai.add_argument("--quick", action="store_true", help="small samples, for development")
     ai.add_argument("--seeds", type=int, default=None, help="seeds per sample (all targets)")
     ai.add_argument("--policy", default="ai", help="the policy under test (default ai)")
+    ai.add_argument(
+        "--rules", default="", help="optional rules modules every game plays under, e.g. O2,O3"
+    )
     ai.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
     ai.add_argument("--json", action="store_true", help="print the lines as JSON")
     lab = p.add_argument_group("lab: battles/s/core and the lab's overhead (issue 15)")

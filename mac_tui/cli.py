@@ -16,11 +16,16 @@ from .cliserve import cmd_serve, serve_parser
 SHELLS = ("bash", "zsh", "fish")
 
 if TYPE_CHECKING:
+    from .ruleset import Ruleset
     from .save import SaveFile
     from .tui.config import GameOptions
 
 RULES_EPILOG = "Run `mac-tui rules` with no table to list the tables."
 POLICY_HELP = "ai, ai:tactics=N, ai-v1, greedy, random or FILE.py:FUNCTION (docs/bots.md)"
+RULES_HELP = (
+    "optional rules modules to play with, e.g. O2,O3 (default: the core game; "
+    "`mac-tui rules modules` lists them)"
+)
 
 
 @functools.cache
@@ -43,11 +48,12 @@ def _parser() -> argparse.ArgumentParser:
         help="play the game in the terminal (the default)",
         description="Open the title screen. --load opens a save at once; --seed and --name "
         "start a new campaign (both: at once; --seed alone asks only the company's name; "
-        "--name alone draws the seed).",
+        "--name alone draws the seed); --rules names its optional rules.",
     )
     play.add_argument("--load", metavar="SAVE", help="open this save at once")
     play.add_argument("--seed", type=_seed, metavar="N", help="start a new campaign with this seed")
     play.add_argument("--name", metavar="NAME", help="start a new campaign of this company")
+    play.add_argument("--rules", metavar="MODULES", help=f"with --seed/--name: {RULES_HELP}")
     _game_arguments(play)
     rules = sub.add_parser(
         "rules", help="print a rules table (Rich table or --json)", epilog=RULES_EPILOG
@@ -60,6 +66,10 @@ def _parser() -> argparse.ArgumentParser:
         "--difficulty", type=int, default=3, help="enemy force and map size (default 3)"
     )
     sim.add_argument("--battles", type=int, default=1, help="how many (seeds S, S+1, ...)")
+    sim.add_argument(
+        "--landscape", metavar="LANDSCAPE", help="a fixed landscape (default: drawn per seed)"
+    )
+    sim.add_argument("--rules", metavar="MODULES", default="", help=RULES_HELP)
     sim.add_argument("--log", metavar="FILE", help="write the battle log (JSON lines) here")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument(
@@ -85,6 +95,7 @@ def _parser() -> argparse.ArgumentParser:
     skirmish.add_argument(
         "--difficulty", type=int, default=3, help="enemy force and map size (default 3)"
     )
+    skirmish.add_argument("--rules", metavar="MODULES", default="", help=RULES_HELP)
     _game_arguments(skirmish)
     script = sub.add_parser("script", help="play a campaign headless from a command file")
     script.add_argument("file", help="one command per line (text form); '-' reads stdin")
@@ -195,6 +206,7 @@ def _duel_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     duel.add_argument(
         "--jobs", type=int, default=None, help="worker processes (default: the core count)"
     )
+    duel.add_argument("--rules", metavar="MODULES", default="", help=RULES_HELP)
     duel.add_argument("--cover", action="store_true", help="also measure cover use (docs/bots.md)")
     duel.add_argument("--log", metavar="FILE", help="write every battle's log (JSON lines) here")
     duel.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -206,27 +218,40 @@ def _data_error(exc: Exception) -> int:
     return 2
 
 
+def _ruleset(command: str, text: str | None) -> Ruleset | None:
+    """The optional rules `--rules` names (the core game when not given), or None after a
+    one-line error on stderr saying why they cannot be played (O0.1, O0.3)."""
+    from .ruleset import RulesetError, parse_ruleset
+
+    try:
+        return parse_ruleset(text or "")
+    except RulesetError as exc:
+        print(f"mac-tui {command}: --rules {text}: {exc}", file=sys.stderr)
+        return None
+
+
 def cmd_rules(table: str | None, as_json: bool) -> int:
     import json
 
     from .catalog import DataError, catalog
-    from .rules_view import TABLES, render, rows
+    from .rules_view import all_tables, render, rows
 
     try:
         cat = catalog()
     except DataError as exc:
         return _data_error(exc)
+    tables = all_tables(cat)
     if table is None:
         if as_json:
-            print(json.dumps({name: title for name, (title, _) in TABLES.items()}, indent=2))
+            print(json.dumps({name: title for name, (title, _) in tables.items()}, indent=2))
         else:
             print("Rules tables (mac-tui rules TABLE [--json]):")
-            for name, (title, _) in TABLES.items():
+            for name, (title, _) in tables.items():
                 print(f"  {name:<18} {title}")
         return 0
-    if table not in TABLES:
+    if table not in tables:
         print(
-            f"mac-tui rules: no table {table!r}; choose from: {', '.join(TABLES)}", file=sys.stderr
+            f"mac-tui rules: no table {table!r}; choose from: {', '.join(tables)}", file=sys.stderr
         )
         return 2
     if as_json:
@@ -249,11 +274,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.battles < 1:
         print("mac-tui sim: --battles must be at least 1", file=sys.stderr)
         return 2
-    from .combat.skirmish import difficulty_refusal
+    from .combat.skirmish import difficulty_refusal, landscape_refusal
 
-    reason = difficulty_refusal(args.difficulty)  # the bounds of the mission tables
+    # the bounds of the mission tables, the landscapes of the map tables
+    reason = difficulty_refusal(args.difficulty) or landscape_refusal(args.landscape)
     if reason:
         print(f"mac-tui sim: {reason}", file=sys.stderr)
+        return 2
+    ruleset = _ruleset("sim", args.rules)
+    if ruleset is None:
         return 2
     lance = [c.strip() for c in args.lance.split(",")] if args.lance else None
     try:
@@ -265,6 +294,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
             log_path=args.log,
             as_json=args.json,
             policies={"player": args.player_policy, "enemy": args.enemy_policy},
+            landscape=args.landscape,
+            ruleset=ruleset,
         )
     except ValueError as exc:  # SpecError included
         print(f"mac-tui sim: {exc}", file=sys.stderr)
@@ -314,6 +345,9 @@ def cmd_duel(args: argparse.Namespace) -> int:
         return refuse(f"--frames must be 1 to {most}")
     if args.difficulty is not None and (reason := difficulty_refusal(args.difficulty)):
         return refuse(reason)
+    ruleset = _ruleset("duel", args.rules)
+    if ruleset is None:
+        return 2
     try:
         if lance:
             lance_from_chassis(lance)
@@ -332,6 +366,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
         difficulty=args.difficulty,
         cover=args.cover,
         log=args.log is not None,
+        rules=ruleset,
     )
     jobs = args.jobs or len(os.sched_getaffinity(0))
     try:
@@ -472,20 +507,25 @@ def cmd_play(args: argparse.Namespace) -> int:
         catalog()
     except DataError as exc:
         return _data_error(exc)
-    new = args.seed is not None or args.name is not None
+    new = args.seed is not None or args.name is not None or args.rules is not None
     if args.load is not None and new:
         print(
-            "mac-tui play: --load opens a save, --seed and --name start a new campaign: "
-            "give one or the other",
+            "mac-tui play: --load opens a save, --seed, --name and --rules start a new "
+            "campaign: give one or the other",
             file=sys.stderr,
         )
+        return 2
+    ruleset = _ruleset("play", args.rules)
+    if ruleset is None:
         return 2
     if args.name is not None:
         from .campaign.commands import NewCampaign
         from .game import refusal
         from .model import initial_state
+        from .ruleset import format_ruleset
 
-        reason = refusal(initial_state(args.seed or 0), NewCampaign(args.name))
+        command = NewCampaign(args.name, rules=format_ruleset(ruleset))
+        reason = refusal(initial_state(args.seed or 0), command)
         if reason:
             print(f"mac-tui play: --name: {reason}", file=sys.stderr)
             return 2
@@ -503,7 +543,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     run(
         Path(args.load) if args.load else None,
         options=options,
-        new=NewGame(name=args.name, seed=args.seed) if new else None,
+        new=NewGame(name=args.name, seed=args.seed, rules=ruleset) if new else None,
     )
     return 0
 
@@ -521,6 +561,9 @@ def cmd_skirmish(args: argparse.Namespace) -> int:
     if reason:
         print(f"mac-tui skirmish: {reason}", file=sys.stderr)
         return 2
+    ruleset = _ruleset("skirmish", args.rules)
+    if ruleset is None:
+        return 2
     options = _game_options("skirmish", args)
     if options is None:
         return 2
@@ -528,7 +571,7 @@ def cmd_skirmish(args: argparse.Namespace) -> int:
     from .tui.screens.title import random_seed
 
     seed = args.seed if args.seed is not None else random_seed()
-    run(skirmish=(seed, args.difficulty), options=options)
+    run(skirmish=(seed, args.difficulty, ruleset), options=options)
     return 0
 
 

@@ -1,6 +1,8 @@
 """The rules tables as plain rows: JSON for tools, Rich tables for players (`mac-tui rules`).
 
-Rows are built from the catalog only; nothing here restates a rule number.
+Rows are built from the catalog only; nothing here restates a rule number. The optional rules
+modules are listed (`modules`), and each module's own data file, when it has one, gives tables
+of its own (`module_tables`), read generically.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 import attrs
 
 from .catalog import Catalog
+from .catalog.load import layered_file, module_order
 from .catalog.records import Chassis
 
 Row = dict[str, Any]
@@ -93,7 +96,72 @@ def _combat(cat: Catalog) -> list[Row]:
     return rows
 
 
-TABLES: dict[str, tuple[str, Callable[[Catalog], list[Row]]]] = {
+def _modules(cat: Catalog) -> list[Row]:
+    """The optional rules modules (O0): id, name, whether this version plays it, the modules
+    it cannot be played with (O0.3) and what it does."""
+    from . import ruleset
+
+    rows = []
+    for m in sorted(cat.modules, key=module_order):
+        record = cat.modules[m]
+        rows.append(
+            {
+                "module": record.id,
+                "name": record.name,
+                "playable": m in ruleset.PLAYABLE,
+                "excluded_with": [
+                    other
+                    for pair in cat.excluded_modules
+                    if m in pair.modules
+                    for other in pair.modules
+                    if other != m
+                ],
+                "summary": record.summary,
+            }
+        )
+    return rows
+
+
+Table = tuple[str, Callable[[Catalog], list[Row]]]
+
+
+def _fixed(rows: list[Row]) -> Callable[[Catalog], list[Row]]:
+    return lambda _: rows
+
+
+def module_tables(cat: Catalog) -> dict[str, Table]:
+    """The tables of each optional module's own data file (`data` in modules.toml) that
+    exists, read as they are written: one table per list of rows (`o2-landscape`), and one
+    of the module's single numbers (`o2`: section, its rule id when it names one with a
+    `rule` key, the number's name and value). Nothing here knows a module's
+    fields, so a module's file shows up as soon as it is there."""
+    out: dict[str, Table] = {}
+    for m in sorted(cat.modules, key=module_order):
+        record = cat.modules[m]
+        raw = layered_file(cat, record.data) if record.data else None
+        if not raw:
+            continue
+        key = m.lower()
+        where = f"{m} {record.name}"
+        singles: list[Row] = []
+        for name, value in raw.items():
+            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+                out[f"{key}-{name}"] = (f"{where}: {name}", _fixed([dict(v) for v in value]))
+            elif isinstance(value, dict):
+                rule_id = value.get("rule") if isinstance(value.get("rule"), str) else ""
+                singles += [
+                    {"section": name, "rule_id": rule_id, "rule": k, "setting": v}
+                    for k, v in value.items()
+                    if not (k == "rule" and rule_id)
+                ]
+            else:
+                singles.append({"section": "", "rule_id": "", "rule": name, "setting": value})
+        if singles:
+            out[key] = (f"{where}, data/{record.data}", _fixed(singles))
+    return out
+
+
+TABLES: dict[str, Table] = {
     "weapons": ("Weapons (§7.4, §3.1)", weapons),
     "chassis": ("Chassis (§8.3, §8.4)", chassis),
     "equipment": ("Equipment (§7.7)", _records(lambda c: c.equipment.values())),
@@ -136,11 +204,17 @@ TABLES: dict[str, tuple[str, Callable[[Catalog], list[Row]]]] = {
     "missions": ("Enemy forces (§16.1)", _records(lambda c: c.missions.enemy_force)),
     "difficulty": ("Mission difficulty (§16.2)", _single(lambda c: c.missions.difficulty)),
     "start": ("Starting conditions (§13.3)", _single(lambda c: c.start.company)),
+    "modules": ("Optional rules modules (O0)", _modules),
 }
 
 
+def all_tables(cat: Catalog) -> dict[str, Table]:
+    """Every rules table: the core game's, the modules', then each module's own."""
+    return {**TABLES, **module_tables(cat)}
+
+
 def rows(cat: Catalog, table: str) -> list[Row]:
-    return TABLES[table][1](cat)
+    return all_tables(cat)[table][1](cat)
 
 
 def _cell(value: Any) -> str:
@@ -190,9 +264,24 @@ HEADERS = {
     "market": "Mkt",
     "hiring": "Hire",
     "system": "System",
+    "module": "Module",
+    "playable": "Plays",
+    "excluded_with": "Not with",
+    "summary": "What it does",
+    "rule_id": "Id",
+    "setting": "Value",
 }
 # Only these columns wrap when a table is wider than the terminal; the rest stay whole.
-WRAPPING = {"name", "description", "identity", "territory", "gear", "notes"}
+WRAPPING = {
+    "name",
+    "description",
+    "identity",
+    "territory",
+    "gear",
+    "notes",
+    "summary",
+    "excluded_with",
+}
 # Columns that only tools need (ids, engine mechanism names) are left out of the Rich view.
 HIDDEN = {
     "id",
@@ -249,7 +338,7 @@ def render(cat: Catalog, table: str) -> Any:
     from rich import box
     from rich.table import Table
 
-    title, _ = TABLES[table]
+    title, _ = all_tables(cat)[table]
     data = _display_rows(cat, table)
     out = Table(
         title=title,
@@ -260,13 +349,24 @@ def render(cat: Catalog, table: str) -> Any:
         padding=0,
         show_edge=False,
     )
-    columns = [c for c in (data[0] if data else {}) if c not in HIDDEN or len(data[0]) <= 3]
+    first = data[0] if data else {}
+    module = table not in TABLES  # a module's own table: read from its file, any width
+    # ids are for tools, but a module's table without names shows them: they name its rows
+    columns = [
+        c
+        for c in first
+        if c not in HIDDEN or len(first) <= 3 or (c == "id" and module and "name" not in first)
+    ]
     for col in columns:
         numeric = all(
             isinstance(r.get(col), int) and not isinstance(r.get(col), bool) for r in data
         )
         header = HEADERS.get(col, col.replace("_", " "))
         wraps = col in WRAPPING
+        if module and col == "name":  # a module's wide table cuts other columns, never names
+            longest = max(len(_cell(r.get(col))) for r in data)
+            out.add_column(header, no_wrap=True, min_width=longest)
+            continue
         out.add_column(
             header,
             justify="right" if numeric else "left",

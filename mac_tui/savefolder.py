@@ -253,8 +253,9 @@ class Listing:
 
 
 def peek_header(path: Path) -> dict[str, Any]:
-    """A save's header, read through the safe reader without checking the rest; `SaveError`
-    naming the file when it is not a readable save."""
+    """A save's header, read through the safe reader without checking the rest, with the
+    save's `ruleset` (its optional rules, written only when there are some) among its keys;
+    `SaveError` naming the file when it is not a readable save."""
     try:
         doc = load_json(read_regular(path))
     except Refused as exc:
@@ -262,7 +263,10 @@ def peek_header(path: Path) -> dict[str, Any]:
     if not isinstance(doc, dict) or doc.get("magic") != MAGIC:
         raise SaveError(f"{path.name}: not a mac-tui save file.")
     header = doc.get("header")
-    return dict(header) if isinstance(header, dict) else {}
+    shown = dict(header) if isinstance(header, dict) else {}
+    if isinstance(doc.get("ruleset"), str):  # the optional rules (O0.1), beside the header
+        shown["ruleset"] = doc["ruleset"]
+    return shown
 
 
 def _main_of(name: str) -> str | None:

@@ -472,6 +472,9 @@ def test_the_height_line_is_symmetric_where_the_document_says(
     assert [(set(s.hexes), s.height) for s in there] == [
         (set(s.hexes), s.height) for s in reversed(back)
     ]
+    # the quick verdict is the steps' verdict, both ways
+    assert line_blocked(b, a, z) == any(s.blocks for s in there)
+    assert line_blocked(b, z, a) == any(s.blocks for s in back)
     if height_at(b, a) == height_at(b, z):
         higher = any(s.height > height_at(b, a) for s in there)
         assert line_blocked(b, a, z) == line_blocked(b, z, a) == higher

@@ -199,14 +199,22 @@ def cases(stages: Stages, wide: Session) -> dict[str, Opener]:
     bare.state = attrs.evolve(
         bare.state, campaign=attrs.evolve(bare.state.campaign, weapons=(), equipment=())
     )
+    ruled = copy(wide)  # the longest ruleset O0.3 allows of the modules that have files
+    assert ruled.state.campaign is not None
+    ruled.state = attrs.evolve(
+        ruled.state, campaign=attrs.evolve(ruled.state.campaign, ruleset=("O2", "O3"))
+    )
     return {
         "title": opened(None),
         "name-prompt": opened(None, "n"),
         "seed-prompt": opened(None, "n", *"Iron", "enter"),
         "quick-battle-choice": opened(None, "b"),
+        "optional-rules": opened(None, "b", "tab", "enter"),
+        "hub-with-rules": opened(ruled, "1"),
         "tutorial-deployment": opened(None, "t"),
         "tutorial-first-order": opened(None, "t", "a", "s"),
         "rules": opened(None, "r"),
+        "rules-last-table": opened(None, "r", "end"),  # the modules', or a module's own
         **{f"how-to-play-{n}": opened(None, "p", *["right_square_bracket"] * n) for n in range(6)},
         "settings": opened(None, "s"),
         "scores": opened(None, "h"),
@@ -236,9 +244,12 @@ CASES = [
     "name-prompt",
     "seed-prompt",
     "quick-battle-choice",
+    "optional-rules",
+    "hub-with-rules",
     "tutorial-deployment",
     "tutorial-first-order",
     "rules",
+    "rules-last-table",
     *(f"how-to-play-{n}" for n in range(6)),
     "settings",
     "scores",

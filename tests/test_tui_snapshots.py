@@ -22,6 +22,7 @@ import attrs
 import pytest
 from textual.widgets import Input
 
+from mac_tui import ruleset
 from mac_tui.campaign.commands import NewCampaign
 from mac_tui.catalog import catalog
 from mac_tui.combat.commands import FireGroup
@@ -151,6 +152,15 @@ def test_new_campaign_seed_prompt(
         await still_cursor(pilot)
 
     snap(size, run_before)
+
+
+@sized
+def test_optional_rules_choice(
+    snap: Snap, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quick battle's optional rules: O2 on, O1 highlighted and refused beside it."""
+    monkeypatch.setattr(ruleset, "PLAYABLE", frozenset({"O2", "O3"}))  # as O2 and O3 land
+    snap(size, press=["b", "tab", "enter", "space", "up"])
 
 
 @sized

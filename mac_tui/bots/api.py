@@ -129,6 +129,7 @@ __all__ = [
     "reach",
     "refusal",
     "round_number",
+    "rules",
     "step",
     "terrain",
     "to_act",
@@ -285,6 +286,12 @@ def other_side(side: Side) -> Side:
 def round_number(state: GameState) -> int:
     """The battle's round (0 before it starts)."""
     return _battle(state).round
+
+
+def rules(state: GameState) -> tuple[str, ...]:
+    """The optional rules modules the battle is played under, in module order (`("O2",
+    "O3")`; `()` for the core game): optional-rules O0.1."""
+    return _battle(state).ruleset
 
 
 # ---- the map -------------------------------------------------------------------------------

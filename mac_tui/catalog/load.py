@@ -192,6 +192,15 @@ def _read(src: _Source, name: str) -> tuple[str, dict[str, Any]]:
     return shown, raw
 
 
+def layered_file(cat: Catalog, name: str) -> dict[str, Any] | None:
+    """The raw tables of `data/NAME` with the catalog's mods layered over it, unchecked, or
+    None when the shipped folder has no such file (an optional module's file, shown by the
+    rules reference)."""
+    if not (cat.root / name).is_file():
+        return None
+    return _read(_Source(cat.root, cat.mods), name)[1]
+
+
 def _file(src: _Source, name: str, cls: type[T]) -> tuple[Builder, T]:
     shown, raw = _read(src, name)
     builder = Builder(shown)
@@ -509,6 +518,8 @@ def _load_modules(src: _Source) -> tuple[dict[str, r.Module], tuple[r.ExcludedPa
     for i, m in enumerate(modules_file.module):
         if not (m.id[:1] == "O" and m.id[1:].isdigit() and str(int(m.id[1:])) == m.id[1:]):
             ob.fail(f'module "{m.id}" (entry {i + 1}), field "id"', 'must be "O" and a number.')
+        if m.data and not (m.data.endswith(".toml") and Path(m.data).name == m.data):
+            ob.fail(f'module "{m.id}" (entry {i + 1}), field "data"', "must name a .toml file.")
     pairs: list[r.ExcludedPair] = []
     for i, pair in enumerate(modules_file.excluded):
         where = f"excluded (entry {i + 1})"

@@ -971,12 +971,15 @@ class StructuresFile:
 # --- modules.toml (optional rules, O0) --------------------------------------------------------
 @frozen(kw_only=True)
 class Module:
-    """One optional rules module (O1-O11): its id, name and a plain-words summary."""
+    """One optional rules module (O1-O11): its id, name and a plain-words summary, and the
+    file of `data/` that holds its own numbers, if it has one (the rules reference shows its
+    tables when the file exists)."""
 
     __toml_name__ = "module"
     id: str
     name: str
     summary: str
+    data: str = ""
 
 
 @frozen(kw_only=True)

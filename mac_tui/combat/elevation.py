@@ -20,6 +20,7 @@ call it unconditionally. Numbers come from `data/elevation.toml` (`catalog().ele
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Final
 
@@ -33,7 +34,7 @@ from ..dice import MAP_ELEVATION, Dice
 from ..hexgrid import Hex, distance, from_offset, line_steps
 from ..memo import ByIdentity
 from .damage import DamageReport, apply_damage
-from .features import Section, kind_of, section_at
+from .features import Section, kind_of
 from .mapgen import BattleMap, interior_indices, neighbour_indices
 from .state import LOC_INDEX, Battle
 
@@ -85,10 +86,17 @@ def level_at(bmap: BattleMap, h: Hex) -> int:
 
 def height_at(battle: Battle, h: Hex) -> int:
     """O2.1: a hex's height, ground level + the height of its O3 feature; a frame stands at
-    its hex's height (O3.5: on a roof). The one place heights come from."""
-    section = section_at(battle.structures, h)
-    feature = kind_of(section).height if section is not None else 0
-    return level_at(battle.map, h) + feature
+    its hex's height (0 off the map or without levels). Read from `heights`, the one place
+    heights come from."""
+    every = heights(battle)
+    if not every:
+        return 0
+    bmap = battle.map
+    q, r = h
+    col = q + (r - (r & 1)) // 2
+    if not (0 <= r < bmap.height and 0 <= col < bmap.width):
+        return 0
+    return every[r * bmap.width + col]
 
 
 #: Every hex's height with O3's features, per sections (and map): the same object while the
@@ -140,17 +148,24 @@ def attack_distance(battle: Battle, a: Hex, b: Hex) -> int:
 
 
 # --- O2.3 movement, O2.4 jumps ----------------------------------------------------------------
+_STEPS: ByIdentity[tuple[int, ...], dict[tuple[Hex, Hex], int | None]] = ByIdentity(16)
+
+
 def step_cost(battle: Battle, start: Hex, end: Hex) -> int | None:
     """O2.3: the extra movement of stepping from `start` into the adjacent `end`: the climb
     cost one level up, 0 level or down; None when `end` is more than `max_step` levels higher
     or lower (no Move, Sprint or reverse Move enters it). 0 with O2 off."""
     if not on(battle):
         return 0
+    known = _STEPS.get(heights(battle), lambda _: {}, battle.map)
+    key = (start, end)
+    if key in known:
+        return known[key]
     rise = height_at(battle, end) - height_at(battle, start)
     move = rules().movement
-    if abs(rise) > move.max_step:
-        return None
-    return move.climb_cost * rise if rise > 0 else 0
+    found = None if abs(rise) > move.max_step else move.climb_cost * rise if rise > 0 else 0
+    known[key] = found
+    return found
 
 
 def jump_length(battle: Battle, start: Hex, end: Hex) -> int:
@@ -211,10 +226,60 @@ def _trace(battle: Battle, a: Hex, b: Hex, structure: bool) -> tuple[LineStep, .
     return tuple(out)
 
 
+_BLOCKED: ByIdentity[tuple[int, ...], dict[tuple[Hex, Hex, bool], bool]] = ByIdentity(16)
+
+
 def line_blocked(battle: Battle, a: Hex, b: Hex, *, structure: bool = False) -> bool:
     """O2.6: whether the height line from a frame at `a` to `b` is blocked (never with O2
-    off): no direct attack and no sight along it."""
-    return any(s.blocks for s in height_line(battle, a, b, structure=structure))
+    off): no direct attack and no sight along it. `any(s.blocks for s in height_line(...))`,
+    worked out without building the steps (the AI asks it of every hex)."""
+    if not on(battle):
+        return False
+    every = heights(battle)
+    known = _BLOCKED.get(every, lambda _: {}, battle.map)
+    key = (a, b, structure)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = _blocks(battle.map, every, a, b, structure)
+    return found
+
+
+_TOPS: ByIdentity[tuple[int, ...], int] = ByIdentity(16)
+
+
+def _top(every: tuple[int, ...]) -> int:
+    """The highest height of a map."""
+    return _TOPS.get(every, lambda e: max(e, default=0))
+
+
+@functools.cache
+def _pattern(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The intervening steps of a line `dq, dr` long from the origin (`hexgrid.line_steps`
+    works in exact integers, so a line is the same wherever it starts)."""
+    return tuple(
+        tuple((h.q, h.r) for h in step) for step in line_steps(Hex(0, 0), Hex(dq, dr))[1:-1]
+    )
+
+
+def _blocks(bmap: BattleMap, every: tuple[int, ...], a: Hex, b: Hex, structure: bool) -> bool:
+    cfg = rules().height_line
+    width, rows = bmap.width, bmap.height
+
+    def at(q: int, r: int) -> int | None:
+        col = q + (r - (r & 1)) // 2
+        return every[r * width + col] if 0 <= r < rows and 0 <= col < width else None
+
+    n = distance(a, b)
+    eye = 2 * (at(*a) or 0) + cfg.eye
+    aim = 2 * (at(*b) or 0) + (cfg.structure_target if structure else cfg.target)
+    if 2 * _top(every) * n <= min(eye, aim) * n:  # nothing on the map rises above the line
+        return False
+    aq, ar = a
+    for i, step in enumerate(_pattern(b[0] - aq, b[1] - ar), start=1):
+        tops = [t for t in (at(aq + dq, ar + dr) for dq, dr in step) if t is not None]
+        if tops and 2 * max(tops) * n > eye * (n - i) + aim * i:
+            return True
+    return False
 
 
 # --- O2.7 the height modifier -----------------------------------------------------------------

@@ -228,7 +228,12 @@ def cmd_repeat(args: argparse.Namespace) -> int:
     if len(found) != 1:
         return _fail(f"{len(found)} stored runs have a key starting {args.key!r}: give more of it")
     row = found[0]
-    done = play(row["kind"], row["config"], row["seed"], row["key"])
+    from ..ruleset import RulesetError
+
+    try:
+        done = play(row["kind"], row["config"], row["seed"], row["key"])
+    except RulesetError as exc:  # a row of optional rules this version cannot play
+        return _fail(f"{row['key']}: rules {row['config'].get('rules')!r}: {exc}")
     same = dict(done.metrics) == row["metrics"]
     config = ", ".join(f"{k}={v}" for k, v in sorted(row["config"].items()))
     print(f"{row['key']}: {row['kind']} seed {row['seed']} ({config})")

@@ -14,7 +14,8 @@ A battle cell is a `players.duel.Setup`: policy `a` against policy `b`; with a `
 A plays the player's lance (`lance`, default the starting lance) against that difficulty's
 enemy played by B; without one the two sides are mirrored on `map` (a size, or "all") with
 `frames` frames drawn per seed (or the `lance`), each seed played twice, sides swapped.
-`landscape` fixes the landscape. A campaign cell is the autopilot playing `days` days with
+`landscape` fixes the landscape; `rules` names the optional rules modules played (`O2,O3`, also
+written `O2+O3`; "" is the core game). A campaign cell is the autopilot playing `days` days with
 its `strategy`. Both take `data`: a mod folder layered over the shipped tables ("" is the base
 game). Every value is checked before anything runs; a mistake is an `ExperimentError` naming
 the file, the key and the value.
@@ -38,6 +39,7 @@ from attrs import evolve, frozen
 from ..catalog import DataError
 from ..game import RULES_VERSION
 from ..players.specs import SpecError
+from ..ruleset import RulesetError, format_ruleset, parse_ruleset
 from .runs import battle_setup, catalog_for, check_config, code_digest, data_hash
 
 KINDS = ("battle", "campaign")
@@ -51,9 +53,10 @@ AXES: dict[str, dict[str, Any]] = {
         "frames": 2,
         "lance": "",
         "landscape": "",
+        "rules": "",
         "data": "",
     },
-    "campaign": {"strategy": "sensible", "days": 365, "data": ""},
+    "campaign": {"strategy": "sensible", "days": 365, "rules": "", "data": ""},
 }
 INT_AXES = ("difficulty", "frames", "days")
 MAX_SEEDS = 1_000_000
@@ -80,8 +83,9 @@ class Run:
 def run_key(kind: str, config: Mapping[str, Any], seed: int) -> str:
     """A hash of what the run plays: a mod counts by its contents (`data_hash`), not by where
     its folder is; the rules version and the code that plays it (`code_digest`) count too (a
-    store made under older rules, or by another AI or autopilot, plays again)."""
-    played = {k: v for k, v in config.items() if k != "data"}
+    store made under older rules, or by another AI or autopilot, plays again). The core game's
+    `rules` ("") is left out, so a run without optional rules keeps the key it always had."""
+    played = {k: v for k, v in config.items() if k != "data" and not (k == "rules" and not v)}
     what = [kind, played, seed, RULES_VERSION, code_digest()]
     text = json.dumps(what, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:24]
@@ -216,12 +220,23 @@ def _value(kind: str, key: str, value: object, fail: Any, where: str, base: Path
         return _whole(value, fail, where, 0, 10_000)
     if not isinstance(value, str):
         raise fail(where, f"expected text, found {value!r}")
+    if key == "rules":
+        return _rules(value, fail, where)
     if key == "data" and value:
         path = Path(value).expanduser()
         if base is not None and not path.is_absolute():
             path = base / path
         return str(path.resolve())
     return value.strip()
+
+
+def _rules(value: str, fail: Any, where: str) -> str:
+    """A ruleset value in its one written form (`O2,O3`; "" for the core game): `o3 o2`,
+    `O2+O3` and `core` are accepted too, so the same ruleset is always the same run."""
+    try:
+        return format_ruleset(parse_ruleset(value.replace("+", " ")))
+    except RulesetError as exc:
+        raise fail(where, f"rules {value!r}: {exc}") from None
 
 
 def _cell_problem(kind: str, config: Mapping[str, Any]) -> str | None:

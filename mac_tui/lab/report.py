@@ -32,12 +32,12 @@ def cell_rows(experiment: Experiment, runs: Sequence[Run], rows: Mapping[str, Ro
 
 
 def label_text(cell: Sequence[tuple[str, Any]]) -> str:
-    return " ".join(f"{k}={_short(v)}" for k, v in cell) or "all"
+    return " ".join(f"{k}={_short(v, k)}" for k, v in cell) or "all"
 
 
-def _short(value: Any) -> str:
+def _short(value: Any, key: str = "") -> str:
     if value == "":
-        return "base"
+        return "core" if key == "rules" else "base"  # no optional rules; no mod
     if isinstance(value, str) and "/" in value:
         return value.rstrip("/").rsplit("/", 1)[-1]
     return str(value)

@@ -22,6 +22,7 @@ from ..players.autopilot import STRATEGIES
 from ..players.autorun import autoplay
 from ..players.duel import Match, Setup, map_sizes, play_match
 from ..players.specs import load_policy
+from ..ruleset import parse_ruleset
 
 #: Campaign samples are taken at the start of each month of this many days.
 MONTH_DAYS = 30
@@ -107,6 +108,7 @@ def battle_setup(config: Mapping[str, Any], *, seeds: int = 1, first_seed: int =
         lance=_lance(str(config["lance"])),
         difficulty=config["difficulty"],
         landscape=str(config["landscape"]) or None,
+        rules=parse_ruleset(str(config.get("rules", ""))),
     )
 
 
@@ -224,7 +226,12 @@ def play_campaign(config: Mapping[str, Any], seed: int) -> tuple[dict[str, Any],
     diary = _Diary()
     days = int(config["days"])
     run = autoplay(
-        seed, days=days, missions=0, strategy=STRATEGIES[str(config["strategy"])], observe=diary.see
+        seed,
+        days=days,
+        missions=0,
+        strategy=STRATEGIES[str(config["strategy"])],
+        observe=diary.see,
+        rules=parse_ruleset(str(config.get("rules", ""))),
     )
     c = run.state.campaign
     assert c is not None

@@ -39,8 +39,10 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
 from attrs import frozen
 
+from ..ruleset import Ruleset, format_ruleset
 from .ai import FULL_TACTICS
 from .duel import GameResult, Setup, cover_use, map_sizes, timing, wilson
 from .duelreport import play_duel
@@ -101,8 +103,11 @@ def _share(k: int, n: int) -> dict[str, Any]:
 class Bench:
     """Runs the duels the chosen targets need (each once) and turns them into lines."""
 
-    def __init__(self, policy: str, seeds: dict[str, int], jobs: int, show: bool) -> None:
+    def __init__(
+        self, policy: str, seeds: dict[str, int], jobs: int, show: bool, rules: Ruleset = ()
+    ) -> None:
         self.policy = policy  # as flown: the difficulty and cover targets, the info rows
+        self.rules = rules  # the optional rules every game is played under (O0.1)
         self.strong = full_skill(policy)  # the strength targets
         self.seeds = seeds
         self.jobs = jobs
@@ -110,6 +115,7 @@ class Bench:
         self.runs: dict[Setup, list[GameResult]] = {}
 
     def games(self, setup: Setup, jobs: int | None = None) -> list[GameResult]:
+        setup = attrs.evolve(setup, rules=self.rules)
         if setup not in self.runs:
             self.runs[setup] = play_duel(
                 setup, self.jobs if jobs is None else jobs, show_progress=self.show
@@ -118,7 +124,8 @@ class Bench:
 
     def command(self, b: str, extra: str, seeds: int, jobs: str = "", a: str = "") -> str:
         a = a or self.policy
-        return f"mac-tui duel {a} {b} {extra} --seeds {seeds}{jobs}".replace("  ", " ")
+        rules = f" --rules {format_ruleset(self.rules)}" if self.rules else ""
+        return f"mac-tui duel {a} {b} {extra} --seeds {seeds}{jobs}{rules}".replace("  ", " ")
 
     def mirror(
         self,
@@ -264,10 +271,11 @@ def measure(
     jobs: int = 1,
     show_progress: bool = False,
     on_line: Callable[[Line], None] | None = None,
+    rules: Ruleset = (),
 ) -> list[Line]:
     """Every line of the chosen targets, in `TARGETS` order (`on_line` is told of each as soon
     as it is known)."""
-    bench = Bench(policy, dict(seeds or FULL), jobs, show_progress)
+    bench = Bench(policy, dict(seeds or FULL), jobs, show_progress, rules)
     lines: list[Line] = []
 
     def add(found: Sequence[Line]) -> None:

@@ -10,10 +10,12 @@ from collections.abc import Callable
 import attrs
 from attrs import frozen
 
+from ..campaign.commands import NewCampaign
 from ..model import GameState
+from ..ruleset import Ruleset, format_ruleset
 from ..script import run_line
 from ..session import Session
-from .autopilot import SENSIBLE, Strategy, fallback_lines, next_line
+from .autopilot import COMPANY, SENSIBLE, Strategy, fallback_lines, next_line
 
 
 @frozen(kw_only=True)
@@ -42,11 +44,14 @@ def autoplay(
     max_lines: int = 100_000,
     strategy: Strategy = SENSIBLE,
     observe: Callable[[GameState], None] | None = None,
+    rules: Ruleset = (),
 ) -> AutoRun:
     """Play a new game from `seed` with `strategy` until `days` days have passed and `missions`
     missions were played (between missions), or the run ends, or after `max_lines` lines (a
-    safety stop). `observe` sees the state after every accepted line."""
+    safety stop); the campaign is created with the optional rules `rules` (O0.1). `observe`
+    sees the state after every accepted line."""
     session = Session.new(seed)
+    opening = NewCampaign(COMPANY, rules=format_ruleset(rules)).to_text() if rules else None
     lines: list[str] = []
     refused = 0
     while len(lines) < max_lines:
@@ -58,7 +63,7 @@ def autoplay(
             done = days_passed(state) >= days and c.missions_played >= missions
             if done and state.battle is None and c.after_action is None:
                 break
-        line = next_line(state, strategy)
+        line = opening if opening and c is None else next_line(state, strategy)
         if line is None:
             break
         result = run_line(session, len(lines) + 1, line)

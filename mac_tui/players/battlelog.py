@@ -1,7 +1,8 @@
 """The battle log: one JSON object per line (docs/battle-log.md).
 
 The first line describes the battle (map terrain per hex, every frame with chassis, pilot,
-loadout, equipment and position); then one line per event; the last line is the result.
+loadout, equipment and position; the optional rules, `ruleset`, when there are some); then
+one line per event; the last line is the result.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from ..catalog import LOCATION_ORDER
 from ..combat.state import Battle, Side, Unit
 from ..core import Event
+from ..ruleset import format_ruleset
 from ..save import CONVERTER
 
 
@@ -74,6 +76,8 @@ def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None
         the_map["features"] = _features(battle)
     if policies is not None:
         head["policies"] = dict(policies)
+    if battle.ruleset:  # O0.7; a core battle's line is as it always was
+        head["ruleset"] = format_ruleset(battle.ruleset)
     return head
 
 

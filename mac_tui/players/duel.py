@@ -44,6 +44,7 @@ from ..combat.state import SIDES, PilotSkills, Side
 from ..core import Accepted
 from ..dice import MAP, Dice
 from ..model import GameState, initial_state
+from ..ruleset import Ruleset, format_ruleset
 from .policy import Decision, Policy
 from .sim import play
 from .specs import load_policy, parse_spec
@@ -121,6 +122,7 @@ class Setup:
     cover: bool = False
     log: bool = False
     landscape: str | None = None  # a fixed landscape (default: drawn from the seed)
+    rules: Ruleset = ()  # the optional rules modules both sides play under (O0.1)
 
     def matches(self) -> tuple[Match, ...]:
         seeds = range(self.first_seed, self.first_seed + self.seeds)
@@ -134,7 +136,9 @@ class Setup:
         """The game of `match`, set up and waiting for the player's deployment."""
         named = lance_from_chassis(self.lance) if self.lance else None
         if self.difficulty is not None:
-            return make_state(match.seed, self.difficulty, named, landscape=self.landscape)
+            return make_state(
+                match.seed, self.difficulty, named, landscape=self.landscape, ruleset=self.rules
+            )
         lance = named or mirror_lance(match.seed, self.frames)
         state = initial_state(match.seed)
         dice = Dice(state.rng)
@@ -148,6 +152,7 @@ class Setup:
             player_ai=True,
             player_withdrawal="never",
             enemy_withdrawal="never",
+            ruleset=self.rules,
         )
         return attrs.evolve(state, battle=battle, rng=dice.state())
 
@@ -486,6 +491,7 @@ def report(setup: Setup, games: Sequence[GameResult]) -> dict[str, Any]:
         "a": labels["a"],
         "b": labels["b"],
         "mode": "mirror" if setup.difficulty is None else f"difficulty {setup.difficulty}",
+        **({"rules": format_ruleset(setup.rules)} if setup.rules else {}),
         "lance": list(setup.lance) or (None if setup.difficulty is not None else setup.frames),
         "seeds": {"first": setup.first_seed, "count": setup.seeds},
         **_tally(games),

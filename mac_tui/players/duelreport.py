@@ -98,6 +98,8 @@ def print_report(doc: dict[str, Any]) -> None:
     a, b = doc["a"], doc["b"]
     lance = doc["lance"]
     what = f"{lance} frames a side" if isinstance(lance, int) else f"lance {lance or 'start'}"
+    if doc.get("rules"):
+        what += f", rules {doc['rules']}"
     table = Table(
         title=f"{a} (A) vs {b} (B): {doc['battles']} battles, {doc['mode']}, {what}, "
         f"seeds {doc['seeds']['first']}..{doc['seeds']['first'] + doc['seeds']['count'] - 1}",

@@ -19,6 +19,7 @@ from ..combat.state import Side
 from ..core import Accepted, Event
 from ..game import step
 from ..model import GameState
+from ..ruleset import Ruleset
 from . import battlelog
 from .ai import decide
 from .driver import MAX_COMMANDS, OnDecision, drive
@@ -157,10 +158,12 @@ def run_battle(
     policies: Mapping[Side, Policy] | None = None,
     log: list[str] | None = None,
     names: Mapping[Side, str] | None = None,
+    landscape: str | None = None,
+    ruleset: Ruleset = (),
 ) -> BattleSummary:
     """One AI-against-AI battle (or with the given policies, named by `names` in the log),
-    summarised."""
-    state = make_state(seed, difficulty, lance)
+    summarised; on `landscape` (default: drawn from the seed), under `ruleset` (O0.1)."""
+    state = make_state(seed, difficulty, lance, landscape=landscape, ruleset=ruleset)
     chosen: Mapping[Side, Policy] = policies or {"player": decide, "enemy": decide}
     end, events = play(state, chosen, log=log, names=names)
     commands = end.commands_applied - state.commands_applied

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..combat.skirmish import lance_from_chassis
 from ..combat.state import Side
+from ..ruleset import Ruleset, format_ruleset
 from .sim import BattleSummary, run_battle
 from .specs import load_policy, parse_spec
 
@@ -53,9 +54,12 @@ def run_many(
     log_path: str | None,
     as_json: bool,
     policies: Mapping[Side, str] | None = None,
+    landscape: str | None = None,
+    ruleset: Ruleset = (),
 ) -> int:
     """`battles` battles from `seed` on, each side played by the policy its spec names
-    (default: the AI on both); SpecError (a ValueError) for a bad spec."""
+    (default: the AI on both), on `landscape` (default: drawn per seed), under `ruleset`;
+    SpecError (a ValueError) for a bad spec."""
     frames = lance_from_chassis(lance) if lance else None
     names: Mapping[Side, str] = policies or {"player": "ai", "enemy": "ai"}
     seats = {side: load_policy(spec) for side, spec in names.items()}
@@ -72,7 +76,16 @@ def run_many(
     try:
         for i in range(battles):
             summaries.append(
-                run_battle(seed + i, difficulty, frames, policies=seats, log=log, names=labels)
+                run_battle(
+                    seed + i,
+                    difficulty,
+                    frames,
+                    policies=seats,
+                    log=log,
+                    names=labels,
+                    landscape=landscape,
+                    ruleset=ruleset,
+                )
             )
             if progress is not None:
                 progress.advance(task)
@@ -82,6 +95,8 @@ def run_many(
     if log_path and log is not None:
         Path(log_path).write_text("\n".join(log) + "\n", encoding="utf-8")
     report = {"policies": dict(labels), **aggregate(summaries)}
+    if ruleset:  # the optional rules played (O0.1); absent for the core game
+        report["rules"] = format_ruleset(ruleset)
     if as_json:
         print(json.dumps(report, indent=2))
         return 0
@@ -93,7 +108,8 @@ def _print(report: dict[str, Any], difficulty: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{report['battles']} battle(s), difficulty {difficulty}", box=None)
+    rules = f", rules {report['rules']}" if report.get("rules") else ""
+    table = Table(title=f"{report['battles']} battle(s), difficulty {difficulty}{rules}", box=None)
     table.add_column("", style="bold")
     table.add_column(f"player ({report['policies']['player']})", justify="right")
     table.add_column(f"enemy ({report['policies']['enemy']})", justify="right")

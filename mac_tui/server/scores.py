@@ -44,6 +44,7 @@ from .. import __version__
 from ..campaign.calendar import date_text
 from ..game import RULES_VERSION, fold
 from ..model import GameState, initial_state
+from ..ruleset import format_ruleset
 from ..safefile import Refused, read_json, read_regular
 from ..save import CONVERTER, SaveError, SaveFile, from_json, state_hash
 
@@ -70,6 +71,7 @@ class Score:
     file: str  # the save, relative to the folder the scores were collected from
     verified: bool = True  # False: a save of older rules, scored from its snapshot
     note: str = ""  # why the figures are not the snapshot's, or were not checked
+    rules: str = ""  # the optional rules played (O0.1), `O2,O3`; "" for the core game
 
     def rank_key(self) -> tuple[int, int, int, str, str, str]:
         return (-self.days, -self.missions_won, -self.credits, self.player, self.company, self.file)
@@ -90,6 +92,7 @@ class Score:
             "file": self.file,
             "verified": self.verified,
             "note": self.note,
+            **({"rules": self.rules} if self.rules else {}),
         }
 
 
@@ -208,9 +211,13 @@ class Figures:
     seed: int
     verified: bool  # False: a save of older rules, scored from its snapshot
     note: str  # why the score is not the snapshot's (or not checked), "" when it is
+    rules: str = ""  # the optional rules played (O0.1), `O2,O3`; "" for the core game
 
     def to_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+        doc = attrs.asdict(self)
+        if not self.rules:
+            del doc["rules"]  # a core game's figures are written as they always were
+        return doc
 
 
 def _figures(state: GameState, *, verified: bool, note: str) -> Figures | None:
@@ -227,6 +234,7 @@ def _figures(state: GameState, *, verified: bool, note: str) -> Figures | None:
         seed=state.seed,
         verified=verified,
         note=note,
+        rules=format_ruleset(state.ruleset),
     )
 
 
@@ -346,6 +354,7 @@ def make_score(player: str, shown: str, figures: Figures, ended_at: str, cause: 
         file=shown,
         verified=figures.verified,
         note=figures.note,
+        rules=figures.rules,
     )
 
 

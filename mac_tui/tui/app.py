@@ -30,6 +30,7 @@ from textual.driver import Driver
 from textual.screen import Screen
 
 from ..game import Accepted, Command, Event
+from ..ruleset import Ruleset, format_ruleset
 from ..save import SaveFile
 from ..session import Session, Verdict, saves_dir, verify
 from .config import GameOptions, Settings, load_settings
@@ -61,11 +62,13 @@ def _command_line_provider() -> type[Provider]:
 
 @frozen
 class NewGame:
-    """`mac-tui play --seed N --name NAME`: a new campaign at once. The name missing, the
-    company-name prompt comes up (the seed prompt is skipped); the seed missing, one is drawn."""
+    """`mac-tui play --seed N --name NAME [--rules O2,O3]`: a new campaign at once. The name
+    missing, the company-name prompt comes up (the seed prompt is skipped); the seed missing,
+    one is drawn; the optional rules are those given (the core game without --rules)."""
 
     name: str | None = None
     seed: int | None = None
+    rules: Ruleset = ()  # `--rules`: the campaign's optional rules (O0.1)
 
 
 def no_color() -> bool:
@@ -92,7 +95,7 @@ class MacApp(App[None]):
         settings: Settings | None = None,
         settings_problem: str | None = None,
         load: Path | None = None,
-        skirmish: tuple[int, int] | None = None,
+        skirmish: tuple[int, int, Ruleset] | None = None,
         clock: Clock | None = None,
         options: GameOptions | None = None,
         new: NewGame | None = None,
@@ -425,12 +428,13 @@ class MacApp(App[None]):
             self.push_screen(DebriefScreen())
             self.call_after_refresh(self.report_save)  # where and how it ended, for the scores
 
-    def start_skirmish(self, seed: int, difficulty: int) -> bool:
-        """A new quick battle with the starting lance, saved as skirmish-<seed>.json."""
+    def start_skirmish(self, seed: int, difficulty: int, rules: Ruleset = ()) -> bool:
+        """A new quick battle with the starting lance, under the optional rules `rules`,
+        saved as skirmish-<seed>.json."""
         from ..combat.skirmish import NewSkirmish
 
         session = Session.new(seed)
-        outcome = session.apply(NewSkirmish(difficulty))
+        outcome = session.apply(NewSkirmish(difficulty, rules=format_ruleset(rules)))
         if not isinstance(outcome, Accepted):
             self.notify(f"Refused: {outcome.reason}", severity="warning")
             return False
@@ -459,9 +463,9 @@ class MacApp(App[None]):
         if not isinstance(title, TitleScreen):
             return
         if new.name is None:
-            title.new_campaign(seed=new.seed)
+            title.new_campaign(seed=new.seed, rules=new.rules)
         else:
-            title.start(new.name, random_seed() if new.seed is None else new.seed)
+            title.start(new.name, random_seed() if new.seed is None else new.seed, new.rules)
 
     def act(self, command: Command) -> bool:
         """Apply a command for the player. Refusals show their reason; nothing changes."""
@@ -604,7 +608,7 @@ _IS_A_HOST: type[GameHost] = MacApp  # the screens' view of the app (tui/host.py
 
 def run(
     load: Path | None = None,
-    skirmish: tuple[int, int] | None = None,
+    skirmish: tuple[int, int, Ruleset] | None = None,
     options: GameOptions | None = None,
     new: NewGame | None = None,
 ) -> None:

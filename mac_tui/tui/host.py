@@ -16,6 +16,7 @@ from typing import Protocol, cast
 from textual.dom import DOMNode
 
 from ..game import Command, Event
+from ..ruleset import Ruleset
 from ..session import Session
 from .config import Settings
 from .pacing import Clock
@@ -61,7 +62,7 @@ class GameHost(Protocol):
 
     def new_save_path(self, company: str, seed: int) -> Path: ...
 
-    def start_skirmish(self, seed: int, difficulty: int) -> bool: ...
+    def start_skirmish(self, seed: int, difficulty: int, rules: Ruleset = ()) -> bool: ...
 
     def start_tutorial(self) -> bool: ...
 

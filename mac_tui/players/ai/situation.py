@@ -24,7 +24,6 @@ from typing import Final, NamedTuple
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat import stats
-from ...combat.elevation import step_cost
 from ...combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit
 from ...hexgrid import Hex, distance
 from .odds import NOTHING, Odds, hit_share, volley_odds
@@ -57,7 +56,8 @@ SETUP: Final = 0.6
 VICTORY: Final = 40.0  # putting the last enemy out of the fight
 GAMMA: Final = 0.6  # weight of the fire a position lets the frame bring next time
 BAND: Final = 0.6  # per hex away from the stance's preferred distance
-HIDDEN_BAND: Final = 2.0  # O2: the band's hexes with no enemy in sight, the way round added
+WAYS_KEPT: Final = 64  # O2: the fields `way_to_sight` works out, kept per map
+HIDDEN_BAND: Final = 4.0  # O2: the band's hexes with no enemy in sight, the way round added
 LOCATION_SHARE: Final = 0.6  # a location's weapons are worth this much of a kill's share
 LEGS_SHARE: Final = 0.25  # legs: share of the frame's kill value (it can no longer close)
 FOLLOW_UP_FLOOR: Final = 0.25  # the follow-up never takes the kill distance below this share
@@ -663,31 +663,37 @@ class Situation:
         toward its preferred distance."""
         if self._way is None:
             t = self.tables
-            bmap = self.battle.map
             reach = max(self.me.reach, 1)
-            targets = [e.unit.pos for e in self.enemies if e.unit.pos is not None]
-            way: dict[Hex, int] = {}
-            heap: list[tuple[int, Hex]] = []
-            for h in bmap.grid.hexes():
-                seen = [t.dist(h, p) for p in targets if p != h and t.los(h, p) < BLOCKED]
-                seen = [d for d in seen if d <= reach]
-                if seen:
-                    way[h] = abs(min(seen) - self.preferred)
-                    heap.append((way[h], h))
-            heapq.heapify(heap)
-            terrain = catalog().terrain
-            while heap:  # movement (§6.4, O2.3), backwards from the hexes with a line
-                v, h = heapq.heappop(heap)
-                if v != way[h]:
-                    continue
-                enter = terrain[bmap.terrain_at(h)].move_cost
-                for n in bmap.grid.neighbours(h):
-                    climb = step_cost(self.battle, n, h)
-                    if climb is not None and v + enter + climb < way.get(n, v + enter + climb + 1):
-                        way[n] = v + enter + climb
-                        heapq.heappush(heap, (way[n], n))
-            self._way = way
+            targets = tuple(e.unit.pos for e in self.enemies if e.unit.pos is not None)
+            key = (targets, reach, self.preferred)
+            known = t.ways.get(key)  # the same field for any frame with this reach and band
+            if known is None:
+                make_room(t.ways, WAYS_KEPT)
+                known = t.ways[key] = self._way_field(targets, reach)
+            self._way = known
         return self._way
+
+    def _way_field(self, targets: tuple[Hex, ...], reach: int) -> dict[Hex, int]:
+        t = self.tables
+        way: dict[Hex, int] = {}
+        heap: list[tuple[int, Hex]] = []
+        into = t.walks()
+        for h in into:
+            near = ((p, t.dist(h, p)) for p in targets if p != h)
+            seen = [d for p, d in near if d <= reach and t.los(h, p) < BLOCKED]
+            if seen:
+                way[h] = abs(min(seen) - self.preferred)
+                heap.append((way[h], h))
+        heapq.heapify(heap)
+        while heap:  # movement (§6.4, O2.3), backwards from the hexes with a line
+            v, h = heapq.heappop(heap)
+            if v != way[h]:
+                continue
+            for n, cost in into[h]:
+                if v + cost < way.get(n, v + cost + 1):
+                    way[n] = v + cost
+                    heapq.heappush(heap, (way[n], n))
+        return way
 
 
 def share(mine: float, others: float) -> float:

@@ -84,8 +84,11 @@ class MapTables:
         "map",
         "penalty",
         "raised",
+        "sights",
         "smoke",
         "structures",
+        "walk_graph",
+        "ways",
     )
 
     def __init__(
@@ -115,6 +118,11 @@ class MapTables:
         #: the battle the tables last served (its heights: O2); a map has levels only in O2
         self.battle: Battle | None = None
         self.raised = raised or bool(bmap.levels)
+        #: O2: the planner's fields of the way to a line of fire (`Situation.way_to_sight`)
+        self.ways: dict[tuple[tuple[Hex, ...], int, int], dict[Hex, int]] = {}
+        self.walk_graph: dict[Hex, tuple[tuple[Hex, int], ...]] | None = None
+        #: O2: (d3, `height` modifier) of a shot from one hex at another, as worked out once
+        self.sights: dict[tuple[Hex, Hex], tuple[int, int]] = {}
 
     def _layer(
         self, structures: tuple[Section, ...], smoke: tuple[Smoke, ...], raised: bool
@@ -153,16 +161,44 @@ class MapTables:
             self.los_cache[key] = value
         return value
 
+    def walks(self) -> dict[Hex, tuple[tuple[Hex, int], ...]]:
+        """O2: per hex, the neighbours a frame may walk in from and the movement it costs
+        (terrain, §6.4, and the climb, `elevation.step_cost`, O2.3): worked out once per map."""
+        if self.walk_graph is None:
+            terrain = catalog().terrain
+            bmap = self.map
+            graph: dict[Hex, tuple[tuple[Hex, int], ...]] = {}
+            for h in bmap.grid.hexes():
+                enter = terrain[bmap.terrain_at(h)].move_cost
+                ways = []
+                for n in bmap.grid.neighbours(h):
+                    climb = elevation.step_cost(self.battle, n, h) if self.battle else 0
+                    if climb is not None:
+                        ways.append((n, enter + climb))
+                graph[h] = tuple(ways)
+            self.walk_graph = graph
+        return self.walk_graph
+
     def dist(self, a: Hex, b: Hex) -> int:
         """The distance of a shot from `a` at `b`: d3 with O2 (O2.5), else the hex distance."""
         if self.raised and self.battle is not None:
-            return elevation.attack_distance(self.battle, a, b)
+            key = (a, b)
+            found = self.sights.get(key)
+            if found is None:
+                battle = self.battle
+                found = (
+                    elevation.attack_distance(battle, a, b),
+                    elevation.height_modifier(battle, a, b),
+                )
+                self.sights[key] = found
+            return found[0]
         return distance(a, b)
 
     def lift(self, a: Hex, b: Hex) -> int:
         """O2.7: the `height` modifier of a shot from `a` at `b` (0 on a flat map)."""
         if self.raised and self.battle is not None:
-            return elevation.height_modifier(self.battle, a, b)
+            self.dist(a, b)
+            return self.sights[(a, b)][1]
         return 0
 
 

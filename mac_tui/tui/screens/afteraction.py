@@ -27,6 +27,7 @@ from ...campaign.repair import (
 from ...campaign.salvage import item_name
 from ...campaign.state import AfterAction, Campaign, LedgerEntry
 from ...catalog import catalog
+from ...ruleset import describe_ruleset
 from ..battle_words import report_words
 from ..glyphs import UNICODE, Glyphs, glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
@@ -132,6 +133,8 @@ class AfterActionScreen(GameScreen):
 
     def report_text(self, c: Campaign, aa: AfterAction) -> str:
         lines = ["[b]Report[/b]", *(report_words(line) for line in aa.report), ""]
+        if c.ruleset:  # the optional rules the battle was fought under (O0.1)
+            lines[1:1] = [f"Optional rules: {describe_ruleset(c.ruleset)}"]
         lines.append("[b]Credits[/b]")
         entries = mission_ledger(c, aa.contract.id)
         for e in entries:

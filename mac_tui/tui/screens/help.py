@@ -8,6 +8,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
+from ...ruleset import describe_ruleset, format_ruleset
 from ..glyphs import glyphs_for
 
 
@@ -48,10 +49,14 @@ class HelpScreen(ModalScreen[None]):
         session = getattr(self.app, "session", None)
         if session is not None and getattr(self.under, "current_section", None) is not None:
             seed = session.state.seed
-            lines += [
-                f"This game's seed is {seed}: mac-tui play --seed {seed} starts it again.",
-                "",
-            ]
+            ruleset = session.state.ruleset
+            rules = f" --rules {format_ruleset(ruleset)}" if ruleset else ""
+            lines.append(
+                f"This game's seed is {seed}: mac-tui play --seed {seed}{rules} starts it again."
+            )
+            if ruleset:
+                lines.append(f"Optional rules: {describe_ruleset(ruleset)}.")
+            lines.append("")
         intro = getattr(self.under, "HELP", "")
         if intro:
             lines += [intro, ""]

@@ -1,4 +1,4 @@
-"""Load a save: each with its company, date, credits and missions won/played.
+"""Load a save: each with its company, date, credits, missions won/played and optional rules.
 
 The list comes from `save.list_saves`: every campaign of the saves folder, those whose file is
 missing or damaged but can be recovered from a backup included (marked so), and a file that
@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from ...ruleset import RulesetError, format_ruleset, parse_ruleset
 from ...savefolder import Listing, list_saves
 from ..host import host
 from ..widgets.footer import GameFooter
@@ -31,8 +32,20 @@ def _number(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def row_cells(listing: Listing) -> tuple[str, str, str, str, str]:
-    """(company, date, credits, missions, file) as the table shows them."""
+def rules_cell(header: dict[str, Any]) -> str:
+    """The optional rules a save is played with (`core` for none), marked when this version
+    of the game cannot play them (opening it says why)."""
+    text = header.get("ruleset")
+    if not isinstance(text, str) or not text:
+        return "core"
+    try:
+        return format_ruleset(parse_ruleset(text))
+    except RulesetError:
+        return f"{text[:16]} (cannot play)"
+
+
+def row_cells(listing: Listing) -> tuple[str, str, str, str, str, str]:
+    """(company, date, credits, missions, rules, file) as the table shows them."""
     h = listing.header
     company = _cell(h, "company")
     if listing.problem:
@@ -45,6 +58,7 @@ def row_cells(listing: Listing) -> tuple[str, str, str, str, str]:
         _cell(h, "date"),
         "-" if credits is None else f"{credits:,}",
         missions,
+        rules_cell(h),
         listing.path.name,
     )
 
@@ -59,7 +73,7 @@ class LoadScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Company", "Date", "Credits", "Missions", "File")
+        table.add_columns("Company", "Date", "Credits", "Missions", "Rules", "File")
         self.rows = list_saves(host(self).saves)
         for listing in self.rows:
             table.add_row(*(Text(cell) for cell in row_cells(listing)))

@@ -1,4 +1,6 @@
-"""The rules reference: every rules table (the same data as `mac-tui rules`), browsable.
+"""The rules reference: every rules table (the same data as `mac-tui rules`), browsable: the
+core game's, the optional rules modules (id, name, whether this version plays it, what it
+cannot be played with, a plain summary) and each module's own tables.
 
 The tables are listed on the left; the highlighted one is shown on the right, a row per
 record, its columns from the record's keys, as many as fit the width whole (nothing is cut);
@@ -20,7 +22,7 @@ from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...catalog import catalog
-from ...rules_view import HEADERS, TABLES, Row, _cell, rows
+from ...rules_view import HEADERS, Row, _cell, all_tables, rows
 from ..glyphs import UNICODE, Glyphs, glyphs_for
 from ..widgets.footer import GameFooter
 from ..widgets.table import GameTable
@@ -56,12 +58,13 @@ def cell(value: Any, g: Glyphs = UNICODE) -> Text:
 
 def fit_columns(data: list[Row], cols: list[str], room: int, g: Glyphs = UNICODE) -> list[str]:
     """The columns the table shows in `room` cells: the first always, then each that fits
-    whole (its header and every value at most `CELL_WIDTH`), in order."""
+    whole (its header and every value at most `CELL_WIDTH`, or any width for the row's name,
+    an optional module's say), in order."""
     shown: list[str] = []
     used = 0
     for n, c in enumerate(cols):
         width = max([len(header(c)), *(len(g.text(words(r.get(c)))) for r in data)]) + 2
-        if n == 0 or (width - 2 <= CELL_WIDTH and used + width <= room):
+        if n == 0 or ((width - 2 <= CELL_WIDTH or c == "name") and used + width <= room):
             shown.append(c)
             used += width
     return shown
@@ -80,7 +83,7 @@ class RulesScreen(Screen[None]):
     RulesScreen #rules-body { height: 1fr; }
     RulesScreen #rules-list { width: 22; height: 1fr; }
     RulesScreen #rules-right { width: 1fr; }
-    RulesScreen #rules-title { height: 1; padding: 0 1; text-style: bold; background: $surface; }
+    RulesScreen #rules-title { height: auto; padding: 0 1; text-style: bold; background: $surface; }
     RulesScreen #rules-detail-box { height: auto; max-height: 7; background: $surface; }
     RulesScreen #rules-detail { height: auto; padding: 0 1; }
     RulesScreen #rules-head { height: 1; padding: 0 1; background: $panel; }
@@ -88,7 +91,8 @@ class RulesScreen(Screen[None]):
 
     def __init__(self, table: str = "weapons") -> None:
         super().__init__()
-        self.table = table if table in TABLES else next(iter(TABLES))
+        self.tables = all_tables(catalog())  # the core game's, then the optional modules'
+        self.table = table if table in self.tables else next(iter(self.tables))
         self.data: list[Row] = []
         self.cols: list[str] = []  # every column of the table
         self.shown: list[str] = []  # those the table has room for
@@ -96,7 +100,7 @@ class RulesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("", id="rules-head")
         with Horizontal(id="rules-body"):
-            yield OptionList(*(Option(name, id=name) for name in TABLES), id="rules-list")
+            yield OptionList(*(Option(name, id=name) for name in self.tables), id="rules-list")
             with Vertical(id="rules-right"):
                 yield Static("", id="rules-title")
                 yield GameTable(id="rules-table", cursor_type="row", zebra_stripes=True)
@@ -110,7 +114,7 @@ class RulesScreen(Screen[None]):
             f"[b]Rules reference[/b] {g.sep} the tables behind the rules {g.sep} Esc: back"
         )
         options = self.query_one("#rules-list", OptionList)
-        options.highlighted = list(TABLES).index(self.table)
+        options.highlighted = list(self.tables).index(self.table)
         options.focus()
         self.show_table(self.table)
 
@@ -118,7 +122,7 @@ class RulesScreen(Screen[None]):
     def show_table(self, name: str) -> None:
         self.table = name
         g = glyphs_for(self)
-        title, _ = TABLES[name]
+        title, _ = self.tables[name]
         self.data = rows(catalog(), name)
         self.cols = columns(self.data)
         if g.ascii:  # the Unicode forms of glyphs cannot be shown in ASCII

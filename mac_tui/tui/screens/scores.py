@@ -5,7 +5,8 @@ data, so players see everyone's runs; the header then says "this server's saves"
 server's folder), else from the game's own saves folder. Each row's figures come from the state its
 save's commands rebuild (verified by replay, cached), read in a background thread so the
 screen opens at once. The highlighted row's seed, date and how the run ended are shown below
-the table; files that could not be read, and runs not scored as saved, are named there too.
+the table (and the optional rules it was played with, if any); files that could not be read,
+and runs not scored as saved, are named there too.
 Runs saved in this game's own saves folder are drawn in bold. At 100 columns or more the seed
 gets a column of its own and the names more room.
 """
@@ -237,6 +238,7 @@ class ScoresScreen(GameScreen):
         text = (
             f"{table.cursor_row + 1}. {s.company} by {s.player} {g.sep} seed {s.seed} {g.sep} "
             f"{s.missions_won} of {s.missions_played} missions won {g.sep} {outcome_text(s)}"
+            + (f" {g.sep} optional rules {s.rules}" if s.rules else "")
         )
         detail.update(Text(g.text(text)))
 

@@ -11,6 +11,7 @@ from textual.widgets import Static
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat.state import Battle, Unit
 from ...players import tutorial
+from ...ruleset import describe_ruleset
 from ..glyphs import is_ascii, plain
 from ..widgets.footer import GameFooter
 from ..widgets.hex_picture import frame_label
@@ -64,6 +65,7 @@ def report_text(battle: Battle, seed: int, tutorial: bool = False) -> str:
         f"[b]{skirmish_name(tutorial)}: {result}[/b]",
         f"Difficulty {battle.difficulty} · {catalog().landscape(battle.landscape).name} · "
         f"{battle.map.width}x{battle.map.height} · {rounds} · seed {seed}",
+        *([f"Optional rules: {describe_ruleset(battle.ruleset)}"] if battle.ruleset else []),
         "",
         "[b]Your lance[/b]",
         *(frame_line(battle, u) for u in battle.side_units("player")),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,10 +17,12 @@ from ...campaign.commands import NewCampaign
 from ...catalog import catalog
 from ...combat.setup import withdrawal_choices_text
 from ...game import Accepted
+from ...ruleset import Ruleset, format_ruleset
 from ...session import Session
 from ..host import host
-from ..widgets.dialogs import AskScreen, ChooseScreen
+from ..widgets.dialogs import Aside, AskScreen, ChooseScreen
 from ..widgets.footer import GameFooter
+from ..widgets.rules_choice import RulesetScreen, ruleset_words
 from .contracts import enemy_text
 
 BANNER = r"""
@@ -78,6 +81,10 @@ class TitleScreen(Screen[None]):
     TitleScreen OptionList { width: 40; height: auto; margin-top: 1; }
     TitleScreen #version { width: auto; color: $text-muted; }
     """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rules: Ruleset = ()  # the optional rules of the next new game (O0.1)
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -143,9 +150,28 @@ class TitleScreen(Screen[None]):
         elif what == "quit":
             host(self).request_quit()
 
-    def new_campaign(self, seed: int | None = None) -> None:
-        """Ask the company's name, then the seed (a random one offered); a seed given here
-        (`mac-tui play --seed N`) is used without asking."""
+    def rules_aside(self, what: str) -> Aside:
+        """The button of the new game's dialogs that chooses its optional rules (Tab, Enter)."""
+
+        def label() -> str:
+            return f"Optional rules: {ruleset_words(self.rules, 30)} (Tab, Enter: change)"
+
+        def press(done: Callable[[], None]) -> None:
+            def chosen(rules: Ruleset | None) -> None:
+                if rules is not None:
+                    self.rules = rules
+                    done()
+
+            self.app.push_screen(RulesetScreen(self.rules, what), chosen)
+
+        return Aside(label, press)
+
+    def new_campaign(self, seed: int | None = None, rules: Ruleset | None = None) -> None:
+        """Ask the company's name, then the seed (a random one offered) and the optional rules
+        (the button under the seed); a seed given here (`mac-tui play --seed N`) is used
+        without asking, and so are the rules then."""
+        if rules is not None:
+            self.rules = rules
         given = seed
         seed = random_seed() if seed is None else seed
 
@@ -172,6 +198,7 @@ class TitleScreen(Screen[None]):
                 AskScreen(
                     "Seed (Enter keeps this one; type another to replay a game):",
                     str(seed),
+                    aside=self.rules_aside("this campaign"),
                 ),
                 seeded,
             )
@@ -205,16 +232,24 @@ class TitleScreen(Screen[None]):
 
         def chosen(value: str | None) -> None:
             if value:
-                host(self).start_skirmish(random_seed(), int(value))
+                host(self).start_skirmish(random_seed(), int(value), self.rules)
 
         self.app.push_screen(
-            ChooseScreen("Quick battle: your starting lance against...", options), chosen
+            ChooseScreen(
+                "Quick battle: your starting lance against...",
+                options,
+                aside=self.rules_aside("this battle"),
+            ),
+            chosen,
         )
 
-    def start(self, name: str, seed: int) -> None:
+    def start(self, name: str, seed: int, rules: Ruleset | None = None) -> None:
+        """A new campaign under the optional rules chosen (or `rules`, from the command line)."""
+        if rules is not None:
+            self.rules = rules
         app = host(self)
         session = Session.new(seed)
-        outcome = session.apply(NewCampaign(name))
+        outcome = session.apply(NewCampaign(name, rules=format_ruleset(self.rules)))
         if not isinstance(outcome, Accepted):
             self.app.notify(f"Refused: {outcome.reason}", severity="warning")
             return

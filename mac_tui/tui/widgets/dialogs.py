@@ -3,8 +3,9 @@ drawn in the glyphs setting's form (ASCII only in ascii mode; app.tcss frames th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from attrs import frozen
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
@@ -26,7 +27,34 @@ DIALOG_CSS = """
 {name} Horizontal {{ height: auto; align-horizontal: right; margin-top: 1; }}
 {name} Button {{ margin-left: 2; }}
 {name} .prompt {{ width: 100%; height: auto; }}
+{name} #aside {{ width: 100%; margin-top: 1; }}
 """
+
+
+@frozen
+class Aside:
+    """A setting of what a dialog starts, shown as a button under the dialog's field (Tab
+    reaches it, Enter or a click presses it): the optional rules of a new game. `label()` is
+    its text; `press(done)` changes the setting (in a dialog of its own) and calls `done()`
+    to redraw the label."""
+
+    label: Callable[[], str]
+    press: Callable[[Callable[[], None]], None]
+
+
+def _aside_button(dialog: ModalScreen[str | None], aside: Aside | None) -> Button | None:
+    return None if aside is None else Button(glyphs_for(dialog.app).text(aside.label()), id="aside")
+
+
+def _press_aside(dialog: ModalScreen[str | None], aside: Aside | None) -> None:
+    if aside is None:
+        return
+
+    def done() -> None:
+        dialog.query_one("#aside", Button).label = glyphs_for(dialog.app).text(aside.label())
+        dialog.query_one("Input, OptionList").focus()  # Enter answers the dialog again
+
+    aside.press(done)
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -68,19 +96,27 @@ class AskScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     def __init__(
-        self, prompt: str, value: str = "", placeholder: str = "", suggest: bool = False
+        self,
+        prompt: str,
+        value: str = "",
+        placeholder: str = "",
+        suggest: bool = False,
+        aside: Aside | None = None,
     ) -> None:
         super().__init__()
         self.prompt = prompt
         self.value = value
         self.placeholder = placeholder
         self.suggest = suggest  # the placeholder is a suggestion Enter takes
+        self.aside = aside
 
     def compose(self) -> ComposeResult:
         g = glyphs_for(self.app)
         with Vertical():
             yield Static(g.text(self.prompt), classes="prompt")
             yield Input(value=self.value, placeholder=g.text(self.placeholder), id="answer")
+            if button := _aside_button(self, self.aside):
+                yield button
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -90,6 +126,10 @@ class AskScreen(ModalScreen[str | None]):
         if not value.strip() and self.suggest:
             value = self.placeholder
         self.dismiss(value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        _press_aside(self, self.aside)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -106,22 +146,31 @@ class ChooseScreen(ModalScreen[str | None]):
     )
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
-    def __init__(self, title: str, options: Sequence[tuple[str, str]]) -> None:
+    def __init__(
+        self, title: str, options: Sequence[tuple[str, str]], aside: Aside | None = None
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.options = list(options)
+        self.aside = aside
 
     def compose(self) -> ComposeResult:
         g = glyphs_for(self.app)
         with Vertical():
             yield Static(g.text(self.title_text), classes="prompt")
             yield OptionList(*(Option(g.text(label), id=value) for value, label in self.options))
+            if button := _aside_button(self, self.aside):
+                yield button
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        _press_aside(self, self.aside)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -1,5 +1,6 @@
 """The always-visible company status at the top of every hub screen: who, when, money, where;
-then fuel, reputation, standing, upkeep and the seed. Two lines at 80 columns; the parts are
+then fuel, reputation, standing, upkeep, the optional rules played (`Rules O2,O3`, none for the
+core game) and the seed. Two lines at 80 columns; the parts are
 packed to the width, so a long company name or place moves a part down a line instead of
 being cut. The seed is shown where the last line has room for it (from about 100 columns; at
 80 the help, ?, names it)."""
@@ -14,6 +15,7 @@ from ...campaign.calendar import date_text
 from ...campaign.timeflow import daily_upkeep
 from ...catalog import catalog
 from ...model import GameState
+from ...ruleset import format_ruleset
 from ..glyphs import glyphs, is_ascii
 
 
@@ -44,6 +46,8 @@ def status_parts(state: GameState) -> list[list[Text]]:
         part.append(f" {level.name[:3]} {value}")
         second.append(part)
     second.append(Text(f"Upkeep {daily_upkeep(c):,}/d"))
+    if c.ruleset:  # the optional rules played (O0.1); nothing for the core game
+        second.append(Text(f"Rules {format_ruleset(c.ruleset)}", style="bold"))
     if c.ended:
         second.append(Text("RUN OVER", style="bold red"))
     return [first, second, [Text(f"Seed {state.seed}", style="dim")]]

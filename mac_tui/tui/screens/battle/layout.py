@@ -23,6 +23,7 @@ from ....catalog import catalog
 from ....combat.setup import WITHDRAW_TEXT
 from ....combat.state import Battle
 from ....hexgrid import Hex
+from ....ruleset import format_ruleset
 from ...battle_words import first_fit, hex_name
 from ...glyphs import glyphs, plain
 from ...widgets.battle_panels import InitiativeTrack, SidePanel
@@ -123,7 +124,8 @@ def title_forms(
     battle: Battle, contract: str | None, seed: int, tutorial: bool = False
 ) -> tuple[str, ...]:
     """The battle's title, longest first: what it is (a contract, the tutorial or a quick
-    battle), where, and the game's seed."""
+    battle), where, the optional rules played (O0.1; none for the core game), and the game's
+    seed."""
     place = catalog().landscape(battle.landscape).name
     what = skirmish_name(tutorial) if contract is None else f"Contract {contract}"
     long = (
@@ -131,9 +133,11 @@ def title_forms(
         if contract is not None
         else f"{what} · difficulty {battle.difficulty} · {place}"
     )
+    rules = f" · rules {format_ruleset(battle.ruleset)}" if battle.ruleset else ""
     return (
-        f"{long} · seed {seed}",
-        f"{what} · {place} · seed {seed}",
+        f"{long}{rules} · seed {seed}",
+        f"{what} · {place}{rules} · seed {seed}",
+        f"{what}{rules} · seed {seed}",
         f"{what} · seed {seed}",
         f"seed {seed}",
     )
