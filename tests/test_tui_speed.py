@@ -121,6 +121,57 @@ async def test_a_table_restyled_for_focus_from_kept_rules_looks_as_one_matched_a
         assert styles_of(one) == fresh
 
 
+async def test_a_table_drawn_from_kept_cells_is_drawn_as_from_none() -> None:
+    """A table keeps its rendered cells across focus changes (and a look seen for the first
+    time adds to them): what it draws from them is what it draws with every cache empty,
+    focused or not, and after its cursor's colour changes under the same look (new CSS: the
+    cells drawn with the old colour must go)."""
+    from textual.cache import LRUCache
+    from textual.geometry import Region
+
+    caches = (
+        "_row_render_cache",
+        "_cell_render_cache",
+        "_row_renderable_cache",
+        "_line_cache",
+        "_offset_cache",
+        "_ordered_row_cache",
+    )
+
+    def drawn(table: GameTable) -> list[list[Segment]]:
+        return [list(strip) for strip in table.render_lines(Region(0, 0, *table.size))]
+
+    def afresh(table: GameTable) -> list[list[Segment]]:
+        """Drawn with empty caches, the table's own put back after (so they keep growing)."""
+        kept = {name: getattr(table, name) for name in caches}
+        for name in caches:
+            setattr(table, name, LRUCache(1000))
+        table._styles_cache.clear()
+        try:
+            return drawn(table)
+        finally:
+            for name, cache in kept.items():
+                setattr(table, name, cache)
+            table._styles_cache.clear()
+
+    app = Tables()
+    async with app.run_test(size=(60, 20)) as pilot:
+        one, two = app.query_one("#one", GameTable), app.query_one("#two", GameTable)
+        before: list[list[Segment]] = []
+        for round in range(6):
+            if round == 3:
+                before = drawn(one)
+                app.stylesheet.add_source("GameTable > .datatable--cursor { background: red; }")
+                app.refresh_css()
+                await pilot.pause()
+            for table in (one, two):
+                table.focus()
+                await pilot.pause()
+                for shown in (one, two):
+                    assert drawn(shown) == afresh(shown), (round, shown.id, shown.has_focus)
+        assert drawn(one) != before  # the new colour is drawn
+
+
 class Containers(App[None]):
     """A bare container of Textual's beside the same container drawing uniform lines, and
     one with a border (drawn as Textual draws it: its lines differ)."""

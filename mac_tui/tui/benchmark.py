@@ -20,8 +20,10 @@ default): a refresh waits for the next tick of the screen's update timer, unless
 has been idle for a tick already, which is the case for a person pressing keys; so the
 presses are spaced by `gap` (50 ms by default, like fast typing or key repeat at 20/s), and
 the latency is then the work itself. With `gap=0` (a storm of keys) the latency would include
-up to one frame (16.7 ms) of pacing. `cpu` is the process CPU time over the same interval
-(`time.process_time`), i.e. the work without any waiting.
+up to one frame (16.7 ms) of pacing. `cpu` is the CPU time of the app's event loop over the
+same interval (`time.thread_time` in the loop's thread), i.e. the key's work without any
+waiting; background workers (the contracts board's threat assessment, a save's check by
+replay) run in threads of their own and are not counted as a key's cost.
 
 A key may cause more than one frame (a focus change's events reach the widgets after the
 first repaint, and they paint again): `settled` is the CPU time from the key to the last of
@@ -107,7 +109,7 @@ class _DisplayProbe:
         if isinstance(renderable, CompositorUpdate):
             renderable.render_segments(self.app.console)
             self.at = time.perf_counter()
-            self.cpu_at = time.process_time()
+            self.cpu_at = time.thread_time()
             self.frames += 1
             self.done.set()
 
@@ -146,7 +148,7 @@ async def measure(
                 await asyncio.sleep(gap)
                 probe.done.clear()
                 event = events.Key(key, key if len(key) == 1 else None)
-                c0 = time.process_time()
+                c0 = time.thread_time()
                 t0 = time.perf_counter()
                 driver.process_message(event)
                 try:

@@ -13,7 +13,9 @@ of its own), and at 80 columns lets the last keys run off the edge (`? Help` dra
 - **it is cheap**: a change of the bindings only marks it for a repaint; the keys are read
   when the line is drawn, once a frame, in the same frame as the change that caused it; a
   screen whose keys follow a few values of its own says so (`footer_token()`: the battle's
-  mode and moment), and with the same token and focus the keys are not read again;
+  mode and moment), and with the same token and focus the keys are not read again, nor
+  with a token and focus it has read them under lately (a mode left and come back to: f,
+  then Esc, reads no key);
 - **keys work as in Textual's footer**: an illegal key is dimmed (and struck through, so
   colour is never the only sign), a click on a key presses it.
 """
@@ -69,6 +71,9 @@ class GameFooter(KeepsStrips, Widget):
         self._shows: tuple[object, object, object] | None = None
         self._pending = False  # a repaint asked for and not drawn yet
         self._fresh: tuple[int, list[Shown]] | None = None  # keys read for that repaint
+        # the keys read lately, by (focus, the screen's `footer_token`, width): the token says
+        # they are the same while it is (only for screens that have one)
+        self._read: dict[tuple[object, object, int], list[Shown]] = {}
 
     def notify_style_update(self) -> None:
         self._styles = None  # Textual forgets them on every refresh; here on a new style
@@ -93,7 +98,7 @@ class GameFooter(KeepsStrips, Widget):
             if token is not None and token == shows[2]:
                 return  # the screen says its keys are the ones drawn: not even read
             width = self.size.width
-            keys = self.fitted(width)
+            keys = self.keys(width, token)
             if self._signature(keys) == shows[1]:
                 return
             self._fresh = (width, keys)  # the repaint, in this frame, draws these
@@ -130,6 +135,19 @@ class GameFooter(KeepsStrips, Widget):
             keys = [k for k in keys if not _is(k[0], dropped)]
         return keys
 
+    def keys(self, width: int, token: object) -> list[Shown]:
+        """`fitted(width)`, read once per focus and `footer_token` (None: every time)."""
+        if token is None:
+            return self.fitted(width)
+        key = (self.screen.focused, token, width)
+        keys = self._read.get(key)
+        if keys is None:
+            keys = self.fitted(width)
+            if len(self._read) >= KEPT_LINES:
+                del self._read[next(iter(self._read))]  # the oldest
+            self._read[key] = keys
+        return keys
+
     def key_display(self, binding: Binding) -> str:
         """The key as the footer shows it (asked of the app once per key and binding)."""
         found = self._displays.get((binding.key, binding.id or ""))
@@ -164,10 +182,11 @@ class GameFooter(KeepsStrips, Widget):
         key_style, off_style = self.key_styles()
         fresh, self._fresh = self._fresh, None
         width = self.size.width
-        keys = fresh[1] if fresh is not None and fresh[0] == width else self.fitted(width)
+        token = footer_token(self.screen)
+        keys = fresh[1] if fresh is not None and fresh[0] == width else self.keys(width, token)
         signature = self._signature(keys)
         self._pending = False
-        self._shows = (self.screen.focused, signature, footer_token(self.screen))
+        self._shows = (self.screen.focused, signature, token)
         drawn = self._drawn.get(signature)
         if drawn is not None:
             self._hits = drawn[1]

@@ -25,7 +25,7 @@ from textual.strip import Strip
 from textual.widgets import Input, Static
 
 from ..glyphs import glyphs_for
-from ..internals import RestylesOnChange
+from ..internals import KeepsStyledLines, RestylesOnChange
 from .focus_styles import KeepsFocusStyles
 from .footer import GameFooter
 from .uniform import UniformLines
@@ -63,7 +63,7 @@ def matches(lines: Sequence[str], word: str) -> list[int]:
     return [i for i, line in enumerate(lines) if needle and needle in line.lower()]
 
 
-class LogView(KeepsFocusStyles, ScrollView, can_focus=True):
+class LogView(KeepsStyledLines, KeepsFocusStyles, ScrollView, can_focus=True):
     """Lines of text, wrapped to the width, with the matches of a search marked."""
 
     DEFAULT_CSS = "LogView { height: 1fr; scrollbar-size: 1 1; }"

@@ -20,6 +20,8 @@ from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
 
+from ..internals import KeepsStyledLines
+
 if TYPE_CHECKING:
     _Mixin = Widget  # what the mixin is mixed into
 else:
@@ -29,7 +31,7 @@ KEPT = 8  # pictures kept per widget (a battle mode's footer and the one it retu
 Kept = tuple[list[Strip], object]  # the strips and the picture itself
 
 
-class KeepsStrips(_Mixin):
+class KeepsStrips(KeepsStyledLines):
     """See the module docstring."""
 
     _kept_strips: dict[tuple[object, ...], Kept]

@@ -5,11 +5,15 @@ Textual's `Static` turns the words into a new picture on each update, wraps it a
 its height, asks for a new layout of the screen and draws its lines afresh (a millisecond at
 80 columns for a two-line hint). `MessageLine.say` keeps the picture of the last few texts, so
 the same words are the same picture, whose lines `KeepsStrips` keeps (per size and look), and
-their height per width; the screen is laid out again only when the height changes.
+their height per width; the screen is laid out again only when the height changes, and then
+once: Textual would lay it out a second time, in a frame of its own, because the new layout gave
+the line a new size (`Widget._size_updated` sets its virtual size through the reactive, which
+asks for a layout), though the line's height comes from its words, never from that size.
 """
 
 from __future__ import annotations
 
+from textual.geometry import Size
 from textual.visual import Visual
 from textual.widgets import Static
 
@@ -51,3 +55,9 @@ class MessageLine(KeepsStrips, Static):
             )
         if height != before.height:
             self.refresh(layout=True)
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # The new size of a layout the line's words asked for: nothing to lay out again.
+        return super()._size_updated(size, virtual_size, container_size, layout=False)

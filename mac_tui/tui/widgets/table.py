@@ -5,8 +5,11 @@
 - It keeps its rendered cells when only its focus changes. Textual's table throws away every
   rendered cell, row and line on any style update, and focus is one: each time a hub section
   comes forward its table would render every visible cell again. Its caches are keyed by the
-  styles and the focus state already, so they are kept while the table's own style and its
-  component styles are ones it has drawn with before (a theme change is not: then they go).
+  focus state (the pseudo-classes) and the table's own style already, not by its component
+  styles (the cursor's, the header's...): so they are kept unless the component styles under
+  a focus state and style it has drawn with before are new (a theme change: then they go). A
+  focus state seen for the first time (a section's table focused, then blurred, for the first
+  time) adds its cells to the others' (2-4 ms a hub key, the first visits of each section).
 - It keeps its rendered lines when only its height changes (a hub section's message line
   taking two lines instead of one): Textual's table forgets them on every resize, though each
   is kept by the width it was drawn at.
@@ -29,10 +32,11 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
 
+from ..internals import KeepsStyledLines
 from .focus_styles import KeepsFocusStyles
 
 
-class GameTable(KeepsFocusStyles, DataTable[Any]):
+class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("home", "first_row", "First row", show=False),
         Binding("end", "last_row", "Last row", show=False),
@@ -40,7 +44,8 @@ class GameTable(KeepsFocusStyles, DataTable[Any]):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._drawn_styles: set[tuple[object, ...]] = set()
+        # component styles drawn with, by (focus state, the table's style)
+        self._drawn_styles: dict[tuple[object, ...], tuple[object, ...]] = {}
         self._drawn_width: int | None = None  # the width of the last resize
         self._painting: Style | None = None  # the table's style, while it repaints
 
@@ -88,9 +93,13 @@ class GameTable(KeepsFocusStyles, DataTable[Any]):
         except KeyError:  # its component styles are not there yet: the first styling
             super().notify_style_update()
             return
-        if signature in self._drawn_styles:
+        # (focus state, the table's style): what its caches are keyed by; the rest is not
+        look, components = signature[:2], signature[2:]
+        drawn = self._drawn_styles.get(look)
+        if drawn is None or drawn == components:
+            self._drawn_styles[look] = components
             self._get_styles_to_render_cell.cache_clear()  # not keyed by the focus
             self.refresh()
             return
-        self._drawn_styles.add(signature)
+        self._drawn_styles = {look: components}  # new components under a look drawn: anew
         super().notify_style_update()
