@@ -132,7 +132,7 @@ def test_no_color_sends_no_colour_at_all(tmp_path: Path) -> None:
     [
         (
             ["play", "--load", "x.json", "--seed", "3"],
-            "mac-tui play: --load opens a save, --seed and --name start a new campaign: "
+            "mac-tui play: --load opens a save, --seed, --name and --rules start a new campaign: "
             "give one or the other",
         ),
         (["play", "--theme", "sparkly"], "mac-tui play: no theme 'sparkly'; choose from: mac-dark"),
