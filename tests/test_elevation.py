@@ -650,3 +650,31 @@ def test_reachable_steps_with_a_cost_that_ignores_the_way_in_is_reachable(
 
     start = at(5)
     assert reachable_steps(start, budget, lambda _, h: cost(h)) == reachable(start, budget, cost)
+
+
+# --- R30 under O2 (ruling O2d) ----------------------------------------------------------------
+def _legless(u: Unit) -> Unit:
+    structure = list(u.structure)
+    structure[LOC_INDEX["legs"]] = 0
+    return attrs.evolve(u, structure=tuple(structure))
+
+
+def test_two_legless_frames_a_hill_hides_from_each_other_are_a_stalemate() -> None:
+    """Ruling O2d: a level-1 hill hides two level-0 frames from each other (O2.6: 2*1*6 = 12 >
+    2*3 + 1*3 = 9 at step 3), for good when neither can move: R30 ends the battle, though each
+    is within the other's range by hex distance. Flat ground, or a weapon that fires
+    indirectly (R10), keeps it going."""
+    from mac_tui.combat.flow import check_end, stalemate
+
+    laser = (weapon("medium_laser", "right_arm"),)
+    pair = (_legless(enforcer(0)), _legless(raider(6, weapons=laser)))
+    hill = "000" + "1" + "0" * (WIDTH - 4)
+    hidden = attrs.evolve(battle(*pair, row1=hill), round=3)
+    assert elevation.ground_blocked(hidden, at(0), at(6))
+    found = stalemate(hidden)
+    assert found is not None and [f[0] for f in found.frames] == ["ghost", "raider"]
+    assert check_end(hidden)[0].result == "withdrawal"
+    assert stalemate(battle(*pair)) is None  # flat: each reaches the other
+    assert stalemate(battle(*pair, row1=hill, rules=())) is None  # O2 off: no hill
+    lrm = _legless(attrs.evolve(enforcer(0), weapons=(weapon("lrm_15", "left_torso"),)))
+    assert stalemate(battle(lrm, pair[1], row1=hill)) is None  # indirect fire may still reach

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import attrs
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,7 +59,7 @@ from mac_tui.combat.structures import (
 from mac_tui.core import Accepted
 from mac_tui.dice import MAP_FEATURES, Dice, RngState
 from mac_tui.game import parse_command, refusal, step
-from mac_tui.hexgrid import Hex, from_offset
+from mac_tui.hexgrid import Hex, from_offset, line_steps
 from mac_tui.players import battlelog
 
 from .rulebook import SHARED, Doc
@@ -727,6 +728,35 @@ def test_the_ai_fires_at_the_wall_between_it_and_its_target() -> None:
     assert structure_shot(_ai_state(walled)) == FireStructure(1, at(3))
     open_field = o3(battle(ghost(), raider(6)), new_section(at(3, 2), "low_building"))
     assert structure_shot(_ai_state(open_field)) is None
+
+
+@pytest.mark.parametrize("wall", [Hex(3, 0), Hex(3, 1)])
+def test_the_ai_fires_at_a_wall_the_line_runs_beside(wall: Hex) -> None:
+    """From (1,1) to (5,0) the line runs exactly between (3,0) and (3,1) (R29/G5: the one worse
+    for the shooter counts, for the O2.6 height line the higher); a High building on either
+    hex walls the target off, so that hex is the shot, whichever of the two the line's step
+    names first (with O2 on the step is named by its first hex and blocks by the higher)."""
+    from mac_tui.players.ai.structures import structure_shot
+
+    assert [len(step) for step in line_steps(Hex(1, 1), Hex(5, 0))] == [1, 1, 2, 1, 1]
+    for rules in (("O3",), ("O2", "O3")):
+        b = o3(
+            battle(ghost(pos=Hex(1, 1)), raider(pos=Hex(5, 0))), new_section(wall, "high_building")
+        )
+        b = attrs.evolve(b, ruleset=rules)
+        assert structure_shot(_ai_state(b)) == FireStructure(1, wall), rules
+
+
+def test_the_ais_way_round_high_ground_walks_as_frames_may() -> None:
+    """O2.10 with O3: the AI's walk graph (its way to a line of fire) enters features as
+    `movement.reach` does: never a fuel tank, a ruin at its cost of 2, open ground at 1."""
+    from mac_tui.players.ai.tables import MapTables
+
+    b = o3(battle(ghost(), raider(6)), new_section(at(3), "fuel_tank"), new_section(at(4), "ruin"))
+    walks = MapTables(b.map, b.structures, b.smoke, True).walks()
+    assert walks[at(3)] == ()
+    assert walks[at(4)] and {cost for _, cost in walks[at(4)]} == {2}
+    assert {cost for _, cost in walks[at(5)]} == {1}
 
 
 def test_the_ai_never_shoots_a_fuel_tank_beside_its_own_frames() -> None:

@@ -244,6 +244,15 @@ def line_blocked(battle: Battle, a: Hex, b: Hex, *, structure: bool = False) -> 
     return found
 
 
+def ground_blocked(battle: Battle, a: Hex, b: Hex) -> bool:
+    """O2.6 on the ground alone: whether the hills and mesas block the line from a frame at
+    `a` to `b` whatever becomes of the O3 features (which can be shot away); never with O2
+    off. R30's stalemate asks it (ruling O2d)."""
+    if not on(battle) or not battle.map.levels:
+        return False
+    return _blocks(battle.map, battle.map.levels, a, b, False)
+
+
 _TOPS: ByIdentity[tuple[int, ...], int] = ByIdentity(16)
 
 

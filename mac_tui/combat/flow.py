@@ -9,7 +9,7 @@ from ..catalog import catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance
-from . import stats
+from . import elevation, stats
 from .events import (
     ActivationStarted,
     BattleEnded,
@@ -65,18 +65,38 @@ def check_end(battle: Battle) -> tuple[Battle, list[Event]]:
 def stalemate(battle: Battle) -> Stalemate | None:
     """R30: no frame on the field can move (§2: its legs are destroyed) and none has a living
     enemy within the maximum range of its longest weapon that can still fire; then the event
-    that says so (each frame's longest range and nearest enemy), else None."""
+    that says so (each frame's longest range and nearest enemy), else None. With O2 on, an
+    enemy behind the ground (hills and mesas block the line for good: the frames cannot move)
+    is out of reach too, unless the frame has an indirect-fire weapon (R10's spotter may see
+    it): ruling O2d."""
     field = [u for u in battle.units if u.active and u.pos is not None]
     if any(stats.can_move(u) for u in field):
         return None
     frames: list[tuple[str, int, int]] = []
     for unit in field:
-        nearest = nearest_enemy_distance(battle, unit)
+        nearest = _nearest_in_sight(battle, unit)
         reach = stats.longest_range(unit)
         if nearest is None or nearest <= reach:
             return None
         frames.append((unit.id, reach, nearest))
     return Stalemate(round=battle.round, frames=tuple(frames))
+
+
+def _nearest_in_sight(battle: Battle, unit: Unit) -> int | None:
+    """R30's nearest enemy (hex distance); with O2 on, an enemy the ground hides from `unit`
+    counts as out of any range (ruling O2d), unless `unit` can fire indirectly."""
+    if not elevation.on(battle) or stats.fires_indirectly(unit):
+        return nearest_enemy_distance(battle, unit)
+    assert unit.pos is not None
+    out_of_reach = stats.longest_range(unit) + 1
+    ds = [
+        out_of_reach
+        if elevation.ground_blocked(battle, unit.pos, e.pos)
+        else distance(unit.pos, e.pos)
+        for e in battle.units
+        if e.side != unit.side and e.pos is not None and e.active
+    ]
+    return min(ds) if ds else None
 
 
 def _end(battle: Battle, result: Result, reason: str) -> tuple[Battle, list[Event]]:

@@ -182,6 +182,12 @@ def longest_range(unit: Unit) -> int:
     return max((weapon_range(weapon_of(ws)) for ws in unit.weapons if has_shots(ws)), default=0)
 
 
+def fires_indirectly(unit: Unit) -> bool:
+    """The frame has a weapon that can still fire indirectly (R10: over blocking lines, given a
+    spotter)."""
+    return any(weapon_of(ws).indirect and has_shots(ws) for ws in unit.weapons)
+
+
 def damaged(unit: Unit) -> bool:
     """§10.4 with R14 (amended): the frame has lost at least `damaged_armor_lost_percent` of the
     armour it had when the battle began (all locations; Barrier armour is not armour) or any

@@ -43,8 +43,10 @@ def structure_shot(state: GameState) -> Command | None:
     for enemy in battle.living("enemy" if unit.side == "player" else "player"):
         if enemy.pos is not None:
             # the hexes that block its line (O3.2; with O2 on, the height line's: O2.6)
+            # (a step where the line runs between two hexes blocks by the higher, which may
+            # be the hex `beside` it: G5)
             line = intervening(battle, unit.pos, enemy.pos)
-            walls |= {lh.hex for lh in line if lh.blocks}
+            walls |= {h for lh in line if lh.blocks for h in (lh.hex, lh.beside) if h is not None}
     reach = catalog().structures.explosion.radius
     ours = [u.pos for u in battle.living(unit.side) if u.pos is not None]
     best: tuple[float, int, int, Command] | None = None

@@ -37,7 +37,7 @@ from ...combat.attack import (
     STEALTH,
     range_modifier,
 )
-from ...combat.features import Section, Smoke, kind_of
+from ...combat.features import Section, Smoke, kind_of, passable, section_at
 from ...combat.mapgen import BattleMap
 from ...combat.preview import missile_pass_chance
 from ...combat.state import LOC_INDEX, Battle, Unit
@@ -163,13 +163,20 @@ class MapTables:
 
     def walks(self) -> dict[Hex, tuple[tuple[Hex, int], ...]]:
         """O2: per hex, the neighbours a frame may walk in from and the movement it costs
-        (terrain, §6.4, and the climb, `elevation.step_cost`, O2.3): worked out once per map."""
+        (terrain, §6.4, O3's features, O3.2 "Entering", and the climb, `elevation.step_cost`,
+        O2.3): worked out once per map and its features, as `movement.reach` would."""
         if self.walk_graph is None:
             terrain = catalog().terrain
             bmap = self.map
             graph: dict[Hex, tuple[tuple[Hex, int], ...]] = {}
             for h in bmap.grid.hexes():
                 enter = terrain[bmap.terrain_at(h)].move_cost
+                section = section_at(self.structures, h) if self.structures else None
+                if section is not None:  # as `structures.feature_move_cost`
+                    if not passable(section, self.raised):
+                        graph[h] = ()
+                        continue
+                    enter = max(enter, kind_of(section).move_cost)
                 ways = []
                 for n in bmap.grid.neighbours(h):
                     climb = elevation.step_cost(self.battle, n, h) if self.battle else 0
