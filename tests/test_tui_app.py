@@ -149,3 +149,40 @@ def test_sighup_saves_and_the_next_start_resumes(tmp_path: Path) -> None:
     header = read_save(save).header
     assert header["company"] == "Hangup Co"
     assert header["date"] == "02 Jan 2847"
+
+
+async def test_the_drivers_start_up_size_report_lays_the_title_out_no_second_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The driver reports the terminal's size once it starts, after the title was laid out at
+    that size: the title is laid out for its size once. A later report of the same size (a
+    SIGWINCH), and one of a new size, still reach the screen."""
+    from textual import events
+    from textual.geometry import Size
+    from textual.screen import Screen
+
+    from mac_tui.tui.screens.title import TitleScreen
+
+    resized: list[tuple[str, Size]] = []
+    screen_resized = Screen._screen_resized
+
+    def counted(self: Screen[object], size: Size) -> None:
+        resized.append((type(self).__name__, size))
+        screen_resized(self, size)
+
+    monkeypatch.setattr(Screen, "_screen_resized", counted)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        assert [r for r in resized if r[0] == "TitleScreen"] == [("TitleScreen", Size(80, 24))]
+        resized.clear()
+        app.post_message(events.Resize(Size(80, 24), Size(80, 24)))
+        await pilot.pause()
+        await pilot.pause()
+        assert ("TitleScreen", Size(80, 24)) in resized
+        resized.clear()
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert ("TitleScreen", Size(100, 30)) in resized
