@@ -123,7 +123,6 @@ class MacApp(App[None]):
         self.collector = IdleCollector(self)  # full collections in the pauses (gcpace.py)
         # A game started ahead of its player (pooled.py): it draws nothing until it is theirs.
         self.pool = PoolLink.from_env(self.attach, self.repaint_all)
-        self._driver_size_pending = True  # the driver reports the size once it starts (on_event)
 
     def _honour_no_color(self) -> None:
         """With NO_COLOR no colour code is sent: Textual's own NO_COLOR filter only greys the
@@ -243,14 +242,6 @@ class MacApp(App[None]):
         # whose bindings are all greyed says why, asked before any binding runs.
         bubbled = isinstance(event, events.Key) and event.is_forwarded
         refused = self.refused_key(event.key) if isinstance(event, events.Key) and bubbled else None
-        if isinstance(event, events.Resize) and self._driver_size_pending and self._size:
-            # The driver's start-up report of the terminal's size, which the app was laid out
-            # at already: Textual would lay the screen out and paint every cell once more
-            # (~6 ms of a login's ~60). A later report, or one of another size, goes through.
-            self._driver_size_pending = False
-            if event.size == self._size:
-                event.stop()
-                return
         # Textual's own resize handler stops the event before an `on_resize` here would see
         # it; look at every resize on its way in instead (shrinking below 80x24 included).
         await super().on_event(event)
