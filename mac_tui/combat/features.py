@@ -125,6 +125,17 @@ def passable(section: Section | None, levels: bool = False) -> bool:
     return enter == "walk" or (enter == "roof" and levels)
 
 
+def entry_cost(section: Section | None, terrain_cost: int, levels: bool = False) -> int | None:
+    """O3.2 "Entering": the cost of entering a hex of `terrain_cost` holding `section`: its
+    feature's when a frame may walk into it (features stand on Open hexes), None when it may
+    not be entered (`passable`)."""
+    if section is None:
+        return terrain_cost
+    if not passable(section, levels):
+        return None
+    return max(terrain_cost, kind_of(section).move_cost)
+
+
 def feature_count(rate: int, interior: int) -> int:
     """O3.4: (rate x interior + 50) // 100, rounded half up in integers."""
     return (rate * interior + 50) // 100

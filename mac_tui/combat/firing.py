@@ -7,6 +7,8 @@ state; the handler (`actions.py`), `legal.py`, the previews and the AI all go th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 from attrs import frozen
 
@@ -48,17 +50,32 @@ def plan_fire(
     """§7.2: each weapon draws its own energy; one that cannot be paid is skipped. A weapon
     fires when it reaches the target (`attack.in_range`: a called shot or overwatch changes
     the hit chance, never whether it reaches), has ammunition and its energy is paid."""
+
+    def unreachable(ws: WeaponState) -> str | None:
+        if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2)
+            return LINE_BLOCKED if _blocked_in_range(battle, unit, target, ws) else OUT_OF_RANGE
+        if battle.structures and hit_chance(battle, unit, target, ws) is None:
+            return BLOCKED  # O3.2: a building or prop in the way
+        return None
+
+    return plan_group(unit, group, unreachable)
+
+
+def plan_group(
+    unit: Unit, group: int, unreachable: Callable[[WeaponState], str | None]
+) -> FirePlan:
+    """§7.2 for any target: in group order, a weapon `unreachable` gives a reason for is
+    skipped with it, then one out of ammunition, then one whose energy cannot be paid; the
+    rest fire (`plan_fire` at a frame, `structures.plan_fire_structure` at a feature)."""
     energy = stats.energy_left(unit)
     shots: list[int] = []
     skipped: list[tuple[int, str]] = []
     spent = 0
     for index, ws in stats.group_weapons(unit, group):
         w = stats.weapon_of(ws)
-        if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2)
-            blocked = _blocked_in_range(battle, unit, target, ws)
-            skipped.append((index, LINE_BLOCKED if blocked else OUT_OF_RANGE))
-        elif battle.structures and hit_chance(battle, unit, target, ws) is None:
-            skipped.append((index, BLOCKED))  # O3.2: a building or prop in the way
+        reason = unreachable(ws)
+        if reason is not None:
+            skipped.append((index, reason))
         elif w.uses_ammo and ws.ammo < w.ammo_per_shot:
             skipped.append((index, "out of ammo"))
         elif energy - spent < w.energy:

@@ -43,8 +43,8 @@ from .attack import (
 )
 from .damage import apply_damage
 from .events import BattleChange, WeaponSkipped
-from .features import STANDARD, Section, kind_of, new_section, passable, section_at
-from .firing import BLOCKED, OUT_OF_RANGE, FirePlan
+from .features import STANDARD, Section, entry_cost, kind_of, new_section, passable, section_at
+from .firing import BLOCKED, OUT_OF_RANGE, FirePlan, plan_group
 from .smoke import countdown
 from .state import Battle, Unit, WeaponState
 from .stats import ap_costs
@@ -140,12 +140,7 @@ class Exploded(Event):
 def feature_move_cost(battle: Battle, h: Hex, terrain_cost: int) -> int | None:
     """O3.2 "Entering": the cost of entering `h`: its feature's when it has one a frame may
     walk into (features stand on Open hexes), None when it may not be entered."""
-    section = section_at(battle.structures, h)
-    if section is None:
-        return terrain_cost
-    if not passable(section, battle.rule("O2")):
-        return None
-    return max(terrain_cost, kind_of(section).move_cost)
+    return entry_cost(section_at(battle.structures, h), terrain_cost, battle.rule("O2"))
 
 
 def entry_refusal(battle: Battle, h: Hex) -> str | None:
@@ -222,25 +217,14 @@ def after_hit(durability: int, damage: int) -> tuple[int, bool]:
 def plan_fire_structure(battle: Battle, unit: Unit, group: int, h: Hex) -> FirePlan:
     """`firing.plan_fire` for a feature hex: out of range, no line of fire (O3.2), out of
     ammunition or of energy: skipped; the rest fire."""
-    energy = stats.energy_left(unit)
-    shots: list[int] = []
-    skipped: list[tuple[int, str]] = []
-    spent = 0
-    for index, ws in stats.group_weapons(unit, group):
-        w = stats.weapon_of(ws)
-        reach = elevation.attack_distance(battle, unit.pos, h) if unit.pos is not None else None
-        if reach is None or range_modifier(w.range, reach) is None:
-            skipped.append((index, OUT_OF_RANGE))
-        elif structure_chance(battle, unit, ws, h) is None:
-            skipped.append((index, BLOCKED))
-        elif w.uses_ammo and ws.ammo < w.ammo_per_shot:
-            skipped.append((index, "out of ammo"))
-        elif energy - spent < w.energy:
-            skipped.append((index, f"needs {w.energy} energy, {energy - spent} left"))
-        else:
-            shots.append(index)
-            spent += w.energy
-    return FirePlan(shots=tuple(shots), skipped=tuple(skipped), energy=spent)
+    reach = elevation.attack_distance(battle, unit.pos, h) if unit.pos is not None else None
+
+    def unreachable(ws: WeaponState) -> str | None:
+        if reach is None or range_modifier(stats.weapon_of(ws).range, reach) is None:
+            return OUT_OF_RANGE
+        return BLOCKED if structure_chance(battle, unit, ws, h) is None else None
+
+    return plan_group(unit, group, unreachable)
 
 
 def check_fire_structure(battle: Battle, unit: Unit, group: int, h: Hex) -> FirePlan | str:

@@ -37,7 +37,7 @@ from ...combat.attack import (
     STEALTH,
     range_modifier,
 )
-from ...combat.features import Section, Smoke, kind_of, passable, section_at
+from ...combat.features import Section, Smoke, entry_cost, kind_of, section_at
 from ...combat.mapgen import BattleMap
 from ...combat.preview import missile_pass_chance
 from ...combat.state import LOC_INDEX, Battle, Unit
@@ -170,13 +170,11 @@ class MapTables:
             bmap = self.map
             graph: dict[Hex, tuple[tuple[Hex, int], ...]] = {}
             for h in bmap.grid.hexes():
-                enter = terrain[bmap.terrain_at(h)].move_cost
                 section = section_at(self.structures, h) if self.structures else None
-                if section is not None:  # as `structures.feature_move_cost`
-                    if not passable(section, self.raised):
-                        graph[h] = ()
-                        continue
-                    enter = max(enter, kind_of(section).move_cost)
+                enter = entry_cost(section, terrain[bmap.terrain_at(h)].move_cost, self.raised)
+                if enter is None:  # O3.2: a fuel tank, say
+                    graph[h] = ()
+                    continue
                 ways = []
                 for n in bmap.grid.neighbours(h):
                     climb = elevation.step_cost(self.battle, n, h) if self.battle else 0
