@@ -29,21 +29,26 @@ import functools
 import heapq
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Final, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 import attrs
 
 __all__ = [
     "DIRECTIONS",
+    "Arc",
     "Grid",
     "Hex",
     "Reach",
     "add",
+    "arc",
     "distance",
     "from_offset",
+    "in_cone120",
+    "in_wedge60",
     "line",
     "line_steps",
     "neighbours",
+    "normalise",
     "path",
     "reachable",
     "reachable_steps",
@@ -108,6 +113,48 @@ def distance(a: Hex, b: Hex) -> int:
     dq = a[0] - b[0]
     dr = a[1] - b[1]
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+# --- directions, cones and arcs (optional rules O0.9 G1-G4, O4.7) ----------------------------
+#: An arc around a facing frame (O4.7).
+Arc = Literal["front", "left", "right", "rear"]
+
+
+def normalise(p: Hex, x: Hex, i: int) -> tuple[int, int, int]:
+    """G1-G2: the cube vector ``x - p`` rotated clockwise ``i`` times with rot(q, r, s) =
+    (-r, -s, -q), so that direction ``i`` (an index of :data:`DIRECTIONS`) becomes E."""
+    q, r = x[0] - p[0], x[1] - p[1]
+    s = -q - r
+    for _ in range(i % 6):
+        q, r, s = -r, -s, -q
+    return q, r, s
+
+
+def in_cone120(p: Hex, i: int, x: Hex) -> bool:
+    """G3: ``x`` lies in the 120-degree cone from ``p`` around direction ``i`` (both edge rays
+    included; ring n holds 2n + 1 hexes). Never ``p`` itself."""
+    a, _, c = normalise(p, x, i)
+    return x != p and a >= 0 and c <= 0
+
+
+def in_wedge60(p: Hex, k: int, x: Hex) -> bool:
+    """G4: ``x`` lies in the 60-degree sector from ``p`` around direction ``k`` (edge hexes
+    belong to both neighbouring sectors). Never ``p`` itself."""
+    a, b, c = normalise(p, x, k)
+    return x != p and a >= b >= c
+
+
+def arc(p: Hex, facing: int, x: Hex) -> Arc:
+    """O4.7: the arc of a frame at ``p`` facing ``facing`` that hex ``x`` (not ``p``) lies in:
+    front = the 120-degree cone, rear = the 60 degrees behind (its edge hexes count as side),
+    left side the rest with b < 0, right side the rest with b > 0 (b = 0 off the front is
+    rear). For an attack, ``p`` is the target and ``x`` the attacker."""
+    a, b, c = normalise(p, x, facing)
+    if a >= 0 and c <= 0:
+        return "front"
+    if c > b > a or b == 0:
+        return "rear"
+    return "left" if b < 0 else "right"
 
 
 # Infinitesimal nudge applied to the cube coordinates (q, r, s) of the lerped points in

@@ -15,11 +15,15 @@ from mac_tui.hexgrid import (
     Grid,
     Hex,
     add,
+    arc,
     distance,
     from_offset,
+    in_cone120,
+    in_wedge60,
     line,
     line_steps,
     neighbours,
+    normalise,
     path,
     reachable,
     to_offset,
@@ -449,3 +453,64 @@ def test_reachable_budget_zero_and_path_errors() -> None:
     assert path(reach, Hex(5, 5)) == (Hex(5, 5),)
     with pytest.raises(KeyError):
         path(reach, Hex(5, 6))
+
+
+# -- directions, cones and arcs (O0.9 G1-G4, O4.7) -----------------------------------------
+
+
+def _off_direction(p: Hex, x: Hex, i: int) -> float:
+    """Reference: the angle in degrees (0-180) between the ray from p through x's centre and
+    direction i, on the pointy-top pixel plane (screen y grows downwards)."""
+    import math
+
+    def angle(h: Hex) -> float:
+        return math.degrees(math.atan2(-1.5 * h.r, math.sqrt(3) * (h.q + h.r / 2)))
+
+    diff = abs(angle(Hex(x.q - p.q, x.r - p.r)) - angle(DIRECTIONS[i])) % 360
+    return min(diff, 360 - diff)
+
+
+_EPS = 1e-9
+
+
+@small
+@given(hexes, hexes, st.integers(0, 5))
+def test_cone_wedge_and_arcs_match_the_angles_they_describe(p: Hex, x: Hex, i: int) -> None:
+    if x == p:
+        assert not in_cone120(p, i, x) and not in_wedge60(p, i, x)
+        return
+    off = _off_direction(p, x, i)
+    assert in_cone120(p, i, x) == (off <= 60 + _EPS)
+    assert in_wedge60(p, i, x) == (off <= 30 + _EPS)
+    behind = _off_direction(p, x, (i + 3) % 6)
+    expected = "front" if off <= 60 + _EPS else "rear" if behind < 30 - _EPS else None
+    if expected is None:  # a side: left of the facing ray is counter-clockwise of it
+        expected = "left" if _off_direction(p, x, (i + 1) % 6) < off else "right"
+    assert arc(p, i, x) == expected
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7])
+def test_rings_hold_the_documented_counts_and_the_arcs_partition_them(n: int) -> None:
+    p = Hex(2, -1)
+    ring = [x for x in within(p, n) if distance(p, x) == n]
+    for i in range(6):
+        assert sum(in_cone120(p, i, x) for x in ring) == 2 * n + 1  # G3
+        wedge = sum(in_wedge60(p, i, x) for x in ring)
+        assert wedge == (n + 1 if n % 2 == 0 else n)  # G4: edge hexes only on even rings
+        arcs = [arc(p, i, x) for x in ring]
+        assert arcs.count("front") + arcs.count("left") + arcs.count("right") + arcs.count(
+            "rear"
+        ) == len(ring)
+        assert arcs.count("left") == arcs.count("right")
+    # every hex of the ring lies in some wedge, and exactly the edge hexes in two
+    for x in ring:
+        assert 1 <= sum(in_wedge60(p, k, x) for k in range(6)) <= 2
+
+
+def test_the_o4_worked_example() -> None:
+    enforcer = Hex(0, 0)
+    assert normalise(enforcer, Hex(-3, 0), 0) == (-3, 0, 3)
+    assert arc(enforcer, 0, Hex(-3, 0)) == "rear"  # Falcon's Raider behind it
+    assert arc(enforcer, 0, Hex(0, -3)) == "left"  # the reply from (0, -3, 3)
+    assert normalise(enforcer, Hex(0, -3), 1) == (3, -3, 0)  # a free pivot to NE
+    assert arc(enforcer, 1, Hex(0, -3)) == "front"

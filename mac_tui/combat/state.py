@@ -105,6 +105,8 @@ class Unit:
     destroyed_by: DestroyedBy = "none"
     downed_by: str | None = None  # the unit whose shot put this one out (the pilot's record)
     smoke_used: int = optional_field(0)  # O3.10: Smoke Launcher charges spent this battle
+    # O4.1: the direction (an index of hexgrid.DIRECTIONS) the frame faces; None with O4 off
+    facing: int | None = optional_field(None)
 
     @property
     def active(self) -> bool:
