@@ -922,3 +922,12 @@ def test_equipment_refuses_arguments_it_does_not_take() -> None:
         state, UseEquipment("countermeasure_suite", None, Hex(1, 0))
     )
     assert "takes a hex" in refused(state, UseEquipment("thrust_pack", "E1", Hex(1, 0)))
+
+
+def test_foes_are_the_living_frames_of_the_hostile_side() -> None:
+    dead = frame("E2", "enemy", col=5, destroyed=True)
+    state = game(frame("P1"), frame("P2", col=1), frame("E1", "enemy", col=4), dead)
+    b = bat(state)
+    assert [u.id for u in b.foes("player")] == ["E1"]
+    assert [u.id for u in b.foes("enemy")] == ["P1", "P2"]
+    assert b.hostile("player", "enemy") and not b.hostile("enemy", "enemy")

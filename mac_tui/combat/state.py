@@ -210,6 +210,15 @@ class Battle:
     def living(self, side: Side) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.side == side and u.active)
 
+    def hostile(self, a: Side, b: Side) -> bool:
+        """Whether frames of sides ``a`` and ``b`` fight each other: the two core sides always
+        (the one place the optional third parties of O10.2 change)."""
+        return a != b
+
+    def foes(self, side: Side) -> tuple[Unit, ...]:
+        """The living frames hostile to ``side`` (the core game: the other side's living)."""
+        return tuple(u for u in self.units if u.active and self.hostile(side, u.side))
+
     def occupant(self, h: Hex) -> Unit | None:
         for u in self.units:
             if u.pos == h and u.active:
