@@ -126,6 +126,9 @@ def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
     if unit.ecm_active:
         unit = attrs.evolve(unit, ecm_active=False)
         battle = battle.with_unit(unit)
+    if unit.pivoted:  # O4.5: the free pivot, once per activation
+        unit = attrs.evolve(unit, pivoted=False)
+        battle = battle.with_unit(unit)
     return battle, [ActivationStarted(unit=unit.id, ap=unit.ap, energy=stats.energy_left(unit))]
 
 

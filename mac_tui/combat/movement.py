@@ -1,7 +1,8 @@
 """Moving (§6.4, R2, R3): where a frame can go with one Move or Sprint, and what it costs.
 
 `check_move` returns the reason a move is illegal, or its plan, without touching the state; the
-handler (`actions.py`), `legal.py`, the previews and the AI all go through it.
+handler (`actions.py`), `legal.py`, the previews and the AI all go through it. With optional
+module O4 a move ends with a facing (O4.2) and a Move may be a reverse Move (O4.3).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..hexgrid import Hex, path, reachable, reachable_steps
-from . import elevation, stats
+from . import elevation, facing, stats
 from .events import (
     BattleChange,
     Moved,
@@ -29,10 +30,14 @@ class MovePlan:
     path: tuple[Hex, ...]
     energy: int
     pullback: bool
+    facing: int | None = None  # O4.2/O4.3: the facing the frame ends with (None with O4 off)
 
 
-def reach(battle: Battle, unit: Unit, sprint: bool = False) -> dict[Hex, tuple[int, Hex | None]]:
-    """§6.4: hexes reachable by one Move (or Sprint), paying terrain costs on entry (R2)."""
+def reach(
+    battle: Battle, unit: Unit, sprint: bool = False, reverse: bool = False
+) -> dict[Hex, tuple[int, Hex | None]]:
+    """§6.4: hexes reachable by one Move (or Sprint), paying terrain costs on entry (R2). A
+    reverse Move (O4.3) steps only backwards of the frame's facing."""
     if unit.pos is None:
         return {}
     blocked = battle.occupied()
@@ -49,14 +54,22 @@ def reach(battle: Battle, unit: Unit, sprint: bool = False) -> dict[Hex, tuple[i
         return terrain[bmap.terrain_at(h)].move_cost
 
     budget = stats.hex_movement(unit, sprint)
-    if elevation.on(battle):  # O2.3: a climb costs more, a step too high or deep is barred
+    levels = elevation.on(battle)
+    back = (
+        frozenset(facing.reverse_directions(unit.facing))
+        if reverse and unit.facing is not None
+        else None
+    )
+    if levels or back is not None:  # O2.3: a climb costs more, a step too high or deep is barred
 
-        def climb(start: Hex, end: Hex) -> int | None:
+        def step(start: Hex, end: Hex) -> int | None:
+            if back is not None and facing.step_direction(start, end) not in back:
+                return None  # O4.3: a reverse Move steps backwards only
             flat = cost(end)
-            extra = None if flat is None else elevation.step_cost(battle, start, end)
+            extra = 0 if flat is None or not levels else elevation.step_cost(battle, start, end)
             return None if flat is None or extra is None else flat + extra
 
-        return reachable_steps(unit.pos, budget, climb)
+        return reachable_steps(unit.pos, budget, step)
     return reachable(unit.pos, budget, cost)
 
 
@@ -66,10 +79,14 @@ def check_move(
     target: Hex,
     sprint: bool,
     reached: dict[Hex, tuple[int, Hex | None]] | None = None,
+    *,
+    reverse: bool = False,
+    facing_name: str = "",
 ) -> MovePlan | str:
     """Why a Move/Sprint to `target` is illegal, or its plan. `reached` may carry a precomputed
-    `reach(battle, unit, sprint)` when many targets are checked."""
-    return move_checker(battle, unit, sprint, reached)(target)
+    `reach(battle, unit, sprint, reverse)` when many targets are checked. O4: `reverse` for a
+    reverse Move (O4.3), `facing_name` the facing named in the command (O4.2)."""
+    return move_checker(battle, unit, sprint, reached, reverse=reverse)(target, facing_name)
 
 
 def move_checker(
@@ -77,16 +94,22 @@ def move_checker(
     unit: Unit,
     sprint: bool,
     reached: dict[Hex, tuple[int, Hex | None]] | None = None,
-) -> Callable[[Hex], MovePlan | str]:
-    """`check_move` of one frame for any number of target hexes: what does not depend on the
-    target (AP, legs, energy, the nearest enemy now) is worked out once, the checks run in
-    the same order and give the same answers (`legal_commands` asks it for every hex)."""
+    *,
+    reverse: bool = False,
+) -> Callable[..., MovePlan | str]:
+    """`check_move` of one frame for any number of target hexes (and named facings): what does
+    not depend on the target (AP, legs, energy, the nearest enemy now) is worked out once, the
+    checks run in the same order and give the same answers (`legal_commands` asks it for every
+    hex)."""
     ap_cost = ap_costs().sprint if sprint else ap_costs().move
-    if unit.ap < ap_cost:
-        reason = f"needs {ap_cost} AP, {unit.ap} left"
-        return lambda target: reason
-    if not stats.can_move(unit):
-        return lambda target: "the legs are destroyed: this frame cannot move"
+    refusal = facing.move_refusal(battle, unit, sprint, reverse)
+    if refusal is None and unit.ap < ap_cost:
+        refusal = f"needs {ap_cost} AP, {unit.ap} left"
+    if refusal is None and not stats.can_move(unit):
+        refusal = "the legs are destroyed: this frame cannot move"
+    if refusal is not None:
+        reason = refusal
+        return lambda target, facing_name="": reason
     bmap = battle.map
     before = nearest_enemy_distance(battle, unit)
     energy_plain = stats.move_energy(unit, sprint=sprint, pullback=False)
@@ -94,7 +117,7 @@ def move_checker(
     left = stats.energy_left(unit)
     known = reached
 
-    def check(target: Hex) -> MovePlan | str:
+    def check(target: Hex, facing_name: str = "") -> MovePlan | str:
         nonlocal known
         if unit.pos == target:
             return "the frame is already there"
@@ -106,9 +129,9 @@ def move_checker(
         if barrier is not None:
             return barrier
         if known is None:
-            known = reach(battle, unit, sprint)
+            known = reach(battle, unit, sprint, reverse)
         if target not in known:
-            kind = "sprint" if sprint else "move"
+            kind = "sprint" if sprint else "reverse move" if reverse else "move"
             return f"hex {target.q},{target.r} is out of {kind} range"
         assert unit.pos is not None
         after = nearest_enemy_distance_from(battle, unit.side, target)
@@ -116,13 +139,25 @@ def move_checker(
         energy = energy_back if pullback else energy_plain
         if left < energy:
             return f"needs {energy} energy, {left} left"
-        return MovePlan(path=path(known, target), energy=energy, pullback=pullback)
+        steps = path(known, target)
+        ends = facing.end_facing(battle, unit, steps, reverse, facing_name)
+        if isinstance(ends, str):
+            return ends
+        return MovePlan(path=steps, energy=energy, pullback=pullback, facing=ends)
 
     return check
 
 
-def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChange | str:
-    plan = check_move(battle, unit, target, sprint)
+def do_move(
+    battle: Battle,
+    unit: Unit,
+    target: Hex,
+    sprint: bool,
+    *,
+    reverse: bool = False,
+    facing_name: str = "",
+) -> BattleChange | str:
+    plan = check_move(battle, unit, target, sprint, reverse=reverse, facing_name=facing_name)
     if isinstance(plan, str):
         return plan
     moved = attrs.evolve(
@@ -130,6 +165,7 @@ def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChan
         pos=target,
         ap=unit.ap - (ap_costs().sprint if sprint else ap_costs().move),
         energy_used=unit.energy_used + plan.energy,
+        facing=unit.facing if plan.facing is None else plan.facing,
     )
     event = Moved(
         unit=unit.id,
@@ -137,5 +173,7 @@ def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChan
         path=plan.path,
         energy=plan.energy,
         pullback=plan.pullback,
+        facing=plan.facing,
+        reverse=reverse,
     )
     return battle.with_unit(moved), [event]

@@ -107,6 +107,7 @@ class Unit:
     smoke_used: int = optional_field(0)  # O3.10: Smoke Launcher charges spent this battle
     # O4.1: the direction (an index of hexgrid.DIRECTIONS) the frame faces; None with O4 off
     facing: int | None = optional_field(None)
+    pivoted: bool = optional_field(False)  # O4.5: the free pivot is spent this activation
 
     @property
     def active(self) -> bool:
