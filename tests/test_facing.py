@@ -14,12 +14,13 @@ import pytest
 
 from mac_tui import game
 from mac_tui.catalog import LOCATION_ORDER, catalog
-from mac_tui.combat import facing
+from mac_tui.combat import facing, outcomes
 from mac_tui.combat.attack import hit_chance, resolve_attack
 from mac_tui.combat.commands import (
     AutoDeploy,
     Deploy,
     EndActivation,
+    FireGroup,
     Move,
     Pivot,
     Sprint,
@@ -28,12 +29,16 @@ from mac_tui.combat.commands import (
 )
 from mac_tui.combat.events import Deployed, Moved
 from mac_tui.combat.firing import OUT_OF_ARC, check_fire, overwatch_target, plan_fire
+from mac_tui.combat.forecast import shot_steps
 from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle, Unit
 from mac_tui.core import Accepted, Command, Refused, format_command
 from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState
+from mac_tui.players.ai import REPLANNED, decide
+from mac_tui.players.ai.orient import orient
+from mac_tui.players.sim import play
 
 from .test_damage import ScriptedDice, comp, d100, gear, make_unit, weapon
 from .test_elevation import battle_on
@@ -388,3 +393,65 @@ def test_legal_commands_are_all_accepted_with_o4_on() -> None:
     for c in cmds:
         assert game.refusal(state, c) is None, c
     assert len(set(cmds)) == len(cmds)
+
+
+# --- forecasts (O4.9 in the exact outcomes) ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("table", "head"), [("", 0.05), ("front", 0.05), ("left", 0.04), ("rear", 0.02)]
+)
+def test_the_forecast_rolls_the_hit_location_on_the_arc_s_table(table: str, head: float) -> None:
+    # A sure 30-point hit on a Raider (head 5 armour + 2 structure): the head is destroyed
+    # exactly when the §4.1 roll lands there (nothing transfers into the head): its weight.
+    raider = make_unit("raider", pos=Hex(1, 1))
+    shot = outcomes.Shot(30, False, -1, (), (100,), table)
+    summary = outcomes.walk(raider, (shot,))
+    assert summary.p_destroyed[LOCATION_ORDER.index("head")] == pytest.approx(head)
+
+
+def test_shot_steps_carry_the_arc_of_the_attack() -> None:
+    raider = falcon(off((-3, 0, 3)))
+    b = battle(raider, enforcer(E))
+    shots, _ = shot_steps(b, raider, 1, b.unit("enforcer"))
+    assert [s.table for s in shots] == ["rear"]
+    core = battle(falcon(off((-3, 0, 3)), None), enforcer(None), rules=())
+    shots, _ = shot_steps(core, core.unit("falcon"), 1, core.unit("enforcer"))
+    assert [s.table for s in shots] == [""]
+
+
+# --- the AI (O4.11) ---------------------------------------------------------------------------
+def test_the_ai_pivots_to_bring_a_group_to_bear_before_it_fires() -> None:
+    # The O4 example's reply: Falcon on the Enforcer's left side; group 1 has the AC-5 (left
+    # arm, bears) and the Medium Laser (right torso, does not): a pivot to NE brings both.
+    b = battle(enforcer(E), falcon(off((0, -3, 3))))
+    state = acting(b)
+    command, rest, note = orient(state, FireGroup(1, "falcon"), ())
+    assert command == Pivot("NE") and rest == (FireGroup(1, "falcon"),) and "pivots NE" in note
+    # facing it already: nothing to turn
+    state = acting(battle(enforcer(NE), falcon(off((0, -3, 3)))))
+    assert orient(state, FireGroup(1, "falcon"), ()) == (FireGroup(1, "falcon"), (), "")
+
+
+def test_the_ai_ends_a_move_facing_its_target_and_backs_away_facing_it() -> None:
+    # The Enforcer at (5, 4) facing W toward Falcon 4 hexes W; a Move one hex NE (away) pulls
+    # back (R3): made in reverse it keeps facing W.
+    b = battle(enforcer(W), falcon(off((-4, 0, 4)), W))
+    state = acting(b)
+    command, _, note = orient(state, Move(Hex(6, 3)), ())
+    assert command == Move(Hex(6, 3), reverse=True) and "backs away" in note
+    # a Move toward her ending on a step W: already the default facing
+    assert orient(state, Move(Hex(4, 4)), ())[0] == Move(Hex(4, 4))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ai_battles_with_o4_end_deterministic_and_never_replanned(seed: int) -> None:
+    logs = []
+    for _ in range(2):
+        log: list[str] = []
+        end, _ = play(
+            make_state(seed, seed, ruleset=O4), {"player": decide, "enemy": decide}, log=log
+        )
+        assert end.battle is not None and end.battle.phase == "over"
+        logs.append(log)
+    assert logs[0] == logs[1]
+    assert '"facing":' in logs[0][0]
+    assert not any(REPLANNED in line for line in logs[0])
