@@ -7,12 +7,13 @@ worked out by hand in the comments.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import attrs
 import pytest
 
-from mac_tui import game
+from mac_tui import game, save
 from mac_tui.catalog import LOCATION_ORDER, catalog
 from mac_tui.combat import facing, outcomes
 from mac_tui.combat.attack import hit_chance, resolve_attack
@@ -24,6 +25,7 @@ from mac_tui.combat.commands import (
     Move,
     Pivot,
     Sprint,
+    StartBattle,
     Turn,
     UseEquipment,
 )
@@ -39,6 +41,7 @@ from mac_tui.model import GameState
 from mac_tui.players.ai import REPLANNED, decide
 from mac_tui.players.ai.orient import orient
 from mac_tui.players.sim import play
+from mac_tui.snapshot import problems
 
 from .test_damage import ScriptedDice, comp, d100, gear, make_unit, weapon
 from .test_elevation import battle_on
@@ -455,3 +458,20 @@ def test_ai_battles_with_o4_end_deterministic_and_never_replanned(seed: int) -> 
     assert logs[0] == logs[1]
     assert '"facing":' in logs[0][0]
     assert not any(REPLANNED in line for line in logs[0])
+
+
+def test_an_o4_game_saves_loads_and_checks_its_facings() -> None:
+    state = make_state(2, 1, ruleset=O4)
+    state, _ = step(state, AutoDeploy())
+    state, _ = step(state, StartBattle())
+    data = save.state_to_data(state)
+    again = save.state_from_data(json.loads(json.dumps(data)))
+    assert again == state and problems(again) == []
+    assert again.battle is not None and {u.facing for u in again.battle.units} <= {E, W}
+    b = again.battle
+    wrong = attrs.evolve(b, units=(attrs.evolve(b.units[0], facing=7), *b.units[1:]))
+    assert any("facing" in p for p in problems(attrs.evolve(again, battle=wrong)))
+    core = attrs.evolve(b, ruleset=())
+    assert any("needs optional module O4" in p for p in problems(attrs.evolve(again, battle=core)))
+    # a core game stores no facing at all
+    assert '"facing"' not in json.dumps(save.state_to_data(make_state(2, 1)))
