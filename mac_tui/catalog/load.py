@@ -78,6 +78,8 @@ class Catalog:
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
     facing: r.FacingFile  # optional module O4 (read only while a battle plays O4)
+    moving_fire: r.MovingFireFile  # optional module O5 (data/moving_fire.toml)
+    kicks: r.KicksFile  # optional module O7 (data/kicks.toml)
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
@@ -447,6 +449,8 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
     facing = _load_facing(src, {loc.id: loc.hit_weight for loc in combat.location})
+    moving_fire = _file(src, "moving_fire.toml", r.MovingFireFile)[1]
+    kicks = _load_kicks(src)
 
     return Catalog(
         root=root,
@@ -473,6 +477,8 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         excluded_modules=excluded_modules,
         elevation=elevation,
         facing=facing,
+        moving_fire=moving_fire,
+        kicks=kicks,
     )
 
 
@@ -537,6 +543,18 @@ def _load_modules(src: _Source) -> tuple[dict[str, r.Module], tuple[r.ExcludedPa
 def module_order(module_id: str) -> int:
     """The sort key of a module id: O2 before O10."""
     return int(module_id[1:]) if module_id[1:].isdigit() else 10**6
+
+
+def _load_kicks(src: _Source) -> r.KicksFile:
+    """data/kicks.toml (O7): the O7.4 table names every location once and sums to 100."""
+    kb, kicks = _file(src, "kicks.toml", r.KicksFile)
+    _index(kb, kicks.location, "id", "location")
+    if {row.id for row in kicks.location} != set(LOCATION_ORDER):
+        kb.fail('[[location]], field "id"', "must name every hit location once (O7.4).")
+    total = sum(row.weight for row in kicks.location)
+    if total != 100:
+        kb.fail('[[location]], field "weight"', f"must sum to 100 (O7.4), not {total}.")
+    return kicks
 
 
 def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:

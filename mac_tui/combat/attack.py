@@ -26,7 +26,7 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, line_steps
 from ..stored import optional_field
-from . import elevation, facing
+from . import elevation, facing, moving_fire, stun
 from .damage import DamageReport, apply_damage
 from .features import Section, Smoke, kind_of, section_at, smoke_at
 from .mapgen import BattleMap
@@ -495,7 +495,8 @@ def hit_chance(
     cover added, O3.2), ``LOS`` (§3.6) or ``indirect`` (R10, whichever is better for the
     shooter; always past a blocked line), one per equipment effect (§7.7.3, R11) named after
     the equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4):
-    ``height`` (O2.7), ``smoke`` (O3.11), ``rear`` (O4.9).
+    ``height`` (O2.7), ``smoke`` (O3.11), ``rear`` (O4.9), ``moving`` and ``fast target``
+    (O5.2-O5.5), ``stunned`` or ``dazed`` (O7.6).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
@@ -556,7 +557,7 @@ def hit_chance(
         detail = elevation.height_detail(battle, attacker.pos, target.pos)
         mods.append(Modifier("height", height, detail))
     mods += smoke_modifier(battle, los, attacker.pos, target.pos)  # O3.11, a module entry
-    mods += rear_modifier(battle, attacker, target)  # O4.9
+    mods += module_entries(battle, attacker, target)
     return HitChance.of(mods)
 
 
@@ -564,6 +565,16 @@ def rear_modifier(battle: Battle, attacker: Unit, target: Unit) -> list[Modifier
     """O4.9: `rear` +10 for an attack from the target's rear arc (a module entry, O0.4)."""
     bonus = facing.rear_bonus(battle, attacker, target)
     return [Modifier("rear", bonus, f"{target.label}'s rear arc")] if bonus else []
+
+
+def module_entries(battle: Battle, attacker: Unit, target: Unit | None) -> list[Modifier]:
+    """O0.4: the module entries of a weapon attack after `height` and `smoke`, in module
+    order: `rear` (O4.9), `moving`, `fast target` (O5; `target` None for a structure),
+    `stunned` or `dazed` (O7.6). Nothing while those modules are off."""
+    mods = rear_modifier(battle, attacker, target) if target is not None else []
+    mods += [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
+    mods += [Modifier(*e) for e in stun.entries(attacker)]
+    return mods
 
 
 # --- the attack -------------------------------------------------------------------------------
