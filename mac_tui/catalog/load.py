@@ -77,6 +77,7 @@ class Catalog:
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
+    reaction: r.ReactionFile  # optional module O6 (read only while a battle plays O6)
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
@@ -445,6 +446,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+    reaction = _file(src, "reaction.toml", r.ReactionFile)[1]  # O6: bounds in the schema
 
     return Catalog(
         root=root,
@@ -470,6 +472,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         modules=modules,
         excluded_modules=excluded_modules,
         elevation=elevation,
+        reaction=reaction,
     )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final
+from typing import Final, Literal
 
 import attrs
 from attrs import frozen
@@ -480,6 +480,7 @@ def hit_chance(
     *,
     called_shot: bool = False,
     overwatch: bool = False,
+    reaction: Literal["reaction", "sweep"] | None = None,
 ) -> HitChance | None:
     """§3: the ordered, named modifiers of one weapon's shot and the clamped chance.
 
@@ -492,7 +493,8 @@ def hit_chance(
     cover added, O3.2), ``LOS`` (§3.6) or ``indirect`` (R10, whichever is better for the
     shooter; always past a blocked line), one per equipment effect (§7.7.3, R11) named after
     the equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4):
-    ``height`` (O2.7), ``smoke`` (O3.11).
+    ``height`` (O2.7), ``smoke`` (O3.11), ``reaction`` or ``sweep`` (O6.3, O6.6: `reaction`
+    names the kind of an O6 shot, which fires only directly, O6.5: no R10 spotter).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
@@ -531,7 +533,8 @@ def hit_chance(
 
     los = intervening(battle, attacker.pos, target.pos)
     through = sum(h.penalty for h in los)
-    spot = spotter(battle, attacker, target) if wpn.indirect else None
+    direct_only = reaction is not None  # O6.5: a reaction or sweep shot never fires indirectly
+    spot = spotter(battle, attacker, target) if wpn.indirect and not direct_only else None
     wall = blocked(los) is not None or elevation.line_blocked(battle, attacker.pos, target.pos)
     if wall and spot is None:
         return None  # O3.2, O2.6: the line is blocked (indirect fire aside, R10)
@@ -553,7 +556,19 @@ def hit_chance(
         detail = elevation.height_detail(battle, attacker.pos, target.pos)
         mods.append(Modifier("height", height, detail))
     mods += smoke_modifier(battle, los, attacker.pos, target.pos)  # O3.11, a module entry
+    mods += reaction_modifier(reaction)  # O6.3, O6.6
     return HitChance.of(mods)
+
+
+def reaction_modifier(reaction: Literal["reaction", "sweep"] | None) -> list[Modifier]:
+    """O6.3: `reaction` -25 on a triggered cone's shot; O6.6: `sweep` -15 (data/reaction.toml);
+    nothing for any other shot."""
+    if reaction is None:
+        return []
+    data = catalog().reaction
+    if reaction == "sweep":
+        return [Modifier("sweep", -data.sweep.penalty, "sweep (O6.6)")]
+    return [Modifier("reaction", -data.reaction.penalty, "reaction fire in a cone (O6.3)")]
 
 
 # --- the attack -------------------------------------------------------------------------------
