@@ -80,6 +80,7 @@ class Catalog:
     facing: r.FacingFile  # optional module O4 (read only while a battle plays O4)
     moving_fire: r.MovingFireFile  # optional module O5 (data/moving_fire.toml)
     kicks: r.KicksFile  # optional module O7 (data/kicks.toml)
+    reaction: r.ReactionFile  # optional module O6 (read only while a battle plays O6)
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
@@ -451,6 +452,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
     facing = _load_facing(src, {loc.id: loc.hit_weight for loc in combat.location})
     moving_fire = _file(src, "moving_fire.toml", r.MovingFireFile)[1]
     kicks = _load_kicks(src)
+    reaction = _file(src, "reaction.toml", r.ReactionFile)[1]  # O6: bounds in the schema
 
     return Catalog(
         root=root,
@@ -479,6 +481,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         facing=facing,
         moving_fire=moving_fire,
         kicks=kicks,
+        reaction=reaction,
     )
 
 

@@ -1351,3 +1351,45 @@ class KicksFile:
     location: tuple[KickLocation, ...]
     stun: StunRule
     threshold: StunThreshold
+
+
+# --- reaction.toml (optional module O6) -------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class ReactionArming:
+    """O6.2: what arming a cone costs, and the directions it may point with O4 on."""
+
+    __toml_name__ = "arming"
+    rule: Literal["O6.2"]
+    ap: int = bounds(0, 10)
+    facing_spread: int = bounds(0, 3)
+
+
+@frozen(kw_only=True)
+class ReactionShot:
+    """O6.3: the `reaction` penalty of a triggered cone's shots."""
+
+    __toml_name__ = "reaction"
+    rule: Literal["O6.3"]
+    penalty: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ReactionSweep:
+    """O6.6: the sweep's cost and its `sweep` penalty."""
+
+    __toml_name__ = "sweep"
+    rule: Literal["O6.6"]
+    ap: int = bounds(0, 10)
+    penalty: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ReactionFile:
+    """data/reaction.toml: every number of module O6, each table with its rule id."""
+
+    module: Literal["O6"]
+    arming: ReactionArming
+    reaction: ReactionShot
+    sweep: ReactionSweep
