@@ -77,6 +77,7 @@ class Catalog:
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
+    detection: r.DetectionFile  # optional module O8 (read only while a battle plays O8)
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
@@ -445,6 +446,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+    detection = _load_detection(src, equipment)
 
     return Catalog(
         root=root,
@@ -470,6 +472,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         modules=modules,
         excluded_modules=excluded_modules,
         elevation=elevation,
+        detection=detection,
     )
 
 
@@ -555,6 +558,22 @@ def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
     if elevation.falling.location == elevation.falling.fallback:
         vb.fail('[falling], field "fallback"', "must differ from location.")
     return elevation
+
+
+def _load_detection(src: _Source, equipment: Mapping[str, r.Equipment]) -> r.DetectionFile:
+    """data/detection.toml (O8): its equipment names exist in equipment.toml."""
+    db, detection = _file(src, "detection.toml", r.DetectionFile)
+    seen = detection.visual_range
+    for field in ("sensor_array", "stealth", "phantom"):
+        _ref(db, "[visual_range]", field, getattr(seen, field), equipment)
+    _ref(
+        db,
+        "[targeting]",
+        "spotter_sensor_array",
+        detection.targeting.spotter_sensor_array,
+        equipment,
+    )
+    return detection
 
 
 def _check_loadouts(

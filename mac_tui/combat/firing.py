@@ -16,7 +16,7 @@ from ..catalog import LOCATION_ORDER, Catalog, catalog
 from ..core import Event
 from ..dice import Dice
 from ..memo import ByIdentity
-from . import elevation, stats
+from . import detection, elevation, stats
 from .attack import hit_chance, in_range, line_blocked, range_modifier, resolve_attack
 from .events import (
     Attacked,
@@ -33,6 +33,8 @@ OUT_OF_RANGE = "out of range"
 LINE_BLOCKED = "behind high ground"
 #: Why a weapon whose line to its target a building or prop blocks does not fire (O3.2).
 BLOCKED = "no line of fire"
+#: Why a weapon does not fire at a target its frame does not detect (O8.6).
+NOT_DETECTED = "target not detected"
 
 
 @frozen
@@ -51,7 +53,11 @@ def plan_fire(
     fires when it reaches the target (`attack.in_range`: a called shot or overwatch changes
     the hit chance, never whether it reaches), has ammunition and its energy is paid."""
 
+    unseen = detection.attack_refusal(battle, unit, target)  # O8.6
+
     def unreachable(ws: WeaponState) -> str | None:
+        if unseen is not None:
+            return NOT_DETECTED
         if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2)
             return LINE_BLOCKED if _blocked_in_range(battle, unit, target, ws) else OUT_OF_RANGE
         if battle.structures and hit_chance(battle, unit, target, ws) is None:
@@ -134,6 +140,9 @@ def _check_fire(
         return f"{target.label} is on your side"
     if not target.active or target.pos is None:
         return f"{target.label} is out of the fight"
+    unseen = detection.attack_refusal(battle, unit, target)  # O8.6
+    if unseen is not None:
+        return unseen
     plan = plan_fire(battle, unit, group, target, location is not None)
     if not plan.shots:
         reasons = sorted({reason for _, reason in plan.skipped})
@@ -219,8 +228,8 @@ def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
     best: tuple[int, int, int] | None = None
     chosen: Unit | None = None
     for enemy in battle.living(other_side(unit.side)):
-        if enemy.pos is None:
-            continue
+        if enemy.pos is None or not detection.detects(battle, unit, enemy):
+            continue  # O8.6: R4's nearest *detected* enemy
         if not any(
             in_range(battle, unit, enemy, ws) is not None
             and (not battle.structures or hit_chance(battle, unit, enemy, ws) is not None)
