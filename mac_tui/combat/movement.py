@@ -14,7 +14,8 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..hexgrid import Hex, path, reachable, reachable_steps
-from . import elevation, facing, stats
+from . import detection, elevation, facing, moving_fire, stats
+from .detection import Bumped
 from .events import (
     BattleChange,
     Moved,
@@ -38,9 +39,11 @@ def reach(
 ) -> dict[Hex, tuple[int, Hex | None]]:
     """§6.4: hexes reachable by one Move (or Sprint), paying terrain costs on entry (R2). A
     reverse Move (O4.3) steps only backwards of the frame's facing."""
+    fog = detection.on(battle)
     if unit.pos is None:
         return {}
-    blocked = battle.occupied()
+    # O8.8: a move is planned around the hexes its side knows to be taken
+    blocked = detection.known_occupied(battle, unit.side) if fog else battle.occupied()
     bmap = battle.map
     terrain = catalog().terrain
 
@@ -111,35 +114,40 @@ def move_checker(
         reason = refusal
         return lambda target, facing_name="": reason
     bmap = battle.map
-    before = nearest_enemy_distance(battle, unit)
+    fog = detection.on(battle)  # O8.8, O8.9: planned on the side's view
+    known = detection.known_occupied(battle, unit.side) if fog else frozenset()
+    before = None if fog else nearest_enemy_distance(battle, unit)
     energy_plain = stats.move_energy(unit, sprint=sprint, pullback=False)
     energy_back = stats.move_energy(unit, sprint=sprint, pullback=True)
     left = stats.energy_left(unit)
-    known = reached
+    seen = reached
 
     def check(target: Hex, facing_name: str = "") -> MovePlan | str:
-        nonlocal known
+        nonlocal seen
         if unit.pos == target:
             return "the frame is already there"
         if not bmap.contains(target):
             return f"hex {target.q},{target.r} is off the map"
-        if battle.occupant(target) is not None:
+        if (target in known) if fog else (battle.occupant(target) is not None):
             return f"hex {target.q},{target.r} is occupied"
         barrier = entry_refusal(battle, target)  # O3.2
         if barrier is not None:
             return barrier
-        if known is None:
-            known = reach(battle, unit, sprint, reverse)
-        if target not in known:
+        if seen is None:
+            seen = reach(battle, unit, sprint, reverse)
+        if target not in seen:
             kind = "sprint" if sprint else "reverse move" if reverse else "move"
             return f"hex {target.q},{target.r} is out of {kind} range"
         assert unit.pos is not None
-        after = nearest_enemy_distance_from(battle, unit.side, target)
-        pullback = before is not None and after is not None and after > before
+        if fog:
+            pullback = detection.pullback(battle, unit, target)
+        else:
+            after = nearest_enemy_distance_from(battle, unit.side, target)
+            pullback = before is not None and after is not None and after > before
         energy = energy_back if pullback else energy_plain
         if left < energy:
             return f"needs {energy} energy, {left} left"
-        steps = path(known, target)
+        steps = path(seen, target)
         ends = facing.end_facing(battle, unit, steps, reverse, facing_name)
         if isinstance(ends, str):
             return ends
@@ -160,20 +168,39 @@ def do_move(
     plan = check_move(battle, unit, target, sprint, reverse=reverse, facing_name=facing_name)
     if isinstance(plan, str):
         return plan
+    walked, enemy = (
+        detection.bump(battle, unit, plan.path)
+        if detection.on(battle)
+        else (
+            plan.path,
+            None,
+        )
+    )
+    ends = plan.facing
+    if ends is not None and walked != plan.path and not reverse:
+        # O8.8 with O4.2: stopped short, the frame faces its last step taken (if any)
+        ends = facing.step_direction(walked[-2], walked[-1]) if len(walked) > 1 else unit.facing
     moved = attrs.evolve(
         unit,
-        pos=target,
+        pos=walked[-1],
         ap=unit.ap - (ap_costs().sprint if sprint else ap_costs().move),
         energy_used=unit.energy_used + plan.energy,
-        facing=unit.facing if plan.facing is None else plan.facing,
+        facing=unit.facing if ends is None else ends,
     )
+    moved = moving_fire.count_move(battle, moved, len(plan.path) - 1)  # O5.1
     event = Moved(
         unit=unit.id,
         mode="sprint" if sprint else "move",
-        path=plan.path,
+        path=walked,
         energy=plan.energy,
         pullback=plan.pullback,
-        facing=plan.facing,
+        facing=ends,
         reverse=reverse,
     )
-    return battle.with_unit(moved), [event]
+    if enemy is None:
+        return battle.with_unit(moved), [event]
+    # O8.8: stopped short of an undetected enemy, which it detects for the rest of the
+    # activation; AP and energy stay paid
+    moved = attrs.evolve(moved, bumped=(*moved.bumped, enemy.id))
+    stop = Bumped(unit=unit.id, enemy=enemy.id, hex=walked[-1])
+    return battle.with_unit(moved), [event, stop]

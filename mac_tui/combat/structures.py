@@ -37,6 +37,7 @@ from .attack import (
     gunnery_modifier,
     hit_location_weights,
     los_modifier,
+    module_entries,
     range_modifier,
     sensor_modifier,
     smoke_modifier,
@@ -162,8 +163,8 @@ def structure_chance(
 ) -> HitChance | None:
     """O3.6: `structure` (the weapon's base accuracy), `gunnery`, `range` (R1 at the distance
     to the hex), `sensor`, `actuator`, `LOS`, the attacker's Sensor Array, then the module
-    entries (`smoke`, O3.11); None out of range, out of the mount's arc (O4.8), with the line
-    blocked (O3.2), or without a position."""
+    entries (`smoke`, O3.11; `moving`, O5.6; `stunned` or `dazed`, O7.6); None out of range,
+    out of the mount's arc (O4.8), with the line blocked (O3.2), or without a position."""
     a = attacker.pos
     if a is None or not battle.map.contains(a) or not battle.map.contains(h):
         return None
@@ -193,6 +194,7 @@ def structure_chance(
     if height:
         mods.append(Modifier("height", height, elevation.height_detail(battle, a, h)))
     mods += smoke_modifier(battle, line, a, h)
+    mods += module_entries(battle, attacker, None)  # O5.6 `moving`, O7.6 `stunned`/`dazed`
     return HitChance.of(mods)
 
 
