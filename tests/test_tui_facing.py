@@ -12,7 +12,7 @@ import pytest
 
 from mac_tui.combat import preview
 from mac_tui.combat.state import Unit
-from mac_tui.hexgrid import from_offset
+from mac_tui.hexgrid import Hex, from_offset
 from mac_tui.tui.glyphs import glyphs
 from mac_tui.tui.widgets.hex_picture import Overlay, Painter, Scene, legend
 from mac_tui.tui.widgets.panel_text import Palette
@@ -132,3 +132,26 @@ def test_the_o4_keys_are_hidden_in_a_core_battle_and_greyed_with_a_reason() -> N
         Idle(), on
     )
     assert "Pivot" not in ACTIONS.bar_markup(Idle(), off)
+
+
+def test_the_log_pane_says_facings_reverse_moves_pivots_and_turns() -> None:
+    from mac_tui.combat import facing
+    from mac_tui.combat.events import Moved
+    from mac_tui.tui.battle_text import log_lines
+
+    me = make_unit("P1", side="player", pos=from_offset(2, 1), facing=E)
+    b = battle(me)
+    moved = Moved(unit="P1", mode="move", path=(Hex(2, 1), Hex(3, 1)), energy=2, pullback=False)
+    events = [
+        attrs.evolve(moved, facing=NE),
+        attrs.evolve(moved, facing=E, reverse=True),
+        facing.Pivoted(unit="P1", facing=SE),
+        facing.Turned(unit="P1", facing=W, ap=1),
+    ]
+    lines = log_lines(b, events, ascii_glyphs=True)
+    assert "moves 1 hex to" in lines[0] and "facing NE" in lines[0]
+    assert "backs up 1 hex to" in lines[1] and "facing E" in lines[1]
+    assert "pivots to face SE" in lines[2]
+    assert "turns to face W" in lines[3]
+    core = log_lines(attrs.evolve(b, ruleset=()), [moved], ascii_glyphs=True)
+    assert "facing" not in core[0]
