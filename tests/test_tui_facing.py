@@ -11,14 +11,21 @@ import attrs
 import pytest
 
 from mac_tui.combat import preview
+from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.combat.state import Unit
 from mac_tui.hexgrid import Hex, from_offset
+from mac_tui.session import Session
 from mac_tui.tui.glyphs import glyphs
 from mac_tui.tui.widgets.hex_picture import Overlay, Painter, Scene, legend
 from mac_tui.tui.widgets.panel_text import Palette
 from mac_tui.tui.widgets.target_lines import target_lines
+from tests.stages import copy, play
 from tests.test_damage import make_unit, weapon
 from tests.test_elevation import battle_on
+from tests.test_tui_battle_snapshots import resume
+from tests.test_tui_snapshots import Snap, own_folder, snap
+
+__all__ = ["own_folder", "snap"]  # the fixtures, shared
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -155,3 +162,19 @@ def test_the_log_pane_says_facings_reverse_moves_pivots_and_turns() -> None:
     assert "turns to face W" in lines[3]
     core = log_lines(attrs.evolve(b, ruleset=()), [moved], ascii_glyphs=True)
     assert "facing" not in core[0]
+
+
+@pytest.fixture(scope="module")
+def deployment() -> Session:
+    return play(Session.new(1), NewSkirmish(3, rules="O4"))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_o4_battle_deployment(snap: Snap, size: tuple[int, int], deployment: Session) -> None:
+    snap(size, resume(copy(deployment)))  # the facings on the map, the legend
+
+
+def test_o4_moving_previews_the_end_facing_and_the_arcs(snap: Snap, deployment: Session) -> None:
+    # auto-deploy, start; the first player activation: Move, the cursor two rows up, the
+    # facing turned once right: the message line names the facing and each enemy's arc
+    snap((120, 40), resume(copy(deployment), "a", "s", "m", "up", "up", "full_stop"))
