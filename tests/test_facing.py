@@ -35,6 +35,7 @@ from mac_tui.combat.forecast import shot_steps
 from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle, Unit
+from mac_tui.combat.threat import threat
 from mac_tui.core import Accepted, Command, Refused, format_command
 from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState
@@ -475,3 +476,16 @@ def test_an_o4_game_saves_loads_and_checks_its_facings() -> None:
     assert any("needs optional module O4" in p for p in problems(attrs.evolve(again, battle=core)))
     # a core game stores no facing at all
     assert '"facing"' not in json.dumps(save.state_to_data(make_state(2, 1)))
+
+
+def test_the_threat_view_turns_an_enemy_s_guns_with_its_free_pivot() -> None:
+    # Falcon on the Enforcer's left side (the O4 example's reply): as it stands only the AC-5
+    # bears, but its free pivot to NE brings the Medium Laser too; once the pivot is spent the
+    # threat is the AC-5's alone.
+    raider = falcon(off((0, -3, 3)))
+    b = attrs.evolve(battle(raider, enforcer(E)), order=("falcon", "enforcer"), turn=0)
+    free = threat(b, "falcon")
+    spent = threat(b.with_unit(attrs.evolve(b.unit("enforcer"), pivoted=True)), "falcon")
+    assert free.expected_damage > spent.expected_damage > 0
+    shooter = facing.turned_toward(b, b.unit("enforcer"), ENFORCER_AT, (E, NE, SE), raider.pos)  # type: ignore[arg-type]
+    assert shooter.facing == NE
