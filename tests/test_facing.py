@@ -12,6 +12,8 @@ from typing import Any
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mac_tui import game, save
 from mac_tui.catalog import LOCATION_ORDER, catalog
@@ -489,3 +491,34 @@ def test_the_threat_view_turns_an_enemy_s_guns_with_its_free_pivot() -> None:
     assert free.expected_damage > spent.expected_damage > 0
     shooter = facing.turned_toward(b, b.unit("enforcer"), ENFORCER_AT, (E, NE, SE), raider.pos)  # type: ignore[arg-type]
     assert shooter.facing == NE
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    q=st.integers(2, 9),
+    r=st.integers(1, 7),
+    f=st.integers(0, 5),
+    pick=st.integers(0, 10**6),
+)
+def test_every_legal_move_ends_facing_as_o4_2_and_o4_3_say(
+    q: int, r: int, f: int, pick: int
+) -> None:
+    start = Hex(q - r // 2, r)
+    foe = Hex(8, 8) if start != Hex(8, 8) else Hex(9, 8)
+    b = battle(falcon(start, f), enforcer(W, pos=foe))
+    state = acting(b)
+    moves = [c for c in legal_commands(state, called_shots=False) if isinstance(c, Move | Sprint)]
+    assert moves
+    cmd = moves[pick % len(moves)]
+    out = game.step(state, cmd)
+    assert isinstance(out, Accepted)
+    moved = next(e for e in out.events if isinstance(e, Moved))
+    steps = [
+        facing.step_direction(a, b_) for a, b_ in zip(moved.path, moved.path[1:], strict=False)
+    ]
+    if isinstance(cmd, Move) and cmd.reverse:
+        assert moved.facing == f and all((d - f) % 6 in (2, 3, 4) for d in steps)
+    else:
+        assert moved.facing is not None and (moved.facing - steps[-1]) % 6 in (0, 1, 5)
+    assert out.state.battle is not None
+    assert out.state.battle.unit("falcon").facing == moved.facing
