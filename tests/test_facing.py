@@ -35,6 +35,7 @@ from mac_tui.combat.events import Deployed, Moved
 from mac_tui.combat.firing import OUT_OF_ARC, check_fire, overwatch_target, plan_fire
 from mac_tui.combat.forecast import shot_steps
 from mac_tui.combat.legal import legal_commands
+from mac_tui.combat.movement import reach
 from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle, Unit
 from mac_tui.combat.threat import threat
@@ -522,3 +523,25 @@ def test_every_legal_move_ends_facing_as_o4_2_and_o4_3_say(
         assert moved.facing is not None and (moved.facing - steps[-1]) % 6 in (0, 1, 5)
     assert out.state.battle is not None
     assert out.state.battle.unit("falcon").facing == moved.facing
+
+
+def test_with_o2_a_reverse_move_pays_the_climb_and_a_jump_still_names_its_facing() -> None:
+    # O2 + O4: the hex behind Falcon (W of (5, 4)) is one level up: backing into it costs the
+    # Open hex's 1 + the climb's 1 = 2 (O2.3); the jump's facing is named as without O2.
+    heights = [0] * (9 * 14)
+    behind = Hex(4, 4)
+    heights[4 * 14 + (behind.q + 2)] = 1  # row 4, offset column q + 2
+    b = battle_on(
+        ROWS,
+        heights,
+        falcon(Hex(5, 4), E, equipment=(gear("thrust_pack"),)),
+        enforcer(W),
+        rules=("O2", "O4"),
+    )
+    reached = reach(b, b.unit("falcon"), False, True)
+    assert reached[behind][0] == 2
+    state = acting(b)
+    s, _ = step(state, Move(behind, reverse=True))
+    assert s.battle is not None and s.battle.unit("falcon").facing == E
+    s, _ = step(state, UseEquipment("thrust_pack", None, Hex(5, 2), "NW"))
+    assert s.battle is not None and s.battle.unit("falcon").facing == NW
