@@ -15,7 +15,15 @@ import attrs
 
 from ..catalog import catalog
 from ..catalog.records import PayoutLevel
-from ..combat.setup import PRIORITIES, STANCES, WITHDRAW_TEXT, FrameSpec, MountSpec, new_battle
+from ..combat.setup import (
+    PRIORITIES,
+    STANCES,
+    WITHDRAW_TEXT,
+    FrameSpec,
+    MountSpec,
+    loadout_spec,
+    new_battle,
+)
 from ..combat.state import PilotSkills
 from ..core import Accepted, Checks, Event, Handlers, Outcome, Refused
 from ..dice import AI, Dice
@@ -140,28 +148,15 @@ def enemy_specs(contract: Contract, dice: Dice) -> tuple[FrameSpec, ...]:
     specs = []
     for i, e in enumerate(contract.enemies, start=1):
         loadout = next(lo for lo in cat.stock_loadouts(e.chassis) if lo.name == e.loadout)
-        specs.append(
-            FrameSpec(
-                chassis=e.chassis,
-                pilot=PilotSkills(
-                    callsign=f"Hostile-{i}",
-                    gunnery=force.gunnery,
-                    piloting=force.piloting,
-                    tactics=force.tactics,
-                ),
-                label=e.label,
-                weapons=tuple(
-                    MountSpec(weapon=w.weapon, mount=w.mount, group=w.group)
-                    for w in loadout.weapons
-                ),
-                equipment=(
-                    *((eq, None) for eq in loadout.equipment),
-                    *((s.equipment, s.mount) for s in loadout.slots),
-                ),
-                stance=dice.choice(AI, STANCES),
-                priority=dice.choice(AI, PRIORITIES),
-            )
+        pilot = PilotSkills(
+            callsign=f"Hostile-{i}",
+            gunnery=force.gunnery,
+            piloting=force.piloting,
+            tactics=force.tactics,
         )
+        stance = dice.choice(AI, STANCES)
+        priority = dice.choice(AI, PRIORITIES)
+        specs.append(loadout_spec(e.chassis, loadout, pilot, e.label, stance, priority))
     return tuple(specs)
 
 

@@ -40,7 +40,6 @@ from .commands import (
 )
 from .firing import check_fire, check_overwatch
 from .movement import move_checker, reach
-from .state import other_side
 from .structures import check_fire_structure, targetable
 
 
@@ -82,7 +81,7 @@ def legal_commands(
         for h in sorted(reached, key=lambda x: (x.r, x.q)):
             if h != unit.pos and not isinstance(check(h), str):
                 cmds.append(Sprint(h) if sprint else Move(h))
-    enemies = battle.living(other_side(unit.side))
+    enemies = [u for u in battle.units if u.active and battle.may_attack(unit.side, u.side)]
     for group in stats.groups(unit):
         for enemy in enemies:
             if wanted(FireGroup) and not isinstance(
