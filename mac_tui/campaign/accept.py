@@ -25,12 +25,14 @@ from ..combat.setup import (
     new_battle,
 )
 from ..combat.state import PilotSkills
+from ..combat.third_force import battle_lances
 from ..core import Accepted, Checks, Event, Handlers, Outcome, Refused
 from ..dice import AI, Dice
 from ..model import GameState
 from . import ledger
 from .commands import Accept
 from .common import campaign_refusal, split
+from .contracts import third_party_text
 from .events import Report
 from .state import (
     Campaign,
@@ -184,6 +186,10 @@ def _accept(state: GameState, cmd: Accept) -> Outcome:
     dice = Dice(state.rng)
     frames = [campaign.frame(f) for f in frame_ids]
     enemy = enemy_specs(contract, dice)
+    third = contract.third_party
+    allies, neutrals = (
+        battle_lances(third.kind, contract.difficulty, third.frames) if third else ((), ())
+    )
     battle = new_battle(
         dice,
         difficulty=contract.difficulty,
@@ -193,6 +199,8 @@ def _accept(state: GameState, cmd: Accept) -> Outcome:
         player_ai=False,
         enemy_withdrawal=contract.enemy_withdrawal,
         ruleset=campaign.ruleset,
+        allies=allies,
+        neutrals=neutrals,
     )
     units = battle.side_units("player")
     mission = Mission(
@@ -215,6 +223,8 @@ def _accept(state: GameState, cmd: Accept) -> Outcome:
         f"{faction_name(contract.opponent)}, difficulty {contract.difficulty}, {level.name}. "
         f"Deployed: {names}. The enemy {WITHDRAW_TEXT[contract.enemy_withdrawal]}."
     )
+    if third is not None:  # O10.1
+        text += f" {third_party_text(third).capitalize()}."
     events: list[Event] = [moved, Report(topic=TOPIC, text=text)]
     return Accepted(
         attrs.evolve(state, campaign=campaign, battle=battle, rng=dice.state()), tuple(events)

@@ -1172,12 +1172,11 @@ class ThirdAI:
 
 @frozen(kw_only=True)
 class ThirdRewards:
-    """O10.7: the reward with an allied lance; the standing a destroyed neutral costs."""
+    """O10.7: the reward with an allied lance."""
 
     __toml_name__ = "rewards"
     rule: Literal["O10.7"]
     ally_reward_percent: int = bounds(0, 100)
-    neutral_standing_base: int = bounds(0, 100)
 
 
 @frozen(kw_only=True)

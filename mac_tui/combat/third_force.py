@@ -13,7 +13,7 @@ from O10.5, so a stored contract needs only chassis, loadout and label.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
 from attrs import frozen
 
@@ -27,6 +27,17 @@ from .state import PilotSkills
 MISSIONS: Final = "missions"
 
 ThirdKind = Literal["ally", "neutral"]
+
+
+class StockFrame(Protocol):
+    """A stored frame: a chassis, a stock loadout's name and a label (a contract's)."""
+
+    @property
+    def chassis(self) -> str: ...
+    @property
+    def loadout(self) -> str: ...
+    @property
+    def label(self) -> str: ...
 
 
 @frozen(kw_only=True)
@@ -119,7 +130,7 @@ def roll_third_party(
 
 
 def third_specs(
-    kind: ThirdKind, difficulty: int, frames: Sequence[ThirdFrame]
+    kind: ThirdKind, difficulty: int, frames: Sequence[StockFrame]
 ) -> tuple[FrameSpec, ...]:
     """The frames of a third party as they enter the battle: their stock loadouts, the pilots
     of O10.1's §16.1 row and O10.5's stance and target priority."""
@@ -141,7 +152,7 @@ def third_specs(
 
 
 def battle_lances(
-    kind: ThirdKind | None, difficulty: int, frames: Sequence[ThirdFrame]
+    kind: ThirdKind | None, difficulty: int, frames: Sequence[StockFrame]
 ) -> tuple[tuple[FrameSpec, ...], tuple[FrameSpec, ...]]:
     """`new_battle`'s `allies` and `neutrals` for a rolled third party."""
     if kind is None or not frames:
