@@ -211,11 +211,15 @@ def third_party_text(third: ThirdParty) -> str:
 def reward_range(campaign: Campaign, contract: Contract) -> tuple[int, int]:
     """§11.6, R23: the Victory reward before the payout level, from base to base + the
     difficulty's largest bonus, times the standing multiplier with the employer (rounded down).
-    The rolled bonus stays hidden until the mission pays."""
+    The rolled bonus stays hidden until the mission pays. With an allied lance, 90% of it
+    (O10.7)."""
     cat = catalog()
     percent = cat.standing_level(campaign.standing_with(contract.employer)).reward_percent
+    share = 100
+    if contract.third_party is not None and contract.third_party.kind == "ally":
+        share = cat.third_parties.rewards.ally_reward_percent
     top = contract.base + cat.reward(contract.difficulty).bonus_max
-    return contract.base * percent // 100, top * percent // 100
+    return contract.base * percent * share // 10_000, top * percent * share // 10_000
 
 
 @frozen(kw_only=True)
