@@ -49,8 +49,7 @@ def board_cells(row: ContractRow, contract: Contract, threat: Text) -> tuple[obj
         abbrev(row.opponent),
         str(row.difficulty),
         thousands(row.reward_min, row.reward_max),
-        brief.classes()
-        + THIRD_MARK.get(row.third_party.split(" ")[1] if row.third_party else "", ""),
+        brief.classes() + (THIRD_MARK[contract.third_party.kind] if contract.third_party else ""),
         Text(str(brief.tonnage), justify="right"),
         threat,
     )
