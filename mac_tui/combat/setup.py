@@ -12,7 +12,7 @@ from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import Chassis, StockLoadout
 from ..dice import AI, Dice
 from ..ruleset import Ruleset
-from . import elevation
+from . import elevation, facing
 from .features import generate_features
 from .mapgen import generate_map
 from .state import (
@@ -241,6 +241,8 @@ def new_battle(
         bmap = elevation.with_levels(bmap, dice, landscape)
     units = [build_unit(s, f"P{i}", "player") for i, s in enumerate(player, start=1)]
     units += [build_unit(s, f"E{i}", "enemy") for i, s in enumerate(enemy, start=1)]
+    if "O4" in ruleset:  # O4.1: each side's default facing (no draw)
+        units = [attrs.evolve(u, facing=facing.default_facing(u.side)) for u in units]
     zone = dice.shuffle(AI, bmap.deployment_hexes("enemy"))
     for i, unit in enumerate(units):
         if unit.side == "enemy":
