@@ -56,9 +56,10 @@ from .firing import check_fire, check_overwatch, check_simple, do_fire
 from .flow import advance, end_battle, start_round
 from .movement import check_move, do_move
 from .smoke import check_smoke, lay_smoke
-from .state import Battle, Unit, Uplink
+from .state import Battle, Unit, Uplink, friendly
 from .stats import ap_costs
 from .structures import check_fire_structure, entry_refusal, fire_structure
+from .third_parties import allies_leave, place_allies
 
 C = TypeVar("C", bound=Command)
 
@@ -162,13 +163,13 @@ def _equipment_refusal(
     if not target.active or target.pos is None:
         return f"{target.label} is out of the fight"
     if item.effect == "designate":
-        if target.side == unit.side:
+        if not battle.may_attack(unit.side, target.side):
             return "the uplink designates an enemy"
         if elevation.attack_distance(battle, unit.pos, target.pos) > item.range:
             return f"{target.label} is beyond {item.range} hexes"
         return detection.attack_refusal(battle, unit, target)  # O8.5: the user must detect it
     if item.effect == "barrier":
-        if target.side != unit.side:
+        if not friendly(target.side, unit.side):  # O10.2: an allied lance's frame too
             return "the barrier shields an ally (or yourself)"
         if distance(unit.pos, target.pos) > item.range:
             return f"{target.label} is not adjacent"
@@ -432,10 +433,11 @@ def _start(state: GameState, cmd: StartBattle) -> Outcome:
         return Refused(reason)
     assert state.battle is not None
     dice = Dice(state.rng)
-    battle = attrs.evolve(state.battle, phase="combat")
+    battle, placed = place_allies(state.battle)  # O10.4: after the player's deployment
+    battle = attrs.evolve(battle, phase="combat")
     battle, events = start_round(battle, dice)
     battle, seen = detection.update(battle, events)  # O8: the first contacts
-    started: list[Event] = [BattleStarted(round=1)]
+    started: list[Event] = [*placed, BattleStarted(round=1)]
     return Accepted(
         attrs.evolve(state, battle=battle, rng=dice.state()), (*started, *events, *seen)
     )
@@ -532,7 +534,9 @@ def _withdraw(battle: Battle, unit: Unit, cmd: Withdraw, dice: Dice) -> BattleCh
     reason = check_withdraw(unit)
     if reason:
         return reason
-    return end_battle(battle, "withdrawal", f"{unit.label} ordered the withdrawal")
+    battle, gone = allies_leave(battle)  # O10.6: the allies go along
+    battle, events = end_battle(battle, "withdrawal", f"{unit.label} ordered the withdrawal")
+    return battle, [*gone, *events]
 
 
 # ---- the family's tables (joined by game.py) ---------------------------------------------

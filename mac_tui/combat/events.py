@@ -51,8 +51,13 @@ class BattleStarted(Event):
 class RoundStarted(Event):
     round: int
     order: tuple[str, ...]
+    # O10.8: each frame's side, in `order`'s order (with O10 on only)
+    sides: tuple[str, ...] = optional_field(())
 
     def describe(self) -> str:
+        if self.sides:
+            shown = " ".join(f"{u}({s})" for u, s in zip(self.order, self.sides, strict=True))
+            return f"Round {self.round} · initiative {shown}"
         return f"Round {self.round} · initiative {' '.join(self.order)}"
 
 

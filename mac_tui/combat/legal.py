@@ -44,7 +44,6 @@ from .commands import (
 )
 from .firing import check_fire, check_overwatch
 from .movement import move_checker, reach
-from .state import other_side
 from .structures import check_fire_structure, targetable
 
 
@@ -102,7 +101,7 @@ def legal_commands(
                 for d in facing.move_facings(plan.path)[1:]:
                     name = facing.facing_name(d)
                     cmds.append(Sprint(h, name) if sprint else Move(h, name))
-    enemies = battle.living(other_side(unit.side))
+    enemies = [u for u in battle.units if u.active and battle.may_attack(unit.side, u.side)]
     for group in stats.groups(unit):
         for enemy in enemies:
             if wanted(FireGroup) and not isinstance(

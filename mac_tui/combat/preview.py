@@ -28,7 +28,7 @@ from . import attack, elevation, stats
 from .attack import MISSILE, HitChance, hit_chance, intervening
 from .firing import check_fire, plan_fire
 from .movement import check_move, reach
-from .state import Battle, Unit, other_side
+from .state import Battle, Unit
 
 __all__ = [
     "FirePreview",
@@ -246,11 +246,15 @@ def fire_expected(
 
 
 def targets(battle: Battle, unit: Unit) -> tuple[Unit, ...]:
-    """The living enemies on the map, nearest first (ties, and a frame not yet placed, by id)."""
+    """The living frames `unit` may attack on the map (its enemies; with O10 a neutral too,
+    `Battle.may_attack`), nearest first (ties, and a frame not yet placed, by id)."""
     enemies = [
         e
-        for e in battle.living(other_side(unit.side))
-        if e.pos is not None and battle.map.contains(e.pos)
+        for e in battle.units
+        if e.active
+        and battle.may_attack(unit.side, e.side)
+        and e.pos is not None
+        and battle.map.contains(e.pos)
     ]
     here = unit.pos
 

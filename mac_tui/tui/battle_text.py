@@ -206,7 +206,9 @@ class Narrator:
         return f"{self.name(e.unit)} uses {item_name(e.equipment)}{on}{at} ({e.energy} energy)"
 
     def withdrew(self, e: SideWithdrew) -> str:
-        who = "The enemy" if e.side == "enemy" else "Your lance"
+        who = {"enemy": "The enemy", "ally": "The allied lance", "neutral": "The neutrals"}.get(
+            e.side, "Your lance"
+        )
         return f"{who} withdraws: its rule is that it {withdrawal_words(e.rule)}"
 
     def ended(self, e: BattleEnded) -> str:

@@ -18,7 +18,7 @@ from textual.geometry import Size
 from ...catalog import catalog
 from ...combat import elevation, stats
 from ...combat.features import new_section
-from ...combat.state import Battle, Unit
+from ...combat.state import THIRD_PARTIES, Battle, Unit
 from ...hexgrid import DIRECTIONS, Hex, add, from_offset, to_offset
 from ..battle_words import column_name
 
@@ -146,12 +146,27 @@ NO_OVERLAY = Overlay()
 def frame_label(unit: Unit) -> str:
     """Two characters: the class letter and the last digit of the unit's number within its
     side (the trailing number of its id, `P3` -> 3); uppercase for the player's frames,
-    lowercase for the enemy's."""
+    lowercase for the enemy's. O10's third parties have a letter for the number (`A1` -> a,
+    `N2` -> b), so they differ from the lances by the glyph, not only by the colour: `Ma` an
+    allied Medium (upper case: on the player's side), `ma` a neutral one."""
     letter = catalog().classes[stats.chassis_of(unit).class_].letter
     found = re.search(r"(\d+)$", unit.id)
-    digit = str(int(found.group(1)) % 10) if found else "?"
+    n = int(found.group(1)) if found else 0
+    if unit.side in THIRD_PARTIES:
+        mark = chr(ord("a") + (n - 1) % 26) if n else "?"
+        return (letter.upper() if unit.side == "ally" else letter.lower()) + mark
+    digit = str(n % 10) if found else "?"
     text = letter + digit
     return text.upper() if unit.side == "player" else text.lower()
+
+
+#: The map's class for a frame of each side (O10's third parties have their own colours too).
+SIDE_CLASS = {
+    "player": "hexmap--player",
+    "enemy": "hexmap--enemy",
+    "ally": "hexmap--ally",
+    "neutral": "hexmap--neutral",
+}
 
 
 def legend(
@@ -160,12 +175,14 @@ def legend(
     marks: bool = False,
     levels: bool = False,
     features: bool = False,
+    third: bool = False,
     facings: bool = False,
 ) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
     deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
-    a damaged section's durability (in the compact map's slot only without levels)."""
+    a damaged section's durability (in the compact map's slot only without levels); with
+    `third` (O10) the allied and neutral frames' marks."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -183,7 +200,10 @@ def legend(
     if levels:
         top = cat.elevation.levels.max
         parts.append(f"1-{top} ground level")
-    parts += ["M1 yours", "m1 enemy", f"M{MARKS['out'][form]} out"]
+    parts += ["M1 yours", "m1 enemy"]
+    if third:
+        parts += ["Ma ally", "ma neutral"]
+    parts.append(f"M{MARKS['out'][form]} out")
     if facings:  # O4.10
         parts.append(f"M1{FACING_MARKS[0][form]} faces the marked hex")
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
@@ -221,6 +241,8 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--wreck",
         "hexmap--player",
         "hexmap--enemy",
+        "hexmap--ally",
+        "hexmap--neutral",
         "hexmap--targetable",
         "hexmap--target",
         "hexmap--active",
@@ -303,8 +325,9 @@ class Scene:
             if unit.destroyed:
                 wrecks.add(unit.pos)
                 continue
-            side = "hexmap--player" if unit.side == "player" else "hexmap--enemy"
-            frames[unit.pos] = (frame_label(unit), side)
+            if unit.left:
+                continue  # O10.6: gone off the map with its side
+            frames[unit.pos] = (frame_label(unit), SIDE_CLASS[unit.side])
             if not unit.pilot_alive:
                 out.add(unit.pos)
             if unit.id == active:

@@ -181,7 +181,7 @@ def target_lines(
         out.append(title)
     else:
         ch = stats.chassis_of(target)
-        side_style = pal.player if target.side == "player" else pal.enemy
+        side_style = pal.side(target.side)
         title.append(target.label, style=side_style)
         cls = cat.classes[ch.class_]
         tail = first_fitting(
