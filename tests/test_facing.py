@@ -545,3 +545,12 @@ def test_with_o2_a_reverse_move_pays_the_climb_and_a_jump_still_names_its_facing
     assert s.battle is not None and s.battle.unit("falcon").facing == E
     s, _ = step(state, UseEquipment("thrust_pack", None, Hex(5, 2), "NW"))
     assert s.battle is not None and s.battle.unit("falcon").facing == NW
+
+
+def test_third_parties_face_as_the_side_they_stand_with() -> None:
+    # O10 with O4 (ruling O4f): allies E as the player's, neutrals W as the enemy's
+    assert facing.default_facing("ally") == E and facing.default_facing("neutral") == W
+    for seed in range(1, 40):
+        b = make_state(seed, 3, ruleset=("O4", "O10")).battle
+        assert b is not None
+        assert all(u.facing == facing.default_facing(u.side) for u in b.units)

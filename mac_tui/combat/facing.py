@@ -92,9 +92,11 @@ def step_direction(a: Hex, b: Hex) -> int:
 
 # ---- O4.1 deployment ---------------------------------------------------------------------------
 def default_facing(side: Side) -> int:
-    """O4.1: E for the player's frames, W for the enemy's (data/facing.toml)."""
+    """O4.1: E for the player's frames, W for the enemy's (data/facing.toml); with O10 an
+    allied lance (placed in the player's zone) faces as the player's, a neutral one as the
+    enemy's (ruling O4f)."""
     dep = data().deployment
-    name = dep.player if side == "player" else dep.enemy
+    name = dep.player if side in ("player", "ally") else dep.enemy
     return DIRECTION_NAMES.index(name)
 
 
