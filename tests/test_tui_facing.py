@@ -178,3 +178,25 @@ def test_o4_moving_previews_the_end_facing_and_the_arcs(snap: Snap, deployment: 
     # auto-deploy, start; the first player activation: Move, the cursor two rows up, the
     # facing turned once right: the message line names the facing and each enemy's arc
     snap((120, 40), resume(copy(deployment), "a", "s", "m", "up", "up", "full_stop"))
+
+
+async def test_t_asks_for_the_facing_and_b_aims_a_reverse_move(deployment: Session) -> None:
+    # `u` and `b` are the map's north-east and south-west: Turn and Back take `T` and `B`
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.screens.battle.modes import Reversing
+    from mac_tui.tui.widgets.dialogs import ChooseScreen
+
+    app = MacApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await resume(copy(deployment), "a", "s")(pilot)
+        await pilot.press("T")
+        await pilot.pause()
+        assert isinstance(app.screen, ChooseScreen)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        battle = app.screen.battle  # type: ignore[attr-defined]
+        falcon = battle.active_unit
+        assert falcon is not None and falcon.facing == NW and falcon.ap == 1
+        await pilot.press("B")
+        await pilot.pause()
+        assert isinstance(app.screen.mode, Reversing)  # type: ignore[attr-defined]

@@ -216,7 +216,7 @@ ROWS: tuple[BattleAction, ...] = (
     # O4: facing and arcs (hidden unless the battle plays O4)
     BattleAction(
         "reverse",
-        "b",
+        "B",
         "act_mode('reverse')",
         "Reverse move",
         COMBAT,
@@ -249,7 +249,7 @@ ROWS: tuple[BattleAction, ...] = (
     ),
     BattleAction(
         "turn",
-        "u",
+        "T",
         "turn",
         "Turn (1 AP)",
         COMBAT,
