@@ -218,9 +218,9 @@ ROWS: tuple[BattleAction, ...] = (
         "reverse",
         "B",
         "act_mode('reverse')",
-        "Reverse move",
+        "Reverse move (back up)",
         COMBAT,
-        "Back",
+        "",  # off the bar: with the O4 keys it would not fit two lines at 80 columns
         _reverse_offered,
         why=_reverse_why,
         module="O4",
