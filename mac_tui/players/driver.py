@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from attrs import frozen
 
 from ..combat.state import SIDES, Battle, Side
+from ..combat.view import view_of
 from ..core import Accepted, Command, Event, Outcome
 from ..game import step, to_act
 from ..model import GameState
@@ -40,9 +41,13 @@ def policy_to_act(state: GameState, seats: Seats) -> Policy | None:
 
 def next_decision(state: GameState, seats: Seats) -> Decision | None:
     """The decision of the policy that must act now (`to_act`), or None when a human must act
-    or nobody can (no game, or it is over)."""
-    policy = policy_to_act(state, seats)
-    return None if policy is None else policy(state)
+    or nobody can (no game, or it is over). Under O8 the policy is given its side's view,
+    never the state (O8.11: `view.view_of`)."""
+    side = to_act(state).side
+    policy = None if side is None else seats.get(side)
+    if policy is None or side is None:
+        return None
+    return policy(view_of(state, side))
 
 
 @frozen
