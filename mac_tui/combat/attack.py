@@ -25,7 +25,7 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex
 from ..stored import optional_field
-from . import detection, elevation
+from . import detection, elevation, facing, moving_fire, stun
 from .damage import DamageReport, apply_damage
 from .features import kind_of, section_at, smoke_at
 from .lines import (
@@ -293,7 +293,8 @@ def in_range(
 ) -> tuple[int, int] | None:
     """The distance and the range modifier (R1, R2) of `weapon`'s shot at `target`, or None
     when `hit_chance` is None for want of reach: a frame without a position or off the map,
-    the target out of range, or (O2) a blocked height line (`line_blocked`); under O3 a
+    the target out of range, (O2) a blocked height line (`line_blocked`) or (O4.8) the target
+    out of the weapon's mount arc (`facing.bears`); under O3 a
     building or prop in the way makes only `hit_chance` None. The distance is d3 with O2 on
     (G6). The cheap half of `hit_chance`, for checks that only ask whether a weapon can reach
     (`firing.plan_fire`)."""
@@ -306,6 +307,8 @@ def in_range(
     dist = elevation.attack_distance(battle, a, t)
     rng = range_modifier(weapon_of(weapon).range, dist)
     if rng is None or line_blocked(battle, attacker, target, weapon):
+        return None
+    if not facing.bears(battle, attacker, weapon, t):  # O4.8: out of the mount's arc
         return None
     return dist, rng
 
@@ -330,7 +333,8 @@ def hit_chance(
     cover added, O3.2), ``LOS`` (§3.6) or ``indirect`` (R10, whichever is better for the
     shooter; always past a blocked line), one per equipment effect (§7.7.3, R11) named after
     the equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4):
-    ``height`` (O2.7), ``smoke`` (O3.11).
+    ``height`` (O2.7), ``smoke`` (O3.11), ``rear`` (O4.9), ``moving`` and ``fast target``
+    (O5.2-O5.5), ``stunned`` or ``dazed`` (O7.6).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
@@ -394,10 +398,28 @@ def hit_chance(
         detail = elevation.height_detail(battle, attacker.pos, target.pos)
         mods.append(Modifier("height", height, detail))
     mods += smoke_modifier(battle, los, attacker.pos, target.pos)  # O3.11, a module entry
-    hot = detection.radiating_bonus(battle, attacker, target)  # O8.7
-    if hot:
-        mods.append(Modifier("radiating", hot, f"{target.label} radiating, in sight"))
+    mods += module_entries(battle, attacker, target)
     return HitChance.of(mods)
+
+
+def rear_modifier(battle: Battle, attacker: Unit, target: Unit) -> list[Modifier]:
+    """O4.9: `rear` +10 for an attack from the target's rear arc (a module entry, O0.4)."""
+    bonus = facing.rear_bonus(battle, attacker, target)
+    return [Modifier("rear", bonus, f"{target.label}'s rear arc")] if bonus else []
+
+
+def module_entries(battle: Battle, attacker: Unit, target: Unit | None) -> list[Modifier]:
+    """O0.4: the module entries of a weapon attack after `height` and `smoke`, in module
+    order: `rear` (O4.9), `moving`, `fast target` (O5; `target` None for a structure),
+    `stunned` or `dazed` (O7.6), `radiating` (O8.7). Nothing while those modules are off."""
+    mods = rear_modifier(battle, attacker, target) if target is not None else []
+    mods += [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
+    mods += [Modifier(*e) for e in stun.entries(attacker)]
+    if target is not None:
+        hot = detection.radiating_bonus(battle, attacker, target)  # O8.7
+        if hot:
+            mods.append(Modifier("radiating", hot, f"{target.label} radiating, in sight"))
+    return mods
 
 
 # --- the attack -------------------------------------------------------------------------------
@@ -424,6 +446,7 @@ class AttackResult:
     damage: DamageReport | None = None
     stress: int = 0  # R9: reactor stress the hit added to the target (Flamer)
     height: tuple[int, int] | None = optional_field(None)  # O2.9: attacker's, target's height
+    arc: str | None = optional_field(None)  # O4.10: the target's arc the attacker stands in
 
     def describe(self) -> str:
         """Tabletop line, e.g. ``ML -> RAIDER-2: needs 62, rolls 40: hit LT for 10, armour
@@ -529,6 +552,7 @@ def resolve_attack(
         hit=False,
         called=called_location,
         height=elevation.heights_of(battle, attacker.pos, target.pos),
+        arc=facing.attack_arc(battle, attacker, target),
     )
 
     battle = detection.reveal(battle, attacker.id, target.side)  # O8.5: the muzzle flash
@@ -542,7 +566,8 @@ def resolve_attack(
         and _intercepted(target, dice)
     ):
         return battle, attrs.evolve(base, roll=roll, hit=True, critical=critical, intercepted=True)
-    location = called_location or dice.weighted(COMBAT, hit_location_weights())
+    weights = hit_location_weights() if base.arc is None else facing.hit_weights(base.arc)
+    location = called_location or dice.weighted(COMBAT, weights)  # O4.9: the table by arc
     damaged, report = apply_damage(target, location, wpn.damage, dice)
     if wpn.stress_on_hit:
         damaged = attrs.evolve(damaged, stress=damaged.stress + wpn.stress_on_hit)

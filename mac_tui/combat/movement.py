@@ -13,7 +13,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..hexgrid import Hex, path, reachable, reachable_steps
-from . import detection, elevation, stats
+from . import detection, elevation, moving_fire, stats
 from .detection import Bumped
 from .events import (
     BattleChange,
@@ -133,20 +133,16 @@ def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChan
     plan = check_move(battle, unit, target, sprint)
     if isinstance(plan, str):
         return plan
-    walked, enemy = (
-        detection.bump(battle, unit, plan.path)
-        if detection.on(battle)
-        else (
-            plan.path,
-            None,
-        )
-    )
+    # O8.8: a step into an undetected enemy's hex stops the mover in the hex before
+    fog = detection.on(battle)
+    walked, enemy = detection.bump(battle, unit, plan.path) if fog else (plan.path, None)
     moved = attrs.evolve(
         unit,
         pos=walked[-1],
         ap=unit.ap - (ap_costs().sprint if sprint else ap_costs().move),
         energy_used=unit.energy_used + plan.energy,
     )
+    moved = moving_fire.count_move(battle, moved, len(walked) - 1)  # O5.1: the hexes entered
     event = Moved(
         unit=unit.id,
         mode="sprint" if sprint else "move",

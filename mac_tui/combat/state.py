@@ -27,6 +27,7 @@ Stance = Literal["aggressive", "balanced", "defensive"]
 Priority = Literal["focus_fire", "spread_damage", "threat", "opportunity"]
 WithdrawRule = Literal["never", "at_50", "at_25"]
 DestroyedBy = Literal["center_torso", "pilot", "none"]
+Stun = Literal["", "stunned", "dazed"]  # O7.6
 
 SIDES: tuple[Side, Side] = ("player", "enemy")
 LOC_INDEX: dict[str, int] = {loc: i for i, loc in enumerate(LOCATION_ORDER)}
@@ -113,6 +114,18 @@ class Unit:
     revealed_to: tuple[Side, ...] = optional_field(())
     # O8.8: enemies it bumped into this activation (it detects them until the activation ends)
     bumped: tuple[str, ...] = optional_field(())
+    # O5.1 (and O5.4, O5.5, O7.3): hexes entered by the frame's own Move, Sprint and reverse
+    # steps plus each jump's hex distance in its current activation; 0 again when its next
+    # activation starts, so between activations the last activation's total. Counted only
+    # while O5 or O7 is on (`combat/moving_fire.py`)
+    moved_hexes: int = optional_field(0)
+    # O7 (`combat/stun.py`, `combat/kicks.py`): kicked this activation (O7.1); "stunned" or
+    # "dazed" (O7.6) and whether the activation that ends that state has begun; the frame's
+    # total structure at the round's phase 1 (O7.7: the round's loss is that less its structure)
+    kicked: bool = optional_field(False)
+    stun: Stun = optional_field("")
+    stun_running: bool = optional_field(False)
+    round_structure: int = optional_field(0)
 
     @property
     def active(self) -> bool:
