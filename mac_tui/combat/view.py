@@ -17,16 +17,18 @@ steps its plans on it); `view_of` of a view is the view (idempotent).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import overload
 
 import attrs
 
+from ..core import Event
 from ..dice import AI, RngState
 from ..model import GameState
 from . import detection, stats
 from .state import Battle, Side, Unit
 
-__all__ = ["hidden_enemies", "view_of", "view_rng"]
+__all__ = ["hidden_enemies", "view_of", "view_rng", "visible_events"]
 
 
 def _unknown(unit: Unit, battle: Battle, side: Side) -> Unit:
@@ -103,3 +105,50 @@ def view_of(game: GameState | Battle, side: Side) -> GameState | Battle:
     if battle is None or not detection.on(battle):
         return game
     return attrs.evolve(game, battle=_battle_view(battle, side), rng=view_rng(game.rng))
+
+
+def _actors(event: Event) -> tuple[str | None, str | None]:
+    """The frame an event is about (for a shot: the attacker) and the frame it acts on."""
+    result = getattr(event, "result", None)
+    if result is not None and hasattr(result, "attacker"):
+        return result.attacker, result.target
+    unit = getattr(event, "unit", None)
+    target = getattr(event, "target", None)
+    return (unit if isinstance(unit, str) else None), (target if isinstance(target, str) else None)
+
+
+def visible_events(battle: Battle | None, events: Sequence[Event], side: Side) -> list[Event]:
+    """O8.10: of a step's events, those `side` may see, `battle` being the battle after them:
+    everything its own frames do and suffer, the acts of the enemies it detects now, its own
+    `Detected` and `ContactLost`, and what concerns no frame; an attack from an unseen frame
+    shows, its reveal (`Detected`, revealed) first. Everything with O8 off."""
+    if battle is None or not detection.on(battle):
+        return list(events)
+    ids = {u.id: u for u in battle.units}
+    seen = {c.unit for c in battle.contacts if c.side == side}
+
+    def own(uid: str | None) -> bool:
+        u = ids.get(uid) if uid is not None else None
+        return u is not None and not battle.hostile(side, u.side)
+
+    def known(uid: str | None) -> bool:
+        u = ids.get(uid) if uid is not None else None
+        return u is None or own(uid) or uid in seen or not u.active
+
+    reveals = {
+        e.unit: e
+        for e in events
+        if isinstance(e, detection.Detected) and e.side == side and e.how == "revealed"
+    }
+    out: list[Event] = []
+    for e in events:
+        if isinstance(e, (detection.Detected, detection.ContactLost)):
+            if e.side == side and e not in out:
+                out.append(e)
+            continue
+        actor, acted_on = _actors(e)
+        if actor is None or known(actor) or own(acted_on):
+            if actor in reveals and reveals[actor] not in out:
+                out.append(reveals[actor])  # the muzzle flash before the shot's result
+            out.append(e)
+    return out

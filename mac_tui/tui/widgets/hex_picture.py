@@ -145,12 +145,18 @@ def frame_label(unit: Unit) -> str:
 
 
 def legend(
-    ascii_glyphs: bool, *, marks: bool = False, levels: bool = False, features: bool = False
+    ascii_glyphs: bool,
+    *,
+    marks: bool = False,
+    levels: bool = False,
+    features: bool = False,
+    fog: bool = False,
 ) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
     deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
-    a damaged section's durability (in the compact map's slot only without levels)."""
+    a damaged section's durability (in the compact map's slot only without levels); with `fog`
+    (O8) the greyed last-known marker."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -169,6 +175,8 @@ def legend(
         top = cat.elevation.levels.max
         parts.append(f"1-{top} ground level")
     parts += ["M1 yours", "m1 enemy", f"M{MARKS['out'][form]} out"]
+    if fog:
+        parts.append("m? last known")
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
     if levels:
         parts.append(f"{MARKS['blocks'][form]} {MARK_NAMES['blocks']}")
@@ -204,6 +212,7 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--wreck",
         "hexmap--player",
         "hexmap--enemy",
+        "hexmap--marker",
         "hexmap--targetable",
         "hexmap--target",
         "hexmap--active",
@@ -284,6 +293,9 @@ class Scene:
                 continue
             if unit.destroyed:
                 wrecks.add(unit.pos)
+                continue
+            if unit.id in battle.markers:  # O8.10: a last-known position, greyed, `m?`
+                frames[unit.pos] = (frame_label(unit)[0] + "?", "hexmap--marker")
                 continue
             side = "hexmap--player" if unit.side == "player" else "hexmap--enemy"
             frames[unit.pos] = (frame_label(unit), side)
