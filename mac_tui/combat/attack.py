@@ -16,7 +16,7 @@ Every number is read from the catalog; every random draw comes from ``dice.COMBA
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Final, Literal
 
 import attrs
 from attrs import frozen
@@ -321,6 +321,7 @@ def hit_chance(
     *,
     called_shot: bool = False,
     overwatch: bool = False,
+    reaction: Literal["reaction", "sweep"] | None = None,
 ) -> HitChance | None:
     """§3: the ordered, named modifiers of one weapon's shot and the clamped chance.
 
@@ -334,7 +335,8 @@ def hit_chance(
     shooter; always past a blocked line), one per equipment effect (§7.7.3, R11) named after
     the equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4):
     ``height`` (O2.7), ``smoke`` (O3.11), ``rear`` (O4.9), ``moving`` and ``fast target``
-    (O5.2-O5.5), ``stunned`` or ``dazed`` (O7.6).
+    (O5.2-O5.5), ``reaction`` or ``sweep`` (O6.3, O6.6: `reaction` names the kind of an O6
+    shot, which fires only directly, O6.5: no R10 spotter), ``stunned`` or ``dazed`` (O7.6).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
@@ -375,7 +377,8 @@ def hit_chance(
 
     los = intervening(battle, attacker.pos, target.pos)
     through = sum(h.penalty for h in los)
-    spot = spotter(battle, attacker, target) if wpn.indirect else None
+    direct_only = reaction is not None  # O6.5: a reaction or sweep shot never fires indirectly
+    spot = spotter(battle, attacker, target) if wpn.indirect and not direct_only else None
     wall = blocked(los) is not None or elevation.line_blocked(battle, attacker.pos, target.pos)
     if wall and spot is None:
         return None  # O3.2, O2.6: the line is blocked (indirect fire aside, R10)
@@ -398,7 +401,10 @@ def hit_chance(
         detail = elevation.height_detail(battle, attacker.pos, target.pos)
         mods.append(Modifier("height", height, detail))
     mods += smoke_modifier(battle, los, attacker.pos, target.pos)  # O3.11, a module entry
-    mods += module_entries(battle, attacker, target)
+    mods += module_entries(battle, attacker, target, reaction)
+    hot = detection.radiating_bonus(battle, attacker, target)  # O8.7
+    if hot:
+        mods.append(Modifier("radiating", hot, f"{target.label} radiating, in sight"))
     return HitChance.of(mods)
 
 
@@ -408,17 +414,31 @@ def rear_modifier(battle: Battle, attacker: Unit, target: Unit) -> list[Modifier
     return [Modifier("rear", bonus, f"{target.label}'s rear arc")] if bonus else []
 
 
-def module_entries(battle: Battle, attacker: Unit, target: Unit | None) -> list[Modifier]:
+def reaction_modifier(reaction: Literal["reaction", "sweep"] | None) -> list[Modifier]:
+    """O6.3: `reaction` -25 on a triggered cone's shot; O6.6: `sweep` -15 (data/reaction.toml);
+    nothing for any other shot."""
+    if reaction is None:
+        return []
+    data = catalog().reaction
+    if reaction == "sweep":
+        return [Modifier("sweep", -data.sweep.penalty, "sweep (O6.6)")]
+    return [Modifier("reaction", -data.reaction.penalty, "reaction fire in a cone (O6.3)")]
+
+
+def module_entries(
+    battle: Battle,
+    attacker: Unit,
+    target: Unit | None,
+    reaction: Literal["reaction", "sweep"] | None = None,
+) -> list[Modifier]:
     """O0.4: the module entries of a weapon attack after `height` and `smoke`, in module
     order: `rear` (O4.9), `moving`, `fast target` (O5; `target` None for a structure),
-    `stunned` or `dazed` (O7.6), `radiating` (O8.7). Nothing while those modules are off."""
+    `reaction` or `sweep` (O6), `stunned` or `dazed` (O7.6). Nothing while those modules are
+    off."""
     mods = rear_modifier(battle, attacker, target) if target is not None else []
     mods += [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
+    mods += reaction_modifier(reaction)
     mods += [Modifier(*e) for e in stun.entries(attacker)]
-    if target is not None:
-        hot = detection.radiating_bonus(battle, attacker, target)  # O8.7
-        if hot:
-            mods.append(Modifier("radiating", hot, f"{target.label} radiating, in sight"))
     return mods
 
 

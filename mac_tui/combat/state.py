@@ -108,12 +108,6 @@ class Unit:
     smoke_used: int = optional_field(0)  # O3.10: Smoke Launcher charges spent this battle
     # O4.1: the direction (an index of hexgrid.DIRECTIONS) the frame faces; None with O4 off
     facing: int | None = optional_field(None)
-    # O8.2: why the frame radiates this round ("stress", "overload", "vent", "jump"), "" cold
-    radiating: str = optional_field("")
-    # O8.5: the sides whose frames detect it by its muzzle flash, until its next activation
-    revealed_to: tuple[Side, ...] = optional_field(())
-    # O8.8: enemies it bumped into this activation (it detects them until the activation ends)
-    bumped: tuple[str, ...] = optional_field(())
     # O5.1 (and O5.4, O5.5, O7.3): hexes entered by the frame's own Move, Sprint and reverse
     # steps plus each jump's hex distance in its current activation; 0 again when its next
     # activation starts, so between activations the last activation's total. Counted only
@@ -126,6 +120,12 @@ class Unit:
     stun: Stun = optional_field("")
     stun_running: bool = optional_field(False)
     round_structure: int = optional_field(0)
+    # O8.2: why the frame radiates this round ("stress", "overload", "vent", "jump"), "" cold
+    radiating: str = optional_field("")
+    # O8.5: the sides whose frames detect it by its muzzle flash, until its next activation
+    revealed_to: tuple[Side, ...] = optional_field(())
+    # O8.8: enemies it bumped into this activation (it detects them until the activation ends)
+    bumped: tuple[str, ...] = optional_field(())
 
     @property
     def active(self) -> bool:
