@@ -2,10 +2,12 @@
 
 `decide` is given the side's view (`combat.view.view_of`; it takes the view again itself, so
 a caller that passes the state gives it nothing more). For planning, `presume` puts the enemies
-the side has never detected where they must have deployed (the middle of their zone, free hexes
-nearest it first: public knowledge, O8.1), as markers like last-known positions, so the frames
-go looking for them; `can_target` is the planner's O8.6: a shot from a hex needs the target
-detected from there (a marker never is), and `radiating` its O8.7 bonus.
+the side has never detected where they must have deployed (the free hexes its frames do not see
+nearest the middle of their zone: public knowledge, O8.1), as markers like last-known
+positions, and moves a marker its frames see empty to the nearest hex they do not see (the
+enemy went on), so the frames go looking for them; `can_target` is the planner's O8.6: a shot
+from a hex needs the target detected from there (a marker never is), and `radiating` its O8.7
+bonus.
 """
 
 from __future__ import annotations
@@ -21,23 +23,50 @@ __all__ = ["can_target", "presume", "radiating"]
 
 def presume(battle: Battle, side: Side) -> Battle:
     """`battle` (a view of `side`) with every never-detected living enemy (off the map in the
-    view) placed on a free hex of its deployment zone, nearest the zone's middle first, and
-    listed as a marker. No change with O8 off or when every enemy is placed."""
-    if not detection.on(battle):
+    view) placed on the free hex its frames do not see nearest the middle of its deployment
+    zone, and every marker its frames see empty moved to the nearest hex they do not see; the
+    hexes so placed are markers (never detected, never shot at). No change with O8 off."""
+    if not detection.on(battle) or battle.phase != "combat":
         return battle
+    own = [u for u in battle.units if u.side == side and u.active and u.pos is not None]
     unplaced = [u for u in battle.units if u.active and u.pos is None and u.side != side]
-    if not unplaced:
+    stale = [u for u in battle.units if u.id in battle.markers and _in_sight(battle, own, u)]
+    if not unplaced and not stale:
         return battle
-    zone = battle.map.deployment_hexes(other_side(side))
-    cols = sorted({to_offset(h)[0] for h in zone})
-    middle = from_offset(cols[len(cols) // 2], battle.map.height // 2)
-    taken = battle.occupied()
-    free = sorted(
-        (h for h in zone if h not in taken), key=lambda h: (distance(h, middle), h.r, h.q)
-    )
-    placed: dict[str, Hex] = {u.id: h for u, h in zip(unplaced, free, strict=False)}
+    taken = set(battle.occupied())
+    placed: dict[str, Hex] = {}
+    starts: list[tuple[Unit, Hex]] = [(u, u.pos) for u in stale if u.pos is not None]
+    if unplaced:
+        zone = battle.map.deployment_hexes(other_side(side))
+        cols = sorted({to_offset(h)[0] for h in zone})
+        middle = from_offset(cols[len(cols) // 2], battle.map.height // 2)
+        starts += [(u, middle) for u in unplaced]
+    for u, start in starts:
+        h = _nearest_unseen(battle, own, u, start, taken)
+        if h is not None:
+            placed[u.id] = h
+            taken.add(h)
     units = tuple(attrs.evolve(u, pos=placed[u.id]) if u.id in placed else u for u in battle.units)
-    return attrs.evolve(battle, units=units, markers=(*battle.markers, *placed))
+    markers = (*battle.markers, *(k for k in placed if k not in battle.markers))
+    return attrs.evolve(battle, units=units, markers=markers)
+
+
+def _in_sight(battle: Battle, own: list[Unit], enemy: Unit) -> bool:
+    return any(detection.sees(battle, u, enemy) for u in own)
+
+
+def _nearest_unseen(
+    battle: Battle, own: list[Unit], enemy: Unit, start: Hex, taken: set[Hex]
+) -> Hex | None:
+    """The hex nearest `start` (then row-major) where none of `own` would see `enemy`."""
+    hexes = sorted(
+        (h for h in battle.map.grid.hexes() if h not in taken),
+        key=lambda h: (distance(h, start), h.r, h.q),
+    )
+    for h in hexes:
+        if not _in_sight(battle, own, attrs.evolve(enemy, pos=h)):
+            return h
+    return None
 
 
 def can_target(battle: Battle, shooter: Unit, at: Hex, target: Unit) -> bool:
