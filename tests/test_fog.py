@@ -13,9 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mac_tui.combat import detection, stats
+from mac_tui.combat import view as view_module
 from mac_tui.combat.skirmish import NewSkirmish, make_state
 from mac_tui.combat.state import Side, Unit
-from mac_tui.combat.view import hidden_enemies, view_of
+from mac_tui.combat.view import hidden_enemies, presumed_weapons, view_of
 from mac_tui.game import to_act
 from mac_tui.model import GameState
 from mac_tui.players.ai import policy_for
@@ -49,7 +50,8 @@ def test_deployment_hides_the_enemy() -> None:
     view = view_of(state, "player")
     assert view.battle is not None
     enemies = [u for u in view.battle.units if u.side == "enemy"]
-    assert enemies and all(u.pos is None and u.weapons == () for u in enemies)
+    assert enemies and all(u.pos is None for u in enemies)
+    assert all(u.weapons == presumed_weapons(u.chassis, FOG) for u in enemies)
     assert all(name == "ai" for name, _ in view.rng.counters)
     assert view_of(view, "player") == view  # idempotent
 
@@ -66,8 +68,8 @@ def test_view_shows_detected_and_markers() -> None:
             if u.side == side or not u.active or u.id in seen:
                 assert v == u  # own frames, the dead and the detected: as they are
             else:
-                # nothing hidden shows: no weapons, a fresh frame's armour
-                assert v.weapons == () and v.equipment == ()
+                # nothing hidden shows: its chassis' stock weapons, a fresh frame's armour
+                assert v.weapons == presumed_weapons(u.chassis, FOG) and v.equipment == ()
                 assert v.armor == stats.armor_split(stats.chassis_of(u))
                 assert v.pos == (last[u.id].hex if u.id in last else None)
                 assert (u.id in view.markers) is (u.id in last)
@@ -178,3 +180,33 @@ def test_save_mid_fog_resumes_with_the_same_views() -> None:
     drive(resumed.state, seats, apply=lambda _, c: resumed.apply(c), max_commands=20)
     drive(session.state, seats, apply=lambda _, c: session.apply(c), max_commands=20)
     assert state_hash(resumed.state) == state_hash(session.state)
+
+
+def test_screen_log_filters_hidden_actions() -> None:
+    """O8.10: a hidden enemy's move is not shown; its attack on the player's frame is, after
+    its reveal; the enemy side's own detections are not shown; with O8 off all is shown."""
+    from mac_tui.combat.events import ActivationStarted, Moved
+    from mac_tui.combat.state import Contact
+    from mac_tui.hexgrid import Hex
+
+    from .test_attack import battle, raider, shooter
+
+    b = battle(shooter(), raider(15), ruleset=FOG, contacts=())
+    hidden_move = Moved(
+        unit="raider-2", mode="move", path=(Hex(15, 1), Hex(14, 1)), energy=2, pullback=False
+    )
+    act = ActivationStarted(unit="raider-2", ap=2, energy=10)
+    theirs = detection.Detected(side="enemy", unit="shooter", how="sight", hex=Hex(0, 1))
+    assert view_module.visible_events(b, [act, hidden_move, theirs], "player") == []
+    assert view_module.visible_events(b, [act, hidden_move], "enemy") == [act, hidden_move]
+    core = attrs.evolve(b, ruleset=())
+    assert view_module.visible_events(core, [act, hidden_move], "player") == [act, hidden_move]
+    # the raider fires at the shooter: its reveal comes first, then the shot
+    from mac_tui.combat.events import GroupFired
+
+    shot = GroupFired(
+        unit="raider-2", group=1, target="shooter", called=None, energy=3, overwatch=False
+    )
+    flash = detection.Detected(side="player", unit="raider-2", how="revealed", hex=Hex(14, 1))
+    seen = attrs.evolve(b, contacts=(Contact(side="player", unit="raider-2", how="revealed"),))
+    assert view_module.visible_events(seen, [shot, flash], "player") == [flash, shot]
