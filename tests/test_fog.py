@@ -16,7 +16,7 @@ from mac_tui.combat import detection, stats
 from mac_tui.combat import view as view_module
 from mac_tui.combat.skirmish import NewSkirmish, make_state
 from mac_tui.combat.state import Side, Unit
-from mac_tui.combat.view import hidden_enemies, presumed_weapons, view_of
+from mac_tui.combat.view import hidden_enemies, view_of
 from mac_tui.game import to_act
 from mac_tui.model import GameState
 from mac_tui.players.ai import policy_for
@@ -50,8 +50,7 @@ def test_deployment_hides_the_enemy() -> None:
     view = view_of(state, "player")
     assert view.battle is not None
     enemies = [u for u in view.battle.units if u.side == "enemy"]
-    assert enemies and all(u.pos is None for u in enemies)
-    assert all(u.weapons == presumed_weapons(u.chassis, FOG) for u in enemies)
+    assert enemies and all(u.pos is None and u.weapons == () for u in enemies)
     assert all(name == "ai" for name, _ in view.rng.counters)
     assert view_of(view, "player") == view  # idempotent
 
@@ -68,8 +67,8 @@ def test_view_shows_detected_and_markers() -> None:
             if u.side == side or not u.active or u.id in seen:
                 assert v == u  # own frames, the dead and the detected: as they are
             else:
-                # nothing hidden shows: its chassis' stock weapons, a fresh frame's armour
-                assert v.weapons == presumed_weapons(u.chassis, FOG) and v.equipment == ()
+                # nothing hidden shows: no weapons, a fresh frame's armour
+                assert v.weapons == () and v.equipment == ()
                 assert v.armor == stats.armor_split(stats.chassis_of(u))
                 assert v.pos == (last[u.id].hex if u.id in last else None)
                 assert (u.id in view.markers) is (u.id in last)

@@ -3,9 +3,8 @@
 `view_of(state or battle, side)` is what `side` knows: its own (and allied) frames in full, the
 map (terrain, levels, features, smoke: always known, O8.1), the enemies it detects now where
 they are, with what can be seen of them; every other enemy only as what the side could know
-of it: its id, label, chassis and pilot, a fresh frame of that chassis with its first stock
-loadout's weapons (what such a frame usually carries) and no equipment, standing at its
-last-known hex (a **marker**, listed in `Battle.markers`, never
+of it: its id, label, chassis and pilot, a fresh frame of that chassis with no weapons or
+equipment, standing at its last-known hex (a **marker**, listed in `Battle.markers`, never
 detected) or off the map when the side never detected it (O8.1: the enemy deploys hidden).
 Only the side's own contacts, last-known positions and Targeting Uplink designations are kept,
 and of the dice only the AI's stream (`dice.AI`), so nothing in a view depends on a hidden
@@ -23,38 +22,18 @@ from typing import overload
 
 import attrs
 
-from ..catalog import catalog
 from ..core import Event
 from ..dice import AI, RngState
 from ..model import GameState
 from . import detection, stats
-from .state import Battle, Side, Unit, WeaponState
+from .state import Battle, Side, Unit
 
-__all__ = ["hidden_enemies", "presumed_weapons", "view_of", "view_rng", "visible_events"]
-
-
-def presumed_weapons(chassis: str, ruleset: tuple[str, ...]) -> tuple[WeaponState, ...]:
-    """What a view presumes a frame it does not detect carries: its chassis' first stock
-    loadout (R18; public knowledge), full ammunition, no Ammo Bin."""
-    cat = catalog()
-    stock = cat.drawn_loadouts(chassis, ruleset)
-    if not stock:
-        return ()
-    return tuple(
-        WeaponState(
-            weapon=e.weapon,
-            mount=e.mount,
-            group=e.group,
-            ammo=stats.starting_ammo(cat.weapons[e.weapon], 0),
-        )
-        for e in stock[0].weapons
-    )
+__all__ = ["hidden_enemies", "view_of", "view_rng", "visible_events"]
 
 
 def _unknown(unit: Unit, battle: Battle, side: Side) -> Unit:
-    """What `side` knows of an enemy it does not detect: a fresh frame of its chassis with the
-    presumed stock weapons (`presumed_weapons`), at its last-known hex (O8.12) or off the
-    map."""
+    """What `side` knows of an enemy it does not detect: a fresh frame of its chassis, no
+    weapons or equipment, at its last-known hex (O8.12) or off the map."""
     last = next((lk for lk in battle.last_known if lk.side == side and lk.unit == unit.id), None)
     chassis = stats.chassis_of(unit)
     armor = stats.armor_split(chassis)
@@ -65,7 +44,7 @@ def _unknown(unit: Unit, battle: Battle, side: Side) -> Unit:
         label=unit.label,
         chassis=unit.chassis,
         pilot=unit.pilot,
-        weapons=presumed_weapons(unit.chassis, battle.ruleset),
+        weapons=(),
         pos=None if last is None else last.hex,
         armor=armor,
         structure=structure,
