@@ -26,7 +26,7 @@ from ..core import Event
 from ..dice import AI, RngState
 from ..model import GameState
 from . import detection, stats
-from .state import Battle, Side, Unit
+from .state import Battle, Side, Unit, friendly
 
 __all__ = ["hidden_enemies", "view_of", "view_rng", "visible_events"]
 
@@ -57,14 +57,13 @@ def _unknown(unit: Unit, battle: Battle, side: Side) -> Unit:
 
 
 def hidden_enemies(battle: Battle, side: Side) -> tuple[Unit, ...]:
-    """The living enemies of `side` it does not detect now (O8.5)."""
+    """The living frames not of `side` (nor, for the player, allied) it does not detect now
+    (O8.5; a neutral too)."""
     seen = {c.unit for c in battle.contacts if c.side == side}
     return tuple(
         u
         for u in battle.units
-        if u.active
-        and battle.hostile(side, u.side)
-        and (u.id not in seen or u.id in battle.markers)
+        if u.active and not friendly(side, u.side) and (u.id not in seen or u.id in battle.markers)
     )
 
 
@@ -72,7 +71,7 @@ def _battle_view(battle: Battle, side: Side) -> Battle:
     if not detection.on(battle):
         return battle
     if battle.phase == "deployment":
-        hidden = {u.id for u in battle.units if battle.hostile(side, u.side)}
+        hidden = {u.id for u in battle.units if not friendly(side, u.side)}
     else:
         hidden = {u.id for u in hidden_enemies(battle, side)}
     units = tuple(_unknown(u, battle, side) if u.id in hidden else u for u in battle.units)
@@ -129,7 +128,7 @@ def visible_events(battle: Battle | None, events: Sequence[Event], side: Side) -
 
     def own(uid: str | None) -> bool:
         u = ids.get(uid) if uid is not None else None
-        return u is not None and not battle.hostile(side, u.side)
+        return u is not None and friendly(side, u.side)
 
     def known(uid: str | None) -> bool:
         u = ids.get(uid) if uid is not None else None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import attrs
 
 from ...combat import detection
-from ...combat.state import Battle, Side, Unit, other_side
+from ...combat.state import Battle, Side, Unit, friendly
 from ...hexgrid import Hex, distance, from_offset, to_offset
 
 __all__ = ["can_target", "presume", "radiating"]
@@ -28,8 +28,10 @@ def presume(battle: Battle, side: Side) -> Battle:
     hexes so placed are markers (never detected, never shot at). No change with O8 off."""
     if not detection.on(battle) or battle.phase != "combat":
         return battle
-    own = [u for u in battle.units if u.side == side and u.active and u.pos is not None]
-    unplaced = [u for u in battle.units if u.active and u.pos is None and u.side != side]
+    own = [u for u in battle.units if friendly(side, u.side) and u.active and u.pos is not None]
+    unplaced = [
+        u for u in battle.units if u.active and u.pos is None and not friendly(side, u.side)
+    ]
     stale = [u for u in battle.units if u.id in battle.markers and _in_sight(battle, own, u)]
     if not unplaced and not stale:
         return battle
@@ -37,7 +39,7 @@ def presume(battle: Battle, side: Side) -> Battle:
     placed: dict[str, Hex] = {}
     starts: list[tuple[Unit, Hex]] = [(u, u.pos) for u in stale if u.pos is not None]
     if unplaced:
-        zone = battle.map.deployment_hexes(other_side(side))
+        zone = battle.map.deployment_hexes("player" if side == "enemy" else "enemy")
         cols = sorted({to_offset(h)[0] for h in zone})
         middle = from_offset(cols[len(cols) // 2], battle.map.height // 2)
         starts += [(u, middle) for u in unplaced]
