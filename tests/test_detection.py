@@ -252,3 +252,23 @@ def test_reveal_lasts_until_its_next_activation() -> None:
     assert b.unit("raider-2").revealed_to == ("player",)
     b = detection.activation_starts(b, "raider-2")
     assert b.unit("raider-2").revealed_to == ()
+
+
+# --- O8 with O10: the shared view -------------------------------------------------------------
+def test_allies_share_the_view_not_the_targeting() -> None:
+    """O0.3 (O10 with O8): the player's side detects what its allies see, for its screen and
+    its moves, but a frame attacks only what it detects itself (O8.5: no sharing of targeting
+    but by screening); a neutral is detected like an enemy."""
+    from .test_damage import make_unit
+
+    ally = attrs.evolve(make_unit("A1", side="player", pos=at(12)), side="ally")
+    neutral = attrs.evolve(make_unit("N1", pos=at(19)), side="neutral")
+    b = fog(shooter(), ally, raider(15), neutral)
+    s, r = b.unit("shooter"), b.unit("raider-2")
+    assert detection.side_detection(b, "player", r) == "sight"  # the ally, 3 away
+    assert not detection.detects(b, s, r)  # the shooter, 15 away, does not
+    assert detection.side_detection(b, "player", b.unit("N1")) == "sight"  # the ally, 7 away
+    assert detection.side_detection(b, "enemy", b.unit("A1")) == "sight"
+    far = b.with_unit(attrs.evolve(b.unit("N1"), pos=at(19, 0)))
+    far = far.with_unit(attrs.evolve(far.unit("A1"), pos=at(5)))
+    assert detection.side_detection(far, "player", far.unit("N1")) is None
