@@ -70,3 +70,25 @@ async def test_the_map_draws_the_players_view(tmp_path: Path) -> None:
         assert shown is not None and shown.markers
         legend = " ".join(line.text.strip() for line in screen.query_one("RichLog").lines)
         assert "m? last known" in legend
+
+
+async def test_replay_shows_the_players_view_unless_asked_for_the_truth() -> None:
+    """`mac-tui replay --watch` under O8 draws the player's view (O8.10); `--truth` every frame
+    where it is."""
+    from mac_tui.combat.view import view_of
+    from mac_tui.tui.pacing import ManualClock
+    from mac_tui.tui.replay import ReplayApp
+    from mac_tui.tui.widgets.hexmap import HexMap
+
+    session = fogged_session()
+    save = session.to_save()
+    battle = session.state.battle
+    assert battle is not None
+    for truth in (False, True):
+        app = ReplayApp(save, "fog.json", settings=Settings(), clock=ManualClock(), truth=truth)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            await pilot.press("end")
+            shown = app.viewer.query_one(HexMap).battle
+            assert shown == (battle if truth else view_of(battle, "player"))
