@@ -272,3 +272,37 @@ def test_allies_share_the_view_not_the_targeting() -> None:
     far = b.with_unit(attrs.evolve(b.unit("N1"), pos=at(19, 0)))
     far = far.with_unit(attrs.evolve(far.unit("A1"), pos=at(5)))
     assert detection.side_detection(far, "player", far.unit("N1")) is None
+
+
+def test_radiating_b_to_d_until_the_round_ends() -> None:
+    """O8.2 (b) overload: energy spent past the effective output; (c) a vent; (d) a jump; each
+    from the command that did it (ruling O8e), logged once; a new round's refresh clears it."""
+    from mac_tui.combat.events import Moved, RoundStarted, Vented
+
+    s = shooter()
+    out = stats.effective_output(s)
+    b = fog(s, raider(15), round=1)
+    # (b): at the output exactly, not past it, it stays cold
+    at_output = b.with_unit(attrs.evolve(s, energy_used=out))
+    assert detection.update(at_output, ())[0].unit("shooter").radiating == ""
+    over = b.with_unit(attrs.evolve(s, energy_used=out + 1))
+    hot, events = detection.update(over, ())
+    assert hot.unit("shooter").radiating == "overload"
+    assert [e for e in events if isinstance(e, detection.Radiating)] == [
+        detection.Radiating(unit="shooter", cause="overload")
+    ]
+    again, events = detection.update(hot, ())
+    assert not [e for e in events if isinstance(e, detection.Radiating)]  # once a round
+    vent = Vented(unit="raider-2", amount=3, stress=0)
+    vented, _ = detection.update(b, (vent,))
+    assert vented.unit("raider-2").radiating == "vent"
+    jump = Moved(unit="raider-2", mode="jump", path=(at(15), at(13)), energy=0, pullback=False)
+    jumped, _ = detection.update(b, (jump,))
+    assert jumped.unit("raider-2").radiating == "jump"
+    # a jump before the round's end does not carry into the next round
+    later, _ = detection.update(b, (jump, RoundStarted(round=2, order=())))
+    assert later.unit("raider-2").radiating == ""
+    # the thermal contact: the shooter now detects the radiating raider, 15 hexes away
+    assert [(c.side, c.unit, c.how) for c in jumped.contacts] == [("player", "raider-2", "thermal")]
+    fresh, _ = detection.refresh_radiating(jumped)
+    assert fresh.unit("raider-2").radiating == ""  # stress 0: cold at the next refresh
