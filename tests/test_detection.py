@@ -291,7 +291,7 @@ def test_radiating_b_to_d_until_the_round_ends() -> None:
     assert [e for e in events if isinstance(e, detection.Radiating)] == [
         detection.Radiating(unit="shooter", cause="overload")
     ]
-    again, events = detection.update(hot, ())
+    _, events = detection.update(hot, ())
     assert not [e for e in events if isinstance(e, detection.Radiating)]  # once a round
     vent = Vented(unit="raider-2", amount=3, stress=0)
     vented, _ = detection.update(b, (vent,))
