@@ -9,7 +9,7 @@ from ..catalog import catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance
-from . import elevation, stats
+from . import elevation, formations, stats
 from .events import (
     ActivationStarted,
     BattleEnded,
@@ -115,6 +115,8 @@ def start_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
     order = initiative(battle)
     battle = attrs.evolve(battle, order=order, turn=0)
     events: list[Event] = [RoundStarted(round=battle.round, order=order)]
+    battle, checked = formations.check_round(battle)  # step 2b (O0.10): O9.2
+    events.extend(checked)
     return _next_activation(battle, dice, events)
 
 
@@ -122,9 +124,9 @@ def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
     unit = battle.active_unit
     if unit is None:
         return battle, []
-    # R11: Countermeasures last until the frame's next activation.
-    if unit.ecm_active:
-        unit = attrs.evolve(unit, ecm_active=False)
+    # R11: Countermeasures last until the frame's next activation; O9.9d an Impossible Turn.
+    if unit.ecm_active or unit.dodging:
+        unit = attrs.evolve(unit, ecm_active=False, dodging=False)
         battle = battle.with_unit(unit)
     return battle, [ActivationStarted(unit=unit.id, ap=unit.ap, energy=stats.energy_left(unit))]
 

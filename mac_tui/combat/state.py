@@ -107,6 +107,11 @@ class Unit:
     smoke_used: int = optional_field(0)  # O3.10: Smoke Launcher charges spent this battle
     # O4.1: the direction (an index of hexgrid.DIRECTIONS) the frame faces; None with O4 off
     facing: int | None = optional_field(None)
+    # O9.8-O9.9: the commander's abilities still held, those used (shown to the other side
+    # once used), and O9.9d's Impossible Turn in force until the frame's next activation
+    abilities: tuple[str, ...] = optional_field(())
+    abilities_used: tuple[str, ...] = optional_field(())
+    dodging: bool = optional_field(False)
 
     @property
     def active(self) -> bool:
@@ -156,6 +161,28 @@ class Uplink:
     user: str = ""
 
 
+#: O9.1: the standing formation orders (`none` first).
+FORMATIONS: tuple[str, ...] = ("none", "sphere", "line", "screen", "dispersed")
+
+
+@frozen(kw_only=True)
+class Formation:
+    """O9.1-O9.2: one side's standing formation order and what the last check (step 2b) put
+    in effect for the round: `effect` is the order when its requirement was met, else `none`.
+    `axis`: a direction along an Attack Line (O9.5's x); `plan_round`: the round a Battle Plan
+    lasts to the end of (O9.9b); `screen_targets`: the frames a screen attacked this round
+    (O9.6's `screen`)."""
+
+    side: Side
+    order: str = "none"
+    screens: tuple[str, ...] = ()
+    effect: str = "none"
+    effect_screens: tuple[str, ...] = ()
+    axis: int | None = None
+    plan_round: int = 0
+    screen_targets: tuple[str, ...] = ()
+
+
 @frozen(kw_only=True)
 class Battle:
     map: BattleMap
@@ -173,6 +200,8 @@ class Battle:
     # O3: the features' sections and the smoke, row-major (combat/features.py)
     structures: tuple[Section, ...] = optional_field(())
     smoke: tuple[Smoke, ...] = optional_field(())
+    # O9: each side's formation order and the formation in effect (combat/formations.py)
+    formations: tuple[Formation, ...] = optional_field(())
 
     def rule(self, module: str) -> bool:
         """True when the optional module `module` (`"O2"`) is switched on in this battle."""
@@ -218,6 +247,18 @@ class Battle:
     def foes(self, side: Side) -> tuple[Unit, ...]:
         """The living frames hostile to ``side`` (the core game: the other side's living)."""
         return tuple(u for u in self.units if u.active and self.hostile(side, u.side))
+
+    def formation(self, side: Side) -> Formation:
+        """O9: `side`'s formation order and the formation in effect (none when unset)."""
+        for f in self.formations:
+            if f.side == side:
+                return f
+        return Formation(side=side)
+
+    def with_formation(self, formation: Formation) -> Battle:
+        kept = tuple(f for f in self.formations if f.side != formation.side)
+        ordered = sorted((*kept, formation), key=lambda f: SIDES.index(f.side))
+        return attrs.evolve(self, formations=tuple(ordered))
 
     def occupant(self, h: Hex) -> Unit | None:
         for u in self.units:
