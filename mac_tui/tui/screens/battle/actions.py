@@ -32,8 +32,10 @@ from ....combat.commands import (
     Move,
     Overwatch,
     ResetDeployment,
+    SetFormation,
     Sprint,
     StartBattle,
+    UseAbility,
     UseEquipment,
     Vent,
     Withdraw,
@@ -41,6 +43,7 @@ from ....combat.commands import (
 from ....combat.refusals import order_refusal
 from ....combat.state import Battle
 from ....game import Command
+from . import commanders
 from .modes import (
     AI_MODES,
     PLAYER_MODES,
@@ -145,6 +148,7 @@ class BattleAction:
     bind: bool = True  # False: the key is the map's own (Enter places through the map)
     priority: bool = False
     why: Why | None = None  # the reason it is greyed now, said when the key is pressed
+    module: str = ""  # an optional rules module's key: hidden while the battle leaves it off
 
     def refusal(self, mode: Mode, m: Moment) -> str:
         """Why the key does nothing now, for the message line."""
@@ -154,6 +158,8 @@ class BattleAction:
     def state(self, mode: Mode, m: Moment) -> bool | None:
         """True live, None greyed, False hidden (Textual's `check_action` answers)."""
         if not isinstance(mode, self.modes):
+            return False
+        if self.module and (m.battle is None or not m.battle.rule(self.module)):
             return False
         return True if self.legal is None or self.legal(m) else None
 
@@ -252,6 +258,47 @@ ROWS: tuple[BattleAction, ...] = (
         "Start",
         offers(StartBattle),
         why=deployment_says(check_start),
+    ),
+    # optional module O9: formations and commanders (off the bars; the frame panel names them)
+    BattleAction(
+        "formation",
+        "F",
+        "formation",
+        "Formation order",
+        (Deploying, *COMBAT),
+        legal=offers(SetFormation),
+        why=commanders.formation_refusal,
+        module="O9",
+    ),
+    BattleAction(
+        "command",
+        "C",
+        "command",
+        "Pilot's abilities",
+        (Deploying,),
+        legal=lambda m: m.battle is not None and m.phase == "deployment",
+        why=commanders.command_refusal,
+        module="O9",
+    ),
+    BattleAction(
+        "ability",
+        "U",
+        "ability",
+        "Use an ability",
+        COMBAT,
+        legal=offers(UseAbility),
+        why=lambda mode, m: turn_refusal(mode, m) or commanders.ability_refusal(mode, m),
+        module="O9",
+    ),
+    BattleAction(
+        "breach",
+        "B",
+        "breach",
+        "Breach Shot",
+        AIMING,
+        legal=commanders.breach_offered,
+        why=commanders.breach_refusal,
+        module="O9",
     ),
     # aiming
     BattleAction("next_target", "tab", "next_target", "Next target", AIMING, show=True),
