@@ -33,6 +33,7 @@ MOD_FILES = (
     "modules.toml",
     "pilots.toml",
     "ranges.toml",
+    "reaction.toml",
     "start.toml",
     "terrain.toml",
     "weapons.toml",

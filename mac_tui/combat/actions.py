@@ -20,7 +20,7 @@ from ..core import Accepted, Check, Checks, Command, Event, Handlers, Outcome, R
 from ..dice import Dice
 from ..hexgrid import Hex, distance
 from ..model import GameState
-from . import elevation, formations, stats
+from . import elevation, formations, moving_fire, stats
 from .commands import (
     AssignAbilities,
     AutoAssign,
@@ -167,6 +167,7 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange
     if item.effect == "jump":
         assert cmd.hex is not None and unit.pos is not None
         user = attrs.evolve(user, pos=cmd.hex)
+        user = moving_fire.count_move(battle, user, distance(unit.pos, cmd.hex))  # O5.1
         events.append(
             Moved(unit=unit.id, mode="jump", path=(unit.pos, cmd.hex), energy=0, pullback=False)
         )
@@ -323,7 +324,8 @@ def _action_handler(
         if isinstance(out, str):
             return Refused(out)
         battle, events = out
-        battle, more = advance(battle, dice)
+        announced = any(isinstance(e, ActivationEnded) for e in events)
+        battle, more = advance(battle, dice, announced)
         return Accepted(attrs.evolve(state, battle=battle, rng=dice.state()), (*events, *more))
 
     return handler
@@ -507,7 +509,10 @@ def _use(battle: Battle, unit: Unit, cmd: UseEquipment, dice: Dice) -> BattleCha
 def _end_activation(
     battle: Battle, unit: Unit, cmd: EndActivation, dice: Dice
 ) -> BattleChange | str:
-    return battle.with_unit(attrs.evolve(unit, ap=0)), [ActivationEnded(unit=unit.id)]
+    moved = unit.moved_hexes if moving_fire.on(battle) else None  # O5.8
+    return battle.with_unit(attrs.evolve(unit, ap=0)), [
+        ActivationEnded(unit=unit.id, hexes_moved=moved)
+    ]
 
 
 def _withdraw(battle: Battle, unit: Unit, cmd: Withdraw, dice: Dice) -> BattleChange | str:

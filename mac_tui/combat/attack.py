@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final
+from typing import Final, Literal
 
 import attrs
 from attrs import frozen
@@ -26,7 +26,7 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, line_steps
 from ..stored import optional_field
-from . import elevation, formations
+from . import elevation, facing, formations, moving_fire, stun
 from .damage import DamageReport, apply_damage
 from .features import Section, Smoke, kind_of, section_at, smoke_at
 from .mapgen import BattleMap
@@ -455,7 +455,8 @@ def in_range(
 ) -> tuple[int, int] | None:
     """The distance and the range modifier (R1, R2) of `weapon`'s shot at `target`, or None
     when `hit_chance` is None for want of reach: a frame without a position or off the map,
-    the target out of range, or (O2) a blocked height line (`line_blocked`); under O3 a
+    the target out of range, (O2) a blocked height line (`line_blocked`) or (O4.8) the target
+    out of the weapon's mount arc (`facing.bears`); under O3 a
     building or prop in the way makes only `hit_chance` None. The distance is d3 with O2 on
     (G6). The cheap half of `hit_chance`, for checks that only ask whether a weapon can reach
     (`firing.plan_fire`)."""
@@ -469,6 +470,8 @@ def in_range(
     rng = range_modifier(weapon_of(weapon).range, dist)
     if rng is None or line_blocked(battle, attacker, target, weapon):
         return None
+    if not facing.bears(battle, attacker, weapon, t):  # O4.8: out of the mount's arc
+        return None
     return dist, rng
 
 
@@ -480,6 +483,7 @@ def hit_chance(
     *,
     called_shot: bool = False,
     overwatch: bool = False,
+    reaction: Literal["reaction", "sweep"] | None = None,
 ) -> HitChance | None:
     """§3: the ordered, named modifiers of one weapon's shot and the clamped chance.
 
@@ -492,7 +496,9 @@ def hit_chance(
     cover added, O3.2), ``LOS`` (§3.6) or ``indirect`` (R10, whichever is better for the
     shooter; always past a blocked line), one per equipment effect (§7.7.3, R11) named after
     the equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4):
-    ``height`` (O2.7), ``smoke`` (O3.11).
+    ``height`` (O2.7), ``smoke`` (O3.11), ``rear`` (O4.9), ``moving`` and ``fast target``
+    (O5.2-O5.5), ``reaction`` or ``sweep`` (O6.3, O6.6: `reaction` names the kind of an O6
+    shot, which fires only directly, O6.5: no R10 spotter), ``stunned`` or ``dazed`` (O7.6).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
@@ -531,7 +537,8 @@ def hit_chance(
 
     los = intervening(battle, attacker.pos, target.pos)
     through = sum(h.penalty for h in los)
-    spot = spotter(battle, attacker, target) if wpn.indirect else None
+    direct_only = reaction is not None  # O6.5: a reaction or sweep shot never fires indirectly
+    spot = spotter(battle, attacker, target) if wpn.indirect and not direct_only else None
     wall = blocked(los) is not None or elevation.line_blocked(battle, attacker.pos, target.pos)
     if wall and spot is None:
         return None  # O3.2, O2.6: the line is blocked (indirect fire aside, R10)
@@ -553,8 +560,45 @@ def hit_chance(
         detail = elevation.height_detail(battle, attacker.pos, target.pos)
         mods.append(Modifier("height", height, detail))
     mods += smoke_modifier(battle, los, attacker.pos, target.pos)  # O3.11, a module entry
-    mods += formation_modifiers(battle, attacker, target)  # O9.4-O9.7, O9.9b
+    mods += module_entries(battle, attacker, target, reaction)
     return HitChance.of(mods)
+
+
+def rear_modifier(battle: Battle, attacker: Unit, target: Unit) -> list[Modifier]:
+    """O4.9: `rear` +10 for an attack from the target's rear arc (a module entry, O0.4)."""
+    bonus = facing.rear_bonus(battle, attacker, target)
+    return [Modifier("rear", bonus, f"{target.label}'s rear arc")] if bonus else []
+
+
+def reaction_modifier(reaction: Literal["reaction", "sweep"] | None) -> list[Modifier]:
+    """O6.3: `reaction` -25 on a triggered cone's shot; O6.6: `sweep` -15 (data/reaction.toml);
+    nothing for any other shot."""
+    if reaction is None:
+        return []
+    data = catalog().reaction
+    if reaction == "sweep":
+        return [Modifier("sweep", -data.sweep.penalty, "sweep (O6.6)")]
+    return [Modifier("reaction", -data.reaction.penalty, "reaction fire in a cone (O6.3)")]
+
+
+def module_entries(
+    battle: Battle,
+    attacker: Unit,
+    target: Unit | None,
+    reaction: Literal["reaction", "sweep"] | None = None,
+) -> list[Modifier]:
+    """O0.4: the module entries of a weapon attack after `height` and `smoke`, in module
+    order: `rear` (O4.9), `moving`, `fast target` (O5; `target` None for a structure),
+    `reaction` or `sweep` (O6), `stunned` or `dazed` (O7.6), then O9's `line`, `crossfire`,
+    `screen`, `flanking`, `mutual cover`, `battle plan` (`formation_modifiers`). Nothing while
+    those modules are off."""
+    mods = rear_modifier(battle, attacker, target) if target is not None else []
+    mods += [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
+    mods += reaction_modifier(reaction)
+    mods += [Modifier(*e) for e in stun.entries(attacker)]
+    if target is not None:
+        mods += formation_modifiers(battle, attacker, target)  # O9.4-O9.7, O9.9b
+    return mods
 
 
 def reaches(battle: Battle, unit: Unit, target: Unit) -> bool:
@@ -614,6 +658,7 @@ class AttackResult:
     shared_pds: str | None = optional_field(None)
     dodged: bool = optional_field(False)
     breach: bool = optional_field(False)
+    arc: str | None = optional_field(None)  # O4.10: the target's arc the attacker stands in
 
     def describe(self) -> str:
         """Tabletop line, e.g. ``ML -> RAIDER-2: needs 62, rolls 40: hit LT for 10, armour
@@ -731,6 +776,7 @@ def resolve_attack(
         hit=False,
         called=called_location,
         height=elevation.heights_of(battle, attacker.pos, target.pos),
+        arc=facing.attack_arc(battle, attacker, target),
     )
 
     hit, roll = dice.roll_under(COMBAT, chance.chance)
@@ -755,7 +801,8 @@ def resolve_attack(
             return battle, attrs.evolve(
                 base, roll=roll, hit=True, critical=critical, intercepted=True
             )
-    location = called_location or dice.weighted(COMBAT, hit_location_weights())
+    weights = hit_location_weights() if base.arc is None else facing.hit_weights(base.arc)
+    location = called_location or dice.weighted(COMBAT, weights)  # O4.9: the table by arc
     damaged, report = apply_damage(target, location, wpn.damage, dice, breach=breach)
     if wpn.stress_on_hit:
         damaged = attrs.evolve(damaged, stress=damaged.stress + wpn.stress_on_hit)

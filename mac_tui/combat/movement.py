@@ -13,7 +13,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..hexgrid import Hex, path, reachable, reachable_steps
-from . import elevation, stats
+from . import elevation, moving_fire, stats
 from .events import (
     BattleChange,
     Moved,
@@ -131,6 +131,7 @@ def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChan
         ap=unit.ap - (ap_costs().sprint if sprint else ap_costs().move),
         energy_used=unit.energy_used + plan.energy,
     )
+    moved = moving_fire.count_move(battle, moved, len(plan.path) - 1)  # O5.1
     event = Moved(
         unit=unit.id,
         mode="sprint" if sprint else "move",

@@ -27,6 +27,7 @@ Stance = Literal["aggressive", "balanced", "defensive"]
 Priority = Literal["focus_fire", "spread_damage", "threat", "opportunity"]
 WithdrawRule = Literal["never", "at_50", "at_25"]
 DestroyedBy = Literal["center_torso", "pilot", "none"]
+Stun = Literal["", "stunned", "dazed"]  # O7.6
 
 SIDES: tuple[Side, Side] = ("player", "enemy")
 LOC_INDEX: dict[str, int] = {loc: i for i, loc in enumerate(LOCATION_ORDER)}
@@ -107,6 +108,18 @@ class Unit:
     smoke_used: int = optional_field(0)  # O3.10: Smoke Launcher charges spent this battle
     # O4.1: the direction (an index of hexgrid.DIRECTIONS) the frame faces; None with O4 off
     facing: int | None = optional_field(None)
+    # O5.1 (and O5.4, O5.5, O7.3): hexes entered by the frame's own Move, Sprint and reverse
+    # steps plus each jump's hex distance in its current activation; 0 again when its next
+    # activation starts, so between activations the last activation's total. Counted only
+    # while O5 or O7 is on (`combat/moving_fire.py`)
+    moved_hexes: int = optional_field(0)
+    # O7 (`combat/stun.py`, `combat/kicks.py`): kicked this activation (O7.1); "stunned" or
+    # "dazed" (O7.6) and whether the activation that ends that state has begun; the frame's
+    # total structure at the round's phase 1 (O7.7: the round's loss is that less its structure)
+    kicked: bool = optional_field(False)
+    stun: Stun = optional_field("")
+    stun_running: bool = optional_field(False)
+    round_structure: int = optional_field(0)
     # O9.8-O9.9: the commander's abilities still held, those used (shown to the other side
     # once used), and O9.9d's Impossible Turn in force until the frame's next activation
     abilities: tuple[str, ...] = optional_field(())
