@@ -6,6 +6,7 @@ used); the log never shows the enemy's assignments; the pilots screen's line."""
 from __future__ import annotations
 
 import attrs
+import pytest
 
 from mac_tui.combat import formations
 from mac_tui.combat.commands import (
@@ -15,10 +16,11 @@ from mac_tui.combat.commands import (
     SetFormation,
     StartBattle,
 )
-from mac_tui.combat.skirmish import make_state
+from mac_tui.combat.skirmish import NewSkirmish, make_state
 from mac_tui.core import Accepted
 from mac_tui.game import step
 from mac_tui.model import GameState
+from mac_tui.session import Session
 from mac_tui.tui.battle_text import log_lines
 from mac_tui.tui.glyphs import glyphs
 from mac_tui.tui.screens.battle import commanders
@@ -28,6 +30,13 @@ from mac_tui.tui.screens.battle.moment import Moment
 from mac_tui.tui.screens.pilots import command_text
 from mac_tui.tui.widgets.frame_lines import frame_lines
 from mac_tui.tui.widgets.panel_text import Palette
+from tests.stages import copy, play
+from tests.test_tui_battle_snapshots import resume
+from tests.test_tui_snapshots import Snap, own_folder, snap
+
+__all__ = ["own_folder", "snap"]  # the fixtures, shared
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def _state(rules: tuple[str, ...] = ("O9",)) -> GameState:
@@ -109,7 +118,7 @@ def test_frame_panel_shows_formation_and_hides_enemy_abilities() -> None:
     g = glyphs(True)
     mine = [t.plain for t in frame_lines(b.unit("P1"), 38, g, Palette(), b.phase, b)]
     assert any(line.startswith("Formation: Attack Line") for line in mine)
-    assert any("Battle Plan [U]" in line for line in mine)
+    assert any("Battle Plan [U]" in line for line in mine)  # its key in an activation
     enemy = next(u for u in b.units if u.side == "enemy")
     theirs = [t.plain for t in frame_lines(enemy, 38, g, Palette(), b.phase, b)]
     assert any("hidden until used" in line for line in theirs)
@@ -138,3 +147,36 @@ def test_pilots_screen_says_what_tactics_earns() -> None:
     assert "earns no ability" in command_text(2)
     assert "earns one ability" in command_text(3)
     assert "two different abilities" in command_text(5)
+
+
+# ---- snapshots (conventions as test_tui_snapshots.py) ---------------------------------------
+@pytest.fixture(scope="module")
+def o9_deployment() -> Session:
+    """An O9 quick battle (seed 4, difficulty 3, Industrial) in deployment: Ghost holds Battle
+    Plan, the standing order is an Attack Line."""
+    return play(
+        Session.new(4),
+        NewSkirmish(3, "industrial", "O9"),
+        AssignAbilities("P1", ("battle_plan",)),
+        SetFormation("line"),
+    )
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_o9_battle_deployment(snap: Snap, size: tuple[int, int], o9_deployment: Session) -> None:
+    # the frame panel's Formation and Command lines with their keys, the log's O9 lines
+    snap(size, resume(copy(o9_deployment)))
+
+
+def test_o9_impossible_turn_used(snap: Snap) -> None:
+    # Falcon acts first and holds Impossible Turn: U uses it (the one ability it may use), the
+    # panel says it dodges and holds fire, the log says so, the fire keys are greyed
+    session = play(
+        Session.new(4),
+        NewSkirmish(3, "industrial", "O9"),
+        AssignAbilities("P2", ("impossible_turn",)),
+        SetFormation("line"),
+        AutoDeploy(),
+        StartBattle(),
+    )
+    snap((80, 24), resume(session, "U"))

@@ -263,12 +263,17 @@ def command_lines(battle: Battle, unit: Unit, width: int, g: Glyphs) -> list[Tex
         lines = [Text(f"Formation: {state}")]
     used = [f"{formations.ability_name(a)} (used)" for a in unit.abilities_used]
     if unit.side == "player":
+        deploying = battle.phase == "deployment"
         keys = {formations.BREACH_SHOT: "B aiming"}
-        held = [f"{formations.ability_name(a)} [{keys.get(a, 'U')}]" for a in unit.abilities]
+        held = [
+            formations.ability_name(a) + ("" if deploying else f" [{keys.get(a, 'U')}]")
+            for a in unit.abilities
+        ]
         n = formations.slots(unit.pilot.tactics)
         if not held and not used:
-            why = f"Tactics {unit.pilot.tactics} earns {n}" if n else "none (Tactics 1-2)"
-            held = [why + ("; C assigns" if n and battle.phase == "deployment" else "")]
+            held = [f"Tactics {unit.pilot.tactics} earns {n}" if n else "none (Tactics 1-2)"]
+        if deploying and n:
+            held[-1] += "  C changes"
     else:
         held = ["others hidden" if used else "hidden until used"]
     tokens = [Text(t) for t in [*held, *used]]
