@@ -25,6 +25,7 @@ from mac_tui.combat.commands import (
     FireGroup,
     Overwatch,
     SetFormation,
+    UseAbility,
 )
 from mac_tui.combat.damage import apply_damage
 from mac_tui.combat.mapgen import BattleMap
@@ -498,3 +499,69 @@ def test_property_requirement_matches_its_definition(
                 steps = sorted(getattr(h, along) for h in hexes)
                 want = all(y - x <= 2 for x, y in itertools.pairwise(steps))
     assert met == want
+
+
+def test_an_o9_battle_saves_loads_and_replays_mid_fight() -> None:
+    """Orders, formations in effect and abilities are in the save and the hash, load back
+    checked (`snapshot.problems`) and replay from the commands; a core battle carries none."""
+    from mac_tui.combat.commands import AutoDeploy, StartBattle
+    from mac_tui.combat.skirmish import NewSkirmish
+    from mac_tui.players.ai import decide
+    from mac_tui.players.driver import drive
+    from mac_tui.save import from_json, to_json
+    from mac_tui.session import Session, verify
+    from mac_tui.snapshot import problems
+
+    session = Session.new(6)
+    for cmd in (NewSkirmish(4, "industrial", "O9"), AutoDeploy(), StartBattle()):
+        assert session.apply(cmd).accepted
+    drive(
+        session.state,
+        {"player": decide, "enemy": decide},
+        apply=lambda _, cmd: session.apply(cmd),
+        until=lambda s: s.battle is None or s.battle.round >= 3,
+    )
+    b = session.state.battle
+    assert b is not None and b.phase == "combat" and b.formations
+    assert any(u.abilities or u.abilities_used for u in b.units)
+    save = session.to_save()
+    loaded = from_json(to_json(save))
+    assert loaded.state == session.state and problems(loaded.state) == []
+    assert verify(save).ok
+    core = attrs.evolve(b, ruleset=())
+    assert "need optional module O9" in " ".join(problems(attrs.evolve(session.state, battle=core)))
+    wrong = b.with_unit(attrs.evolve(b.units[0], abilities=("telepathy",)))
+    assert "unknown ability" in " ".join(problems(attrs.evolve(session.state, battle=wrong)))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 10_000), st.integers(0, 40))
+def test_property_every_o9_command_offered_is_accepted_with_no_reason(
+    seed: int, steps: int
+) -> None:
+    """In an O9 battle played `steps` commands in by the AI, every formation order, ability
+    and breach shot `legal_commands` offers has no refusal and `step` accepts it; the same
+    orders with O9's reasons refused leave the state unchanged."""
+    from mac_tui.combat.commands import AutoDeploy, CalledShot, StartBattle
+    from mac_tui.players.ai import decide
+
+    state = make_state(seed, 3, ruleset=O9)
+    for cmd in (AutoDeploy(), StartBattle()):
+        out = game.step(state, cmd)
+        assert isinstance(out, Accepted)
+        state = out.state
+    for _ in range(steps):
+        if state.battle is None or state.battle.phase != "combat":
+            return
+        out = game.step(state, decide(state).command)
+        assert isinstance(out, Accepted)
+        state = out.state
+    kinds = (SetFormation, UseAbility, FireGroup, CalledShot)
+    for cmd in game.legal_commands(state, only=kinds):
+        if isinstance(cmd, (FireGroup, CalledShot)) and not cmd.breach:
+            continue
+        assert game.refusal(state, cmd) is None, cmd
+        assert isinstance(game.step(state, cmd), Accepted), cmd
+    for bad in (SetFormation("wedge"), UseAbility("telepathy")):
+        refused = game.step(state, bad)
+        assert isinstance(refused, Refused) and game.refusal(state, bad) == refused.reason
