@@ -78,10 +78,12 @@ class Catalog:
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
     formations: r.FormationsFile  # optional module O9 (read only while a battle plays O9)
+    third_parties: r.ThirdPartiesFile  # optional module O10 (data/third_parties.toml)
     facing: r.FacingFile  # optional module O4 (read only while a battle plays O4)
     moving_fire: r.MovingFireFile  # optional module O5 (data/moving_fire.toml)
     kicks: r.KicksFile  # optional module O7 (data/kicks.toml)
     reaction: r.ReactionFile  # optional module O6 (read only while a battle plays O6)
+    detection: r.DetectionFile  # optional module O8 (read only while a battle plays O8)
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
@@ -451,10 +453,12 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
     formations = _load_formations(src, combat)
+    third_parties = _load_third_parties(src)
     facing = _load_facing(src, {loc.id: loc.hit_weight for loc in combat.location})
     moving_fire = _file(src, "moving_fire.toml", r.MovingFireFile)[1]
     kicks = _load_kicks(src)
     reaction = _file(src, "reaction.toml", r.ReactionFile)[1]  # O6: bounds in the schema
+    detection = _load_detection(src, equipment)
 
     return Catalog(
         root=root,
@@ -481,10 +485,12 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         excluded_modules=excluded_modules,
         elevation=elevation,
         formations=formations,
+        third_parties=third_parties,
         facing=facing,
         moving_fire=moving_fire,
         kicks=kicks,
         reaction=reaction,
+        detection=detection,
     )
 
 
@@ -584,6 +590,22 @@ def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
     return elevation
 
 
+def _load_third_parties(src: _Source) -> r.ThirdPartiesFile:
+    """data/third_parties.toml (O10): the d100 bands in order, the four segments once each,
+    a class to draw neutrals from, an allied class row of §16.1 past the small rows."""
+    tb, third = _file(src, "third_parties.toml", r.ThirdPartiesFile)
+    gen = third.generation
+    if gen.ally_max > gen.neutral_max:
+        tb.fail('[generation], field "neutral_max"', "must be at least ally_max.")
+    if sorted(third.initiative.segments) != sorted(("player", "ally", "neutral", "enemy")):
+        tb.fail('[initiative], field "segments"', "must name the four sides once each.")
+    if not third.neutral.classes:
+        tb.fail('[neutral], field "classes"', "needs at least one class.")
+    if third.ally.small_max_difficulty + 1 - third.ally.class_row_offset < 1:
+        tb.fail('[ally], field "class_row_offset"', "must leave a 16.1 row above the small rows.")
+    return third
+
+
 def _load_facing(src: _Source, core_weights: Mapping[str, int]) -> r.FacingFile:
     """data/facing.toml (O4): one O4.8 row per mount location, its arcs named once each; one
     O4.9 row per arc, each summing to 100, the front row the core table (CORE 4.1); the reverse
@@ -611,6 +633,22 @@ def _load_facing(src: _Source, core_weights: Mapping[str, int]) -> r.FacingFile:
     if not steps or len(set(steps)) != len(steps) or any(k in (0, 1, 5) for k in steps):
         fb.fail('[reverse], field "steps"', "names distinct directions behind the front (2-4).")
     return facing
+
+
+def _load_detection(src: _Source, equipment: Mapping[str, r.Equipment]) -> r.DetectionFile:
+    """data/detection.toml (O8): its equipment names exist in equipment.toml."""
+    db, detection = _file(src, "detection.toml", r.DetectionFile)
+    seen = detection.visual_range
+    for field in ("sensor_array", "stealth", "phantom"):
+        _ref(db, "[visual_range]", field, getattr(seen, field), equipment)
+    _ref(
+        db,
+        "[targeting]",
+        "spotter_sensor_array",
+        detection.targeting.spotter_sensor_array,
+        equipment,
+    )
+    return detection
 
 
 def _load_formations(src: _Source, combat: r.CombatFile) -> r.FormationsFile:

@@ -21,6 +21,7 @@ MOD_FILES = (
     "chassis.toml",
     "classes.toml",
     "combat.toml",
+    "detection.toml",
     "economy.toml",
     "elevation.toml",
     "equipment.toml",
@@ -36,6 +37,7 @@ MOD_FILES = (
     "reaction.toml",
     "start.toml",
     "terrain.toml",
+    "third_parties.toml",
     "weapons.toml",
 )
 #: The fields that name a row of an array of tables, in the order they are looked for.

@@ -1109,6 +1109,90 @@ class ElevationFile:
         raise KeyError(landscape_id)
 
 
+# --- third_parties.toml (optional module O10) -----------------------------------------------
+
+ThirdSide = Literal["player", "ally", "neutral", "enemy"]
+
+
+@frozen(kw_only=True)
+class ThirdGeneration:
+    """O10.1: the d100 bands: 1..ally_max an allied lance, ..neutral_max a neutral one."""
+
+    __toml_name__ = "generation"
+    rule: Literal["O10.1"]
+    ally_max: int = bounds(0, 100)
+    neutral_max: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ThirdAlly:
+    """O10.1's allied row: frames, classes (a §16.1 row) and pilots (a §16.1 row)."""
+
+    __toml_name__ = "ally"
+    rule: Literal["O10.1"]
+    small_max_difficulty: int = bounds(0, 9)
+    small_frames: int = bounds(1, 4)
+    small_class: ClassId
+    frames: int = bounds(1, 4)
+    class_row_offset: int = bounds(0, 4)
+    pilot_row_offset: int = bounds(0, 4)
+
+
+@frozen(kw_only=True)
+class ThirdNeutral:
+    """O10.1's neutral row: frames, the classes drawn from, and the pilots' §16.1 row."""
+
+    __toml_name__ = "neutral"
+    rule: Literal["O10.1"]
+    small_max_difficulty: int = bounds(0, 9)
+    small_frames: int = bounds(1, 4)
+    frames: int = bounds(1, 4)
+    classes: tuple[ClassId, ...]
+    pilot_row_offset: int = bounds(0, 4)
+
+
+@frozen(kw_only=True)
+class ThirdInitiative:
+    """O10.3: the segments' order, the initiative's tie-break after Speed and Piloting."""
+
+    __toml_name__ = "initiative"
+    rule: Literal["O10.3"]
+    segments: tuple[ThirdSide, ...]
+
+
+@frozen(kw_only=True)
+class ThirdAI:
+    """O10.5: a third party's stance, target priority and withdrawal rule."""
+
+    rule: Literal["O10.5"]
+    stance: Literal["aggressive", "balanced", "defensive"]
+    priority: Literal["focus_fire", "spread_damage", "threat", "opportunity"]
+    withdrawal: Literal["never", "at_50", "at_25"]
+
+
+@frozen(kw_only=True)
+class ThirdRewards:
+    """O10.7: the reward with an allied lance."""
+
+    __toml_name__ = "rewards"
+    rule: Literal["O10.7"]
+    ally_reward_percent: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ThirdPartiesFile:
+    """data/third_parties.toml: every number of module O10, each table with its rule id."""
+
+    module: Literal["O10"]
+    generation: ThirdGeneration
+    ally: ThirdAlly
+    neutral: ThirdNeutral
+    initiative: ThirdInitiative
+    ally_ai: ThirdAI
+    neutral_ai: ThirdAI
+    rewards: ThirdRewards
+
+
 # --- facing.toml (optional module O4) -------------------------------------------------------
 DirectionName = Literal["E", "NE", "NW", "W", "SW", "SE"]
 ArcId = Literal["front", "left", "right", "rear"]
@@ -1393,6 +1477,75 @@ class ReactionFile:
     arming: ReactionArming
     reaction: ReactionShot
     sweep: ReactionSweep
+
+
+# --- detection.toml (optional module O8) ----------------------------------------------------
+
+
+@frozen(kw_only=True)
+class DetectionRadiating:
+    """O8.2 (a): a frame radiates all round at stress >= ceil(EffectiveOutput / divisor)."""
+
+    __toml_name__ = "radiating"
+    rule: Literal["O8.2"]
+    stress_divisor: int = bounds(1, 10)
+
+
+@frozen(kw_only=True)
+class DetectionSight:
+    """O8.3: a line's penalty (LOS, plus `smoke_per_hex` per smoke hex) that hides a frame."""
+
+    __toml_name__ = "sight"
+    rule: Literal["O8.3"]
+    hidden_at: int = bounds(1, 200)
+    smoke_per_hex: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DetectionRange:
+    """O8.4: visual range, and the equipment that changes it."""
+
+    __toml_name__ = "visual_range"
+    rule: Literal["O8.4"]
+    base: int = bounds(1, 40)
+    damaged: int = bounds(0, 40)
+    sensor_array: str
+    sensor_array_bonus: int = bounds(0, 40)
+    stealth: str
+    stealth_cut: int = bounds(0, 40)
+    phantom: str
+    phantom_range: int = bounds(0, 40)
+
+
+@frozen(kw_only=True)
+class DetectionTargeting:
+    """O8.6: the R10 spotter's Sensor Array cut."""
+
+    __toml_name__ = "targeting"
+    rule: Literal["O8.6"]
+    spotter_sensor_array: str
+    spotter_sensor_cut: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DetectionModifier:
+    """O8.7: the `radiating` entry."""
+
+    __toml_name__ = "modifier"
+    rule: Literal["O8.7"]
+    radiating: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DetectionFile:
+    """data/detection.toml: every number of module O8, each table with its rule id."""
+
+    module: Literal["O8"]
+    radiating: DetectionRadiating
+    sight: DetectionSight
+    visual_range: DetectionRange
+    targeting: DetectionTargeting
+    modifier: DetectionModifier
 
 
 # --- formations.toml (optional module O9) ---------------------------------------------------

@@ -16,7 +16,7 @@ from ..catalog import LOCATION_ORDER, Catalog, catalog
 from ..core import Event
 from ..dice import Dice
 from ..memo import ByIdentity
-from . import elevation, facing, formations, stats
+from . import detection, elevation, facing, formations, stats
 from .attack import hit_chance, in_range, line_blocked, range_modifier, resolve_attack
 from .events import (
     Attacked,
@@ -25,8 +25,9 @@ from .events import (
     WeaponSkipped,
 )
 from .formations import Dodged
-from .state import Battle, Unit, WeaponState, other_side
+from .state import Battle, Unit, WeaponState
 from .stats import ap_costs
+from .third_parties import note_damage
 
 #: Why a weapon out of range of its target does not fire.
 OUT_OF_RANGE = "out of range"
@@ -36,6 +37,8 @@ LINE_BLOCKED = "behind high ground"
 BLOCKED = "no line of fire"
 #: Why a weapon whose mount arc does not hold its target does not fire (O4.8).
 OUT_OF_ARC = "out of arc"
+#: Why a weapon does not fire at a target its frame does not detect (O8.6).
+NOT_DETECTED = "target not detected"
 
 
 @frozen
@@ -54,7 +57,11 @@ def plan_fire(
     fires when it reaches the target (`attack.in_range`: a called shot or overwatch changes
     the hit chance, never whether it reaches), has ammunition and its energy is paid."""
 
+    unseen = detection.attack_refusal(battle, unit, target)  # O8.6
+
     def unreachable(ws: WeaponState) -> str | None:
+        if unseen is not None:
+            return NOT_DETECTED
         if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2, O4)
             return _why_unreachable(battle, unit, target, ws)
         if battle.structures and hit_chance(battle, unit, target, ws) is None:
@@ -149,10 +156,15 @@ def _check_fire(
         target = battle.unit(target_id)
     except KeyError:
         return f"no frame {target_id!r}"
-    if target.side == unit.side:
+    if not battle.may_attack(unit.side, target.side):
+        if unit.side == "neutral":  # O10.5
+            return "the neutrals fire only at the side they hold the grudge against"
         return f"{target.label} is on your side"
     if not target.active or target.pos is None:
         return f"{target.label} is out of the fight"
+    unseen = detection.attack_refusal(battle, unit, target)  # O8.6
+    if unseen is not None:
+        return unseen
     plan = plan_fire(battle, unit, group, target, location is not None)
     if not plan.shots:
         reasons = sorted({reason for _, reason in plan.skipped})
@@ -202,6 +214,7 @@ def fire(
             shooter, weapons=tuple(weapons), energy_used=shooter.energy_used + w.energy
         )
         battle = battle.with_unit(shooter)
+        before = battle.unit(target_id)
         battle, result = resolve_attack(
             battle,
             unit_id,
@@ -217,6 +230,8 @@ def fire(
         if result.dodged:
             events.append(Dodged(unit=target_id, attacker=unit_id, weapon=result.weapon))
         events.append(Attacked(result=result))
+        battle, grudge = note_damage(battle, shooter, before)  # O10.5
+        events.extend(grudge)
     battle = formations.note_attack(battle, unit, target_id)  # O9.6
     events.insert(
         0,
@@ -278,9 +293,9 @@ def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
     order = {uid: i for i, uid in enumerate(battle.order)}
     best: tuple[int, int, int] | None = None
     chosen: Unit | None = None
-    for enemy in battle.living(other_side(unit.side)):
-        if enemy.pos is None:
-            continue
+    for enemy in battle.foes(unit.side):
+        if enemy.pos is None or not detection.detects(battle, unit, enemy):
+            continue  # O8.6: R4's nearest *detected* enemy
         if not any(
             in_range(battle, unit, enemy, ws) is not None
             and (not battle.structures or hit_chance(battle, unit, enemy, ws) is not None)

@@ -9,8 +9,9 @@ from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat import formations, stats
+from ...combat.events import FACING_NAMES
 from ...combat.preview import shots_left, shutdown_thresholds
-from ...combat.state import LOC_INDEX, Battle, Unit
+from ...combat.state import LOC_INDEX, THIRD_PARTIES, Battle, Unit
 from ..battle_words import energy_phrases, hex_name, stress_limits
 from ..glyphs import Glyphs
 from .hex_picture import frame_label
@@ -197,7 +198,7 @@ def frame_lines(
     cat = catalog()
     ch = stats.chassis_of(unit)
     cls = cat.classes[ch.class_]
-    side_style = pal.player if unit.side == "player" else pal.enemy
+    side_style = pal.side(unit.side)
     out: list[Text] = []
     title = Text()
     mark = frame_label(unit)
@@ -223,6 +224,9 @@ def frame_lines(
         f"{p.callsign} G{p.gunnery} P{p.piloting}{sep}{ap}",
     )
     out.append(Text(str(pilot)))
+    if unit.side in THIRD_PARTIES:  # O10.5: the AI plays them; the player cannot order them
+        who = "Allied lance" if unit.side == "ally" else "Neutral lance"
+        out.append(Text(f"{who}{sep}the AI plays it", style=side_style))
     if battle is not None and battle.rule("O9"):
         out.extend(command_lines(battle, unit, width, g))
     out.extend(frame_diagram(unit, width, g, pal))
@@ -236,6 +240,9 @@ def frame_lines(
         flags = [Text("standing" if unit.active else "out of the fight", style="dim")]
     elif not flags:
         flags = [Text("ready" if unit.ap else "no AP left", style="dim")]
+    if unit.facing is not None and unit.active and unit.pos is not None:  # O4.10
+        pivot = ", pivoted" if unit.pivoted and phase == "combat" else ""
+        flags = [*flags, Text(f"facing {FACING_NAMES[unit.facing]}{pivot}")]
     tokens = [f.copy() for f in flags]
     for t in tokens[:-1]:
         t.append(",")
