@@ -32,7 +32,7 @@ from ..core import Event
 from ..dice import AI, Dice
 from ..hexgrid import Hex, distance, in_cone120, in_wedge60, to_offset
 from .state import FORMATIONS as FORMATIONS
-from .state import SIDES, Battle, Formation, Side, Unit
+from .state import SIDE_ORDER, Battle, Formation, Side, Unit
 
 __all__ = [
     "AbilitiesAssigned",
@@ -306,7 +306,7 @@ def check_round(battle: Battle) -> tuple[Battle, list[Event]]:
     if not on(battle):
         return battle, []
     events: list[Event] = []
-    for side in SIDES:
+    for side in SIDE_ORDER:
         if not battle.side_units(side):
             continue
         current = battle.formation(side)

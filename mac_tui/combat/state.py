@@ -33,6 +33,8 @@ Stun = Literal["", "stunned", "dazed"]  # O7.6
 SIDES: tuple[Side, Side] = ("player", "enemy")
 #: O10.2: the third parties, the sides a battle has only with module O10 on.
 THIRD_PARTIES: tuple[Side, Side] = ("ally", "neutral")
+#: Every side in O10.3's segment order (player, ally, neutral, enemy): O9's records by side.
+SIDE_ORDER: tuple[Side, ...] = (SIDES[0], *THIRD_PARTIES, SIDES[1])
 LOC_INDEX: dict[str, int] = {loc: i for i, loc in enumerate(LOCATION_ORDER)}
 HEAD, CENTER_TORSO, LEGS = LOC_INDEX["head"], LOC_INDEX["center_torso"], LOC_INDEX["legs"]
 
@@ -360,7 +362,7 @@ class Battle:
 
     def with_formation(self, formation: Formation) -> Battle:
         kept = tuple(f for f in self.formations if f.side != formation.side)
-        ordered = sorted((*kept, formation), key=lambda f: SIDES.index(f.side))
+        ordered = sorted((*kept, formation), key=lambda f: SIDE_ORDER.index(f.side))
         return attrs.evolve(self, formations=tuple(ordered))
 
     def occupant(self, h: Hex) -> Unit | None:
