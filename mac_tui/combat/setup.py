@@ -258,7 +258,8 @@ def new_battle(
             sides.append(SideInfo(side="ally", ai=True, withdrawal=third.ally_ai.withdrawal))
         if neutrals:
             sides.append(SideInfo(side="neutral", ai=True, withdrawal=third.neutral_ai.withdrawal))
-    if "O4" in ruleset:  # O4.1: each side's default facing (no draw; ruling O4f for O10's)
+    if "O4" in ruleset:  # O4.1: each side's default facing (no draw; O10's third
+        # parties too, ruling O4f)
         units = [attrs.evolve(u, facing=facing.default_facing(u.side)) for u in units]
     battle = Battle(
         map=bmap,
