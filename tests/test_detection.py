@@ -306,3 +306,17 @@ def test_radiating_b_to_d_until_the_round_ends() -> None:
     assert [(c.side, c.unit, c.how) for c in jumped.contacts] == [("player", "raider-2", "thermal")]
     fresh, _ = detection.refresh_radiating(jumped)
     assert fresh.unit("raider-2").radiating == ""  # stress 0: cold at the next refresh
+
+
+def test_reaction_and_sweep_need_detection() -> None:
+    """O0.3 (O6 with O8): reaction fire and the sweep pass the same hit chance, so they too
+    need the attacker to detect the target (O8.6)."""
+    b = battle(shooter(), raider(11), rows=WIDE, ruleset=("O6", "O8"))
+    s, r = b.unit("shooter"), b.unit("raider-2")
+    for kind in ("reaction", "sweep"):
+        assert hit_chance(b, s, r, s.weapons[AC5], reaction=kind) is None
+    near = battle(shooter(), raider(10), rows=WIDE, ruleset=("O6", "O8"))
+    seen = hit_chance(
+        near, near.unit("shooter"), near.unit("raider-2"), s.weapons[AC5], reaction="reaction"
+    )
+    assert seen is not None
