@@ -344,12 +344,21 @@ def bump(battle: Battle, unit: Unit, path: Sequence[Hex]) -> tuple[tuple[Hex, ..
 def known_enemy_hexes(battle: Battle, side: Side) -> list[Hex]:
     """O8.9: the hexes of the enemies `side` detects now and its last-known positions."""
     detected = {c.unit for c in battle.contacts if c.side == side}
+    foes = {u.id for u in battle.units if battle.hostile(side, u.side)}  # O10: not a neutral
     hexes = [
         u.pos
         for u in battle.units
-        if u.id in detected and u.pos is not None and u.active and u.id not in battle.markers
+        if u.id in detected
+        and u.id in foes
+        and u.pos is not None
+        and u.active
+        and u.id not in battle.markers
     ]
-    hexes += [lk.hex for lk in battle.last_known if lk.side == side and lk.unit not in detected]
+    hexes += [
+        lk.hex
+        for lk in battle.last_known
+        if lk.side == side and lk.unit not in detected and lk.unit in foes
+    ]
     return hexes
 
 
