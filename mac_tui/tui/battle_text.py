@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..catalog import catalog
+from ..combat import detection
 from ..combat.attack import AttackResult
 from ..combat.damage_report import DamageReport, Phrasing, item_name
 from ..combat.elevation import Fell
@@ -267,8 +268,40 @@ class Narrator:
         )
         return f"Battle over after round {e.round}: {result} ({reason})"
 
+    # ---- O8 ---------------------------------------------------------------------------
+    def detected(self, e: detection.Detected) -> str:
+        how = {
+            "sight": "in sight",
+            "thermal": "thermal: it radiates",
+            "revealed": "revealed by its muzzle flash",
+            "designated": "designated by the uplink",
+            "bumped": "bumped into",
+        }.get(e.how, e.how)
+        who = "Contact" if e.side == "player" else f"The {e.side} detects"
+        return f"{who}: {self.name(e.unit)} at {hex_name(e.hex)} ({how})"
+
+    def contact_lost(self, e: detection.ContactLost) -> str:
+        who = "Contact lost" if e.side == "player" else f"The {e.side} loses contact"
+        return f"{who}: {self.name(e.unit)}, last known at {hex_name(e.hex)}"
+
+    def radiating(self, e: detection.Radiating) -> str:
+        why = {
+            "stress": "its stress is high",
+            "overload": "it overloads",
+            "vent": "it vents",
+            "jump": "it jumps",
+        }.get(e.cause, e.cause)
+        return f"{self.name(e.unit)} radiates ({why}): thermals detect it this round"
+
+    def bumped(self, e: detection.Bumped) -> str:
+        return f"{self.name(e.unit)} bumps into {self.name(e.enemy)} and stops at {hex_name(e.hex)}"
+
 
 _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
+    detection.Detected: Narrator.detected,
+    detection.ContactLost: Narrator.contact_lost,
+    detection.Radiating: Narrator.radiating,
+    detection.Bumped: Narrator.bumped,
     RoundStarted: Narrator.round_started,
     ActivationStarted: Narrator.activation_started,
     Moved: Narrator.moved,

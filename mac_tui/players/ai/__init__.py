@@ -21,11 +21,13 @@ from attrs import frozen
 
 from ...combat.actions import auto_positions
 from ...combat.commands import AutoDeploy, CalledShot, EndActivation, FireGroup, StartBattle
+from ...combat.view import view_of
 from ...core import Accepted, Command
-from ...game import refusal, step
+from ...game import refusal, step, to_act
 from ...model import GameState
 from ..policy import Decision, Option, Policy
 from .choice import choose
+from .fog import presume
 from .formation import deployment_command, dodge_command, free_command, with_breach
 from .orient import orient
 from .plan_search import all_plans
@@ -64,6 +66,7 @@ def plan_activation(state: GameState, tactics: int | None = None) -> Planned:
     if unit is None:
         raise ValueError("no frame is acting")
     level = skill(unit.pilot.tactics if tactics is None else tactics)
+    battle = presume(battle, unit.side)  # O8: never-seen enemies where they deployed
     planner = Planner(Situation(battle, unit, level))
     chosen, ranked = choose(all_plans(planner), unit, {u.id: u for u in battle.units}, level.window)
     shown = (chosen, *[p for p in ranked if p is not chosen])[:TOP_OPTIONS]
@@ -106,12 +109,19 @@ def _deployment(state: GameState) -> Decision | None:
     return None
 
 
+def _view(state: GameState) -> GameState:
+    """O8.11: the acting side's view of `state` (the state itself with O8 off)."""
+    side = to_act(state).side
+    return state if side is None else view_of(state, side)
+
+
 def policy_for(tactics: int | None = None) -> Policy:
     """The planner as a policy: every frame at its own pilot's Tactics, or all at `tactics`
     (`ai:tactics=N`)."""
     memory = _Memory()
 
     def decide(state: GameState) -> Decision:
+        state = _view(state)  # O8.11: the side's view, never the state
         early = _deployment(state)
         if early is not None:
             return early
