@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
+import attrs
 from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, catalog
@@ -91,10 +92,11 @@ def step_direction(a: Hex, b: Hex) -> int:
 
 # ---- O4.1 deployment ---------------------------------------------------------------------------
 def default_facing(side: Side) -> int:
-    """O4.1: E for the player's frames, W for the enemy's (data/facing.toml)."""
+    """O4.1: E for the player's frames, W for the enemy's; O10's allies as the player's, its
+    neutrals as the enemy's (ruling O4f; data/facing.toml)."""
     dep = data().deployment
-    name = dep.player if side == "player" else dep.enemy
-    return DIRECTION_NAMES.index(name)
+    name = {"player": dep.player, "enemy": dep.enemy, "ally": dep.ally, "neutral": dep.neutral}
+    return DIRECTION_NAMES.index(name[side])
 
 
 # ---- O4.2, O4.3, O4.5 facings a frame may take -------------------------------------------------
@@ -207,6 +209,23 @@ def check_turn(battle: Battle, unit: Unit, name: str, ap: int, energy_left: int)
     if d == unit.facing:
         return f"{unit.label} already faces {facing_name(d)}"
     return None
+
+
+def turned_toward(battle: Battle, unit: Unit, at: Hex, options: tuple[int, ...], x: Hex) -> Unit:
+    """`unit` standing at `at` facing the first of `options` (its possible facings) that holds
+    `x` in its front arc, else the first of them (a what-if for the threat view: an enemy
+    turns its guns on the frame it means to hit). The unit itself with O4 off."""
+    if not on(battle) or unit.facing is None or not options:
+        return unit
+    best = next((f for f in options if arc(at, f, x) == "front"), options[0])
+    return unit if best == unit.facing else attrs.evolve(unit, facing=best)
+
+
+def free_facings(unit: Unit) -> tuple[int, ...]:
+    """The facings a frame can take with no AP: its own, and the free pivot's while unspent."""
+    if unit.facing is None:
+        return ()
+    return (unit.facing, *(() if unit.pivoted else pivot_facings(unit.facing)))
 
 
 # ---- O4.7, O4.8 arcs ---------------------------------------------------------------------------

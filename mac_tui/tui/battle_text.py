@@ -41,6 +41,15 @@ from ..combat.events import (
     WeaponSkipped,
 )
 from ..combat.facing import arc_words
+from ..combat.formations import (
+    AbilitiesAssigned,
+    AbilityUsed,
+    Dodged,
+    FormationChecked,
+    FormationSet,
+    ability_name,
+    formation_name,
+)
 from ..combat.state import Battle
 from ..combat.structures import StructureAttacked
 from ..game import Event
@@ -54,7 +63,8 @@ from .battle_words import (
 )
 from .glyphs import Glyphs, glyphs, plain
 
-QUIET = (ActivationEnded, BattleStarted)  # the pane leaves these out: the lines around say it
+#: The pane leaves these out: the lines around say it (O9.9d: the shot says "dodged").
+QUIET = (ActivationEnded, BattleStarted, Dodged)
 INDENTED = (Attacked, WeaponSkipped, StressChanged)  # under the line that explains them
 RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
 
@@ -96,6 +106,8 @@ class Narrator:
         """The lines of one event (none for a quiet one when `quiet`)."""
         if quiet and isinstance(event, QUIET):
             return []
+        if isinstance(event, AbilitiesAssigned) and self.sides.get(event.unit) != "player":
+            return []  # O9.8: the other side's commanders stay face down until used
         words = _WORDS.get(type(event))
         text = (
             words(self, event) if words is not None else engine_text(self.battle, event.describe())
@@ -161,9 +173,15 @@ class Narrator:
         # A called shot lands where it was called: the damage's first location says where.
         hit = "called hit" if r.called is not None else "hit"
         words = [f"critical {hit}" if r.critical else hit]
+        if r.dodged:  # O9.9d
+            return f"{head}: {hit}, dodged by an Impossible Turn"
         if r.intercepted:
             words.append("intercepted by Point Defense")
+            if r.shared_pds is not None:  # O9.4
+                words.append(f"of {self.name(r.shared_pds)} (Defensive Sphere)")
             return f"{head}: {' '.join(words)}"
+        if r.breach:  # O9.9a
+            words.append("(Breach Shot: through the armour)")
         text = " ".join(words)
         if r.damage is not None:
             text += " " + self.damage(r.damage)
@@ -205,6 +223,35 @@ class Narrator:
         on = f" on {self.name(e.target)}" if e.target else ""
         at = f" to {hex_name(e.hex)}" if e.hex else ""
         return f"{self.name(e.unit)} uses {item_name(e.equipment)}{on}{at} ({e.energy} energy)"
+
+    # ---- optional module O9 ----------------------------------------------------------------
+    def side(self, side: str) -> str:
+        return "Your lance" if side == "player" else "The enemy"
+
+    def formation_set(self, e: FormationSet) -> str:
+        screens = ", ".join(self.name(s) for s in e.screens)
+        named = f" (screens {screens})" if screens else ""
+        return f"{self.side(e.side)} orders {formation_name(e.formation)}{named}"
+
+    def formation_checked(self, e: FormationChecked) -> str:
+        if e.formation == "none":
+            return f"{self.side(e.side)} holds no formation"
+        verdict = "in effect" if e.met else "not formed"
+        reason = re.sub(r"\b[PE]\d+\b", lambda m: self.name(m.group(0)), e.reason)
+        return f"{self.side(e.side)}: {formation_name(e.formation)} {verdict} ({reason})"
+
+    def abilities_assigned(self, e: AbilitiesAssigned) -> str:
+        held = ", ".join(ability_name(a) for a in e.abilities) or "no ability"
+        return f"{self.name(e.unit)} commands: {held}"
+
+    def ability_used(self, e: AbilityUsed) -> str:
+        text = f"{self.name(e.unit)} uses {ability_name(e.ability)}"
+        if e.ability == "percussive_maintenance":
+            text += f": vents {e.vented} stress (now {e.stress})"
+        return text
+
+    def dodged(self, e: Dodged) -> str:
+        return f"{self.name(e.unit)} dodges {self.name(e.attacker)}'s {self.weapon(e.weapon)}"
 
     def withdrew(self, e: SideWithdrew) -> str:
         who = {"enemy": "The enemy", "ally": "The allied lance", "neutral": "The neutrals"}.get(
@@ -266,6 +313,11 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     SideWithdrew: Narrator.withdrew,
     BattleEnded: Narrator.ended,
     Fell: Narrator.fell,
+    FormationSet: Narrator.formation_set,
+    FormationChecked: Narrator.formation_checked,
+    AbilitiesAssigned: Narrator.abilities_assigned,
+    AbilityUsed: Narrator.ability_used,
+    Dodged: Narrator.dodged,
 }
 
 

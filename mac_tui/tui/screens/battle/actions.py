@@ -33,9 +33,11 @@ from ....combat.commands import (
     Overwatch,
     Pivot,
     ResetDeployment,
+    SetFormation,
     Sprint,
     StartBattle,
     Turn,
+    UseAbility,
     UseEquipment,
     Vent,
     Withdraw,
@@ -43,6 +45,7 @@ from ....combat.commands import (
 from ....combat.refusals import order_refusal, reverse_refusal
 from ....combat.state import Battle
 from ....game import Command
+from . import commanders
 from .modes import (
     AI_MODES,
     PLAYER_MODES,
@@ -216,11 +219,11 @@ ROWS: tuple[BattleAction, ...] = (
     # O4: facing and arcs (hidden unless the battle plays O4)
     BattleAction(
         "reverse",
-        "b",
+        "B",
         "act_mode('reverse')",
-        "Reverse move",
+        "Reverse move (back up)",
         COMBAT,
-        "Back",
+        "",  # off the bar: with the O4 keys it would not fit two lines at 80 columns
         _reverse_offered,
         why=_reverse_why,
         module="O4",
@@ -249,7 +252,7 @@ ROWS: tuple[BattleAction, ...] = (
     ),
     BattleAction(
         "turn",
-        "u",
+        "T",
         "turn",
         "Turn (1 AP)",
         COMBAT,
@@ -315,6 +318,47 @@ ROWS: tuple[BattleAction, ...] = (
         "Start",
         offers(StartBattle),
         why=deployment_says(check_start),
+    ),
+    # optional module O9: formations and commanders (off the bars; the frame panel names them)
+    BattleAction(
+        "formation",
+        "F",
+        "formation",
+        "Formation order",
+        (Deploying, *COMBAT),
+        legal=offers(SetFormation),
+        why=commanders.formation_refusal,
+        module="O9",
+    ),
+    BattleAction(
+        "command",
+        "C",
+        "command",
+        "Pilot's abilities",
+        (Deploying,),
+        legal=lambda m: m.battle is not None and m.phase == "deployment",
+        why=commanders.command_refusal,
+        module="O9",
+    ),
+    BattleAction(
+        "ability",
+        "U",
+        "ability",
+        "Use an ability",
+        COMBAT,
+        legal=offers(UseAbility),
+        why=lambda mode, m: turn_refusal(mode, m) or commanders.ability_refusal(mode, m),
+        module="O9",
+    ),
+    BattleAction(
+        "breach",
+        "B",
+        "breach",
+        "Breach Shot",
+        AIMING,
+        legal=commanders.breach_offered,
+        why=commanders.breach_refusal,
+        module="O9",
     ),
     # aiming
     BattleAction("next_target", "tab", "next_target", "Next target", AIMING, show=True),

@@ -51,7 +51,7 @@ from ...widgets.dialogs import ChooseScreen, ConfirmScreen
 from ...widgets.hexmap import HexMap
 from ...widgets.history import HistoryScreen
 from ..base import GameScreen
-from . import layout, orders
+from . import commanders, layout, orders
 from .actions import ACTIONS
 from .modes import (
     Aiming,
@@ -433,6 +433,25 @@ class BattleScreen(GameScreen):
 
     def action_start(self) -> None:
         self.order(StartBattle())
+
+    # ---- optional module O9 ---------------------------------------------------------------
+    def action_formation(self) -> None:
+        self.react(commanders.formation(self.moment))
+
+    def action_command(self) -> None:
+        reason = commanders.command_refusal(self.mode, self.moment)
+        if reason:
+            self.show_message(f"Pilot's abilities: {reason}", True)
+            return
+        self.react(commanders.command(self.mode, self.moment))
+
+    def action_ability(self) -> None:
+        self.react(commanders.ability(self.moment))
+
+    def action_breach(self) -> None:
+        if isinstance(self.mode, Aiming):
+            self.mode = attrs.evolve(self.mode, breach=not self.mode.breach)
+            self.draw_focus()
 
     # ---- the threat view ----------------------------------------------------------------
     def schedule_threats(self) -> None:
