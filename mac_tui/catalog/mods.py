@@ -31,6 +31,7 @@ MOD_FILES = (
     "missions.toml",
     "modules.toml",
     "pilots.toml",
+    "range_bands.toml",
     "ranges.toml",
     "start.toml",
     "terrain.toml",

@@ -26,7 +26,7 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, line_steps
 from ..stored import optional_field
-from . import elevation
+from . import elevation, track
 from .damage import DamageReport, apply_damage
 from .features import Section, Smoke, kind_of, section_at, smoke_at
 from .mapgen import BattleMap
@@ -242,7 +242,9 @@ def _trace(
 
 def intervening(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     """The intervening hexes of an attack's line for its record: with O2 on each with its
-    step's height and whether it blocks (O2.9)."""
+    step's height and whether it blocks (O2.9); none on the track (O1.6)."""
+    if track.on(battle):
+        return ()
     los = battle_line(battle, a, b)
     steps = elevation.height_line(battle, a, b)
     if not steps:
@@ -402,10 +404,21 @@ def _equipment_modifiers(
         for e in target.equipment
         if not e.destroyed and cat.equipment[e.equipment].effect == RANGED_ECM
     ]
+    phantom_from = cat.range_bands.equipment.phantom_from if track.on(battle) else None
     add(
         RANGED_ECM,
-        sum(e.value for e in ranged if dist > e.range),
-        f"{target.label}, beyond {ranged[0].range} hexes" if ranged else "",
+        sum(
+            e.value
+            for e in ranged
+            if (dist >= phantom_from if phantom_from is not None else dist > e.range)
+        ),
+        (
+            f"{target.label}, range {phantom_from} or more"
+            if phantom_from is not None
+            else f"{target.label}, beyond {ranged[0].range} hexes"
+        )
+        if ranged
+        else "",
     )
     if target.ecm_active:
         add(ECM, equipment_value(target, ECM), f"{target.label}, active")
@@ -465,6 +478,9 @@ def in_range(
     bmap = battle.map
     if not (bmap.contains(a) and bmap.contains(t)):
         return None
+    if track.on(battle):  # O1.5: the band's column, every band
+        band = abs(track.position(a) - track.position(t))
+        return band, track.band_modifier(weapon_of(weapon).range, band)
     dist = elevation.attack_distance(battle, a, t)
     rng = range_modifier(weapon_of(weapon).range, dist)
     if rng is None or line_blocked(battle, attacker, target, weapon):
@@ -503,16 +519,15 @@ def hit_chance(
     acc = cat.combat.accuracy
     wpn = weapon_of(weapon)
 
+    if track.on(battle):  # O1.1: the band
+        where = f"range {dist} {track.band_name(dist)}"
+    else:
+        where = elevation.distance_words(battle, attacker.pos, target.pos, _hexes(dist))
     mods = [
         Modifier("base", wpn.accuracy, wpn.name),
         gunnery_modifier(attacker),
         Modifier("evasion", -evasion(target), chassis_of(target).name),
-        Modifier(
-            "range",
-            rng,
-            f"{elevation.distance_words(battle, attacker.pos, target.pos, _hexes(dist))}, "
-            f"{cat.range_class(wpn.range).name.lower()}",
-        ),
+        Modifier("range", rng, f"{where}, {cat.range_class(wpn.range).name.lower()}"),
     ]
     if target.braced:
         mods.append(Modifier("brace", -acc.brace, f"{target.label} bracing"))
@@ -520,6 +535,11 @@ def hit_chance(
     if called_shot:
         mods.append(Modifier("called shot", -acc.called_shot))
     mods += actuator_modifier(attacker, weapon)
+    if track.on(battle):  # O1.6: no cover, LOS or indirect fire on the track
+        mods.extend(_equipment_modifiers(battle, attacker, target, weapon, dist))
+        if overwatch:
+            mods.append(Modifier("overwatch", -acc.overwatch, "reaction fire"))
+        return HitChance.of(mods)
 
     ground = cat.terrain[bmap.terrain_at(target.pos)]
     cover, shelter = ground.defense, ground.name

@@ -106,6 +106,13 @@ class EndActivation(Command):
 
 
 @frozen
+class Hold(Command):
+    """O1.4: end the activation in place on the track (range-band battles only)."""
+
+    verb = "hold"
+
+
+@frozen
 class Withdraw(Command):
     """R14: the player orders the withdrawal during one of their activations."""
 
@@ -127,5 +134,6 @@ BATTLE_COMMANDS: tuple[type[Command], ...] = (
     Vent,
     UseEquipment,
     EndActivation,
+    Hold,
     Withdraw,
 )

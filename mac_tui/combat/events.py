@@ -11,6 +11,7 @@ from attrs import frozen
 
 from ..core import Event
 from ..hexgrid import Hex
+from ..stored import optional_field
 from .state import Battle
 
 #: A battle after an action, with the events that explain it.
@@ -62,8 +63,19 @@ class Moved(Event):
     path: tuple[Hex, ...]
     energy: int
     pullback: bool
+    # O1.11: the track positions it left and reached (the log's `from`/`to`); None on a map
+    start: int | None = optional_field(None)
+    end: int | None = optional_field(None)
 
     def describe(self) -> str:
+        if self.start is not None and self.end is not None:  # O1: the track
+            words = {"move": "moves", "sprint": "sprints", "jump": "thrusts"}
+            how = words.get(self.mode, self.mode)
+            back = ", pulling back" if self.pullback else ""
+            return (
+                f"{self.unit} {how} from position {self.start} to {self.end} "
+                f"({self.energy} energy{back})"
+            )
         end = self.path[-1]
         how = {"move": "moves", "sprint": "sprints", "jump": "jumps"}.get(self.mode, self.mode)
         back = ", pulling back" if self.pullback else ""
@@ -71,6 +83,17 @@ class Moved(Event):
             f"{self.unit} {how} {len(self.path) - 1} hex(es) to {end.q},{end.r} "
             f"({self.energy} energy{back})"
         )
+
+
+@frozen
+class Held(Event):
+    """O1.4: the frame Holds, ending its activation in place (0 AP, 0 energy)."""
+
+    unit: str
+    position: int
+
+    def describe(self) -> str:
+        return f"{self.unit} holds at position {self.position}"
 
 
 @frozen

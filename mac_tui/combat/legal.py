@@ -18,6 +18,8 @@ from .actions import (
     check_brace,
     check_deploy,
     check_equipment,
+    check_hold,
+    check_reset,
     check_start,
     check_vent,
 )
@@ -29,6 +31,7 @@ from .commands import (
     EndActivation,
     FireGroup,
     FireStructure,
+    Hold,
     Move,
     Overwatch,
     ResetDeployment,
@@ -63,7 +66,7 @@ def legal_commands(
             for h in battle.map.deployment_hexes("player"):
                 if check_deploy(battle, frame.id, h) is None and frame.pos != h:
                     out.append(Deploy(frame.id, h))
-        if any(u.pos is not None for u in battle.side_units("player")):
+        if check_reset(battle) is None:
             out.append(ResetDeployment())
         if auto_positions(battle):
             out.append(AutoDeploy())
@@ -125,6 +128,8 @@ def legal_commands(
             for other in battle.units:
                 if check_equipment(battle, unit, item, other.id, None) is None:
                     cmds.append(UseEquipment(item, other.id))
+    if wanted(Hold) and check_hold(battle) is None:  # O1.4
+        cmds.append(Hold())
     cmds.append(EndActivation())
     if unit.side == "player":
         cmds.append(Withdraw())

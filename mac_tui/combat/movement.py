@@ -13,7 +13,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..hexgrid import Hex, path, reachable, reachable_steps
-from . import elevation, stats
+from . import elevation, stats, track
 from .events import (
     BattleChange,
     Moved,
@@ -35,6 +35,8 @@ def reach(battle: Battle, unit: Unit, sprint: bool = False) -> dict[Hex, tuple[i
     """§6.4: hexes reachable by one Move (or Sprint), paying terrain costs on entry (R2)."""
     if unit.pos is None:
         return {}
+    if track.on(battle):  # O1.4: one position (two), no passing (O1.2)
+        return track.reach(battle, unit, sprint)
     blocked = battle.occupied()
     bmap = battle.map
     terrain = catalog().terrain
@@ -81,6 +83,8 @@ def move_checker(
     """`check_move` of one frame for any number of target hexes: what does not depend on the
     target (AP, legs, energy, the nearest enemy now) is worked out once, the checks run in
     the same order and give the same answers (`legal_commands` asks it for every hex)."""
+    if track.on(battle):  # O1: the shift's own check
+        return lambda target: _track_plan(battle, unit, target, sprint)
     ap_cost = ap_costs().sprint if sprint else ap_costs().move
     if unit.ap < ap_cost:
         reason = f"needs {ap_cost} AP, {unit.ap} left"
@@ -121,6 +125,15 @@ def move_checker(
     return check
 
 
+def _track_plan(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> MovePlan | str:
+    shift = track.check_shift(battle, unit, target, sprint)
+    if isinstance(shift, str):
+        return shift
+    step = 1 if shift.end > shift.start else -1
+    hexes = tuple(track.at(p) for p in range(shift.start, shift.end + step, step))
+    return MovePlan(path=hexes, energy=shift.energy, pullback=shift.pullback)
+
+
 def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChange | str:
     plan = check_move(battle, unit, target, sprint)
     if isinstance(plan, str):
@@ -138,4 +151,6 @@ def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChan
         energy=plan.energy,
         pullback=plan.pullback,
     )
+    if track.on(battle):  # O1.11: the positions
+        event = attrs.evolve(event, start=plan.path[0].q, end=target.q)
     return battle.with_unit(moved), [event]

@@ -12,7 +12,7 @@ from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import Chassis
 from ..dice import AI, Dice
 from ..ruleset import Ruleset
-from . import elevation
+from . import elevation, track
 from .features import generate_features
 from .mapgen import generate_map
 from .state import (
@@ -215,16 +215,21 @@ def new_battle(
 ) -> Battle:
     """The map (§6.1-§6.2), the frames, and the enemy deployed in its two columns (§6.3). The
     enemy side withdraws by `enemy_withdrawal` (a contract's), else by a rule drawn with the
-    difficulty's weights (D23). The battle is played under `ruleset` (O0.1)."""
-    bmap = generate_map(dice, difficulty, landscape)
-    if elevation.O2 in ruleset:  # O2.2: levels from their own stream (O0.6)
-        bmap = elevation.with_levels(bmap, dice, landscape)
+    difficulty's weights (D23). The battle is played under `ruleset` (O0.1). With O1 on there
+    is no map but the track, and every frame starts on its side's line (O1.1, O1.3)."""
     units = [build_unit(s, f"P{i}", "player") for i, s in enumerate(player, start=1)]
     units += [build_unit(s, f"E{i}", "enemy") for i, s in enumerate(enemy, start=1)]
-    zone = dice.shuffle(AI, bmap.deployment_hexes("enemy"))
-    for i, unit in enumerate(units):
-        if unit.side == "enemy":
-            units[i] = attrs.evolve(unit, pos=zone.pop())
+    if track.O1 in ruleset:  # O1.1, O1.3: the track; all at Long, no deployment (ruling O1a)
+        bmap = track.track_map()
+        units = [attrs.evolve(u, pos=track.at(track.start_line(u.side))) for u in units]
+    else:
+        bmap = generate_map(dice, difficulty, landscape)
+        if elevation.O2 in ruleset:  # O2.2: levels from their own stream (O0.6)
+            bmap = elevation.with_levels(bmap, dice, landscape)
+        zone = dice.shuffle(AI, bmap.deployment_hexes("enemy"))
+        for i, unit in enumerate(units):
+            if unit.side == "enemy":
+                units[i] = attrs.evolve(unit, pos=zone.pop())
     rule = enemy_withdrawal or draw_withdrawal(dice, AI, difficulty)
     return Battle(
         map=bmap,
@@ -243,3 +248,4 @@ def new_battle(
             else ()
         ),
     )
+
