@@ -377,3 +377,49 @@ def test_o1_battle_log_lines_are_json() -> None:
     state = make_state(3, 2, ruleset=O1)
     assert state.battle is not None
     json.loads(battlelog.dumps(battlelog.header(state.battle, 3)))
+
+
+# --- O1.9 the AI -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("weapon_id", "stance", "band"),
+    [
+        # Short class columns 5 / 10 / -10 / -25: peaks at Short (1)
+        ("machine_gun", "balanced", 1),
+        ("machine_gun", "aggressive", 0),
+        ("machine_gun", "defensive", 2),
+        # Medium class -5 / 5 / 10 / -10: Medium (2)
+        ("medium_laser", "balanced", 2),
+        # Long class -15 / -5 / 5 / 10: Long (3), and no farther band to shift to
+        ("heavy_laser", "balanced", 3),
+        ("heavy_laser", "defensive", 3),
+        ("heavy_laser", "aggressive", 2),
+    ],
+)
+def test_o1_9_the_preferred_band_is_where_the_damage_peaks_shifted_by_stance(
+    weapon_id: str, stance: str, band: int
+) -> None:
+    from mac_tui.players.ai.rules import preferred_distance
+
+    unit = ghost(0, weapons=(weapon(weapon_id, "right_torso"),), stance=stance)
+    assert preferred_distance(unit, on_track=True) == band
+
+
+def test_o1_9_with_an_ap_it_does_not_fire_with_a_short_ranged_frame_closes_in() -> None:
+    """The AI fires whenever it can (its stances shape only the AP it does not fire with,
+    players/ai/rules.py); on the track every band is in range, so the preferred band shows in
+    the AP left once its group has fired: the Machine Gun frame (Short) moves toward the
+    Raider at Long, the Heavy Laser frame (Long) stays where it is."""
+    from mac_tui.players.ai import plan_activation
+    from mac_tui.players.ai.situation import Situation
+    from mac_tui.players.ai.skill import skill
+
+    brawler = ghost(0, weapons=(weapon("machine_gun", "right_torso"),))
+    b = battle(brawler, raider(3))
+    sit = Situation(b, brawler, skill(6))
+    assert [sit.band(at(p)) for p in range(3)] == [2.0, 1.0, 0.0]  # |range - 1|
+    spent = attrs.evolve(brawler, ap=1, fired_groups=(1,))
+    plan = plan_activation(state_of(battle(spent, raider(3))), tactics=6).chosen.commands
+    assert isinstance(plan[0], Move) and plan[0].hex == at(1)
+    sniper = attrs.evolve(ghost(0), ap=1, fired_groups=(1,))
+    plan = plan_activation(state_of(battle(sniper, raider(3))), tactics=6).chosen.commands
+    assert not any(isinstance(c, (Move, Sprint)) for c in plan)

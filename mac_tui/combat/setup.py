@@ -248,4 +248,3 @@ def new_battle(
             else ()
         ),
     )
-

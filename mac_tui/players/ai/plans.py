@@ -35,7 +35,7 @@ plan, its parts and the pieces it is built from.
 from __future__ import annotations
 
 from ...catalog import catalog
-from ...combat import stats
+from ...combat import stats, track
 from ...combat.commands import (
     FireGroup,
     Move,
@@ -95,7 +95,7 @@ class Planner:
         tpos = t.unit.pos
         assert tpos is not None
         d = s.tables.dist(at, tpos)
-        if d == 0:
+        if d < s.me.closest:
             return (), 0
         v = s.volley(
             s.me,
@@ -160,8 +160,11 @@ class Planner:
             for h in reach(s.battle, u, False):
                 if h == s.pos:
                     continue
-                after = nearest(h)
-                pull = nearest_now is not None and after is not None and after > nearest_now
+                if s.on_track:  # O1.4: toward its own line
+                    pull = track.toward_own_line(u.side, s.pos.q, h.q)
+                else:
+                    after = nearest(h)
+                    pull = nearest_now is not None and after is not None and after > nearest_now
                 energy = back if pull else walk
                 if energy <= self.energy_left:
                     out.append(Spot(h, Move(h), self.ap_costs.move, energy))
@@ -174,12 +177,16 @@ class Planner:
             occupied = s.battle.occupied()
             bmap = s.battle.map
             for h in within(s.pos, jump.value):
-                if (
-                    h != s.pos
-                    and h not in occupied
-                    and bmap.contains(h)
-                    and jump_length(s.battle, s.pos, h) <= jump.value  # O2.4: levels up count
-                ):
+                if s.on_track:  # O1.7: one position, no passing
+                    fits = h.r == 0 and track.check_thrust(s.battle, u, h) is None
+                else:
+                    fits = (
+                        h != s.pos
+                        and h not in occupied
+                        and bmap.contains(h)
+                        and jump_length(s.battle, s.pos, h) <= jump.value  # O2.4: levels up
+                    )
+                if fits:
                     out.append(
                         Spot(
                             h, UseEquipment(jump.id, None, h), self.ap_costs.equipment, jump.energy
@@ -209,7 +216,7 @@ class Planner:
             tpos = t.unit.pos
             assert tpos is not None
             d = s.tables.dist(at, tpos)
-            if d == 0 or d > me.reach:
+            if d < me.closest or d > me.reach:
                 continue
             los = s.tables.los(at, tpos)
             cover = s.tables.cover[tpos]
