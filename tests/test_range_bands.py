@@ -423,3 +423,69 @@ def test_o1_9_with_an_ap_it_does_not_fire_with_a_short_ranged_frame_closes_in() 
     sniper = attrs.evolve(ghost(0), ap=1, fired_groups=(1,))
     plan = plan_activation(state_of(battle(sniper, raider(3))), tactics=6).chosen.commands
     assert not any(isinstance(c, (Move, Sprint)) for c in plan)
+
+
+# --- determinism and replay of a range-band campaign -------------------------------------------
+def _campaign_battle(seed: int) -> Any:
+    from mac_tui.campaign.commands import NewCampaign
+    from mac_tui.players.ai import decide
+    from mac_tui.players.driver import drive
+    from mac_tui.session import Session
+
+    session = Session.new(seed)
+    assert isinstance(session.apply(NewCampaign("Iron Wolves", "O1")), Accepted)
+    campaign = session.state.campaign
+    assert campaign is not None and campaign.ruleset == O1
+    contract, frame = campaign.contracts[0], campaign.frames[0].id
+    accept = game.parse_command(f"accept {contract.id} 3 {frame}")
+    assert isinstance(session.apply(accept), Accepted)
+    b = session.state.battle
+    assert b is not None and b.ruleset == O1 and b.map.width == 4 and b.phase == "deployment"
+    assert isinstance(session.apply(StartBattle()), Accepted)
+    seats = {"player": decide, "enemy": decide}
+    drive(
+        session.state,
+        seats,
+        apply=lambda _, cmd: session.apply(cmd),
+        until=lambda s: s.battle is None or s.battle.phase == "over",
+    )
+    return session
+
+
+def test_a_range_band_campaign_battle_is_deterministic_and_replays_from_its_save() -> None:
+    from mac_tui.save import from_json, state_hash, to_json
+    from mac_tui.snapshot import problems
+
+    first, second = _campaign_battle(4), _campaign_battle(4)
+    assert [c.to_text() for c in first.commands] == [c.to_text() for c in second.commands]
+    assert state_hash(first.state) == state_hash(second.state)
+    assert any(c.to_text() == "start-battle" for c in first.commands)
+    text = to_json(first.to_save())
+    doc = json.loads(text)
+    assert doc["ruleset"] == "O1"
+    loaded = from_json(text)
+    assert loaded.state == first.state and problems(loaded.state) == []
+    assert game.replay(4, loaded.commands) == first.state
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.sampled_from([1, 3, 5]))
+def test_o1_battles_between_ais_end_and_replay_to_the_same_log(seed: int, difficulty: int) -> None:
+    from mac_tui.players.ai import decide
+    from mac_tui.players.sim import play
+
+    logs = []
+    for _ in range(2):
+        log: list[str] = []
+        end, _ = play(
+            make_state(seed, difficulty, ruleset=O1), {"player": decide, "enemy": decide}, log=log
+        )
+        assert end.battle is not None and end.battle.phase == "over"
+        logs.append(log)
+    assert logs[0] == logs[1]
+    head = json.loads(logs[0][0])
+    assert head["map"] is None and head["track"] is True
+    for line in logs[0][1:]:
+        rec = json.loads(line)
+        if rec["type"] == "Attacked":
+            assert 0 <= rec["result"]["distance"] <= 3 and rec["result"]["intervening"] == []

@@ -24,7 +24,7 @@ from attrs import frozen
 from ..catalog import catalog
 from ..catalog.records import Weapon
 from ..hexgrid import Hex, distance
-from . import attack, elevation, stats
+from . import attack, elevation, stats, track
 from .attack import MISSILE, HitChance, hit_chance, intervening
 from .firing import check_fire, plan_fire
 from .movement import check_move, reach
@@ -276,6 +276,7 @@ class MovePreview:
     refusal: str | None
     overload_after: int = 0
     warning: str | None = None  # `stress_outlook` of the move's energy
+    on_track: bool = False  # O1: `hex` stands for a track position
 
     @property
     def hexes(self) -> int:
@@ -299,9 +300,11 @@ def move_preview(
     plan = check_move(battle, unit, hex, sprint, reached)
     left = stats.energy_left(unit)
     ap_cost = move_ap_cost(sprint)
+    on_track = track.on(battle)
     if isinstance(plan, str):
-        return MovePreview(hex, sprint, (), 0, ap_cost, left, False, plan)
+        return MovePreview(hex, sprint, (), 0, ap_cost, left, False, plan, on_track=on_track)
     return MovePreview(
+        on_track=on_track,
         hex=hex,
         sprint=sprint,
         path=plan.path,

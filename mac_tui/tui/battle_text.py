@@ -32,6 +32,7 @@ from ..combat.events import (
     BattleStarted,
     EquipmentUsed,
     GroupFired,
+    Held,
     Moved,
     RoundStarted,
     SideWithdrew,
@@ -114,6 +115,13 @@ class Narrator:
         return f"{self.name(e.unit)} acts: {e.ap} AP, energy {e.energy} with overload"
 
     def moved(self, e: Moved) -> str:
+        if e.start is not None and e.end is not None:  # O1: along the track
+            how = {"move": "moves", "sprint": "sprints", "jump": "thrusts"}.get(e.mode, e.mode)
+            back = ", pulling back" if e.pullback else ""
+            return (
+                f"{self.name(e.unit)} {how} from position {e.start} to {e.end} "
+                f"({e.energy} energy{back})"
+            )
         how = {"move": "moves", "sprint": "sprints", "jump": "jumps"}.get(e.mode, e.mode)
         steps = plural(len(e.path) - 1, "hex", "hexes")
         back = ", pulling back" if e.pullback else ""
@@ -122,6 +130,9 @@ class Narrator:
             route = f" via {' '.join(hex_name(h) for h in e.path[1:-1])}"
         end = hex_name(e.path[-1])
         return f"{self.name(e.unit)} {how} {steps} to {end}{route} ({e.energy} energy{back})"
+
+    def held(self, e: Held) -> str:
+        return f"{self.name(e.unit)} holds at position {e.position}"
 
     def skipped(self, e: WeaponSkipped) -> str:
         return f"{self.weapon(e.weapon)} of {self.name(e.unit)} holds fire: {e.reason}"
@@ -216,6 +227,7 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     RoundStarted: Narrator.round_started,
     ActivationStarted: Narrator.activation_started,
     Moved: Narrator.moved,
+    Held: Narrator.held,
     WeaponSkipped: Narrator.skipped,
     GroupFired: Narrator.group_fired,
     Attacked: Narrator.attacked,

@@ -21,6 +21,7 @@ from attrs import frozen
 from textual.actions import parse
 from textual.binding import Binding, BindingType
 
+from ....combat import track
 from ....combat.actions import check_auto, check_reset, check_start
 from ....combat.commands import (
     AutoDeploy,
@@ -29,6 +30,7 @@ from ....combat.commands import (
     EndActivation,
     FireGroup,
     FireStructure,
+    Hold,
     Move,
     Overwatch,
     ResetDeployment,
@@ -120,6 +122,11 @@ def _more_frames(m: Moment) -> bool:
     return m.battle is not None and len(m.battle.side_units("player")) > 1
 
 
+def _on_track(m: Moment) -> bool:
+    """A range-band battle (O1): Hold is its key."""
+    return m.battle is not None and track.on(m.battle)
+
+
 def _orders(m: Moment) -> bool:
     return m.orders and m.battle is not None and m.battle.phase == "combat"
 
@@ -145,6 +152,7 @@ class BattleAction:
     bind: bool = True  # False: the key is the map's own (Enter places through the map)
     priority: bool = False
     why: Why | None = None  # the reason it is greyed now, said when the key is pressed
+    only: Legal | None = None  # hidden where this says no (Hold: range-band battles only)
 
     def refusal(self, mode: Mode, m: Moment) -> str:
         """Why the key does nothing now, for the message line."""
@@ -153,7 +161,7 @@ class BattleAction:
 
     def state(self, mode: Mode, m: Moment) -> bool | None:
         """True live, None greyed, False hidden (Textual's `check_action` answers)."""
-        if not isinstance(mode, self.modes):
+        if not isinstance(mode, self.modes) or (self.only is not None and not self.only(m)):
             return False
         return True if self.legal is None or self.legal(m) else None
 
@@ -198,6 +206,17 @@ ROWS: tuple[BattleAction, ...] = (
     _act("vent", "v", "Vent", "Vent", Vent),
     _act("equipment", "e", "Equip", "Equipment", UseEquipment),
     _act("end", "x", "End", "End activation", EndActivation),
+    BattleAction(
+        "hold",
+        "z",
+        "hold",
+        "Hold",
+        COMBAT,
+        "Hold",
+        offers(Hold),
+        why=engine_says(Hold),
+        only=_on_track,
+    ),
     _act("withdraw", "w", "Withdraw", "Withdraw", Withdraw),
     BattleAction(
         "threat",
@@ -320,7 +339,10 @@ class ActionTable:
         for row in self.rows:
             if not row.label or not isinstance(mode, row.modes):
                 continue
-            if row.state(mode, m):
+            state = row.state(mode, m)
+            if state is False:
+                continue
+            if state:
                 click = f"@click=screen.{row.action}"
                 item = f"[{click}][b reverse] {row.key} [/b reverse] {row.label}[/]"
             else:
