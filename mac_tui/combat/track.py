@@ -174,5 +174,13 @@ def check_thrust(battle: Battle, unit: Unit, target: Hex) -> str | None:
     return passing_refusal(battle, unit, end)
 
 
+def hexes(battle: Battle, moved: int) -> int:
+    """O1.12: what `moved` steps count as for O5 (n, m) and O7 (H): on the track each position
+    counts 3 hexes, on a map a hex is a hex."""
+    if not on(battle):
+        return moved
+    return moved * catalog().range_bands.combinations.hexes_per_position
+
+
 def describe_position(unit: Unit) -> str:
     return "off the track" if unit.pos is None else f"position {position(unit.pos)}"

@@ -291,11 +291,16 @@ class MacApp(App[None]):
         found = floor() if callable(floor) else None
         return found if isinstance(found, tuple) else (MIN_WIDTH, MIN_HEIGHT)
 
+    def too_small(self) -> bool:
+        """Whether the terminal is below the size the screen in front is drawn for (80x24;
+        a range-band battle's 60x20: `size_floor`)."""
+        width, height = self.size_floor()
+        return self.size.width < width or self.size.height < height
+
     def check_size(self) -> None:
         from .screens.too_small import TooSmallScreen
 
-        width, height = self.size_floor()
-        small = self.size.width < width or self.size.height < height
+        small = self.too_small()
         showing = isinstance(self.screen, TooSmallScreen)
         if small and not showing:
             self.push_screen(TooSmallScreen())
