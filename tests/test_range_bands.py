@@ -489,3 +489,23 @@ def test_o1_battles_between_ais_end_and_replay_to_the_same_log(seed: int, diffic
         rec = json.loads(line)
         if rec["type"] == "Attacked":
             assert 0 <= rec["result"]["distance"] <= 3 and rec["result"]["intervening"] == []
+
+
+# --- O1.12 with other modules ------------------------------------------------------------------
+def test_o1_12_with_o5_a_position_moved_counts_three_hexes_and_no_fast_target() -> None:
+    # O5 on the track (its code is on main, not yet playable: the battle is made by hand).
+    # Ghost Moves 0 -> 1: n = 3 hexes, `moving` = -20 - 5 x 3 = -35; the O1 example's 66
+    # becomes 31. The Raider Sprints 3 -> 1: m = 6 < 8, so no `fast target` (O1.12).
+    rules = ("O1", "O5")
+    b = battle(ghost(0), raider(3), rules=rules)
+    b = accepted(state_of(b), Move(at(1))).state.battle
+    assert b is not None
+    g, r = b.unit("ghost"), b.unit("raider")
+    assert g.moved_hexes == 3
+    chance = hit_chance(b, g, r, g.weapons[0])
+    assert chance is not None and chance.value("moving") == -35 and chance.chance == 31
+    b = attrs.evolve(b, order=("raider", "ghost"), turn=0)
+    b = accepted(state_of(b), Sprint(at(1))).state.battle
+    assert b is not None and b.unit("raider").moved_hexes == 6
+    shot = hit_chance(b, b.unit("ghost"), b.unit("raider"), g.weapons[0])
+    assert shot is not None and shot.value("fast target") is None

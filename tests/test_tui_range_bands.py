@@ -142,3 +142,25 @@ async def test_a_range_band_battle_fits_60x20_where_a_hex_battle_asks_for_more(
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)
         assert app.size_floor() == (80, 24)
+
+
+async def test_a_range_band_campaigns_mission_is_fought_on_the_track(tmp_path: Path) -> None:
+    from mac_tui.campaign.commands import NewCampaign
+    from mac_tui.game import parse_command
+
+    session = play(Session.new(4), NewCampaign("Iron Wolves", "O1"))
+    campaign = session.state.campaign
+    assert campaign is not None
+    contract, frame = campaign.contracts[0], campaign.frames[0].id
+    play(session, parse_command(f"accept {contract.id} 3 {frame}"))
+    app = MacApp(saves=tmp_path, settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await battle_screen(tmp_path, pilot, app, session)
+        assert screen.query(TrackMap) and "every frame starts on its line" in str(
+            screen.query_one("#message").render()
+        )
+        await pilot.press("s")  # O1.3: nothing to place; s starts
+        await pilot.pause()
+        assert app.session is not None and app.session.commands[-1].to_text() == "start-battle"
+        battle = app.session.state.battle
+        assert battle is not None and battle.phase == "combat"
