@@ -248,9 +248,9 @@ def test_the_shot_model_reads_the_track() -> None:
 
 
 def test_every_decision_is_legal_on_the_track_with_thrust_packs_and_stealth() -> None:
-    """O1.9: on the track, with a Thrust Pack on every frame and Stealth Plating on some (it
-    cannot Sprint, O1.7), the planner never plays a command `step` refuses and never
-    replans; it ends in place with Hold (O1.4), never End."""
+    """O1.9: on the track, with a Thrust Pack, a Barrier Projector and a Targeting Uplink on
+    every frame and Stealth Plating on some (it cannot Sprint, O1.7), the planner never plays
+    a command `step` refuses and never replans; it ends in place with Hold (O1.4), never End."""
 
     def checked(state: GameState) -> Any:
         decision = policy_for(6)(state)
@@ -263,8 +263,9 @@ def test_every_decision_is_legal_on_the_track_with_thrust_packs_and_stealth() ->
         state = make_state(seed, 2 + seed, ruleset=("O1",))
         assert state.battle is not None
         pack, plate = gear("thrust_pack"), gear("stealth_plating", "left_torso")
+        kit = (pack, gear("barrier_projector"), gear("targeting_uplink"))
         units = tuple(
-            attrs.evolve(u, equipment=(*u.equipment, pack, *((plate,) if i % 2 else ())))
+            attrs.evolve(u, equipment=(*u.equipment, *kit, *((plate,) if i % 2 else ())))
             for i, u in enumerate(state.battle.units)
         )
         state = attrs.evolve(state, battle=attrs.evolve(state.battle, units=units))

@@ -509,3 +509,24 @@ def test_o1_12_with_o5_a_position_moved_counts_three_hexes_and_no_fast_target() 
     assert b is not None and b.unit("raider").moved_hexes == 6
     shot = hit_chance(b, b.unit("ghost"), b.unit("raider"), g.weapons[0])
     assert shot is not None and shot.value("fast target") is None
+
+
+def test_o1_9_the_ai_shields_an_ally_at_its_own_position_only() -> None:
+    """O1.7 in the AI's model: the Barrier Projector reaches range 0 on the track (its core
+    reach, 1 hex, would be refused)."""
+    from mac_tui.players.ai import plan_activation
+
+    def worn(u: Unit) -> Unit:
+        return attrs.evolve(u, armor=tuple(a * 3 // 10 for a in u.armor))
+
+    me = ghost(
+        0,
+        weapons=(weapon("machine_gun", "right_arm", ammo=0),),
+        equipment=(gear("barrier_projector"),),
+    )
+    for at_pos, shields in ((1, False), (0, True)):
+        mate = worn(ghost(at_pos, id="mate", weapons=()))
+        state = state_of(battle(me, raider(2), mate))
+        texts = [c.to_text() for c in plan_activation(state, tactics=6).chosen.commands]
+        assert ("use barrier_projector mate -" in texts) is shields, (at_pos, texts)
+        assert game.refusal(state, game.parse_command(texts[0])) is None

@@ -142,8 +142,11 @@ class Situation:
         uplink = next((e for e in cat.equipment.values() if e.effect == "designate"), None)
         self.uplink_value = 0 if uplink is None else uplink.value
         self.uplink_range = 0 if uplink is None else uplink.range
+        barrier = next((e for e in cat.equipment.values() if e.effect == "barrier"), None)
+        self.barrier_range = 0 if barrier is None else barrier.range
         if self.on_track:  # O1.7
             self.uplink_range = cat.range_bands.equipment.uplink_range
+            self.barrier_range = cat.range_bands.equipment.barrier_range
         self.designated = {u.target for u in battle.uplinks if u.side == unit.side}
         self.fear = FEAR[unit.stance]
         self.preferred = preferred_distance(unit, self.on_track)
