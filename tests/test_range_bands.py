@@ -215,7 +215,8 @@ def test_o1_2_a_move_past_the_nearest_enemy_position_is_refused_and_changes_noth
 def test_o1_2_no_legal_command_ever_lets_a_frame_pass_an_enemy(seed: int, picks: list[int]) -> None:
     """Whatever legal commands are played, no player frame stands beyond the lowest living enemy
     position and no enemy below the highest living player position."""
-    state = accepted(make_state(seed, 2, ruleset=O1), StartBattle()).state
+    rules = ("O1", "O10") if seed % 2 else O1  # O1.12: with allies too
+    state = accepted(make_state(seed, 2, ruleset=rules), StartBattle()).state
     for pick in picks:
         options = legal_commands(state, called_shots=False)
         if not options:
@@ -223,7 +224,7 @@ def test_o1_2_no_legal_command_ever_lets_a_frame_pass_an_enemy(seed: int, picks:
         state = accepted(state, options[pick % len(options)]).state
         b = state.battle
         assert b is not None
-        players = [u.pos.q for u in b.living("player") if u.pos is not None]
+        players = [u.pos.q for u in b.units if u.active and u.side in ("player", "ally")]
         enemies = [u.pos.q for u in b.living("enemy") if u.pos is not None]
         if players and enemies:
             assert max(players) <= min(enemies)
@@ -530,3 +531,23 @@ def test_o1_9_the_ai_shields_an_ally_at_its_own_position_only() -> None:
         texts = [c.to_text() for c in plan_activation(state, tactics=6).chosen.commands]
         assert ("use barrier_projector mate -" in texts) is shields, (at_pos, texts)
         assert game.refusal(state, game.parse_command(texts[0])) is None
+
+
+def test_o1_12_with_o10_allied_lances_only_starting_at_0_and_never_passing() -> None:
+    """O1.12: with O10 a range-band battle has allied lances only (a neutral roll brings no
+    third party), on the player's line; an ally passes no enemy either (O1.2)."""
+    allied = 0
+    for seed in range(40):
+        b = make_state(seed, 3, ruleset=("O1", "O10")).battle
+        assert b is not None and not b.side_units("neutral")
+        allies = b.side_units("ally")
+        allied += bool(allies)
+        assert all(u.pos == at(0) for u in allies)
+    assert allied > 0
+    ally = attrs.evolve(ghost(1, id="friend"), side="ally")
+    b = battle(ally, raider(1), raider(3, "far"), rules=("O1", "O10"))
+    assert check_move(b, b.unit("friend"), at(2), False) == (
+        "no passing: an enemy holds position 1 (O1.2)"
+    )
+    plan = check_move(b, b.unit("friend"), at(0), False)  # toward its own line, the player's
+    assert not isinstance(plan, str) and plan.pullback

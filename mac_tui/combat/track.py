@@ -56,9 +56,11 @@ def track_map() -> BattleMap:
 
 
 def start_line(side: Side) -> int:
-    """O1.3: the player's line (0) or the enemy's (3); the side's own line (O1.4 pull-back)."""
+    """O1.3: the player's line (0) or the enemy's (3); the side's own line (O1.4 pull-back).
+    O1.12 with O10: the allies start on the player's line (and neutrals, which O1 does not
+    have, would be the enemy's)."""
     track = catalog().range_bands.track
-    return track.player_start if side == "player" else track.enemy_start
+    return track.player_start if side in ("player", "ally") else track.enemy_start
 
 
 def toward_own_line(side: Side, start: int, end: int) -> bool:
@@ -83,7 +85,8 @@ def passing_refusal(battle: Battle, unit: Unit, end: int) -> str | None:
     foes = [position(u.pos) for u in battle.foes(unit.side) if u.pos is not None]
     if not foes:
         return None
-    if start_line(unit.side) < start_line("enemy" if unit.side == "player" else "player"):
+    home, player_line, enemy_line = start_line(unit.side), start_line("player"), start_line("enemy")
+    if home < (enemy_line if home == player_line else player_line):  # it advances upward
         limit = min(foes)
         if end > limit:
             return f"no passing: an enemy holds position {limit} (O1.2)"
