@@ -162,15 +162,16 @@ class TrackMap(HexMap):
         rail: list[Run] = []
         for p in range(n):
             mark = MARKS["reach"][form] if p in reach else " "
-            name = ""
+            forms: tuple[str, ...] = ()  # the side's line, where it fits with a space after it
             if p == track.start_line("player"):
-                name = " your line" if cw >= 12 else " you"
+                forms = (" your line", " you")
             elif p == track.start_line("enemy"):
-                name = " enemy line" if cw >= 12 else " foe"
+                forms = (" enemy line", " foe")
+            name = next((f for f in forms if len(f) <= cw - 3), "")
             cursor = p == self._cursor.q
             header.append((mark, ("hexmap--reach",) if p in reach else ("hexmap--ruler",)))
             header.append((str(p), ("hexmap--cursor",) if cursor else ("hexmap--ruler",)))
-            header.append((name[: cw - 2].ljust(cw - 2), ("hexmap--ruler",)))
+            header.append((name.ljust(cw - 2), ("hexmap--ruler",)))
             dash = "=" if self.ascii_glyphs else "═"
             node = "+" if self.ascii_glyphs else "╪"
             tint = ("hexmap--reach",) if p in reach else ("hexmap--terrain",)
