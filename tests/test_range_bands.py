@@ -551,3 +551,27 @@ def test_o1_12_with_o10_allied_lances_only_starting_at_0_and_never_passing() -> 
     )
     plan = check_move(b, b.unit("friend"), at(0), False)  # toward its own line, the player's
     assert not isinstance(plan, str) and plan.pullback
+
+
+def test_o1_12_with_o9_commanders_only_and_battle_plan_by_a_shared_position() -> None:
+    """O1.12: no formation orders on the track; Battle Plan needs two of the side's active
+    frames at one position; its entry is the data's +10 for the round: the O1 example's 66
+    becomes 76."""
+    from mac_tui.combat import formations
+    from mac_tui.combat.commands import SetFormation, UseAbility
+
+    rules = ("O1", "O9")
+    plan = formations.BATTLE_PLAN
+    g = ghost(1, abilities=(plan,))
+    apart = battle(g, raider(3), ghost(0, id="mate"), rules=rules)
+    s = state_of(apart)
+    refused = game.step(s, SetFormation("line"))
+    assert isinstance(refused, Refused) and "commanders only" in refused.reason
+    refused = game.step(s, UseAbility(plan))
+    assert isinstance(refused, Refused) and "at one position (O1.12)" in refused.reason
+    together = battle(g, raider(3), ghost(1, id="mate"), rules=rules)
+    out = accepted(state_of(together), UseAbility(plan))
+    b = out.state.battle
+    assert b is not None
+    chance = hit_chance(b, b.unit("ghost"), b.unit("raider"), g.weapons[0])
+    assert chance is not None and chance.value("battle plan") == 10 and chance.chance == 76

@@ -185,5 +185,12 @@ def hexes(battle: Battle, moved: int) -> int:
     return moved * catalog().range_bands.combinations.hexes_per_position
 
 
+def shared_position(battle: Battle, side: Side) -> bool:
+    """O1.12 with O9: two or more active frames of `side` stand at one position (what Battle
+    Plan needs on the track instead of a formation)."""
+    spots = [position(u.pos) for u in battle.units if u.side == side and u.active and u.pos]
+    return len(spots) != len(set(spots))
+
+
 def describe_position(unit: Unit) -> str:
     return "off the track" if unit.pos is None else f"position {position(unit.pos)}"

@@ -26,7 +26,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ...combat import stats, track
+from ...combat import stats
 from ...combat.preview import FirePreview, MovePreview
 from ...combat.state import Battle, Unit
 from ..battle_words import engine_text, overload_text, place_name, spend_text
@@ -202,7 +202,7 @@ class SidePanel(KeepsStyledLines, ScrollView, can_focus=False):
             unit = battle.unit(self.unit_id)
         except KeyError:
             return [Text(f"No frame {self.unit_id}", style="dim")]
-        return frame_lines(unit, width, g, pal, battle.phase, track.on(battle))
+        return frame_lines(unit, width, g, pal, battle.phase, battle)
 
     def lines(self, width: int) -> list[Text]:
         """The panel's lines at this width (each at most `width` columns): built once per

@@ -216,6 +216,8 @@ def target_lines(
             out.append(Text(f"Range {preview.distance} {track.band_name(preview.distance)}"))
         else:
             out.append(Text(f"{dist} ({band})" if band else dist))
+            if attacker is not None:
+                out.extend(_arc_lines(battle, attacker, target, width, g))
             out.extend(_los_lines(preview, width, g))
 
     group = Text(f"Group {preview.group}", style="bold")
