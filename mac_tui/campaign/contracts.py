@@ -22,7 +22,8 @@ CONTRACTS stream:
    starts; a contract stores only chassis, loadout and label;
 6. the enemy side's withdrawal rule (§10.4, R14, D23): drawn with the difficulty's weights
    (`missions.toml` `enemy_force.withdrawal`), stored on the contract, shown on the board and
-   used by the battle.
+   used by the battle;
+7. with optional module O11, the objectives (O11.1), from their own `missions` stream.
 
 The battle landscape is the location's type (setup-facts).
 """
@@ -34,6 +35,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..catalog.records import Place
+from ..combat.objectives import draw_objectives, objective_label
 from ..combat.setup import WITHDRAW_TEXT, draw_withdrawal, pick_chassis
 from ..core import Event
 from ..dice import CONTRACTS, Dice
@@ -124,6 +126,7 @@ def generate_contract(
     bonus = dice.between(CONTRACTS, 0, reward.bonus_max)
     enemies = roll_enemies(difficulty, opponent, dice, campaign.ruleset)
     withdrawal = draw_withdrawal(dice, CONTRACTS, difficulty)
+    objectives = draw_objectives(dice, difficulty, campaign.ruleset)  # O11.1 (O11 off: none)
     return Contract(
         id=contract_id,
         employer=employer,
@@ -135,6 +138,7 @@ def generate_contract(
         enemies=enemies,
         place=place.id,
         enemy_withdrawal=withdrawal,
+        objectives=objectives,
     )
 
 
@@ -206,6 +210,7 @@ class ContractRow:
     map_width: int
     map_height: int
     landscape: str  # landscape name
+    objectives: tuple[str, ...] = ()  # O11: "OB3 Swift +10%", a hidden one "?"
 
 
 def contract_rows(campaign: Campaign) -> list[ContractRow]:
@@ -234,6 +239,7 @@ def contract_rows(campaign: Campaign) -> list[ContractRow]:
                 map_width=size.width,
                 map_height=size.height,
                 landscape=cat.landscape(c.landscape).name,
+                objectives=tuple(objective_label(o) for o in c.objectives),
             )
         )
     return rows

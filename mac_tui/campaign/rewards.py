@@ -15,31 +15,43 @@ from .state import (
 PERCENT = 100
 
 
+def r23_factors(result: str, reward_percent: int, zero_losses: bool) -> list[int]:
+    """R23's percentages before the payout level: Victory x standing multiplier (x1.25 with
+    zero frames destroyed), Withdrawal 50%, Defeat 25%."""
+    outcome = catalog().economy.outcome
+    if result == "victory":
+        factors = [outcome.victory, reward_percent]
+        if zero_losses:
+            factors.append(outcome.zero_losses_bonus)
+        return factors
+    if result == "withdrawal":
+        return [outcome.withdrawal]
+    return [outcome.defeat]
+
+
+def _apply(amount: int, factors: list[int]) -> int:
+    numerator = amount
+    for f in factors:
+        numerator *= f
+    denominator: int = PERCENT ** len(factors)
+    return numerator // denominator
+
+
 def mission_reward(
     contract: Contract, result: str, reward_percent: int, payout_level: int, zero_losses: bool
 ) -> int:
     """R23: Victory = (base + bonus) x standing multiplier (`reward_percent`), x1.25 with zero
     frames destroyed; Withdrawal 50%, Defeat 25% of (base + bonus); then the payout level's
     credit percent. One rounding down, at the end."""
-    cat = catalog()
-    outcome = cat.economy.outcome
     level = payout(payout_level)
     assert level is not None
-    factors: list[int]
-    if result == "victory":
-        factors = [outcome.victory, reward_percent]
-        if zero_losses:
-            factors.append(outcome.zero_losses_bonus)
-    elif result == "withdrawal":
-        factors = [outcome.withdrawal]
-    else:
-        factors = [outcome.defeat]
-    factors.append(level.credit_percent)
-    numerator = contract.base + contract.bonus
-    for f in factors:
-        numerator *= f
-    denominator: int = PERCENT ** len(factors)
-    return numerator // denominator
+    factors = [*r23_factors(result, reward_percent, zero_losses), level.credit_percent]
+    return _apply(contract.base + contract.bonus, factors)
+
+
+def r23_amount(contract: Contract, result: str, reward_percent: int, zero_losses: bool) -> int:
+    """O11.4's "R23 amount": R23 before the payout level, rounded down."""
+    return _apply(contract.base + contract.bonus, r23_factors(result, reward_percent, zero_losses))
 
 
 PREVIEW_RESULTS = (

@@ -77,6 +77,7 @@ class Catalog:
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
+    objectives: r.ObjectivesFile  # optional module O11 (data/objectives.toml)
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
@@ -445,6 +446,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+    objectives = _load_objectives(src, modules)
 
     return Catalog(
         root=root,
@@ -470,6 +472,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         modules=modules,
         excluded_modules=excluded_modules,
         elevation=elevation,
+        objectives=objectives,
     )
 
 
@@ -534,6 +537,17 @@ def _load_modules(src: _Source) -> tuple[dict[str, r.Module], tuple[r.ExcludedPa
 def module_order(module_id: str) -> int:
     """The sort key of a module id: O2 before O10."""
     return int(module_id[1:]) if module_id[1:].isdigit() else 10**6
+
+
+def _load_objectives(src: _Source, modules: Mapping[str, r.Module]) -> r.ObjectivesFile:
+    """data/objectives.toml (O11): every catalogue entry once, each `needs` "none", "map" or a
+    known module."""
+    jb, objectives = _file(src, "objectives.toml", r.ObjectivesFile)
+    _index(jb, objectives.objective, "id", "objective")
+    for i, row in enumerate(objectives.objective):
+        where = f'objective "{row.id}" (entry {i + 1})'
+        _ref(jb, where, "needs", row.needs, [*r.OBJECTIVE_NEEDS, *modules])
+    return objectives
 
 
 def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:

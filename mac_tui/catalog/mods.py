@@ -30,6 +30,7 @@ MOD_FILES = (
     "maps.toml",
     "missions.toml",
     "modules.toml",
+    "objectives.toml",
     "pilots.toml",
     "ranges.toml",
     "start.toml",

@@ -19,6 +19,7 @@ from .events import (
     StressChanged,
 )
 from .firing import resolve_overwatch
+from .objectives import round_closed
 from .state import SIDES, Battle, Result, Side, Unit, other_side
 from .structures import environment
 
@@ -160,6 +161,9 @@ def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle
 
     battle, more = resolve_overwatch(battle, dice)
     events.extend(more)
+    if battle.objectives:  # O11.2 OB5: the objective hex held at the end of the round
+        battle, more = round_closed(battle)
+        events.extend(more)
     battle, more = check_end(battle)
     events.extend(more)
     if battle.phase != "combat":

@@ -15,9 +15,11 @@ from ..ruleset import Ruleset
 from . import elevation
 from .features import generate_features
 from .mapgen import generate_map
+from .objectives import place_objectives
 from .state import (
     Battle,
     EquipmentState,
+    Objective,
     PilotSkills,
     Priority,
     Side,
@@ -212,10 +214,12 @@ def new_battle(
     player_withdrawal: WithdrawRule = "never",
     enemy_withdrawal: WithdrawRule | None = None,
     ruleset: Ruleset = (),
+    objectives: Sequence[Objective] = (),
 ) -> Battle:
     """The map (§6.1-§6.2), the frames, and the enemy deployed in its two columns (§6.3). The
     enemy side withdraws by `enemy_withdrawal` (a contract's), else by a rule drawn with the
-    difficulty's weights (D23). The battle is played under `ruleset` (O0.1)."""
+    difficulty's weights (D23). The battle is played under `ruleset` (O0.1); with O11 its
+    `objectives` are placed on the map (OB5's hex, OB6's building) and its tally opened."""
     bmap = generate_map(dice, difficulty, landscape)
     if elevation.O2 in ruleset:  # O2.2: levels from their own stream (O0.6)
         bmap = elevation.with_levels(bmap, dice, landscape)
@@ -226,7 +230,7 @@ def new_battle(
         if unit.side == "enemy":
             units[i] = attrs.evolve(unit, pos=zone.pop())
     rule = enemy_withdrawal or draw_withdrawal(dice, AI, difficulty)
-    return Battle(
+    battle = Battle(
         map=bmap,
         units=tuple(units),
         sides=(
@@ -243,3 +247,4 @@ def new_battle(
             else ()
         ),
     )
+    return place_objectives(battle, objectives)
