@@ -21,16 +21,18 @@ from mac_tui.campaign.events import CreditsMoved, PayCut
 from mac_tui.campaign.objectives import objective_pay
 from mac_tui.catalog import catalog
 from mac_tui.combat import objectives as ob
+from mac_tui.combat.commands import FireStructure
 from mac_tui.combat.events import Attacked, EquipmentUsed
 from mac_tui.combat.features import Section
 from mac_tui.combat.mapgen import BattleMap
 from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle, Objective, Tally
 from mac_tui.dice import CONTRACTS, MISSIONS, Dice, RngState
-from mac_tui.game import Accepted, fold, parse_command, step
+from mac_tui.game import Accepted, fold, parse_command, refusal, step
 from mac_tui.hexgrid import from_offset
 from mac_tui.model import GameState, initial_state
 from mac_tui.players.ai import decide
+from mac_tui.players.ai.objectives import HOLD, SEIZE, demolition_shot, seize_target, seize_value
 from mac_tui.players.sim import play
 from mac_tui.save import state_from_data, state_hash, state_to_data
 from mac_tui.snapshot import problems
@@ -475,3 +477,54 @@ def test_a_mid_battle_o11_save_loads_and_checks(monkeypatch: pytest.MonkeyPatch)
     assert any("OB9" in f for f in found) and any(".met" in f for f in found)
     core = attrs.evolve(b, ruleset=("O3",))
     assert any("need optional module O11" in f for f in problems(attrs.evolve(state, battle=core)))
+
+
+# ---- O11.10: the AI ------------------------------------------------------------------------------
+def test_the_frame_nearest_the_objective_hex_goes_for_it() -> None:
+    goal = at(6)
+    near, far = _me(4), attrs.evolve(_me(1), id="other")
+    b = o11(battle(far, near, raider(col=12)), Objective(id="OB5", hex=goal))
+    assert seize_target(b, near) == goal and seize_target(b, far) is None
+    assert seize_target(b, b.unit("raider-2")) is None  # the enemy side never scores it
+    for hidden, met in ((True, 0), (False, 2)):
+        other = attrs.evolve(b, objectives=(Objective(id="OB5", hex=goal, hidden=hidden, met=met),))
+        assert seize_target(other, near) is None
+    assert seize_value(goal, goal) == HOLD
+    assert seize_value(at(3), goal) == -3 * SEIZE
+
+
+def test_the_ai_weighs_the_objective_hex_only_under_o11() -> None:
+    state = run(make_state(3, 4, ruleset=RULES), "auto-deploy", "start-battle")
+    b = state.battle
+    assert b is not None
+    b = ob.place_objectives(attrs.evolve(b, objectives=()), (Objective(id="OB5"),))
+    for _ in range(60):
+        u = b.active_unit
+        if u is not None and seize_target(b, u) is not None:
+            break
+        out = step(attrs.evolve(state, battle=b), decide(attrs.evolve(state, battle=b)).command)
+        assert isinstance(out, Accepted) and out.state.battle is not None
+        state, b = out.state, out.state.battle
+    decision = decide(attrs.evolve(state, battle=b))
+    assert all(dict(o.parts).get("objective") is not None for o in decision.why)
+    core = decide(attrs.evolve(state, battle=attrs.evolve(b, objectives=(), tally=None)))
+    assert all("objective" not in dict(o.parts) for o in core.why)
+
+
+def test_the_ai_fires_at_the_marked_building_when_it_can() -> None:
+    h = at(4)
+    section = Section(hex=h, feature="low_building", durability=50)
+    me = _me(0, ap=2)
+    b = o11(
+        battle(me, raider(col=12)),
+        Objective(id="OB6", hex=h),
+        structures=(section,),
+        order=(me.id, "raider-2"),
+    )
+    state = attrs.evolve(make_state(1, 1), battle=b)
+    shot = demolition_shot(state)
+    assert isinstance(shot, FireStructure) and shot.hex == h
+    assert refusal(state, shot) is None
+    # Not once met.
+    met = attrs.evolve(b, objectives=(Objective(id="OB6", hex=h, met=1),))
+    assert demolition_shot(attrs.evolve(state, battle=met)) is None

@@ -26,6 +26,7 @@ from ...game import refusal, step
 from ...model import GameState
 from ..policy import Decision, Option, Policy
 from .choice import choose
+from .objectives import demolition_shot
 from .plan_search import all_plans
 from .plan_types import Plan
 from .plans import Planner
@@ -128,9 +129,12 @@ def policy_for(tactics: int | None = None) -> Policy:
             )
             rest = ()
             note = f", {REPLANNED}"
-        if isinstance(command, EndActivation):  # O3.13: a wall between it and the enemy
-            shot = structure_shot(state)
-            if shot is not None:
+        if isinstance(command, EndActivation):  # O11.10 OB6, O3.13: a wall before the enemy
+            goal = demolition_shot(state)
+            shot = structure_shot(state) if goal is None else None
+            if goal is not None:
+                command, rest, note = goal, (), note + ", fires at the marked building (O11.10)"
+            elif shot is not None:
                 command, rest, note = shot, (), note + ", fires at a structure (O3.13)"
             else:
                 cloud = smoke_cover(state)
