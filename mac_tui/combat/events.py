@@ -11,6 +11,7 @@ from attrs import frozen
 
 from ..core import Event
 from ..hexgrid import Hex
+from ..stored import optional_field
 from .state import Battle
 
 #: A battle after an action, with the events that explain it.
@@ -153,8 +154,12 @@ class EquipmentUsed(Event):
 @frozen
 class ActivationEnded(Event):
     unit: str
+    # O5.8: the hexes the frame moved in the activation (`Unit.moved_hexes`); O5 only
+    hexes_moved: int | None = optional_field(None)
 
     def describe(self) -> str:
+        if self.hexes_moved:
+            return f"{self.unit} ends its activation ({self.hexes_moved} hexes moved)"
         return f"{self.unit} ends its activation"
 
 
