@@ -22,11 +22,12 @@ from mac_tui.campaign.objectives import objective_pay
 from mac_tui.catalog import catalog
 from mac_tui.combat import objectives as ob
 from mac_tui.combat.commands import FireStructure
-from mac_tui.combat.events import Attacked, EquipmentUsed
+from mac_tui.combat.detection import Detected
+from mac_tui.combat.events import Attacked, EquipmentUsed, RoundStarted
 from mac_tui.combat.features import Section
 from mac_tui.combat.mapgen import BattleMap
 from mac_tui.combat.skirmish import make_state
-from mac_tui.combat.state import Battle, Objective, Tally
+from mac_tui.combat.state import Battle, Contact, Objective, Tally
 from mac_tui.dice import CONTRACTS, MISSIONS, Dice, RngState
 from mac_tui.game import Accepted, fold, parse_command, refusal, step
 from mac_tui.hexgrid import from_offset
@@ -122,9 +123,16 @@ def test_secondary_count_by_difficulty_and_no_repeats(difficulty: int, visible: 
 def test_only_the_entries_the_ruleset_allows() -> None:
     assert [k.id for k in ob.allowed(("O11",))] == ["OB1", "OB2", "OB3", "OB4", "OB5"]
     assert [k.id for k in ob.allowed(RULES)] == ["OB1", "OB2", "OB3", "OB4", "OB5", "OB6"]
-    # O1's range bands have no hex map (no OB5); OB7 and OB8 wait for O10 and O8 (ruling O11g).
+    # O1's range bands have no hex map (no OB5); OB8 needs O8; OB7 waits for O10 (ruling O11g).
     assert "OB5" not in [k.id for k in ob.allowed(("O1", "O11"))]
-    assert [k.id for k in ob.allowed(("O8", "O10", "O11"))] == ["OB1", "OB2", "OB3", "OB4", "OB5"]
+    assert [k.id for k in ob.allowed(("O8", "O10", "O11"))] == [
+        "OB1",
+        "OB2",
+        "OB3",
+        "OB4",
+        "OB5",
+        "OB8",
+    ]
     seen = {
         o.id for seed in range(100) for o in ob.draw_objectives(Dice(RngState(seed)), 4, ("O11",))
     }
@@ -263,6 +271,32 @@ def test_objectives_are_placed_when_the_battle_is_made() -> None:
             assert o.hex is None
     core = make_state(5, 3, ruleset=("O3",)).battle
     assert core is not None and core.objectives == () and core.tally is None
+
+
+def test_ob8_recon_every_enemy_detected_by_the_end_of_round_3() -> None:
+
+    e1, e2 = raider(col=7), attrs.evolve(raider(col=9), id="raider-3")
+    b = o11(battle(_me(), e1, e2), Objective(id="OB8"), round=2, ruleset=("O8", "O11"))
+    seen = Detected(side="player", unit="raider-2", how="sight", hex=at(7))
+    b, events = ob.track_battle(b, (seen,))
+    assert b.tally is not None and b.tally.detected == ("raider-2",)
+    assert not b.objectives[0].met and events == []
+    # The enemy's own detections do not count; the player's side's contacts do.
+    theirs = Detected(side="enemy", unit="shooter", how="sight", hex=at(0))
+    b, _ = ob.track_battle(b, (theirs,))
+    assert b.tally is not None and b.tally.detected == ("raider-2",)
+    # The command that closes round 3 (RoundStarted 4 among its events) still counts ...
+    late = attrs.evolve(
+        b, round=4, contacts=(Contact(side="player", unit="raider-3", how="sight"),)
+    )
+    met, events = ob.track_battle(late, (RoundStarted(round=4, order=()),))
+    assert met.objectives[0].met == 4 and [type(e) for e in events] == [ob.ObjectiveMet]
+    # ... a command begun in round 4 does not.
+    missed, _ = ob.track_battle(late, ())
+    assert not missed.objectives[0].met
+    # A frame out of the fight before it was detected needs no detecting (ruling O11i).
+    gone = attrs.evolve(b, units=(_me(), e1, kill(e2)))
+    assert ob.track_battle(gone, ())[0].objectives[0].met == 2
 
 
 # ---- O11.5: the tally ----------------------------------------------------------------------------

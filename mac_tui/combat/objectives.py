@@ -14,9 +14,8 @@ and collateral (O11.3), and the events of O11.9.
 * `round_closed` — OB5, at the end of a round (flow.close_round, after the round's overwatch).
 * `mission_costs` — O11.5's figures of a finished battle.
 
-Every number comes from `data/objectives.toml` (`catalog().objectives`). OB7 (needs O10) and
-OB8 (needs O8) are not drawn by this version: no module they need is playable yet
-(`CHECKED`); ruling O11g.
+Every number comes from `data/objectives.toml` (`catalog().objectives`). OB7 (needs O10's
+allies) is not drawn by this version (`CHECKED`; ruling O11g); OB8 reads O8's detections.
 """
 
 from __future__ import annotations
@@ -34,7 +33,8 @@ from ..hexgrid import Hex, distance, from_offset
 from ..model import GameState
 from ..ruleset import Ruleset
 from .attack import AttackResult
-from .events import Attacked, BattleChange, BattleEnded, EquipmentUsed
+from .detection import Detected
+from .events import Attacked, BattleChange, BattleEnded, EquipmentUsed, RoundStarted
 from .features import Section, section_at
 from .mapgen import OPEN, BattleMap, interior_indices
 from .state import Battle, Objective, Tally
@@ -58,8 +58,8 @@ __all__ = [
 
 #: The module id.
 O11 = "O11"
-#: The catalogue entries this version checks (OB7 needs O10's allies, OB8 O8's detection).
-CHECKED: frozenset[str] = frozenset({"OB1", "OB2", "OB3", "OB4", "OB5", "OB6"})
+#: The catalogue entries this version checks (OB7 needs O10's allies, not here yet).
+CHECKED: frozenset[str] = frozenset({"OB1", "OB2", "OB3", "OB4", "OB5", "OB6", "OB8"})
 #: A range-band battle has no hex map (O1): no entry that needs a map.
 _BANDS = "O1"
 
@@ -233,11 +233,24 @@ def _demolished(battle: Battle, h: Hex | None) -> bool:
     return section is not None and section.feature not in catalog().structures.generation.buildings
 
 
-def _met_now(battle: Battle, o: Objective) -> bool:
+def _reconnoitred(battle: Battle, began: int) -> bool:
+    """OB8: by the end of round 3, every enemy frame has been detected by the player's side
+    (O8.5): checked after every command that began in round 3 or before (`began`), so the one
+    that closes round 3 counts; a frame out of the fight before it was ever detected needs no
+    detecting (ruling O11i)."""
+    if began > catalog().objectives.kind("OB8").round or battle.tally is None:
+        return False
+    seen = set(battle.tally.detected)
+    return all(u.id in seen or not u.active for u in battle.side_units("enemy"))
+
+
+def _met_now(battle: Battle, o: Objective, began: int) -> bool:
     if o.id == "OB1":
         return _decapitated(battle)
     if o.id == "OB6":
         return _demolished(battle, o.hex)
+    if o.id == "OB8":
+        return _reconnoitred(battle, began)
     if battle.phase != "over":
         return False
     if o.id == "OB2":
@@ -286,6 +299,10 @@ def _tallied(battle: Battle, tally: Tally, events: Sequence[Event]) -> Tally:
         except KeyError:
             return False
 
+    seen = set(tally.detected)
+    if battle.rule("O8"):  # OB8: every contact the player's side has had
+        seen |= {c.unit for c in battle.contacts if c.side == "player"}
+        seen |= {e.unit for e in events if isinstance(e, Detected) and e.side == "player"}
     for e in events:
         weapon: str | None = None
         if isinstance(e, Attacked) and isinstance(e.result, AttackResult):
@@ -299,7 +316,12 @@ def _tallied(battle: Battle, tally: Tally, events: Sequence[Event]) -> Tally:
             equipment += 1
         if weapon is not None and weapon in cat.weapons:  # a kick is no weapon: free (O11.5)
             shots[sizes.index(cat.weapons[weapon].size)] += 1
-    return Tally(shots=(shots[0], shots[1], shots[2]), equipment=equipment, collateral=collateral)
+    return Tally(
+        shots=(shots[0], shots[1], shots[2]),
+        equipment=equipment,
+        collateral=collateral,
+        detected=tuple(sorted(seen)),
+    )
 
 
 def structure_lost(battle: Battle) -> int:
@@ -338,7 +360,8 @@ def track_battle(battle: Battle, events: Sequence[Event]) -> BattleChange:
     tally = _tallied(battle, battle.tally, events)
     if tally != battle.tally:
         battle = attrs.evolve(battle, tally=tally)
-    battle, out = _mark(battle, _met_now)
+    began = next((e.round - 1 for e in events if isinstance(e, RoundStarted)), battle.round)
+    battle, out = _mark(battle, lambda b, o: _met_now(b, o, began))
     if any(isinstance(e, BattleEnded) for e in events):
         out.append(mission_costs(battle))
     return battle, out

@@ -191,11 +191,13 @@ class Objective:
 class Tally:
     """O11.3 and O11.5: what the player's side did in a battle that settlement charges: shots
     of weapons by hardpoint size (small, medium, large), active equipment uses, and sections
-    its shots brought to 0 (the collateral, OB6's building excepted)."""
+    its shots brought to 0 (the collateral, OB6's building excepted); with O8, the enemy frames
+    the player's side has detected so far (OB8), sorted."""
 
     shots: tuple[int, int, int] = (0, 0, 0)
     equipment: int = 0
     collateral: int = 0
+    detected: tuple[str, ...] = ()
 
 
 @frozen(kw_only=True)
