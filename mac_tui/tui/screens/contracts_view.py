@@ -120,9 +120,17 @@ def contract_detail(
         f"Enemy: {brief.tonnage} tons, pilots {pilots_text(brief)}; it {row.enemy_withdrawal}\n"
     )
     text.append("\n".join(force_lines(brief, g)) + "\n")
+    if row.objectives:  # O11: the objectives, a hidden one as "?"
+        text.append(objectives_text(row, g) + "\n")
     text.append_text(threat)
     text.append("\nEnter: plan the launch.", style="dim")
     return text
+
+
+def objectives_text(row: ContractRow, g: Glyphs) -> str:
+    """O11: `Objectives: OB3 Swift +10% · OB1 Decapitate +10% · ? (hidden)`."""
+    shown = [o if o != "?" else "? (hidden)" for o in row.objectives]
+    return f"Objectives: {f' {g.sep} '.join(shown)}"
 
 
 def launch_head(row: ContractRow, contract: Contract, g: Glyphs) -> Text:
@@ -133,4 +141,6 @@ def launch_head(row: ContractRow, contract: Contract, g: Glyphs) -> Text:
         f"Enemy: {brief.classes()}, {brief.tonnage} t {g.sep} pilots G{brief.gunnery} "
         f"P{brief.piloting} T{brief.tactics} {g.sep} it {row.enemy_withdrawal}"
     )
+    if row.objectives:
+        text.append("\n" + objectives_text(row, g))
     return text
