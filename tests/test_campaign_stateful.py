@@ -47,7 +47,6 @@ from hypothesis.stateful import (
     rule,
 )
 
-from mac_tui import ruleset
 from mac_tui.campaign import commands as campaign_commands
 from mac_tui.campaign.accept import deployment_cost
 from mac_tui.campaign.commands import (
@@ -573,20 +572,6 @@ class O11CampaignMachine(CampaignMachine):
     RULES = "O3,O11"
     OVERDRAW = (*TIME_PASSES, Accept, *BATTLE_COMMANDS)
     FLOOR = CAT.objectives.debt.floor
-
-    @initialize(
-        seed=st.integers(0, 2**32 - 1), name=st.sampled_from(["Iron Wolves", "  Ash  Co ", "X"])
-    )
-    def start(self, seed: int, name: str) -> None:
-        self.saved_playable = ruleset.PLAYABLE
-        ruleset.PLAYABLE = frozenset({*ruleset.PLAYABLE, "O3", "O11"})
-        super().start(seed, name)
-
-    def teardown(self) -> None:
-        try:
-            super().teardown()
-        finally:
-            ruleset.PLAYABLE = getattr(self, "saved_playable", ruleset.PLAYABLE)
 
     @invariant()
     def objectives_carried(self) -> None:

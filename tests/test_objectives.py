@@ -14,7 +14,6 @@ from typing import Any
 import attrs
 import pytest
 
-from mac_tui import ruleset
 from mac_tui.campaign.accept import deployment_cost
 from mac_tui.campaign.contracts import contract_rows, generate_contract
 from mac_tui.campaign.events import CreditsMoved, PayCut
@@ -489,8 +488,7 @@ def test_a_quick_battle_shows_objectives_and_costs_and_posts_nothing() -> None:
     ]
 
 
-def test_an_o11_skirmish_replays_byte_for_byte(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ruleset, "PLAYABLE", frozenset({*ruleset.PLAYABLE, "O3", "O11"}))
+def test_an_o11_skirmish_replays_byte_for_byte() -> None:
     state = fold(initial_state(9), [parse_command("new-skirmish 3 --rules O3,O11")])[0]
     assert state.battle is not None and state.battle.objectives
     end, _ = play(state, {"player": decide, "enemy": decide})
@@ -498,8 +496,7 @@ def test_an_o11_skirmish_replays_byte_for_byte(monkeypatch: pytest.MonkeyPatch) 
     assert state_hash(end) == state_hash(play(state, {"player": decide, "enemy": decide})[0])
 
 
-def test_a_mid_battle_o11_save_loads_and_checks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ruleset, "PLAYABLE", frozenset({*ruleset.PLAYABLE, "O3", "O11"}))
+def test_a_mid_battle_o11_save_loads_and_checks() -> None:
     state = _worked_example_battle(in_battle(o11_hub(), "accept C90 2 F1+F2"))
     assert problems(state) == []
     again = state_from_data(json.loads(json.dumps(state_to_data(state))))
