@@ -114,7 +114,7 @@ def is_campaign_command(cmd: Command) -> bool:
 class CampaignMachine(RuleBasedStateMachine):
     """One company's run; see the module docstring."""
 
-    #: The optional modules the company plays with (O0.1); the core game here.
+    #: The optional modules the company plays with (O0.1; a subclass switches some on).
     RULES = ""
     #: The commands that may take the credits below 0 (or lower them while below 0).
     OVERDRAW: tuple[type[Command], ...] = TIME_PASSES
@@ -550,16 +550,21 @@ class CampaignMachine(RuleBasedStateMachine):
         assert len(s.commands) == len(s.checkpoints) == s.state.commands_applied
 
 
-CampaignMachine.TestCase.settings = settings(
-    max_examples=40,
-    stateful_step_count=50,
-    deadline=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.filter_too_much,
-    ],
-)
+def machine_settings(examples: int) -> settings:
+    """Bounded runs: `examples` runs of at most 50 steps."""
+    return settings(
+        max_examples=examples,
+        stateful_step_count=50,
+        deadline=None,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.filter_too_much,
+        ],
+    )
+
+
+CampaignMachine.TestCase.settings = machine_settings(40)
 TestCampaignMachine = CampaignMachine.TestCase
 
 
@@ -569,7 +574,7 @@ class O11CampaignMachine(CampaignMachine):
     costs) may take them below 0 (O11.6); every contract carries its O11.1 objectives, every
     battle of a mission its tally, and every after-action report a line per objective."""
 
-    RULES = "O3,O11"
+    RULES = "O3,O10,O11"
     OVERDRAW = (*TIME_PASSES, Accept, *BATTLE_COMMANDS)
     FLOOR = CAT.objectives.debt.floor
 
@@ -598,5 +603,36 @@ class O11CampaignMachine(CampaignMachine):
             assert any(line.startswith("Mission costs:") for line in aa.report)
 
 
-O11CampaignMachine.TestCase.settings = settings(CampaignMachine.TestCase.settings, max_examples=15)
+O11CampaignMachine.TestCase.settings = machine_settings(15)
 TestO11CampaignMachine = O11CampaignMachine.TestCase
+
+
+class ThirdPartiesMachine(CampaignMachine):
+    """The same run with optional module O10 on: contracts with allied and neutral lances,
+    battles with four sides, the 90% reward and the salvage they change; the books balance."""
+
+    RULES = "O10"
+
+    @invariant()
+    def third_parties_shown(self) -> None:
+        """O10.1: a contract's third party is one of the two kinds and matches its roll."""
+        gen = CAT.third_parties.generation
+        for k in self.campaign.contracts:
+            third = k.third_party
+            if third is not None:
+                ally = third.roll <= gen.ally_max
+                assert third.kind == ("ally" if ally else "neutral"), third
+                assert third.roll <= gen.neutral_max and third.frames
+                assert third.faction != k.opponent
+                assert (third.faction == k.employer) == (third.kind == "ally")
+        battle = self.session.state.battle
+        if battle is not None:
+            for info in battle.sides[2:]:
+                event(f"a battle with the {info.side} side")
+        aa = self.campaign.after_action
+        if aa is not None and aa.contract.third_party is not None:
+            event(f"settled with a third party: {aa.contract.third_party.kind}")
+
+
+ThirdPartiesMachine.TestCase.settings = machine_settings(15)
+TestThirdPartiesMachine = ThirdPartiesMachine.TestCase

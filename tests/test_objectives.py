@@ -122,16 +122,12 @@ def test_secondary_count_by_difficulty_and_no_repeats(difficulty: int, visible: 
 def test_only_the_entries_the_ruleset_allows() -> None:
     assert [k.id for k in ob.allowed(("O11",))] == ["OB1", "OB2", "OB3", "OB4", "OB5"]
     assert [k.id for k in ob.allowed(RULES)] == ["OB1", "OB2", "OB3", "OB4", "OB5", "OB6"]
-    # O1's range bands have no hex map (no OB5); OB8 needs O8; OB7 waits for O10 (ruling O11g).
+    # O1's range bands have no hex map (no OB5); OB8 needs O8; OB7 an allied lance (O10).
     assert "OB5" not in [k.id for k in ob.allowed(("O1", "O11"))]
-    assert [k.id for k in ob.allowed(("O8", "O10", "O11"))] == [
-        "OB1",
-        "OB2",
-        "OB3",
-        "OB4",
-        "OB5",
-        "OB8",
-    ]
+    both = ("O8", "O10", "O11")
+    assert [k.id for k in ob.allowed(both)] == ["OB1", "OB2", "OB3", "OB4", "OB5", "OB8"]
+    assert [k.id for k in ob.allowed(both, ally=True)][-2:] == ["OB7", "OB8"]
+    assert "OB7" not in [k.id for k in ob.allowed(("O11",), ally=True)]
     seen = {
         o.id for seed in range(100) for o in ob.draw_objectives(Dice(RngState(seed)), 4, ("O11",))
     }
@@ -270,6 +266,36 @@ def test_objectives_are_placed_when_the_battle_is_made() -> None:
             assert o.hex is None
     core = make_state(5, 3, ruleset=("O3",)).battle
     assert core is not None and core.objectives == () and core.tally is None
+
+
+def test_ob7_escort_no_allied_frame_destroyed() -> None:
+    friend = attrs.evolve(shooter(pos=at(1, 0)), id="ally-1", side="ally")
+    b = o11(battle(_me(), kill(raider()), friend), Objective(id="OB7"), ruleset=("O10", "O11"))
+    assert ob.track_battle(_over(b, "victory"), ())[0].objectives[0].met == 4
+    for lost in (kill(friend), head_kill(friend)):
+        gone = attrs.evolve(b, units=(_me(), kill(raider()), lost))
+        assert not ob.track_battle(_over(gone, "victory"), ())[0].objectives[0].met
+    assert not ob.track_battle(b, ())[0].objectives[0].met  # only at the end
+
+
+def test_o10_cuts_lost_allies_and_neutrals_the_lance_destroyed() -> None:
+    friend = attrs.evolve(shooter(pos=at(1, 0)), id="ally-1", side="ally")
+    bystander = attrs.evolve(raider(col=6, row=0), id="neutral-1", side="neutral")
+    b = o11(
+        battle(_me(), raider(), kill(friend), attrs.evolve(kill(bystander), downed_by="shooter")),
+        ruleset=("O10", "O11"),
+    )
+    # Withdrawal 50% of 150,000 = 75,000; -5% (7,500) an ally, -5% a neutral: 60,000.
+    pay = objective_pay(contract(), b, "withdrawal", 100, 0, zero_losses=True)
+    assert pay.total == 60_000
+    assert [(c.id, c.percent, c.amount) for c in pay.cuts] == [
+        ("ally_lost", 5, 7_500),
+        ("neutral_killed", 5, 7_500),
+    ]
+    # A neutral the enemy destroyed costs the lance nothing.
+    theirs = attrs.evolve(kill(bystander), downed_by="raider-2")
+    b2 = attrs.evolve(b, units=(_me(), raider(), friend, theirs))
+    assert objective_pay(contract(), b2, "withdrawal", 100, 0, zero_losses=True).total == 75_000
 
 
 def test_ob8_recon_every_enemy_detected_by_the_end_of_round_3() -> None:

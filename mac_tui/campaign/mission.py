@@ -43,9 +43,22 @@ from .objectives import O11, settle_o11, xp_frozen
 from .repair import (
     wreck_price,
 )
-from .rewards import mission_reward, reputation_after, standing_after
+from .rewards import (
+    mission_reward,
+    neutral_standing_loss,
+    reputation_after,
+    standing_after,
+    standing_shift,
+)
 from .runend import end_if_finished
-from .salvage import bonus_finds, head_kill_offers, salvage_allowance, salvage_pool
+from .salvage import (
+    ally_taken,
+    bonus_finds,
+    head_kill_offers,
+    neutrals_downed,
+    salvage_allowance,
+    salvage_pool,
+)
 from .state import (
     AfterAction,
     Campaign,
@@ -75,6 +88,10 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
     units = [battle.unit(u) for u, _ in mission.frames]
     zero_losses = not any(u.destroyed for u in units)
     standing_level = cat.standing_level(campaign.standing_with(contract.employer))
+    third = contract.third_party
+    allied = third is not None and third.kind == "ally"
+    share = cat.third_parties.rewards.ally_reward_percent if allied else None
+    note = f" (allied lance: {share}%)" if share is not None else ""  # O10.7
     o11: list[str] = []
     if O11 in campaign.ruleset:  # O11.3-O11.5: objectives, cuts, mission costs
         campaign, amount, more_events, o11 = settle_o11(
@@ -92,10 +109,10 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
             contract, result, standing_level.reward_percent, mission.payout_level, zero_losses
         )
         campaign, moved = ledger.post(
-            campaign, "reward", amount, f"Contract {contract.id}: {result}"
+            campaign, "reward", amount, f"Contract {contract.id}: {result}{note}"
         )
         events.append(moved)
-    lines.append(f"Paid {amount:,} credits ({level.name}, {level.credit_percent}%).")
+    lines.append(f"Paid {amount:,} credits ({level.name}, {level.credit_percent}%){note}.")
     lines += o11
     no_xp = xp_frozen(campaign)  # O11.6
     if no_xp:
@@ -106,6 +123,13 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
 
     before = dict(campaign.standing)
     standing = standing_after(campaign.standing, contract.employer, result, d)
+    downed = neutrals_downed(battle)
+    if third is not None and third.faction is not None and downed:  # O10.7
+        standing = standing_shift(standing, third.faction, downed * neutral_standing_loss(d))
+        lines.append(
+            f"{downed} neutral frame(s) of {faction_name(third.faction)} destroyed: "
+            f"{downed * neutral_standing_loss(d):+d} standing with them."
+        )
     changes = [
         f"{faction_name(f)} {v - before.get(f, v):+d} ({v})"
         for f, v in standing
@@ -130,6 +154,9 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
         pool = salvage_pool(battle)
         offers = head_kill_offers(battle)
         finds = bonus_finds(battle, contract.opponent, dice)
+        for wreck in ally_taken(battle):  # O10.7: the allies keep what they destroyed
+            kept = sum(1 for w in wreck.weapons if not w.destroyed)
+            lines.append(f"The allies took {wreck.label}'s wreck ({kept} weapon(s)).")
     picks = salvage_allowance(result, d, mission.payout_level, len(pool))
     if result != "defeat":
         lines.append(f"Salvage: {len(pool)} item(s) in the wreckage, {picks} pick(s).")

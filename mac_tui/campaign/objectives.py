@@ -22,6 +22,7 @@ from . import ledger
 from .accept import payout
 from .events import PayCut
 from .rewards import r23_amount
+from .salvage import neutrals_downed, wrecked
 from .state import Campaign, Contract, LedgerCategory
 
 __all__ = ["O11", "Pay", "objective_lines", "objective_pay", "settle_o11"]
@@ -41,14 +42,22 @@ class Pay:
 
 def cut_percents(battle: Battle) -> list[tuple[str, int, str]]:
     """O11.3: (id, percent of C, words) of every cut that applies; collateral only with O3
-    (-2% per section the player's shots brought to 0, OB6's building excepted, at most -20%).
-    The O10 cuts (allies lost, neutrals killed) wait for that module."""
+    (-2% per section the player's shots brought to 0, OB6's building excepted, at most -20%);
+    with O10, -5% per allied frame destroyed and -5% per neutral frame the player's side
+    destroyed (R24's destroyed: centre torso or pilot; ruling O11g)."""
     rules = catalog().objectives.cuts
     tally = battle.tally
     out: list[tuple[str, int, str]] = []
     if tally is not None and tally.collateral and battle.rule("O3"):
         percent = min(rules.collateral_max, rules.collateral * tally.collateral)
         out.append(("collateral", percent, f"{tally.collateral} section(s) brought to 0"))
+    lost = sum(1 for u in battle.side_units("ally") if wrecked(u))
+    if lost:
+        out.append(("ally_lost", rules.ally_lost * lost, f"{lost} allied frame(s) destroyed"))
+    killed = neutrals_downed(battle)
+    if killed:
+        words = f"{killed} neutral frame(s) destroyed by the lance"
+        out.append(("neutral_killed", rules.neutral_killed * killed, words))
     return out
 
 

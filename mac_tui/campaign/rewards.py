@@ -15,18 +15,26 @@ from .state import (
 PERCENT = 100
 
 
-def r23_factors(result: str, reward_percent: int, zero_losses: bool) -> list[int]:
+def r23_factors(
+    contract: Contract, result: str, reward_percent: int, zero_losses: bool
+) -> list[int]:
     """R23's percentages before the payout level: Victory x standing multiplier (x1.25 with
-    zero frames destroyed), Withdrawal 50%, Defeat 25%."""
-    outcome = catalog().economy.outcome
+    zero frames destroyed), Withdrawal 50%, Defeat 25%; then, with an allied lance, O10.7's
+    share."""
+    cat = catalog()
+    outcome = cat.economy.outcome
+    factors: list[int]
     if result == "victory":
         factors = [outcome.victory, reward_percent]
         if zero_losses:
             factors.append(outcome.zero_losses_bonus)
-        return factors
-    if result == "withdrawal":
-        return [outcome.withdrawal]
-    return [outcome.defeat]
+    elif result == "withdrawal":
+        factors = [outcome.withdrawal]
+    else:
+        factors = [outcome.defeat]
+    if contract.third_party is not None and contract.third_party.kind == "ally":
+        factors.append(cat.third_parties.rewards.ally_reward_percent)  # O10.7
+    return factors
 
 
 def _apply(amount: int, factors: list[int]) -> int:
@@ -42,16 +50,20 @@ def mission_reward(
 ) -> int:
     """R23: Victory = (base + bonus) x standing multiplier (`reward_percent`), x1.25 with zero
     frames destroyed; Withdrawal 50%, Defeat 25% of (base + bonus); then the payout level's
-    credit percent. One rounding down, at the end."""
+    credit percent. With an allied lance (O10.7) the R23 amount is 90% before the payout
+    level. One rounding down, at the end."""
     level = payout(payout_level)
     assert level is not None
-    factors = [*r23_factors(result, reward_percent, zero_losses), level.credit_percent]
+    factors = [*r23_factors(contract, result, reward_percent, zero_losses), level.credit_percent]
     return _apply(contract.base + contract.bonus, factors)
 
 
 def r23_amount(contract: Contract, result: str, reward_percent: int, zero_losses: bool) -> int:
-    """O11.4's "R23 amount": R23 before the payout level, rounded down."""
-    return _apply(contract.base + contract.bonus, r23_factors(result, reward_percent, zero_losses))
+    """O11.4's "R23 amount": R23 (with O10.7's allied share) before the payout level, rounded
+    down."""
+    return _apply(
+        contract.base + contract.bonus, r23_factors(contract, result, reward_percent, zero_losses)
+    )
 
 
 PREVIEW_RESULTS = (
@@ -99,11 +111,26 @@ def standing_after(
     standing: tuple[tuple[str, int], ...], employer: str, result: str, difficulty: int
 ) -> tuple[tuple[str, int], ...]:
     """§15.2 applied and clamped to the §15.1 scale (-100..500)."""
+    for f, delta in standing_changes(employer, result, difficulty).items():
+        standing = standing_shift(standing, f, delta)
+    return standing
+
+
+def standing_shift(
+    standing: tuple[tuple[str, int], ...], faction: str, delta: int
+) -> tuple[tuple[str, int], ...]:
+    """One faction's standing moved by `delta`, clamped to the §15.1 scale (-100..500)."""
     rules = catalog().economy.standing
     now = dict(standing)
-    for f, delta in standing_changes(employer, result, difficulty).items():
-        now[f] = max(rules.min, min(rules.max, now.get(f, rules.start) + delta))
+    now[faction] = max(rules.min, min(rules.max, now.get(faction, rules.start) + delta))
     return tuple(sorted(now.items()))
+
+
+def neutral_standing_loss(difficulty: int) -> int:
+    """O10.7: the standing one neutral frame destroyed by the player's side costs with the
+    neutral faction: §15.2's Victory change for "all other factions", -(2 + D)."""
+    row = catalog().standing_change("victory")
+    return row.others_base + row.others_per_difficulty * difficulty
 
 
 def reputation_after(reputation: int, result: str, difficulty: int) -> int:

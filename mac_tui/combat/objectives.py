@@ -14,8 +14,8 @@ and collateral (O11.3), and the events of O11.9.
 * `round_closed` — OB5, at the end of a round (flow.close_round, after the round's overwatch).
 * `mission_costs` — O11.5's figures of a finished battle.
 
-Every number comes from `data/objectives.toml` (`catalog().objectives`). OB7 (needs O10's
-allies) is not drawn by this version (`CHECKED`; ruling O11g); OB8 reads O8's detections.
+Every number comes from `data/objectives.toml` (`catalog().objectives`). OB7 is drawn only
+for a battle with an allied lance (O10), OB8 reads O8's detections.
 """
 
 from __future__ import annotations
@@ -58,8 +58,10 @@ __all__ = [
 
 #: The module id.
 O11 = "O11"
-#: The catalogue entries this version checks (OB7 needs O10's allies, not here yet).
-CHECKED: frozenset[str] = frozenset({"OB1", "OB2", "OB3", "OB4", "OB5", "OB6", "OB8"})
+#: The catalogue entries this version checks (every one).
+CHECKED: frozenset[str] = frozenset({"OB1", "OB2", "OB3", "OB4", "OB5", "OB6", "OB7", "OB8"})
+#: OB7 needs an allied lance (O11.2's "O10 ally"), not only the module.
+_ESCORT = "OB7"
 #: A range-band battle has no hex map (O1): no entry that needs a map.
 _BANDS = "O1"
 
@@ -107,11 +109,12 @@ def objective_label(o: Objective, *, reveal: bool = False) -> str:
 
 
 # ---- O11.1: the draw -----------------------------------------------------------------------
-def allowed(ruleset: Ruleset) -> tuple[ObjectiveKind, ...]:
-    """The catalogue entries a ruleset allows (O11.2's Needs), in catalogue order."""
+def allowed(ruleset: Ruleset, *, ally: bool = False) -> tuple[ObjectiveKind, ...]:
+    """The catalogue entries a ruleset allows (O11.2's Needs), in catalogue order; OB7 only
+    when the battle has an allied lance (`ally`, O10.1)."""
     out = []
     for row in catalog().objectives.objective:
-        if row.id not in CHECKED:
+        if row.id not in CHECKED or (row.id == _ESCORT and not ally):
             continue
         if row.needs == "map" and _BANDS in ruleset:
             continue
@@ -121,13 +124,16 @@ def allowed(ruleset: Ruleset) -> tuple[ObjectiveKind, ...]:
     return tuple(out)
 
 
-def draw_objectives(dice: Dice, difficulty: int, ruleset: Ruleset) -> tuple[Objective, ...]:
+def draw_objectives(
+    dice: Dice, difficulty: int, ruleset: Ruleset, *, ally: bool = False
+) -> tuple[Objective, ...]:
     """O11.1: the visible secondary objectives, then the chance of one hidden objective, drawn
-    without replacement (`missions` stream). No draw at all while O11 is off."""
+    without replacement (`missions` stream, after O10.1's third party). No draw at all while
+    O11 is off."""
     if O11 not in ruleset:
         return ()
     rules = catalog().objectives.draw
-    pool = [row.id for row in allowed(ruleset)]
+    pool = [row.id for row in allowed(ruleset, ally=ally)]
     wanted = rules.secondary_low if difficulty <= rules.low_max else rules.secondary_high
     out: list[Objective] = []
     for _ in range(min(wanted, len(pool))):
@@ -233,6 +239,14 @@ def _demolished(battle: Battle, h: Hex | None) -> bool:
     return section is not None and section.feature not in catalog().structures.generation.buildings
 
 
+def _escorted(battle: Battle) -> bool:
+    """OB7: at the end, no allied frame was destroyed (its centre torso or its pilot; one that
+    withdrew is not; ruling O11g)."""
+    return battle.phase == "over" and all(
+        not u.destroyed and u.pilot_alive for u in battle.side_units("ally")
+    )
+
+
 def _reconnoitred(battle: Battle, began: int) -> bool:
     """OB8: by the end of round 3, every enemy frame has been detected by the player's side
     (O8.5): checked after every command that began in round 3 or before (`began`), so the one
@@ -259,6 +273,8 @@ def _met_now(battle: Battle, o: Objective, began: int) -> bool:
         return _swift(battle)
     if o.id == "OB4":
         return _unscathed(battle)
+    if o.id == "OB7":
+        return _escorted(battle)
     return False  # OB5 is met only at the end of a round (round_closed)
 
 

@@ -22,6 +22,8 @@ from ..ruleset import Ruleset, parse_ruleset, rules_refusal
 from .objectives import draw_objectives
 from .setup import FrameSpec, MountSpec, enemy_lance, new_battle, starting_lance
 from .state import Battle, PilotSkills
+from .third_force import battle_lances, roll_third_party
+from .third_parties import O10
 
 
 @frozen
@@ -60,12 +62,18 @@ def build_skirmish(
     ruleset: Ruleset = (),
 ) -> Battle:
     """The battle of a skirmish: landscape (drawn when None), enemy faction (or none), the
-    enemy lance, then the map and deployment (`new_battle`), in that order of dice draws."""
+    enemy lance, with O10 the third party (O10.1, its own `missions` stream), then the map
+    and deployment (`new_battle`), in that order of dice draws."""
     cat = catalog()
     if landscape is None:
         landscape = dice.choice(MAP, [ls.id for ls in cat.maps.landscape])
     faction = dice.choice(MAP, [None, *cat.factions])
     enemy = enemy_lance(dice, difficulty, faction, ruleset=ruleset)
+    allies: tuple[FrameSpec, ...] = ()
+    neutrals: tuple[FrameSpec, ...] = ()
+    if O10 in ruleset:  # O10.1: a quick battle rolls as a contract does (no employer)
+        third = roll_third_party(dice, difficulty, employer=None, opponent=faction, ruleset=ruleset)
+        allies, neutrals = battle_lances(third.kind, difficulty, third.frames)
     return new_battle(
         dice,
         difficulty=difficulty,
@@ -74,7 +82,9 @@ def build_skirmish(
         enemy=enemy,
         player_ai=player_ai,
         ruleset=ruleset,
-        objectives=draw_objectives(dice, difficulty, ruleset),  # O11.8 (no draw with O11 off)
+        objectives=draw_objectives(dice, difficulty, ruleset, ally=bool(allies)),  # O11.8
+        allies=allies,
+        neutrals=neutrals,
     )
 
 

@@ -15,10 +15,12 @@ from collections.abc import Callable, Mapping
 
 from attrs import frozen
 
-from ..combat.state import SIDES, Battle, Side
+from ..combat.state import THIRD_PARTIES, Battle, Side
+from ..combat.view import view_of
 from ..core import Accepted, Command, Event, Outcome
 from ..game import step, to_act
 from ..model import GameState
+from .ai.third import THIRD_PARTY
 from .policy import Decision, Policy
 
 #: Who plays each side: a policy, or None where a human plays (a side left out: a human).
@@ -35,14 +37,20 @@ def policy_to_act(state: GameState, seats: Seats) -> Policy | None:
     """The policy seated on the side that must act now (`to_act`), or None when a human must
     act or nobody can (no game, or it is over); cheap: nothing is decided."""
     side = to_act(state).side
+    if side in THIRD_PARTIES and side not in seats:  # O10.5: allies and neutrals are AI
+        return THIRD_PARTY
     return None if side is None else seats.get(side)
 
 
 def next_decision(state: GameState, seats: Seats) -> Decision | None:
     """The decision of the policy that must act now (`to_act`), or None when a human must act
-    or nobody can (no game, or it is over)."""
+    or nobody can (no game, or it is over). Under O8 the policy is given its side's view,
+    never the state (O8.11: `view.view_of`)."""
+    side = to_act(state).side
     policy = policy_to_act(state, seats)
-    return None if policy is None else policy(state)
+    if policy is None or side is None:
+        return None
+    return policy(view_of(state, side))
 
 
 @frozen
@@ -90,5 +98,10 @@ def drive(
 
 def battle_seats(battle: Battle, policy: Policy, *, everyone: bool = False) -> Seats:
     """`policy` on every side the battle marks as AI-run (on every side with `everyone`, the
-    player's "auto-resolve"); humans elsewhere."""
-    return {side: policy if everyone or battle.side_info(side).ai else None for side in SIDES}
+    player's "auto-resolve"); humans elsewhere. O10's third parties are left to
+    `policy_to_act`, which seats the third-party AI on them (O10.5)."""
+    return {
+        info.side: policy if everyone or info.ai else None
+        for info in battle.sides
+        if info.side not in THIRD_PARTIES
+    }

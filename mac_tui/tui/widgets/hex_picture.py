@@ -18,8 +18,8 @@ from textual.geometry import Size
 from ...catalog import catalog
 from ...combat import elevation, stats
 from ...combat.features import new_section
-from ...combat.state import Battle, Unit
-from ...hexgrid import Hex, from_offset, to_offset
+from ...combat.state import THIRD_PARTIES, Battle, Unit
+from ...hexgrid import DIRECTIONS, Hex, add, from_offset, to_offset
 from ..battle_words import column_name
 
 Layout = Literal["compact", "roomy"]
@@ -56,6 +56,16 @@ MARKS: dict[str, tuple[str, str]] = {
     "out": ("x", "×"),
     "blocks": ("|", "┃"),
 }
+#: O4.10: a frame's facing, drawn in the hex it faces, by direction (E, NE, NW, W, SW, SE):
+#: (ascii, unicode). The hex it is drawn in says the direction; the glyph points the same way.
+FACING_MARKS: tuple[tuple[str, str], ...] = (
+    (">", "→"),
+    ("^", "↗"),
+    ("^", "↖"),
+    ("<", "←"),
+    ("v", "↙"),
+    ("v", "↘"),
+)
 #: O3.11: a hex in smoke, where no other mark or number is drawn (ascii, unicode).
 SMOKE: tuple[str, str] = ("~", "░")
 #: O11: the objective hex (OB5) and the marked building (OB6), beside the hex's glyph.
@@ -138,12 +148,27 @@ NO_OVERLAY = Overlay()
 def frame_label(unit: Unit) -> str:
     """Two characters: the class letter and the last digit of the unit's number within its
     side (the trailing number of its id, `P3` -> 3); uppercase for the player's frames,
-    lowercase for the enemy's."""
+    lowercase for the enemy's. O10's third parties have a letter for the number (`A1` -> a,
+    `N2` -> b), so they differ from the lances by the glyph, not only by the colour: `Ma` an
+    allied Medium (upper case: on the player's side), `ma` a neutral one."""
     letter = catalog().classes[stats.chassis_of(unit).class_].letter
     found = re.search(r"(\d+)$", unit.id)
-    digit = str(int(found.group(1)) % 10) if found else "?"
+    n = int(found.group(1)) if found else 0
+    if unit.side in THIRD_PARTIES:
+        mark = chr(ord("a") + (n - 1) % 26) if n else "?"
+        return (letter.upper() if unit.side == "ally" else letter.lower()) + mark
+    digit = str(n % 10) if found else "?"
     text = letter + digit
     return text.upper() if unit.side == "player" else text.lower()
+
+
+#: The map's class for a frame of each side (O10's third parties have their own colours too).
+SIDE_CLASS = {
+    "player": "hexmap--player",
+    "enemy": "hexmap--enemy",
+    "ally": "hexmap--ally",
+    "neutral": "hexmap--neutral",
+}
 
 
 def legend(
@@ -152,13 +177,17 @@ def legend(
     marks: bool = False,
     levels: bool = False,
     features: bool = False,
+    fog: bool = False,
+    third: bool = False,
+    facings: bool = False,
     objectives: bool = False,
 ) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
     deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
     a damaged section's durability (in the compact map's slot only without levels); with
-    `objectives` (O11) the mark of an objective's hex or building."""
+    `third` (O10) the allied and neutral frames' marks; with `fog` (O8) the greyed last-known
+    marker; with `objectives` (O11) the mark of an objective's hex or building."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -178,7 +207,14 @@ def legend(
         parts.append(f"1-{top} ground level")
     if objectives:
         parts.append(f"{OBJECTIVE[form]} objective")
-    parts += ["M1 yours", "m1 enemy", f"M{MARKS['out'][form]} out"]
+    parts += ["M1 yours", "m1 enemy"]
+    if third:
+        parts += ["Ma ally", "ma neutral"]
+    parts.append(f"M{MARKS['out'][form]} out")
+    if facings:  # O4.10
+        parts.append(f"M1{FACING_MARKS[0][form]} faces the marked hex")
+    if fog:  # O8.10
+        parts.append("m? last known")
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
     if levels:
         parts.append(f"{MARKS['blocks'][form]} {MARK_NAMES['blocks']}")
@@ -214,6 +250,9 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--wreck",
         "hexmap--player",
         "hexmap--enemy",
+        "hexmap--marker",
+        "hexmap--ally",
+        "hexmap--neutral",
         "hexmap--targetable",
         "hexmap--target",
         "hexmap--active",
@@ -281,6 +320,7 @@ class Scene:
     features: dict[Hex, tuple[str, int | None]]
     smoke: frozenset[Hex]
     levels: tuple[int, ...] = ()  # O2: every hex's height, row-major (empty: flat, no digits)
+    facings: dict[Hex, int] | None = None  # O4.10: hex a frame faces -> the direction
     objectives: frozenset[Hex] = frozenset()  # O11: OB5's hex, OB6's building (known, not met)
 
     @classmethod
@@ -296,8 +336,12 @@ class Scene:
             if unit.destroyed:
                 wrecks.add(unit.pos)
                 continue
-            side = "hexmap--player" if unit.side == "player" else "hexmap--enemy"
-            frames[unit.pos] = (frame_label(unit), side)
+            if unit.left:
+                continue  # O10.6: gone off the map with its side
+            if unit.id in battle.markers:  # O8.10: a last-known position, greyed, `m?`
+                frames[unit.pos] = (frame_label(unit)[0] + "?", "hexmap--marker")
+                continue
+            frames[unit.pos] = (frame_label(unit), SIDE_CLASS[unit.side])
             if not unit.pilot_alive:
                 out.add(unit.pos)
             if unit.id == active:
@@ -318,6 +362,7 @@ class Scene:
             feature_marks(battle),
             frozenset(s.hex for s in battle.smoke),
             elevation.heights(battle) if elevation.on(battle) else (),
+            facing_marks(battle),
             objective_hexes(battle),
         )
 
@@ -338,6 +383,7 @@ class Scene:
             self.features,
             self.smoke,
             self.levels,
+            self.facings,
             self.objectives,
         )
 
@@ -348,6 +394,18 @@ def objective_hexes(battle: Battle) -> frozenset[Hex]:
     return frozenset(
         o.hex for o in battle.objectives if o.hex is not None and not o.hidden and not o.met
     )
+
+
+def facing_marks(battle: Battle) -> dict[Hex, int] | None:
+    """O4.10: the hex each frame on the field faces and the direction (None with O4 off);
+    where two frames face one hex, the first in the battle's order of frames."""
+    if not battle.rule("O4"):
+        return None
+    out: dict[Hex, int] = {}
+    for u in battle.units:
+        if u.pos is not None and u.facing is not None and u.active:
+            out.setdefault(add(u.pos, DIRECTIONS[u.facing]), u.facing)
+    return out
 
 
 def feature_marks(battle: Battle) -> dict[Hex, tuple[str, int | None]]:
@@ -375,6 +433,8 @@ class Painter:
         return glyph
 
     def mark(self, kind: str) -> str:
+        if kind.startswith("facing"):  # O4.10
+            return FACING_MARKS[int(kind[6:])][0 if self.ascii else 1]
         return MARKS[kind][0 if self.ascii else 1]
 
     def feature_glyph(self, feature: str) -> str:
@@ -433,6 +493,8 @@ class Painter:
             mark = "los"
         elif h in s.wrecks:
             mark = "wreck"
+        elif s.facings and h in s.facings:
+            mark = f"facing{s.facings[h]}"
         elif h in ov.reach:
             mark = "reach"
         elif h in ov.zone:
@@ -518,6 +580,10 @@ class Painter:
                 elif mark is None:
                     slot = self._slot(left_over, smoked, level, bool(levels), goal)
                     top.append((glyph + slot, classes))
+                elif mark[:6] == "facing" and mark[6:] in ("0", "1", "5"):
+                    # O4.10: a frame facing E, NE or SE: the mark on the side nearer it
+                    top.append((self.mark(mark), _with_mark(classes, mark)))
+                    top.append((glyph, classes))
                 else:
                     top.append((glyph, classes))
                     top.append((self.mark(mark), _with_mark(classes, mark)))

@@ -235,6 +235,9 @@ class BattleView:
                 levels=battle is not None and bool(battle.map.levels),
                 features=battle is not None and battle.rule("O3"),
                 objectives=battle is not None and bool(objective_hexes(battle)),
+                fog=battle is not None and battle.rule("O8"),
+                third=battle is not None and len(battle.sides) > 2,
+                facings=battle is not None and battle.rule("O4"),
             )
         )
         if battle is not None and battle.objectives:  # O11: what the lance is asked to do
