@@ -128,6 +128,9 @@ def test_only_the_entries_the_ruleset_allows() -> None:
     assert [k.id for k in ob.allowed(both)] == ["OB1", "OB2", "OB3", "OB4", "OB5", "OB8"]
     assert [k.id for k in ob.allowed(both, ally=True)][-2:] == ["OB7", "OB8"]
     assert "OB7" not in [k.id for k in ob.allowed(("O11",), ally=True)]
+    # O1.12: range-band battles draw only OB1-OB4 and OB7.
+    bands = [k.id for k in ob.allowed(("O1", "O10", "O11"), ally=True)]
+    assert bands == ["OB1", "OB2", "OB3", "OB4", "OB7"]
     seen = {
         o.id for seed in range(100) for o in ob.draw_objectives(Dice(RngState(seed)), 4, ("O11",))
     }
