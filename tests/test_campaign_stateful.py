@@ -569,7 +569,7 @@ TestCampaignMachine = CampaignMachine.TestCase
 
 
 class O11CampaignMachine(CampaignMachine):
-    """The same run with optional modules O3 and O11 (issue 19): credits still equal the
+    """The same run with optional modules O3, O10 and O11 (issue 19): credits still equal the
     ledger; a deployment may leave the credits down to O11.7's floor and settlement (mission
     costs) may take them below 0 (O11.6); every contract carries its O11.1 objectives, every
     battle of a mission its tally, and every after-action report a line per objective."""
