@@ -19,8 +19,17 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from ...combat import track
 from ...combat.actions import auto_positions
-from ...combat.commands import AutoDeploy, CalledShot, EndActivation, FireGroup, StartBattle
+from ...combat.commands import (
+    AutoDeploy,
+    CalledShot,
+    EndActivation,
+    FireGroup,
+    Hold,
+    StartBattle,
+)
+from ...combat.state import Battle
 from ...combat.view import view_of
 from ...core import Accepted, Command
 from ...game import refusal, step, to_act
@@ -95,6 +104,11 @@ class _Memory:
         self.rest: tuple[Command, ...] = ()
 
 
+def battle_of(state: GameState) -> Battle:
+    assert state.battle is not None
+    return state.battle
+
+
 def _deployment(state: GameState) -> Decision | None:
     battle = state.battle
     if battle is None or battle.phase == "over":
@@ -161,6 +175,8 @@ def policy_for(tactics: int | None = None) -> Policy:
                 cloud = smoke_cover(state)
                 if cloud is not None:
                     command, rest, note = cloud, (), note + ", smokes its hex (O3.10)"
+        if isinstance(command, EndActivation) and track.on(battle_of(state)):
+            command = Hold()  # O1.4: ending in place on the track is a Hold
         memory.expect, memory.planned, memory.rest = None, planned, ()
         if rest and not isinstance(command, (FireGroup, CalledShot)):
             outcome = step(state, command)

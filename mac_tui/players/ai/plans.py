@@ -37,7 +37,7 @@ from __future__ import annotations
 import attrs
 
 from ...catalog import catalog
-from ...combat import facing, stats
+from ...combat import facing, stats, track
 from ...combat.attack import formation_modifiers
 from ...combat.commands import (
     FireGroup,
@@ -109,7 +109,7 @@ class Planner:
         tpos = t.unit.pos
         assert tpos is not None
         d = s.tables.dist(at, tpos)
-        if d == 0 or t.unit.dodging:  # O9.9d: every hit on it would be dodged
+        if d < s.me.closest or t.unit.dodging:  # O1: range 0 on the track; O9.9d: dodged
             return (), 0
         hot = 0
         if s.fog:  # O8.6: only at a target it would detect from `at`; O8.7 `radiating`
@@ -244,8 +244,11 @@ class Planner:
             for h in walked_to:
                 if h == s.pos:
                     continue
-                after = nearest(h)
-                pull = nearest_now is not None and after is not None and after > nearest_now
+                if s.on_track:  # O1.4: toward its own line
+                    pull = track.toward_own_line(u.side, s.pos.q, h.q)
+                else:
+                    after = nearest(h)
+                    pull = nearest_now is not None and after is not None and after > nearest_now
                 energy = back if pull else walk
                 if energy <= self.energy_left:
                     out.append(Spot(h, Move(h), self.ap_costs.move, energy))
@@ -258,12 +261,16 @@ class Planner:
             occupied = s.battle.occupied()
             bmap = s.battle.map
             for h in within(s.pos, jump.value):
-                if (
-                    h != s.pos
-                    and h not in occupied
-                    and bmap.contains(h)
-                    and jump_length(s.battle, s.pos, h) <= jump.value  # O2.4: levels up count
-                ):
+                if s.on_track:  # O1.7: one position, no passing
+                    fits = h.r == 0 and track.check_thrust(s.battle, u, h) is None
+                else:
+                    fits = (
+                        h != s.pos
+                        and h not in occupied
+                        and bmap.contains(h)
+                        and jump_length(s.battle, s.pos, h) <= jump.value  # O2.4: levels up
+                    )
+                if fits:
                     if self.o4:  # O4.4: a jump lands with any facing
                         self.facings.setdefault(h, tuple(range(6)))
                     out.append(
@@ -307,7 +314,7 @@ class Planner:
             tpos = t.unit.pos
             assert tpos is not None
             d = s.tables.dist(at, tpos)
-            if d == 0 or d > me.reach:
+            if d < me.closest or d > me.reach:
                 continue
             los = s.tables.los(at, tpos)
             cover = s.tables.cover[tpos]
