@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from mac_tui.bots.random_bot import random_policy
 from mac_tui.catalog import LOCATION_ORDER
 from mac_tui.combat import elevation, stats
-from mac_tui.combat.attack import hit_chance, intervening, line_of_sight
+from mac_tui.combat.attack import formation_modifiers, hit_chance, intervening, line_of_sight
 from mac_tui.combat.commands import (
     AutoDeploy,
     Brace,
@@ -913,3 +913,36 @@ def test_a_frame_only_a_called_shot_can_reach_draws_that_enemys_fire() -> None:
     assert state.battle is not None and state.battle.round == 3
     decision = decide(state)
     assert isinstance(step(state, decision.command), Accepted)
+
+
+def test_the_shot_model_reads_formations() -> None:
+    """O9.11: on O9 battles the model's chances carry the formations' entries (`line`,
+    `crossfire`, `flanking`, `mutual cover`, `battle plan`) as the engine gives them, each side
+    in a formation its frames meet where one is met, a Battle Plan on one side."""
+    from mac_tui.combat import formations
+
+    compared = entries = 0
+    for seed in range(8):
+        battle = randomly_played(seed, 1 + seed % 5, 20, ("O9",)).battle
+        assert battle is not None and battle.rule("O9")
+        for side in ("player", "enemy"):
+            order = next(
+                (
+                    o
+                    for o in ("sphere", "line", "dispersed")
+                    if formations.requirement(battle, side, o).met
+                ),
+                None,
+            )
+            if order is not None and formations.check_order(battle, side, order, ()) is None:
+                battle, _ = formations.set_order(battle, side, order, ())
+        battle, _ = formations.check_round(battle)
+        mine = battle.formation("player")
+        if mine.effect != "none":
+            battle = battle.with_formation(attrs.evolve(mine, plan_round=battle.round))
+        compared += _same_shots(battle, seed % 2 == 0)
+        for u in battle.units:
+            for e in battle.units:
+                if u.active and e.active and u.side != e.side:
+                    entries += bool(formation_modifiers(battle, u, e))
+    assert compared > 50 and entries > 0

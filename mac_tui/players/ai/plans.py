@@ -34,8 +34,11 @@ plan, its parts and the pieces it is built from.
 
 from __future__ import annotations
 
+import attrs
+
 from ...catalog import catalog
 from ...combat import facing, stats, track
+from ...combat.attack import formation_modifiers
 from ...combat.commands import (
     FireGroup,
     Move,
@@ -85,6 +88,7 @@ class Planner:
         if self.o4 and u.facing is not None:
             self.facings[sit.pos] = facing.spread(u.facing, self.pivot)
         self._bearing: dict[tuple[Hex, str], Kit] = {}
+        self._formation: dict[tuple[Hex, str], int] = {}  # O9: the entries by place, target
 
     # ---- pieces -----------------------------------------------------------------------------
     def extra_against(self, t: Kit, uplinked: str | None = None) -> int:
@@ -105,7 +109,7 @@ class Planner:
         tpos = t.unit.pos
         assert tpos is not None
         d = s.tables.dist(at, tpos)
-        if d < s.me.closest:
+        if d < s.me.closest or t.unit.dodging:  # O1: range 0 on the track; O9.9d: dodged
             return (), 0
         hot = 0
         if s.fog:  # O8.6: only at a target it would detect from `at`; O8.7 `radiating`
@@ -125,9 +129,26 @@ class Planner:
             - called
             + s.tables.lift(at, tpos)
             + self.rear(at, t)
-            + hot,
+            + hot
+            + self.formation_extra(at, t),
         )
         return v.shots, v.energy
+
+    def formation_extra(self, at: Hex, t: Kit) -> int:
+        """O9: the formation entries of a shot from `at` at `t` (`line`, `crossfire`,
+        `screen`, `flanking`, `mutual cover`, `battle plan`), the engine's own, with the frame
+        placed at `at`; 0 with O9 off."""
+        battle = self.sit.battle
+        if not battle.formations:
+            return 0
+        key = (at, t.unit.id)
+        found = self._formation.get(key)
+        if found is None:
+            there = attrs.evolve(self.unit, pos=at)
+            placed = battle.with_unit(there) if at != self.unit.pos else battle
+            entries = formation_modifiers(placed, there, placed.unit(t.unit.id))
+            found = self._formation[key] = sum(m.value for m in entries)
+        return found
 
     # ---- O4: facing and arcs ----------------------------------------------------------------
     def bearing(self, at: Hex, t: Kit) -> Kit:

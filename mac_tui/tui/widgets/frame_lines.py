@@ -268,8 +268,18 @@ def command_lines(battle: Battle, unit: Unit, width: int, g: Glyphs) -> list[Tex
         key = "  F changes" if unit.side == "player" else ""
         lines = [Text(f"Formation: {state}{key}")]
     elif f.effect != formations.NONE:
-        plan = ", Battle Plan +10" if f.plan_round == battle.round else ""
-        lines = [Text(f"Formation: {formations.formation_name(f.effect)} in effect{plan}")]
+        name = formations.formation_name(f.effect)
+        if f.plan_round == battle.round:
+            bonus = formations.rules().battle_plan.bonus
+            fitted = first_fitting(
+                width,
+                f"Formation: {name} in effect, Battle Plan +{bonus}",
+                f"Formation: {name} in effect, plan +{bonus}",
+                f"Formation: {name}, plan +{bonus}",
+            )
+            lines = [Text(str(fitted))]
+        else:
+            lines = [Text(f"Formation: {name} in effect")]
     else:
         state = f"{order} not formed" if f.order != formations.NONE else "none"
         lines = [Text(f"Formation: {state}")]

@@ -220,11 +220,11 @@ ROWS: tuple[BattleAction, ...] = (
     # O4: facing and arcs (hidden unless the battle plays O4)
     BattleAction(
         "reverse",
-        "b",
+        "B",
         "act_mode('reverse')",
-        "Reverse move",
+        "Reverse move (back up)",
         COMBAT,
-        "Back",
+        "",  # off the bar: with the O4 keys it would not fit two lines at 80 columns
         _reverse_offered,
         why=_reverse_why,
         module="O4",
@@ -253,7 +253,7 @@ ROWS: tuple[BattleAction, ...] = (
     ),
     BattleAction(
         "turn",
-        "u",
+        "T",
         "turn",
         "Turn (1 AP)",
         COMBAT,

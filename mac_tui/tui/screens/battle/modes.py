@@ -146,7 +146,10 @@ class Idle(_Ordering):
         unit = m.actor
         if unit is None:
             return None
-        return f"{unit.label} acts: {unit.ap} AP. Pick an action; the cursor shows any frame."
+        text = f"{unit.label} acts: {unit.ap} AP. Pick an action; the cursor shows any frame."
+        if unit.facing is not None and m.battle is not None and facing.on(m.battle):
+            return (f"{text[:-1]} (B: a reverse Move, O4).", text)  # off the bar at 80 columns
+        return text
 
     def pick(self, m: Moment, h: Hex) -> Reaction:
         here = m.battle.occupant(h) if m.battle is not None and m.actor is not None else None
