@@ -565,3 +565,23 @@ def test_property_every_o9_command_offered_is_accepted_with_no_reason(
     for bad in (SetFormation("wedge"), UseAbility("telepathy")):
         refused = game.step(state, bad)
         assert isinstance(refused, Refused) and game.refusal(state, bad) == refused.reason
+
+
+def test_o99c_percussive_maintenance_counts_as_venting_under_o8() -> None:
+    """O9.9c with O8.2 (c): the frame radiates to the round's end, as a vent makes it."""
+    from mac_tui.combat import detection
+    from mac_tui.combat.commands import AutoDeploy, StartBattle
+
+    state = make_state(2, 3, ruleset=("O8", "O9"))
+    for cmd in (AutoDeploy(), StartBattle()):
+        out = game.step(state, cmd)
+        assert isinstance(out, Accepted)
+        state = out.state
+    b = state.battle
+    assert b is not None
+    u = next(x for x in b.units if x.side == "player")
+    used = formations.AbilityUsed(unit=u.id, ability="percussive_maintenance", vented=4, stress=0)
+    hot, _ = detection.update(b, (used,))
+    assert hot.unit(u.id).radiating == "vent"
+    plan = formations.AbilityUsed(unit=u.id, ability="battle_plan")
+    assert detection.update(b, (plan,))[0].unit(u.id).radiating == b.unit(u.id).radiating
