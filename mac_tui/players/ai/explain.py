@@ -46,6 +46,7 @@ PART_WORDS: Final[dict[str, str]] = {
     "overwatch": "reaction fire expected",
     "support": "help to its side",
     "reactor": "its own reactor's risk",
+    "objective": "distance from the objective hex (O11)",
 }
 SHOWN_PARTS: Final = 4  # parts named per runner-up
 NEGLIGIBLE: Final = 0.05
