@@ -1,5 +1,5 @@
 """Optional module O9 on the screens: the keys (F formation, C a pilot's abilities, U use one,
-B a Breach Shot while aiming) hidden in a core battle and greyed with the engine's reason in
+P a Breach Shot while aiming) hidden in a core battle and greyed with the engine's reason in
 an O9 one; the frame panel's Formation and Command lines (the enemy's abilities hidden until
 used); the log never shows the enemy's assignments; the pilots screen's line."""
 
