@@ -384,7 +384,7 @@ ROWS: tuple[BattleAction, ...] = (
     ),
     BattleAction(
         "breach",
-        "B",
+        "P",  # O4's B backs away in the same modes
         "breach",
         "Breach Shot",
         AIMING,
