@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mac_tui.campaign.contracts import generate_contract, third_party_text
@@ -48,11 +48,13 @@ from mac_tui.combat.third_parties import (
 )
 from mac_tui.dice import CONTRACTS, Dice, RngState
 from mac_tui.game import step
+from mac_tui.players.ai import decide as decide_ai
 from mac_tui.players.ai.third import THIRD_PARTY
 from mac_tui.players.driver import policy_to_act
-from mac_tui.players.sim import run_battle
+from mac_tui.players.sim import play, run_battle
 
 from .test_battle_actions import bat, frame, game, ok, refused
+from .test_battle_properties import checked, play_randomly
 from .test_damage import ScriptedDice, d100, weapon
 
 CAT = catalog()
@@ -503,3 +505,26 @@ def test_battle_with_o10_is_deterministic() -> None:
     assert logs[0] == logs[1]
     head = logs[0][0]
     assert '"ruleset":"O10"' in head.replace(" ", "")
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), difficulty=st.integers(1, 5), data=st.data())
+def test_random_legal_play_with_third_parties(seed: int, difficulty: int, data: Any) -> None:
+    """The battle properties (refusal = step's reason, legal orders accepted, illegal ones
+    refused with no change, invariants) with O10 on, third parties or not."""
+    play_randomly(make_state(seed, difficulty, player_ai=False, ruleset=("O10",)), data)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), difficulty=st.integers(1, 5))
+def test_every_side_plays_only_legal_orders(seed: int, difficulty: int) -> None:
+    """A whole AI battle with O10: the lances' AI and the third parties' (O10.5) give legal
+    orders only, and the battle ends."""
+    seats = {
+        "player": checked(decide_ai),
+        "enemy": checked(decide_ai),
+        "ally": checked(THIRD_PARTY),
+        "neutral": checked(THIRD_PARTY),
+    }
+    end, _ = play(make_state(seed, difficulty, ruleset=("O10",)), seats)  # type: ignore[arg-type]
+    assert bat(end).phase == "over"
