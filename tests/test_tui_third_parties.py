@@ -131,3 +131,28 @@ def test_quick_battle_report_lists_the_third_parties() -> None:
     text = report_text(b, seed=1)
     assert "Allied lance" in text and "Neutral lance" in text
     assert "destroyed by the ally" in text
+
+
+def test_the_target_panel_warns_before_a_shot_at_a_neutral() -> None:
+    from mac_tui.combat import preview
+    from mac_tui.combat.state import SideGrudge
+    from mac_tui.tui.widgets.target_lines import target_lines
+    from tests.test_damage import weapon
+
+    b = four_sided()
+    shooter = attrs.evolve(b.unit("P1"), weapons=(weapon("medium_laser", "right_arm"),))
+    b = b.with_unit(shooter)
+    fp = preview.fire_preview(b, shooter, 1, "N1")
+    calm = [t.plain for t in target_lines(b, fp, 70, glyphs(True), Palette())]
+    assert any("a hit makes it fight you" in line for line in calm)
+    angry = attrs.evolve(b, grudges=(SideGrudge(side="player", amount=3),))
+    fp = preview.fire_preview(angry, shooter, 1, "N1")
+    lines = [t.plain for t in target_lines(angry, fp, 70, glyphs(True), Palette())]
+    assert any("it fights your side" in line for line in lines)
+    enemy = [
+        t.plain
+        for t in target_lines(
+            b, preview.fire_preview(b, shooter, 1, "E1"), 70, glyphs(True), Palette()
+        )
+    ]
+    assert not any("Neutral" in line for line in enemy)
