@@ -528,3 +528,30 @@ def test_every_side_plays_only_legal_orders(seed: int, difficulty: int) -> None:
     }
     end, _ = play(make_state(seed, difficulty, ruleset=("O10",)), seats)  # type: ignore[arg-type]
     assert bat(end).phase == "over"
+
+
+def test_a_quick_battle_with_third_parties_saves_mid_battle_and_replays() -> None:
+    """A save in the middle of an O10 battle (allies placed, grudges possible) loads to the
+    same state, passes the snapshot checks and replays from its seed (`replay --verify`)."""
+    from mac_tui.combat.skirmish import NewSkirmish
+    from mac_tui.players.driver import drive
+    from mac_tui.save import from_json, to_json
+    from mac_tui.session import Session, verify
+
+    seed = next(s for s in range(1, 50) if bat(make_state(s, 3, ruleset=("O10",))).has_side("ally"))
+    session = Session.new(seed)
+    session.apply(NewSkirmish(3, None, "O10"))
+    battle = bat(session.state)
+    assert battle.has_side("ally")
+    drive(
+        session.state,
+        {"player": decide_ai, "enemy": decide_ai},
+        apply=lambda _s, c: session.apply(c),
+        max_commands=12,
+    )
+    assert bat(session.state).phase == "combat"
+    assert any(u.pos is not None for u in bat(session.state).side_units("ally"))
+    text = to_json(session.to_save())
+    loaded = from_json(text)
+    assert loaded.state == session.state
+    assert verify(loaded).ok
