@@ -555,3 +555,52 @@ def test_a_quick_battle_with_third_parties_saves_mid_battle_and_replays() -> Non
     loaded = from_json(text)
     assert loaded.state == session.state
     assert verify(loaded).ok
+
+
+def test_a_contract_with_an_allied_lance_settles_through_the_ledger() -> None:
+    """O10.1 on the board, O10.7 at settlement: the allied lance fights beside the company,
+    the reward is posted once at 90% (one ledger line saying so), credits equal the ledger."""
+    from mac_tui.campaign.commands import Accept, NewCampaign
+    from mac_tui.campaign.ledger import starting_credits
+    from mac_tui.model import initial_state
+    from mac_tui.script import ai_turns
+    from mac_tui.session import Session
+
+    def allied(seed: int) -> list[Contract]:
+        state = step(initial_state(seed), NewCampaign("Allies", "O10")).state  # type: ignore[union-attr]
+        assert state.campaign is not None
+        return [
+            c for c in state.campaign.contracts if c.third_party and c.third_party.kind == "ally"
+        ]
+
+    seed = next(s for s in range(1, 40) if allied(s))
+    contract = allied(seed)[0]
+    third = contract.third_party
+    assert third is not None
+    session = Session.new(seed)
+    session.apply(NewCampaign("Allies", "O10"))
+    campaign = session.state.campaign
+    assert campaign is not None
+    frames = "+".join(f.id for f in campaign.frames)
+    ok(session.state, Accept(contract.id, 0, frames))
+    session.apply(Accept(contract.id, 0, frames))
+    battle = bat(session.state)
+    assert [u.id for u in battle.side_units("ally")] == [
+        f"A{i}" for i in range(1, len(third.frames) + 1)
+    ]
+    ai_turns(session, player_too=True)
+    campaign = session.state.campaign
+    assert campaign is not None and campaign.after_action is not None
+    aa = campaign.after_action
+    rewards = [e for e in campaign.ledger if e.category == "reward"]
+    assert len(rewards) == 1 and "(allied lance: 90%)" in rewards[0].text
+    percent = CAT.standing_level(0).reward_percent  # a new company: Neutral standing
+    possible = {mission_reward(contract, aa.result, percent, 0, clean) for clean in (True, False)}
+    alone = attrs.evolve(contract, third_party=None)
+    assert rewards[0].amount == aa.credits and aa.credits in possible
+    if aa.credits:
+        assert aa.credits < max(
+            mission_reward(alone, aa.result, percent, 0, clean) for clean in (True, False)
+        )
+    assert campaign.credits == starting_credits(campaign) + sum(e.amount for e in campaign.ledger)
+    assert any("(allied lance: 90%)" in line for line in aa.report)
