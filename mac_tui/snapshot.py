@@ -316,6 +316,7 @@ class _Checker:
             self.unit(f"{p}.units[{i}]", u, b)
             if u.downed_by is not None:
                 self.known(f"{p}.units[{i}].downed_by", u.downed_by, ids, "unit")
+        self.facings(p, b)
         self.within(f"{p}.round", b.round, 0, None)
         for i, unit_id in enumerate(b.order):
             self.known(f"{p}.order[{i}]", unit_id, ids, "unit")
@@ -325,6 +326,19 @@ class _Checker:
             if link.user:
                 self.known(f"{p}.uplinks[{i}].user", link.user, ids, "unit")
         self.features(p, b)
+
+    def facings(self, p: str, b: Battle) -> None:
+        """O4: every frame faces one of the six directions under O4, none (and has not
+        pivoted) without it."""
+        o4 = b.rule("O4")
+        for i, u in enumerate(b.units):
+            at = f"{p}.units[{i}]"
+            if not o4 and (u.facing is not None or u.pivoted):
+                self.fail(f"{at}.facing", "a facing needs optional module O4")
+            elif o4 and u.facing is None:
+                self.fail(f"{at}.facing", "every frame faces a direction under optional module O4")
+            elif u.facing is not None:
+                self.within(f"{at}.facing", u.facing, 0, 5)
 
     def features(self, p: str, b: Battle) -> None:
         """O3: sections and smoke only under O3, on the map, one per hex, known kinds and

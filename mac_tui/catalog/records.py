@@ -1206,6 +1206,8 @@ class FacingDeployment:
     rule: Literal["O4.1"]
     player: DirectionName
     enemy: DirectionName
+    ally: DirectionName  # O10's third parties (ruling O4f)
+    neutral: DirectionName
 
 
 @frozen(kw_only=True)

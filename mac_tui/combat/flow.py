@@ -152,6 +152,8 @@ def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
     if unit.moved_hexes or unit.kicked:
         unit = attrs.evolve(unit, moved_hexes=0, kicked=False)
     unit = stun.activation_started(unit)
+    if unit.pivoted:  # O4.5: the free pivot, once per activation
+        unit = attrs.evolve(unit, pivoted=False)
     if unit is not battle.active_unit:
         battle = battle.with_unit(unit)
     if detection.on(battle):  # O8.5 muzzle flash forgotten, O8.8 bumps end

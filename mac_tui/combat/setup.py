@@ -12,7 +12,7 @@ from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import Chassis, StockLoadout
 from ..dice import AI, Dice
 from ..ruleset import Ruleset
-from . import elevation
+from . import elevation, facing
 from .features import generate_features
 from .mapgen import generate_map
 from .state import (
@@ -258,6 +258,9 @@ def new_battle(
             sides.append(SideInfo(side="ally", ai=True, withdrawal=third.ally_ai.withdrawal))
         if neutrals:
             sides.append(SideInfo(side="neutral", ai=True, withdrawal=third.neutral_ai.withdrawal))
+    if "O4" in ruleset:  # O4.1: each side's default facing (no draw; O10's third
+        # parties too, ruling O4f)
+        units = [attrs.evolve(u, facing=facing.default_facing(u.side)) for u in units]
     battle = Battle(
         map=bmap,
         units=tuple(units),

@@ -120,6 +120,7 @@ class Unit:
     facing: int | None = optional_field(None)
     # O10.6: the frame left the map with its withdrawing side (not destroyed)
     left: bool = optional_field(False)
+    pivoted: bool = optional_field(False)  # O4.5: the free pivot is spent this activation
     # O5.1 (and O5.4, O5.5, O7.3): hexes entered by the frame's own Move, Sprint and reverse
     # steps plus each jump's hex distance in its current activation; 0 again when its next
     # activation starts, so between activations the last activation's total. Counted only

@@ -21,10 +21,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..catalog import catalog
+from ..combat import detection
 from ..combat.attack import AttackResult
 from ..combat.damage_report import DamageReport, Phrasing, item_name
 from ..combat.elevation import Fell
 from ..combat.events import (
+    FACING_NAMES,
     ActivationEnded,
     ActivationStarted,
     Attacked,
@@ -38,6 +40,7 @@ from ..combat.events import (
     StressChanged,
     WeaponSkipped,
 )
+from ..combat.facing import arc_words
 from ..combat.state import Battle
 from ..combat.structures import StructureAttacked
 from ..game import Event
@@ -121,7 +124,10 @@ class Narrator:
         if self.detail and len(e.path) > 2:
             route = f" via {' '.join(hex_name(h) for h in e.path[1:-1])}"
         end = hex_name(e.path[-1])
-        return f"{self.name(e.unit)} {how} {steps} to {end}{route} ({e.energy} energy{back})"
+        if e.reverse:  # O4.3
+            how = "backs up"
+        faces = "" if e.facing is None else f", facing {FACING_NAMES[e.facing]}"  # O4.10
+        return f"{self.name(e.unit)} {how} {steps} to {end}{route}{faces} ({e.energy} energy{back})"
 
     def skipped(self, e: WeaponSkipped) -> str:
         return f"{self.weapon(e.weapon)} of {self.name(e.unit)} holds fire: {e.reason}"
@@ -137,6 +143,8 @@ class Narrator:
 
     def attack(self, r: AttackResult) -> str:
         head = self.arrow(self.weapon(r.weapon), self.name(r.target))
+        if r.arc is not None and r.arc != "front":  # O4.10: from the side or the rear
+            head += f" ({arc_words(r.arc)})"
         if self.detail:
             dist = plural(r.distance, "hex", "hexes") if r.height is None else f"d3 {r.distance}"
             mods = ", ".join(
@@ -213,8 +221,40 @@ class Narrator:
         )
         return f"Battle over after round {e.round}: {result} ({reason})"
 
+    # ---- O8 ---------------------------------------------------------------------------
+    def detected(self, e: detection.Detected) -> str:
+        how = {
+            "sight": "in sight",
+            "thermal": "thermal: it radiates",
+            "revealed": "revealed by its muzzle flash",
+            "designated": "designated by the uplink",
+            "bumped": "bumped into",
+        }.get(e.how, e.how)
+        who = "Contact" if e.side == "player" else f"The {e.side} detects"
+        return f"{who}: {self.name(e.unit)} at {hex_name(e.hex)} ({how})"
+
+    def contact_lost(self, e: detection.ContactLost) -> str:
+        who = "Contact lost" if e.side == "player" else f"The {e.side} loses contact"
+        return f"{who}: {self.name(e.unit)}, last known at {hex_name(e.hex)}"
+
+    def radiating(self, e: detection.Radiating) -> str:
+        why = {
+            "stress": "its stress is high",
+            "overload": "it overloads",
+            "vent": "it vents",
+            "jump": "it jumps",
+        }.get(e.cause, e.cause)
+        return f"{self.name(e.unit)} radiates ({why}): thermals detect it this round"
+
+    def bumped(self, e: detection.Bumped) -> str:
+        return f"{self.name(e.unit)} bumps into {self.name(e.enemy)} and stops at {hex_name(e.hex)}"
+
 
 _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
+    detection.Detected: Narrator.detected,
+    detection.ContactLost: Narrator.contact_lost,
+    detection.Radiating: Narrator.radiating,
+    detection.Bumped: Narrator.bumped,
     RoundStarted: Narrator.round_started,
     ActivationStarted: Narrator.activation_started,
     Moved: Narrator.moved,

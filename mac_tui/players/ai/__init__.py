@@ -21,11 +21,14 @@ from attrs import frozen
 
 from ...combat.actions import auto_positions
 from ...combat.commands import AutoDeploy, CalledShot, EndActivation, FireGroup, StartBattle
+from ...combat.view import view_of
 from ...core import Accepted, Command
-from ...game import refusal, step
+from ...game import refusal, step, to_act
 from ...model import GameState
 from ..policy import Decision, Option, Policy
 from .choice import choose
+from .fog import presume
+from .orient import orient
 from .plan_search import all_plans
 from .plan_types import Plan
 from .plans import Planner
@@ -62,6 +65,7 @@ def plan_activation(state: GameState, tactics: int | None = None) -> Planned:
     if unit is None:
         raise ValueError("no frame is acting")
     level = skill(unit.pilot.tactics if tactics is None else tactics)
+    battle = presume(battle, unit.side)  # O8: never-seen enemies where they deployed
     planner = Planner(Situation(battle, unit, level))
     chosen, ranked = choose(all_plans(planner), unit, {u.id: u for u in battle.units}, level.window)
     shown = (chosen, *[p for p in ranked if p is not chosen])[:TOP_OPTIONS]
@@ -101,12 +105,19 @@ def _deployment(state: GameState) -> Decision | None:
     return None
 
 
+def _view(state: GameState) -> GameState:
+    """O8.11: the acting side's view of `state` (the state itself with O8 off)."""
+    side = to_act(state).side
+    return state if side is None else view_of(state, side)
+
+
 def policy_for(tactics: int | None = None) -> Policy:
     """The planner as a policy: every frame at its own pilot's Tactics, or all at `tactics`
     (`ai:tactics=N`)."""
     memory = _Memory()
 
     def decide(state: GameState) -> Decision:
+        state = _view(state)  # O8.11: the side's view, never the state
         early = _deployment(state)
         if early is not None:
             return early
@@ -120,6 +131,8 @@ def policy_for(tactics: int | None = None) -> Policy:
         else:
             planned = plan_activation(state, tactics)
             command, rest = planned.chosen.commands[0], planned.chosen.commands[1:]
+        command, rest, turned = orient(state, command, rest)  # O4.11: facing and arcs
+        note += turned
         if refusal(state, command) is not None:  # the model erred: plan afresh, at worst end
             planned = plan_activation(state, tactics)
             command = next(

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat import stats
+from ...combat.events import FACING_NAMES
 from ...combat.preview import shots_left, shutdown_thresholds
 from ...combat.state import LOC_INDEX, THIRD_PARTIES, Unit
 from ..battle_words import energy_phrases, hex_name, stress_limits
@@ -230,6 +231,9 @@ def frame_lines(
         flags = [Text("standing" if unit.active else "out of the fight", style="dim")]
     elif not flags:
         flags = [Text("ready" if unit.ap else "no AP left", style="dim")]
+    if unit.facing is not None and unit.active and unit.pos is not None:  # O4.10
+        pivot = ", pivoted" if unit.pivoted and phase == "combat" else ""
+        flags = [*flags, Text(f"facing {FACING_NAMES[unit.facing]}{pivot}")]
     tokens = [f.copy() for f in flags]
     for t in tokens[:-1]:
         t.append(",")

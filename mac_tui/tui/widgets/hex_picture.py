@@ -19,7 +19,7 @@ from ...catalog import catalog
 from ...combat import elevation, stats
 from ...combat.features import new_section
 from ...combat.state import THIRD_PARTIES, Battle, Unit
-from ...hexgrid import Hex, from_offset, to_offset
+from ...hexgrid import DIRECTIONS, Hex, add, from_offset, to_offset
 from ..battle_words import column_name
 
 Layout = Literal["compact", "roomy"]
@@ -56,6 +56,16 @@ MARKS: dict[str, tuple[str, str]] = {
     "out": ("x", "×"),
     "blocks": ("|", "┃"),
 }
+#: O4.10: a frame's facing, drawn in the hex it faces, by direction (E, NE, NW, W, SW, SE):
+#: (ascii, unicode). The hex it is drawn in says the direction; the glyph points the same way.
+FACING_MARKS: tuple[tuple[str, str], ...] = (
+    (">", "→"),
+    ("^", "↗"),
+    ("^", "↖"),
+    ("<", "←"),
+    ("v", "↙"),
+    ("v", "↘"),
+)
 #: O3.11: a hex in smoke, where no other mark or number is drawn (ascii, unicode).
 SMOKE: tuple[str, str] = ("~", "░")
 #: Roomy layout: the characters either side of a legal target's / the chosen target's label.
@@ -165,13 +175,16 @@ def legend(
     marks: bool = False,
     levels: bool = False,
     features: bool = False,
+    fog: bool = False,
     third: bool = False,
+    facings: bool = False,
 ) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
     deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
     a damaged section's durability (in the compact map's slot only without levels); with
-    `third` (O10) the allied and neutral frames' marks."""
+    `third` (O10) the allied and neutral frames' marks; with `fog` (O8) the greyed last-known
+    marker."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -193,6 +206,10 @@ def legend(
     if third:
         parts += ["Ma ally", "ma neutral"]
     parts.append(f"M{MARKS['out'][form]} out")
+    if facings:  # O4.10
+        parts.append(f"M1{FACING_MARKS[0][form]} faces the marked hex")
+    if fog:  # O8.10
+        parts.append("m? last known")
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
     if levels:
         parts.append(f"{MARKS['blocks'][form]} {MARK_NAMES['blocks']}")
@@ -228,6 +245,7 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--wreck",
         "hexmap--player",
         "hexmap--enemy",
+        "hexmap--marker",
         "hexmap--ally",
         "hexmap--neutral",
         "hexmap--targetable",
@@ -297,6 +315,7 @@ class Scene:
     features: dict[Hex, tuple[str, int | None]]
     smoke: frozenset[Hex]
     levels: tuple[int, ...] = ()  # O2: every hex's height, row-major (empty: flat, no digits)
+    facings: dict[Hex, int] | None = None  # O4.10: hex a frame faces -> the direction
 
     @classmethod
     def of(cls, battle: Battle, active: str | None, overlay: Overlay) -> Scene:
@@ -313,6 +332,9 @@ class Scene:
                 continue
             if unit.left:
                 continue  # O10.6: gone off the map with its side
+            if unit.id in battle.markers:  # O8.10: a last-known position, greyed, `m?`
+                frames[unit.pos] = (frame_label(unit)[0] + "?", "hexmap--marker")
+                continue
             frames[unit.pos] = (frame_label(unit), SIDE_CLASS[unit.side])
             if not unit.pilot_alive:
                 out.add(unit.pos)
@@ -334,6 +356,7 @@ class Scene:
             feature_marks(battle),
             frozenset(s.hex for s in battle.smoke),
             elevation.heights(battle) if elevation.on(battle) else (),
+            facing_marks(battle),
         )
 
     def with_overlay(self, overlay: Overlay) -> Scene:
@@ -353,7 +376,20 @@ class Scene:
             self.features,
             self.smoke,
             self.levels,
+            self.facings,
         )
+
+
+def facing_marks(battle: Battle) -> dict[Hex, int] | None:
+    """O4.10: the hex each frame on the field faces and the direction (None with O4 off);
+    where two frames face one hex, the first in the battle's order of frames."""
+    if not battle.rule("O4"):
+        return None
+    out: dict[Hex, int] = {}
+    for u in battle.units:
+        if u.pos is not None and u.facing is not None and u.active:
+            out.setdefault(add(u.pos, DIRECTIONS[u.facing]), u.facing)
+    return out
 
 
 def feature_marks(battle: Battle) -> dict[Hex, tuple[str, int | None]]:
@@ -381,6 +417,8 @@ class Painter:
         return glyph
 
     def mark(self, kind: str) -> str:
+        if kind.startswith("facing"):  # O4.10
+            return FACING_MARKS[int(kind[6:])][0 if self.ascii else 1]
         return MARKS[kind][0 if self.ascii else 1]
 
     def feature_glyph(self, feature: str) -> str:
@@ -439,6 +477,8 @@ class Painter:
             mark = "los"
         elif h in s.wrecks:
             mark = "wreck"
+        elif s.facings and h in s.facings:
+            mark = f"facing{s.facings[h]}"
         elif h in ov.reach:
             mark = "reach"
         elif h in ov.zone:
@@ -520,6 +560,10 @@ class Painter:
                     top.append(
                         (glyph + self._slot(left_over, smoked, level, bool(levels)), classes)
                     )
+                elif mark[:6] == "facing" and mark[6:] in ("0", "1", "5"):
+                    # O4.10: a frame facing E, NE or SE: the mark on the side nearer it
+                    top.append((self.mark(mark), _with_mark(classes, mark)))
+                    top.append((glyph, classes))
                 else:
                     top.append((glyph, classes))
                     top.append((self.mark(mark), _with_mark(classes, mark)))

@@ -18,13 +18,24 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 
+import attrs
 from textual import work
 from textual.app import ComposeResult, ScreenStackError
 
 from ....campaign.commands import Accept
-from ....combat.commands import AutoDeploy, Brace, EndActivation, ResetDeployment, StartBattle, Vent
+from ....combat import facing
+from ....combat.commands import (
+    AutoDeploy,
+    Brace,
+    EndActivation,
+    Pivot,
+    ResetDeployment,
+    StartBattle,
+    Vent,
+)
 from ....combat.skirmish import NewSkirmish
 from ....combat.state import Battle
+from ....combat.view import view_of, visible_events
 from ....game import Command
 from ....model import GameState
 from ....players import tutorial
@@ -53,12 +64,14 @@ from .modes import (
     Firing,
     Halted,
     Idle,
+    Jumping,
     Mode,
     More,
     Moving,
     Over,
     Paused,
     Reaction,
+    Reversing,
     Say,
     Sprinting,
     Threats,
@@ -167,15 +180,16 @@ class BattleScreen(GameScreen):
         if session is None or not self.ready:
             return
         shown = self.moment.shown
-        if session.state.battle is not None:
-            shown = session.state.battle
+        state = view_of(session.state, "player")  # O8.10: the screen draws the player's view
+        if state.battle is not None:
+            shown = state.battle
             self.last_state = session.state
         elif self.last_state is not None and session.commands:
             shown = final_battle(self.last_state, session.commands[-1])
             self.last_state = None
         count = len(session.commands)
         if count > self.seen >= 0:
-            events = self.game.last_events
+            events = visible_events(session.state.battle, self.game.last_events, "player")
             if count == self.seen + 1:
                 self.history.add(order_of(count, self.before, events))
             self.view.log(log_lines(shown, events, ascii_glyphs=self.ascii))
@@ -184,7 +198,7 @@ class BattleScreen(GameScreen):
         self.seen = count
         self.before = session.state
         self.moment = Moment.of(
-            session.state,
+            state,
             shown,
             auto=self.auto,
             ascii=self.ascii,
@@ -277,6 +291,8 @@ class BattleScreen(GameScreen):
     def action_act_mode(self, name: str) -> None:
         if name in ("move", "sprint"):
             self.mode = Moving() if name == "move" else Sprinting()
+        elif name == "reverse":  # O4.3
+            self.mode = Reversing()
         elif name == "threat":
             self.mode = Threats()
             self.schedule_threats()
@@ -286,6 +302,27 @@ class BattleScreen(GameScreen):
             if at is not None:
                 self.view.hexmap.set_cursor(at)
         self.draw()
+
+    # ---- O4: facing ---------------------------------------------------------------------
+    def action_pivot(self, step: int) -> None:
+        """O4.5: the free pivot, one hexside (+1 left, -1 right)."""
+        unit = self.moment.actor
+        if unit is not None and unit.facing is not None:
+            self.order(Pivot(facing.facing_name(unit.facing + step)))
+
+    def action_turn(self) -> None:
+        """O4.6: Turn to any facing (asked, each with the arcs the enemies would be in)."""
+        self.react(orders.turn(self.moment))
+
+    def action_face(self, step: int) -> None:
+        """O4.2, O4.4, O4.1: turn the facing a move, jump or placing ends with."""
+        mode = self.mode
+        if isinstance(mode, Deploying):
+            self.react(orders.face_deployed(self.moment, mode.unit, step))
+            return
+        if isinstance(mode, Moving | Sprinting | Jumping):
+            self.mode = attrs.evolve(mode, turn=mode.turn + step)
+            self.draw_focus()
 
     def action_cancel(self) -> None:
         self.mode = Idle()
@@ -462,15 +499,20 @@ class BattleScreen(GameScreen):
             return False
         command = decision.command
         before = battle.active_unit
-        if before is not None and before.side == "enemy":
-            self.last_enemy = (decision, before.id)
+        if before is not None and before.side == "enemy" and _shown(battle, before.id):
+            self.last_enemy = (decision, before.id)  # O8.10: not a hidden frame's reasons
         if not self.game.act(command):
             self.auto = False
             self.mode = Halted(f"The AI's {command.to_text()!r} was refused; press a to retry.")
             self.view.draw_prompt(self.moment, self.mode)
             return False
         battle = self.battle
-        if before is not None and battle is not None and not battle.unit(before.id).destroyed:
+        if (
+            before is not None
+            and battle is not None
+            and not battle.unit(before.id).destroyed
+            and _shown(battle, before.id)  # O8.10: the cursor never finds a hidden frame
+        ):
             pos = battle.unit(before.id).pos
             if pos is not None:
                 self.view.hexmap.set_cursor(pos)
@@ -549,3 +591,13 @@ class BattleScreen(GameScreen):
             ),
             done,
         )
+
+
+def _shown(battle: Battle, unit_id: str) -> bool:
+    """O8.10: the player's screen shows this frame where it is (always with O8 off)."""
+    unit = battle.unit(unit_id)
+    return (
+        not battle.rule("O8")
+        or unit.side == "player"
+        or any(c.side == "player" and c.unit == unit_id for c in battle.contacts)
+    )
