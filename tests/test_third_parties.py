@@ -604,3 +604,24 @@ def test_a_contract_with_an_allied_lance_settles_through_the_ledger() -> None:
         )
     assert campaign.credits == starting_credits(campaign) + sum(e.amount for e in campaign.ledger)
     assert any("(allied lance: 90%)" in line for line in aa.report)
+
+
+def test_an_ai_run_player_side_withdrawing_takes_the_allies_along() -> None:
+    laser = weapon("medium_laser", "right_arm")
+    dead = frame("P2", col=1, destroyed=True, destroyed_by="center_torso")
+    units = (
+        frame("P1", weapons=(laser,)),
+        dead,
+        side(frame("A1", col=2), "ally"),
+        frame("E1", "enemy", col=10, weapons=(laser,)),
+    )
+    sides = (
+        SideInfo(side="player", ai=True, withdrawal="at_50"),
+        *FOUR[1:3],
+    )
+    state = o10(game(*units, turn=4))
+    battle = attrs.evolve(bat(state), sides=sides)
+    battle, events = close_round(battle, Dice(state.rng), [])
+    assert SideWithdrew(side="player", rule="at_50") in events
+    assert SideLeft(side="ally", rule="player", frames=("A1",), round=1) in events
+    assert battle.result == "withdrawal" and battle.unit("A1").left
