@@ -25,7 +25,7 @@ from typing import Any
 from .campaign.state import Campaign, Contract, Frame, PilotRecord, SalvageItem
 from .catalog import LOCATION_ORDER, Catalog, catalog
 from .combat.features import full_durability
-from .combat.state import Battle, Unit
+from .combat.state import FORMATIONS, Battle, Objective, Unit
 from .combat.stats import armor_split, full_structure
 from .model import GameState
 from .ruleset import format_ruleset, ruleset_refusal
@@ -167,6 +167,25 @@ class _Checker:
                 names = {lo.name for lo in self.cat.loadouts.get(e.chassis, ())}
                 self.known(f"{p}.loadout", e.loadout, names, "loadout")
             self.text(f"{p}.label", e.label)
+        self.objectives(f"{path}.objectives", k.objectives, None)
+
+    def objectives(self, path: str, objectives: tuple[Objective, ...], b: Battle | None) -> None:
+        """O11: known catalogue ids, each once, at most one hidden; in a battle its hex on the
+        map and the round met not past the battle's."""
+        ids = [k.id for k in self.cat.objectives.objective]
+        self.unique(path, (o.id for o in objectives), "objective")
+        if sum(o.hidden for o in objectives) > 1:
+            self.fail(path, "holds more than one hidden objective")
+        for i, o in enumerate(objectives):
+            at = f"{path}[{i}]"
+            self.known(f"{at}.id", o.id, ids, "objective")
+            if b is None:
+                if o.hex is not None or o.met:
+                    self.fail(at, "a contract's objective has no hex and is not met")
+                continue
+            if o.hex is not None and not b.map.contains(o.hex):
+                self.fail(f"{at}.hex", f"{list(o.hex)} is off the map")
+            self.within(f"{at}.met", o.met, 0, b.round)
 
     def salvage(self, path: str, items: tuple[SalvageItem, ...]) -> None:
         for i, s in enumerate(items):
@@ -326,6 +345,38 @@ class _Checker:
             if link.user:
                 self.known(f"{p}.uplinks[{i}].user", link.user, ids, "unit")
         self.features(p, b)
+        if (b.objectives or b.tally is not None) and not b.rule("O11"):
+            self.fail(f"{p}.objectives", "objectives and the tally need optional module O11")
+        self.objectives(f"{p}.objectives", b.objectives, b)
+        if b.tally is not None:
+            for i, n in enumerate((*b.tally.shots, b.tally.equipment, b.tally.collateral)):
+                self.within(f"{p}.tally[{i}]", n, 0, None)
+        self.commanders(p, b, ids)
+
+    def commanders(self, p: str, b: Battle, ids: Collection[str]) -> None:
+        """O9: orders, formations and abilities only under O9; known formations and
+        abilities, screens and frames that exist, one formation record per side."""
+        held = any(u.abilities or u.abilities_used or u.dodging for u in b.units)
+        if (b.formations or held) and not b.rule("O9"):
+            self.fail(f"{p}.formations", "formations and abilities need optional module O9")
+            return
+        kinds = set(FORMATIONS)
+        sides = [f.side for f in b.formations]
+        if len(set(sides)) != len(sides):
+            self.fail(f"{p}.formations", "a side has two formation records")
+        for i, f in enumerate(b.formations):
+            at = f"{p}.formations[{i}]"
+            self.known(f"{at}.order", f.order, kinds, "formation")
+            self.known(f"{at}.effect", f.effect, kinds, "formation")
+            for j, sid in enumerate((*f.screens, *f.effect_screens, *f.screen_targets)):
+                self.known(f"{at}.screens[{j}]", sid, ids, "unit")
+            if f.axis is not None:
+                self.within(f"{at}.axis", f.axis, 0, 5)
+            self.within(f"{at}.plan_round", f.plan_round, 0, b.round)
+        abilities = {a.id for a in self.cat.formations.ability}
+        for i, u in enumerate(b.units):
+            for j, a in enumerate((*u.abilities, *u.abilities_used)):
+                self.known(f"{p}.units[{i}].abilities[{j}]", a, abilities, "ability")
 
     def facings(self, p: str, b: Battle) -> None:
         """O4: every frame faces one of the six directions under O4, none (and has not

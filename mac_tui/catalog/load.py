@@ -77,6 +77,9 @@ class Catalog:
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
+    objectives: r.ObjectivesFile  # optional module O11 (data/objectives.toml)
+    range_bands: r.RangeBandsFile  # optional module O1 (read only while a battle plays O1)
+    formations: r.FormationsFile  # optional module O9 (read only while a battle plays O9)
     third_parties: r.ThirdPartiesFile  # optional module O10 (data/third_parties.toml)
     facing: r.FacingFile  # optional module O4 (read only while a battle plays O4)
     moving_fire: r.MovingFireFile  # optional module O5 (data/moving_fire.toml)
@@ -451,6 +454,9 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+    objectives = _load_objectives(src, modules)
+    range_bands = _load_range_bands(src, combat)
+    formations = _load_formations(src, combat)
     third_parties = _load_third_parties(src)
     facing = _load_facing(src, {loc.id: loc.hit_weight for loc in combat.location})
     moving_fire = _file(src, "moving_fire.toml", r.MovingFireFile)[1]
@@ -482,6 +488,9 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         modules=modules,
         excluded_modules=excluded_modules,
         elevation=elevation,
+        objectives=objectives,
+        range_bands=range_bands,
+        formations=formations,
         third_parties=third_parties,
         facing=facing,
         moving_fire=moving_fire,
@@ -554,6 +563,17 @@ def module_order(module_id: str) -> int:
     return int(module_id[1:]) if module_id[1:].isdigit() else 10**6
 
 
+def _load_objectives(src: _Source, modules: Mapping[str, r.Module]) -> r.ObjectivesFile:
+    """data/objectives.toml (O11): every catalogue entry once, each `needs` "none", "map" or a
+    known module."""
+    jb, objectives = _file(src, "objectives.toml", r.ObjectivesFile)
+    _index(jb, objectives.objective, "id", "objective")
+    for i, row in enumerate(objectives.objective):
+        where = f'objective "{row.id}" (entry {i + 1})'
+        _ref(jb, where, "needs", row.needs, [*r.OBJECTIVE_NEEDS, *modules])
+    return objectives
+
+
 def _load_kicks(src: _Source) -> r.KicksFile:
     """data/kicks.toml (O7): the O7.4 table names every location once and sums to 100."""
     kb, kicks = _file(src, "kicks.toml", r.KicksFile)
@@ -585,6 +605,23 @@ def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
     if elevation.falling.location == elevation.falling.fallback:
         vb.fail('[falling], field "fallback"', "must differ from location.")
     return elevation
+
+
+def _load_range_bands(src: _Source, combat: r.CombatFile) -> r.RangeBandsFile:
+    """data/range_bands.toml (O1): the start lines on the track, two distinct ends of it."""
+    tb, bands = _file(src, "range_bands.toml", r.RangeBandsFile)
+    track = bands.track
+    last = track.positions - 1
+    for field in ("player_start", "enemy_start"):
+        if getattr(track, field) not in (0, last):
+            where = f'[track], field "{field}"'
+            tb.fail(where, f"a start line is an end of the track: 0 or {last}.")
+    if track.player_start == track.enemy_start:
+        tb.fail('[track], field "enemy_start"', "the two start lines must differ.")
+    sprint = bands.moving.move * combat.movement.sprint_range_multiplier
+    if sprint > last:
+        tb.fail('[moving], field "move"', f"a Sprint ({sprint} positions) must fit the track.")
+    return bands
 
 
 def _load_third_parties(src: _Source) -> r.ThirdPartiesFile:
@@ -646,6 +683,23 @@ def _load_detection(src: _Source, equipment: Mapping[str, r.Equipment]) -> r.Det
         equipment,
     )
     return detection
+
+
+def _load_formations(src: _Source, combat: r.CombatFile) -> r.FormationsFile:
+    """data/formations.toml (O9): the O9.8 rows tile Tactics 1-10, each ability once, the
+    Breach Shot's range only component rows with an effect (O9.9a), rule ids of O9."""
+    fb, formations = _file(src, "formations.toml", r.FormationsFile)
+    _covers(fb, "command", [(c.tactics_min, c.tactics_max) for c in formations.command], 1, 10)
+    _index(fb, formations.ability, "id", "ability")
+    for i, ab in enumerate(formations.ability):
+        if not ab.rule.startswith("O9.9"):
+            fb.fail(f'ability "{ab.id}" (entry {i + 1}), field "rule"', "must be an O9.9 rule.")
+    high = formations.breach_shot.component_high
+    if any(row.low <= high and row.id == "no_effect" for row in combat.component):
+        fb.fail('[breach_shot], field "component_high"', "reaches a row without an effect.")
+    if formations.screen.screens_min > formations.screen.screens_max:
+        fb.fail("[screen]", "screens_min exceeds screens_max.")
+    return formations
 
 
 def _check_loadouts(

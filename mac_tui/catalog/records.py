@@ -997,6 +997,62 @@ class ModulesFile:
     excluded: tuple[ExcludedPair, ...] = ()
 
 
+# --- range_bands.toml (optional module O1) --------------------------------------------------
+
+
+@frozen(kw_only=True)
+class TrackTable:
+    """O1.1, O1.3: the track's positions and the two start lines."""
+
+    __toml_name__ = "track"
+    rule: Literal["O1.1"]
+    positions: int = bounds(4, 4)  # one per §3.4 column: Point Blank, Short, Medium, Long
+    player_start: int = bounds(0, 9)
+    enemy_start: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class TrackMoving:
+    """O1.4: the positions a Move shifts (a Sprint: that times the core sprint multiplier)."""
+
+    __toml_name__ = "moving"
+    rule: Literal["O1.4"]
+    move: int = bounds(1, 9)
+
+
+@frozen(kw_only=True)
+class TrackEquipment:
+    """O1.7: the equipment's reaches in positions."""
+
+    __toml_name__ = "equipment"
+    rule: Literal["O1.7"]
+    thrust_positions: int = bounds(1, 9)
+    uplink_range: int = bounds(0, 9)
+    barrier_range: int = bounds(0, 9)
+    phantom_from: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class TrackCombinations:
+    """O1.12: what a position counts as for O5 and O7, and a kick's range."""
+
+    __toml_name__ = "combinations"
+    rule: Literal["O1.12"]
+    hexes_per_position: int = bounds(1, 10)
+    kick_range: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class RangeBandsFile:
+    """data/range_bands.toml: every number of module O1, each table with its rule id."""
+
+    module: Literal["O1"]
+    track: TrackTable
+    moving: TrackMoving
+    equipment: TrackEquipment
+    combinations: TrackCombinations
+
+
 # --- elevation.toml (optional module O2) ----------------------------------------------------
 
 
@@ -1548,3 +1604,241 @@ class DetectionFile:
     visual_range: DetectionRange
     targeting: DetectionTargeting
     modifier: DetectionModifier
+
+
+# --- formations.toml (optional module O9) ---------------------------------------------------
+AbilityId = Literal["battle_plan", "breach_shot", "impossible_turn", "percussive_maintenance"]
+
+
+@frozen(kw_only=True)
+class FormationMembers:
+    """O9.2: the fewest members a formation needs."""
+
+    __toml_name__ = "members"
+    rule: Literal["O9.2"]
+    min: int = bounds(2, 10)
+
+
+@frozen(kw_only=True)
+class SphereRules:
+    """O9.4: Defensive Sphere."""
+
+    __toml_name__ = "sphere"
+    rule: Literal["O9.4"]
+    radius: int = bounds(1, 14)
+    pds_radius: int = bounds(1, 14)
+    extra_pds_rolls: int = bounds(0, 3)
+    mutual_cover: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class LineRules:
+    """O9.5: Attack Line."""
+
+    __toml_name__ = "line"
+    rule: Literal["O9.5"]
+    spacing: int = bounds(1, 14)
+    per_member: int = bounds(0, 100)
+    max: int = bounds(0, 100)
+    flanking: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ScreenRules:
+    """O9.6: Screening."""
+
+    __toml_name__ = "screen"
+    rule: Literal["O9.6"]
+    screens_min: int = bounds(1, 4)
+    screens_max: int = bounds(1, 4)
+    reach: int = bounds(1, 14)
+    lead: int = bounds(0, 14)
+    spread: int = bounds(1, 14)
+    bonus: int = bounds(0, 100)
+    flanking: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DispersedRules:
+    """O9.7: Dispersed."""
+
+    __toml_name__ = "dispersed"
+    rule: Literal["O9.7"]
+    spacing: int = bounds(1, 14)
+    crossfire: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class CommandRow:
+    """O9.8: how many abilities a pilot of this Tactics holds."""
+
+    __toml_name__ = "command"
+    rule: Literal["O9.8"]
+    tactics_min: int = bounds(1, 10)
+    tactics_max: int = bounds(1, 10)
+    abilities: int = bounds(0, 4)
+
+
+@frozen(kw_only=True)
+class Ability:
+    """O9.9: one once-per-battle ability (FR's captain), in the AI's priority order (O9.8)."""
+
+    __toml_name__ = "ability"
+    rule: str
+    id: AbilityId
+    name: str
+    captain: str
+    ap: int = bounds(0, 4)
+
+
+@frozen(kw_only=True)
+class BreachShotRules:
+    __toml_name__ = "breach_shot"
+    rule: Literal["O9.9a"]
+    component_high: int = bounds(0, 99)
+
+
+@frozen(kw_only=True)
+class BattlePlanRules:
+    __toml_name__ = "battle_plan"
+    rule: Literal["O9.9b"]
+    bonus: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class MaintenanceRules:
+    __toml_name__ = "percussive_maintenance"
+    rule: Literal["O9.9c"]
+    vent_multiplier: int = bounds(1, 10)
+
+
+@frozen(kw_only=True)
+class FormationAi:
+    __toml_name__ = "ai"
+    rule: Literal["O9.11"]
+    dodge_percent: int = bounds(1, 100)
+
+
+@frozen(kw_only=True)
+class FormationsFile:
+    """data/formations.toml: every number of module O9, each table with its rule id."""
+
+    module: Literal["O9"]
+    members: FormationMembers
+    sphere: SphereRules
+    line: LineRules
+    screen: ScreenRules
+    dispersed: DispersedRules
+    command: tuple[CommandRow, ...]
+    ability: tuple[Ability, ...]
+    breach_shot: BreachShotRules
+    battle_plan: BattlePlanRules
+    percussive_maintenance: MaintenanceRules
+    ai: FormationAi
+
+    def slots(self, tactics: int) -> int:
+        """O9.8: the abilities a pilot of `tactics` holds."""
+        for row in self.command:
+            if row.tactics_min <= tactics <= row.tactics_max:
+                return row.abilities
+        return 0
+
+    def ability_of(self, ability_id: str) -> Ability:
+        for a in self.ability:
+            if a.id == ability_id:
+                return a
+        raise KeyError(ability_id)
+
+
+# --- objectives.toml (optional module O11) ----------------------------------------------------
+
+
+#: What an O11.2 entry may need besides a module: nothing, or a hex map (not O1's bands).
+OBJECTIVE_NEEDS: tuple[str, ...] = ("none", "map")
+
+
+@frozen(kw_only=True)
+class ObjectiveDraw:
+    """O11.1: how many secondary objectives a contract draws, and the hidden one's chance."""
+
+    __toml_name__ = "draw"
+    rule: Literal["O11.1"]
+    secondary_low: int = bounds(0, 8)
+    secondary_high: int = bounds(0, 8)
+    low_max: int = bounds(1, 5)
+    hidden_chance: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ObjectiveKind:
+    """O11.2: one entry of the catalogue, its bonus (percent of C) and the module it needs."""
+
+    __toml_name__ = "objective"
+    id: Literal["OB1", "OB2", "OB3", "OB4", "OB5", "OB6", "OB7", "OB8"]
+    name: str
+    rule: Literal["O11.2"]
+    bonus: int = bounds(0, 100)
+    needs: str  # "none", "map" (a hex map) or a module id (OBJECTIVE_NEEDS)
+    text: str
+    round: int = bounds(0, 60, default=0)
+    radius: int = bounds(0, 10, default=0)
+    armour_percent: int = bounds(0, 100, default=0)
+
+
+@frozen(kw_only=True)
+class ObjectiveCuts:
+    """O11.3: the pay cuts, percent of C."""
+
+    __toml_name__ = "cuts"
+    rule: Literal["O11.3"]
+    collateral: int = bounds(0, 100)
+    collateral_max: int = bounds(0, 100)
+    ally_lost: int = bounds(0, 100)
+    neutral_killed: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class MissionCostRates:
+    """O11.5: credits per point, and the points of structure, shots by size and equipment."""
+
+    __toml_name__ = "costs"
+    rule: Literal["O11.5"]
+    credits_per_point: int = bounds(0, 10000)
+    structure: int = bounds(0, 100)
+    small: int = bounds(0, 100)
+    medium: int = bounds(0, 100)
+    large: int = bounds(0, 100)
+    equipment_use: int = bounds(0, 100)
+
+    def tier(self, size: str) -> int:
+        """The points of one shot of a weapon of hardpoint `size` (FM tiers I-III)."""
+        value: int = getattr(self, size)
+        return value
+
+
+@frozen(kw_only=True)
+class DebtRules:
+    """O11.7: the lowest credits a deployment may leave."""
+
+    __toml_name__ = "debt"
+    rule: Literal["O11.7"]
+    floor: int = bounds(-10_000_000, 0)
+
+
+@frozen(kw_only=True)
+class ObjectivesFile:
+    """data/objectives.toml: every number of module O11, each table with its rule id."""
+
+    module: Literal["O11"]
+    draw: ObjectiveDraw
+    objective: tuple[ObjectiveKind, ...]
+    cuts: ObjectiveCuts
+    costs: MissionCostRates
+    debt: DebtRules
+
+    def kind(self, objective_id: str) -> ObjectiveKind:
+        """The O11.2 row of an objective id (KeyError if none)."""
+        for row in self.objective:
+            if row.id == objective_id:
+                return row
+        raise KeyError(objective_id)

@@ -11,7 +11,7 @@ the family's tables: `HANDLERS` (joined by `game.py`) and `CHECKS` (the same che
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Final, TypeVar
 
 import attrs
 
@@ -20,8 +20,10 @@ from ..core import Accepted, Check, Checks, Command, Event, Handlers, Outcome, R
 from ..dice import Dice
 from ..hexgrid import Hex, distance
 from ..model import GameState
-from . import detection, elevation, facing, moving_fire, stats
+from . import detection, elevation, facing, formations, moving_fire, stats, track
 from .commands import (
+    AssignAbilities,
+    AutoAssign,
     AutoDeploy,
     Brace,
     CalledShot,
@@ -29,13 +31,16 @@ from .commands import (
     EndActivation,
     FireGroup,
     FireStructure,
+    Hold,
     Move,
     Overwatch,
     Pivot,
     ResetDeployment,
+    SetFormation,
     Sprint,
     StartBattle,
     Turn,
+    UseAbility,
     UseEquipment,
     Vent,
     Withdraw,
@@ -48,15 +53,16 @@ from .events import (
     Braced,
     Deployed,
     EquipmentUsed,
+    Held,
     Moved,
     OverwatchSet,
     Vented,
 )
-from .firing import check_fire, check_overwatch, check_simple, do_fire
+from .firing import check_fire_order, check_overwatch, check_simple, do_fire
 from .flow import advance, end_battle, start_round
 from .movement import check_move, do_move
 from .smoke import check_smoke, lay_smoke
-from .state import Battle, Unit, Uplink, friendly
+from .state import Battle, Side, Unit, Uplink, friendly
 from .stats import ap_costs
 from .structures import check_fire_structure, entry_refusal, fire_structure
 from .third_parties import allies_leave, place_allies
@@ -126,6 +132,8 @@ def _equipment_refusal(
             return "the legs are destroyed: this frame cannot jump"
         if hex_ is None:
             return f"{item.name} needs a hex to land on"
+        if track.on(battle):  # O1.7: one position, no passing
+            return track.check_thrust(battle, unit, hex_)
         if not battle.map.contains(hex_) or hex_ == unit.pos:
             return f"hex {hex_.q},{hex_.r} is not a place to land"
         taken = (
@@ -165,12 +173,21 @@ def _equipment_refusal(
     if item.effect == "designate":
         if not battle.may_attack(unit.side, target.side):
             return "the uplink designates an enemy"
+        if track.on(battle):  # O1.7
+            reach = catalog().range_bands.equipment.uplink_range
+            if distance(unit.pos, target.pos) > reach:
+                return f"{target.label} is beyond range {reach} ({track.band_name(reach)})"
+            return None
         if elevation.attack_distance(battle, unit.pos, target.pos) > item.range:
             return f"{target.label} is beyond {item.range} hexes"
         return detection.attack_refusal(battle, unit, target)  # O8.5: the user must detect it
     if item.effect == "barrier":
         if not friendly(target.side, unit.side):  # O10.2: an allied lance's frame too
             return "the barrier shields an ally (or yourself)"
+        if track.on(battle):  # O1.7: the same position
+            if distance(unit.pos, target.pos) > catalog().range_bands.equipment.barrier_range:
+                return f"{target.label} is not at the same position"
+            return None
         if distance(unit.pos, target.pos) > item.range:
             return f"{target.label} is not adjacent"
         return None
@@ -192,7 +209,7 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange
     ]
     if item.effect == "jump":
         assert cmd.hex is not None and unit.pos is not None
-        there = battle.occupant(cmd.hex)
+        there = None if track.on(battle) else battle.occupant(cmd.hex)  # O1: positions shared
         if there is not None:  # O8.8: an undetected enemy on the landing hex: it stays put
             user = attrs.evolve(user, bumped=(*user.bumped, there.id))
             events.append(
@@ -203,17 +220,19 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange
         lands = facing.named(cmd.facing) if cmd.facing else unit.facing  # O4.4 (ruling O4a)
         assert not isinstance(lands, str)
         user = attrs.evolve(user, pos=cmd.hex, facing=lands)
-        user = moving_fire.count_move(battle, user, distance(unit.pos, cmd.hex))  # O5.1
-        events.append(
-            Moved(
-                unit=unit.id,
-                mode="jump",
-                path=(unit.pos, cmd.hex),
-                energy=0,
-                pullback=False,
-                facing=lands,
-            )
+        steps = track.hexes(battle, distance(unit.pos, cmd.hex))  # O1.12: a position is 3
+        user = moving_fire.count_move(battle, user, steps)  # O5.1
+        jumped = Moved(
+            unit=unit.id,
+            mode="jump",
+            path=(unit.pos, cmd.hex),
+            energy=0,
+            pullback=False,
+            facing=lands,
         )
+        if track.on(battle):  # O1.11
+            jumped = attrs.evolve(jumped, start=track.position(unit.pos), end=cmd.hex.q)
+        events.append(jumped)
         return battle.with_unit(user), events
     if item.effect == "ecm":
         return battle.with_unit(attrs.evolve(user, ecm_active=True)), events
@@ -233,11 +252,19 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange
 
 
 # ---- deployment (§6.3) ------------------------------------------------------------------
+#: O1.3: range-band battles place nobody; `start-battle` begins them.
+NO_DEPLOYMENT: Final = (
+    "a range-band battle has no deployment: every frame starts on its line (O1.3)"
+)
+
+
 def check_deploy(battle: Battle, unit_id: str, hex_: Hex, facing_name: str = "") -> str | None:
     """§6.3; O4.1: the player may name the facing (a placed frame may be turned where it
     stands)."""
     if battle.phase != "deployment":
         return "deployment is over"
+    if track.on(battle):
+        return NO_DEPLOYMENT
     try:
         unit = battle.unit(unit_id)
     except KeyError:
@@ -294,6 +321,8 @@ def check_withdraw(unit: Unit) -> str | None:
 
 
 def check_reset(battle: Battle) -> str | None:
+    if track.on(battle):
+        return NO_DEPLOYMENT
     if not any(u.pos is not None for u in battle.side_units("player")):
         return "no frame is placed yet"
     return None
@@ -435,9 +464,14 @@ def _start(state: GameState, cmd: StartBattle) -> Outcome:
     dice = Dice(state.rng)
     battle, placed = place_allies(state.battle)  # O10.4: after the player's deployment
     battle = attrs.evolve(battle, phase="combat")
+    started: list[Event] = [*placed, BattleStarted(round=1)]
+    if formations.on(battle):  # O9.8: the AI's commanders, from the `ai` stream
+        for info in battle.sides:
+            if info.ai:
+                battle, assigned = formations.assign_side(battle, info.side, dice)
+                started.extend(assigned)
     battle, events = start_round(battle, dice)
     battle, seen = detection.update(battle, events)  # O8: the first contacts
-    started: list[Event] = [*placed, BattleStarted(round=1)]
     return Accepted(
         attrs.evolve(state, battle=battle, rng=dice.state()), (*started, *events, *seen)
     )
@@ -481,11 +515,86 @@ def _turn(battle: Battle, unit: Unit, cmd: Turn, dice: Dice) -> BattleChange | s
 
 
 def _fire(battle: Battle, unit: Unit, cmd: FireGroup, dice: Dice) -> BattleChange | str:
-    return do_fire(battle, unit, cmd.group, cmd.target, None, dice)
+    return do_fire(battle, unit, cmd.group, cmd.target, None, dice, cmd.breach)
 
 
 def _called(battle: Battle, unit: Unit, cmd: CalledShot, dice: Dice) -> BattleChange | str:
-    return do_fire(battle, unit, cmd.group, cmd.target, cmd.location, dice)
+    return do_fire(battle, unit, cmd.group, cmd.target, cmd.location, dice, cmd.breach)
+
+
+# ---- O9: formations and commanders -------------------------------------------------------
+def _order_gate(state: GameState) -> tuple[Battle, Side] | str:
+    """O9.1: a formation order is given in deployment (the player's side) or in an own
+    activation (the acting frame's side)."""
+    battle = _battle_gate(state)
+    if isinstance(battle, str):
+        return battle
+    if battle.phase == "deployment":
+        return battle, "player"
+    gate = _action_gate(state)
+    return gate if isinstance(gate, str) else (gate[0], gate[1].side)
+
+
+def _formation_refusal(state: GameState, cmd: SetFormation) -> str | None:
+    gate = _order_gate(state)
+    if isinstance(gate, str):
+        return gate
+    return formations.check_order(gate[0], gate[1], cmd.formation, cmd.screens)
+
+
+def _formation(state: GameState, cmd: SetFormation) -> Outcome:
+    reason = _formation_refusal(state, cmd)
+    gate = _order_gate(state)
+    if reason or isinstance(gate, str):
+        return Refused(reason or str(gate))
+    battle, side = gate
+    battle, events = formations.set_order(battle, side, cmd.formation, cmd.screens)
+    return Accepted(attrs.evolve(state, battle=battle), tuple(events))
+
+
+def check_assign(battle: Battle, unit_id: str, abilities: tuple[str, ...]) -> str | None:
+    """O9.8: the player assigns the abilities of their own frames' pilots in deployment."""
+    try:
+        unit = battle.unit(unit_id)
+    except KeyError:
+        return f"no frame {unit_id!r}"
+    if unit.side != "player":
+        return f"{unit.label} is not yours to command"
+    return formations.check_assign(battle, unit, abilities)
+
+
+def _assign(battle: Battle, cmd: AssignAbilities) -> BattleChange | str:
+    reason = check_assign(battle, cmd.unit, cmd.abilities)
+    if reason:
+        return reason
+    return formations.assign(battle, cmd.unit, cmd.abilities)
+
+
+def check_auto_assign(battle: Battle) -> str | None:
+    if not formations.on(battle):
+        return "commanders are optional rule O9, not in this battle's rules"
+    if not any(formations.slots(u.pilot.tactics) for u in battle.side_units("player")):
+        return "no pilot's Tactics earns an ability (3 or more)"
+    return None
+
+
+def _auto_assign(state: GameState, cmd: AutoAssign) -> Outcome:
+    battle = _deployment_gate(state)
+    if isinstance(battle, str):
+        return Refused(battle)
+    reason = check_auto_assign(battle)
+    if reason:
+        return Refused(reason)
+    dice = Dice(state.rng)
+    battle, events = formations.assign_side(battle, "player", dice)
+    return Accepted(attrs.evolve(state, battle=battle, rng=dice.state()), tuple(events))
+
+
+def _ability(battle: Battle, unit: Unit, cmd: UseAbility, dice: Dice) -> BattleChange | str:
+    reason = formations.check_ability(battle, unit, cmd.ability)
+    if reason:
+        return reason
+    return formations.use_ability(battle, unit, cmd.ability, vent_amount(unit))
 
 
 def _fire_at(battle: Battle, unit: Unit, cmd: FireStructure, dice: Dice) -> BattleChange | str:
@@ -530,6 +639,22 @@ def _end_activation(
     ]
 
 
+def check_hold(battle: Battle) -> str | None:
+    """O1.4: Hold is the track's; on a map a frame ends its activation instead."""
+    if not track.on(battle):
+        return "hold is a range-band battle action (O1): end the activation instead"
+    return None
+
+
+def _hold(battle: Battle, unit: Unit, cmd: Hold, dice: Dice) -> BattleChange | str:
+    reason = check_hold(battle)
+    if reason:
+        return reason
+    assert unit.pos is not None
+    held = Held(unit=unit.id, position=track.position(unit.pos))
+    return battle.with_unit(attrs.evolve(unit, ap=0)), [held, ActivationEnded(unit=unit.id)]
+
+
 def _withdraw(battle: Battle, unit: Unit, cmd: Withdraw, dice: Dice) -> BattleChange | str:
     reason = check_withdraw(unit)
     if reason:
@@ -557,7 +682,12 @@ HANDLERS: Handlers = {
     Pivot: _action_handler(_pivot),
     Turn: _action_handler(_turn),
     EndActivation: _action_handler(_end_activation),
+    Hold: _action_handler(_hold),
     Withdraw: _action_handler(_withdraw),
+    SetFormation: _formation,
+    AssignAbilities: _deployment_handler(_assign),
+    AutoAssign: _auto_assign,
+    UseAbility: _action_handler(_ability),
 }
 
 
@@ -606,11 +736,11 @@ def _turn_refusal(b: Battle, u: Unit, c: Turn) -> str | None:
 
 
 def _fire_refusal(b: Battle, u: Unit, c: FireGroup) -> str | None:
-    return _why(check_fire(b, u, c.group, c.target, None))
+    return _why(check_fire_order(b, u, c.group, c.target, None, c.breach))
 
 
 def _called_refusal(b: Battle, u: Unit, c: CalledShot) -> str | None:
-    return _why(check_fire(b, u, c.group, c.target, c.location))
+    return _why(check_fire_order(b, u, c.group, c.target, c.location, c.breach))
 
 
 def _fire_at_refusal(b: Battle, u: Unit, c: FireStructure) -> str | None:
@@ -637,8 +767,24 @@ def _end_refusal(b: Battle, u: Unit, c: EndActivation) -> str | None:
     return None
 
 
+def _hold_refusal(b: Battle, u: Unit, c: Hold) -> str | None:
+    return check_hold(b)
+
+
 def _withdraw_refusal(b: Battle, u: Unit, c: Withdraw) -> str | None:
     return check_withdraw(u)
+
+
+def _assign_refusal(b: Battle, c: AssignAbilities) -> str | None:
+    return check_assign(b, c.unit, c.abilities)
+
+
+def _auto_assign_refusal(b: Battle, c: AutoAssign) -> str | None:
+    return check_auto_assign(b)
+
+
+def _ability_refusal(b: Battle, u: Unit, c: UseAbility) -> str | None:
+    return formations.check_ability(b, u, c.ability)
 
 
 #: The reason each battle command would be refused now, without stepping (`game.refusal`).
@@ -659,5 +805,10 @@ CHECKS: Checks = {
     Pivot: _action_check(_pivot_refusal),
     Turn: _action_check(_turn_refusal),
     EndActivation: _action_check(_end_refusal),
+    Hold: _action_check(_hold_refusal),
     Withdraw: _action_check(_withdraw_refusal),
+    SetFormation: _formation_refusal,
+    AssignAbilities: _deployment_check(_assign_refusal),
+    AutoAssign: _deployment_check(_auto_assign_refusal),
+    UseAbility: _action_check(_ability_refusal),
 }

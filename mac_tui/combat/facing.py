@@ -5,19 +5,22 @@ Every function here answers as the core game does while the battle's ruleset lea
 modules can call it unconditionally. Numbers come from `data/facing.toml` (`catalog().facing`);
 the geometry (G1-G4, the O4.7 arcs) is `hexgrid.arc`.
 
-* O4.1 `default_facing` (deployment), `DIRECTION_NAMES` / `direction` (the text of a facing).
-* O4.2 `move_facings` (the last step's direction or one hexside either side).
-* O4.3 `reverse_directions` (the directions a reverse Move steps in).
-* O4.5/O4.6 `pivot_facings`, the `Pivoted` and `Turned` events.
-* O4.7 `attack_arc` (the arc of the target an attacker stands in).
-* O4.8 `bears` (a weapon's mount arc holds the target hex).
+* O4.1 `default_facing` (deployment, O10's sides too), `DIRECTION_NAMES` / `direction` /
+  `named` (the text of a facing).
+* O4.2 `move_facings`, `end_facing` (the last step's direction or one hexside either side).
+* O4.3 `reverse_directions`, `move_refusal` (the directions a reverse Move steps in).
+* O4.5/O4.6 `pivot_facings`, `check_pivot`, `check_turn`, the `Pivoted` and `Turned` events.
+* O4.7 `attack_arc`, `arc_from` (the arc of the target an attacker stands in).
+* O4.8 `bears`, `bears_from`, `mount_arcs` (a weapon's mount arc holds the target hex).
 * O4.9 `rear_bonus` (the `rear` entry) and `hit_weights` (the hit location table by arc).
+* What-ifs for the threat view: `turned_toward`, `free_facings`.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+import attrs
 from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, catalog
@@ -32,20 +35,34 @@ from .state import Battle, Side, Unit, WeaponState
 __all__ = [
     "DIRECTION_NAMES",
     "O4",
+    "OFF",
     "Pivoted",
     "Turned",
+    "arc_from",
+    "arc_words",
     "attack_arc",
     "bears",
+    "bears_from",
+    "check_pivot",
+    "check_turn",
+    "data",
     "default_facing",
     "direction",
+    "end_facing",
     "facing_name",
+    "free_facings",
     "hit_weights",
+    "mount_arcs",
     "move_facings",
+    "move_refusal",
+    "named",
     "on",
     "pivot_facings",
     "rear_bonus",
     "reverse_directions",
+    "spread",
     "step_direction",
+    "turned_toward",
 ]
 
 #: The module's id in a ruleset.
@@ -208,6 +225,23 @@ def check_turn(battle: Battle, unit: Unit, name: str, ap: int, energy_left: int)
     if d == unit.facing:
         return f"{unit.label} already faces {facing_name(d)}"
     return None
+
+
+def turned_toward(battle: Battle, unit: Unit, at: Hex, options: tuple[int, ...], x: Hex) -> Unit:
+    """`unit` standing at `at` facing the first of `options` (its possible facings) that holds
+    `x` in its front arc, else the first of them (a what-if for the threat view: an enemy
+    turns its guns on the frame it means to hit). The unit itself with O4 off."""
+    if not on(battle) or unit.facing is None or not options:
+        return unit
+    best = next((f for f in options if arc(at, f, x) == "front"), options[0])
+    return unit if best == unit.facing else attrs.evolve(unit, facing=best)
+
+
+def free_facings(unit: Unit) -> tuple[int, ...]:
+    """The facings a frame can take with no AP: its own, and the free pivot's while unspent."""
+    if unit.facing is None:
+        return ()
+    return (unit.facing, *(() if unit.pivoted else pivot_facings(unit.facing)))
 
 
 # ---- O4.7, O4.8 arcs ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from ..catalog import catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance
-from . import detection, elevation, moving_fire, stats, stun
+from . import detection, elevation, formations, moving_fire, stats, stun
 from .events import (
     ActivationEnded,
     ActivationStarted,
@@ -20,6 +20,7 @@ from .events import (
     StressChanged,
 )
 from .firing import resolve_overwatch
+from .objectives import round_closed
 from .state import SIDES, Battle, Result, Side, Unit
 from .structures import environment
 from .third_parties import allies_leave, leave, segment_rank, third_sides
@@ -129,6 +130,8 @@ def start_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
     if detection.on(battle):  # O8.2 (a), set at the phase-1 refresh
         battle, hot = detection.refresh_radiating(battle)
         events.extend(hot)
+    battle, checked = formations.check_round(battle)  # step 2b (O0.10): O9.2
+    events.extend(checked)
     return _next_activation(battle, dice, events)
 
 
@@ -145,9 +148,9 @@ def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
     unit = battle.active_unit
     if unit is None:
         return battle, []
-    # R11: Countermeasures last until the frame's next activation.
-    if unit.ecm_active:
-        unit = attrs.evolve(unit, ecm_active=False)
+    # R11: Countermeasures last until the frame's next activation; O9.9d an Impossible Turn.
+    if unit.ecm_active or unit.dodging:
+        unit = attrs.evolve(unit, ecm_active=False, dodging=False)
     # O5.1: the count of hexes starts again; O7.1: a kick again; O7.6: the stun's clock runs
     if unit.moved_hexes or unit.kicked:
         unit = attrs.evolve(unit, moved_hexes=0, kicked=False)
@@ -211,6 +214,9 @@ def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle
 
     battle, more = resolve_overwatch(battle, dice)
     events.extend(more)
+    if battle.objectives:  # O11.2 OB5: the objective hex held at the end of the round
+        battle, more = round_closed(battle)
+        events.extend(more)
     battle, more = stun.check_threshold(battle)  # O7.7 after overwatch's hits
     events.extend(more)
     battle, more = check_end(battle)

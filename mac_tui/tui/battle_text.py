@@ -34,6 +34,7 @@ from ..combat.events import (
     BattleStarted,
     EquipmentUsed,
     GroupFired,
+    Held,
     Moved,
     RoundStarted,
     SideWithdrew,
@@ -41,6 +42,16 @@ from ..combat.events import (
     WeaponSkipped,
 )
 from ..combat.facing import arc_words
+from ..combat.formations import (
+    AbilitiesAssigned,
+    AbilityUsed,
+    Dodged,
+    FormationChecked,
+    FormationSet,
+    ability_name,
+    formation_name,
+)
+from ..combat.objectives import MissionCosts, ObjectiveMet
 from ..combat.state import Battle
 from ..combat.structures import StructureAttacked
 from ..game import Event
@@ -53,8 +64,10 @@ from .battle_words import (
     withdrawal_words,
 )
 from .glyphs import Glyphs, glyphs, plain
+from .widgets.hex_picture import OBJECTIVE
 
-QUIET = (ActivationEnded, BattleStarted)  # the pane leaves these out: the lines around say it
+#: The pane leaves these out: the lines around say it (O9.9d: the shot says "dodged").
+QUIET = (ActivationEnded, BattleStarted, Dodged)
 INDENTED = (Attacked, WeaponSkipped, StressChanged)  # under the line that explains them
 RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
 
@@ -96,6 +109,8 @@ class Narrator:
         """The lines of one event (none for a quiet one when `quiet`)."""
         if quiet and isinstance(event, QUIET):
             return []
+        if isinstance(event, AbilitiesAssigned) and self.sides.get(event.unit) != "player":
+            return []  # O9.8: the other side's commanders stay face down until used
         words = _WORDS.get(type(event))
         text = (
             words(self, event) if words is not None else engine_text(self.battle, event.describe())
@@ -117,6 +132,13 @@ class Narrator:
         return f"{self.name(e.unit)} acts: {e.ap} AP, energy {e.energy} with overload"
 
     def moved(self, e: Moved) -> str:
+        if e.start is not None and e.end is not None:  # O1: along the track
+            how = {"move": "moves", "sprint": "sprints", "jump": "thrusts"}.get(e.mode, e.mode)
+            back = ", pulling back" if e.pullback else ""
+            return (
+                f"{self.name(e.unit)} {how} from position {e.start} to {e.end} "
+                f"({e.energy} energy{back})"
+            )
         how = {"move": "moves", "sprint": "sprints", "jump": "jumps"}.get(e.mode, e.mode)
         steps = plural(len(e.path) - 1, "hex", "hexes")
         back = ", pulling back" if e.pullback else ""
@@ -128,6 +150,9 @@ class Narrator:
             how = "backs up"
         faces = "" if e.facing is None else f", facing {FACING_NAMES[e.facing]}"  # O4.10
         return f"{self.name(e.unit)} {how} {steps} to {end}{route}{faces} ({e.energy} energy{back})"
+
+    def held(self, e: Held) -> str:
+        return f"{self.name(e.unit)} holds at position {e.position}"
 
     def skipped(self, e: WeaponSkipped) -> str:
         return f"{self.weapon(e.weapon)} of {self.name(e.unit)} holds fire: {e.reason}"
@@ -161,9 +186,15 @@ class Narrator:
         # A called shot lands where it was called: the damage's first location says where.
         hit = "called hit" if r.called is not None else "hit"
         words = [f"critical {hit}" if r.critical else hit]
+        if r.dodged:  # O9.9d
+            return f"{head}: {hit}, dodged by an Impossible Turn"
         if r.intercepted:
             words.append("intercepted by Point Defense")
+            if r.shared_pds is not None:  # O9.4
+                words.append(f"of {self.name(r.shared_pds)} (Defensive Sphere)")
             return f"{head}: {' '.join(words)}"
+        if r.breach:  # O9.9a
+            words.append("(Breach Shot: through the armour)")
         text = " ".join(words)
         if r.damage is not None:
             text += " " + self.damage(r.damage)
@@ -206,11 +237,52 @@ class Narrator:
         at = f" to {hex_name(e.hex)}" if e.hex else ""
         return f"{self.name(e.unit)} uses {item_name(e.equipment)}{on}{at} ({e.energy} energy)"
 
+    # ---- optional module O9 ----------------------------------------------------------------
+    def side(self, side: str) -> str:
+        return "Your lance" if side == "player" else "The enemy"
+
+    def formation_set(self, e: FormationSet) -> str:
+        screens = ", ".join(self.name(s) for s in e.screens)
+        named = f" (screens {screens})" if screens else ""
+        return f"{self.side(e.side)} orders {formation_name(e.formation)}{named}"
+
+    def formation_checked(self, e: FormationChecked) -> str:
+        if e.formation == "none":
+            return f"{self.side(e.side)} holds no formation"
+        verdict = "in effect" if e.met else "not formed"
+        reason = re.sub(r"\b[PE]\d+\b", lambda m: self.name(m.group(0)), e.reason)
+        return f"{self.side(e.side)}: {formation_name(e.formation)} {verdict} ({reason})"
+
+    def abilities_assigned(self, e: AbilitiesAssigned) -> str:
+        held = ", ".join(ability_name(a) for a in e.abilities) or "no ability"
+        return f"{self.name(e.unit)} commands: {held}"
+
+    def ability_used(self, e: AbilityUsed) -> str:
+        text = f"{self.name(e.unit)} uses {ability_name(e.ability)}"
+        if e.ability == "percussive_maintenance":
+            text += f": vents {e.vented} stress (now {e.stress})"
+        return text
+
+    def dodged(self, e: Dodged) -> str:
+        return f"{self.name(e.unit)} dodges {self.name(e.attacker)}'s {self.weapon(e.weapon)}"
+
     def withdrew(self, e: SideWithdrew) -> str:
         who = {"enemy": "The enemy", "ally": "The allied lance", "neutral": "The neutrals"}.get(
             e.side, "Your lance"
         )
         return f"{who} withdraws: its rule is that it {withdrawal_words(e.rule)}"
+
+    def objective_met(self, e: ObjectiveMet) -> str:
+        kind = catalog().objectives.kind(e.id)
+        what = "Hidden objective revealed and met" if e.hidden else "Objective met"
+        return f"{what}: {kind.name} +{kind.bonus}% ({kind.text}), round {e.round}"
+
+    def mission_costs(self, e: MissionCosts) -> str:
+        small, medium, large = e.shots
+        return (
+            f"Mission costs {e.credits:,} cr: {e.structure} structure lost, shots {small} "
+            f"small / {medium} medium / {large} large, {plural(e.equipment, 'equipment use')}"
+        )
 
     def ended(self, e: BattleEnded) -> str:
         result = RESULTS.get(e.result, e.result.upper())
@@ -258,6 +330,7 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     RoundStarted: Narrator.round_started,
     ActivationStarted: Narrator.activation_started,
     Moved: Narrator.moved,
+    Held: Narrator.held,
     WeaponSkipped: Narrator.skipped,
     GroupFired: Narrator.group_fired,
     Attacked: Narrator.attacked,
@@ -266,7 +339,33 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     SideWithdrew: Narrator.withdrew,
     BattleEnded: Narrator.ended,
     Fell: Narrator.fell,
+    ObjectiveMet: Narrator.objective_met,
+    MissionCosts: Narrator.mission_costs,
+    FormationSet: Narrator.formation_set,
+    FormationChecked: Narrator.formation_checked,
+    AbilitiesAssigned: Narrator.abilities_assigned,
+    AbilityUsed: Narrator.ability_used,
+    Dodged: Narrator.dodged,
 }
+
+
+def objectives_line(battle: Battle, ascii_glyphs: bool) -> str:
+    """O11: the battle's objectives for the log's head: each known one with its bonus and
+    what meets it (OB5's hex and OB6's building by name and mark), a hidden one as `?`."""
+    cat = catalog().objectives
+    mark = OBJECTIVE[0 if ascii_glyphs else 1]
+    parts = []
+    for o in battle.objectives:
+        if o.hidden and not o.met:
+            parts.append("? (hidden)")
+            continue
+        kind = cat.kind(o.id)
+        where = f" {mark} {hex_name(o.hex)}" if o.hex is not None else ""
+        done = ", met" if o.met else ""
+        parts.append(f"{kind.name} +{kind.bonus}%{where} ({kind.text}{done})")
+    g = glyphs(ascii_glyphs)
+    text = "Objectives: " + f" {g.sep} ".join(parts)
+    return plain(text) if ascii_glyphs else text
 
 
 def log_lines(battle: Battle | None, events: Sequence[Event], *, ascii_glyphs: bool) -> list[str]:

@@ -29,13 +29,16 @@ from ....combat.commands import (
     EndActivation,
     FireGroup,
     FireStructure,
+    Hold,
     Move,
     Overwatch,
     Pivot,
     ResetDeployment,
+    SetFormation,
     Sprint,
     StartBattle,
     Turn,
+    UseAbility,
     UseEquipment,
     Vent,
     Withdraw,
@@ -43,6 +46,7 @@ from ....combat.commands import (
 from ....combat.refusals import order_refusal, reverse_refusal
 from ....combat.state import Battle
 from ....game import Command
+from . import commanders
 from .modes import (
     AI_MODES,
     PLAYER_MODES,
@@ -216,11 +220,11 @@ ROWS: tuple[BattleAction, ...] = (
     # O4: facing and arcs (hidden unless the battle plays O4)
     BattleAction(
         "reverse",
-        "b",
+        "B",
         "act_mode('reverse')",
-        "Reverse move",
+        "Reverse move (back up)",
         COMBAT,
-        "Back",
+        "",  # off the bar: with the O4 keys it would not fit two lines at 80 columns
         _reverse_offered,
         why=_reverse_why,
         module="O4",
@@ -249,7 +253,7 @@ ROWS: tuple[BattleAction, ...] = (
     ),
     BattleAction(
         "turn",
-        "u",
+        "T",
         "turn",
         "Turn (1 AP)",
         COMBAT,
@@ -261,6 +265,17 @@ ROWS: tuple[BattleAction, ...] = (
     BattleAction("face_left", "comma", "face(1)", "Facing left", FACING_PICKS, module="O4"),
     BattleAction("face_right", "full_stop", "face(-1)", "Facing right", FACING_PICKS, module="O4"),
     _act("end", "x", "End", "End activation", EndActivation),
+    BattleAction(
+        "hold",
+        "z",
+        "hold",
+        "Hold",
+        COMBAT,
+        "Hold",
+        offers(Hold),
+        why=engine_says(Hold),
+        module="O1",
+    ),
     _act("withdraw", "w", "Withdraw", "Withdraw", Withdraw),
     BattleAction(
         "threat",
@@ -315,6 +330,47 @@ ROWS: tuple[BattleAction, ...] = (
         "Start",
         offers(StartBattle),
         why=deployment_says(check_start),
+    ),
+    # optional module O9: formations and commanders (off the bars; the frame panel names them)
+    BattleAction(
+        "formation",
+        "F",
+        "formation",
+        "Formation order",
+        (Deploying, *COMBAT),
+        legal=offers(SetFormation),
+        why=commanders.formation_refusal,
+        module="O9",
+    ),
+    BattleAction(
+        "command",
+        "C",
+        "command",
+        "Pilot's abilities",
+        (Deploying,),
+        legal=lambda m: m.battle is not None and m.phase == "deployment",
+        why=commanders.command_refusal,
+        module="O9",
+    ),
+    BattleAction(
+        "ability",
+        "U",
+        "ability",
+        "Use an ability",
+        COMBAT,
+        legal=offers(UseAbility),
+        why=lambda mode, m: turn_refusal(mode, m) or commanders.ability_refusal(mode, m),
+        module="O9",
+    ),
+    BattleAction(
+        "breach",
+        "B",
+        "breach",
+        "Breach Shot",
+        AIMING,
+        legal=commanders.breach_offered,
+        why=commanders.breach_refusal,
+        module="O9",
     ),
     # aiming
     BattleAction("next_target", "tab", "next_target", "Next target", AIMING, show=True),
