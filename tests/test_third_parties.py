@@ -625,3 +625,20 @@ def test_an_ai_run_player_side_withdrawing_takes_the_allies_along() -> None:
     assert SideWithdrew(side="player", rule="at_50") in events
     assert SideLeft(side="ally", rule="player", frames=("A1",), round=1) in events
     assert battle.result == "withdrawal" and battle.unit("A1").left
+
+
+def test_snapshot_checks_of_third_parties() -> None:
+    """A loaded state is checked: third-party sides only with O10, a frame that left only of a
+    third party, grudges only against a present side, never of the neutrals, above 0."""
+    from mac_tui.snapshot import problems
+
+    units = (frame("P1"), side(frame("N1", col=5), "neutral"), frame("E1", "enemy", col=10))
+    good = o10(game(*units), grudges=(SideGrudge(side="player", amount=4),))
+    assert problems(good) == []
+    core = attrs.evolve(good, battle=attrs.evolve(bat(good), ruleset=()))
+    assert any("need optional module O10" in p for p in problems(core))
+    gone = attrs.evolve(good, battle=bat(good).with_unit(attrs.evolve(frame("P1"), left=True)))
+    assert any("leaves" in p for p in problems(gone))
+    for bad in (SideGrudge(side="neutral", amount=4), SideGrudge(side="player", amount=0)):
+        state = attrs.evolve(good, battle=attrs.evolve(bat(good), grudges=(bad,)))
+        assert problems(state), bad
