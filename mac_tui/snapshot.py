@@ -327,6 +327,12 @@ class _Checker:
         for i, u in enumerate(b.units):
             if u.side not in sides:
                 self.fail(f"{p}.units[{i}].side", f"{u.side!r} is not a side of the battle")
+            if u.left and u.side not in third:  # O10.6: only a third party leaves the map
+                self.fail(f"{p}.units[{i}].left", "only an allied or neutral frame leaves")
+        for i, g in enumerate(b.grudges):  # O10.5: grudges of the sides, never negative
+            if "neutral" not in sides or g.side not in sides or g.side == "neutral":
+                self.fail(f"{p}.grudges[{i}].side", f"no grudge against {g.side!r} here")
+            self.within(f"{p}.grudges[{i}].amount", g.amount, 1, None)
         before = len(self.found)
         ids = self.unique(f"{p}.units", (u.id for u in b.units), "unit")
         if len(self.found) > before:

@@ -23,7 +23,7 @@ from .firing import resolve_overwatch
 from .objectives import round_closed
 from .state import SIDES, Battle, Result, Side, Unit
 from .structures import environment
-from .third_parties import leave, segment_rank, third_sides
+from .third_parties import allies_leave, leave, segment_rank, third_sides
 
 
 def initiative(battle: Battle) -> tuple[str, ...]:
@@ -248,6 +248,9 @@ def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle
         if battle.side_info(side).ai and withdrawal_tripped(battle, side):
             events.append(SideWithdrew(side=side, rule=rule))
             result: Result = "victory" if side == "enemy" else "withdrawal"
+            if side == "player":  # O10.6: the allies go along
+                battle, gone = allies_leave(battle)
+                events.extend(gone)
             battle, more = _end(battle, result, f"the {side} side withdrew ({rule})")
             return battle, events + more
     for side in third_sides(battle):  # O10.6: a third party leaves, the battle goes on

@@ -45,9 +45,13 @@ def other_side(side: Side) -> Side:
     return "enemy" if side == "player" else "player"
 
 
+#: O10.2: the sides that fight together: the player's and its allies.
+PLAYER_SIDE: tuple[Side, Side] = ("player", "ally")
+
+
 def friendly(a: Side, b: Side) -> bool:
     """O10.2: the same side, or the player's side and its allies."""
-    return a == b or {a, b} == {"player", "ally"}
+    return a == b or (a in PLAYER_SIDE and b in PLAYER_SIDE)
 
 
 @frozen(kw_only=True)
@@ -352,11 +356,11 @@ class Battle:
         with O10 (O10.2, O10.5) the player's side and its allies fight the enemy, and the
         neutrals fight only the side they hold the grudge against (`grudge_target`), both
         ways."""
-        if friendly(a, b):
+        if a == b:
             return False
-        if "neutral" not in (a, b):
-            return True
-        return self.grudge_target() == (b if a == "neutral" else a)
+        if a == "neutral" or b == "neutral":
+            return self.grudge_target() == (b if a == "neutral" else a)
+        return not friendly(a, b)
 
     def may_attack(self, a: Side, b: Side) -> bool:
         """Whether a frame of side ``a`` may attack one of side ``b``: a frame it fights, and
