@@ -31,9 +31,11 @@ from .commands import (
     FireStructure,
     Move,
     Overwatch,
+    ReactionFire,
     ResetDeployment,
     Sprint,
     StartBattle,
+    Sweep,
     UseEquipment,
     Vent,
     Withdraw,
@@ -52,6 +54,7 @@ from .events import (
 from .firing import check_fire, check_overwatch, check_simple, do_fire
 from .flow import advance, end_battle, start_round
 from .movement import check_move, do_move
+from .reaction import arm_cone, arm_sweep, check_reaction_fire, check_sweep, interrupt
 from .smoke import check_smoke, lay_smoke
 from .state import Battle, Unit, Uplink
 from .stats import ap_costs
@@ -314,6 +317,9 @@ def _action_handler(
         if isinstance(gate, str):
             return Refused(gate)
         battle, unit = gate
+        if unit.sweep is not None and not isinstance(cmd, (Move, Sprint, Sweep)):
+            unit = attrs.evolve(unit, sweep=None)  # O6.6: no Move follows; the sweep lapses
+            battle = battle.with_unit(unit)
         dice = Dice(state.rng)
         out = fn(battle, unit, cmd, dice)
         if isinstance(out, str):
@@ -372,11 +378,19 @@ def _start(state: GameState, cmd: StartBattle) -> Outcome:
 
 
 def _move(battle: Battle, unit: Unit, cmd: Move, dice: Dice) -> BattleChange | str:
-    return do_move(battle, unit, cmd.hex, sprint=False)
+    return interrupt(do_move(battle, unit, cmd.hex, sprint=False), dice)  # O6.3, O6.6
 
 
 def _sprint(battle: Battle, unit: Unit, cmd: Sprint, dice: Dice) -> BattleChange | str:
-    return do_move(battle, unit, cmd.hex, sprint=True)
+    return interrupt(do_move(battle, unit, cmd.hex, sprint=True), dice)  # O6.3, O6.6
+
+
+def _reaction_fire(battle: Battle, unit: Unit, cmd: ReactionFire, dice: Dice) -> BattleChange | str:
+    return arm_cone(battle, unit, cmd.group, cmd.direction)  # O6.2
+
+
+def _sweep(battle: Battle, unit: Unit, cmd: Sweep, dice: Dice) -> BattleChange | str:
+    return arm_sweep(battle, unit, cmd.group)  # O6.6
 
 
 def _fire(battle: Battle, unit: Unit, cmd: FireGroup, dice: Dice) -> BattleChange | str:
@@ -417,7 +431,10 @@ def _vent(battle: Battle, unit: Unit, cmd: Vent, dice: Dice) -> BattleChange | s
 
 
 def _use(battle: Battle, unit: Unit, cmd: UseEquipment, dice: Dice) -> BattleChange | str:
-    return _do_equipment(battle, unit, cmd)
+    out = _do_equipment(battle, unit, cmd)
+    if isinstance(out, str) or not any(isinstance(e, Moved) for e in out[1]):
+        return out
+    return interrupt(out, dice)  # O6.3: a jump's landing hex
 
 
 def _end_activation(
@@ -446,6 +463,8 @@ HANDLERS: Handlers = {
     FireStructure: _action_handler(_fire_at),
     Brace: _action_handler(_brace),
     Overwatch: _action_handler(_overwatch),
+    ReactionFire: _action_handler(_reaction_fire),
+    Sweep: _action_handler(_sweep),
     Vent: _action_handler(_vent),
     UseEquipment: _action_handler(_use),
     EndActivation: _action_handler(_end_activation),
@@ -509,6 +528,14 @@ def _overwatch_refusal(b: Battle, u: Unit, c: Overwatch) -> str | None:
     return check_overwatch(u, c.group)
 
 
+def _reaction_refusal(b: Battle, u: Unit, c: ReactionFire) -> str | None:
+    return check_reaction_fire(b, u, c.group, c.direction)
+
+
+def _sweep_refusal(b: Battle, u: Unit, c: Sweep) -> str | None:
+    return check_sweep(b, u, c.group)
+
+
 def _vent_refusal(b: Battle, u: Unit, c: Vent) -> str | None:
     return check_vent(u)
 
@@ -538,6 +565,8 @@ CHECKS: Checks = {
     FireStructure: _action_check(_fire_at_refusal),
     Brace: _action_check(_brace_refusal),
     Overwatch: _action_check(_overwatch_refusal),
+    ReactionFire: _action_check(_reaction_refusal),
+    Sweep: _action_check(_sweep_refusal),
     Vent: _action_check(_vent_refusal),
     UseEquipment: _action_check(_use_refusal),
     EndActivation: _action_check(_end_refusal),

@@ -19,6 +19,7 @@ from .events import (
     StressChanged,
 )
 from .firing import resolve_overwatch
+from .reaction import lapse
 from .state import SIDES, Battle, Result, Side, Unit, other_side
 from .structures import environment
 
@@ -126,7 +127,11 @@ def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
     if unit.ecm_active:
         unit = attrs.evolve(unit, ecm_active=False)
         battle = battle.with_unit(unit)
-    return battle, [ActivationStarted(unit=unit.id, ap=unit.ap, energy=stats.energy_left(unit))]
+    unit, lapsed = lapse(unit, "activation")  # O6.2: an armed cone lapses unfired
+    if unit is not battle.active_unit:
+        battle = battle.with_unit(unit)
+    started = ActivationStarted(unit=unit.id, ap=unit.ap, energy=stats.energy_left(unit))
+    return battle, [*lapsed, started]
 
 
 def _next_activation(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle, list[Event]]:
@@ -232,6 +237,9 @@ def end_of_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
             reactor_hits=unit.reactor_hits + (1 if reactor_hit else 0),
             barrier=0,
         )
+        lapsed: list[Event] = []
+        if shutdown:  # O6.2: a frame that shuts down loses its armed cone
+            new, lapsed = lapse(new, "shutdown")
         if overload or dissipated or restarted or roll is not None or shutdown:
             events.append(
                 StressChanged(
@@ -245,6 +253,7 @@ def end_of_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
                     reactor_hit=reactor_hit,
                 )
             )
+        events.extend(lapsed)
         units.append(new)
     return attrs.evolve(battle, units=tuple(units), uplinks=()), events
 

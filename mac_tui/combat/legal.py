@@ -31,15 +31,19 @@ from .commands import (
     FireStructure,
     Move,
     Overwatch,
+    ReactionFire,
     ResetDeployment,
     Sprint,
     StartBattle,
+    Sweep,
     UseEquipment,
     Vent,
     Withdraw,
 )
 from .firing import check_fire, check_overwatch
 from .movement import move_checker, reach
+from .reaction import check_reaction_fire, check_sweep, cone_directions
+from .reaction import on as o6_on
 from .state import other_side
 from .structures import check_fire_structure, targetable
 
@@ -101,6 +105,13 @@ def legal_commands(
                     cmds.append(FireStructure(group, section.hex))
         if wanted(Overwatch) and check_overwatch(unit, group) is None:
             cmds.append(Overwatch(group))
+        if o6_on(battle):  # O6.2, O6.6
+            if wanted(ReactionFire):
+                for d in cone_directions(unit):
+                    if check_reaction_fire(battle, unit, group, d) is None:
+                        cmds.append(ReactionFire(group, d))
+            if wanted(Sweep) and check_sweep(battle, unit, group) is None:
+                cmds.append(Sweep(group))
     if wanted(Brace) and check_brace(unit) is None:
         cmds.append(Brace())
     if wanted(Vent) and check_vent(unit) is None:

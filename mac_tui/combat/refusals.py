@@ -8,6 +8,8 @@ the first candidate's own reason), so what a screen says is what `step` would sa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..catalog import catalog
 from ..core import Command
 from ..hexgrid import within
@@ -21,7 +23,9 @@ from .commands import (
     FireStructure,
     Move,
     Overwatch,
+    ReactionFire,
     Sprint,
+    Sweep,
     UseEquipment,
     Vent,
     Withdraw,
@@ -29,6 +33,7 @@ from .commands import (
 from .firing import OUT_OF_RANGE, check_fire, check_overwatch, plan_fire
 from .movement import check_move, reach
 from .preview import move_ap_cost, targets
+from .reaction import check_reaction_fire, check_sweep, cone_directions
 from .state import Battle, Unit
 from .structures import check_fire_structure, targetable
 
@@ -60,6 +65,14 @@ def order_refusal(battle: Battle | None, kind: type[Command]) -> str | None:
             return f"{unit.label} has no working weapon"
         reasons = [check_overwatch(unit, g) for g in groups]
         return None if None in reasons else reasons[0]
+    if kind is ReactionFire:  # O6.2: any group, any direction it may point
+        return _first(
+            check_reaction_fire(battle, unit, g, d)
+            for g in stats.groups(unit) or (0,)
+            for d in cone_directions(unit)
+        )
+    if kind is Sweep:  # O6.6
+        return _first(check_sweep(battle, unit, g) for g in stats.groups(unit) or (0,))
     if kind is UseEquipment:
         return _equipment(battle, unit)
     if kind is Withdraw:
@@ -67,6 +80,16 @@ def order_refusal(battle: Battle | None, kind: type[Command]) -> str | None:
     if kind is EndActivation:
         return None
     return None
+
+
+def _first(reasons: Iterable[str | None]) -> str | None:
+    """None when some candidate is accepted, else the first candidate's reason."""
+    first: str | None = None
+    for reason in reasons:
+        if reason is None:
+            return None
+        first = first or reason
+    return first
 
 
 def _move(battle: Battle, unit: Unit, sprint: bool) -> str | None:
