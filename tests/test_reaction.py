@@ -40,7 +40,7 @@ from mac_tui.combat.flow import end_of_round
 from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.reaction import check_reaction_fire, cone_directions
 from mac_tui.combat.skirmish import make_state
-from mac_tui.combat.state import Battle, ReactionCone, Unit
+from mac_tui.combat.state import Battle, ReactionCone, Unit, WeaponState
 from mac_tui.dice import Dice, RngState
 from mac_tui.game import Accepted, Refused, parse_command, step
 from mac_tui.model import GameState
@@ -53,21 +53,24 @@ CAT = catalog()
 DATA = CAT.reaction
 
 
-def ghost(col: int = 0, **changes: Any) -> Unit:
-    """The O6 example: Ghost (gunnery 4: +8) in an Enforcer, group 1 = Medium Laser, AC-5,
-    Light Laser."""
+def enforcer(*weapons: WeaponState, **changes: Any) -> Unit:
+    """Ghost (gunnery 4: +8) in an Enforcer at column 0 of row 1, with these weapons."""
     return make_unit(
         "ghost",
         side="player",
         chassis="EN-50",
         gunnery=4,
-        weapons=(
-            weapon("medium_laser", "right_torso"),
-            weapon("autocannon_5", "left_arm"),
-            weapon("light_laser", "head"),
-            weapon("lrm_15", "left_torso", 2),
-        ),
-        **{"pos": at(col), **changes},
+        weapons=weapons,
+        **{"pos": at(0), **changes},
+    )
+
+
+def ghost() -> Unit:
+    """The O6 example: group 1 = Medium Laser, AC-5, Light Laser."""
+    return enforcer(
+        weapon("medium_laser", "right_torso"),
+        weapon("autocannon_5", "left_arm"),
+        weapon("light_laser", "head"),
     )
 
 
@@ -113,21 +116,15 @@ def test_sweep_entry() -> None:
 ROWS = ("." * 14,) * 3
 
 
-def lance(**ghost_changes: Any) -> Unit:
+def lance(**changes: Any) -> Unit:
     """Ghost with group 1 = Medium Laser + Light Laser (medium range: out to 10), group 2 =
-    AC-5, group 3 = LRM-15, at column 0 of row 1."""
-    return make_unit(
-        "ghost",
-        side="player",
-        chassis="EN-50",
-        gunnery=4,
-        weapons=(
-            weapon("medium_laser", "right_torso"),
-            weapon("light_laser", "head"),
-            weapon("autocannon_5", "left_arm", 2),
-            weapon("lrm_15", "left_torso", 3),
-        ),
-        **{"pos": at(0), **ghost_changes},
+    AC-5, group 3 = LRM-15."""
+    return enforcer(
+        weapon("medium_laser", "right_torso"),
+        weapon("light_laser", "head"),
+        weapon("autocannon_5", "left_arm", 2),
+        weapon("lrm_15", "left_torso", 3),
+        **changes,
     )
 
 
