@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,8 @@ from mac_tui.combat.state import Battle, ReactionCone, Unit, WeaponState
 from mac_tui.dice import Dice, RngState
 from mac_tui.game import Accepted, Refused, parse_command, step
 from mac_tui.model import GameState
+from mac_tui.players.ai.plan_types import Plan
+from mac_tui.players.ai.reaction import cone_order, weigh_cones
 
 from .test_attack import at, battle
 from .test_battle_actions import bat, game, ok, refused, unit
@@ -456,3 +459,40 @@ def test_an_armed_cone_never_fires_in_phase_4() -> None:
     assert any(isinstance(e, RoundStarted) for e in out.events)
     assert not any(isinstance(e, GroupFired) for e in out.events)
     assert bat(out.state).unit("ghost").reaction == armed()
+
+
+# --- the AI (O6.9) -----------------------------------------------------------------------------
+def test_ai_arms_a_cone_at_its_last_ap_when_it_cannot_fire() -> None:
+    """O6.9: Ghost, 1 AP left, no enemy in reach (the Raider 13 hexes away is beyond group 1's
+    10; the long-range groups 2 and 3 have fired), would move: it arms group 1's cone instead,
+    towards the lowest direction whose cone holds the Raider: E (0)."""
+    s = state_of(lance(ap=1, fired_groups=(2, 3)), raider(13, 0), order=("ghost", "raider"))
+    order = cone_order(s, Move(at(1)))
+    # the Raider at (13, 0): Hex(13, 0) - Hex(0, 1) = (13, -1, -12): E cone (a = 13, c = -12);
+    # NE normalised is (1, 12, -13): in that cone too, but E is the lower index
+    assert order == ReactionFire(1, 0)
+    assert cone_order(s, FireGroup(1, "raider")) is None  # only instead of a move or an end
+    two = state_of(lance(), raider(13, 0), order=("ghost", "raider"))
+    assert cone_order(two, Move(at(1))) is None  # not before its last AP
+    near = state_of(lance(ap=1, fired_groups=(2, 3)), raider(8), order=("ghost", "raider"))
+    assert cone_order(near, Move(at(1))) is None  # it can still fire: no cone
+    core = state_of(lance(ap=1, fired_groups=(2, 3)), raider(13, 0), order=("ghost",), ruleset=())
+    assert cone_order(core, Move(at(1))) is None
+
+
+def test_ai_counts_the_cones_its_moves_walk_into() -> None:
+    """O6.9: of two plans of equal value, the Move through the Raider's armed cone loses the
+    volley's expected damage (Medium Laser 10 x 31% + Light Laser 5 x 36% = 4.9, times the
+    weight), the one that stays out keeps its value."""
+    enemy = raider(13, reaction=armed(1, 3), weapons=lance().weapons)
+    s = state_of(lance(), enemy, order=("ghost", "raider"))
+    b, g = bat(s), unit(s, "ghost")
+    into = Plan(commands=(Move(at(3)),), value=10.0, parts=())
+    away = Plan(commands=(Move(at(0, 0)),), value=10.0, parts=())
+    weighed = weigh_cones([into, away], b, g, 2.0)
+    assert weighed[1] == away
+    # the Raider (gunnery 4, +8) at 13 fires W at Ghost's step to column 3 (distance 10):
+    # 80 + 8 - 13 (Enforcer evasion) - 10 - 25 = 40; 85 + 8 - 13 - 10 - 25 = 45
+    expected = 0.40 * 10 + 0.45 * 5
+    assert weighed[0].value == pytest.approx(10.0 - 2.0 * expected)
+    assert weighed[0].part("cone") == pytest.approx(-2.0 * expected)
