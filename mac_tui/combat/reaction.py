@@ -27,7 +27,7 @@ import attrs
 from ..catalog import catalog
 from ..core import Event
 from ..dice import Dice
-from ..hexgrid import DIRECTIONS, Hex, in_cone120
+from ..hexgrid import DIRECTIONS, Hex, in_cone120, within
 from . import stats
 from .events import (
     DIRECTION_NAMES,
@@ -48,6 +48,7 @@ __all__ = [
     "check_reaction_fire",
     "check_sweep",
     "cone_directions",
+    "cone_hexes",
     "group_refusal",
     "in_cone",
     "interrupt",
@@ -173,6 +174,21 @@ def lapse(unit: Unit, why: str) -> tuple[Unit, list[Event]]:
 def in_cone(unit: Unit, direction: int, h: Hex) -> bool:
     """O6.1: hex `h` lies in the Cone120 of `unit` around `direction` (G3)."""
     return unit.pos is not None and in_cone120(unit.pos, direction, h)
+
+
+def cone_hexes(battle: Battle, unit: Unit) -> tuple[Hex, ...]:
+    """O6.1: the map hexes of `unit`'s armed cone out to the longest range of its group (the
+    cone the screens draw; what triggers is `triggers`); none when it has no cone."""
+    cone = unit.reaction
+    if cone is None or unit.pos is None:
+        return ()
+    guns = stats.group_weapons(unit, cone.group)
+    reach = max((stats.weapon_range(stats.weapon_of(ws)) for _, ws in guns), default=0)
+    return tuple(
+        h
+        for h in within(unit.pos, reach)
+        if battle.map.contains(h) and in_cone120(unit.pos, cone.direction, h)
+    )
 
 
 def armed_cones(battle: Battle) -> tuple[Unit, ...]:

@@ -12,11 +12,12 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+import attrs
 from attrs import frozen
 from textual.geometry import Size
 
 from ...catalog import catalog
-from ...combat import elevation, stats
+from ...combat import elevation, reaction, stats
 from ...combat.features import new_section
 from ...combat.state import Battle, Unit
 from ...hexgrid import Hex, from_offset, to_offset
@@ -55,6 +56,8 @@ MARKS: dict[str, tuple[str, str]] = {
     "zone": ("=", "="),
     "out": ("x", "×"),
     "blocks": ("|", "┃"),
+    "cone-enemy": (">", "»"),  # O6: a hex of an armed enemy reaction cone
+    "cone-player": (")", "›"),  # O6: a hex of an armed cone of yours
 }
 #: O3.11: a hex in smoke, where no other mark or number is drawn (ascii, unicode).
 SMOKE: tuple[str, str] = ("~", "░")
@@ -69,6 +72,8 @@ MARK_NAMES: dict[str, str] = {
     "zone": "deploy zone",
     "out": "out: pilot dead",
     "blocks": "high ground blocks",
+    "cone-enemy": "enemy reaction cone",
+    "cone-player": "your reaction cone",
 }
 
 TERRAIN_CLASSES = ("open", "forest", "rocks", "rough", "sand")
@@ -145,12 +150,18 @@ def frame_label(unit: Unit) -> str:
 
 
 def legend(
-    ascii_glyphs: bool, *, marks: bool = False, levels: bool = False, features: bool = False
+    ascii_glyphs: bool,
+    *,
+    marks: bool = False,
+    levels: bool = False,
+    features: bool = False,
+    cones: bool = False,
 ) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
     deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
-    a damaged section's durability (in the compact map's slot only without levels)."""
+    a damaged section's durability (in the compact map's slot only without levels); with
+    `cones` (O6) the marks of the armed reaction cones."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -172,8 +183,10 @@ def legend(
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
     if levels:
         parts.append(f"{MARKS['blocks'][form]} {MARK_NAMES['blocks']}")
+    if cones:
+        parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in ("cone-enemy", "cone-player")]
     if marks:
-        shown = ("zone", "out", "blocks")
+        shown = ("zone", "out", "blocks", "cone-enemy", "cone-player")
         parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in MARKS if k not in shown]
     return "  ".join(parts)
 
@@ -213,6 +226,7 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--feature",
         "hexmap--damaged",
         "hexmap--smoke",
+        "hexmap--cone",
         RULER,
         RULER_ON,
     }
@@ -271,6 +285,8 @@ class Scene:
     features: dict[Hex, tuple[str, int | None]]
     smoke: frozenset[Hex]
     levels: tuple[int, ...] = ()  # O2: every hex's height, row-major (empty: flat, no digits)
+    # O6: hex -> "cone-enemy" / "cone-player": the hexes of the armed cones (an enemy's wins)
+    cones: dict[Hex, str] = attrs.field(factory=dict)
 
     @classmethod
     def of(cls, battle: Battle, active: str | None, overlay: Overlay) -> Scene:
@@ -307,6 +323,7 @@ class Scene:
             feature_marks(battle),
             frozenset(s.hex for s in battle.smoke),
             elevation.heights(battle) if elevation.on(battle) else (),
+            cone_marks(battle),
         )
 
     def with_overlay(self, overlay: Overlay) -> Scene:
@@ -326,7 +343,20 @@ class Scene:
             self.features,
             self.smoke,
             self.levels,
+            self.cones,
         )
+
+
+def cone_marks(battle: Battle) -> dict[Hex, str]:
+    """O6: every hex of each armed cone on the map (`reaction.cone_hexes`), an enemy's cone
+    drawn over one of yours."""
+    out: dict[Hex, str] = {}
+    for unit in reaction.armed_cones(battle):
+        kind = "cone-player" if unit.side == "player" else "cone-enemy"
+        for h in reaction.cone_hexes(battle, unit):
+            if out.get(h) != "cone-enemy":
+                out[h] = kind
+    return out
 
 
 def feature_marks(battle: Battle) -> dict[Hex, tuple[str, int | None]]:
@@ -412,8 +442,12 @@ class Painter:
             mark = "los"
         elif h in s.wrecks:
             mark = "wreck"
+        elif s.cones.get(h) == "cone-enemy":
+            mark = "cone-enemy"  # O6: over the reach, so a path can keep out of it
         elif h in ov.reach:
             mark = "reach"
+        elif h in s.cones:
+            mark = "cone-player"
         elif h in ov.zone:
             mark = "zone"
         if frame is None and h in s.features:  # O3: a section as a target
@@ -426,6 +460,8 @@ class Painter:
                 classes.append("hexmap--targetable")
         elif frame is None and h in s.smoke:
             classes.append("hexmap--smoke")
+        if frame is None and s.cones.get(h) == "cone-enemy":
+            classes.append("hexmap--cone")
         if h == hover:
             classes.append("hexmap--hover")
         if h == cursor:

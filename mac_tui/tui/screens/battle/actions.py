@@ -31,9 +31,11 @@ from ....combat.commands import (
     FireStructure,
     Move,
     Overwatch,
+    ReactionFire,
     ResetDeployment,
     Sprint,
     StartBattle,
+    Sweep,
     UseEquipment,
     Vent,
     Withdraw,
@@ -145,6 +147,7 @@ class BattleAction:
     bind: bool = True  # False: the key is the map's own (Enter places through the map)
     priority: bool = False
     why: Why | None = None  # the reason it is greyed now, said when the key is pressed
+    module: str = ""  # an optional rules module's order: hidden unless the battle plays it
 
     def refusal(self, mode: Mode, m: Moment) -> str:
         """Why the key does nothing now, for the message line."""
@@ -154,6 +157,8 @@ class BattleAction:
     def state(self, mode: Mode, m: Moment) -> bool | None:
         """True live, None greyed, False hidden (Textual's `check_action` answers)."""
         if not isinstance(mode, self.modes):
+            return False
+        if self.module and (m.battle is None or not m.battle.rule(self.module)):
             return False
         return True if self.legal is None or self.legal(m) else None
 
@@ -168,10 +173,14 @@ class BattleAction:
         )
 
 
-def _act(name: str, key: str, label: str, description: str, kind: type[Command]) -> BattleAction:
-    """An order of the player's activation: on the bar, greyed unless the engine allows it."""
+def _act(
+    name: str, key: str, label: str, description: str, kind: type[Command], module: str = ""
+) -> BattleAction:
+    """An order of the player's activation: on the bar, greyed unless the engine allows it
+    (an optional module's only in a battle that plays it)."""
     legal = offers(kind)
-    return BattleAction(name, key, name, description, COMBAT, label, legal, why=engine_says(kind))
+    why = engine_says(kind)
+    return BattleAction(name, key, name, description, COMBAT, label, legal, why=why, module=module)
 
 
 def _aim(
@@ -195,6 +204,8 @@ ROWS: tuple[BattleAction, ...] = (
     _aim("called", "c", "Called", "Called shot", CalledShot, _called),
     _act("brace", "g", "Brace", "Brace", Brace),
     _act("overwatch", "o", "Overwatch", "Overwatch", Overwatch),
+    _act("reaction", "z", "Cone", "Reaction fire", ReactionFire, "O6"),
+    _act("sweep", "d", "Sweep", "Sweep", Sweep, "O6"),
     _act("vent", "v", "Vent", "Vent", Vent),
     _act("equipment", "e", "Equip", "Equipment", UseEquipment),
     _act("end", "x", "End", "End activation", EndActivation),
@@ -320,7 +331,10 @@ class ActionTable:
         for row in self.rows:
             if not row.label or not isinstance(mode, row.modes):
                 continue
-            if row.state(mode, m):
+            state = row.state(mode, m)
+            if state is False:  # an optional module's order in a battle without it
+                continue
+            if state:
                 click = f"@click=screen.{row.action}"
                 item = f"[{click}][b reverse] {row.key} [/b reverse] {row.label}[/]"
             else:

@@ -232,6 +232,7 @@ class BattleView:
                 ascii_glyphs,
                 levels=battle is not None and bool(battle.map.levels),
                 features=battle is not None and battle.rule("O3"),
+                cones=battle is not None and battle.rule("O6"),
             )
         )
         for line in lines:

@@ -25,13 +25,14 @@ from ....campaign.commands import Accept
 from ....combat.commands import AutoDeploy, Brace, EndActivation, ResetDeployment, StartBattle, Vent
 from ....combat.skirmish import NewSkirmish
 from ....combat.state import Battle
-from ....game import Command
+from ....game import Command, Event
+from ....hexgrid import Hex
 from ....model import GameState
 from ....players import tutorial
 from ....players.ai import explain
 from ....players.policy import Decision
 from ...battle_history import BattleHistory, order_of, rebuild
-from ...battle_text import log_lines
+from ...battle_text import log_lines, reaction_chunks
 from ...glyphs import glyphs_for
 from ...pacing import Pending
 from ...tutorial_hints import hint_forms
@@ -83,6 +84,7 @@ class BattleScreen(GameScreen):
         "f Fire and c Called shot aim at the nearest target (Tab cycles, 1-4 picks the group) "
         "and show every weapon's hit chance with its modifiers, the LOS line and the energy "
         "after; Enter fires. g Brace, o Overwatch, v Vent, e Equipment, x End the activation, "
+        "(with reaction fire, O6: z arms a cone, d sweeps during the next Move), "
         "w Withdraw (asks first), a Auto-resolve (the AI plays your frames until a is pressed "
         "again), t the threat view (what each frame can receive before it acts again, and what "
         "lowers it). The enemy's turns come at the pace of Settings (animated, one order per "
@@ -110,6 +112,9 @@ class BattleScreen(GameScreen):
         self.ready = False  # composed and mounted: the widgets can be queried
         self.view = layout.BattleView(self)
         self.lessons: set[str] | None = None  # the tutorial's steps done (None: no tutorial)
+        # O6: the interruptions of the last move still to show (hex, log lines), one a step
+        self.interrupts: list[tuple[Hex | None, list[str]]] = []
+        self.interrupt_pending: Pending | None = None
 
     # ---- layout and drawing -------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -178,7 +183,7 @@ class BattleScreen(GameScreen):
             events = self.game.last_events
             if count == self.seen + 1:
                 self.history.add(order_of(count, self.before, events))
-            self.view.log(log_lines(shown, events, ascii_glyphs=self.ascii))
+            self.log_events(shown, events)
             if self.lessons is not None:
                 self.lessons |= tutorial.done_by(shown, events)
         self.seen = count
@@ -196,6 +201,61 @@ class BattleScreen(GameScreen):
         self.schedule_ai()
         if isinstance(self.mode, Threats):
             self.schedule_threats()
+
+    # ---- O6: reaction fire shown as it happens ---------------------------------------------
+    def log_events(self, shown: Battle | None, events: Sequence[Event]) -> None:
+        """The log lines of a command's events; with the animated pace, a move's reaction
+        fire (O6.3, O6.6) comes one interruption a step, the cursor on the hex it struck,
+        and the AI's next order waits for the last (p pauses it, space shows the rest)."""
+        head, chunks = reaction_chunks(events)
+        pace = self.game.settings.pacing
+        if not chunks or pace == "instant" or self.interrupts_skipped():
+            self.flush_interrupts()
+            self.view.log(log_lines(shown, events, ascii_glyphs=self.ascii))
+            return
+        self.view.log(log_lines(shown, head, ascii_glyphs=self.ascii))
+        for where, part in chunks:
+            self.interrupts.append((where, log_lines(shown, part, ascii_glyphs=self.ascii)))
+        self.schedule_interrupt()
+
+    def interrupts_skipped(self) -> bool:
+        return isinstance(self.mode, EnemyTurn) and self.mode.skipping
+
+    def schedule_interrupt(self) -> None:
+        if self.interrupt_pending is None and self.interrupts:
+            delay = max(self.game.settings.delay, MIN_DELAY)
+            self.interrupt_pending = self.game.clock.call_after(self, delay, self.interrupt_tick)
+
+    def interrupt_tick(self) -> None:
+        """One interruption: its lines in the log, the cursor on its hex, its words on the
+        message line; held while the enemy's turn is paused or a dialog is open."""
+        self.interrupt_pending = None
+        if not self.interrupts:
+            return
+        if isinstance(self.mode, Paused) or self.app.screen is not self:
+            self.interrupt_pending = self.game.clock.call_after(
+                self, MODAL_WAIT, self.interrupt_tick
+            )
+            return
+        where, lines = self.interrupts.pop(0)
+        if where is not None:
+            self.view.hexmap.set_cursor(where)
+        self.view.log(lines)
+        if lines:
+            self.show_message(lines[0].strip(), warning=True)
+        if self.interrupts:
+            self.schedule_interrupt()
+        else:
+            self.schedule_ai()
+
+    def flush_interrupts(self) -> None:
+        """Every interruption still waiting, at once (skipping, or a new command)."""
+        if self.interrupt_pending is not None:
+            self.interrupt_pending.cancel()
+            self.interrupt_pending = None
+        for _, lines in self.interrupts:
+            self.view.log(lines)
+        self.interrupts.clear()
 
     def teach(self) -> None:
         """The tutorial's hint on the message line while the player has the turn."""
@@ -382,6 +442,12 @@ class BattleScreen(GameScreen):
     def action_overwatch(self) -> None:
         self.react(orders.overwatch(self.moment))
 
+    def action_reaction(self) -> None:
+        self.react(orders.reaction_fire(self.moment))  # O6.2
+
+    def action_sweep(self) -> None:
+        self.react(orders.sweep(self.moment))  # O6.6
+
     def action_equipment(self) -> None:
         self.react(orders.equipment(self.moment))
 
@@ -423,7 +489,7 @@ class BattleScreen(GameScreen):
         if not isinstance(mode, EnemyTurn):
             self.stop_ai()
             return
-        if self.pending is not None:
+        if self.pending is not None or self.interrupts:  # O6: the reactions are shown first
             return
         settings = self.game.settings
         delay = 0.0 if mode.skipping or settings.pacing != "animated" else settings.delay
@@ -442,7 +508,7 @@ class BattleScreen(GameScreen):
         pacing = self.game.settings.pacing
         budget = SKIP_BUDGET if skipping or pacing == "instant" else 0.0
         deadline = clock.now() + budget
-        while isinstance(self.mode, EnemyTurn) and self.ai_once():
+        while isinstance(self.mode, EnemyTurn) and not self.interrupts and self.ai_once():
             if pacing == "key" and not skipping:
                 self.mode = More()  # the next order waits for a key
                 break
@@ -513,6 +579,7 @@ class BattleScreen(GameScreen):
 
     def action_skip(self) -> None:
         self.mode = EnemyTurn(skipping=True)
+        self.flush_interrupts()
         self.stop_ai()
         self.schedule_ai()
         self.refresh_bindings()
