@@ -36,6 +36,7 @@ from mac_tui.combat.events import (
     ReactionTriggered,
     RoundStarted,
     SweepArmed,
+    WeaponSkipped,
 )
 from mac_tui.combat.flow import end_of_round
 from mac_tui.combat.legal import legal_commands
@@ -496,3 +497,39 @@ def test_ai_counts_the_cones_its_moves_walk_into() -> None:
     expected = 0.40 * 10 + 0.45 * 5
     assert weighed[0].value == pytest.approx(10.0 - 2.0 * expected)
     assert weighed[0].part("cone") == pytest.approx(-2.0 * expected)
+
+
+# --- with the other modules (O0.3) -------------------------------------------------------------
+def test_the_o6_example_with_o5() -> None:
+    """O6 example: Ghost moved 2 hexes before arming (O5.4: `moving` -20 - 5 x 2 = -30 on its
+    reaction fire): Medium Laser 80 + 8 - 22 + 10 - 30 - 25 = 21, AC-5 80 + 8 - 22 + 5 - 30
+    - 25 = 16, Light Laser 85 + 8 - 22 + 10 - 30 - 25 = 26."""
+    b = attrs.evolve(battle(attrs.evolve(ghost(), moved_hexes=2), raider()), ruleset=("O5", "O6"))
+    g, r = b.unit("ghost"), b.unit("raider")
+    got = [hit_chance(b, g, r, g.weapons[i], reaction="reaction") for i in range(3)]
+    assert [hc.chance for hc in got if hc is not None] == [21, 16, 26]
+    assert all(hc is not None and hc.value("moving") == -30 for hc in got)
+
+
+def test_with_o4_only_the_weapons_whose_mount_bears_fire() -> None:
+    """O6.2 with O4: Ghost at C3 faces E and arms its cone NE; the Raider steps from C1 to B1,
+    in the NE cone but in Ghost's left arc (the normalised s > 0): the right-torso Medium
+    Laser's mount fires front only, the left-arm AC-5's front and left: only the AC-5 fires."""
+    g = make_unit(
+        "ghost",
+        side="player",
+        chassis="EN-50",
+        gunnery=4,
+        pos=at(2, 2),
+        facing=0,
+        weapons=(weapon("medium_laser", "right_torso"), weapon("autocannon_5", "left_arm")),
+        reaction=armed(1, 1),
+    )
+    s = state_of(g, raider(2, 0, facing=3), order=("raider", "ghost"), ruleset=("O4", "O6"))
+    out = ok(s, Move(at(1, 0)))
+    assert [e for e in out.events if isinstance(e, ReactionTriggered)] == [
+        ReactionTriggered(unit="ghost", mover="raider", hex=at(1, 0))
+    ]
+    fired = [e.result.weapon for e in out.events if isinstance(e, Attacked)]
+    skipped = [(e.weapon, e.reason) for e in out.events if isinstance(e, WeaponSkipped)]
+    assert fired == ["autocannon_5"] and skipped == [("medium_laser", "out of arc")]

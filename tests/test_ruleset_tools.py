@@ -5,6 +5,7 @@ reference's optional modules and module tables (read from a module's own data fi
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 from collections.abc import Iterator
@@ -163,6 +164,8 @@ def module_data(tmp_path: Path) -> Iterator[Path]:
     shutil.copytree(data_dir(), root)
     modules = (root / "modules.toml").read_text(encoding="utf-8")
     for module, file in (("O5", "fire.toml"), ("O7", "missing.toml")):
+        # in place of the module's own file, when it has one
+        modules = re.sub(f'(id = "{module}"\nname = "[^"]*"\n)data = "[^"]*"\n', r"\1", modules)
         modules = modules.replace(f'id = "{module}"\n', f'id = "{module}"\ndata = "{file}"\n')
     (root / "modules.toml").write_text(modules, encoding="utf-8")
     (root / "fire.toml").write_text(

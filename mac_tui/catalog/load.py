@@ -77,7 +77,11 @@ class Catalog:
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
+    facing: r.FacingFile  # optional module O4 (read only while a battle plays O4)
+    moving_fire: r.MovingFireFile  # optional module O5 (data/moving_fire.toml)
+    kicks: r.KicksFile  # optional module O7 (data/kicks.toml)
     reaction: r.ReactionFile  # optional module O6 (read only while a battle plays O6)
+    detection: r.DetectionFile  # optional module O8 (read only while a battle plays O8)
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
@@ -446,7 +450,11 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+    facing = _load_facing(src, {loc.id: loc.hit_weight for loc in combat.location})
+    moving_fire = _file(src, "moving_fire.toml", r.MovingFireFile)[1]
+    kicks = _load_kicks(src)
     reaction = _file(src, "reaction.toml", r.ReactionFile)[1]  # O6: bounds in the schema
+    detection = _load_detection(src, equipment)
 
     return Catalog(
         root=root,
@@ -472,7 +480,11 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         modules=modules,
         excluded_modules=excluded_modules,
         elevation=elevation,
+        facing=facing,
+        moving_fire=moving_fire,
+        kicks=kicks,
         reaction=reaction,
+        detection=detection,
     )
 
 
@@ -539,6 +551,18 @@ def module_order(module_id: str) -> int:
     return int(module_id[1:]) if module_id[1:].isdigit() else 10**6
 
 
+def _load_kicks(src: _Source) -> r.KicksFile:
+    """data/kicks.toml (O7): the O7.4 table names every location once and sums to 100."""
+    kb, kicks = _file(src, "kicks.toml", r.KicksFile)
+    _index(kb, kicks.location, "id", "location")
+    if {row.id for row in kicks.location} != set(LOCATION_ORDER):
+        kb.fail('[[location]], field "id"', "must name every hit location once (O7.4).")
+    total = sum(row.weight for row in kicks.location)
+    if total != 100:
+        kb.fail('[[location]], field "weight"', f"must sum to 100 (O7.4), not {total}.")
+    return kicks
+
+
 def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
     """data/elevation.toml (O2): one row per landscape of maps.toml, each range in order."""
     vb, elevation = _file(src, "elevation.toml", r.ElevationFile)
@@ -558,6 +582,51 @@ def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
     if elevation.falling.location == elevation.falling.fallback:
         vb.fail('[falling], field "fallback"', "must differ from location.")
     return elevation
+
+
+def _load_facing(src: _Source, core_weights: Mapping[str, int]) -> r.FacingFile:
+    """data/facing.toml (O4): one O4.8 row per mount location, its arcs named once each; one
+    O4.9 row per arc, each summing to 100, the front row the core table (CORE 4.1); the reverse
+    steps distinct directions off the front."""
+    fb, facing = _file(src, "facing.toml", r.FacingFile)
+    mounts = _index(fb, facing.mount, "location", "mount")
+    locations = [loc for loc in core_weights if loc != "legs"]
+    if sorted(mounts) != sorted(locations):
+        fb.fail("mount", f"needs one O4.8 row per mount location: {', '.join(locations)}.")
+    for i, row in enumerate(facing.mount):
+        if not row.arcs or len(set(row.arcs)) != len(row.arcs):
+            fb.fail(f'mount "{row.location}" (entry {i + 1}), field "arcs"', "names each arc once.")
+    rows = _index(fb, facing.hit_table, "arc", "hit_table")
+    arcs = ("front", "left", "right", "rear")
+    if sorted(rows) != sorted(arcs):
+        fb.fail("hit_table", f"needs one O4.9 row per arc: {', '.join(arcs)}.")
+    for i, t in enumerate(facing.hit_table):
+        total = sum(t.weight(loc) for loc in core_weights)
+        if total != 100:
+            fb.fail(f'hit_table "{t.arc}" (entry {i + 1})', f"weights sum to {total}, not 100.")
+    front = rows["front"]
+    if any(front.weight(loc) != w for loc, w in core_weights.items()):
+        fb.fail('hit_table "front"', "must be the core hit location table (data/combat.toml).")
+    steps = facing.reverse.steps
+    if not steps or len(set(steps)) != len(steps) or any(k in (0, 1, 5) for k in steps):
+        fb.fail('[reverse], field "steps"', "names distinct directions behind the front (2-4).")
+    return facing
+
+
+def _load_detection(src: _Source, equipment: Mapping[str, r.Equipment]) -> r.DetectionFile:
+    """data/detection.toml (O8): its equipment names exist in equipment.toml."""
+    db, detection = _file(src, "detection.toml", r.DetectionFile)
+    seen = detection.visual_range
+    for field in ("sensor_array", "stealth", "phantom"):
+        _ref(db, "[visual_range]", field, getattr(seen, field), equipment)
+    _ref(
+        db,
+        "[targeting]",
+        "spotter_sensor_array",
+        detection.targeting.spotter_sensor_array,
+        equipment,
+    )
+    return detection
 
 
 def _check_loadouts(

@@ -21,6 +21,7 @@ MOD_FILES = (
     "chassis.toml",
     "classes.toml",
     "combat.toml",
+    "detection.toml",
     "economy.toml",
     "elevation.toml",
     "equipment.toml",

@@ -1109,6 +1109,250 @@ class ElevationFile:
         raise KeyError(landscape_id)
 
 
+# --- facing.toml (optional module O4) -------------------------------------------------------
+DirectionName = Literal["E", "NE", "NW", "W", "SW", "SE"]
+ArcId = Literal["front", "left", "right", "rear"]
+
+
+@frozen(kw_only=True)
+class FacingDeployment:
+    """O4.1: the facing each side's frames are placed with by default."""
+
+    __toml_name__ = "deployment"
+    rule: Literal["O4.1"]
+    player: DirectionName
+    enemy: DirectionName
+
+
+@frozen(kw_only=True)
+class FacingMove:
+    """O4.2: after a Move or Sprint, the last step's direction or this many hexsides either side."""
+
+    __toml_name__ = "move"
+    rule: Literal["O4.2"]
+    spread: int = bounds(0, 3)
+
+
+@frozen(kw_only=True)
+class FacingReverse:
+    """O4.3: the directions (facing + k, mod 6) a reverse Move may step in."""
+
+    __toml_name__ = "reverse"
+    rule: Literal["O4.3"]
+    steps: tuple[int, ...] = bounds(0, 5)
+
+
+@frozen(kw_only=True)
+class FacingPivot:
+    """O4.5: the free pivot, once per activation."""
+
+    __toml_name__ = "pivot"
+    rule: Literal["O4.5"]
+    hexsides: int = bounds(1, 3)
+    ap: int = bounds(0, 10)
+    energy: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class FacingTurn:
+    """O4.6: Turn, any facing."""
+
+    __toml_name__ = "turn"
+    rule: Literal["O4.6"]
+    ap: int = bounds(0, 10)
+    energy: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class FacingRear:
+    """O4.9: the `rear` hit-chance entry."""
+
+    __toml_name__ = "rear"
+    rule: Literal["O4.9"]
+    modifier: int = bounds(-100, 100)
+
+
+@frozen(kw_only=True)
+class MountArcs:
+    """O4.8: the arcs a mount location's weapons fire into."""
+
+    __toml_name__ = "mount"
+    rule: Literal["O4.8"]
+    location: MountId
+    arcs: tuple[ArcId, ...]
+
+
+@frozen(kw_only=True)
+class ArcHitTable:
+    """O4.9: hit location weights for an attacker in one arc (they sum to 100)."""
+
+    __toml_name__ = "hit_table"
+    rule: Literal["O4.9"]
+    arc: ArcId
+    head: int = bounds(0, 100)
+    center_torso: int = bounds(0, 100)
+    left_torso: int = bounds(0, 100)
+    right_torso: int = bounds(0, 100)
+    left_arm: int = bounds(0, 100)
+    right_arm: int = bounds(0, 100)
+    legs: int = bounds(0, 100)
+
+    def weight(self, location: str) -> int:
+        value: int = getattr(self, location)
+        return value
+
+
+@frozen(kw_only=True)
+class FacingFile:
+    """data/facing.toml: every number of module O4, each table with its rule id."""
+
+    module: Literal["O4"]
+    deployment: FacingDeployment
+    move: FacingMove
+    reverse: FacingReverse
+    pivot: FacingPivot
+    turn: FacingTurn
+    rear: FacingRear
+    mount: tuple[MountArcs, ...]
+    hit_table: tuple[ArcHitTable, ...]
+
+    def arcs_of(self, location: str) -> tuple[str, ...]:
+        """The O4.8 arcs of a mount location (KeyError if none)."""
+        for row in self.mount:
+            if row.location == location:
+                return row.arcs
+        raise KeyError(location)
+
+    def table(self, arc: str) -> ArcHitTable:
+        """The O4.9 row of an arc (KeyError if none)."""
+        for row in self.hit_table:
+            if row.arc == arc:
+                return row
+        raise KeyError(arc)
+
+
+# ---- optional module O5: movement and fire (data/moving_fire.toml) -------------------------
+@frozen(kw_only=True)
+class MovingPenalty:
+    """O5.2: `moving` = -(base + per_hex x n) once the shooter moved n >= 1 hexes."""
+
+    __toml_name__ = "moving"
+    rule: Literal["O5.2"]
+    base: int = bounds(0, 100)
+    per_hex: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class MovingStabilised:
+    """O5.3: a working Gyro Stabilizer: `moving` = -per_step x floor(n / hexes)."""
+
+    __toml_name__ = "stabilised"
+    rule: Literal["O5.3"]
+    hexes: int = bounds(1, 20)
+    per_step: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class FastTarget:
+    """O5.5: m >= from_hexes: `fast target` = -(base + per_step x floor((m - from) / hexes))."""
+
+    __toml_name__ = "fast_target"
+    rule: Literal["O5.5"]
+    from_hexes: int = bounds(1, 100)
+    base: int = bounds(0, 100)
+    hexes: int = bounds(1, 20)
+    per_step: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class MovingFireFile:
+    """data/moving_fire.toml: every number of module O5, each table with its rule id."""
+
+    module: Literal["O5"]
+    moving: MovingPenalty
+    stabilised: MovingStabilised
+    fast_target: FastTarget
+
+
+# ---- optional module O7: kicks and stun (data/kicks.toml) ----------------------------------
+@frozen(kw_only=True)
+class KickAction:
+    """O7.1: the Kick's AP, its reach, the largest height difference (O2), kicks a activation."""
+
+    __toml_name__ = "kick"
+    rule: Literal["O7.1"]
+    ap: int = bounds(0, 10)
+    distance: int = bounds(1, 1)
+    max_climb: int = bounds(0, 9)
+    per_activation: int = bounds(1, 10)
+
+
+@frozen(kw_only=True)
+class KickChance:
+    """O7.2: `kick`, `piloting` per point of Piloting, `actuator` per leg actuator hit."""
+
+    __toml_name__ = "chance"
+    rule: Literal["O7.2"]
+    base: int = bounds(0, 100)
+    piloting: int = bounds(0, 20)
+    leg_actuator: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class KickDamage:
+    """O7.3: floor(Tonnage / tonnage_divisor) + per_hex x H, H at most max_hexes."""
+
+    __toml_name__ = "damage"
+    rule: Literal["O7.3"]
+    tonnage_divisor: int = bounds(1, 100)
+    per_hex: int = bounds(0, 100)
+    max_hexes: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class KickLocation:
+    """O7.4: one row of the kick's hit-location table."""
+
+    __toml_name__ = "location"
+    rule: Literal["O7.4"]
+    id: LocationId
+    weight: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class StunRule:
+    """O7.6: the `stunned` and `dazed` penalties and a Stunned frame's movement."""
+
+    __toml_name__ = "stun"
+    rule: Literal["O7.6"]
+    stunned: int = bounds(0, 100)
+    dazed: int = bounds(0, 100)
+    movement_divisor: int = bounds(1, 10)
+    movement_min: int = bounds(0, 10)
+
+
+@frozen(kw_only=True)
+class StunThreshold:
+    """O7.7: Stunned when the round's structure loss reaches ceil(S / divisor)."""
+
+    __toml_name__ = "threshold"
+    rule: Literal["O7.7"]
+    divisor: int = bounds(1, 100)
+
+
+@frozen(kw_only=True)
+class KicksFile:
+    """data/kicks.toml: every number of module O7, each table with its rule id."""
+
+    module: Literal["O7"]
+    kick: KickAction
+    chance: KickChance
+    damage: KickDamage
+    location: tuple[KickLocation, ...]
+    stun: StunRule
+    threshold: StunThreshold
+
+
 # --- reaction.toml (optional module O6) -------------------------------------------------------
 
 
@@ -1149,3 +1393,72 @@ class ReactionFile:
     arming: ReactionArming
     reaction: ReactionShot
     sweep: ReactionSweep
+
+
+# --- detection.toml (optional module O8) ----------------------------------------------------
+
+
+@frozen(kw_only=True)
+class DetectionRadiating:
+    """O8.2 (a): a frame radiates all round at stress >= ceil(EffectiveOutput / divisor)."""
+
+    __toml_name__ = "radiating"
+    rule: Literal["O8.2"]
+    stress_divisor: int = bounds(1, 10)
+
+
+@frozen(kw_only=True)
+class DetectionSight:
+    """O8.3: a line's penalty (LOS, plus `smoke_per_hex` per smoke hex) that hides a frame."""
+
+    __toml_name__ = "sight"
+    rule: Literal["O8.3"]
+    hidden_at: int = bounds(1, 200)
+    smoke_per_hex: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DetectionRange:
+    """O8.4: visual range, and the equipment that changes it."""
+
+    __toml_name__ = "visual_range"
+    rule: Literal["O8.4"]
+    base: int = bounds(1, 40)
+    damaged: int = bounds(0, 40)
+    sensor_array: str
+    sensor_array_bonus: int = bounds(0, 40)
+    stealth: str
+    stealth_cut: int = bounds(0, 40)
+    phantom: str
+    phantom_range: int = bounds(0, 40)
+
+
+@frozen(kw_only=True)
+class DetectionTargeting:
+    """O8.6: the R10 spotter's Sensor Array cut."""
+
+    __toml_name__ = "targeting"
+    rule: Literal["O8.6"]
+    spotter_sensor_array: str
+    spotter_sensor_cut: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DetectionModifier:
+    """O8.7: the `radiating` entry."""
+
+    __toml_name__ = "modifier"
+    rule: Literal["O8.7"]
+    radiating: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DetectionFile:
+    """data/detection.toml: every number of module O8, each table with its rule id."""
+
+    module: Literal["O8"]
+    radiating: DetectionRadiating
+    sight: DetectionSight
+    visual_range: DetectionRange
+    targeting: DetectionTargeting
+    modifier: DetectionModifier

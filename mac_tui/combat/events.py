@@ -211,8 +211,12 @@ class EquipmentUsed(Event):
 @frozen
 class ActivationEnded(Event):
     unit: str
+    # O5.8: the hexes the frame moved in the activation (`Unit.moved_hexes`); O5 only
+    hexes_moved: int | None = optional_field(None)
 
     def describe(self) -> str:
+        if self.hexes_moved:
+            return f"{self.unit} ends its activation ({self.hexes_moved} hexes moved)"
         return f"{self.unit} ends its activation"
 
 

@@ -17,7 +17,7 @@ from ..catalog import LOCATION_ORDER, Catalog, catalog
 from ..core import Event
 from ..dice import Dice
 from ..memo import ByIdentity
-from . import elevation, stats
+from . import detection, elevation, facing, stats
 from .attack import hit_chance, in_range, line_blocked, range_modifier, resolve_attack
 from .events import (
     Attacked,
@@ -37,6 +37,10 @@ OUT_OF_RANGE = "out of range"
 LINE_BLOCKED = "behind high ground"
 #: Why a weapon whose line to its target a building or prop blocks does not fire (O3.2).
 BLOCKED = "no line of fire"
+#: Why a weapon whose mount arc does not hold its target does not fire (O4.8).
+OUT_OF_ARC = "out of arc"
+#: Why a weapon does not fire at a target its frame does not detect (O8.6).
+NOT_DETECTED = "target not detected"
 
 
 @frozen
@@ -67,10 +71,13 @@ def plan_fire(
 def reach_refusal(
     battle: Battle, unit: Unit, target: Unit, ws: WeaponState, reaction: Reaction = None
 ) -> str | None:
-    """Why `ws` of `unit` cannot reach `target` (range, O2.6's height line, O3.2's features;
-    O6.5: a reaction or sweep shot has no R10 spotter), or None."""
-    if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2)
-        return LINE_BLOCKED if _blocked_in_range(battle, unit, target, ws) else OUT_OF_RANGE
+    """Why `ws` of `unit` cannot reach `target` (O8.6 detection, range, O4.8's mount arc,
+    O2.6's height line, O3.2's features; O6.5: a reaction or sweep shot has no R10 spotter),
+    or None."""
+    if detection.attack_refusal(battle, unit, target) is not None:  # O8.6
+        return NOT_DETECTED
+    if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2, O4)
+        return _why_unreachable(battle, unit, target, ws)
     if (battle.structures or reaction is not None) and hit_chance(
         battle, unit, target, ws, reaction=reaction
     ) is None:
@@ -101,6 +108,19 @@ def plan_group(
             shots.append(index)
             spent += w.energy
     return FirePlan(shots=tuple(shots), skipped=tuple(skipped), energy=spent)
+
+
+def _why_unreachable(battle: Battle, unit: Unit, target: Unit, ws: WeaponState) -> str:
+    """Why `in_range` is None: out of range, else out of the mount's arc (O4.8), else behind
+    high ground (O2.6)."""
+    if unit.pos is None or target.pos is None:
+        return OUT_OF_RANGE
+    dist = elevation.attack_distance(battle, unit.pos, target.pos)
+    if range_modifier(stats.weapon_of(ws).range, dist) is None:
+        return OUT_OF_RANGE
+    if not facing.bears(battle, unit, ws, target.pos):
+        return OUT_OF_ARC
+    return LINE_BLOCKED if _blocked_in_range(battle, unit, target, ws) else OUT_OF_RANGE
 
 
 def _blocked_in_range(battle: Battle, unit: Unit, target: Unit, ws: WeaponState) -> bool:
@@ -154,6 +174,9 @@ def _check_fire(
         return f"{target.label} is on your side"
     if not target.active or target.pos is None:
         return f"{target.label} is out of the fight"
+    unseen = detection.attack_refusal(battle, unit, target)  # O8.6
+    if unseen is not None:
+        return unseen
     plan = plan_fire(battle, unit, group, target, location is not None)
     if not plan.shots:
         reasons = sorted({reason for _, reason in plan.skipped})
@@ -258,8 +281,10 @@ def overwatch_target(
     best: tuple[int, int, int] | None = None
     chosen: Unit | None = None
     for enemy in battle.living(other_side(unit.side)):
-        if enemy.pos is None or (among is not None and not among(enemy)):
-            continue
+        if enemy.pos is None or not detection.detects(battle, unit, enemy):
+            continue  # O8.6: R4's nearest *detected* enemy
+        if among is not None and not among(enemy):
+            continue  # O6.6: the sweep's cone
         if not any(
             reach_refusal(battle, unit, enemy, ws, reaction) is None
             for _, ws in stats.group_weapons(unit, group)

@@ -9,8 +9,9 @@ from ..catalog import catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance
-from . import elevation, stats
+from . import detection, elevation, moving_fire, stats, stun
 from .events import (
+    ActivationEnded,
     ActivationStarted,
     BattleEnded,
     RoundStarted,
@@ -111,12 +112,24 @@ def end_battle(battle: Battle, result: Result, reason: str) -> tuple[Battle, lis
 
 def start_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
     """Phases 1 and 2, then hand the turn to the first frame that can act."""
-    units = tuple(refresh(u) if u.active else u for u in battle.units)
+    units = tuple(_phase_one(battle, u) if u.active else u for u in battle.units)
     battle = attrs.evolve(battle, units=units, round=battle.round + 1)
     order = initiative(battle)
     battle = attrs.evolve(battle, order=order, turn=0)
     events: list[Event] = [RoundStarted(round=battle.round, order=order)]
+    if detection.on(battle):  # O8.2 (a), set at the phase-1 refresh
+        battle, hot = detection.refresh_radiating(battle)
+        events.extend(hot)
     return _next_activation(battle, dice, events)
+
+
+def _phase_one(battle: Battle, unit: Unit) -> Unit:
+    """Phase 1 for one frame: `refresh`; O7.7's counter starts again; a frame that spends the
+    round shut down has moved no hexes in it (ruling O5a)."""
+    unit = stun.round_started(battle, refresh(unit))
+    if unit.shutdown and unit.moved_hexes:
+        unit = attrs.evolve(unit, moved_hexes=0)
+    return unit
 
 
 def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
@@ -126,12 +139,31 @@ def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
     # R11: Countermeasures last until the frame's next activation.
     if unit.ecm_active:
         unit = attrs.evolve(unit, ecm_active=False)
+    # O5.1: the count of hexes starts again; O7.1: a kick again; O7.6: the stun's clock runs
+    if unit.moved_hexes or unit.kicked:
+        unit = attrs.evolve(unit, moved_hexes=0, kicked=False)
+    unit = stun.activation_started(unit)
+    if unit is not battle.active_unit:
         battle = battle.with_unit(unit)
     unit, lapsed = lapse(unit, "activation")  # O6.2: an armed cone lapses unfired
     if unit is not battle.active_unit:
         battle = battle.with_unit(unit)
+    if detection.on(battle):  # O8.5 muzzle flash forgotten, O8.8 bumps end
+        battle = detection.activation_starts(battle, unit.id)
     started = ActivationStarted(unit=unit.id, ap=unit.ap, energy=stats.energy_left(unit))
     return battle, [*lapsed, started]
+
+
+def end_activation(battle: Battle, unit_id: str, announced: bool) -> tuple[Battle, list[Event]]:
+    """What happens when a frame's activation is over: O5.8's `ActivationEnded` with the hexes
+    it moved (when the action did not end it with one already, `announced`), then O7.6's
+    stun clock. Nothing while O5 and O7 are off."""
+    events: list[Event] = []
+    if moving_fire.on(battle) and not announced:
+        unit = battle.unit(unit_id)
+        events.append(ActivationEnded(unit=unit.id, hexes_moved=unit.moved_hexes))
+    battle, more = stun.activation_ended(battle, unit_id)
+    return battle, events + more
 
 
 def _next_activation(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle, list[Event]]:
@@ -149,21 +181,30 @@ def _next_activation(battle: Battle, dice: Dice, events: list[Event]) -> tuple[B
     return close_round(battle, dice, events)
 
 
-def advance(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
-    """After an action: end conditions; the same frame again while it has AP; else the next
-    frame; or, when nobody is left, phases 4-5 and the next round."""
-    battle, events = check_end(battle)
+def advance(battle: Battle, dice: Dice, announced: bool = False) -> tuple[Battle, list[Event]]:
+    """After an action: O7.7's threshold; end conditions; the same frame again while it has
+    AP; else the end of its activation (`end_activation`; `announced`: the action ended it
+    with an `ActivationEnded` of its own) and the next frame; or, when nobody is left, phases
+    4-5 and the next round."""
+    battle, events = stun.check_threshold(battle)
+    battle, more = check_end(battle)
+    events += more
     if battle.phase != "combat":
         return battle, events
     unit = battle.active_unit
     if unit is not None and unit.active and unit.ap > 0:
         return battle, events
+    if unit is not None:
+        battle, more = end_activation(battle, unit.id, announced)
+        events += more
     return _next_activation(attrs.evolve(battle, turn=battle.turn + 1), dice, events)
 
 
 def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle, list[Event]]:
 
     battle, more = resolve_overwatch(battle, dice)
+    events.extend(more)
+    battle, more = stun.check_threshold(battle)  # O7.7 after overwatch's hits
     events.extend(more)
     battle, more = check_end(battle)
     events.extend(more)
@@ -172,10 +213,17 @@ def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle
     if battle.structures or battle.smoke:  # step 5a (O0.10): O3.9, then O3.11
         battle, more = environment(battle, dice)
         events.extend(more)
+        battle, more = stun.check_threshold(battle)  # O7.7 after falls and explosions
+        events.extend(more)
         battle, more = check_end(battle)
         events.extend(more)
         if battle.phase != "combat":
             return battle, events
+    for unit in battle.units:  # O7.6: a round spent shut down counts as an activation
+        if unit.active and unit.shutdown and unit.stun:
+            battle = battle.with_unit(stun.activation_started(unit))
+            battle, more = stun.activation_ended(battle, unit.id)
+            events.extend(more)
     battle, more = end_of_round(battle, dice)
     events.extend(more)
     battle, more = check_end(battle)

@@ -28,7 +28,7 @@ from ..catalog import catalog
 from ..core import Event
 from ..dice import Dice
 from ..hexgrid import DIRECTIONS, Hex, in_cone120, within
-from . import stats
+from . import moving_fire, stats
 from .events import (
     DIRECTION_NAMES,
     BattleChange,
@@ -285,11 +285,17 @@ def _walk(
     battle: Battle, mover_id: str, path: tuple[Hex, ...], sweep: int | None, dice: Dice
 ) -> tuple[Battle, list[Event], tuple[Hex, ...]]:
     """The mover steps into each hex of `path` after the first: the cones it sets off fire in
-    initiative order, then its sweep; it stops destroyed, head-killed or legless."""
+    initiative order, then its sweep; it stops destroyed, head-killed or legless. With O5 or
+    O7 on, `moved_hexes` counts the hexes entered so far at each step (and where it stops)."""
     events: list[Event] = []
+    counted = moving_fire.counts_moves(battle)
+    total, steps = battle.unit(mover_id).moved_hexes, len(path) - 1
     for k in range(1, len(path)):
         h = path[k]
-        battle = battle.with_unit(attrs.evolve(battle.unit(mover_id), pos=h))
+        mover = attrs.evolve(battle.unit(mover_id), pos=h)
+        if counted:  # O5.5 (O6): the mover's hexes so far; O6.6: the sweep's `moving` too
+            mover = attrs.evolve(mover, moved_hexes=total - (steps - k))
+        battle = battle.with_unit(mover)
         for reactor in _reactors(battle, mover_id):
             if triggers(battle, battle.unit(reactor), battle.unit(mover_id)):
                 battle, more = _react(battle, reactor, mover_id, h, dice)

@@ -27,6 +27,7 @@ Stance = Literal["aggressive", "balanced", "defensive"]
 Priority = Literal["focus_fire", "spread_damage", "threat", "opportunity"]
 WithdrawRule = Literal["never", "at_50", "at_25"]
 DestroyedBy = Literal["center_torso", "pilot", "none"]
+Stun = Literal["", "stunned", "dazed"]  # O7.6
 
 SIDES: tuple[Side, Side] = ("player", "enemy")
 LOC_INDEX: dict[str, int] = {loc: i for i, loc in enumerate(LOCATION_ORDER)}
@@ -120,6 +121,24 @@ class Unit:
     reaction: ReactionCone | None = optional_field(None)
     # O6.6: the group of a sweep declared for the Move that follows (this activation only)
     sweep: int | None = optional_field(None)
+    # O5.1 (and O5.4, O5.5, O7.3): hexes entered by the frame's own Move, Sprint and reverse
+    # steps plus each jump's hex distance in its current activation; 0 again when its next
+    # activation starts, so between activations the last activation's total. Counted only
+    # while O5 or O7 is on (`combat/moving_fire.py`)
+    moved_hexes: int = optional_field(0)
+    # O7 (`combat/stun.py`, `combat/kicks.py`): kicked this activation (O7.1); "stunned" or
+    # "dazed" (O7.6) and whether the activation that ends that state has begun; the frame's
+    # total structure at the round's phase 1 (O7.7: the round's loss is that less its structure)
+    kicked: bool = optional_field(False)
+    stun: Stun = optional_field("")
+    stun_running: bool = optional_field(False)
+    round_structure: int = optional_field(0)
+    # O8.2: why the frame radiates this round ("stress", "overload", "vent", "jump"), "" cold
+    radiating: str = optional_field("")
+    # O8.5: the sides whose frames detect it by its muzzle flash, until its next activation
+    revealed_to: tuple[Side, ...] = optional_field(())
+    # O8.8: enemies it bumped into this activation (it detects them until the activation ends)
+    bumped: tuple[str, ...] = optional_field(())
 
     @property
     def active(self) -> bool:
@@ -170,6 +189,29 @@ class Uplink:
 
 
 @frozen(kw_only=True)
+class Contact:
+    """O8.5: `side` detects the enemy frame `unit` now; `how` the first way in O8.13's order
+    (sight, thermal, revealed, designated, bumped)."""
+
+    side: Side
+    unit: str
+    how: str
+
+
+@frozen(kw_only=True)
+class LastKnown:
+    """O8.12: where `side` last detected the enemy frame `unit` (hex, height, facing) and the
+    round it lost it."""
+
+    side: Side
+    unit: str
+    hex: Hex
+    height: int = 0
+    facing: int | None = None
+    round: int = 0
+
+
+@frozen(kw_only=True)
 class Battle:
     map: BattleMap
     units: tuple[Unit, ...]
@@ -186,6 +228,12 @@ class Battle:
     # O3: the features' sections and the smoke, row-major (combat/features.py)
     structures: tuple[Section, ...] = optional_field(())
     smoke: tuple[Smoke, ...] = optional_field(())
+    # O8: what each side detects now and where it last saw the others (O8.5, O8.12)
+    contacts: tuple[Contact, ...] = optional_field(())
+    last_known: tuple[LastKnown, ...] = optional_field(())
+    # O8.11: in a side's view only, the enemy frames shown at their last-known hexes (markers,
+    # not detected); always empty in the game's state
+    markers: tuple[str, ...] = optional_field(())
 
     def rule(self, module: str) -> bool:
         """True when the optional module `module` (`"O2"`) is switched on in this battle."""

@@ -120,13 +120,17 @@ def max_ap(unit: Unit) -> int:
 
 
 def hex_movement(unit: Unit, sprint: bool = False) -> int:
-    """§6.4 per class, less Stealth Plating's penalty (at least 1 hex: docs/rulings.md D8)."""
+    """§6.4 per class, less Stealth Plating's penalty (at least 1 hex: docs/rulings.md D8);
+    O7.6: halved while Stunned (Sprint doubles that)."""
     cat = catalog()
     base = cat.classes[chassis_of(unit).class_].hex_movement
     penalty = sum(
         cat.equipment[e.equipment].move_penalty for e in unit.equipment if not e.destroyed
     )
     hexes = max(1, base - penalty)
+    if unit.stun == "stunned":  # O7.6: halved, rounded down, at least 1
+        stun = cat.kicks.stun
+        hexes = max(stun.movement_min, hexes // stun.movement_divisor)
     return hexes * cat.combat.movement.sprint_range_multiplier if sprint else hexes
 
 
