@@ -205,7 +205,7 @@ ROWS: tuple[BattleAction, ...] = (
     _act("brace", "g", "Brace", "Brace", Brace),
     _act("overwatch", "o", "Overwatch", "Overwatch", Overwatch),
     _act("reaction", "z", "Cone", "Reaction fire", ReactionFire, "O6"),
-    _act("sweep", "d", "Sweep", "Sweep", Sweep, "O6"),
+    _act("sweep", "s", "Sweep", "Sweep", Sweep, "O6"),
     _act("vent", "v", "Vent", "Vent", Vent),
     _act("equipment", "e", "Equip", "Equipment", UseEquipment),
     _act("end", "x", "End", "End activation", EndActivation),

@@ -84,7 +84,7 @@ class BattleScreen(GameScreen):
         "f Fire and c Called shot aim at the nearest target (Tab cycles, 1-4 picks the group) "
         "and show every weapon's hit chance with its modifiers, the LOS line and the energy "
         "after; Enter fires. g Brace, o Overwatch, v Vent, e Equipment, x End the activation, "
-        "(with reaction fire, O6: z arms a cone, d sweeps during the next Move), "
+        "(with reaction fire, O6: z arms a cone, s sweeps during the next Move), "
         "w Withdraw (asks first), a Auto-resolve (the AI plays your frames until a is pressed "
         "again), t the threat view (what each frame can receive before it acts again, and what "
         "lowers it). The enemy's turns come at the pace of Settings (animated, one order per "
