@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from rich.text import Text
 
-from mac_tui.combat.commands import Move
+from mac_tui.combat.commands import AutoDeploy, Move, ReactionFire, StartBattle
 from mac_tui.combat.events import (
     GroupFired,
     Moved,
@@ -18,7 +18,10 @@ from mac_tui.combat.events import (
     ReactionExpired,
     ReactionTriggered,
 )
+from mac_tui.combat.legal import legal_commands
+from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.combat.state import ReactionCone
+from mac_tui.players.ai import decide
 from mac_tui.session import Session
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.battle_text import log_lines, reaction_chunks
@@ -28,10 +31,15 @@ from mac_tui.tui.screens.battle.actions import ACTIONS
 from mac_tui.tui.screens.battle.modes import Idle, Paused
 from mac_tui.tui.screens.battle.moment import Moment
 from mac_tui.tui.widgets.hex_picture import MARKS, NO_OVERLAY, Painter, Scene, legend
+from tests.stages import copy, play
+from tests.test_tui_battle_snapshots import resume
+from tests.test_tui_snapshots import Snap, own_folder, snap
 
-from .pacing import advance
+from .pacing import Pilot, advance, run_until
 from .test_attack import at
 from .test_reaction import armed, lance, raider, state_of
+
+__all__ = ["own_folder", "snap"]  # the fixtures, shared
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -173,3 +181,41 @@ def logged(screen: BattleScreen) -> list[str]:
     from textual.widgets import RichLog
 
     return [strip.text for strip in screen.query_one(RichLog).lines]
+
+
+# ---- snapshots (conventions as test_tui_snapshots.py) ---------------------------------------
+def facing_a_cone() -> Session:
+    """An O6 quick battle (seed 5, difficulty 1), both sides played by the AI until the
+    player's frame is to act with an enemy cone armed; then the player arms its own."""
+    session = play(Session.new(5), NewSkirmish(1, rules="O6"), AutoDeploy(), StartBattle())
+    for _ in range(300):
+        b = session.state.battle
+        assert b is not None and b.phase == "combat"
+        u = b.active_unit
+        enemy_cone = any(x.reaction is not None for x in b.units if x.side == "enemy")
+        if u is not None and u.side == "player" and u.ap == 2 and enemy_cone:
+            legal = legal_commands(session.state)
+            return play(session, next(c for c in legal if isinstance(c, ReactionFire)))
+        play(session, decide(session.state).command)
+    raise AssertionError("the moment never came")
+
+
+@pytest.fixture(scope="module")
+def cones() -> Session:
+    return facing_a_cone()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_o6_both_sides_cones(snap: Snap, size: tuple[int, int], cones: Session) -> None:
+    snap(size, resume(copy(cones)))  # both cones on the map, the legend, the keys, the panel
+
+
+def test_o6_the_threat_view_lists_the_enemys_cone(snap: Snap, cones: Session) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await resume(copy(cones), "t")(pilot)
+        s = pilot.app.screen
+        assert isinstance(s, BattleScreen)
+        await run_until(pilot, lambda: s.moment.threats().report().complete, "the threat")
+        await pilot.pause()
+
+    snap((80, 24), run_before)
