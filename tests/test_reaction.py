@@ -44,7 +44,7 @@ from mac_tui.combat.reaction import check_reaction_fire, cone_directions
 from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle, ReactionCone, Unit, WeaponState
 from mac_tui.dice import Dice, RngState
-from mac_tui.game import Accepted, Refused, parse_command, step
+from mac_tui.game import Accepted, Refused, parse_command, refusal, step
 from mac_tui.model import GameState
 from mac_tui.players.ai.plan_types import Plan
 from mac_tui.players.ai.reaction import cone_order, weigh_cones
@@ -421,6 +421,14 @@ def test_a_reaction_never_lets_a_frame_act_out_of_turn(seed: int, data: st.DataO
             break
         cmds = legal_commands(state, called_shots=False)
         cones = [c for c in cmds if isinstance(c, (ReactionFire, Sweep))]
+        # refusal() says exactly what step() would (R6), for O6's orders legal or not
+        for probe in (
+            ReactionFire(data.draw(st.integers(0, 5)), data.draw(st.integers(-1, 6))),
+            Sweep(data.draw(st.integers(0, 5))),
+        ):
+            tried = step(state, probe)
+            why = refusal(state, probe)
+            assert why == (tried.reason if isinstance(tried, Refused) else None), probe
         pool = cones if cones and data.draw(st.booleans()) else cmds
         cmd = pool[data.draw(st.integers(0, len(pool) - 1))]
         out = step(state, cmd)
