@@ -25,7 +25,7 @@ from ...combat import elevation, reaction, stats
 from ...combat.attack import hit_chance
 from ...combat.commands import CalledShot, EndActivation, FireGroup, Move, ReactionFire, Sprint
 from ...combat.legal import legal_commands
-from ...combat.movement import check_move
+from ...combat.movement import MovePlan, move_checker
 from ...combat.state import Battle, Unit
 from ...core import Command
 from ...hexgrid import Hex
@@ -114,6 +114,15 @@ def cone_risk(battle: Battle, unit: Unit) -> Callable[[Plan], float] | None:
             )
         return found
 
+    checkers: dict[tuple[Hex, bool], Callable[[Hex], MovePlan | str]] = {}
+
+    def checker(here: Hex, sprint: bool) -> Callable[[Hex], MovePlan | str]:
+        found = checkers.get((here, sprint))
+        if found is None:
+            start = battle.with_unit(attrs.evolve(unit, pos=here))
+            found = checkers[(here, sprint)] = move_checker(start, start.unit(unit.id), sprint)
+        return found
+
     def risk(plan: Plan) -> float:
         here = unit.pos
         assert here is not None
@@ -121,8 +130,7 @@ def cone_risk(battle: Battle, unit: Unit) -> Callable[[Plan], float] | None:
         for command in plan.commands:
             if not isinstance(command, (Move, Sprint)):
                 continue
-            start = battle.with_unit(attrs.evolve(unit, pos=here))
-            walk = check_move(start, start.unit(unit.id), command.hex, isinstance(command, Sprint))
+            walk = checker(here, isinstance(command, Sprint))(command.hex)
             if isinstance(walk, str):
                 break
             for h in walk.path[1:]:
