@@ -541,3 +541,24 @@ def test_with_o4_only_the_weapons_whose_mount_bears_fire() -> None:
     fired = [e.result.weapon for e in out.events if isinstance(e, Attacked)]
     skipped = [(e.weapon, e.reason) for e in out.events if isinstance(e, WeaponSkipped)]
     assert fired == ["autocannon_5"] and skipped == [("medium_laser", "out of arc")]
+
+
+def test_an_armed_cone_and_a_sweep_survive_a_save() -> None:
+    """The new state (an optional field each) goes through a save's snapshot and back; a
+    frame without them writes neither key (core saves unchanged)."""
+    import json
+
+    from mac_tui.save import canonical_json, state_from_data, state_to_data
+    from mac_tui.snapshot import problems
+
+    s = state_of(lance(reaction=armed(2, 5), sweep=1), raider(13), order=("ghost", "raider"))
+    data = json.loads(canonical_json(state_to_data(s)))
+    assert state_from_data(data) == s
+    assert not problems(s)
+    plain = json.loads(
+        canonical_json(state_to_data(state_of(lance(), raider(13), order=("ghost",))))
+    )
+    frames = plain["battle"]["units"]
+    assert all("reaction" not in f and "sweep" not in f for f in frames)
+    bad = state_of(lance(reaction=armed(1, 9)), raider(13), order=("ghost",))
+    assert any("reaction.direction" in p for p in problems(bad))
