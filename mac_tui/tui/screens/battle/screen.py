@@ -232,6 +232,9 @@ class BattleScreen(GameScreen):
         self.interrupt_pending = None
         if not self.interrupts:
             return
+        if self.moment.phase == "over" or not self.is_mounted:
+            self.flush_interrupts()  # the battle is over: the rest at once
+            return
         if isinstance(self.mode, Paused) or self.app.screen is not self:
             self.interrupt_pending = self.game.clock.call_after(
                 self, MODAL_WAIT, self.interrupt_tick
@@ -326,6 +329,9 @@ class BattleScreen(GameScreen):
         return f"battle-history-{id(self)}"
 
     def on_unmount(self) -> None:
+        if self.interrupt_pending is not None:
+            self.interrupt_pending.cancel()
+            self.interrupt_pending = None
         if self._history_page is None:
             return
         self._history_page = None
