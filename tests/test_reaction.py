@@ -347,10 +347,10 @@ def test_sweep_lapses_without_a_move_and_its_refusals() -> None:
     assert refused(s, Sweep(2)) == "GHOST already sweeps with group 1"
 
 
-def _fragile(col: int) -> Unit:
+def _fragile(col: int, **changes: Any) -> Unit:
     """A Raider with no armour and 1 structure everywhere: a hit on the legs leaves it legless,
     on the centre torso destroys it."""
-    return raider(col, armor=(0,) * 7, structure=(1,) * 7)
+    return raider(col, armor=(0,) * 7, structure=(1,) * 7, **changes)
 
 
 @settings(max_examples=40, deadline=None)
@@ -562,3 +562,28 @@ def test_an_armed_cone_and_a_sweep_survive_a_save() -> None:
     assert all("reaction" not in f and "sweep" not in f for f in frames)
     bad = state_of(lance(reaction=armed(1, 9)), raider(13), order=("ghost",))
     assert any("reaction.direction" in p for p in problems(bad))
+
+
+def test_with_o4_a_forward_mover_faces_each_step_and_a_stopped_one_its_last() -> None:
+    """O4 with O6: the Raider walks W from column 5 to 1 facing W as it steps (O4.2); Ghost's
+    E cone fires at column 4, at a Raider facing W (Ghost in its front arc: no `rear`); where
+    a volley stops it, it faces its last step (W); else its chosen end facing."""
+    for seed in range(1, 30):
+        s = state_of(
+            lance(reaction=armed(), facing=0),
+            _fragile(5, facing=3),
+            order=("raider", "ghost"),
+            ruleset=("O4", "O6"),
+            seed=seed,
+        )
+        out = ok(s, parse_command("move 1,1 --facing NW"))
+        shots = [e.result for e in out.events if isinstance(e, Attacked)]
+        assert shots and all(hc.modifiers[-1].name == "reaction" for hc in shots)
+        assert all(m.name != "rear" for a in shots for m in a.modifiers)
+        r = bat(out.state).unit("raider")
+        moved = next(e for e in out.events if isinstance(e, Moved))
+        if not r.active or not stats.can_move(r):
+            assert (r.facing, moved.facing, moved.path[-1]) == (3, 3, at(4))
+            return
+        assert r.facing == 2
+    raise AssertionError("no seed stopped the Raider")

@@ -275,26 +275,40 @@ def interrupt(change: BattleChange | str, dice: Dice) -> BattleChange | str:
         battle = battle.with_unit(attrs.evolve(mover, sweep=None))  # used by this Move
     if sweep is None and not any(battle.hostile(u.side, mover.side) for u in armed_cones(battle)):
         return battle, events
-    battle, more, walked = _walk(battle, moved.unit, moved.path, sweep, dice)
+    forward = moved.mode != "jump" and not moved.reverse
+    battle, more, walked = _walk(battle, moved.unit, moved.path, sweep, dice, forward)
     if walked != moved.path:
-        events = [*events[:index], attrs.evolve(moved, path=walked), *events[index + 1 :]]
+        stopped = battle.unit(moved.unit).facing
+        short = attrs.evolve(moved, path=walked, facing=stopped)
+        events = [*events[:index], short, *events[index + 1 :]]
     return battle, [*events, *more]
 
 
 def _walk(
-    battle: Battle, mover_id: str, path: tuple[Hex, ...], sweep: int | None, dice: Dice
+    battle: Battle,
+    mover_id: str,
+    path: tuple[Hex, ...],
+    sweep: int | None,
+    dice: Dice,
+    forward: bool = True,
 ) -> tuple[Battle, list[Event], tuple[Hex, ...]]:
     """The mover steps into each hex of `path` after the first: the cones it sets off fire in
     initiative order, then its sweep; it stops destroyed, head-killed or legless. With O5 or
-    O7 on, `moved_hexes` counts the hexes entered so far at each step (and where it stops)."""
+    O7 on, `moved_hexes` counts the hexes entered so far at each step (and where it stops).
+    With O4 on (a facing), a `forward` mover faces each step's direction as it takes it (O4.2:
+    where it stops, its last step's; its chosen end facing only at the end of its path); a
+    reverse Move or a jump keeps the facing it ends with."""
     events: list[Event] = []
     counted = moving_fire.counts_moves(battle)
+    final = battle.unit(mover_id).facing
     total, steps = battle.unit(mover_id).moved_hexes, len(path) - 1
     for k in range(1, len(path)):
         h = path[k]
         mover = attrs.evolve(battle.unit(mover_id), pos=h)
         if counted:  # O5.5 (O6): the mover's hexes so far; O6.6: the sweep's `moving` too
             mover = attrs.evolve(mover, moved_hexes=total - (steps - k))
+        if final is not None and forward:  # O4 with O6: the cone of the step it takes
+            mover = attrs.evolve(mover, facing=step_direction(path[k - 1], h))
         battle = battle.with_unit(mover)
         for reactor in _reactors(battle, mover_id):
             if triggers(battle, battle.unit(reactor), battle.unit(mover_id)):
@@ -302,7 +316,7 @@ def _walk(
                 events.extend(more)
         mover = battle.unit(mover_id)
         if sweep is not None and mover.active:
-            facing = mover.facing
+            facing = mover.facing  # O6.6: under O4 the facing (the step's, forward)
             direction = facing if facing is not None else step_direction(path[k - 1], h)
             battle, more = _sweep(battle, mover_id, sweep, direction, dice)
             if more:
@@ -311,6 +325,8 @@ def _walk(
             mover = battle.unit(mover_id)
         if not mover.active or not stats.can_move(mover):
             return battle, events, path[: k + 1]
+    if final is not None and forward:  # O4.2: the end facing named in the command
+        battle = battle.with_unit(attrs.evolve(battle.unit(mover_id), facing=final))
     return battle, events, path
 
 
