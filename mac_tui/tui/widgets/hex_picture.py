@@ -387,11 +387,11 @@ class Scene:
 
 
 def cone_marks(battle: Battle) -> dict[Hex, str]:
-    """O6: every hex of each armed cone on the map (`reaction.cone_hexes`), an enemy's cone
-    drawn over one of yours."""
+    """O6: every hex of each armed cone on the map (`reaction.cone_hexes`): a cone of a side
+    hostile to the player's drawn as the enemy's, over one of yours (or an ally's, O10)."""
     out: dict[Hex, str] = {}
     for unit in reaction.armed_cones(battle):
-        kind = "cone-player" if unit.side == "player" else "cone-enemy"
+        kind = "cone-enemy" if battle.hostile(unit.side, "player") else "cone-player"
         for h in reaction.cone_hexes(battle, unit):
             if out.get(h) != "cone-enemy":
                 out[h] = kind
