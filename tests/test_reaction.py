@@ -587,3 +587,24 @@ def test_with_o4_a_forward_mover_faces_each_step_and_a_stopped_one_its_last() ->
             return
         assert r.facing == 2
     raise AssertionError("no seed stopped the Raider")
+
+
+def test_with_o8_only_the_cones_a_side_detects_are_known() -> None:
+    """O6 with O8: the Raider's cone, 13 hexes from Ghost (beyond the visual range of 10, the
+    Raider cold), is not known to the player's side: not drawn, not weighed by its AI; at 9
+    hexes it is."""
+    from mac_tui.combat.reaction import known_cones
+    from mac_tui.tui.widgets.hex_picture import cone_marks
+
+    def seen_at(col: int) -> tuple[bool, bool]:
+        enemy = raider(col, reaction=armed(1, 3), weapons=lance().weapons)
+        s = state_of(lance(), enemy, order=("ghost", "raider"), ruleset=("O6", "O8"))
+        b = bat(s)
+        known = bool(known_cones(b, "player"))
+        drawn = any(kind == "cone-enemy" for kind in cone_marks(b).values())
+        return known, drawn
+
+    assert seen_at(13) == (False, False)
+    assert seen_at(9) == (True, True)
+    core = state_of(lance(), raider(13, reaction=armed(1, 3)), order=("ghost",))
+    assert known_cones(bat(core), "player")  # O8 off: every cone is known

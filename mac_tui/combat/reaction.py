@@ -28,7 +28,7 @@ from ..catalog import catalog
 from ..core import Event
 from ..dice import Dice
 from ..hexgrid import DIRECTIONS, Hex, in_cone120, within
-from . import moving_fire, stats
+from . import detection, moving_fire, stats
 from .events import (
     DIRECTION_NAMES,
     BattleChange,
@@ -39,7 +39,7 @@ from .events import (
     SweepArmed,
 )
 from .firing import fire, overwatch_target, plan_fire, reach_refusal
-from .state import Battle, ReactionCone, Unit
+from .state import Battle, ReactionCone, Side, Unit
 
 __all__ = [
     "arm_cone",
@@ -52,6 +52,7 @@ __all__ = [
     "group_refusal",
     "in_cone",
     "interrupt",
+    "known_cones",
     "lapse",
     "on",
     "step_direction",
@@ -221,6 +222,16 @@ def triggers(battle: Battle, reactor: Unit, mover: Unit) -> bool:
         reach_refusal(battle, reactor, mover, ws, "reaction") is None
         for _, ws in stats.group_weapons(reactor, cone.group)
     )
+
+
+def known_cones(battle: Battle, side: Side) -> tuple[Unit, ...]:
+    """The armed cones of the sides hostile to `side` that `side` knows of: with O8 on, those
+    of frames it detects now (O8.5, O8.10: an enemy's cone is shown once it is armed in
+    sight); every one with O8 off. In initiative order."""
+    hostile = [u for u in armed_cones(battle) if battle.hostile(u.side, side)]
+    if not detection.on(battle):
+        return tuple(hostile)
+    return tuple(u for u in hostile if detection.side_detection(battle, side, u) is not None)
 
 
 def step_direction(a: Hex, b: Hex) -> int:

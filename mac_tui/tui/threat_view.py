@@ -235,7 +235,7 @@ def threat_lines(
 def cone_lines(battle: Battle, width: int, g: Glyphs, pal: Palette) -> list[Text]:
     """O6: the enemy's armed reaction cones: whose, which way, how far, and what a step into
     one draws (none: no line)."""
-    cones = [u for u in reaction.armed_cones(battle) if battle.hostile(u.side, "player")]
+    cones = reaction.known_cones(battle, "player")
     if not cones:
         return []
     penalty = catalog().reaction.reaction.penalty

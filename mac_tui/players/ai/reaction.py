@@ -94,10 +94,11 @@ def _damage(unit: Unit, group: int) -> int:
 
 def cone_risk(battle: Battle, unit: Unit) -> Callable[[Plan], float] | None:
     """The expected damage the armed enemy cones would fire into `unit` along a plan's moves
-    (each cone once, at the first hex that sets it off), or None when no enemy cone is armed."""
+    (each cone once, at the first hex that sets it off), or None when no enemy cone it knows
+    of is armed."""
     if not reaction.on(battle) or unit.pos is None:
         return None
-    cones = [u for u in reaction.armed_cones(battle) if battle.hostile(u.side, unit.side)]
+    cones = reaction.known_cones(battle, unit.side)  # O8: only those its side detects
     if not cones:
         return None
     at_hex: dict[Hex, tuple[tuple[str, float], ...]] = {}

@@ -388,9 +388,16 @@ class Scene:
 
 def cone_marks(battle: Battle) -> dict[Hex, str]:
     """O6: every hex of each armed cone on the map (`reaction.cone_hexes`): a cone of a side
-    hostile to the player's drawn as the enemy's, over one of yours (or an ally's, O10)."""
+    hostile to the player's drawn as the enemy's (with O8, once the player's side detects its
+    frame), over one of yours (or an ally's, O10)."""
     out: dict[Hex, str] = {}
-    for unit in reaction.armed_cones(battle):
+    known = reaction.known_cones(battle, "player")  # O8: the hostile ones the player detects
+    shown = [
+        u
+        for u in reaction.armed_cones(battle)
+        if u in known or not battle.hostile(u.side, "player")
+    ]
+    for unit in shown:
         kind = "cone-enemy" if battle.hostile(unit.side, "player") else "cone-player"
         for h in reaction.cone_hexes(battle, unit):
             if out.get(h) != "cone-enemy":
