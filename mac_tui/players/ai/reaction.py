@@ -21,7 +21,7 @@ from collections.abc import Callable
 import attrs
 
 from ...catalog import catalog
-from ...combat import elevation, reaction, stats
+from ...combat import detection, elevation, reaction, stats
 from ...combat.attack import hit_chance
 from ...combat.commands import CalledShot, EndActivation, FireGroup, Move, ReactionFire, Sprint
 from ...combat.legal import legal_commands
@@ -71,9 +71,14 @@ def _towards_nearest(battle: Battle, unit: Unit, directions: list[int]) -> int |
     holds (d3 with O2; ties between enemies: the battle's order)."""
     assert unit.pos is not None
     here = unit.pos
+    known = [
+        e
+        for e in battle.foes(unit.side)
+        if not detection.on(battle) or detection.side_detection(battle, unit.side, e) is not None
+    ]  # O8.11: the enemies its side knows of
     ranked = sorted(
         (elevation.attack_distance(battle, here, e.pos), i, e)
-        for i, e in enumerate(battle.foes(unit.side))
+        for i, e in enumerate(known)
         if e.pos is not None
     )
     for _, _, enemy in ranked:
