@@ -407,12 +407,19 @@ def test_battles_with_o6_replay_exactly() -> None:
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), data=st.data())
-def test_a_reaction_never_lets_a_frame_act_out_of_turn(seed: int, data: st.DataObject) -> None:
-    """Issue 18's property: in random legal play under O6 (cones and sweeps chosen half the
-    time they are legal), only the active frame moves, spends AP or sweeps; another frame only
-    fires, as a triggered cone (or R4 overwatch as the round closes), at the frame moving."""
-    state = make_state(seed, 1 + seed % 5, ruleset=("O6",))
+@given(
+    seed=st.integers(0, 10**6),
+    rules=st.sampled_from([("O6",), ("O4", "O6"), ("O2", "O3", "O6")]),
+    data=st.data(),
+)
+def test_a_reaction_never_lets_a_frame_act_out_of_turn(
+    seed: int, rules: tuple[str, ...], data: st.DataObject
+) -> None:
+    """Issue 18's property: in random legal play under O6 (alone, with O4, with O2 and O3;
+    cones and sweeps chosen half the time they are legal), only the active frame moves,
+    spends AP or sweeps; another frame only fires, as a triggered cone (or R4 overwatch as the
+    round closes), at the frame moving."""
+    state = make_state(seed, 1 + seed % 5, ruleset=rules)
     state = step_ok(step_ok(state, AutoDeploy()), StartBattle())
     for _ in range(60):
         b = bat(state)
