@@ -168,14 +168,9 @@ def do_move(
     plan = check_move(battle, unit, target, sprint, reverse=reverse, facing_name=facing_name)
     if isinstance(plan, str):
         return plan
-    walked, enemy = (
-        detection.bump(battle, unit, plan.path)
-        if detection.on(battle)
-        else (
-            plan.path,
-            None,
-        )
-    )
+    # O8.8: a step into an undetected enemy's hex stops the mover in the hex before
+    fog = detection.on(battle)
+    walked, enemy = detection.bump(battle, unit, plan.path) if fog else (plan.path, None)
     ends = plan.facing
     if ends is not None and walked != plan.path and not reverse:
         # O8.8 with O4.2: stopped short, the frame faces its last step taken (if any)
@@ -187,7 +182,7 @@ def do_move(
         energy_used=unit.energy_used + plan.energy,
         facing=unit.facing if ends is None else ends,
     )
-    moved = moving_fire.count_move(battle, moved, len(plan.path) - 1)  # O5.1
+    moved = moving_fire.count_move(battle, moved, len(walked) - 1)  # O5.1: the hexes entered
     event = Moved(
         unit=unit.id,
         mode="sprint" if sprint else "move",

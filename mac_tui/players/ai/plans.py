@@ -46,6 +46,8 @@ from ...combat.elevation import jump_length
 from ...combat.movement import reach
 from ...combat.state import Unit
 from ...hexgrid import Hex, distance, within
+from .fog import can_target
+from .fog import radiating as fog_radiating
 from .plan_types import COVER_HELD, Attack, Scored, Shots, Spot
 from .situation import BAND, GAMMA, NONE_STATUS, Situation, Status
 from .tables import Kit, masked
@@ -105,6 +107,11 @@ class Planner:
         d = s.tables.dist(at, tpos)
         if d == 0:
             return (), 0
+        hot = 0
+        if s.fog:  # O8.6: only at a target it would detect from `at`; O8.7 `radiating`
+            if not can_target(s.battle, self.unit, at, t.unit):
+                return (), 0
+            hot = fog_radiating(s.battle, self.unit, at, t.unit)
         v = s.volley(
             self.bearing(at, t),
             group,
@@ -114,7 +121,11 @@ class Planner:
             s.tables.cover[tpos],
             s.spotted(self.unit, tpos, self.unit.id),
             budget,
-            self.extra_against(t, uplinked) - called + s.tables.lift(at, tpos) + self.rear(at, t),
+            self.extra_against(t, uplinked)
+            - called
+            + s.tables.lift(at, tpos)
+            + self.rear(at, t)
+            + hot,
         )
         return v.shots, v.energy
 

@@ -180,6 +180,7 @@ def legend(
     marks: bool = False,
     levels: bool = False,
     features: bool = False,
+    fog: bool = False,
     third: bool = False,
     facings: bool = False,
     cones: bool = False,
@@ -188,8 +189,8 @@ def legend(
     deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
     a damaged section's durability (in the compact map's slot only without levels); with
-    `third` (O10) the allied and neutral frames' marks; with `cones` (O6) the marks of the
-    armed reaction cones."""
+    `third` (O10) the allied and neutral frames' marks; with `fog` (O8) the greyed last-known
+    marker; with `cones` (O6) the marks of the armed reaction cones."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -213,6 +214,8 @@ def legend(
     parts.append(f"M{MARKS['out'][form]} out")
     if facings:  # O4.10
         parts.append(f"M1{FACING_MARKS[0][form]} faces the marked hex")
+    if fog:  # O8.10
+        parts.append("m? last known")
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
     if levels:
         parts.append(f"{MARKS['blocks'][form]} {MARK_NAMES['blocks']}")
@@ -250,6 +253,7 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--wreck",
         "hexmap--player",
         "hexmap--enemy",
+        "hexmap--marker",
         "hexmap--ally",
         "hexmap--neutral",
         "hexmap--targetable",
@@ -339,6 +343,9 @@ class Scene:
                 continue
             if unit.left:
                 continue  # O10.6: gone off the map with its side
+            if unit.id in battle.markers:  # O8.10: a last-known position, greyed, `m?`
+                frames[unit.pos] = (frame_label(unit)[0] + "?", "hexmap--marker")
+                continue
             frames[unit.pos] = (frame_label(unit), SIDE_CLASS[unit.side])
             if not unit.pilot_alive:
                 out.add(unit.pos)
