@@ -28,7 +28,7 @@ from mac_tui.tui.battle_text import log_lines, reaction_chunks
 from mac_tui.tui.config import Settings
 from mac_tui.tui.screens.battle import BattleScreen
 from mac_tui.tui.screens.battle.actions import ACTIONS
-from mac_tui.tui.screens.battle.modes import Idle, Paused
+from mac_tui.tui.screens.battle.modes import Idle, More, Paused
 from mac_tui.tui.screens.battle.moment import Moment
 from mac_tui.tui.widgets.hex_picture import MARKS, NO_OVERLAY, Painter, Scene, legend
 from tests.stages import copy, play
@@ -219,3 +219,27 @@ def test_o6_the_threat_view_lists_the_enemys_cone(snap: Snap, cones: Session) ->
         await pilot.pause()
 
     snap((80, 24), run_before)
+
+
+async def test_at_one_order_per_key_each_interruption_waits_for_enter(tmp_path: Path) -> None:
+    """At the key pace, during the enemy's turn, each interruption of a move waits for the
+    step key, before the AI's next order."""
+    enemy = raider(13, reaction=ReactionCone(group=1, direction=3), weapons=lance().weapons)
+    s = state_of(lance(), enemy, order=("ghost", "raider"))
+    app = MacApp(saves=tmp_path, settings=Settings(animation="key"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.start_session(Session(s), tmp_path / "o6.json")
+        app.show_game()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BattleScreen)
+        screen.mode = More()  # as after an AI order at this pace
+        screen.interrupts.append((at(3), ["REACTION: test line"]))
+        before = len(app.session.commands) if app.session else 0
+        await advance(pilot, 5.0)
+        assert screen.interrupts  # no timer shows it
+        screen.action_step()
+        await pilot.pause()
+        assert not screen.interrupts and "REACTION: test line" in logged(screen)
+        assert app.session is not None and len(app.session.commands) == before
+        assert screen.view.hexmap.cursor == at(3)

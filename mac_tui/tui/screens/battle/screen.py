@@ -210,6 +210,8 @@ class BattleScreen(GameScreen):
             tutorial=self.lessons is not None,
         )
         self.mode = settle(self.mode, self.moment)
+        if self.interrupts and not isinstance(self.mode, AiTurn):
+            self.schedule_interrupt()  # O6: the player's turn: no Enter steps them any more
         self.draw()
         self.teach()
         self.schedule_ai()
@@ -218,9 +220,10 @@ class BattleScreen(GameScreen):
 
     # ---- O6: reaction fire shown as it happens ---------------------------------------------
     def log_events(self, shown: Battle | None, events: Sequence[Event]) -> None:
-        """The log lines of a command's events; with the animated pace, a move's reaction
-        fire (O6.3, O6.6) comes one interruption a step, the cursor on the hex it struck,
-        and the AI's next order waits for the last (p pauses it, space shows the rest)."""
+        """The log lines of a command's events; a move's reaction fire (O6.3, O6.6) comes one
+        interruption a step, the cursor on the hex it struck: at the animated pace one every
+        delay, at one order per key one per Enter (during the AI's turn), and the AI's next
+        order waits for the last (p pauses it, space shows the rest at once)."""
         head, chunks = reaction_chunks(events)
         pace = self.game.settings.pacing
         if not chunks or pace == "instant" or self.interrupts_skipped():
@@ -230,7 +233,8 @@ class BattleScreen(GameScreen):
         self.view.log(log_lines(shown, head, ascii_glyphs=self.ascii))
         for where, part in chunks:
             self.interrupts.append((where, log_lines(shown, part, ascii_glyphs=self.ascii)))
-        self.schedule_interrupt()
+        if pace != "key" or not isinstance(self.mode, AiTurn):
+            self.schedule_interrupt()  # else each waits for Enter (`action_step`)
 
     def interrupts_skipped(self) -> bool:
         return isinstance(self.mode, EnemyTurn) and self.mode.skipping
@@ -254,16 +258,21 @@ class BattleScreen(GameScreen):
                 self, MODAL_WAIT, self.interrupt_tick
             )
             return
+        self.show_interrupt()
+        if self.interrupts:
+            self.schedule_interrupt()
+        else:
+            self.schedule_ai()
+
+    def show_interrupt(self) -> None:
+        """The next interruption: its lines in the log, the cursor on its hex, its first
+        line on the message line."""
         where, lines = self.interrupts.pop(0)
         if where is not None:
             self.view.hexmap.set_cursor(where)
         self.view.log(lines)
         if lines:
             self.show_message(lines[0].strip(), warning=True)
-        if self.interrupts:
-            self.schedule_interrupt()
-        else:
-            self.schedule_ai()
 
     def flush_interrupts(self) -> None:
         """Every interruption still waiting, at once (skipping, or a new command)."""
@@ -636,8 +645,12 @@ class BattleScreen(GameScreen):
         self.refresh_view()
 
     def action_step(self) -> None:
-        """One of the AI's orders (paused, or one per key)."""
+        """One of the AI's orders (paused, or one per key); first, one by one, the reaction
+        fire the last order's move set off (O6)."""
         if isinstance(self.mode, Paused | More):
+            if self.interrupts:
+                self.show_interrupt()
+                return
             self.ai_once()
             self.refresh_view()
 
