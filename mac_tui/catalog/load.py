@@ -77,6 +77,7 @@ class Catalog:
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
+    range_bands: r.RangeBandsFile  # optional module O1 (read only while a battle plays O1)
     formations: r.FormationsFile  # optional module O9 (read only while a battle plays O9)
     third_parties: r.ThirdPartiesFile  # optional module O10 (data/third_parties.toml)
     facing: r.FacingFile  # optional module O4 (read only while a battle plays O4)
@@ -452,6 +453,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+    range_bands = _load_range_bands(src, combat)
     formations = _load_formations(src, combat)
     third_parties = _load_third_parties(src)
     facing = _load_facing(src, {loc.id: loc.hit_weight for loc in combat.location})
@@ -484,6 +486,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         modules=modules,
         excluded_modules=excluded_modules,
         elevation=elevation,
+        range_bands=range_bands,
         formations=formations,
         third_parties=third_parties,
         facing=facing,
@@ -588,6 +591,23 @@ def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
     if elevation.falling.location == elevation.falling.fallback:
         vb.fail('[falling], field "fallback"', "must differ from location.")
     return elevation
+
+
+def _load_range_bands(src: _Source, combat: r.CombatFile) -> r.RangeBandsFile:
+    """data/range_bands.toml (O1): the start lines on the track, two distinct ends of it."""
+    tb, bands = _file(src, "range_bands.toml", r.RangeBandsFile)
+    track = bands.track
+    last = track.positions - 1
+    for field in ("player_start", "enemy_start"):
+        if getattr(track, field) not in (0, last):
+            where = f'[track], field "{field}"'
+            tb.fail(where, f"a start line is an end of the track: 0 or {last}.")
+    if track.player_start == track.enemy_start:
+        tb.fail('[track], field "enemy_start"', "the two start lines must differ.")
+    sprint = bands.moving.move * combat.movement.sprint_range_multiplier
+    if sprint > last:
+        tb.fail('[moving], field "move"', f"a Sprint ({sprint} positions) must fit the track.")
+    return bands
 
 
 def _load_third_parties(src: _Source) -> r.ThirdPartiesFile:

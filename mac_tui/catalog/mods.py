@@ -33,6 +33,7 @@ MOD_FILES = (
     "missions.toml",
     "modules.toml",
     "pilots.toml",
+    "range_bands.toml",
     "ranges.toml",
     "reaction.toml",
     "start.toml",

@@ -997,6 +997,62 @@ class ModulesFile:
     excluded: tuple[ExcludedPair, ...] = ()
 
 
+# --- range_bands.toml (optional module O1) --------------------------------------------------
+
+
+@frozen(kw_only=True)
+class TrackTable:
+    """O1.1, O1.3: the track's positions and the two start lines."""
+
+    __toml_name__ = "track"
+    rule: Literal["O1.1"]
+    positions: int = bounds(4, 4)  # one per §3.4 column: Point Blank, Short, Medium, Long
+    player_start: int = bounds(0, 9)
+    enemy_start: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class TrackMoving:
+    """O1.4: the positions a Move shifts (a Sprint: that times the core sprint multiplier)."""
+
+    __toml_name__ = "moving"
+    rule: Literal["O1.4"]
+    move: int = bounds(1, 9)
+
+
+@frozen(kw_only=True)
+class TrackEquipment:
+    """O1.7: the equipment's reaches in positions."""
+
+    __toml_name__ = "equipment"
+    rule: Literal["O1.7"]
+    thrust_positions: int = bounds(1, 9)
+    uplink_range: int = bounds(0, 9)
+    barrier_range: int = bounds(0, 9)
+    phantom_from: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class TrackCombinations:
+    """O1.12: what a position counts as for O5 and O7, and a kick's range."""
+
+    __toml_name__ = "combinations"
+    rule: Literal["O1.12"]
+    hexes_per_position: int = bounds(1, 10)
+    kick_range: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class RangeBandsFile:
+    """data/range_bands.toml: every number of module O1, each table with its rule id."""
+
+    module: Literal["O1"]
+    track: TrackTable
+    moving: TrackMoving
+    equipment: TrackEquipment
+    combinations: TrackCombinations
+
+
 # --- elevation.toml (optional module O2) ----------------------------------------------------
 
 

@@ -35,6 +35,7 @@ from ..combat.events import (
     BattleStarted,
     EquipmentUsed,
     GroupFired,
+    Held,
     Moved,
     ReactionArmed,
     ReactionExpired,
@@ -135,6 +136,13 @@ class Narrator:
         return f"{self.name(e.unit)} acts: {e.ap} AP, energy {e.energy} with overload"
 
     def moved(self, e: Moved) -> str:
+        if e.start is not None and e.end is not None:  # O1: along the track
+            how = {"move": "moves", "sprint": "sprints", "jump": "thrusts"}.get(e.mode, e.mode)
+            back = ", pulling back" if e.pullback else ""
+            return (
+                f"{self.name(e.unit)} {how} from position {e.start} to {e.end} "
+                f"({e.energy} energy{back})"
+            )
         how = {"move": "moves", "sprint": "sprints", "jump": "jumps"}.get(e.mode, e.mode)
         steps = plural(len(e.path) - 1, "hex", "hexes")
         back = ", pulling back" if e.pullback else ""
@@ -146,6 +154,9 @@ class Narrator:
             how = "backs up"
         faces = "" if e.facing is None else f", facing {FACING_NAMES[e.facing]}"  # O4.10
         return f"{self.name(e.unit)} {how} {steps} to {end}{route}{faces} ({e.energy} energy{back})"
+
+    def held(self, e: Held) -> str:
+        return f"{self.name(e.unit)} holds at position {e.position}"
 
     def skipped(self, e: WeaponSkipped) -> str:
         return f"{self.weapon(e.weapon)} of {self.name(e.unit)} holds fire: {e.reason}"
@@ -329,6 +340,7 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     RoundStarted: Narrator.round_started,
     ActivationStarted: Narrator.activation_started,
     Moved: Narrator.moved,
+    Held: Narrator.held,
     WeaponSkipped: Narrator.skipped,
     GroupFired: Narrator.group_fired,
     Attacked: Narrator.attacked,

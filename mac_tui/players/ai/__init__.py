@@ -19,8 +19,17 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from ...combat import track
 from ...combat.actions import auto_positions
-from ...combat.commands import AutoDeploy, CalledShot, EndActivation, FireGroup, StartBattle
+from ...combat.commands import (
+    AutoDeploy,
+    CalledShot,
+    EndActivation,
+    FireGroup,
+    Hold,
+    StartBattle,
+)
+from ...combat.state import Battle
 from ...combat.view import view_of
 from ...core import Accepted, Command
 from ...game import refusal, step, to_act
@@ -97,6 +106,11 @@ class _Memory:
         self.rest: tuple[Command, ...] = ()
 
 
+def battle_of(state: GameState) -> Battle:
+    assert state.battle is not None
+    return state.battle
+
+
 def _deployment(state: GameState) -> Decision | None:
     battle = state.battle
     if battle is None or battle.phase == "over":
@@ -166,6 +180,8 @@ def policy_for(tactics: int | None = None) -> Policy:
         cone = cone_order(state, command)  # O6.9: it cannot fire any more this activation
         if cone is not None:
             command, rest, note = cone, (), note + ", arms a reaction cone (O6.9)"
+        if isinstance(command, EndActivation) and track.on(battle_of(state)):
+            command = Hold()  # O1.4: ending in place on the track is a Hold
         memory.expect, memory.planned, memory.rest = None, planned, ()
         if rest and not isinstance(command, (FireGroup, CalledShot)):
             outcome = step(state, command)

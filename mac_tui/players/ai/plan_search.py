@@ -85,7 +85,7 @@ def other_acts(
     if barrier is not None and budget >= barrier.energy:
         for a in (s.me, *s.allies):
             apos = spot.hex if a is s.me else a.unit.pos
-            if apos is None or distance(spot.hex, apos) > barrier.range:
+            if apos is None or distance(spot.hex, apos) > s.barrier_range:
                 continue
             v = pl.barrier_value(a, apos)
             if v > 0:

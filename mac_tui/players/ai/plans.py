@@ -34,8 +34,11 @@ plan, its parts and the pieces it is built from.
 
 from __future__ import annotations
 
+import attrs
+
 from ...catalog import catalog
-from ...combat import facing, stats
+from ...combat import facing, stats, track
+from ...combat.attack import formation_modifiers
 from ...combat.commands import (
     FireGroup,
     Move,
@@ -85,6 +88,7 @@ class Planner:
         if self.o4 and u.facing is not None:
             self.facings[sit.pos] = facing.spread(u.facing, self.pivot)
         self._bearing: dict[tuple[Hex, str], Kit] = {}
+        self._formation: dict[tuple[Hex, str], int] = {}  # O9: the entries by place, target
 
     # ---- pieces -----------------------------------------------------------------------------
     def extra_against(self, t: Kit, uplinked: str | None = None) -> int:
@@ -105,7 +109,7 @@ class Planner:
         tpos = t.unit.pos
         assert tpos is not None
         d = s.tables.dist(at, tpos)
-        if d == 0:
+        if d < s.me.closest or t.unit.dodging:  # O1: range 0 on the track; O9.9d: dodged
             return (), 0
         hot = 0
         if s.fog:  # O8.6: only at a target it would detect from `at`; O8.7 `radiating`
@@ -125,9 +129,26 @@ class Planner:
             - called
             + s.tables.lift(at, tpos)
             + self.rear(at, t)
-            + hot,
+            + hot
+            + self.formation_extra(at, t),
         )
         return v.shots, v.energy
+
+    def formation_extra(self, at: Hex, t: Kit) -> int:
+        """O9: the formation entries of a shot from `at` at `t` (`line`, `crossfire`,
+        `screen`, `flanking`, `mutual cover`, `battle plan`), the engine's own, with the frame
+        placed at `at`; 0 with O9 off."""
+        battle = self.sit.battle
+        if not battle.formations:
+            return 0
+        key = (at, t.unit.id)
+        found = self._formation.get(key)
+        if found is None:
+            there = attrs.evolve(self.unit, pos=at)
+            placed = battle.with_unit(there) if at != self.unit.pos else battle
+            entries = formation_modifiers(placed, there, placed.unit(t.unit.id))
+            found = self._formation[key] = sum(m.value for m in entries)
+        return found
 
     # ---- O4: facing and arcs ----------------------------------------------------------------
     def bearing(self, at: Hex, t: Kit) -> Kit:
@@ -223,8 +244,11 @@ class Planner:
             for h in walked_to:
                 if h == s.pos:
                     continue
-                after = nearest(h)
-                pull = nearest_now is not None and after is not None and after > nearest_now
+                if s.on_track:  # O1.4: toward its own line
+                    pull = track.toward_own_line(u.side, s.pos.q, h.q)
+                else:
+                    after = nearest(h)
+                    pull = nearest_now is not None and after is not None and after > nearest_now
                 energy = back if pull else walk
                 if energy <= self.energy_left:
                     out.append(Spot(h, Move(h), self.ap_costs.move, energy))
@@ -237,12 +261,16 @@ class Planner:
             occupied = s.battle.occupied()
             bmap = s.battle.map
             for h in within(s.pos, jump.value):
-                if (
-                    h != s.pos
-                    and h not in occupied
-                    and bmap.contains(h)
-                    and jump_length(s.battle, s.pos, h) <= jump.value  # O2.4: levels up count
-                ):
+                if s.on_track:  # O1.7: one position, no passing
+                    fits = h.r == 0 and track.check_thrust(s.battle, u, h) is None
+                else:
+                    fits = (
+                        h != s.pos
+                        and h not in occupied
+                        and bmap.contains(h)
+                        and jump_length(s.battle, s.pos, h) <= jump.value  # O2.4: levels up
+                    )
+                if fits:
                     if self.o4:  # O4.4: a jump lands with any facing
                         self.facings.setdefault(h, tuple(range(6)))
                     out.append(
@@ -286,7 +314,7 @@ class Planner:
             tpos = t.unit.pos
             assert tpos is not None
             d = s.tables.dist(at, tpos)
-            if d == 0 or d > me.reach:
+            if d < me.closest or d > me.reach:
                 continue
             los = s.tables.los(at, tpos)
             cover = s.tables.cover[tpos]

@@ -10,7 +10,7 @@ from attrs import frozen
 from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import elevation, facing, stats
+from ...combat import elevation, facing, stats, track
 from ...combat.attack import distance_band
 from ...combat.features import STANDARD, full_durability, kind_of, section_at, structure_hex
 from ...combat.forecast import Forecast
@@ -212,10 +212,13 @@ def target_lines(
             dist = "Distance " + elevation.distance_words(
                 battle, attacker.pos, target.pos, dist.removeprefix("Distance ")
             )
-        out.append(Text(f"{dist} ({band})" if band else dist))
-        if attacker is not None:
-            out.extend(_arc_lines(battle, attacker, target, width, g))
-        out.extend(_los_lines(preview, width, g))
+        if track.on(battle):  # O1.1, O1.6: the range and its band; no terrain, no LOS
+            out.append(Text(f"Range {preview.distance} {track.band_name(preview.distance)}"))
+        else:
+            out.append(Text(f"{dist} ({band})" if band else dist))
+            if attacker is not None:
+                out.extend(_arc_lines(battle, attacker, target, width, g))
+            out.extend(_los_lines(preview, width, g))
 
     group = Text(f"Group {preview.group}", style="bold")
     group.append(f" {g.sep} {preview.ap_cost} AP")
