@@ -51,7 +51,7 @@ def row_text(scene: Scene, row: int, ascii_glyphs: bool = True) -> str:
 
 def test_cones_are_drawn_for_both_sides_in_their_own_marks() -> None:
     """Ghost's cone E (group 1 reaches 10) marks row 1 with `)`, the Raider's cone W with
-    `@`; where both lie, the enemy's is drawn (the one to keep out of)."""
+    `&`; where both lie, the enemy's is drawn (the one to keep out of)."""
     enemy = raider(13, reaction=ReactionCone(group=1, direction=3), weapons=lance().weapons)
     b = state_of(lance(reaction=armed()), enemy, order=("ghost", "raider")).battle
     assert b is not None
@@ -63,14 +63,14 @@ def test_cones_are_drawn_for_both_sides_in_their_own_marks() -> None:
     text = row_text(scene, 1)
     # the row number, Ghost (M, no number in its id), two hexes of its cone, ten of the
     # Raider's, the Raider
-    assert text == " 2 M?.).)" + ".@" * 10 + "l?"
+    assert text == " 2 M?.).)" + ".&" * 10 + "l?"
     assert MARKS["cone-enemy"][0] != MARKS["cone-player"][0]
     unicode = row_text(scene, 1, ascii_glyphs=False)
     assert "»" in unicode and "›" in unicode
 
 
 def test_the_legend_names_the_cones_under_o6_only() -> None:
-    assert "@ enemy reaction cone" in legend(True, cones=True)
+    assert "& enemy reaction cone" in legend(True, cones=True)
     assert ") your reaction cone" in legend(True, cones=True)
     assert "reaction cone" not in legend(True)
 

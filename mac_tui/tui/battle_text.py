@@ -56,6 +56,7 @@ from ..combat.formations import (
     ability_name,
     formation_name,
 )
+from ..combat.objectives import MissionCosts, ObjectiveMet
 from ..combat.state import Battle
 from ..combat.structures import StructureAttacked
 from ..game import Event
@@ -69,6 +70,7 @@ from .battle_words import (
     withdrawal_words,
 )
 from .glyphs import Glyphs, glyphs, plain
+from .widgets.hex_picture import OBJECTIVE
 
 #: The pane leaves these out: the lines around say it (O9.9d: the shot says "dodged").
 QUIET = (ActivationEnded, BattleStarted, Dodged)
@@ -294,6 +296,18 @@ class Narrator:
         )
         return f"{who} withdraws: its rule is that it {withdrawal_words(e.rule)}"
 
+    def objective_met(self, e: ObjectiveMet) -> str:
+        kind = catalog().objectives.kind(e.id)
+        what = "Hidden objective revealed and met" if e.hidden else "Objective met"
+        return f"{what}: {kind.name} +{kind.bonus}% ({kind.text}), round {e.round}"
+
+    def mission_costs(self, e: MissionCosts) -> str:
+        small, medium, large = e.shots
+        return (
+            f"Mission costs {e.credits:,} cr: {e.structure} structure lost, shots {small} "
+            f"small / {medium} medium / {large} large, {plural(e.equipment, 'equipment use')}"
+        )
+
     def ended(self, e: BattleEnded) -> str:
         result = RESULTS.get(e.result, e.result.upper())
         reason = re.sub(  # the rule in the words the whole game uses: "...: it retreats at 50%"
@@ -353,6 +367,8 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     ReactionTriggered: Narrator.reaction_triggered,
     ReactionExpired: Narrator.reaction_expired,
     SweepArmed: Narrator.sweep_armed,
+    ObjectiveMet: Narrator.objective_met,
+    MissionCosts: Narrator.mission_costs,
     FormationSet: Narrator.formation_set,
     FormationChecked: Narrator.formation_checked,
     AbilitiesAssigned: Narrator.abilities_assigned,
@@ -382,6 +398,25 @@ def reaction_chunks(
         where = first.hex if isinstance(first, ReactionTriggered) else None
         chunks.append((where, tuple(events[start:end])))
     return tuple(events[: starts[0]]), tuple(chunks)
+
+
+def objectives_line(battle: Battle, ascii_glyphs: bool) -> str:
+    """O11: the battle's objectives for the log's head: each known one with its bonus and
+    what meets it (OB5's hex and OB6's building by name and mark), a hidden one as `?`."""
+    cat = catalog().objectives
+    mark = OBJECTIVE[0 if ascii_glyphs else 1]
+    parts = []
+    for o in battle.objectives:
+        if o.hidden and not o.met:
+            parts.append("? (hidden)")
+            continue
+        kind = cat.kind(o.id)
+        where = f" {mark} {hex_name(o.hex)}" if o.hex is not None else ""
+        done = ", met" if o.met else ""
+        parts.append(f"{kind.name} +{kind.bonus}%{where} ({kind.text}{done})")
+    g = glyphs(ascii_glyphs)
+    text = "Objectives: " + f" {g.sep} ".join(parts)
+    return plain(text) if ascii_glyphs else text
 
 
 def log_lines(battle: Battle | None, events: Sequence[Event], *, ascii_glyphs: bool) -> list[str]:

@@ -38,6 +38,7 @@ from ..policy import Decision, Option, Policy
 from .choice import choose
 from .fog import presume
 from .formation import deployment_command, dodge_command, free_command, with_breach
+from .objectives import demolition_shot
 from .orient import orient
 from .plan_search import all_plans
 from .plan_types import Plan
@@ -169,9 +170,12 @@ def policy_for(tactics: int | None = None) -> Policy:
         dodge = dodge_command(state) if isinstance(command, EndActivation) else None
         if dodge is not None:  # O9.11: Impossible Turn with its last AP
             command, rest, note = dodge, (), note + ", Impossible Turn (O9.11)"
-        elif isinstance(command, EndActivation):  # O3.13: a wall between it and the enemy
-            shot = structure_shot(state)
-            if shot is not None:
+        elif isinstance(command, EndActivation):  # O11.10 OB6, O3.13: a wall before the enemy
+            goal = demolition_shot(state)
+            shot = structure_shot(state) if goal is None else None
+            if goal is not None:
+                command, rest, note = goal, (), note + ", fires at the marked building (O11.10)"
+            elif shot is not None:
                 command, rest, note = shot, (), note + ", fires at a structure (O3.13)"
             else:
                 cloud = smoke_cover(state)

@@ -50,6 +50,7 @@ PART_WORDS: Final[dict[str, str]] = {
     "support": "help to its side",
     "reactor": "its own reactor's risk",
     "cone": "armed enemy cones walked into (O6)",
+    "objective": "distance from the objective hex (O11)",
 }
 SHOWN_PARTS: Final = 4  # parts named per runner-up
 NEGLIGIBLE: Final = 0.05

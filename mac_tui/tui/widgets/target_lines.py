@@ -195,6 +195,9 @@ def target_lines(
         # A called shot still to be placed (its table below) marks no one location.
         aimed = None if risk.called else preview.location
         out.extend(_armour_glance(target, aimed, width, g, pal))
+        if target.dodging:  # O9.9d: the chances below are rolled, every hit negated
+            dodge = "Impossible Turn: every hit on it is dodged"
+            out.append(Text(str(first_fitting(width, dodge, "dodging: hits negated")), pal.warning))
         if aimed is not None:
             i = LOC_INDEX[aimed]
             loc = cat.location(aimed)
