@@ -293,7 +293,7 @@ def command_lines(battle: Battle, unit: Unit, width: int, g: Glyphs) -> list[Tex
     used = [f"{formations.ability_name(a)} (used)" for a in unit.abilities_used]
     if unit.side == "player":
         deploying = battle.phase == "deployment"
-        keys = {formations.BREACH_SHOT: "B aiming"}
+        keys = {formations.BREACH_SHOT: "P aiming"}
         held = [
             formations.ability_name(a) + ("" if deploying else f" [{keys.get(a, 'U')}]")
             for a in unit.abilities

@@ -21,7 +21,8 @@ from attrs import frozen
 from textual.actions import parse
 from textual.binding import Binding, BindingType
 
-from ....combat.actions import check_auto, check_reset, check_start
+from ....combat import track
+from ....combat.actions import NO_DEPLOYMENT, check_auto, check_reset, check_start
 from ....combat.commands import (
     AutoDeploy,
     Brace,
@@ -140,6 +141,15 @@ def _no_orders(mode: Mode, m: Moment) -> str | None:
 
 def _one_frame(mode: Mode, m: Moment) -> str | None:
     return "your lance has one frame: there is no other to pick"
+
+
+def _placing(m: Moment) -> bool:
+    """A frame can be placed: not in a range-band battle, whose frames start on their lines."""
+    return m.battle is not None and not track.on(m.battle)
+
+
+def _no_placing(mode: Mode, m: Moment) -> str | None:
+    return NO_DEPLOYMENT if m.battle is not None else "the battle is over"
 
 
 @frozen
@@ -308,7 +318,17 @@ ROWS: tuple[BattleAction, ...] = (
         show=True,
         why=_one_frame,
     ),
-    BattleAction("place", "enter", "place", "Place", (Deploying,), "Place", bind=False),
+    BattleAction(
+        "place",
+        "enter",
+        "place",
+        "Place",
+        (Deploying,),
+        "Place",
+        _placing,
+        bind=False,
+        why=_no_placing,
+    ),
     BattleAction(
         "reset",
         "r",
@@ -372,7 +392,7 @@ ROWS: tuple[BattleAction, ...] = (
     ),
     BattleAction(
         "breach",
-        "B",
+        "P",  # O4's B backs away in the same modes
         "breach",
         "Breach Shot",
         AIMING,
