@@ -311,6 +311,11 @@ class _Checker:
             self.within(f"{path}.fired_groups[{i}]", g, 1, self.groups)
         if u.overwatch_group is not None:
             self.within(f"{path}.overwatch_group", u.overwatch_group, 1, self.groups)
+        if u.reaction is not None:  # O6.2
+            self.within(f"{path}.reaction.group", u.reaction.group, 1, self.groups)
+            self.within(f"{path}.reaction.direction", u.reaction.direction, 0, 5)
+        if u.sweep is not None:  # O6.6
+            self.within(f"{path}.sweep", u.sweep, 1, self.groups)
 
     def battle(self, b: Battle) -> None:
         p = "snapshot.battle"

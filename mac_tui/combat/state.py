@@ -83,6 +83,15 @@ class EquipmentState:
 
 
 @frozen(kw_only=True)
+class ReactionCone:
+    """O6.2: an armed cone: the weapon group that fires and the direction (an index of
+    hexgrid.DIRECTIONS) the cone is centred on (Cone120, G3)."""
+
+    group: int
+    direction: int
+
+
+@frozen(kw_only=True)
 class Unit:
     """A frame in battle and everything that changes about it during the battle."""
 
@@ -124,6 +133,10 @@ class Unit:
     smoke_used: int = optional_field(0)  # O3.10: Smoke Launcher charges spent this battle
     # O4.1: the direction (an index of hexgrid.DIRECTIONS) the frame faces; None with O4 off
     facing: int | None = optional_field(None)
+    # O6.2: the armed reaction cone (until it fires, the next activation starts or a shutdown)
+    reaction: ReactionCone | None = optional_field(None)
+    # O6.6: the group of a sweep declared for the Move that follows (this activation only)
+    sweep: int | None = optional_field(None)
     # O10.6: the frame left the map with its withdrawing side (not destroyed)
     left: bool = optional_field(False)
     pivoted: bool = optional_field(False)  # O4.5: the free pivot is spent this activation

@@ -34,10 +34,12 @@ from ....combat.commands import (
     Move,
     Overwatch,
     Pivot,
+    ReactionFire,
     ResetDeployment,
     SetFormation,
     Sprint,
     StartBattle,
+    Sweep,
     Turn,
     UseAbility,
     UseEquipment,
@@ -190,10 +192,14 @@ class BattleAction:
         )
 
 
-def _act(name: str, key: str, label: str, description: str, kind: type[Command]) -> BattleAction:
-    """An order of the player's activation: on the bar, greyed unless the engine allows it."""
+def _act(
+    name: str, key: str, label: str, description: str, kind: type[Command], module: str = ""
+) -> BattleAction:
+    """An order of the player's activation: on the bar, greyed unless the engine allows it
+    (an optional module's only in a battle that plays it)."""
     legal = offers(kind)
-    return BattleAction(name, key, name, description, COMBAT, label, legal, why=engine_says(kind))
+    why = engine_says(kind)
+    return BattleAction(name, key, name, description, COMBAT, label, legal, why=why, module=module)
 
 
 def _aim(
@@ -225,6 +231,8 @@ ROWS: tuple[BattleAction, ...] = (
     _aim("called", "c", "Called", "Called shot", CalledShot, _called),
     _act("brace", "g", "Brace", "Brace", Brace),
     _act("overwatch", "o", "Overwatch", "Overwatch", Overwatch),
+    _act("reaction", "q", "Cone", "Reaction fire", ReactionFire, "O6"),
+    _act("sweep", "s", "Sweep", "Sweep", Sweep, "O6"),
     _act("vent", "v", "Vent", "Vent", Vent),
     _act("equipment", "e", "Equip", "Equipment", UseEquipment),
     # O4: facing and arcs (hidden unless the battle plays O4)
