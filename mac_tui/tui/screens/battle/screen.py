@@ -180,6 +180,8 @@ class BattleScreen(GameScreen):
         return session.state.battle if session is not None else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.ready:  # a key before the screen is mounted: nothing to act on or show yet
+            return False
         return ACTIONS.state(action, parameters, self.mode, self.moment)
 
     def why_not(self, action: str, parameters: tuple[object, ...]) -> str | None:
