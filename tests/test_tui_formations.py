@@ -1,5 +1,5 @@
 """Optional module O9 on the screens: the keys (F formation, C a pilot's abilities, U use one,
-B a Breach Shot while aiming) hidden in a core battle and greyed with the engine's reason in
+P a Breach Shot while aiming) hidden in a core battle and greyed with the engine's reason in
 an O9 one; the frame panel's Formation and Command lines (the enemy's abilities hidden until
 used); the log never shows the enemy's assignments; the pilots screen's line."""
 
@@ -180,3 +180,35 @@ def test_o9_impossible_turn_used(snap: Snap) -> None:
         StartBattle(),
     )
     snap((80, 24), resume(session, "U"))
+
+
+def test_target_panel_says_a_dodging_target_negates_every_hit() -> None:
+    from mac_tui.combat.preview import fire_preview
+    from mac_tui.tui.widgets.target_lines import target_lines
+
+    state = _go(_state(), AutoDeploy(), StartBattle())
+    b = state.battle
+    assert b is not None and b.active_unit is not None
+    me = b.active_unit
+    foe = next(u for u in b.units if u.side != me.side)
+    for dodging, said in ((False, False), (True, True)):
+        battle = b.with_unit(attrs.evolve(foe, dodging=dodging))
+        preview = fire_preview(battle, battle.unit(me.id), 1, foe.id, None)
+        lines = [t.plain for t in target_lines(battle, preview, 38, glyphs(True), Palette())]
+        assert any("dodg" in line for line in lines) == said
+
+
+def test_no_two_keys_of_the_battle_screen_meet_in_one_mode() -> None:
+    """A key is one action in any mode (two rows with one key in a shared mode: Textual runs
+    the first, so the other never happens: O4's B and O9's Breach Shot once did)."""
+    rows = ACTIONS.rows
+    for i, a in enumerate(rows):
+        for b in rows[i + 1 :]:
+            if a.bind and b.bind and set(a.key.split(",")) & set(b.key.split(",")):
+                shared = [
+                    (x.__name__, y.__name__)
+                    for x in a.modes
+                    for y in b.modes
+                    if issubclass(x, y) or issubclass(y, x)
+                ]
+                assert not shared, (a.name, b.name, a.key, shared)

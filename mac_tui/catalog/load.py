@@ -77,6 +77,7 @@ class Catalog:
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
+    objectives: r.ObjectivesFile  # optional module O11 (data/objectives.toml)
     range_bands: r.RangeBandsFile  # optional module O1 (read only while a battle plays O1)
     formations: r.FormationsFile  # optional module O9 (read only while a battle plays O9)
     third_parties: r.ThirdPartiesFile  # optional module O10 (data/third_parties.toml)
@@ -453,6 +454,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+    objectives = _load_objectives(src, modules)
     range_bands = _load_range_bands(src, combat)
     formations = _load_formations(src, combat)
     third_parties = _load_third_parties(src)
@@ -486,6 +488,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         modules=modules,
         excluded_modules=excluded_modules,
         elevation=elevation,
+        objectives=objectives,
         range_bands=range_bands,
         formations=formations,
         third_parties=third_parties,
@@ -558,6 +561,17 @@ def _load_modules(src: _Source) -> tuple[dict[str, r.Module], tuple[r.ExcludedPa
 def module_order(module_id: str) -> int:
     """The sort key of a module id: O2 before O10."""
     return int(module_id[1:]) if module_id[1:].isdigit() else 10**6
+
+
+def _load_objectives(src: _Source, modules: Mapping[str, r.Module]) -> r.ObjectivesFile:
+    """data/objectives.toml (O11): every catalogue entry once, each `needs` "none", "map" or a
+    known module."""
+    jb, objectives = _file(src, "objectives.toml", r.ObjectivesFile)
+    _index(jb, objectives.objective, "id", "objective")
+    for i, row in enumerate(objectives.objective):
+        where = f'objective "{row.id}" (entry {i + 1})'
+        _ref(jb, where, "needs", row.needs, [*r.OBJECTIVE_NEEDS, *modules])
+    return objectives
 
 
 def _load_kicks(src: _Source) -> r.KicksFile:

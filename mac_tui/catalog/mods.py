@@ -32,6 +32,7 @@ MOD_FILES = (
     "maps.toml",
     "missions.toml",
     "modules.toml",
+    "objectives.toml",
     "pilots.toml",
     "range_bands.toml",
     "ranges.toml",

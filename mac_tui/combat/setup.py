@@ -15,9 +15,11 @@ from ..ruleset import Ruleset
 from . import elevation, facing, track
 from .features import generate_features
 from .mapgen import generate_map
+from .objectives import place_objectives
 from .state import (
     Battle,
     EquipmentState,
+    Objective,
     PilotSkills,
     Priority,
     Side,
@@ -229,6 +231,7 @@ def new_battle(
     ruleset: Ruleset = (),
     allies: Sequence[FrameSpec] = (),
     neutrals: Sequence[FrameSpec] = (),
+    objectives: Sequence[Objective] = (),
 ) -> Battle:
     """The map (§6.1-§6.2), the frames, and the enemy deployed in its two columns (§6.3). The
     enemy side withdraws by `enemy_withdrawal` (a contract's), else by a rule drawn with the
@@ -236,7 +239,8 @@ def new_battle(
     allied or neutral lance (O10.1) joins as its own AI side after the enemy's, the neutrals
     placed in the middle columns from the `map` stream (O10.4; the allies are placed when the
     player starts the battle). With O1 on there is no map but the track, and every frame starts
-    on its side's line, the allies on the player's (O1.1, O1.3, O1.12)."""
+    on its side's line, the allies on the player's (O1.1, O1.3, O1.12). With O11 its
+    `objectives` are placed on the map (OB5's hex, OB6's building) and its tally opened."""
     on_track = track.O1 in ruleset
     bmap = track.track_map() if on_track else generate_map(dice, difficulty, landscape)
     if elevation.O2 in ruleset:  # O2.2: levels from their own stream (O0.6)
@@ -284,4 +288,5 @@ def new_battle(
             else ()
         ),
     )
-    return place_neutrals(battle, dice) if neutrals else battle
+    battle = place_neutrals(battle, dice) if neutrals else battle
+    return place_objectives(battle, objectives)

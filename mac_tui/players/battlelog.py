@@ -79,6 +79,8 @@ def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None
     }
     if battle.structures:  # O3.12, only when the battle has features
         the_map["features"] = _features(battle)
+    if battle.tally is not None:  # O11.9: the objectives, hidden ones marked (O11 only)
+        head["objectives"] = [CONVERTER.unstructure(o) for o in battle.objectives]
     if policies is not None:
         head["policies"] = dict(policies)
     if track.on(battle):  # O1.11: no map, the track; `position` is [p, 0] for position p

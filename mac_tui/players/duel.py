@@ -37,6 +37,7 @@ from attrs import frozen
 from ..catalog import catalog
 from ..combat.commands import Withdraw
 from ..combat.events import Attacked, BattleEnded, SideWithdrew
+from ..combat.objectives import draw_objectives
 from ..combat.preview import reach_hexes
 from ..combat.setup import FrameSpec, new_battle, stock_frame
 from ..combat.skirmish import lance_from_chassis, make_state
@@ -161,6 +162,10 @@ class Setup:
             player_withdrawal="never",
             enemy_withdrawal="never",
             ruleset=self.rules,
+            # O11.1 as a quick battle draws them (none, and no draw, with O11 off)
+            objectives=draw_objectives(
+                dice, map_difficulty(match.map), self.rules, ally=bool(allies)
+            ),
             allies=allies,
             neutrals=neutrals,
         )
@@ -264,7 +269,7 @@ class _Watch:
         n, k, chance = 0, 0, 0.0
         for key in sorted(self.starts):
             start = self.starts[key]
-            if start is None or self.owner[start[0]] != who:
+            if start is None or self.owner.get(start[0]) != who:  # O10: not a third party
                 continue
             n += 1
             k += self.ends[key]
@@ -341,8 +346,11 @@ def play_match(setup: Setup, match: Match) -> GameResult:
         if not isinstance(e, Attacked):
             continue
         shot = e.result
+        side = battle.unit(shot.attacker).side
+        if side not in owner:
+            continue  # O10: a third party's shot is neither A's nor B's
         if shot.hit and not shot.intercepted and shot.damage is not None:
-            who = owner[battle.unit(shot.attacker).side]
+            who = owner[side]
             dealt[who][shot.weapon] = dealt[who].get(shot.weapon, 0) + shot.damage.total
 
     return GameResult(

@@ -38,10 +38,12 @@ from ..policy import Decision, Option, Policy
 from .choice import choose
 from .fog import presume
 from .formation import deployment_command, dodge_command, free_command, with_breach
+from .objectives import demolition_shot
 from .orient import orient
 from .plan_search import all_plans
 from .plan_types import Plan
 from .plans import Planner
+from .reaction import cone_order, weigh_cones
 from .situation import Situation
 from .skill import FULL_TACTICS, skill
 from .structures import smoke_cover, structure_shot
@@ -77,7 +79,8 @@ def plan_activation(state: GameState, tactics: int | None = None) -> Planned:
     level = skill(unit.pilot.tactics if tactics is None else tactics)
     battle = presume(battle, unit.side)  # O8: never-seen enemies where they deployed
     planner = Planner(Situation(battle, unit, level))
-    chosen, ranked = choose(all_plans(planner), unit, {u.id: u for u in battle.units}, level.window)
+    plans = weigh_cones(all_plans(planner), battle, unit, planner.w_received)  # O6.9
+    chosen, ranked = choose(plans, unit, {u.id: u for u in battle.units}, level.window)
     shown = (chosen, *[p for p in ranked if p is not chosen])[:TOP_OPTIONS]
     note = f"{unit.id} {unit.stance} {unit.priority} tactics {level.tactics}"
     return Planned(shown, note)
@@ -167,14 +170,20 @@ def policy_for(tactics: int | None = None) -> Policy:
         dodge = dodge_command(state) if isinstance(command, EndActivation) else None
         if dodge is not None:  # O9.11: Impossible Turn with its last AP
             command, rest, note = dodge, (), note + ", Impossible Turn (O9.11)"
-        elif isinstance(command, EndActivation):  # O3.13: a wall between it and the enemy
-            shot = structure_shot(state)
-            if shot is not None:
+        elif isinstance(command, EndActivation):  # O11.10 OB6, O3.13: a wall before the enemy
+            goal = demolition_shot(state)
+            shot = structure_shot(state) if goal is None else None
+            if goal is not None:
+                command, rest, note = goal, (), note + ", fires at the marked building (O11.10)"
+            elif shot is not None:
                 command, rest, note = shot, (), note + ", fires at a structure (O3.13)"
             else:
                 cloud = smoke_cover(state)
                 if cloud is not None:
                     command, rest, note = cloud, (), note + ", smokes its hex (O3.10)"
+        cone = cone_order(state, command)  # O6.9: it cannot fire any more this activation
+        if cone is not None:
+            command, rest, note = cone, (), note + ", arms a reaction cone (O6.9)"
         if isinstance(command, EndActivation) and track.on(battle_of(state)):
             command = Hold()  # O1.4: ending in place on the track is a Hold
         memory.expect, memory.planned, memory.rest = None, planned, ()

@@ -20,6 +20,7 @@ from ...hexgrid import distance
 from .plan_types import (
     CALLED_LOCATIONS,
     FOLLOWED_UP,
+    OBJECTIVE_PART,
     PARTS,
     POST_FIRE_POSITIONS,
     Act,
@@ -39,7 +40,7 @@ def plan_of(
     return Plan(
         commands,
         scored.value,
-        tuple(zip(PARTS, scored.parts, strict=True)),
+        tuple(zip((*PARTS, OBJECTIVE_PART)[: len(scored.parts)], scored.parts, strict=True)),
         target,
         scored.stress,
         scored.at,

@@ -26,7 +26,8 @@ designate a target for its side, shield an ally. Its value is the sum of named p
   its hex for more than one enemy activation; bracing lasts one round, the forest stays);
 * `overwatch`: the reaction fire an overwatch is expected to land;
 * `support`: what a Targeting Uplink adds to the side's fire, or a barrier's armour saves;
-* `reactor`: the shutdown risk of the round's spending, and what venting takes off it.
+* `reactor`: the shutdown risk of the round's spending, and what venting takes off it;
+* `objective` (O11.10, only in a plan that has it): the pull of the OB5 objective hex.
 
 The `Planner` here values a plan; `plan_search.all_plans` lists them; `plan_types.py` holds the
 plan, its parts and the pieces it is built from.
@@ -51,6 +52,7 @@ from ...combat.state import Unit
 from ...hexgrid import Hex, distance, within
 from .fog import can_target
 from .fog import radiating as fog_radiating
+from .objectives import seize_target, seize_value
 from .plan_types import COVER_HELD, Attack, Scored, Shots, Spot
 from .situation import BAND, GAMMA, NONE_STATUS, Situation, Status
 from .tables import Kit, masked
@@ -301,9 +303,12 @@ class Planner:
                 for h in run_to:
                     if h not in walked:  # a hex a Move reaches is better walked to
                         out.append(Spot(h, Sprint(h), self.ap_costs.sprint, run))
+        goal = seize_target(s.battle, u)  # O11.10: the OB5 hex, for the frame that goes
         for spot in out:
             spot.outlook = GAMMA * s.outlook(spot.hex)
             spot.band = -BAND * s.pressure * s.band(spot.hex)
+            if goal is not None:
+                spot.objective = seize_value(spot.hex, goal)
         return out
 
     def learn_facings(self, reached: dict[Hex, tuple[int, Hex | None]]) -> None:
@@ -399,7 +404,7 @@ class Planner:
             cover = (received - bare) * COVER_HELD
             received = bare
         reactor = self.reactor(energy, vented)
-        parts = (
+        parts: tuple[float, ...] = (
             dmg,
             kill,
             pilot,
@@ -414,6 +419,8 @@ class Planner:
             support,
             reactor,
         )
+        if spot.objective:
+            parts = (*parts, spot.objective)
         stress_end = s.end_stress(self.unit.energy_used + round(energy), vented)
         return Scored(sum(parts), parts, stress_end, spot.hex, status, tuple(kills.items()))
 

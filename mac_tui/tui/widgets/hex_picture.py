@@ -12,11 +12,12 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+import attrs
 from attrs import frozen
 from textual.geometry import Size
 
 from ...catalog import catalog
-from ...combat import elevation, stats
+from ...combat import elevation, reaction, stats
 from ...combat.features import new_section
 from ...combat.state import THIRD_PARTIES, Battle, Unit
 from ...hexgrid import DIRECTIONS, Hex, add, from_offset, to_offset
@@ -55,6 +56,8 @@ MARKS: dict[str, tuple[str, str]] = {
     "zone": ("=", "="),
     "out": ("x", "×"),
     "blocks": ("|", "┃"),
+    "cone-enemy": ("&", "»"),  # O6: a hex of an armed enemy reaction cone (O11 has @)
+    "cone-player": (")", "›"),  # O6: a hex of an armed cone of yours
 }
 #: O4.10: a frame's facing, drawn in the hex it faces, by direction (E, NE, NW, W, SW, SE):
 #: (ascii, unicode). The hex it is drawn in says the direction; the glyph points the same way.
@@ -68,6 +71,8 @@ FACING_MARKS: tuple[tuple[str, str], ...] = (
 )
 #: O3.11: a hex in smoke, where no other mark or number is drawn (ascii, unicode).
 SMOKE: tuple[str, str] = ("~", "░")
+#: O11: the objective hex (OB5) and the marked building (OB6), beside the hex's glyph.
+OBJECTIVE: tuple[str, str] = ("@", "◎")
 #: Roomy layout: the characters either side of a legal target's / the chosen target's label.
 BRACKETS: dict[str, tuple[str, str]] = {"targetable": ("[", "]"), "target": (">", "<")}
 MARK_NAMES: dict[str, str] = {
@@ -79,6 +84,8 @@ MARK_NAMES: dict[str, str] = {
     "zone": "deploy zone",
     "out": "out: pilot dead",
     "blocks": "high ground blocks",
+    "cone-enemy": "enemy reaction cone",
+    "cone-player": "your reaction cone",
 }
 
 TERRAIN_CLASSES = ("open", "forest", "rocks", "rough", "sand")
@@ -178,13 +185,16 @@ def legend(
     fog: bool = False,
     third: bool = False,
     facings: bool = False,
+    objectives: bool = False,
+    cones: bool = False,
 ) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
     deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
     a damaged section's durability (in the compact map's slot only without levels); with
     `third` (O10) the allied and neutral frames' marks; with `fog` (O8) the greyed last-known
-    marker."""
+    marker; with `objectives` (O11) the mark of an objective's hex or building; with `cones`
+    (O6) the marks of the armed reaction cones."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -202,6 +212,8 @@ def legend(
     if levels:
         top = cat.elevation.levels.max
         parts.append(f"1-{top} ground level")
+    if objectives:
+        parts.append(f"{OBJECTIVE[form]} objective")
     parts += ["M1 yours", "m1 enemy"]
     if third:
         parts += ["Ma ally", "ma neutral"]
@@ -213,8 +225,10 @@ def legend(
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
     if levels:
         parts.append(f"{MARKS['blocks'][form]} {MARK_NAMES['blocks']}")
+    if cones:
+        parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in ("cone-enemy", "cone-player")]
     if marks:
-        shown = ("zone", "out", "blocks")
+        shown = ("zone", "out", "blocks", "cone-enemy", "cone-player")
         parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in MARKS if k not in shown]
     return "  ".join(parts)
 
@@ -257,6 +271,7 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--feature",
         "hexmap--damaged",
         "hexmap--smoke",
+        "hexmap--cone",
         RULER,
         RULER_ON,
     }
@@ -316,6 +331,9 @@ class Scene:
     smoke: frozenset[Hex]
     levels: tuple[int, ...] = ()  # O2: every hex's height, row-major (empty: flat, no digits)
     facings: dict[Hex, int] | None = None  # O4.10: hex a frame faces -> the direction
+    objectives: frozenset[Hex] = frozenset()  # O11: OB5's hex, OB6's building (known, not met)
+    # O6: hex -> "cone-enemy" / "cone-player": the hexes of the armed cones (an enemy's wins)
+    cones: dict[Hex, str] = attrs.field(factory=dict)
 
     @classmethod
     def of(cls, battle: Battle, active: str | None, overlay: Overlay) -> Scene:
@@ -357,6 +375,8 @@ class Scene:
             frozenset(s.hex for s in battle.smoke),
             elevation.heights(battle) if elevation.on(battle) else (),
             facing_marks(battle),
+            objective_hexes(battle),
+            cone_marks(battle),
         )
 
     def with_overlay(self, overlay: Overlay) -> Scene:
@@ -377,7 +397,36 @@ class Scene:
             self.smoke,
             self.levels,
             self.facings,
+            self.objectives,
+            self.cones,
         )
+
+
+def objective_hexes(battle: Battle) -> frozenset[Hex]:
+    """O11: the hexes of the objectives the player's side knows and has not met yet (OB5's
+    objective hex, OB6's marked building); a hidden one is not shown."""
+    return frozenset(
+        o.hex for o in battle.objectives if o.hex is not None and not o.hidden and not o.met
+    )
+
+
+def cone_marks(battle: Battle) -> dict[Hex, str]:
+    """O6: every hex of each armed cone on the map (`reaction.cone_hexes`): a cone of a side
+    hostile to the player's drawn as the enemy's (with O8, once the player's side detects its
+    frame), over one of yours (or an ally's, O10)."""
+    out: dict[Hex, str] = {}
+    known = reaction.known_cones(battle, "player")  # O8: the hostile ones the player detects
+    shown = [
+        u
+        for u in reaction.armed_cones(battle)
+        if u in known or not battle.hostile(u.side, "player")
+    ]
+    for unit in shown:
+        kind = "cone-enemy" if battle.hostile(unit.side, "player") else "cone-player"
+        for h in reaction.cone_hexes(battle, unit):
+            if out.get(h) != "cone-enemy":
+                out[h] = kind
+    return out
 
 
 def facing_marks(battle: Battle) -> dict[Hex, int] | None:
@@ -479,8 +528,12 @@ class Painter:
             mark = "wreck"
         elif s.facings and h in s.facings:
             mark = f"facing{s.facings[h]}"
+        elif s.cones.get(h) == "cone-enemy":
+            mark = "cone-enemy"  # O6: over the reach, so a path can keep out of it
         elif h in ov.reach:
             mark = "reach"
+        elif h in s.cones:
+            mark = "cone-player"
         elif h in ov.zone:
             mark = "zone"
         if frame is None and h in s.features:  # O3: a section as a target
@@ -493,17 +546,23 @@ class Painter:
                 classes.append("hexmap--targetable")
         elif frame is None and h in s.smoke:
             classes.append("hexmap--smoke")
+        if frame is None and s.cones.get(h) == "cone-enemy":
+            classes.append("hexmap--cone")
         if h == hover:
             classes.append("hexmap--hover")
         if h == cursor:
             classes.append("hexmap--cursor")
         return label, mark, bracket, tuple(classes)
 
-    def _slot(self, left_over: int | None, smoked: bool, level: int, levels: bool) -> str:
-        """The compact layout's second character of a hex without a frame or mark: with O2 on
-        its height's digit (O2.9; blank at 0); else a damaged section's durability in tens
-        (O3.12); then smoke (O3.11); else blank. (The roomy map and the target panel show the
-        exact durability whatever the modules.)"""
+    def _slot(
+        self, left_over: int | None, smoked: bool, level: int, levels: bool, goal: bool = False
+    ) -> str:
+        """The compact layout's second character of a hex without a frame or mark: an
+        objective's mark (O11); with O2 on its height's digit (O2.9; blank at 0); else a
+        damaged section's durability in tens (O3.12); then smoke (O3.11); else blank. (The
+        roomy map and the target panel show the exact durability whatever the modules.)"""
+        if goal:
+            return OBJECTIVE[0 if self.ascii else 1]
         if levels and level:
             return str(level)
         if left_over is not None and not levels:
@@ -553,13 +612,13 @@ class Painter:
             if feature is not None:
                 glyph, left_over = self.feature_glyph(feature[0]), feature[1]
             smoked = h in s.smoke
+            goal = h in s.objectives
             if not roomy:
                 if label is not None:
                     top.append((label[0] + self.mark("out") if out else label, classes))
                 elif mark is None:
-                    top.append(
-                        (glyph + self._slot(left_over, smoked, level, bool(levels)), classes)
-                    )
+                    slot = self._slot(left_over, smoked, level, bool(levels), goal)
+                    top.append((glyph + slot, classes))
                 elif mark[:6] == "facing" and mark[6:] in ("0", "1", "5"):
                     # O4.10: a frame facing E, NE or SE: the mark on the side nearer it
                     top.append((self.mark(mark), _with_mark(classes, mark)))
@@ -579,10 +638,14 @@ class Painter:
             else:
                 if left_over is not None:
                     top.append((f" {glyph}{left_over}".ljust(4)[:4], classes))
+                elif goal:  # O11: the objective's mark beside the glyph, on both lines
+                    top.append((" " + glyph + OBJECTIVE[0 if self.ascii else 1] + " ", classes))
                 else:
                     top.append((" " + glyph * 2 + " ", classes))
                 if mark is None:
                     lead = SMOKE[0 if self.ascii else 1] if smoked else glyph
+                    if goal:
+                        lead = OBJECTIVE[0 if self.ascii else 1]
                     bottom.append((" " + lead + height + " ", classes))
                 else:
                     bottom.append((" ", classes))

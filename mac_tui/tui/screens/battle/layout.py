@@ -25,10 +25,12 @@ from ....combat.setup import WITHDRAW_TEXT
 from ....combat.state import Battle
 from ....hexgrid import Hex
 from ....ruleset import format_ruleset
+from ...battle_text import objectives_line
 from ...battle_words import first_fit, hex_name
 from ...glyphs import glyphs, plain
 from ...widgets.battle_panels import InitiativeTrack, SidePanel
 from ...widgets.footer import GameFooter
+from ...widgets.hex_picture import objective_hexes
 from ...widgets.hexmap import HexMap, Layout, drawing_size, frame_label, legend
 from ...widgets.kept_strips import KeepsStrips
 from ...widgets.track_map import TrackMap, track_legend
@@ -257,8 +259,12 @@ class BattleView:
                     fog=battle is not None and battle.rule("O8"),
                     third=battle is not None and len(battle.sides) > 2,
                     facings=battle is not None and battle.rule("O4"),
+                    objectives=battle is not None and bool(objective_hexes(battle)),
+                    cones=battle is not None and battle.rule("O6"),
                 )
             )
+        if battle is not None and battle.objectives:  # O11: what the lance is asked to do
+            log.write(objectives_line(battle, ascii_glyphs))
         for line in lines:
             log.write(line)
         if battle is not None and battle.phase == "combat":
