@@ -91,8 +91,21 @@ class Planner:
             self.facings[sit.pos] = facing.spread(u.facing, self.pivot)
         self._bearing: dict[tuple[Hex, str], Kit] = {}
         self._formation: dict[tuple[Hex, str], int] = {}  # O9: the entries by place, target
+        # O8: by place and target, whether the frame would detect it there (None: it would
+        # not), else O8.7's `radiating` for a shot from there
+        self._fog: dict[tuple[Hex, str], int | None] = {}
 
     # ---- pieces -----------------------------------------------------------------------------
+    def fog_at(self, at: Hex, target: Unit) -> int | None:
+        """O8.6 and O8.7 for a shot from `at`: None when the frame would not detect `target`
+        there, else the `radiating` entry (remembered by place and target)."""
+        key = (at, target.id)
+        if key not in self._fog:
+            b = self.sit.battle
+            seen = can_target(b, self.unit, at, target)
+            self._fog[key] = fog_radiating(b, self.unit, at, target) if seen else None
+        return self._fog[key]
+
     def extra_against(self, t: Kit, uplinked: str | None = None) -> int:
         s = self.sit
         extra = 0
@@ -115,9 +128,10 @@ class Planner:
             return (), 0
         hot = 0
         if s.fog:  # O8.6: only at a target it would detect from `at`; O8.7 `radiating`
-            if not can_target(s.battle, self.unit, at, t.unit):
+            found = self.fog_at(at, t.unit)
+            if found is None:
                 return (), 0
-            hot = fog_radiating(s.battle, self.unit, at, t.unit)
+            hot = found
         v = s.volley(
             self.bearing(at, t),
             group,
