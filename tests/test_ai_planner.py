@@ -946,3 +946,33 @@ def test_the_shot_model_reads_formations() -> None:
                 if u.active and e.active and u.side != e.side:
                     entries += bool(formation_modifiers(battle, u, e))
     assert compared > 50 and entries > 0
+
+
+def test_a_policys_plan_memory_is_its_threads_own() -> None:
+    """One policy (`decide`) serves the game's screen and the board's assessments in a worker
+    thread: a plan made in one thread is never played on in another (the shared memory once
+    raced: an IndexError in the board's thread)."""
+    import threading
+
+    state = make_state(seed=3, difficulty=3)
+    policy = policy_for()
+    for _ in range(200):  # to a decision whose plan has a next step
+        first = policy(state)
+        outcome = step(state, first.command)
+        assert isinstance(outcome, Accepted)
+        after = outcome.state
+        probe = policy_for()
+        probe(state)
+        if "step 2 of its plan" in probe(after).note:
+            break
+        state = after
+    else:
+        raise AssertionError("no two-step plan found")
+    shared = policy_for()
+    shared(state)  # its plan, remembered in this thread
+    seen: list[str] = []
+    worker = threading.Thread(target=lambda: seen.append(shared(after).note))
+    worker.start()
+    worker.join()
+    assert seen and "step 2 of its plan" not in seen[0]  # planned afresh in its own thread
+    assert "step 2 of its plan" in shared(after).note  # this thread's plan goes on

@@ -17,6 +17,8 @@ not a choice here: an AI side withdraws by its threshold at the end of a round (
 
 from __future__ import annotations
 
+import threading
+
 from attrs import frozen
 
 from ...combat import track
@@ -96,10 +98,11 @@ def _decision(planned: Planned, command: Command, note: str) -> Decision:
     )
 
 
-class _Memory:
-    """The plan being played: the state its next command is for, and what is left of it."""
-
-    __slots__ = ("expect", "planned", "rest")
+class _Memory(threading.local):
+    """The plan being played: the state its next command is for, and what is left of it. One
+    per thread: a policy such as `decide` is shared by the game's screens and the board's
+    assessments in a worker thread, and one thread's plan must never be played in another's
+    battle."""
 
     def __init__(self) -> None:
         self.expect: GameState | None = None
