@@ -29,6 +29,7 @@ from .commands import (
     EndActivation,
     FireGroup,
     FireStructure,
+    Kick,
     Move,
     Overwatch,
     ResetDeployment,
@@ -51,6 +52,7 @@ from .events import (
 )
 from .firing import check_fire, check_overwatch, check_simple, do_fire
 from .flow import advance, end_battle, start_round
+from .kicks import check_kick, do_kick
 from .movement import check_move, do_move
 from .smoke import check_smoke, lay_smoke
 from .state import Battle, Unit, Uplink
@@ -393,6 +395,10 @@ def _fire_at(battle: Battle, unit: Unit, cmd: FireStructure, dice: Dice) -> Batt
     return fire_structure(battle, unit, cmd.group, cmd.hex, dice)
 
 
+def _kick(battle: Battle, unit: Unit, cmd: Kick, dice: Dice) -> BattleChange | str:
+    return do_kick(battle, unit, cmd.target, dice)
+
+
 def _brace(battle: Battle, unit: Unit, cmd: Brace, dice: Dice) -> BattleChange | str:
     reason = check_brace(unit)
     if reason:
@@ -449,6 +455,7 @@ HANDLERS: Handlers = {
     FireGroup: _action_handler(_fire),
     CalledShot: _action_handler(_called),
     FireStructure: _action_handler(_fire_at),
+    Kick: _action_handler(_kick),
     Brace: _action_handler(_brace),
     Overwatch: _action_handler(_overwatch),
     Vent: _action_handler(_vent),
@@ -506,6 +513,10 @@ def _fire_at_refusal(b: Battle, u: Unit, c: FireStructure) -> str | None:
     return _why(check_fire_structure(b, u, c.group, c.hex))
 
 
+def _kick_refusal(b: Battle, u: Unit, c: Kick) -> str | None:
+    return _why(check_kick(b, u, c.target))
+
+
 def _brace_refusal(b: Battle, u: Unit, c: Brace) -> str | None:
     return check_brace(u)
 
@@ -541,6 +552,7 @@ CHECKS: Checks = {
     FireGroup: _action_check(_fire_refusal),
     CalledShot: _action_check(_called_refusal),
     FireStructure: _action_check(_fire_at_refusal),
+    Kick: _action_check(_kick_refusal),
     Brace: _action_check(_brace_refusal),
     Overwatch: _action_check(_overwatch_refusal),
     Vent: _action_check(_vent_refusal),

@@ -382,10 +382,13 @@ def _equipment_name(effect: str) -> str:
     return next(e.name for e in catalog().equipment.values() if e.effect == effect).lower()
 
 
-def _equipment_modifiers(
-    battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState, dist: int
+def equipment_modifiers(
+    battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState | None, dist: int
 ) -> list[Modifier]:
-    """§7.7.3 and R11: one modifier per equipment effect that applies (values are signed)."""
+    """§7.7.3 and R11: one modifier per equipment effect that applies (values are signed).
+    `weapon` None is an O7 kick (O7.2): the attacker's Gyro Stabilizer, the target's Stealth
+    Plating and active Countermeasure Suite (a Phantom Emitter never reaches 1 hex); no Sensor
+    Array, no Uplink."""
     cat = catalog()
     mods: list[Modifier] = []
 
@@ -394,7 +397,7 @@ def _equipment_modifiers(
             mods.append(Modifier(_equipment_name(effect), value, detail))
 
     add(EVASION_REDUCTION, equipment_value(attacker, EVASION_REDUCTION), attacker.label)
-    if weapon_of(weapon).range == LONG_RANGE:
+    if weapon is not None and weapon_of(weapon).range == LONG_RANGE:
         add(LONG_RANGE_BONUS, equipment_value(attacker, LONG_RANGE_BONUS), attacker.label)
     add(STEALTH, equipment_value(target, STEALTH), target.label)
     ranged = [
@@ -409,10 +412,24 @@ def _equipment_modifiers(
     )
     if target.ecm_active:
         add(ECM, equipment_value(target, ECM), f"{target.label}, active")
-    if any(u.side == attacker.side and u.target == target.id for u in battle.uplinks):
+    if weapon is not None and any(
+        u.side == attacker.side and u.target == target.id for u in battle.uplinks
+    ):
         uplink = next(e for e in cat.equipment.values() if e.effect == DESIGNATE)
         add(DESIGNATE, uplink.value, f"{target.label} designated")
     return mods
+
+
+def cover_modifier(battle: Battle, h: Hex) -> list[Modifier]:
+    """§3.5: the `cover` entry of the target's hex (terrain defense; under O3 a feature's cover
+    added, O3.2)."""
+    cat = catalog()
+    ground = cat.terrain[battle.map.terrain_at(h)]
+    cover, shelter = ground.defense, ground.name
+    section = section_at(battle.structures, h)
+    if section is not None and kind_of(section).cover:  # O3.2 "Cover in it"
+        cover, shelter = cover + kind_of(section).cover, kind_of(section).name
+    return [Modifier("cover", -cover, shelter)] if cover else []
 
 
 def gunnery_modifier(attacker: Unit) -> Modifier:
@@ -499,7 +516,6 @@ def hit_chance(
     if reach is None or attacker.pos is None or target.pos is None:
         return None
     dist, rng = reach
-    bmap = battle.map
     cat = catalog()
     acc = cat.combat.accuracy
     wpn = weapon_of(weapon)
@@ -522,13 +538,7 @@ def hit_chance(
         mods.append(Modifier("called shot", -acc.called_shot))
     mods += actuator_modifier(attacker, weapon)
 
-    ground = cat.terrain[bmap.terrain_at(target.pos)]
-    cover, shelter = ground.defense, ground.name
-    section = section_at(battle.structures, target.pos)
-    if section is not None and kind_of(section).cover:  # O3.2 "Cover in it"
-        cover, shelter = cover + kind_of(section).cover, kind_of(section).name
-    if cover:
-        mods.append(Modifier("cover", -cover, shelter))
+    mods += cover_modifier(battle, target.pos)
 
     los = intervening(battle, attacker.pos, target.pos)
     through = sum(h.penalty for h in los)
@@ -546,7 +556,7 @@ def hit_chance(
             detail += f" (better than indirect -{acc.indirect_fire})"
         mods.append(Modifier("LOS", -through, detail))
 
-    mods.extend(_equipment_modifiers(battle, attacker, target, weapon, dist))
+    mods.extend(equipment_modifiers(battle, attacker, target, weapon, dist))
     if overwatch:
         mods.append(Modifier("overwatch", -acc.overwatch, "reaction fire"))
     height = elevation.height_modifier(battle, attacker.pos, target.pos)
@@ -558,11 +568,15 @@ def hit_chance(
     return HitChance.of(mods)
 
 
-def module_entries(battle: Battle, attacker: Unit, target: Unit | None) -> list[Modifier]:
-    """O0.4: the module entries of a weapon attack after `height` and `smoke`, in module
-    order: `moving`, `fast target` (O5; `target` None for a structure), `stunned` or `dazed`
-    (O7.6). Nothing while those modules are off."""
-    mods = [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
+def module_entries(
+    battle: Battle, attacker: Unit, target: Unit | None, *, kick: bool = False
+) -> list[Modifier]:
+    """O0.4: the module entries of an attack after `height` and `smoke`, in module order:
+    `moving`, `fast target` (O5; `target` None for a structure; never on a kick, O5.6),
+    `stunned` or `dazed` (O7.6). Nothing while those modules are off. Weapon fire
+    (`hit_chance`), attacks on structures (`structures.structure_chance`) and kicks
+    (`kicks.kick_chance`) all take their module entries from here."""
+    mods = [] if kick else [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
     mods += [Modifier(*e) for e in stun.entries(attacker)]
     return mods
 
@@ -591,15 +605,14 @@ class AttackResult:
     damage: DamageReport | None = None
     stress: int = 0  # R9: reactor stress the hit added to the target (Flamer)
     height: tuple[int, int] | None = optional_field(None)  # O2.9: attacker's, target's height
+    kick: bool = optional_field(False)  # O7.8: a kick (`weapon` "kick", `weapon_index` -1)
 
     def describe(self) -> str:
         """Tabletop line, e.g. ``ML -> RAIDER-2: needs 62, rolls 40: hit LT for 10, armour
         4 -> 0, structure 5 -> 1, actuator damaged``."""
         cat = catalog()
-        head = (
-            f"{cat.weapons[self.weapon].abbrev} -> {self.target_label}: "
-            f"needs {self.chance}, rolls {self.roll}: "
-        )
+        what = "KICK" if self.kick else cat.weapons[self.weapon].abbrev
+        head = f"{what} -> {self.target_label}: needs {self.chance}, rolls {self.roll}: "
         if not self.hit:
             return head + "miss"
         words = ["critical hit" if self.critical else "hit"]

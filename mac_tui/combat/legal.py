@@ -29,6 +29,7 @@ from .commands import (
     EndActivation,
     FireGroup,
     FireStructure,
+    Kick,
     Move,
     Overwatch,
     ResetDeployment,
@@ -39,6 +40,7 @@ from .commands import (
     Withdraw,
 )
 from .firing import check_fire, check_overwatch
+from .kicks import kick_targets
 from .movement import move_checker, reach
 from .state import other_side
 from .structures import check_fire_structure, targetable
@@ -101,6 +103,8 @@ def legal_commands(
                     cmds.append(FireStructure(group, section.hex))
         if wanted(Overwatch) and check_overwatch(unit, group) is None:
             cmds.append(Overwatch(group))
+    if wanted(Kick) and battle.rule("O7"):  # O7.1: every enemy next to the frame
+        cmds += [Kick(e.id) for e, plan in kick_targets(battle, unit) if not isinstance(plan, str)]
     if wanted(Brace) and check_brace(unit) is None:
         cmds.append(Brace())
     if wanted(Vent) and check_vent(unit) is None:
