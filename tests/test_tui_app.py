@@ -17,6 +17,7 @@ from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import Settings
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.screens.too_small import TooSmallScreen
+from mac_tui.tui.widgets.dialogs import AskScreen
 
 
 def make_app(tmp_path: Path) -> MacApp:
@@ -90,6 +91,26 @@ async def test_too_small_terminal_shows_the_enlarge_screen(tmp_path: Path) -> No
         await pilot.pause()
         await pilot.pause()
         assert not isinstance(app.screen, TooSmallScreen)
+
+
+async def test_a_key_that_comes_before_the_size_guard_reaches_the_game(tmp_path: Path) -> None:
+    """The terminal has grown back but the size guard has not caught up yet (it acts after a
+    refresh; a browser sends the resize and the key together): the key closes the enlarge
+    screen and reaches the title; while still too small, keys do nothing."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 1)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.press("n")  # too small: nothing happens
+        assert isinstance(app.screen, TooSmallScreen)
+        guard = app.check_size
+        app.check_size = lambda: None  # type: ignore[method-assign]  # the guard lags behind
+        await pilot.resize_terminal(100, 30)
+        assert isinstance(app.screen, TooSmallScreen)
+        app.check_size = guard  # type: ignore[method-assign]
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, AskScreen) and "Name your company" in app.screen.prompt
 
 
 async def test_help_lists_the_keys_of_the_screen(tmp_path: Path) -> None:

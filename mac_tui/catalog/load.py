@@ -77,6 +77,7 @@ class Catalog:
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
+    facing: r.FacingFile  # optional module O4 (read only while a battle plays O4)
     moving_fire: r.MovingFireFile  # optional module O5 (data/moving_fire.toml)
     kicks: r.KicksFile  # optional module O7 (data/kicks.toml)
 
@@ -447,6 +448,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+    facing = _load_facing(src, {loc.id: loc.hit_weight for loc in combat.location})
     moving_fire = _file(src, "moving_fire.toml", r.MovingFireFile)[1]
     kicks = _load_kicks(src)
 
@@ -474,6 +476,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         modules=modules,
         excluded_modules=excluded_modules,
         elevation=elevation,
+        facing=facing,
         moving_fire=moving_fire,
         kicks=kicks,
     )
@@ -573,6 +576,35 @@ def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
     if elevation.falling.location == elevation.falling.fallback:
         vb.fail('[falling], field "fallback"', "must differ from location.")
     return elevation
+
+
+def _load_facing(src: _Source, core_weights: Mapping[str, int]) -> r.FacingFile:
+    """data/facing.toml (O4): one O4.8 row per mount location, its arcs named once each; one
+    O4.9 row per arc, each summing to 100, the front row the core table (CORE 4.1); the reverse
+    steps distinct directions off the front."""
+    fb, facing = _file(src, "facing.toml", r.FacingFile)
+    mounts = _index(fb, facing.mount, "location", "mount")
+    locations = [loc for loc in core_weights if loc != "legs"]
+    if sorted(mounts) != sorted(locations):
+        fb.fail("mount", f"needs one O4.8 row per mount location: {', '.join(locations)}.")
+    for i, row in enumerate(facing.mount):
+        if not row.arcs or len(set(row.arcs)) != len(row.arcs):
+            fb.fail(f'mount "{row.location}" (entry {i + 1}), field "arcs"', "names each arc once.")
+    rows = _index(fb, facing.hit_table, "arc", "hit_table")
+    arcs = ("front", "left", "right", "rear")
+    if sorted(rows) != sorted(arcs):
+        fb.fail("hit_table", f"needs one O4.9 row per arc: {', '.join(arcs)}.")
+    for i, t in enumerate(facing.hit_table):
+        total = sum(t.weight(loc) for loc in core_weights)
+        if total != 100:
+            fb.fail(f'hit_table "{t.arc}" (entry {i + 1})', f"weights sum to {total}, not 100.")
+    front = rows["front"]
+    if any(front.weight(loc) != w for loc, w in core_weights.items()):
+        fb.fail('hit_table "front"', "must be the core hit location table (data/combat.toml).")
+    steps = facing.reverse.steps
+    if not steps or len(set(steps)) != len(steps) or any(k in (0, 1, 5) for k in steps):
+        fb.fail('[reverse], field "steps"', "names distinct directions behind the front (2-4).")
+    return facing
 
 
 def _check_loadouts(

@@ -1109,6 +1109,128 @@ class ElevationFile:
         raise KeyError(landscape_id)
 
 
+# --- facing.toml (optional module O4) -------------------------------------------------------
+DirectionName = Literal["E", "NE", "NW", "W", "SW", "SE"]
+ArcId = Literal["front", "left", "right", "rear"]
+
+
+@frozen(kw_only=True)
+class FacingDeployment:
+    """O4.1: the facing each side's frames are placed with by default."""
+
+    __toml_name__ = "deployment"
+    rule: Literal["O4.1"]
+    player: DirectionName
+    enemy: DirectionName
+
+
+@frozen(kw_only=True)
+class FacingMove:
+    """O4.2: after a Move or Sprint, the last step's direction or this many hexsides either side."""
+
+    __toml_name__ = "move"
+    rule: Literal["O4.2"]
+    spread: int = bounds(0, 3)
+
+
+@frozen(kw_only=True)
+class FacingReverse:
+    """O4.3: the directions (facing + k, mod 6) a reverse Move may step in."""
+
+    __toml_name__ = "reverse"
+    rule: Literal["O4.3"]
+    steps: tuple[int, ...] = bounds(0, 5)
+
+
+@frozen(kw_only=True)
+class FacingPivot:
+    """O4.5: the free pivot, once per activation."""
+
+    __toml_name__ = "pivot"
+    rule: Literal["O4.5"]
+    hexsides: int = bounds(1, 3)
+    ap: int = bounds(0, 10)
+    energy: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class FacingTurn:
+    """O4.6: Turn, any facing."""
+
+    __toml_name__ = "turn"
+    rule: Literal["O4.6"]
+    ap: int = bounds(0, 10)
+    energy: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class FacingRear:
+    """O4.9: the `rear` hit-chance entry."""
+
+    __toml_name__ = "rear"
+    rule: Literal["O4.9"]
+    modifier: int = bounds(-100, 100)
+
+
+@frozen(kw_only=True)
+class MountArcs:
+    """O4.8: the arcs a mount location's weapons fire into."""
+
+    __toml_name__ = "mount"
+    rule: Literal["O4.8"]
+    location: MountId
+    arcs: tuple[ArcId, ...]
+
+
+@frozen(kw_only=True)
+class ArcHitTable:
+    """O4.9: hit location weights for an attacker in one arc (they sum to 100)."""
+
+    __toml_name__ = "hit_table"
+    rule: Literal["O4.9"]
+    arc: ArcId
+    head: int = bounds(0, 100)
+    center_torso: int = bounds(0, 100)
+    left_torso: int = bounds(0, 100)
+    right_torso: int = bounds(0, 100)
+    left_arm: int = bounds(0, 100)
+    right_arm: int = bounds(0, 100)
+    legs: int = bounds(0, 100)
+
+    def weight(self, location: str) -> int:
+        value: int = getattr(self, location)
+        return value
+
+
+@frozen(kw_only=True)
+class FacingFile:
+    """data/facing.toml: every number of module O4, each table with its rule id."""
+
+    module: Literal["O4"]
+    deployment: FacingDeployment
+    move: FacingMove
+    reverse: FacingReverse
+    pivot: FacingPivot
+    turn: FacingTurn
+    rear: FacingRear
+    mount: tuple[MountArcs, ...]
+    hit_table: tuple[ArcHitTable, ...]
+
+    def arcs_of(self, location: str) -> tuple[str, ...]:
+        """The O4.8 arcs of a mount location (KeyError if none)."""
+        for row in self.mount:
+            if row.location == location:
+                return row.arcs
+        raise KeyError(location)
+
+    def table(self, arc: str) -> ArcHitTable:
+        """The O4.9 row of an arc (KeyError if none)."""
+        for row in self.hit_table:
+            if row.arc == arc:
+                return row
+        raise KeyError(arc)
+
+
 # ---- optional module O5: movement and fire (data/moving_fire.toml) -------------------------
 @frozen(kw_only=True)
 class MovingPenalty:

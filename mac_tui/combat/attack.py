@@ -26,7 +26,7 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, line_steps
 from ..stored import optional_field
-from . import elevation, moving_fire, stun
+from . import elevation, facing, moving_fire, stun
 from .damage import DamageReport, apply_damage
 from .features import Section, Smoke, kind_of, section_at, smoke_at
 from .mapgen import BattleMap
@@ -472,7 +472,8 @@ def in_range(
 ) -> tuple[int, int] | None:
     """The distance and the range modifier (R1, R2) of `weapon`'s shot at `target`, or None
     when `hit_chance` is None for want of reach: a frame without a position or off the map,
-    the target out of range, or (O2) a blocked height line (`line_blocked`); under O3 a
+    the target out of range, (O2) a blocked height line (`line_blocked`) or (O4.8) the target
+    out of the weapon's mount arc (`facing.bears`); under O3 a
     building or prop in the way makes only `hit_chance` None. The distance is d3 with O2 on
     (G6). The cheap half of `hit_chance`, for checks that only ask whether a weapon can reach
     (`firing.plan_fire`)."""
@@ -485,6 +486,8 @@ def in_range(
     dist = elevation.attack_distance(battle, a, t)
     rng = range_modifier(weapon_of(weapon).range, dist)
     if rng is None or line_blocked(battle, attacker, target, weapon):
+        return None
+    if not facing.bears(battle, attacker, weapon, t):  # O4.8: out of the mount's arc
         return None
     return dist, rng
 
@@ -509,8 +512,8 @@ def hit_chance(
     cover added, O3.2), ``LOS`` (§3.6) or ``indirect`` (R10, whichever is better for the
     shooter; always past a blocked line), one per equipment effect (§7.7.3, R11) named after
     the equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4):
-    ``height`` (O2.7), ``smoke`` (O3.11), ``moving`` and ``fast target`` (O5.2-O5.5),
-    ``stunned`` or ``dazed`` (O7.6).
+    ``height`` (O2.7), ``smoke`` (O3.11), ``rear`` (O4.9), ``moving`` and ``fast target``
+    (O5.2-O5.5), ``stunned`` or ``dazed`` (O7.6).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
@@ -572,13 +575,21 @@ def module_entries(
     battle: Battle, attacker: Unit, target: Unit | None, *, kick: bool = False
 ) -> list[Modifier]:
     """O0.4: the module entries of an attack after `height` and `smoke`, in module order:
-    `moving`, `fast target` (O5; `target` None for a structure; never on a kick, O5.6),
-    `stunned` or `dazed` (O7.6). Nothing while those modules are off. Weapon fire
+    `rear` (O4.9; not at a structure, `target` None), `moving`, `fast target` (O5; never on a
+    kick, O5.6), `stunned` or `dazed` (O7.6). Nothing while those modules are off. Weapon fire
     (`hit_chance`), attacks on structures (`structures.structure_chance`) and kicks
     (`kicks.kick_chance`) all take their module entries from here."""
-    mods = [] if kick else [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
+    mods = [] if target is None else rear_modifier(battle, attacker, target)  # O4.9
+    if not kick:
+        mods += [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
     mods += [Modifier(*e) for e in stun.entries(attacker)]
     return mods
+
+
+def rear_modifier(battle: Battle, attacker: Unit, target: Unit) -> list[Modifier]:
+    """O4.9: `rear` +10 for an attack from the target's rear arc (a module entry, O0.4)."""
+    bonus = facing.rear_bonus(battle, attacker, target)
+    return [Modifier("rear", bonus, f"{target.label}'s rear arc")] if bonus else []
 
 
 # --- the attack -------------------------------------------------------------------------------
@@ -605,6 +616,7 @@ class AttackResult:
     damage: DamageReport | None = None
     stress: int = 0  # R9: reactor stress the hit added to the target (Flamer)
     height: tuple[int, int] | None = optional_field(None)  # O2.9: attacker's, target's height
+    arc: str | None = optional_field(None)  # O4.10: the target's arc the attacker stands in
     kick: bool = optional_field(False)  # O7.8: a kick (`weapon` "kick", `weapon_index` -1)
 
     def describe(self) -> str:
@@ -709,6 +721,7 @@ def resolve_attack(
         hit=False,
         called=called_location,
         height=elevation.heights_of(battle, attacker.pos, target.pos),
+        arc=facing.attack_arc(battle, attacker, target),
     )
 
     hit, roll = dice.roll_under(COMBAT, chance.chance)
@@ -721,7 +734,8 @@ def resolve_attack(
         and _intercepted(target, dice)
     ):
         return battle, attrs.evolve(base, roll=roll, hit=True, critical=critical, intercepted=True)
-    location = called_location or dice.weighted(COMBAT, hit_location_weights())
+    weights = hit_location_weights() if base.arc is None else facing.hit_weights(base.arc)
+    location = called_location or dice.weighted(COMBAT, weights)  # O4.9: the table by arc
     damaged, report = apply_damage(target, location, wpn.damage, dice)
     if wpn.stress_on_hit:
         damaged = attrs.evolve(damaged, stress=damaged.stress + wpn.stress_on_hit)

@@ -16,7 +16,7 @@ from ..catalog import LOCATION_ORDER, Catalog, catalog
 from ..core import Event
 from ..dice import Dice
 from ..memo import ByIdentity
-from . import elevation, stats
+from . import elevation, facing, stats
 from .attack import hit_chance, in_range, line_blocked, range_modifier, resolve_attack
 from .events import (
     Attacked,
@@ -33,6 +33,8 @@ OUT_OF_RANGE = "out of range"
 LINE_BLOCKED = "behind high ground"
 #: Why a weapon whose line to its target a building or prop blocks does not fire (O3.2).
 BLOCKED = "no line of fire"
+#: Why a weapon whose mount arc does not hold its target does not fire (O4.8).
+OUT_OF_ARC = "out of arc"
 
 
 @frozen
@@ -52,8 +54,8 @@ def plan_fire(
     the hit chance, never whether it reaches), has ammunition and its energy is paid."""
 
     def unreachable(ws: WeaponState) -> str | None:
-        if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2)
-            return LINE_BLOCKED if _blocked_in_range(battle, unit, target, ws) else OUT_OF_RANGE
+        if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2, O4)
+            return _why_unreachable(battle, unit, target, ws)
         if battle.structures and hit_chance(battle, unit, target, ws) is None:
             return BLOCKED  # O3.2: a building or prop in the way
         return None
@@ -84,6 +86,19 @@ def plan_group(
             shots.append(index)
             spent += w.energy
     return FirePlan(shots=tuple(shots), skipped=tuple(skipped), energy=spent)
+
+
+def _why_unreachable(battle: Battle, unit: Unit, target: Unit, ws: WeaponState) -> str:
+    """Why `in_range` is None: out of range, else out of the mount's arc (O4.8), else behind
+    high ground (O2.6)."""
+    if unit.pos is None or target.pos is None:
+        return OUT_OF_RANGE
+    dist = elevation.attack_distance(battle, unit.pos, target.pos)
+    if range_modifier(stats.weapon_of(ws).range, dist) is None:
+        return OUT_OF_RANGE
+    if not facing.bears(battle, unit, ws, target.pos):
+        return OUT_OF_ARC
+    return LINE_BLOCKED if _blocked_in_range(battle, unit, target, ws) else OUT_OF_RANGE
 
 
 def _blocked_in_range(battle: Battle, unit: Unit, target: Unit, ws: WeaponState) -> bool:

@@ -25,7 +25,7 @@ from ..catalog import catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance
-from . import elevation, stats
+from . import elevation, facing, stats
 from .attack import (
     LONG_RANGE,
     LONG_RANGE_BONUS,
@@ -45,7 +45,7 @@ from .attack import (
 from .damage import apply_damage
 from .events import BattleChange, WeaponSkipped
 from .features import STANDARD, Section, entry_cost, kind_of, new_section, passable, section_at
-from .firing import BLOCKED, OUT_OF_RANGE, FirePlan, plan_group
+from .firing import BLOCKED, OUT_OF_ARC, OUT_OF_RANGE, FirePlan, plan_group
 from .smoke import countdown
 from .state import Battle, Unit, WeaponState
 from .stats import ap_costs
@@ -164,14 +164,14 @@ def structure_chance(
     """O3.6: `structure` (the weapon's base accuracy), `gunnery`, `range` (R1 at the distance
     to the hex), `sensor`, `actuator`, `LOS`, the attacker's Sensor Array, then the module
     entries (`smoke`, O3.11; `moving`, O5.6; `stunned` or `dazed`, O7.6); None out of range,
-    with the line blocked (O3.2), or without a position."""
+    out of the mount's arc (O4.8), with the line blocked (O3.2), or without a position."""
     a = attacker.pos
     if a is None or not battle.map.contains(a) or not battle.map.contains(h):
         return None
     wpn = stats.weapon_of(weapon)
     dist = elevation.attack_distance(battle, a, h)  # G6: d3 with O2 on
     rng = range_modifier(wpn.range, dist)
-    if rng is None:
+    if rng is None or not facing.bears(battle, attacker, weapon, h):  # O4.8: the mount arc
         return None
     line = battle_line(battle, a, h)
     if any(lh.blocks for lh in line) or elevation.line_blocked(battle, a, h, structure=True):
@@ -224,6 +224,8 @@ def plan_fire_structure(battle: Battle, unit: Unit, group: int, h: Hex) -> FireP
     def unreachable(ws: WeaponState) -> str | None:
         if reach is None or range_modifier(stats.weapon_of(ws).range, reach) is None:
             return OUT_OF_RANGE
+        if not facing.bears(battle, unit, ws, h):
+            return OUT_OF_ARC
         return BLOCKED if structure_chance(battle, unit, ws, h) is None else None
 
     return plan_group(unit, group, unreachable)

@@ -281,10 +281,14 @@ class MacApp(App[None]):
         else:
             self.notify(text, severity="warning", timeout=4, markup=False)
 
+    def too_small(self) -> bool:
+        """Whether the terminal is below the size the game is drawn for."""
+        return self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+
     def check_size(self) -> None:
         from .screens.too_small import TooSmallScreen
 
-        small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+        small = self.too_small()
         showing = isinstance(self.screen, TooSmallScreen)
         if small and not showing:
             self.push_screen(TooSmallScreen())

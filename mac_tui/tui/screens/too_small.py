@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Center, Middle
 from textual.screen import Screen
@@ -26,6 +27,18 @@ class TooSmallScreen(Screen[None]):
         check = getattr(self.app, "check_size", None)
         if check is not None:
             self.call_after_refresh(check)
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that comes once the terminal is large enough again, before the size guard
+        has caught up with the resize (a browser sends the resize and the key together),
+        closes this screen and goes on to the game; while too small, keys do nothing."""
+        small = getattr(self.app, "too_small", None)
+        if not callable(small) or small():
+            return
+        event.stop()
+        event.prevent_default()
+        self.app.pop_screen()
+        self.app.post_message(events.Key(event.key, event.character))
 
     def update_note(self) -> None:
         w, h = self.app.size

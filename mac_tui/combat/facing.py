@@ -1,0 +1,200 @@
+"""Optional module O4, Facing and arcs (optional-rules.md O4.1-O4.11).
+
+Every function here answers as the core game does while the battle's ruleset leaves O4 off
+(every weapon bears, no arc, the core hit location table, no `rear`), so the hooks in the shared
+modules can call it unconditionally. Numbers come from `data/facing.toml` (`catalog().facing`);
+the geometry (G1-G4, the O4.7 arcs) is `hexgrid.arc`.
+
+* O4.1 `default_facing` (deployment), `DIRECTION_NAMES` / `direction` (the text of a facing).
+* O4.2 `move_facings` (the last step's direction or one hexside either side).
+* O4.3 `reverse_directions` (the directions a reverse Move steps in).
+* O4.5/O4.6 `pivot_facings`, the `Pivoted` and `Turned` events.
+* O4.7 `attack_arc` (the arc of the target an attacker stands in).
+* O4.8 `bears` (a weapon's mount arc holds the target hex).
+* O4.9 `rear_bonus` (the `rear` entry) and `hit_weights` (the hit location table by arc).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from attrs import frozen
+
+from ..catalog import LOCATION_ORDER, catalog
+from ..catalog.records import FacingFile
+from ..core import Event
+from ..hexgrid import DIRECTIONS, Arc, Hex, arc
+from ..memo import ByIdentity
+from .state import Battle, Side, Unit, WeaponState
+
+__all__ = [
+    "DIRECTION_NAMES",
+    "O4",
+    "Pivoted",
+    "Turned",
+    "attack_arc",
+    "bears",
+    "default_facing",
+    "direction",
+    "facing_name",
+    "hit_weights",
+    "move_facings",
+    "on",
+    "pivot_facings",
+    "rear_bonus",
+    "reverse_directions",
+    "step_direction",
+]
+
+#: The module's id in a ruleset.
+O4: Final = "O4"
+#: The names of the six facings, in `hexgrid.DIRECTIONS` order (G1).
+DIRECTION_NAMES: Final[tuple[str, ...]] = ("E", "NE", "NW", "W", "SW", "SE")
+_ARC_WORDS: Final[dict[str, str]] = {
+    "front": "front",
+    "left": "left side",
+    "right": "right side",
+    "rear": "rear",
+}
+
+
+def on(battle: Battle) -> bool:
+    """Whether the battle plays O4."""
+    return O4 in battle.ruleset
+
+
+def data() -> FacingFile:
+    return catalog().facing
+
+
+def direction(name: str) -> int | None:
+    """The index of a facing named `E`, `NE`, ... (any case), or None."""
+    word = name.strip().upper()
+    return DIRECTION_NAMES.index(word) if word in DIRECTION_NAMES else None
+
+
+def facing_name(facing: int) -> str:
+    return DIRECTION_NAMES[facing % 6]
+
+
+def arc_words(a: str) -> str:
+    """`left side` for `left`: the arc as the screens and the log say it."""
+    return _ARC_WORDS.get(a, a)
+
+
+def step_direction(a: Hex, b: Hex) -> int:
+    """The direction of the step from `a` to the adjacent `b` (ValueError if not adjacent)."""
+    return DIRECTIONS.index(Hex(b[0] - a[0], b[1] - a[1]))
+
+
+# ---- O4.1 deployment ---------------------------------------------------------------------------
+def default_facing(side: Side) -> int:
+    """O4.1: E for the player's frames, W for the enemy's (data/facing.toml)."""
+    dep = data().deployment
+    name = dep.player if side == "player" else dep.enemy
+    return DIRECTION_NAMES.index(name)
+
+
+# ---- O4.2, O4.3, O4.5 facings a frame may take -------------------------------------------------
+def spread(centre: int, n: int) -> tuple[int, ...]:
+    """`centre`, then one hexside either side, ... up to `n` (counter-clockwise first)."""
+    out = [centre % 6]
+    for k in range(1, n + 1):
+        for d in ((centre + k) % 6, (centre - k) % 6):
+            if d not in out:
+                out.append(d)
+    return tuple(out)
+
+
+def move_facings(path: tuple[Hex, ...]) -> tuple[int, ...]:
+    """O4.2: the facings a frame may end a Move or Sprint along `path` with: the last step's
+    direction first (the default), then one hexside either side."""
+    last = step_direction(path[-2], path[-1])
+    return spread(last, data().move.spread)
+
+
+def reverse_directions(facing: int) -> tuple[int, ...]:
+    """O4.3: the directions a reverse Move steps in (facing + 2, + 3, + 4: back-left, back,
+    back-right)."""
+    return tuple((facing + k) % 6 for k in data().reverse.steps)
+
+
+def pivot_facings(facing: int) -> tuple[int, ...]:
+    """O4.5: the facings the free pivot reaches (one hexside either way)."""
+    return spread(facing, data().pivot.hexsides)[1:]
+
+
+# ---- O4.7, O4.8 arcs ---------------------------------------------------------------------------
+def attack_arc(battle: Battle, attacker: Unit, target: Unit) -> Arc | None:
+    """O4.7: the arc of `target` that `attacker` stands in (P = the target, X = the attacker);
+    None with O4 off, or while either has no position or the target no facing."""
+    if target.facing is None or attacker.pos is None or target.pos is None or not on(battle):
+        return None
+    return arc(target.pos, target.facing, attacker.pos)
+
+
+def arc_from(battle: Battle, target: Unit, at: Hex) -> Arc | None:
+    """O4.7: the arc of `target` an attacker standing at `at` would be in (None with O4 off)."""
+    if target.facing is None or target.pos is None or not on(battle) or at == target.pos:
+        return None
+    return arc(target.pos, target.facing, at)
+
+
+_MOUNTS: ByIdentity[FacingFile, dict[str, frozenset[str]]] = ByIdentity(4)
+
+
+def mount_arcs(mount: str) -> frozenset[str]:
+    """O4.8: the arcs the weapons on a mount location fire into."""
+    table = _MOUNTS.get(data(), lambda f: {m.location: frozenset(m.arcs) for m in f.mount})
+    return table[mount]
+
+
+def bears(battle: Battle, unit: Unit, weapon_state: WeaponState, target_hex: Hex) -> bool:
+    """O4.8: whether `weapon_state` of `unit` can fire at `target_hex`: the hex lies in one of
+    its mount location's arcs (O4.7 around the unit's own facing). Always True with O4 off (or
+    while the unit has no position or facing)."""
+    facing = unit.facing
+    if facing is None or unit.pos is None or not on(battle) or target_hex == unit.pos:
+        return True
+    return bears_from(unit.pos, facing, weapon_state.mount, target_hex)
+
+
+def bears_from(pos: Hex, facing: int, mount: str, target_hex: Hex) -> bool:
+    """O4.8 for a frame standing at `pos` facing `facing` (the AI's and the previews' what-if)."""
+    return arc(pos, facing, target_hex) in mount_arcs(mount)
+
+
+# ---- O4.9 arc effects --------------------------------------------------------------------------
+def rear_bonus(battle: Battle, attacker: Unit, target: Unit) -> int:
+    """O4.9: `rear` (+10) for an attack from the target's rear arc; 0 otherwise or O4 off."""
+    return data().rear.modifier if attack_arc(battle, attacker, target) == "rear" else 0
+
+
+def hit_weights(a: str) -> tuple[tuple[str, int], ...]:
+    """O4.9: (location, weight) in LOCATION_ORDER for an attacker in arc `a`."""
+    row = data().table(a)
+    return tuple((loc, row.weight(loc)) for loc in LOCATION_ORDER)
+
+
+# ---- O4.10 events ------------------------------------------------------------------------------
+@frozen
+class Pivoted(Event):
+    """O4.5: the free pivot (one hexside, 0 AP)."""
+
+    unit: str
+    facing: int
+
+    def describe(self) -> str:
+        return f"{self.unit} pivots to face {facing_name(self.facing)}"
+
+
+@frozen
+class Turned(Event):
+    """O4.6: a Turn (1 AP) to any facing."""
+
+    unit: str
+    facing: int
+    ap: int
+
+    def describe(self) -> str:
+        return f"{self.unit} turns to face {facing_name(self.facing)}"
