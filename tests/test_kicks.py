@@ -22,7 +22,7 @@ from mac_tui.combat.kicks import Kicked, KickPlan, check_kick, do_kick
 from mac_tui.combat.refusals import order_refusal
 from mac_tui.combat.state import Battle, Unit
 
-from .test_damage import ScriptedDice, d100, gear, make_unit, set_loc
+from .test_damage import ScriptedDice, d100, gear, make_unit, set_loc, weapon
 from .test_elevation import OPEN_ROWS, battle_on, levels
 from .test_moving_fire import at, battle, enforcer, falcon, names, run, state_of
 
@@ -319,3 +319,48 @@ def test_kick_then_the_stun_runs_its_course() -> None:
     assert state.battle is not None
     assert any(isinstance(e, stun.StunEased) for e in events)
     assert state.battle.unit("enforcer").stun == "dazed"
+
+
+# --- O7.9: the AI -------------------------------------------------------------------------------
+def planner_for(b: Battle, uid: str = "falcon") -> Any:
+    from mac_tui.players.ai.plans import Planner
+    from mac_tui.players.ai.situation import Situation
+    from mac_tui.players.ai.skill import skill
+
+    return Planner(Situation(b, b.unit(uid), skill(6)))
+
+
+def test_the_ai_kicks_when_it_has_nothing_better() -> None:
+    from mac_tui.players.ai import plan_activation
+
+    unarmed = falcon(
+        3, ap=2, weapons=(attrs.evolve(weapon("medium_laser", "right_arm"), destroyed=True),)
+    )
+    for rules, kicks_ in ((O7, True), ((), False)):
+        b = battle(unarmed, enforcer(4), rules=rules)
+        chosen = plan_activation(state_of(b), tactics=6).chosen
+        assert any(isinstance(c, Kick) for c in chosen.commands) == kicks_, chosen.text()
+
+
+def test_the_ai_values_the_stun_and_never_overloads_to_kick() -> None:
+    from mac_tui.players.ai.plan_types import Spot
+
+    guns = (weapon("medium_laser", "right_arm"),)
+    b = battle(falcon(3), enforcer(4, weapons=guns), rules=O7)
+    pl = planner_for(b)
+    here = Spot(at(3), None, 0, 0)
+    [(cmd, fresh, energy, target)] = pl.kicks_from(here, 2, 0.0)
+    assert cmd == Kick("enforcer") and energy == 2 and target == "enforcer"
+    dazed = battle(falcon(3), enforcer(4, weapons=guns, stun="dazed"), rules=O7)
+    [(_, already, _, _)] = planner_for(dazed).kicks_from(here, 2, 0.0)
+    assert 0 < already < fresh  # a Dazed frame cannot be stunned: only the damage counts
+    output = stats.effective_output(b.unit("falcon"))
+    hot = battle(falcon(3, energy_used=output - 1), enforcer(4), rules=O7)
+    assert planner_for(hot).kicks_from(here, 2, 0.0) == []  # 2 energy would overload
+
+
+def test_the_ai_closes_in_to_kick_only_with_a_close_range_stance() -> None:
+    aggressive = battle(falcon(0, stance="aggressive"), enforcer(4), rules=O7)
+    defensive = battle(falcon(0, stance="defensive"), enforcer(4), rules=O7)
+    assert planner_for(aggressive).closes_to_kick()
+    assert not planner_for(defensive).closes_to_kick()

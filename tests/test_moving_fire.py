@@ -20,7 +20,7 @@ from mac_tui.combat import moving_fire
 from mac_tui.combat.attack import hit_chance
 from mac_tui.combat.commands import EndActivation, Move, Sprint, UseEquipment
 from mac_tui.combat.events import ActivationEnded
-from mac_tui.combat.state import Battle, Unit
+from mac_tui.combat.state import Battle, SideInfo, Unit
 from mac_tui.combat.structures import structure_chance
 from mac_tui.core import Accepted
 from mac_tui.dice import RngState
@@ -236,3 +236,66 @@ def test_no_count_with_o5_and_o7_off() -> None:
     assert state.battle is not None
     assert state.battle.unit("falcon").moved_hexes == 0
     assert [e.hexes_moved for e in events if isinstance(e, ActivationEnded)] == [None]
+
+
+# --- O5.9: the AI -------------------------------------------------------------------------------
+def test_the_ai_shot_model_takes_moving_and_fast_target() -> None:
+    """The planner's model gives `hit_chance`'s chances with O5 on: a shooter that moved (with
+    and without a Gyro Stabilizer, stunned too under O7) at targets that moved 0-11 hexes."""
+    from .test_ai_planner import _same_shots, randomly_played
+
+    compared = 0
+    for seed in range(6):
+        played = randomly_played(seed, 1 + seed % 5, 20, ("O5", "O7"))
+        assert played.battle is not None
+        units = tuple(
+            attrs.evolve(
+                u,
+                moved_hexes=(3 * i + seed) % 12,
+                stun=("", "stunned", "dazed")[(i + seed) % 3],
+                equipment=(*u.equipment, gear("gyro_stabilizer")) if i % 2 else u.equipment,
+            )
+            for i, u in enumerate(played.battle.units)
+        )
+        compared += _same_shots(attrs.evolve(played.battle, units=units), seed % 2 == 1)
+    assert compared > 50
+
+
+def test_the_ai_fires_before_it_moves_when_the_target_is_in_range() -> None:
+    """O5.9: 8 hexes off (Medium reach), the core planner closes in and then fires; under O5
+    moving first costs `moving` (-35 for 3 hexes), so it fires where it stands, and every
+    fire-and-move plan it ranks fires first."""
+    from mac_tui.players.ai import plan_activation
+
+    def planned(rules: tuple[str, ...]) -> Any:
+        b = battle(falcon(0, ap=2), enforcer(8), rules=rules)
+        ai = (SideInfo(side="player", ai=True), SideInfo(side="enemy", ai=True))
+        return plan_activation(state_of(attrs.evolve(b, sides=ai)), tactics=6)
+
+    core = planned(())
+    assert core.chosen.commands[0].verb == "move" and core.chosen.commands[1].verb == "fire"
+    o5 = planned(O5)
+    assert o5.chosen.commands[0].verb in ("fire", "called-shot"), o5.chosen.text()
+    for plan in o5.shown:
+        verbs = [c.verb for c in plan.commands]
+        if "move" in verbs and "fire" in verbs:
+            assert verbs.index("fire") < verbs.index("move"), plan.text()
+
+
+def test_every_ai_decision_is_legal_with_o5_and_o7() -> None:
+    from mac_tui.combat.skirmish import make_state
+    from mac_tui.game import legal_commands
+    from mac_tui.players.ai import REPLANNED, policy_for
+    from mac_tui.players.driver import drive
+
+    policy = policy_for(6)
+
+    def checked(state: GameState) -> Any:
+        decision = policy(state)
+        assert decision.command.to_text() in {c.to_text() for c in legal_commands(state)}
+        assert REPLANNED not in decision.note
+        return decision
+
+    for seed in range(2):
+        state = make_state(seed, 2 + seed, ruleset=("O5", "O7"))
+        drive(state, {"player": checked, "enemy": checked}, max_commands=150)
