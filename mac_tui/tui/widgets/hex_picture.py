@@ -55,6 +55,8 @@ MARKS: dict[str, tuple[str, str]] = {
     "zone": ("=", "="),
     "out": ("x", "×"),
     "blocks": ("|", "┃"),
+    "stunned": ("!", "!"),  # O7.6: a Stunned frame (its digit's place compact, below roomy)
+    "dazed": ("?", "?"),  # O7.6: a Dazed frame
 }
 #: O3.11: a hex in smoke, where no other mark or number is drawn (ascii, unicode).
 SMOKE: tuple[str, str] = ("~", "░")
@@ -69,6 +71,8 @@ MARK_NAMES: dict[str, str] = {
     "zone": "deploy zone",
     "out": "out: pilot dead",
     "blocks": "high ground blocks",
+    "stunned": "stunned",
+    "dazed": "dazed",
 }
 
 TERRAIN_CLASSES = ("open", "forest", "rocks", "rough", "sand")
@@ -145,12 +149,18 @@ def frame_label(unit: Unit) -> str:
 
 
 def legend(
-    ascii_glyphs: bool, *, marks: bool = False, levels: bool = False, features: bool = False
+    ascii_glyphs: bool,
+    *,
+    marks: bool = False,
+    levels: bool = False,
+    features: bool = False,
+    stun: bool = False,
 ) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
     deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
-    a damaged section's durability (in the compact map's slot only without levels)."""
+    a damaged section's durability (in the compact map's slot only without levels); with
+    `stun` (O7) the marks of a Stunned and a Dazed frame."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -169,11 +179,13 @@ def legend(
         top = cat.elevation.levels.max
         parts.append(f"1-{top} ground level")
     parts += ["M1 yours", "m1 enemy", f"M{MARKS['out'][form]} out"]
+    if stun:
+        parts += [f"M{MARKS[k][form]} {MARK_NAMES[k]}" for k in ("stunned", "dazed")]
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
     if levels:
         parts.append(f"{MARKS['blocks'][form]} {MARK_NAMES['blocks']}")
     if marks:
-        shown = ("zone", "out", "blocks")
+        shown = ("zone", "out", "blocks", "stunned", "dazed")
         parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in MARKS if k not in shown]
     return "  ".join(parts)
 
@@ -271,6 +283,7 @@ class Scene:
     features: dict[Hex, tuple[str, int | None]]
     smoke: frozenset[Hex]
     levels: tuple[int, ...] = ()  # O2: every hex's height, row-major (empty: flat, no digits)
+    stunned: dict[Hex, str] | None = None  # O7.6: hex -> "stunned"/"dazed" of a frame there
 
     @classmethod
     def of(cls, battle: Battle, active: str | None, overlay: Overlay) -> Scene:
@@ -278,6 +291,7 @@ class Scene:
         frames: dict[Hex, tuple[str, str]] = {}
         out: set[Hex] = set()
         wrecks: set[Hex] = set()
+        stunned: dict[Hex, str] = {}
         active_hex: Hex | None = None
         for unit in battle.units:
             if unit.pos is None:
@@ -287,6 +301,8 @@ class Scene:
                 continue
             side = "hexmap--player" if unit.side == "player" else "hexmap--enemy"
             frames[unit.pos] = (frame_label(unit), side)
+            if unit.stun:
+                stunned[unit.pos] = unit.stun
             if not unit.pilot_alive:
                 out.add(unit.pos)
             if unit.id == active:
@@ -307,6 +323,7 @@ class Scene:
             feature_marks(battle),
             frozenset(s.hex for s in battle.smoke),
             elevation.heights(battle) if elevation.on(battle) else (),
+            stunned or None,
         )
 
     def with_overlay(self, overlay: Overlay) -> Scene:
@@ -326,6 +343,7 @@ class Scene:
             self.features,
             self.smoke,
             self.levels,
+            self.stunned,
         )
 
 
@@ -486,9 +504,14 @@ class Painter:
             if feature is not None:
                 glyph, left_over = self.feature_glyph(feature[0]), feature[1]
             smoked = h in s.smoke
+            dazed = s.stunned.get(h) if s.stunned and label is not None else None  # O7.6
             if not roomy:
                 if label is not None:
-                    top.append((label[0] + self.mark("out") if out else label, classes))
+                    if out:
+                        label = label[0] + self.mark("out")
+                    elif dazed is not None:
+                        label = label[0] + self.mark(dazed)
+                    top.append((label, classes))
                 elif mark is None:
                     top.append(
                         (glyph + self._slot(left_over, smoked, level, bool(levels)), classes)
@@ -504,6 +527,8 @@ class Painter:
                 left, right = BRACKETS.get(bracket, (" ", " "))
                 top.append((left + label + right, classes))
                 under = self.mark("out") * 2 if out else glyph + height
+                if dazed is not None and not out:
+                    under = self.mark(dazed) * 2
                 bottom.append((" " + under + " ", classes))
             else:
                 if left_over is not None:

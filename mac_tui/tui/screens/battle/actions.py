@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+import attrs
 from attrs import frozen
 from textual.actions import parse
 from textual.binding import Binding, BindingType
@@ -29,6 +30,7 @@ from ....combat.commands import (
     EndActivation,
     FireGroup,
     FireStructure,
+    Kick,
     Move,
     Overwatch,
     ResetDeployment,
@@ -52,6 +54,7 @@ from .modes import (
     Halted,
     Idle,
     Jumping,
+    Kicking,
     Mode,
     More,
     Moving,
@@ -63,8 +66,8 @@ from .modes import (
 from .moment import Moment
 
 COMBAT = (*PLAYER_MODES, *AI_MODES)  # the battle is on
-AIMING = (Firing, CallingShot)
-PICKING = (Moving, Sprinting, Jumping, Firing, CallingShot, Threats)  # Esc cancels these
+AIMING = (Firing, CallingShot, Kicking)
+PICKING = (Moving, Sprinting, Jumping, Firing, CallingShot, Kicking, Threats)  # Esc cancels
 WAITING = (Idle, Deploying, *AI_MODES, Over)  # Esc leaves the battle from these
 AI_PACED = (EnemyTurn, Paused, More)  # space skips the rest of the turn from these
 ALL = (*COMBAT, Deploying, Over)
@@ -145,6 +148,7 @@ class BattleAction:
     bind: bool = True  # False: the key is the map's own (Enter places through the map)
     priority: bool = False
     why: Why | None = None  # the reason it is greyed now, said when the key is pressed
+    module: str | None = None  # an optional module's key: hidden while the battle leaves it off
 
     def refusal(self, mode: Mode, m: Moment) -> str:
         """Why the key does nothing now, for the message line."""
@@ -154,6 +158,8 @@ class BattleAction:
     def state(self, mode: Mode, m: Moment) -> bool | None:
         """True live, None greyed, False hidden (Textual's `check_action` answers)."""
         if not isinstance(mode, self.modes):
+            return False
+        if self.module is not None and (m.battle is None or not m.battle.rule(self.module)):
             return False
         return True if self.legal is None or self.legal(m) else None
 
@@ -193,6 +199,7 @@ ROWS: tuple[BattleAction, ...] = (
     _aim("sprint", "r", "Sprint", "Sprint", Sprint, offers(Sprint)),
     _aim("fire", "f", "Fire", "Fire", FireGroup, offers(FireGroup, FireStructure)),
     _aim("called", "c", "Called", "Called shot", CalledShot, _called),
+    attrs.evolve(_aim("kick", "d", "Kick", "Kick", Kick, offers(Kick)), module="O7"),  # O7.1
     _act("brace", "g", "Brace", "Brace", Brace),
     _act("overwatch", "o", "Overwatch", "Overwatch", Overwatch),
     _act("vent", "v", "Vent", "Vent", Vent),
@@ -320,7 +327,10 @@ class ActionTable:
         for row in self.rows:
             if not row.label or not isinstance(mode, row.modes):
                 continue
-            if row.state(mode, m):
+            state = row.state(mode, m)
+            if state is False:  # an optional module's key in a battle without it
+                continue
+            if state:
                 click = f"@click=screen.{row.action}"
                 item = f"[{click}][b reverse] {row.key} [/b reverse] {row.label}[/]"
             else:

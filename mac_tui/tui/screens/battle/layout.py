@@ -232,6 +232,7 @@ class BattleView:
                 ascii_glyphs,
                 levels=battle is not None and bool(battle.map.levels),
                 features=battle is not None and battle.rule("O3"),
+                stun=battle is not None and battle.rule("O7"),
             )
         )
         for line in lines:

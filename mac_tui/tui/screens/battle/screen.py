@@ -53,6 +53,7 @@ from .modes import (
     Firing,
     Halted,
     Idle,
+    Kicking,
     Mode,
     More,
     Moving,
@@ -281,7 +282,7 @@ class BattleScreen(GameScreen):
             self.mode = Threats()
             self.schedule_threats()
         else:
-            aim = Firing if name == "fire" else CallingShot
+            aim = {"fire": Firing, "kick": Kicking}.get(name, CallingShot)
             self.mode, at = aim.aimed(self.moment)
             if at is not None:
                 self.view.hexmap.set_cursor(at)
