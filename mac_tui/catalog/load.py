@@ -80,6 +80,8 @@ class Catalog:
     facing: r.FacingFile  # optional module O4 (read only while a battle plays O4)
     moving_fire: r.MovingFireFile  # optional module O5 (data/moving_fire.toml)
     kicks: r.KicksFile  # optional module O7 (data/kicks.toml)
+    reaction: r.ReactionFile  # optional module O6 (read only while a battle plays O6)
+    detection: r.DetectionFile  # optional module O8 (read only while a battle plays O8)
 
     # ---- lookups the engine and screens share ------------------------------------------
     def stock_loadouts(self, designation: str) -> tuple[r.StockLoadout, ...]:
@@ -451,6 +453,8 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
     facing = _load_facing(src, {loc.id: loc.hit_weight for loc in combat.location})
     moving_fire = _file(src, "moving_fire.toml", r.MovingFireFile)[1]
     kicks = _load_kicks(src)
+    reaction = _file(src, "reaction.toml", r.ReactionFile)[1]  # O6: bounds in the schema
+    detection = _load_detection(src, equipment)
 
     return Catalog(
         root=root,
@@ -479,6 +483,8 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         facing=facing,
         moving_fire=moving_fire,
         kicks=kicks,
+        reaction=reaction,
+        detection=detection,
     )
 
 
@@ -605,6 +611,22 @@ def _load_facing(src: _Source, core_weights: Mapping[str, int]) -> r.FacingFile:
     if not steps or len(set(steps)) != len(steps) or any(k in (0, 1, 5) for k in steps):
         fb.fail('[reverse], field "steps"', "names distinct directions behind the front (2-4).")
     return facing
+
+
+def _load_detection(src: _Source, equipment: Mapping[str, r.Equipment]) -> r.DetectionFile:
+    """data/detection.toml (O8): its equipment names exist in equipment.toml."""
+    db, detection = _file(src, "detection.toml", r.DetectionFile)
+    seen = detection.visual_range
+    for field in ("sensor_array", "stealth", "phantom"):
+        _ref(db, "[visual_range]", field, getattr(seen, field), equipment)
+    _ref(
+        db,
+        "[targeting]",
+        "spotter_sensor_array",
+        detection.targeting.spotter_sensor_array,
+        equipment,
+    )
+    return detection
 
 
 def _check_loadouts(

@@ -1351,3 +1351,114 @@ class KicksFile:
     location: tuple[KickLocation, ...]
     stun: StunRule
     threshold: StunThreshold
+
+
+# --- reaction.toml (optional module O6) -------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class ReactionArming:
+    """O6.2: what arming a cone costs, and the directions it may point with O4 on."""
+
+    __toml_name__ = "arming"
+    rule: Literal["O6.2"]
+    ap: int = bounds(0, 10)
+    facing_spread: int = bounds(0, 3)
+
+
+@frozen(kw_only=True)
+class ReactionShot:
+    """O6.3: the `reaction` penalty of a triggered cone's shots."""
+
+    __toml_name__ = "reaction"
+    rule: Literal["O6.3"]
+    penalty: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ReactionSweep:
+    """O6.6: the sweep's cost and its `sweep` penalty."""
+
+    __toml_name__ = "sweep"
+    rule: Literal["O6.6"]
+    ap: int = bounds(0, 10)
+    penalty: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ReactionFile:
+    """data/reaction.toml: every number of module O6, each table with its rule id."""
+
+    module: Literal["O6"]
+    arming: ReactionArming
+    reaction: ReactionShot
+    sweep: ReactionSweep
+
+
+# --- detection.toml (optional module O8) ----------------------------------------------------
+
+
+@frozen(kw_only=True)
+class DetectionRadiating:
+    """O8.2 (a): a frame radiates all round at stress >= ceil(EffectiveOutput / divisor)."""
+
+    __toml_name__ = "radiating"
+    rule: Literal["O8.2"]
+    stress_divisor: int = bounds(1, 10)
+
+
+@frozen(kw_only=True)
+class DetectionSight:
+    """O8.3: a line's penalty (LOS, plus `smoke_per_hex` per smoke hex) that hides a frame."""
+
+    __toml_name__ = "sight"
+    rule: Literal["O8.3"]
+    hidden_at: int = bounds(1, 200)
+    smoke_per_hex: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DetectionRange:
+    """O8.4: visual range, and the equipment that changes it."""
+
+    __toml_name__ = "visual_range"
+    rule: Literal["O8.4"]
+    base: int = bounds(1, 40)
+    damaged: int = bounds(0, 40)
+    sensor_array: str
+    sensor_array_bonus: int = bounds(0, 40)
+    stealth: str
+    stealth_cut: int = bounds(0, 40)
+    phantom: str
+    phantom_range: int = bounds(0, 40)
+
+
+@frozen(kw_only=True)
+class DetectionTargeting:
+    """O8.6: the R10 spotter's Sensor Array cut."""
+
+    __toml_name__ = "targeting"
+    rule: Literal["O8.6"]
+    spotter_sensor_array: str
+    spotter_sensor_cut: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DetectionModifier:
+    """O8.7: the `radiating` entry."""
+
+    __toml_name__ = "modifier"
+    rule: Literal["O8.7"]
+    radiating: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DetectionFile:
+    """data/detection.toml: every number of module O8, each table with its rule id."""
+
+    module: Literal["O8"]
+    radiating: DetectionRadiating
+    sight: DetectionSight
+    visual_range: DetectionRange
+    targeting: DetectionTargeting
+    modifier: DetectionModifier

@@ -20,7 +20,7 @@ from ..core import Accepted, Check, Checks, Command, Event, Handlers, Outcome, R
 from ..dice import Dice
 from ..hexgrid import Hex, distance
 from ..model import GameState
-from . import elevation, moving_fire, stats
+from . import detection, elevation, moving_fire, stats
 from .commands import (
     AutoDeploy,
     Brace,
@@ -39,6 +39,7 @@ from .commands import (
     Vent,
     Withdraw,
 )
+from .detection import Bumped
 from .events import (
     ActivationEnded,
     BattleChange,
@@ -105,7 +106,12 @@ def check_equipment(
             return f"{item.name} needs a hex to land on"
         if not battle.map.contains(hex_) or hex_ == unit.pos:
             return f"hex {hex_.q},{hex_.r} is not a place to land"
-        if battle.occupant(hex_) is not None:
+        taken = (
+            hex_ in detection.known_occupied(battle, unit.side)  # O8.8: the side's view
+            if detection.on(battle)
+            else battle.occupant(hex_) is not None
+        )
+        if taken:
             return f"hex {hex_.q},{hex_.r} is occupied"
         barrier = entry_refusal(battle, hex_)  # O3.2
         if barrier is not None:
@@ -139,7 +145,7 @@ def check_equipment(
             return "the uplink designates an enemy"
         if elevation.attack_distance(battle, unit.pos, target.pos) > item.range:
             return f"{target.label} is beyond {item.range} hexes"
-        return None
+        return detection.attack_refusal(battle, unit, target)  # O8.5: the user must detect it
     if item.effect == "barrier":
         if target.side != unit.side:
             return "the barrier shields an ally (or yourself)"
@@ -164,6 +170,14 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange
     ]
     if item.effect == "jump":
         assert cmd.hex is not None and unit.pos is not None
+        there = battle.occupant(cmd.hex)
+        if there is not None:  # O8.8: an undetected enemy on the landing hex: it stays put
+            user = attrs.evolve(user, bumped=(*user.bumped, there.id))
+            events.append(
+                Moved(unit=unit.id, mode="jump", path=(unit.pos,), energy=0, pullback=False)
+            )
+            events.append(Bumped(unit=unit.id, enemy=there.id, hex=unit.pos))
+            return battle.with_unit(user), events
         user = attrs.evolve(user, pos=cmd.hex)
         user = moving_fire.count_move(battle, user, distance(unit.pos, cmd.hex))  # O5.1
         events.append(
@@ -324,7 +338,10 @@ def _action_handler(
         battle, events = out
         announced = any(isinstance(e, ActivationEnded) for e in events)
         battle, more = advance(battle, dice, announced)
-        return Accepted(attrs.evolve(state, battle=battle, rng=dice.state()), (*events, *more))
+        battle, seen = detection.update(battle, (*events, *more))  # O8: radiating, contacts
+        return Accepted(
+            attrs.evolve(state, battle=battle, rng=dice.state()), (*events, *more, *seen)
+        )
 
     return handler
 
@@ -371,8 +388,11 @@ def _start(state: GameState, cmd: StartBattle) -> Outcome:
     dice = Dice(state.rng)
     battle = attrs.evolve(state.battle, phase="combat")
     battle, events = start_round(battle, dice)
+    battle, seen = detection.update(battle, events)  # O8: the first contacts
     started: list[Event] = [BattleStarted(round=1)]
-    return Accepted(attrs.evolve(state, battle=battle, rng=dice.state()), (*started, *events))
+    return Accepted(
+        attrs.evolve(state, battle=battle, rng=dice.state()), (*started, *events, *seen)
+    )
 
 
 def _move(battle: Battle, unit: Unit, cmd: Move, dice: Dice) -> BattleChange | str:

@@ -15,21 +15,27 @@ Every number is read from the catalog; every random draw comes from ``dice.COMBA
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Callable, Iterable, Sequence
-from typing import Final
+from collections.abc import Iterable, Sequence
+from typing import Final, Literal
 
 import attrs
 from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
-from ..hexgrid import Hex, line_steps
+from ..hexgrid import Hex
 from ..stored import optional_field
-from . import elevation, facing, moving_fire, stun
+from . import detection, elevation, facing, moving_fire, stun
 from .damage import DamageReport, apply_damage
-from .features import Section, Smoke, kind_of, section_at, smoke_at
-from .mapgen import BattleMap
+from .features import kind_of, section_at, smoke_at
+from .lines import (
+    LosHex,
+    battle_line,
+    blocked,
+    intervening,
+    line_of_sight,
+    los_penalty,
+)
 from .state import LOC_INDEX, Battle, EquipmentState, Unit, WeaponState
 from .stats import chassis_of, equipment_count, equipment_value, evasion, gunnery_bonus, weapon_of
 
@@ -39,6 +45,8 @@ __all__ = [
     "HitChance",
     "LosHex",
     "Modifier",
+    "battle_line",
+    "blocked",
     "clamp_chance",
     "distance_band",
     "hit_chance",
@@ -146,173 +154,6 @@ def range_modifier(range_id: str, distance: int) -> int | None:
     return rc.band_modifier(distance_band(distance))
 
 
-@frozen
-class LosHex:
-    """One intervening hex of a line of fire and its §3.6 penalty. `beside` is the other hex
-    where the line runs exactly along the edge between two (R29: both lie on the line, this
-    one counts: it is the worse for the shooter), else None."""
-
-    hex: Hex
-    terrain: str
-    penalty: int
-    beside: Hex | None = None
-    # O3: the feature on the hex (its penalty is in `penalty`), whether it blocks the line
-    # (O3.2; O2.6: the height line), whether smoke lies on it (O3.11); O2.9: the step's
-    # height (the higher of two, G5); left out of logs at their defaults
-    feature: str | None = optional_field(None)
-    blocks: bool = optional_field(False)
-    smoke: bool = optional_field(False)
-    height: int | None = optional_field(None)
-
-
-def blocks(battle_map: BattleMap, h: Hex) -> bool:
-    """R29's second test on the core map, where nothing blocks a line. The optional rules block
-    lines with their own layers: O2's height line (`elevation.height_line`, the higher of two
-    hexes counting, G5) and O3's features (`battle_line`, the blocking hex counting)."""
-    return False
-
-
-#: Lines of sight already traced, per map (by identity, dropped with the map).
-_LOS_CACHE: dict[int, tuple[weakref.ref[BattleMap], dict[tuple[Hex, Hex], tuple[LosHex, ...]]]] = {}
-
-
-def line_of_sight(battle_map: BattleMap, a: Hex, b: Hex) -> tuple[LosHex, ...]:
-    """§3.6: every intervening hex from ``a`` to ``b`` (ends excluded), with its penalty.
-
-    R29: where the line runs exactly along the edge between two hexes, both lie on the line
-    and the one worse for the shooter counts: the higher LOS penalty, then the one that
-    blocks (`blocks`), then the first in ``(q, r)`` order; so the line of sight from ``b`` to
-    ``a`` is this one reversed (`hexgrid.line_steps`). D21: a hex beyond the map's ragged
-    odd-r edge has no terrain and is left out. Each map remembers the lines traced on it (the
-    forecasts and the AI ask for the same lines many times).
-    """
-    key = id(battle_map)
-    entry = _LOS_CACHE.get(key)
-    if entry is None or entry[0]() is not battle_map:
-        entry = (weakref.ref(battle_map, _forget(key)), {})
-        _LOS_CACHE[key] = entry
-    lines = entry[1]
-    found = lines.get((a, b))
-    if found is None:
-        found = _trace(battle_map, a, b)
-        lines[(a, b)] = found
-    return found
-
-
-def _forget(key: int) -> Callable[[weakref.ref[BattleMap]], None]:
-    def drop(ref: weakref.ref[BattleMap]) -> None:
-        entry = _LOS_CACHE.get(key)
-        if entry is not None and entry[0] is ref:
-            del _LOS_CACHE[key]
-
-    return drop
-
-
-def _trace(
-    battle_map: BattleMap,
-    a: Hex,
-    b: Hex,
-    structures: tuple[Section, ...] = (),
-    smoke: tuple[Smoke, ...] = (),
-    levels: bool = False,
-) -> tuple[LosHex, ...]:
-    terrain = catalog().terrain
-    out: list[LosHex] = []
-    layered = bool(structures or smoke)
-    per_smoke = catalog().structures.smoke.penalty if smoke else 0
-    for step in line_steps(a, b)[1:-1]:
-        found = [
-            LosHex(h, battle_map.terrain_at(h), terrain[battle_map.terrain_at(h)].los_penalty)
-            for h in step
-            if battle_map.contains(h)
-        ]
-        if not found:
-            continue
-        if layered:
-            found = [_layered(lh, structures, smoke, levels) for lh in found]
-            worst = max(found, key=lambda lh: (bool(lh.blocks), lh.penalty + per_smoke * lh.smoke))
-        else:
-            worst = max(found, key=lambda lh: (lh.penalty, blocks(battle_map, lh.hex)))
-        if len(found) == 2:
-            other = found[1] if worst is found[0] else found[0]
-            worst = attrs.evolve(worst, beside=other.hex)
-        out.append(worst)
-    return tuple(out)
-
-
-def intervening(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
-    """The intervening hexes of an attack's line for its record: with O2 on each with its
-    step's height and whether it blocks (O2.9)."""
-    los = battle_line(battle, a, b)
-    steps = elevation.height_line(battle, a, b)
-    if not steps:
-        return los
-    by_hex = {h: s for s in steps for h in s.hexes}
-    return tuple(
-        attrs.evolve(lh, height=by_hex[lh.hex].height, blocks=lh.blocks or by_hex[lh.hex].blocks)
-        for lh in los
-    )
-
-
-def los_penalty(battle_map: BattleMap, a: Hex, b: Hex) -> int:
-    """§3.6, R29: the LOS penalty from ``a`` to ``b`` (the same from ``b`` to ``a``)."""
-    return sum(lh.penalty for lh in line_of_sight(battle_map, a, b))
-
-
-#: O3: lines traced over a map with its features and smoke: (map, structures, smoke, lines),
-#: the last few combinations (compared by identity: a battle keeps these objects from state to
-#: state until a section or the smoke changes).
-_Lines = dict[tuple[Hex, Hex], tuple[LosHex, ...]]
-_LAYER_LINES: list[tuple[BattleMap, tuple[Section, ...], tuple[Smoke, ...], bool, _Lines]] = []
-_LAYERS_KEPT: Final = 8
-
-
-def battle_line(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
-    """`line_of_sight` with the battle's O3 features and smoke: a feature adds its LOS penalty
-    to its hex (O3.2), a building or prop blocks (O3.2, O2 off), and where the line runs along
-    an edge the hex worse for the shooter counts: one that blocks, then the higher penalty,
-    smoke included (R29, G5). Without features or smoke, exactly `line_of_sight`."""
-    bmap, structures, smoke = battle.map, battle.structures, battle.smoke
-    if not structures and not smoke:
-        return line_of_sight(bmap, a, b)
-    levels = elevation.on(battle)  # with O2 on, the height line decides what blocks
-    lines = next(
-        (
-            ls
-            for m, st, sm, lv, ls in _LAYER_LINES
-            if m is bmap and st is structures and sm is smoke and lv == levels
-        ),
-        None,
-    )
-    if lines is None:
-        lines = {}
-        _LAYER_LINES.insert(0, (bmap, structures, smoke, levels, lines))
-        del _LAYER_LINES[_LAYERS_KEPT:]
-    found = lines.get((a, b))
-    if found is None:
-        found = lines[(a, b)] = _trace(bmap, a, b, structures, smoke, levels)
-    return found
-
-
-def _layered(
-    lh: LosHex, structures: tuple[Section, ...], smoke: tuple[Smoke, ...], levels: bool
-) -> LosHex:
-    """A terrain line's hex with its O3 feature and smoke (a building or prop blocks only with
-    O2 off: with O2 on its height is in the height line)."""
-    section = section_at(structures, lh.hex)
-    smoked = smoke_at(smoke, lh.hex) > 0
-    if section is None:
-        return attrs.evolve(lh, smoke=True) if smoked else lh
-    kind = kind_of(section)
-    return attrs.evolve(
-        lh,
-        feature=section.feature,
-        penalty=lh.penalty + kind.los_penalty,
-        blocks=kind.los == "block" and not levels,
-        smoke=smoked,
-    )
-
-
 def _los_detail(hexes: Sequence[LosHex]) -> str:
     """E.g. ``2 forest, 1 rocks``: the penalising terrains (and O3 features) in the order the
     line meets them."""
@@ -346,11 +187,6 @@ def smoke_modifier(battle: Battle, line: Sequence[LosHex], a: Hex, b: Hex) -> li
     return [Modifier("smoke", -per * n, f"{n} smoke hex{'es' if n != 1 else ''}")]
 
 
-def blocked(line: Sequence[LosHex]) -> LosHex | None:
-    """O3.2: the first hex of a line that blocks it, or None."""
-    return next((lh for lh in line if lh.blocks), None)
-
-
 def spotter(battle: Battle, attacker: Unit, target: Unit) -> Unit | None:
     """R10: the active ally of ``attacker`` (not itself) nearest ``target`` within the
     catalog's ``indirect_spotter_range``; ties go to the first in ``battle.units``. With O2
@@ -369,6 +205,8 @@ def spotter(battle: Battle, attacker: Unit, target: Unit) -> Unit | None:
             continue  # O2.6: a spotter needs an unblocked line
         if battle.structures and blocked(battle_line(battle, u.pos, target.pos)):
             continue  # O3.2 likewise
+        if detection.on(battle) and not detection.sees(battle, u, target):
+            continue  # O8.6: a spotter sees the target
         best = (d, u)
     return None if best is None else best[1]
 
@@ -500,6 +338,7 @@ def hit_chance(
     *,
     called_shot: bool = False,
     overwatch: bool = False,
+    reaction: Literal["reaction", "sweep"] | None = None,
 ) -> HitChance | None:
     """§3: the ordered, named modifiers of one weapon's shot and the clamped chance.
 
@@ -513,11 +352,14 @@ def hit_chance(
     shooter; always past a blocked line), one per equipment effect (§7.7.3, R11) named after
     the equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4):
     ``height`` (O2.7), ``smoke`` (O3.11), ``rear`` (O4.9), ``moving`` and ``fast target``
-    (O5.2-O5.5), ``stunned`` or ``dazed`` (O7.6).
+    (O5.2-O5.5), ``reaction`` or ``sweep`` (O6.3, O6.6: `reaction` names the kind of an O6
+    shot, which fires only directly, O6.5: no R10 spotter), ``stunned`` or ``dazed`` (O7.6).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
         return None
+    if detection.attack_refusal(battle, attacker, target) is not None:
+        return None  # O8.6: every attack needs the attacker to detect the target
     dist, rng = reach
     cat = catalog()
     acc = cat.combat.accuracy
@@ -545,18 +387,20 @@ def hit_chance(
 
     los = intervening(battle, attacker.pos, target.pos)
     through = sum(h.penalty for h in los)
-    spot = spotter(battle, attacker, target) if wpn.indirect else None
+    direct_only = reaction is not None  # O6.5: a reaction or sweep shot never fires indirectly
+    spot = spotter(battle, attacker, target) if wpn.indirect and not direct_only else None
     wall = blocked(los) is not None or elevation.line_blocked(battle, attacker.pos, target.pos)
     if wall and spot is None:
         return None  # O3.2, O2.6: the line is blocked (indirect fire aside, R10)
-    if spot is not None and (wall or acc.indirect_fire < through):
+    indirect = acc.indirect_fire - (0 if spot is None else detection.spotter_cut(battle, spot))
+    if spot is not None and (wall or indirect < through):
         instead = "a blocked line" if wall else f"LOS -{through} ({_los_detail(los)})"
         detail = f"spotter {spot.label}, instead of {instead}"
-        mods.append(Modifier("indirect", -acc.indirect_fire, detail))
+        mods.append(Modifier("indirect", -indirect, detail))
     elif through:
         detail = _los_detail(los)
         if spot is not None:
-            detail += f" (better than indirect -{acc.indirect_fire})"
+            detail += f" (better than indirect -{indirect})"
         mods.append(Modifier("LOS", -through, detail))
 
     mods.extend(equipment_modifiers(battle, attacker, target, weapon, dist))
@@ -567,29 +411,50 @@ def hit_chance(
         detail = elevation.height_detail(battle, attacker.pos, target.pos)
         mods.append(Modifier("height", height, detail))
     mods += smoke_modifier(battle, los, attacker.pos, target.pos)  # O3.11, a module entry
-    mods += module_entries(battle, attacker, target)
+    mods += module_entries(battle, attacker, target, reaction)
+    hot = detection.radiating_bonus(battle, attacker, target)  # O8.7
+    if hot:
+        mods.append(Modifier("radiating", hot, f"{target.label} radiating, in sight"))
     return HitChance.of(mods)
-
-
-def module_entries(
-    battle: Battle, attacker: Unit, target: Unit | None, *, kick: bool = False
-) -> list[Modifier]:
-    """O0.4: the module entries of an attack after `height` and `smoke`, in module order:
-    `rear` (O4.9; not at a structure, `target` None), `moving`, `fast target` (O5; never on a
-    kick, O5.6), `stunned` or `dazed` (O7.6). Nothing while those modules are off. Weapon fire
-    (`hit_chance`), attacks on structures (`structures.structure_chance`) and kicks
-    (`kicks.kick_chance`) all take their module entries from here."""
-    mods = [] if target is None else rear_modifier(battle, attacker, target)  # O4.9
-    if not kick:
-        mods += [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
-    mods += [Modifier(*e) for e in stun.entries(attacker)]
-    return mods
 
 
 def rear_modifier(battle: Battle, attacker: Unit, target: Unit) -> list[Modifier]:
     """O4.9: `rear` +10 for an attack from the target's rear arc (a module entry, O0.4)."""
     bonus = facing.rear_bonus(battle, attacker, target)
     return [Modifier("rear", bonus, f"{target.label}'s rear arc")] if bonus else []
+
+
+def reaction_modifier(reaction: Literal["reaction", "sweep"] | None) -> list[Modifier]:
+    """O6.3: `reaction` -25 on a triggered cone's shot; O6.6: `sweep` -15 (data/reaction.toml);
+    nothing for any other shot."""
+    if reaction is None:
+        return []
+    data = catalog().reaction
+    if reaction == "sweep":
+        return [Modifier("sweep", -data.sweep.penalty, "sweep (O6.6)")]
+    return [Modifier("reaction", -data.reaction.penalty, "reaction fire in a cone (O6.3)")]
+
+
+def module_entries(
+    battle: Battle,
+    attacker: Unit,
+    target: Unit | None,
+    reaction: Literal["reaction", "sweep"] | None = None,
+    *,
+    kick: bool = False,
+) -> list[Modifier]:
+    """O0.4: the module entries of an attack after `height` and `smoke`, in module order:
+    `rear` (O4.9; not at a structure, `target` None), `moving`, `fast target` (O5; never on a
+    kick, O5.6), `reaction` or `sweep` (O6), `stunned` or `dazed` (O7.6). Nothing while those
+    modules are off. Weapon fire (`hit_chance`), attacks on structures
+    (`structures.structure_chance`) and kicks (`kicks.kick_chance`) all take their module
+    entries from here."""
+    mods = rear_modifier(battle, attacker, target) if target is not None else []
+    if not kick:
+        mods += [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
+    mods += reaction_modifier(reaction)
+    mods += [Modifier(*e) for e in stun.entries(attacker)]
+    return mods
 
 
 # --- the attack -------------------------------------------------------------------------------
@@ -724,6 +589,7 @@ def resolve_attack(
         arc=facing.attack_arc(battle, attacker, target),
     )
 
+    battle = detection.reveal(battle, attacker.id, target.side)  # O8.5: the muzzle flash
     hit, roll = dice.roll_under(COMBAT, chance.chance)
     if not hit:
         return battle, attrs.evolve(base, roll=roll)

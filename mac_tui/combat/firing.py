@@ -16,7 +16,7 @@ from ..catalog import LOCATION_ORDER, Catalog, catalog
 from ..core import Event
 from ..dice import Dice
 from ..memo import ByIdentity
-from . import elevation, facing, stats
+from . import detection, elevation, facing, stats
 from .attack import hit_chance, in_range, line_blocked, range_modifier, resolve_attack
 from .events import (
     Attacked,
@@ -35,6 +35,8 @@ LINE_BLOCKED = "behind high ground"
 BLOCKED = "no line of fire"
 #: Why a weapon whose mount arc does not hold its target does not fire (O4.8).
 OUT_OF_ARC = "out of arc"
+#: Why a weapon does not fire at a target its frame does not detect (O8.6).
+NOT_DETECTED = "target not detected"
 
 
 @frozen
@@ -53,7 +55,11 @@ def plan_fire(
     fires when it reaches the target (`attack.in_range`: a called shot or overwatch changes
     the hit chance, never whether it reaches), has ammunition and its energy is paid."""
 
+    unseen = detection.attack_refusal(battle, unit, target)  # O8.6
+
     def unreachable(ws: WeaponState) -> str | None:
+        if unseen is not None:
+            return NOT_DETECTED
         if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2, O4)
             return _why_unreachable(battle, unit, target, ws)
         if battle.structures and hit_chance(battle, unit, target, ws) is None:
@@ -149,6 +155,9 @@ def _check_fire(
         return f"{target.label} is on your side"
     if not target.active or target.pos is None:
         return f"{target.label} is out of the fight"
+    unseen = detection.attack_refusal(battle, unit, target)  # O8.6
+    if unseen is not None:
+        return unseen
     plan = plan_fire(battle, unit, group, target, location is not None)
     if not plan.shots:
         reasons = sorted({reason for _, reason in plan.skipped})
@@ -234,8 +243,8 @@ def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
     best: tuple[int, int, int] | None = None
     chosen: Unit | None = None
     for enemy in battle.living(other_side(unit.side)):
-        if enemy.pos is None:
-            continue
+        if enemy.pos is None or not detection.detects(battle, unit, enemy):
+            continue  # O8.6: R4's nearest *detected* enemy
         if not any(
             in_range(battle, unit, enemy, ws) is not None
             and (not battle.structures or hit_chance(battle, unit, enemy, ws) is not None)

@@ -9,7 +9,7 @@ from ..catalog import catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance
-from . import elevation, moving_fire, stats, stun
+from . import detection, elevation, moving_fire, stats, stun
 from .events import (
     ActivationEnded,
     ActivationStarted,
@@ -116,6 +116,9 @@ def start_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
     order = initiative(battle)
     battle = attrs.evolve(battle, order=order, turn=0)
     events: list[Event] = [RoundStarted(round=battle.round, order=order)]
+    if detection.on(battle):  # O8.2 (a), set at the phase-1 refresh
+        battle, hot = detection.refresh_radiating(battle)
+        events.extend(hot)
     return _next_activation(battle, dice, events)
 
 
@@ -141,6 +144,8 @@ def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
     unit = stun.activation_started(unit)
     if unit is not battle.active_unit:
         battle = battle.with_unit(unit)
+    if detection.on(battle):  # O8.5 muzzle flash forgotten, O8.8 bumps end
+        battle = detection.activation_starts(battle, unit.id)
     return battle, [ActivationStarted(unit=unit.id, ap=unit.ap, energy=stats.energy_left(unit))]
 
 

@@ -13,7 +13,8 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..hexgrid import Hex, path, reachable, reachable_steps
-from . import elevation, moving_fire, stats
+from . import detection, elevation, moving_fire, stats
+from .detection import Bumped
 from .events import (
     BattleChange,
     Moved,
@@ -33,9 +34,11 @@ class MovePlan:
 
 def reach(battle: Battle, unit: Unit, sprint: bool = False) -> dict[Hex, tuple[int, Hex | None]]:
     """§6.4: hexes reachable by one Move (or Sprint), paying terrain costs on entry (R2)."""
+    fog = detection.on(battle)
     if unit.pos is None:
         return {}
-    blocked = battle.occupied()
+    # O8.8: a move is planned around the hexes its side knows to be taken
+    blocked = detection.known_occupied(battle, unit.side) if fog else battle.occupied()
     bmap = battle.map
     terrain = catalog().terrain
 
@@ -88,35 +91,40 @@ def move_checker(
     if not stats.can_move(unit):
         return lambda target: "the legs are destroyed: this frame cannot move"
     bmap = battle.map
-    before = nearest_enemy_distance(battle, unit)
+    fog = detection.on(battle)  # O8.8, O8.9: planned on the side's view
+    known = detection.known_occupied(battle, unit.side) if fog else frozenset()
+    before = None if fog else nearest_enemy_distance(battle, unit)
     energy_plain = stats.move_energy(unit, sprint=sprint, pullback=False)
     energy_back = stats.move_energy(unit, sprint=sprint, pullback=True)
     left = stats.energy_left(unit)
-    known = reached
+    seen = reached
 
     def check(target: Hex) -> MovePlan | str:
-        nonlocal known
+        nonlocal seen
         if unit.pos == target:
             return "the frame is already there"
         if not bmap.contains(target):
             return f"hex {target.q},{target.r} is off the map"
-        if battle.occupant(target) is not None:
+        if (target in known) if fog else (battle.occupant(target) is not None):
             return f"hex {target.q},{target.r} is occupied"
         barrier = entry_refusal(battle, target)  # O3.2
         if barrier is not None:
             return barrier
-        if known is None:
-            known = reach(battle, unit, sprint)
-        if target not in known:
+        if seen is None:
+            seen = reach(battle, unit, sprint)
+        if target not in seen:
             kind = "sprint" if sprint else "move"
             return f"hex {target.q},{target.r} is out of {kind} range"
         assert unit.pos is not None
-        after = nearest_enemy_distance_from(battle, unit.side, target)
-        pullback = before is not None and after is not None and after > before
+        if fog:
+            pullback = detection.pullback(battle, unit, target)
+        else:
+            after = nearest_enemy_distance_from(battle, unit.side, target)
+            pullback = before is not None and after is not None and after > before
         energy = energy_back if pullback else energy_plain
         if left < energy:
             return f"needs {energy} energy, {left} left"
-        return MovePlan(path=path(known, target), energy=energy, pullback=pullback)
+        return MovePlan(path=path(seen, target), energy=energy, pullback=pullback)
 
     return check
 
@@ -125,9 +133,17 @@ def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChan
     plan = check_move(battle, unit, target, sprint)
     if isinstance(plan, str):
         return plan
+    walked, enemy = (
+        detection.bump(battle, unit, plan.path)
+        if detection.on(battle)
+        else (
+            plan.path,
+            None,
+        )
+    )
     moved = attrs.evolve(
         unit,
-        pos=target,
+        pos=walked[-1],
         ap=unit.ap - (ap_costs().sprint if sprint else ap_costs().move),
         energy_used=unit.energy_used + plan.energy,
     )
@@ -135,8 +151,14 @@ def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChan
     event = Moved(
         unit=unit.id,
         mode="sprint" if sprint else "move",
-        path=plan.path,
+        path=walked,
         energy=plan.energy,
         pullback=plan.pullback,
     )
-    return battle.with_unit(moved), [event]
+    if enemy is None:
+        return battle.with_unit(moved), [event]
+    # O8.8: stopped short of an undetected enemy, which it detects for the rest of the
+    # activation; AP and energy stay paid
+    moved = attrs.evolve(moved, bumped=(*moved.bumped, enemy.id))
+    stop = Bumped(unit=unit.id, enemy=enemy.id, hex=walked[-1])
+    return battle.with_unit(moved), [event, stop]

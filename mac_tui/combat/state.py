@@ -120,6 +120,12 @@ class Unit:
     stun: Stun = optional_field("")
     stun_running: bool = optional_field(False)
     round_structure: int = optional_field(0)
+    # O8.2: why the frame radiates this round ("stress", "overload", "vent", "jump"), "" cold
+    radiating: str = optional_field("")
+    # O8.5: the sides whose frames detect it by its muzzle flash, until its next activation
+    revealed_to: tuple[Side, ...] = optional_field(())
+    # O8.8: enemies it bumped into this activation (it detects them until the activation ends)
+    bumped: tuple[str, ...] = optional_field(())
 
     @property
     def active(self) -> bool:
@@ -170,6 +176,29 @@ class Uplink:
 
 
 @frozen(kw_only=True)
+class Contact:
+    """O8.5: `side` detects the enemy frame `unit` now; `how` the first way in O8.13's order
+    (sight, thermal, revealed, designated, bumped)."""
+
+    side: Side
+    unit: str
+    how: str
+
+
+@frozen(kw_only=True)
+class LastKnown:
+    """O8.12: where `side` last detected the enemy frame `unit` (hex, height, facing) and the
+    round it lost it."""
+
+    side: Side
+    unit: str
+    hex: Hex
+    height: int = 0
+    facing: int | None = None
+    round: int = 0
+
+
+@frozen(kw_only=True)
 class Battle:
     map: BattleMap
     units: tuple[Unit, ...]
@@ -186,6 +215,12 @@ class Battle:
     # O3: the features' sections and the smoke, row-major (combat/features.py)
     structures: tuple[Section, ...] = optional_field(())
     smoke: tuple[Smoke, ...] = optional_field(())
+    # O8: what each side detects now and where it last saw the others (O8.5, O8.12)
+    contacts: tuple[Contact, ...] = optional_field(())
+    last_known: tuple[LastKnown, ...] = optional_field(())
+    # O8.11: in a side's view only, the enemy frames shown at their last-known hexes (markers,
+    # not detected); always empty in the game's state
+    markers: tuple[str, ...] = optional_field(())
 
     def rule(self, module: str) -> bool:
         """True when the optional module `module` (`"O2"`) is switched on in this battle."""

@@ -1,0 +1,254 @@
+"""Optional module O8, detection and fog of war (optional-rules.md O8.1-O8.13): sight, visual
+range, detection, targeting, radiating, bumping, pull-back, contacts and last-known positions.
+
+The maps are hand-drawn rows; on row 1 of an odd-r map `from_offset(col, 1) == Hex(col, 1)`, so
+a line along row 1 crosses exactly the columns in between (tests/test_attack.py's layout).
+Expected numbers are worked out by hand in the comments.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+from mac_tui.catalog import catalog
+from mac_tui.combat import detection, stats
+from mac_tui.combat.attack import hit_chance, spotter
+from mac_tui.combat.features import Smoke
+from mac_tui.combat.firing import check_fire, overwatch_target
+from mac_tui.combat.movement import check_move, do_move
+from mac_tui.combat.state import Battle, EquipmentState, Uplink
+
+from .test_attack import AC5, LRM, at, battle, raider, shooter
+
+CAT = catalog()
+WIDE = ("." * 20,) * 3
+
+
+def fog(*units: Any, rows: tuple[str, ...] = WIDE, **changes: Any) -> Battle:
+    return battle(*units, rows=rows, ruleset=("O8",), **changes)
+
+
+def gear(item: str) -> EquipmentState:
+    return EquipmentState(equipment=item, mount=None)
+
+
+# --- O8.4 visual range -----------------------------------------------------------------------
+def test_visual_range_o8_4() -> None:
+    s, r = shooter(), raider()
+    assert detection.visual_range(s, r) == 10
+    assert detection.visual_range(attrs.evolve(s, sensor_hit=True), r) == 5
+    # not cumulative: a sensor hit and a breached cockpit are still 5
+    assert detection.visual_range(attrs.evolve(s, sensor_hit=True, cockpit_breached=True), r) == 5
+    arr = attrs.evolve(s, equipment=(gear("sensor_array"),))
+    assert detection.visual_range(arr, r) == 14  # 10 + 4
+    stealthy = attrs.evolve(r, equipment=(gear("stealth_plating"),))
+    assert detection.visual_range(s, stealthy) == 7  # 10 - 3
+    assert detection.visual_range(arr, stealthy) == 11  # 10 + 4 - 3
+    phantom = attrs.evolve(r, equipment=(gear("phantom_emitter"),))
+    assert detection.visual_range(arr, phantom) == 5  # seen only within 5
+    broken = attrs.evolve(s, equipment=(EquipmentState(equipment="sensor_array", destroyed=True),))
+    assert detection.visual_range(broken, r) == 10  # only a working array
+
+
+# --- O8.3 sight --------------------------------------------------------------------------------
+@pytest.mark.parametrize(("col", "seen"), [(10, True), (11, False)])
+def test_sight_reaches_visual_range(col: int, seen: bool) -> None:
+    b = fog(shooter(), raider(col))
+    assert detection.sees(b, b.unit("shooter"), b.unit("raider-2")) is seen
+
+
+@pytest.mark.parametrize(("forests", "seen"), [(3, True), (4, False)])
+def test_forest_hides_at_20(forests: int, seen: bool) -> None:
+    # forest costs 5 per intervening hex: 3 -> 15 < 20 seen, 4 -> 20 hidden
+    row = "." + "T" * forests + "." * (19 - forests)
+    b = fog(shooter(), raider(6), rows=(WIDE[0], row, WIDE[0]))
+    assert detection.sight_penalty(b, at(0), at(6)) == 5 * forests
+    assert detection.sees(b, b.unit("shooter"), b.unit("raider-2")) is seen
+
+
+def test_smoke_both_ends_counted() -> None:
+    # one smoke hex on the target's own hex: 10 < 20 seen; plus one on the line: 20, hidden
+    one = fog(shooter(), raider(6), smoke=(Smoke(hex=at(6), rounds=2),))
+    assert detection.sight_penalty(one, at(0), at(6)) == 10
+    assert detection.sees(one, one.unit("shooter"), one.unit("raider-2"))
+    two = attrs.evolve(one, smoke=(Smoke(hex=at(3), rounds=2), Smoke(hex=at(6), rounds=2)))
+    assert detection.sight_penalty(two, at(0), at(6)) == 20
+    assert not detection.sees(two, two.unit("shooter"), two.unit("raider-2"))
+
+
+# --- O8.5 detection -----------------------------------------------------------------------------
+def test_detection_ways_o8_5() -> None:
+    far = fog(shooter(), raider(15))
+    s, r = far.unit("shooter"), far.unit("raider-2")
+    assert detection.detection_of(far, s, r) is None
+    assert not detection.detects(far, s, r)
+    hot = far.with_unit(attrs.evolve(r, radiating="stress"))
+    assert detection.detection_of(hot, s, hot.unit("raider-2")) == "thermal"
+    cold = hot.with_unit(attrs.evolve(hot.unit("raider-2"), shutdown=True))
+    assert detection.detection_of(cold, s, cold.unit("raider-2")) is None  # shut down: cold
+    flash = far.with_unit(attrs.evolve(r, revealed_to=("player",)))
+    assert detection.detection_of(flash, s, flash.unit("raider-2")) == "revealed"
+    linked = attrs.evolve(far, uplinks=(Uplink(side="player", target="raider-2", user="x"),))
+    assert detection.detection_of(linked, s, r) == "designated"
+    bumped = far.with_unit(attrs.evolve(s, bumped=("raider-2",)))
+    assert detection.detection_of(bumped, bumped.unit("shooter"), r) == "bumped"
+
+
+def test_off_module_detects_everything() -> None:
+    b = battle(shooter(), raider(13), rows=("." * 14,) * 3)
+    assert detection.detects(b, b.unit("shooter"), b.unit("raider-2"))
+    assert detection.attack_refusal(b, b.unit("shooter"), b.unit("raider-2")) is None
+
+
+# --- O8.2 radiating and the O8 example ---------------------------------------------------------
+def test_o8_example() -> None:
+    """Ghost's Enforcer (output 17) at stress 9 >= ceil(17/2) = 9 radiates all round; a heavy
+    12 hexes away with no clear line detects it thermally, no `radiating`; a Scout 7 hexes
+    away with a clear line gets `radiating` +10."""
+    from .test_damage import make_unit, weapon
+
+    enforcer = make_unit("ghost", side="player", chassis="EN-50", pos=at(0), stress=9)
+    assert stats.effective_output(enforcer) == 17
+    heavy = make_unit(
+        "heavy",
+        chassis="WD-60",
+        pos=at(12),
+        weapons=(weapon("hac_10", "right_torso"),),
+    )
+    scout = make_unit(
+        "scout", chassis="SC-20", pos=at(7, 0), weapons=(weapon("medium_laser", "right_torso"),)
+    )
+    # forest between the Enforcer and the heavy: 4 forest hexes on row 1 hide the line
+    rows = ("." * 20, "." * 6 + "TTTT" + "." * 10, "." * 20)
+    b = fog(enforcer, heavy, scout, rows=rows, round=1)
+    b, events = detection.refresh_radiating(b)
+    assert b.unit("ghost").radiating == "stress"
+    assert [(e.unit, e.cause) for e in events if isinstance(e, detection.Radiating)] == [
+        ("ghost", "stress")
+    ]
+    g = b.unit("ghost")
+    assert not detection.sees(b, b.unit("heavy"), g)
+    assert detection.detection_of(b, b.unit("heavy"), g) == "thermal"
+    hc = hit_chance(b, b.unit("heavy"), g, b.unit("heavy").weapons[0])
+    assert hc is not None and hc.value("radiating") is None
+    assert detection.sees(b, b.unit("scout"), g)
+    hs = hit_chance(b, b.unit("scout"), g, b.unit("scout").weapons[0])
+    assert hs is not None and hs.value("radiating") == 10
+    # the Enforcer cannot target the heavy (12 hexes, no line): not detected
+    assert not detection.detects(b, g, b.unit("heavy"))
+    # at stress 8 it is cold
+    cool = b.with_unit(attrs.evolve(g, stress=8))
+    cool, _ = detection.refresh_radiating(cool)
+    assert cool.unit("ghost").radiating == ""
+
+
+# --- O8.6 targeting ------------------------------------------------------------------------------
+def test_fire_needs_detection() -> None:
+    b = fog(shooter(), raider(11))  # the Autocannon-5 reaches 14 (long), but sight is 10
+    s, r = b.unit("shooter"), b.unit("raider-2")
+    assert hit_chance(battle(s, r, rows=WIDE), s, r, s.weapons[AC5]) is not None  # O8 off
+    assert hit_chance(b, s, r, s.weapons[AC5]) is None
+    assert check_fire(b, s, 3, "raider-2", None) == "SHOOTER does not detect RAIDER-2"
+    near = fog(shooter(), raider(10))
+    assert hit_chance(near, near.unit("shooter"), near.unit("raider-2"), s.weapons[AC5])
+
+
+def test_overwatch_takes_nearest_detected() -> None:
+    # R4: the raider at 11 is nearer than the one at 14, but only the far one radiates
+    from .test_damage import make_unit
+
+    far = make_unit("far", pos=at(14), radiating="jump")
+    b = fog(shooter(), raider(11), far)
+    chosen = overwatch_target(b, b.unit("shooter"), 3)  # the Autocannon-5's group
+    assert chosen is not None and chosen.id == "far"
+
+
+def test_spotter_must_see_and_sensor_array_cut() -> None:
+    from .test_damage import make_unit
+
+    # the spotter at column 14, the target at 17: 3 apart, clear line
+    spot = make_unit("spot", side="player", chassis="RD-30", pos=at(14))
+    target = raider(17, radiating="stress")  # detected by the shooter thermally
+    b = fog(shooter(pos=at(4)), spot, target)
+    found = spotter(b, b.unit("shooter"), b.unit("raider-2"))
+    assert found is not None and found.id == "spot"
+    hc = hit_chance(b, b.unit("shooter"), b.unit("raider-2"), b.unit("shooter").weapons[LRM])
+    assert hc is not None
+    # smoke on the target's hex and the spotter's: 20, the spotter does not see: no spotter
+    hidden = attrs.evolve(b, smoke=(Smoke(hex=at(14), rounds=1), Smoke(hex=at(17), rounds=1)))
+    assert spotter(hidden, hidden.unit("shooter"), hidden.unit("raider-2")) is None
+    arr = b.with_unit(attrs.evolve(b.unit("spot"), equipment=(gear("sensor_array"),)))
+    assert detection.spotter_cut(arr, arr.unit("spot")) == 5
+
+
+# --- O8.8 bumping and O8.9 pull-back ----------------------------------------------------------
+def test_bump_stops_the_mover() -> None:
+    b = fog(shooter(ap=2), raider(2), round=1)
+    b = attrs.evolve(b, order=("shooter", "raider-2"), turn=0)
+    s = b.unit("shooter")
+    # planned on the side's view: the raider's hex is not known to be taken
+    b = attrs.evolve(b, contacts=())
+    plan = check_move(b, s, at(3), sprint=False)
+    assert not isinstance(plan, str), plan
+    out = do_move(b, s, at(3), sprint=False)
+    assert not isinstance(out, str)
+    moved, events = out
+    assert moved.unit("shooter").pos == at(1)
+    assert moved.unit("shooter").bumped == ("raider-2",)
+    assert moved.unit("shooter").energy_used == plan.energy  # paid in full
+    assert isinstance(events[-1], detection.Bumped)
+    assert detection.detection_of(moved, moved.unit("shooter"), moved.unit("raider-2")) == "sight"
+    # the plan ran straight through the raider's hex, which the side did not know was taken;
+    # with O8 off that hex is occupied and the way round is too long for this move
+    assert at(2) in plan.path
+    core = attrs.evolve(b, ruleset=())
+    assert check_move(core, s, at(3), sprint=False) == "hex 3,1 is out of move range"
+
+
+def test_pullback_without_knowledge_is_toward_own_edge() -> None:
+    b = fog(shooter(pos=at(5)), raider(18))
+    s = b.unit("shooter")
+    assert detection.pullback(b, s, at(4))
+    assert not detection.pullback(b, s, at(6))
+
+
+# --- O8.12 contacts and last-known positions ---------------------------------------------------
+def test_contacts_and_last_known() -> None:
+    b = fog(shooter(), raider(8), round=2)
+    b, events = detection.refresh_contacts(b)
+    assert [(c.side, c.unit, c.how) for c in b.contacts] == [
+        ("player", "raider-2", "sight"),
+        ("enemy", "shooter", "sight"),
+    ]
+    assert {(e.side, e.unit) for e in events} == {("player", "raider-2"), ("enemy", "shooter")}
+    away = b.with_unit(attrs.evolve(b.unit("raider-2"), pos=at(13)))
+    away, events = detection.refresh_contacts(away)
+    assert away.contacts == ()
+    lost = [e for e in events if isinstance(e, detection.ContactLost)]
+    assert {(e.side, e.unit, e.hex) for e in lost} == {
+        ("player", "raider-2", at(13)),
+        ("enemy", "shooter", at(0)),
+    }
+    assert [(lk.side, lk.unit, lk.hex, lk.round) for lk in away.last_known] == [
+        ("enemy", "shooter", at(0), 2),
+        ("player", "raider-2", at(13), 2),
+    ]
+    back = away.with_unit(attrs.evolve(away.unit("raider-2"), pos=at(9)))
+    back, _ = detection.refresh_contacts(back)
+    assert back.last_known == ()  # dropped while detected again
+    dead = away.with_unit(attrs.evolve(away.unit("raider-2"), destroyed=True))
+    dead, _ = detection.refresh_contacts(dead)
+    assert [lk.unit for lk in dead.last_known] == ["shooter"]  # destruction announced
+
+
+def test_reveal_lasts_until_its_next_activation() -> None:
+    b = fog(shooter(), raider(15))
+    b = detection.reveal(b, "raider-2", "player")
+    assert detection.detection_of(b, b.unit("shooter"), b.unit("raider-2")) == "revealed"
+    b = detection.activation_starts(b, "shooter")
+    assert b.unit("raider-2").revealed_to == ("player",)
+    b = detection.activation_starts(b, "raider-2")
+    assert b.unit("raider-2").revealed_to == ()
