@@ -299,3 +299,27 @@ def test_every_ai_decision_is_legal_with_o5_and_o7() -> None:
     for seed in range(2):
         state = make_state(seed, 2 + seed, ruleset=("O5", "O7"))
         drive(state, {"player": checked, "enemy": checked}, max_commands=150)
+
+
+@pytest.mark.parametrize(("seed", "difficulty"), [(1, 2), (4, 4)])
+def test_o5_o7_battles_between_ais_end_and_replay_to_the_same_log(
+    seed: int, difficulty: int
+) -> None:
+    from mac_tui.combat.skirmish import make_state
+    from mac_tui.players.ai import decide
+    from mac_tui.players.sim import play
+
+    logs = []
+    for _ in range(2):
+        log: list[str] = []
+        end, _ = play(
+            make_state(seed, difficulty, ruleset=("O5", "O7")),
+            {"player": decide, "enemy": decide},
+            log=log,
+        )
+        assert end.battle is not None and end.battle.phase == "over"
+        logs.append(log)
+    assert logs[0] == logs[1]
+    text = "\n".join(logs[0])
+    assert '"ruleset":"O5,O7"' in logs[0][0]
+    assert '"hexes_moved"' in text and '"name":"moving"' in text

@@ -10,7 +10,9 @@ import pytest
 from mac_tui.combat import preview
 from mac_tui.combat.kicks import Kicked
 from mac_tui.combat.stun import StunEased, Stunned
+from mac_tui.game import parse_command
 from mac_tui.hexgrid import from_offset
+from mac_tui.session import Session
 from mac_tui.tui.battle_text import log_lines
 from mac_tui.tui.glyphs import glyphs
 from mac_tui.tui.screens.battle.actions import ACTIONS
@@ -20,8 +22,13 @@ from mac_tui.tui.widgets.frame_lines import _status_flags
 from mac_tui.tui.widgets.hex_picture import Overlay, Painter, Scene, legend
 from mac_tui.tui.widgets.panel_text import Palette
 from mac_tui.tui.widgets.target_lines import target_lines
+from tests.stages import play
 from tests.test_damage import ScriptedDice, d100
 from tests.test_moving_fire import battle, enforcer, falcon, state_of
+from tests.test_tui_battle_snapshots import resume
+from tests.test_tui_snapshots import Snap, own_folder, snap
+
+__all__ = ["own_folder", "snap"]  # the fixtures, shared
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -124,3 +131,38 @@ def test_the_log_tells_the_kick_and_the_stun() -> None:
     assert lines[0].startswith("FALCON kicks ENFORCER: needs 63, rolls 40: hit LG")
     assert lines[1] == "ENFORCER is STUNNED by the kick"
     assert lines[2] == "ENFORCER shakes off the stun: dazed for one more activation"
+
+
+# --- snapshots (conventions as test_tui_snapshots.py) -----------------------------------------
+#: An O5,O7 quick battle (seed 1, difficulty 1), the player's Raider closing on the enemy's
+#: until it stands next to one (found by playing the enemy with the AI): `d` then kicks.
+KICK_GAME = (
+    "new-skirmish 1 - --rules O5,O7",
+    "auto-deploy",
+    "start-battle",
+    "brace",
+    "fire 1 P1",
+    "sprint 4,7",
+    "fire 3 P1",
+    "fire 1 P2",
+    "sprint 3,7",
+    "fire 1 P1",
+    "fire 2 P1",
+    "move 7,6",
+)
+
+
+def kick_session() -> Session:
+    return play(Session.new(1), *(parse_command(c) for c in KICK_GAME))
+
+
+def test_o7_the_kick_preview(snap: Snap) -> None:
+    # `d`: the kick at the adjacent Raider, its chance (kick, piloting, evasion), 9 damage
+    # after 3 hexes, the stun; the key on the bar
+    snap((80, 24), resume(kick_session(), "d"))
+
+
+def test_o7_a_kick_stuns_and_the_stun_eases(snap: Snap) -> None:
+    # `d`, Enter: the kick in the log, the Raider stunned, then (after its activation) dazed:
+    # its mark on the map
+    snap((80, 24), resume(kick_session(), "d", "enter"))
