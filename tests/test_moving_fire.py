@@ -51,7 +51,8 @@ def falcon(col: int = 0, **changes: Any) -> Unit:
         "weapons": (weapon("medium_laser", "right_arm"),),
         "pos": at(col),
     }
-    return make_unit("falcon", side="player", chassis="RD-30", **{**fields, **changes})
+    fields = {"side": "player", **fields, **changes}
+    return make_unit("falcon", chassis="RD-30", **fields)
 
 
 def enforcer(col: int = 5, **changes: Any) -> Unit:
@@ -323,3 +324,19 @@ def test_o5_o7_battles_between_ais_end_and_replay_to_the_same_log(
     text = "\n".join(logs[0])
     assert '"ruleset":"O5,O7"' in logs[0][0]
     assert '"hexes_moved"' in text and '"name":"moving"' in text
+
+
+def test_the_threat_view_counts_the_moving_penalty_of_an_enemy_that_closes_in() -> None:
+    """The threat to a frame (combat/threat.py) takes O5's `moving` on an enemy's Move and
+    fire: the Raider 11 hexes off moves 4 and fires its Medium Laser at 87 in the core game,
+    87 - 40 = 47 under O5; its last activation's 5 hexes do not count in its next one."""
+    from mac_tui.combat.threat import threat
+
+    chances = []
+    for rules in ((), O5):
+        target = enforcer(1, side="player", id="P1")
+        raider = falcon(12, id="E1", side="enemy", moved_hexes=5)
+        [attack] = threat(battle(target, raider, rules=rules), "P1").attacks
+        assert attack.move_to == at(8)
+        chances.append([c.chance for c in attack.forecast.chances])
+    assert chances == [[87], [47]]

@@ -50,7 +50,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..hexgrid import Hex, distance
-from . import stats
+from . import moving_fire, stats
 from .actions import check_brace
 from .firing import overwatch_target
 from .flow import initiative, refresh
@@ -150,6 +150,10 @@ class _Chooser:
 
     def __init__(self, battle: Battle, enemy: Unit, target: Unit, victim: Unit, when: When) -> None:
         self.battle = battle
+        # O5.1: an enemy still to act starts a new activation, its hexes moved 0 (the one
+        # acting now keeps its own; overwatch pays its last activation's, O5.4)
+        if when in ("this round", "next round") and enemy.moved_hexes:
+            enemy = attrs.evolve(enemy, moved_hexes=0)
         self.enemy = enemy
         self.target = target
         self.victim = victim
@@ -244,6 +248,7 @@ class _Chooser:
             moved = attrs.evolve(
                 enemy, pos=h, ap=enemy.ap - costs.move, energy_used=enemy.energy_used + move.energy
             )
+            moved = moving_fire.count_move(battle, moved, len(move.path) - 1)  # O5: `moving`
             for g in near:
                 shots, _ = shot_steps(battle, moved, g, self.target)
                 rough = sum(s.chances[0] * s.damage for s in shots)
