@@ -364,3 +364,35 @@ def test_the_ai_closes_in_to_kick_only_with_a_close_range_stance() -> None:
     defensive = battle(falcon(0, stance="defensive"), enforcer(4), rules=O7)
     assert planner_for(aggressive).closes_to_kick()
     assert not planner_for(defensive).closes_to_kick()
+
+
+# --- O7.6, O7.7 in the round ------------------------------------------------------------------
+def test_a_round_spent_shut_down_counts_as_an_activation() -> None:
+    from mac_tui.combat import flow
+    from mac_tui.dice import Dice, RngState
+
+    b = battle(falcon(0, shutdown=True, ap=0, stun="stunned"), enforcer(8, ap=0), rules=O7)
+    b, events = flow.close_round(b, Dice(RngState(seed=1)), [])
+    assert stun.StunEased(unit="falcon") in events
+    assert b.unit("falcon").stun == "dazed"
+
+
+def test_a_frame_shut_down_for_the_round_has_moved_no_hexes() -> None:
+    from mac_tui.combat import flow
+    from mac_tui.dice import Dice, RngState
+
+    b = battle(falcon(0, shutdown=True, moved_hexes=4), enforcer(8, moved_hexes=3), rules=O7)
+    b, _ = flow.start_round(b, Dice(RngState(seed=1)))
+    assert b.unit("falcon").moved_hexes == 0  # ruling O5a
+    assert b.active_unit is not None and b.active_unit.id == "enforcer"
+    assert b.unit("enforcer").moved_hexes == 0  # its activation has begun: 0 again (O5.1)
+
+
+def test_the_threshold_is_checked_after_every_action() -> None:
+    from mac_tui.combat import flow
+    from mac_tui.dice import Dice, RngState
+
+    b = battle(falcon(0, ap=1), hurt(enforcer(8), 12), rules=O7)
+    b, events = flow.advance(b, Dice(RngState(seed=1)))
+    assert events[0] == stun.Stunned(unit="enforcer", cause="threshold", lost=12, threshold=12)
+    assert b.unit("enforcer").stun == "stunned"
