@@ -206,7 +206,7 @@ def _format_value(value: object) -> str:
 FLAG = "mac_tui.flag"
 
 
-def flag_field(name: str, default: str = "") -> Any:
+def flag_field(name: str, default: Any = "") -> Any:
     """A text field of a command written `--NAME VALUE` after the positional fields, and only
     when it is not at its default (so the text of a command without it is unchanged); parsed
     from `--NAME VALUE` anywhere after the verb. Declare it after every positional field."""

@@ -154,8 +154,15 @@ class _Checker:
         self.within(f"{path}.bonus", k.bonus, 0, None)
         self.known(f"{path}.landscape", k.landscape, self.landscapes, "landscape")
         self.known(f"{path}.place", k.place, self.cat.places, "place")
-        for i, e in enumerate(k.enemies):
-            p = f"{path}.enemies[{i}]"
+        frames = [(f"{path}.enemies[{i}]", e) for i, e in enumerate(k.enemies)]
+        third = k.third_party
+        if third is not None:  # O10.1
+            at = f"{path}.third_party"
+            self.within(f"{at}.roll", third.roll, 1, 100)
+            if third.faction is not None:
+                self.known(f"{at}.faction", third.faction, self.cat.factions, "faction")
+            frames += [(f"{at}.frames[{i}]", e) for i, e in enumerate(third.frames)]
+        for p, e in frames:
             if self.known(f"{p}.chassis", e.chassis, self.cat.chassis, "chassis"):
                 names = {lo.name for lo in self.cat.loadouts.get(e.chassis, ())}
                 self.known(f"{p}.loadout", e.loadout, names, "loadout")
@@ -292,8 +299,15 @@ class _Checker:
         self.within(f"{p}.map.height", b.map.height, 1, self.map_max[1])
         self.within(f"{p}.difficulty", b.difficulty, *self.difficulty)
         self.known(f"{p}.landscape", b.landscape, self.landscapes, "landscape")
-        if {s.side for s in b.sides} != {"player", "enemy"}:
+        sides = [s.side for s in b.sides]
+        third = [s for s in sides if s not in ("player", "enemy")]
+        if sorted(sides[:2]) != ["enemy", "player"] or len(set(sides)) != len(sides):
             self.fail(f"{p}.sides", "must describe the player's side and the enemy's")
+        elif third and not b.rule("O10"):
+            self.fail(f"{p}.sides", "allied and neutral sides need optional module O10")
+        for i, u in enumerate(b.units):
+            if u.side not in sides:
+                self.fail(f"{p}.units[{i}].side", f"{u.side!r} is not a side of the battle")
         before = len(self.found)
         ids = self.unique(f"{p}.units", (u.id for u in b.units), "unit")
         if len(self.found) > before:
@@ -302,6 +316,7 @@ class _Checker:
             self.unit(f"{p}.units[{i}]", u, b)
             if u.downed_by is not None:
                 self.known(f"{p}.units[{i}].downed_by", u.downed_by, ids, "unit")
+        self.facings(p, b)
         self.within(f"{p}.round", b.round, 0, None)
         for i, unit_id in enumerate(b.order):
             self.known(f"{p}.order[{i}]", unit_id, ids, "unit")
@@ -311,6 +326,19 @@ class _Checker:
             if link.user:
                 self.known(f"{p}.uplinks[{i}].user", link.user, ids, "unit")
         self.features(p, b)
+
+    def facings(self, p: str, b: Battle) -> None:
+        """O4: every frame faces one of the six directions under O4, none (and has not
+        pivoted) without it."""
+        o4 = b.rule("O4")
+        for i, u in enumerate(b.units):
+            at = f"{p}.units[{i}]"
+            if not o4 and (u.facing is not None or u.pivoted):
+                self.fail(f"{at}.facing", "a facing needs optional module O4")
+            elif o4 and u.facing is None:
+                self.fail(f"{at}.facing", "every frame faces a direction under optional module O4")
+            elif u.facing is not None:
+                self.within(f"{at}.facing", u.facing, 0, 5)
 
     def features(self, p: str, b: Battle) -> None:
         """O3: sections and smoke only under O3, on the map, one per hex, known kinds and

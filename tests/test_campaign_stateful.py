@@ -105,6 +105,9 @@ def is_campaign_command(cmd: Command) -> bool:
 class CampaignMachine(RuleBasedStateMachine):
     """One company's run; see the module docstring."""
 
+    #: The optional modules the company plays with (O0.1; a subclass switches some on).
+    RULES = ""
+
     def __init__(self) -> None:
         super().__init__()
         self.session = Session.new(0)
@@ -174,7 +177,7 @@ class CampaignMachine(RuleBasedStateMachine):
         for line in ("advance-day 1", "buy weapon light_laser 1", "hire", "done", "end"):
             self.run(parse_command(line), expect=False)
         self.run(NewCampaign(""), expect=False)
-        self.run(NewCampaign(name), expect=True)
+        self.run(NewCampaign(name, rules=self.RULES), expect=True)
         assert self.campaign.company == " ".join(name.split())
 
     # ---- plausible campaign commands --------------------------------------------------------
@@ -533,14 +536,50 @@ class CampaignMachine(RuleBasedStateMachine):
         assert len(s.commands) == len(s.checkpoints) == s.state.commands_applied
 
 
-CampaignMachine.TestCase.settings = settings(
-    max_examples=40,
-    stateful_step_count=50,
-    deadline=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.filter_too_much,
-    ],
-)
+def machine_settings(examples: int) -> settings:
+    """Bounded runs: `examples` runs of at most 50 steps."""
+    return settings(
+        max_examples=examples,
+        stateful_step_count=50,
+        deadline=None,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.filter_too_much,
+        ],
+    )
+
+
+CampaignMachine.TestCase.settings = machine_settings(40)
 TestCampaignMachine = CampaignMachine.TestCase
+
+
+class ThirdPartiesMachine(CampaignMachine):
+    """The same run with optional module O10 on: contracts with allied and neutral lances,
+    battles with four sides, the 90% reward and the salvage they change; the books balance."""
+
+    RULES = "O10"
+
+    @invariant()
+    def third_parties_shown(self) -> None:
+        """O10.1: a contract's third party is one of the two kinds and matches its roll."""
+        gen = CAT.third_parties.generation
+        for k in self.campaign.contracts:
+            third = k.third_party
+            if third is not None:
+                ally = third.roll <= gen.ally_max
+                assert third.kind == ("ally" if ally else "neutral"), third
+                assert third.roll <= gen.neutral_max and third.frames
+                assert third.faction != k.opponent
+                assert (third.faction == k.employer) == (third.kind == "ally")
+        battle = self.session.state.battle
+        if battle is not None:
+            for info in battle.sides[2:]:
+                event(f"a battle with the {info.side} side")
+        aa = self.campaign.after_action
+        if aa is not None and aa.contract.third_party is not None:
+            event(f"settled with a third party: {aa.contract.third_party.kind}")
+
+
+ThirdPartiesMachine.TestCase.settings = machine_settings(15)
+TestThirdPartiesMachine = ThirdPartiesMachine.TestCase

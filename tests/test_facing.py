@@ -7,19 +7,43 @@ worked out by hand in the comments.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import attrs
 import pytest
 
+from mac_tui import game, save
 from mac_tui.catalog import LOCATION_ORDER, catalog
-from mac_tui.combat import facing
+from mac_tui.combat import facing, outcomes
 from mac_tui.combat.attack import hit_chance, resolve_attack
+from mac_tui.combat.commands import (
+    AutoDeploy,
+    Deploy,
+    EndActivation,
+    FireGroup,
+    Move,
+    Pivot,
+    Sprint,
+    StartBattle,
+    Turn,
+    UseEquipment,
+)
+from mac_tui.combat.events import Deployed, Moved
 from mac_tui.combat.firing import OUT_OF_ARC, check_fire, overwatch_target, plan_fire
+from mac_tui.combat.forecast import shot_steps
+from mac_tui.combat.legal import legal_commands
+from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle, Unit
+from mac_tui.core import Accepted, Command, Refused, format_command
 from mac_tui.hexgrid import Hex
+from mac_tui.model import GameState
+from mac_tui.players.ai import REPLANNED, decide
+from mac_tui.players.ai.orient import orient
+from mac_tui.players.sim import play
+from mac_tui.snapshot import problems
 
-from .test_damage import ScriptedDice, comp, d100, make_unit, weapon
+from .test_damage import ScriptedDice, comp, d100, gear, make_unit, weapon
 from .test_elevation import battle_on
 
 CAT = catalog()
@@ -216,3 +240,238 @@ def test_overwatch_takes_the_nearest_enemy_in_arc() -> None:
     core = battle(behind, ahead, enforcer(E), rules=())
     target = overwatch_target(core, core.unit("enforcer"), 2)
     assert target is not None and target.id == "falcon"
+
+
+# --- commands: deployment, Move, Sprint, reverse, jump, pivot, turn (O4.1-O4.6) ------------------
+def acting(b: Battle) -> GameState:
+    """A game whose battle is `b`, its first frame acting (in order of `b.units`)."""
+    order = tuple(u.id for u in b.units)
+    return attrs.evolve(make_state(0, 1), battle=attrs.evolve(b, order=order, turn=0))
+
+
+def step(state: GameState, command: Command) -> tuple[GameState, tuple[Any, ...]]:
+    out = game.step(state, command)
+    assert isinstance(out, Accepted), out
+    return out.state, out.events
+
+
+def refused(state: GameState, command: Command) -> str:
+    out = game.step(state, command)
+    assert isinstance(out, Refused)
+    assert game.refusal(state, command) == out.reason
+    return out.reason
+
+
+def test_deployment_facings_default_e_and_w_and_the_player_may_name_one() -> None:
+    state = make_state(3, 1, ruleset=O4)
+    assert state.battle is not None
+    assert {(u.side, u.facing) for u in state.battle.units} == {("player", E), ("enemy", W)}
+    zone = state.battle.map.deployment_hexes("player")
+    state, events = step(state, Deploy("P1", zone[0], "NE"))
+    assert events == (Deployed(unit="P1", hex=zone[0], facing=NE),)
+    # turned where it stands; the same facing again is refused
+    state, events = step(state, Deploy("P1", zone[0], "SE"))
+    assert events == (Deployed(unit="P1", hex=zone[0], facing=SE),)
+    assert "already there, facing SE" in refused(state, Deploy("P1", zone[0], "SE"))
+    assert "no facing 'up'" in refused(state, Deploy("P1", zone[1], "up"))
+    state, events = step(state, AutoDeploy())
+    assert events == (Deployed(unit="P2", hex=events[0].hex, facing=E),)
+    # core rules: no facing at all, and naming one is refused
+    core = make_state(3, 1)
+    assert core.battle is not None and {u.facing for u in core.battle.units} == {None}
+    assert refused(core, Deploy("P1", zone[0], "NE")) == facing.OFF
+    _, events = step(core, Deploy("P1", zone[0]))
+    assert events == (Deployed(unit="P1", hex=zone[0]),)
+
+
+def test_a_move_ends_facing_its_last_step_or_one_hexside_either_side() -> None:
+    start = Hex(2, 4)
+    state = acting(battle(falcon(start, E), enforcer(W)))
+    # one step NE (1, -1): the default facing NE; NW and E may be named, W may not
+    state, events = step(state, Move(Hex(3, 3)))
+    moved = events[0]
+    assert isinstance(moved, Moved) and moved.facing == NE and not moved.reverse
+    assert state.battle is not None and state.battle.unit("falcon").facing == NE
+    again = acting(battle(falcon(start, E), enforcer(W)))
+    for name, want in (("NW", NW), ("E", E)):
+        s, events = step(again, Move(Hex(3, 3), name))
+        assert s.battle is not None and s.battle.unit("falcon").facing == want
+    why = refused(again, Move(Hex(3, 3), "W"))
+    assert why == "after this move FALCON may face NE, NW, E (O4.2), not W"
+    # a Sprint too: two steps E end facing E; SE may be named
+    s, events = step(again, Sprint(Hex(4, 4), "SE"))
+    assert s.battle is not None and s.battle.unit("falcon").facing == SE
+
+
+def test_a_reverse_move_steps_backwards_and_keeps_its_facing() -> None:
+    # Facing E (i = 0) a reverse Move steps NW (2), W (3) or SW (4).
+    state = acting(battle(falcon(Hex(5, 4), E), enforcer(W, pos=Hex(10, 4))))
+    s, events = step(state, Move(Hex(3, 4), reverse=True))  # two steps W
+    moved = events[0]
+    assert isinstance(moved, Moved) and moved.reverse and moved.facing == E
+    assert moved.path == (Hex(5, 4), Hex(4, 4), Hex(3, 4))
+    assert moved.pullback  # R3: it ends farther from the nearest enemy
+    assert s.battle is not None and s.battle.unit("falcon").facing == E
+    assert "out of reverse move range" in refused(state, Move(Hex(6, 4), reverse=True))
+    assert "out of reverse move range" in refused(state, Move(Hex(5, 5), reverse=True))  # SE
+    assert "keeps the facing (E" in refused(state, Move(Hex(3, 4), "W", reverse=True))
+    core = acting(battle(falcon(Hex(5, 4), None), enforcer(None), rules=()))
+    assert refused(core, Move(Hex(3, 4), reverse=True)) == facing.OFF
+    assert refused(core, Move(Hex(3, 4), "W")) == facing.OFF
+
+
+def test_a_jump_lands_with_any_facing_and_keeps_it_by_default() -> None:
+    pack = gear("thrust_pack")
+    state = acting(battle(falcon(Hex(2, 4), E, equipment=(pack,)), enforcer(W)))
+    s, events = step(state, UseEquipment("thrust_pack", None, Hex(4, 4), "SW"))
+    assert s.battle is not None and s.battle.unit("falcon").facing == SW
+    assert any(isinstance(e, Moved) and e.mode == "jump" and e.facing == SW for e in events)
+    s, _ = step(state, UseEquipment("thrust_pack", None, Hex(4, 4)))
+    assert s.battle is not None and s.battle.unit("falcon").facing == E  # ruling O4a
+
+
+def test_the_free_pivot_once_per_activation_one_hexside_no_ap() -> None:
+    state = acting(battle(falcon(Hex(2, 4), E), enforcer(W)))
+    assert "from E to NE or SE" in refused(state, Pivot("W"))
+    s, events = step(state, Pivot("SE"))
+    assert events[0] == facing.Pivoted(unit="falcon", facing=SE)
+    assert s.battle is not None
+    f = s.battle.unit("falcon")
+    assert (f.facing, f.ap, f.energy_used, f.pivoted) == (SE, 2, 0, True)
+    assert "pivoted already" in refused(s, Pivot("E"))
+    # the next activation of the frame may pivot again
+    s, _ = step(s, EndActivation())
+    s, _ = step(s, EndActivation())
+    assert s.battle is not None and s.battle.round == 1
+    active = s.battle.active_unit
+    assert active is not None
+    if active.id != "falcon":
+        s, _ = step(s, EndActivation())
+        assert s.battle is not None
+    assert s.battle.active_unit is not None and s.battle.active_unit.id == "falcon"
+    assert not s.battle.unit("falcon").pivoted
+    step(s, Pivot("E"))
+
+
+def test_turn_takes_any_facing_for_1_ap() -> None:
+    state = acting(battle(falcon(Hex(2, 4), E), enforcer(W)))
+    s, events = step(state, Turn("W"))
+    assert events[0] == facing.Turned(unit="falcon", facing=W, ap=1)
+    assert s.battle is not None
+    f = s.battle.unit("falcon")
+    assert (f.facing, f.ap, f.energy_used) == (W, 1, 0)
+    assert refused(s, Turn("W")) == "FALCON already faces W"
+    legless = attrs.evolve(state.battle.unit("falcon"), structure=(*f.structure[:6], 0))  # type: ignore[union-attr]
+    s2 = acting(battle(legless, enforcer(W)))
+    assert "cannot turn in place" in refused(s2, Turn("W"))
+    step(s2, Pivot("NE"))  # a torso twist still pivots
+    core = acting(battle(falcon(Hex(2, 4), None), enforcer(None), rules=()))
+    assert refused(core, Turn("W")) == facing.OFF
+    assert refused(core, Pivot("NE")) == facing.OFF
+
+
+def test_the_text_forms_round_trip() -> None:
+    for cmd in (
+        Move(Hex(3, 3), "NE"),
+        Move(Hex(3, 3), reverse=True),
+        Sprint(Hex(1, 2), "SW"),
+        Pivot("NW"),
+        Turn("W"),
+        Deploy("P1", Hex(0, 3), "SE"),
+        UseEquipment("thrust_pack", None, Hex(4, 4), "SW"),
+    ):
+        text = format_command(cmd)
+        assert game.parse_command(text) == cmd, text
+    assert format_command(Move(Hex(3, 3))) == "move 3,3"
+    assert format_command(Move(Hex(3, 3), reverse=True)) == "move 3,3 --reverse yes"
+
+
+def test_legal_commands_are_all_accepted_with_o4_on() -> None:
+    state = acting(battle(falcon(Hex(5, 4), E, equipment=(gear("thrust_pack"),)), enforcer(W)))
+    cmds = legal_commands(state, called_shots=False)
+    kinds = {type(c).__name__ for c in cmds}
+    assert {"Move", "Sprint", "Pivot", "Turn", "UseEquipment"} <= kinds
+    assert Pivot("NE") in cmds and Pivot("SE") in cmds and Turn("W") in cmds
+    assert Move(Hex(4, 4), reverse=True) in cmds and Move(Hex(6, 4), "NE") in cmds
+    for c in cmds:
+        assert game.refusal(state, c) is None, c
+    assert len(set(cmds)) == len(cmds)
+
+
+# --- forecasts (O4.9 in the exact outcomes) ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("table", "head"), [("", 0.05), ("front", 0.05), ("left", 0.04), ("rear", 0.02)]
+)
+def test_the_forecast_rolls_the_hit_location_on_the_arc_s_table(table: str, head: float) -> None:
+    # A sure 30-point hit on a Raider (head 5 armour + 2 structure): the head is destroyed
+    # exactly when the §4.1 roll lands there (nothing transfers into the head): its weight.
+    raider = make_unit("raider", pos=Hex(1, 1))
+    shot = outcomes.Shot(30, False, -1, (), (100,), table)
+    summary = outcomes.walk(raider, (shot,))
+    assert summary.p_destroyed[LOCATION_ORDER.index("head")] == pytest.approx(head)
+
+
+def test_shot_steps_carry_the_arc_of_the_attack() -> None:
+    raider = falcon(off((-3, 0, 3)))
+    b = battle(raider, enforcer(E))
+    shots, _ = shot_steps(b, raider, 1, b.unit("enforcer"))
+    assert [s.table for s in shots] == ["rear"]
+    core = battle(falcon(off((-3, 0, 3)), None), enforcer(None), rules=())
+    shots, _ = shot_steps(core, core.unit("falcon"), 1, core.unit("enforcer"))
+    assert [s.table for s in shots] == [""]
+
+
+# --- the AI (O4.11) ---------------------------------------------------------------------------
+def test_the_ai_pivots_to_bring_a_group_to_bear_before_it_fires() -> None:
+    # The O4 example's reply: Falcon on the Enforcer's left side; group 1 has the AC-5 (left
+    # arm, bears) and the Medium Laser (right torso, does not): a pivot to NE brings both.
+    b = battle(enforcer(E), falcon(off((0, -3, 3))))
+    state = acting(b)
+    command, rest, note = orient(state, FireGroup(1, "falcon"), ())
+    assert command == Pivot("NE") and rest == (FireGroup(1, "falcon"),) and "pivots NE" in note
+    # facing it already: nothing to turn
+    state = acting(battle(enforcer(NE), falcon(off((0, -3, 3)))))
+    assert orient(state, FireGroup(1, "falcon"), ()) == (FireGroup(1, "falcon"), (), "")
+
+
+def test_the_ai_ends_a_move_facing_its_target_and_backs_away_facing_it() -> None:
+    # The Enforcer at (5, 4) facing W toward Falcon 4 hexes W; a Move one hex NE (away) pulls
+    # back (R3): made in reverse it keeps facing W.
+    b = battle(enforcer(W), falcon(off((-4, 0, 4)), W))
+    state = acting(b)
+    command, _, note = orient(state, Move(Hex(6, 3)), ())
+    assert command == Move(Hex(6, 3), reverse=True) and "backs away" in note
+    # a Move toward her ending on a step W: already the default facing
+    assert orient(state, Move(Hex(4, 4)), ())[0] == Move(Hex(4, 4))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ai_battles_with_o4_end_deterministic_and_never_replanned(seed: int) -> None:
+    logs = []
+    for _ in range(2):
+        log: list[str] = []
+        end, _ = play(
+            make_state(seed, seed, ruleset=O4), {"player": decide, "enemy": decide}, log=log
+        )
+        assert end.battle is not None and end.battle.phase == "over"
+        logs.append(log)
+    assert logs[0] == logs[1]
+    assert '"facing":' in logs[0][0]
+    assert not any(REPLANNED in line for line in logs[0])
+
+
+def test_an_o4_game_saves_loads_and_checks_its_facings() -> None:
+    state = make_state(2, 1, ruleset=O4)
+    state, _ = step(state, AutoDeploy())
+    state, _ = step(state, StartBattle())
+    data = save.state_to_data(state)
+    again = save.state_from_data(json.loads(json.dumps(data)))
+    assert again == state and problems(again) == []
+    assert again.battle is not None and {u.facing for u in again.battle.units} <= {E, W}
+    b = again.battle
+    wrong = attrs.evolve(b, units=(attrs.evolve(b.units[0], facing=7), *b.units[1:]))
+    assert any("facing" in p for p in problems(attrs.evolve(again, battle=wrong)))
+    core = attrs.evolve(b, ruleset=())
+    assert any("needs optional module O4" in p for p in problems(attrs.evolve(again, battle=core)))
+    # a core game stores no facing at all
+    assert '"facing"' not in json.dumps(save.state_to_data(make_state(2, 1)))

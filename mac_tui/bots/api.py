@@ -274,7 +274,7 @@ def enemies(state: GameState, frame_id: str | None = None) -> tuple[Frame, ...]:
     if me is None:
         return ()
     here = me.pos
-    foes = [u for u in battle.living(_other_side(me.side)) if u.pos is not None]
+    foes = [u for u in battle.foes(me.side) if u.pos is not None]
     foes.sort(key=lambda u: (distance(here, u.pos) if here and u.pos else 0, u.id))
     return tuple(_view(u) for u in foes)
 

@@ -15,14 +15,24 @@ import attrs
 
 from ..catalog import catalog
 from ..catalog.records import PayoutLevel
-from ..combat.setup import PRIORITIES, STANCES, WITHDRAW_TEXT, FrameSpec, MountSpec, new_battle
+from ..combat.setup import (
+    PRIORITIES,
+    STANCES,
+    WITHDRAW_TEXT,
+    FrameSpec,
+    MountSpec,
+    loadout_spec,
+    new_battle,
+)
 from ..combat.state import PilotSkills
+from ..combat.third_force import battle_lances
 from ..core import Accepted, Checks, Event, Handlers, Outcome, Refused
 from ..dice import AI, Dice
 from ..model import GameState
 from . import ledger
 from .commands import Accept
 from .common import campaign_refusal, split
+from .contracts import third_party_text
 from .events import Report
 from .state import (
     Campaign,
@@ -140,28 +150,15 @@ def enemy_specs(contract: Contract, dice: Dice) -> tuple[FrameSpec, ...]:
     specs = []
     for i, e in enumerate(contract.enemies, start=1):
         loadout = next(lo for lo in cat.stock_loadouts(e.chassis) if lo.name == e.loadout)
-        specs.append(
-            FrameSpec(
-                chassis=e.chassis,
-                pilot=PilotSkills(
-                    callsign=f"Hostile-{i}",
-                    gunnery=force.gunnery,
-                    piloting=force.piloting,
-                    tactics=force.tactics,
-                ),
-                label=e.label,
-                weapons=tuple(
-                    MountSpec(weapon=w.weapon, mount=w.mount, group=w.group)
-                    for w in loadout.weapons
-                ),
-                equipment=(
-                    *((eq, None) for eq in loadout.equipment),
-                    *((s.equipment, s.mount) for s in loadout.slots),
-                ),
-                stance=dice.choice(AI, STANCES),
-                priority=dice.choice(AI, PRIORITIES),
-            )
+        pilot = PilotSkills(
+            callsign=f"Hostile-{i}",
+            gunnery=force.gunnery,
+            piloting=force.piloting,
+            tactics=force.tactics,
         )
+        stance = dice.choice(AI, STANCES)
+        priority = dice.choice(AI, PRIORITIES)
+        specs.append(loadout_spec(e.chassis, loadout, pilot, e.label, stance, priority))
     return tuple(specs)
 
 
@@ -189,6 +186,10 @@ def _accept(state: GameState, cmd: Accept) -> Outcome:
     dice = Dice(state.rng)
     frames = [campaign.frame(f) for f in frame_ids]
     enemy = enemy_specs(contract, dice)
+    third = contract.third_party
+    allies, neutrals = (
+        battle_lances(third.kind, contract.difficulty, third.frames) if third else ((), ())
+    )
     battle = new_battle(
         dice,
         difficulty=contract.difficulty,
@@ -198,6 +199,8 @@ def _accept(state: GameState, cmd: Accept) -> Outcome:
         player_ai=False,
         enemy_withdrawal=contract.enemy_withdrawal,
         ruleset=campaign.ruleset,
+        allies=allies,
+        neutrals=neutrals,
     )
     units = battle.side_units("player")
     mission = Mission(
@@ -220,6 +223,8 @@ def _accept(state: GameState, cmd: Accept) -> Outcome:
         f"{faction_name(contract.opponent)}, difficulty {contract.difficulty}, {level.name}. "
         f"Deployed: {names}. The enemy {WITHDRAW_TEXT[contract.enemy_withdrawal]}."
     )
+    if third is not None:  # O10.1
+        text += f" {third_party_text(third).capitalize()}."
     events: list[Event] = [moved, Report(topic=TOPIC, text=text)]
     return Accepted(
         attrs.evolve(state, campaign=campaign, battle=battle, rng=dice.state()), tuple(events)

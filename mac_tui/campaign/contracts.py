@@ -22,7 +22,9 @@ CONTRACTS stream:
    starts; a contract stores only chassis, loadout and label;
 6. the enemy side's withdrawal rule (§10.4, R14, D23): drawn with the difficulty's weights
    (`missions.toml` `enemy_force.withdrawal`), stored on the contract, shown on the board and
-   used by the battle.
+   used by the battle;
+7. with module O10 only, the third party (O10.1: `combat.third_force.roll_third_party`), from
+   its own `missions` stream, so the rolls above are the same with O10 on or off.
 
 The battle landscape is the location's type (setup-facts).
 """
@@ -35,11 +37,13 @@ from attrs import frozen
 from ..catalog import catalog
 from ..catalog.records import Place
 from ..combat.setup import WITHDRAW_TEXT, draw_withdrawal, pick_chassis
+from ..combat.third_force import roll_third_party
+from ..combat.third_parties import O10
 from ..core import Event
 from ..dice import CONTRACTS, Dice
 from ..ruleset import Ruleset
 from .events import Report
-from .state import Campaign, Contract, EnemyFrame
+from .state import Campaign, Contract, EnemyFrame, ThirdParty
 
 
 # ---- difficulty (§16.2, R22) ---------------------------------------------------------------
@@ -124,6 +128,21 @@ def generate_contract(
     bonus = dice.between(CONTRACTS, 0, reward.bonus_max)
     enemies = roll_enemies(difficulty, opponent, dice, campaign.ruleset)
     withdrawal = draw_withdrawal(dice, CONTRACTS, difficulty)
+    third = None
+    if O10 in campaign.ruleset:  # O10.1, from its own `missions` stream (O0.6)
+        rolled = roll_third_party(
+            dice, difficulty, employer=employer, opponent=opponent, ruleset=campaign.ruleset
+        )
+        if rolled.kind is not None:
+            third = ThirdParty(
+                roll=rolled.roll,
+                kind=rolled.kind,
+                faction=rolled.faction,
+                frames=tuple(
+                    EnemyFrame(chassis=f.chassis, loadout=f.loadout, label=f.label)
+                    for f in rolled.frames
+                ),
+            )
     return Contract(
         id=contract_id,
         employer=employer,
@@ -135,6 +154,7 @@ def generate_contract(
         enemies=enemies,
         place=place.id,
         enemy_withdrawal=withdrawal,
+        third_party=third,
     )
 
 
@@ -176,15 +196,30 @@ def ensure_contracts(
     return campaign, [Report(topic="contracts", text=text)]
 
 
+def third_party_text(third: ThirdParty) -> str:
+    """O10.1 in words: `an allied lance of Directorate: 2 Light` (the board shows it)."""
+    cat = catalog()
+    who = "an allied lance" if third.kind == "ally" else "a neutral lance"
+    faction = cat.factions.get(third.faction or "")
+    of = f" of {faction.short}" if faction is not None else ""
+    classes = [cat.classes[cat.chassis[f.chassis].class_].name for f in third.frames]
+    counted = ", ".join(f"{classes.count(c)} {c}" for c in dict.fromkeys(classes))
+    return f"{who}{of}: {counted}"
+
+
 # ---- the mission board ---------------------------------------------------------------------
 def reward_range(campaign: Campaign, contract: Contract) -> tuple[int, int]:
     """§11.6, R23: the Victory reward before the payout level, from base to base + the
     difficulty's largest bonus, times the standing multiplier with the employer (rounded down).
-    The rolled bonus stays hidden until the mission pays."""
+    The rolled bonus stays hidden until the mission pays. With an allied lance, 90% of it
+    (O10.7)."""
     cat = catalog()
     percent = cat.standing_level(campaign.standing_with(contract.employer)).reward_percent
+    share = 100
+    if contract.third_party is not None and contract.third_party.kind == "ally":
+        share = cat.third_parties.rewards.ally_reward_percent
     top = contract.base + cat.reward(contract.difficulty).bonus_max
-    return contract.base * percent // 100, top * percent // 100
+    return contract.base * percent * share // 10_000, top * percent * share // 10_000
 
 
 @frozen(kw_only=True)
@@ -206,6 +241,7 @@ class ContractRow:
     map_width: int
     map_height: int
     landscape: str  # landscape name
+    third_party: str = ""  # O10.1 in words ("" without one, and with O10 off)
 
 
 def contract_rows(campaign: Campaign) -> list[ContractRow]:
@@ -234,6 +270,7 @@ def contract_rows(campaign: Campaign) -> list[ContractRow]:
                 map_width=size.width,
                 map_height=size.height,
                 landscape=cat.landscape(c.landscape).name,
+                third_party=third_party_text(c.third_party) if c.third_party else "",
             )
         )
     return rows

@@ -42,9 +42,22 @@ from .homecoming import bring_home
 from .repair import (
     wreck_price,
 )
-from .rewards import mission_reward, reputation_after, standing_after
+from .rewards import (
+    mission_reward,
+    neutral_standing_loss,
+    reputation_after,
+    standing_after,
+    standing_shift,
+)
 from .runend import end_if_finished
-from .salvage import bonus_finds, head_kill_offers, salvage_allowance, salvage_pool
+from .salvage import (
+    ally_taken,
+    bonus_finds,
+    head_kill_offers,
+    neutrals_downed,
+    salvage_allowance,
+    salvage_pool,
+)
 from .state import (
     AfterAction,
     Campaign,
@@ -77,12 +90,25 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
     amount = mission_reward(
         contract, result, standing_level.reward_percent, mission.payout_level, zero_losses
     )
-    campaign, moved = ledger.post(campaign, "reward", amount, f"Contract {contract.id}: {result}")
+    third = contract.third_party
+    allied = third is not None and third.kind == "ally"
+    share = cat.third_parties.rewards.ally_reward_percent if allied else None
+    note = f" (allied lance: {share}%)" if share is not None else ""  # O10.7
+    campaign, moved = ledger.post(
+        campaign, "reward", amount, f"Contract {contract.id}: {result}{note}"
+    )
     events.append(moved)
-    lines.append(f"Paid {amount:,} credits ({level.name}, {level.credit_percent}%).")
+    lines.append(f"Paid {amount:,} credits ({level.name}, {level.credit_percent}%){note}.")
 
     before = dict(campaign.standing)
     standing = standing_after(campaign.standing, contract.employer, result, d)
+    downed = neutrals_downed(battle)
+    if third is not None and third.faction is not None and downed:  # O10.7
+        standing = standing_shift(standing, third.faction, downed * neutral_standing_loss(d))
+        lines.append(
+            f"{downed} neutral frame(s) of {faction_name(third.faction)} destroyed: "
+            f"{downed * neutral_standing_loss(d):+d} standing with them."
+        )
     changes = [
         f"{faction_name(f)} {v - before.get(f, v):+d} ({v})"
         for f, v in standing
@@ -107,6 +133,9 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
         pool = salvage_pool(battle)
         offers = head_kill_offers(battle)
         finds = bonus_finds(battle, contract.opponent, dice)
+        for wreck in ally_taken(battle):  # O10.7: the allies keep what they destroyed
+            kept = sum(1 for w in wreck.weapons if not w.destroyed)
+            lines.append(f"The allies took {wreck.label}'s wreck ({kept} weapon(s)).")
     picks = salvage_allowance(result, d, mission.payout_level, len(pool))
     if result != "defeat":
         lines.append(f"Salvage: {len(pool)} item(s) in the wreckage, {picks} pick(s).")

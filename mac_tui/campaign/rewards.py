@@ -20,7 +20,8 @@ def mission_reward(
 ) -> int:
     """R23: Victory = (base + bonus) x standing multiplier (`reward_percent`), x1.25 with zero
     frames destroyed; Withdrawal 50%, Defeat 25% of (base + bonus); then the payout level's
-    credit percent. One rounding down, at the end."""
+    credit percent. With an allied lance (O10.7) the R23 amount is 90% before the payout
+    level. One rounding down, at the end."""
     cat = catalog()
     outcome = cat.economy.outcome
     level = payout(payout_level)
@@ -34,6 +35,8 @@ def mission_reward(
         factors = [outcome.withdrawal]
     else:
         factors = [outcome.defeat]
+    if contract.third_party is not None and contract.third_party.kind == "ally":
+        factors.append(cat.third_parties.rewards.ally_reward_percent)  # O10.7
     factors.append(level.credit_percent)
     numerator = contract.base + contract.bonus
     for f in factors:
@@ -87,11 +90,26 @@ def standing_after(
     standing: tuple[tuple[str, int], ...], employer: str, result: str, difficulty: int
 ) -> tuple[tuple[str, int], ...]:
     """§15.2 applied and clamped to the §15.1 scale (-100..500)."""
+    for f, delta in standing_changes(employer, result, difficulty).items():
+        standing = standing_shift(standing, f, delta)
+    return standing
+
+
+def standing_shift(
+    standing: tuple[tuple[str, int], ...], faction: str, delta: int
+) -> tuple[tuple[str, int], ...]:
+    """One faction's standing moved by `delta`, clamped to the §15.1 scale (-100..500)."""
     rules = catalog().economy.standing
     now = dict(standing)
-    for f, delta in standing_changes(employer, result, difficulty).items():
-        now[f] = max(rules.min, min(rules.max, now.get(f, rules.start) + delta))
+    now[faction] = max(rules.min, min(rules.max, now.get(faction, rules.start) + delta))
     return tuple(sorted(now.items()))
+
+
+def neutral_standing_loss(difficulty: int) -> int:
+    """O10.7: the standing one neutral frame destroyed by the player's side costs with the
+    neutral faction: §15.2's Victory change for "all other factions", -(2 + D)."""
+    row = catalog().standing_change("victory")
+    return row.others_base + row.others_per_difficulty * difficulty
 
 
 def reputation_after(reputation: int, result: str, difficulty: int) -> int:

@@ -80,12 +80,53 @@ def wrecked(unit: Unit) -> bool:
     return unit.destroyed or not unit.pilot_alive
 
 
+def downed_by_side(battle: Battle, unit: Unit) -> str | None:
+    """The side of the frame whose shot put `unit` out (None: no shot did, e.g. a fall)."""
+    if unit.downed_by is None:
+        return None
+    try:
+        return battle.unit(unit.downed_by).side
+    except KeyError:
+        return None
+
+
+def salvaged(battle: Battle) -> tuple[Unit, ...]:
+    """R24's wrecks the company may salvage, in battle order: every destroyed enemy; with O10
+    (O10.7) not one whose destroying blow came from an ally, and every neutral frame the
+    player's side destroyed."""
+    return tuple(
+        u
+        for u in battle.units
+        if wrecked(u)
+        and (
+            (u.side == "enemy" and downed_by_side(battle, u) != "ally")
+            or (u.side == "neutral" and downed_by_side(battle, u) == "player")
+        )
+    )
+
+
+def ally_taken(battle: Battle) -> tuple[Unit, ...]:
+    """O10.7: the enemy wrecks the allies destroyed, which they keep (not in the pool)."""
+    return tuple(
+        u for u in battle.side_units("enemy") if wrecked(u) and downed_by_side(battle, u) == "ally"
+    )
+
+
+def neutrals_downed(battle: Battle) -> int:
+    """O10.7: the neutral frames the player's side destroyed (each costs standing)."""
+    return sum(
+        1
+        for u in battle.side_units("neutral")
+        if wrecked(u) and downed_by_side(battle, u) == "player"
+    )
+
+
 def salvage_pool(battle: Battle) -> tuple[SalvageItem, ...]:
-    """R24: every weapon not destroyed in combat on every destroyed enemy, in battle order."""
+    """R24: every weapon not destroyed in combat on every salvaged wreck (`salvaged`: the
+    destroyed enemies; O10.7 changes which), in battle order."""
     return tuple(
         SalvageItem(kind="weapon", item=w.weapon)
-        for u in battle.side_units("enemy")
-        if wrecked(u)
+        for u in salvaged(battle)
         for w in u.weapons
         if not w.destroyed
     )
@@ -106,8 +147,8 @@ def bonus_finds(battle: Battle, opponent: str, dice: Dice) -> tuple[SalvageItem,
     chance = catalog().economy.salvage.bonus_find_chance
     pool = arsenal(opponent)
     found = []
-    for u in battle.side_units("enemy"):
-        if wrecked(u) and dice.chance(LOOT, chance):
+    for u in salvaged(battle):
+        if u.side == "enemy" and dice.chance(LOOT, chance):
             found.append(SalvageItem(kind="weapon", item=dice.choice(LOOT, pool)))
     return tuple(found)
 
@@ -118,7 +159,7 @@ def head_kill_offers(battle: Battle) -> tuple[Frame, ...]:
     head armour 0, status Damaged. Offer ids are W1, W2...; a bought frame gets a fresh id."""
     cat = catalog()
     offers: list[Frame] = []
-    for u in battle.side_units("enemy"):
+    for u in salvaged(battle):
         if u.destroyed or u.pilot_alive or u.structure[HEAD] > 0:
             continue
         armor = tuple(0 if i == HEAD else a for i, a in enumerate(u.armor))

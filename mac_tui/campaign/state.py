@@ -135,6 +135,19 @@ class EnemyFrame:
 
 
 @frozen(kw_only=True)
+class ThirdParty:
+    """O10.1: the contract's third party, shown before acceptance: an allied lance (the
+    employer's faction) or a neutral one (a third faction), its frames as the enemy's are
+    stored (pilots, stance and withdrawal follow from O10.1 and O10.5 when the battle starts);
+    `roll` is the d100 that gave it."""
+
+    roll: int
+    kind: Literal["ally", "neutral"]
+    faction: str | None
+    frames: tuple[EnemyFrame, ...]
+
+
+@frozen(kw_only=True)
 class Contract:
     id: str
     employer: str
@@ -146,6 +159,7 @@ class Contract:
     enemies: tuple[EnemyFrame, ...]
     place: str
     enemy_withdrawal: WithdrawRule  # the enemy side's §10.4 rule, shown on the board (D23)
+    third_party: ThirdParty | None = optional_field(None)  # O10.1 (with O10 on only)
 
 
 @frozen(kw_only=True)

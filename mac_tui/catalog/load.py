@@ -77,6 +77,7 @@ class Catalog:
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
+    third_parties: r.ThirdPartiesFile  # optional module O10 (data/third_parties.toml)
     facing: r.FacingFile  # optional module O4 (read only while a battle plays O4)
     moving_fire: r.MovingFireFile  # optional module O5 (data/moving_fire.toml)
     kicks: r.KicksFile  # optional module O7 (data/kicks.toml)
@@ -450,6 +451,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+    third_parties = _load_third_parties(src)
     facing = _load_facing(src, {loc.id: loc.hit_weight for loc in combat.location})
     moving_fire = _file(src, "moving_fire.toml", r.MovingFireFile)[1]
     kicks = _load_kicks(src)
@@ -480,6 +482,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         modules=modules,
         excluded_modules=excluded_modules,
         elevation=elevation,
+        third_parties=third_parties,
         facing=facing,
         moving_fire=moving_fire,
         kicks=kicks,
@@ -582,6 +585,22 @@ def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
     if elevation.falling.location == elevation.falling.fallback:
         vb.fail('[falling], field "fallback"', "must differ from location.")
     return elevation
+
+
+def _load_third_parties(src: _Source) -> r.ThirdPartiesFile:
+    """data/third_parties.toml (O10): the d100 bands in order, the four segments once each,
+    a class to draw neutrals from, an allied class row of §16.1 past the small rows."""
+    tb, third = _file(src, "third_parties.toml", r.ThirdPartiesFile)
+    gen = third.generation
+    if gen.ally_max > gen.neutral_max:
+        tb.fail('[generation], field "neutral_max"', "must be at least ally_max.")
+    if sorted(third.initiative.segments) != sorted(("player", "ally", "neutral", "enemy")):
+        tb.fail('[initiative], field "segments"', "must name the four sides once each.")
+    if not third.neutral.classes:
+        tb.fail('[neutral], field "classes"', "needs at least one class.")
+    if third.ally.small_max_difficulty + 1 - third.ally.class_row_offset < 1:
+        tb.fail('[ally], field "class_row_offset"', "must leave a 16.1 row above the small rows.")
+    return third
 
 
 def _load_facing(src: _Source, core_weights: Mapping[str, int]) -> r.FacingFile:

@@ -36,6 +36,7 @@ MOD_FILES = (
     "reaction.toml",
     "start.toml",
     "terrain.toml",
+    "third_parties.toml",
     "weapons.toml",
 )
 #: The fields that name a row of an array of tables, in the order they are looked for.

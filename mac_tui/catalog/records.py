@@ -1109,6 +1109,90 @@ class ElevationFile:
         raise KeyError(landscape_id)
 
 
+# --- third_parties.toml (optional module O10) -----------------------------------------------
+
+ThirdSide = Literal["player", "ally", "neutral", "enemy"]
+
+
+@frozen(kw_only=True)
+class ThirdGeneration:
+    """O10.1: the d100 bands: 1..ally_max an allied lance, ..neutral_max a neutral one."""
+
+    __toml_name__ = "generation"
+    rule: Literal["O10.1"]
+    ally_max: int = bounds(0, 100)
+    neutral_max: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ThirdAlly:
+    """O10.1's allied row: frames, classes (a §16.1 row) and pilots (a §16.1 row)."""
+
+    __toml_name__ = "ally"
+    rule: Literal["O10.1"]
+    small_max_difficulty: int = bounds(0, 9)
+    small_frames: int = bounds(1, 4)
+    small_class: ClassId
+    frames: int = bounds(1, 4)
+    class_row_offset: int = bounds(0, 4)
+    pilot_row_offset: int = bounds(0, 4)
+
+
+@frozen(kw_only=True)
+class ThirdNeutral:
+    """O10.1's neutral row: frames, the classes drawn from, and the pilots' §16.1 row."""
+
+    __toml_name__ = "neutral"
+    rule: Literal["O10.1"]
+    small_max_difficulty: int = bounds(0, 9)
+    small_frames: int = bounds(1, 4)
+    frames: int = bounds(1, 4)
+    classes: tuple[ClassId, ...]
+    pilot_row_offset: int = bounds(0, 4)
+
+
+@frozen(kw_only=True)
+class ThirdInitiative:
+    """O10.3: the segments' order, the initiative's tie-break after Speed and Piloting."""
+
+    __toml_name__ = "initiative"
+    rule: Literal["O10.3"]
+    segments: tuple[ThirdSide, ...]
+
+
+@frozen(kw_only=True)
+class ThirdAI:
+    """O10.5: a third party's stance, target priority and withdrawal rule."""
+
+    rule: Literal["O10.5"]
+    stance: Literal["aggressive", "balanced", "defensive"]
+    priority: Literal["focus_fire", "spread_damage", "threat", "opportunity"]
+    withdrawal: Literal["never", "at_50", "at_25"]
+
+
+@frozen(kw_only=True)
+class ThirdRewards:
+    """O10.7: the reward with an allied lance."""
+
+    __toml_name__ = "rewards"
+    rule: Literal["O10.7"]
+    ally_reward_percent: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ThirdPartiesFile:
+    """data/third_parties.toml: every number of module O10, each table with its rule id."""
+
+    module: Literal["O10"]
+    generation: ThirdGeneration
+    ally: ThirdAlly
+    neutral: ThirdNeutral
+    initiative: ThirdInitiative
+    ally_ai: ThirdAI
+    neutral_ai: ThirdAI
+    rewards: ThirdRewards
+
+
 # --- facing.toml (optional module O4) -------------------------------------------------------
 DirectionName = Literal["E", "NE", "NW", "W", "SW", "SE"]
 ArcId = Literal["front", "left", "right", "rear"]

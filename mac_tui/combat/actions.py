@@ -20,7 +20,7 @@ from ..core import Accepted, Check, Checks, Command, Event, Handlers, Outcome, R
 from ..dice import Dice
 from ..hexgrid import Hex, distance
 from ..model import GameState
-from . import detection, elevation, moving_fire, stats
+from . import detection, elevation, facing, moving_fire, stats
 from .commands import (
     AutoDeploy,
     Brace,
@@ -32,9 +32,11 @@ from .commands import (
     Kick,
     Move,
     Overwatch,
+    Pivot,
     ResetDeployment,
     Sprint,
     StartBattle,
+    Turn,
     UseEquipment,
     Vent,
     Withdraw,
@@ -56,9 +58,10 @@ from .flow import advance, end_battle, start_round
 from .kicks import check_kick, do_kick
 from .movement import check_move, do_move
 from .smoke import check_smoke, lay_smoke
-from .state import Battle, Unit, Uplink
+from .state import Battle, Unit, Uplink, friendly
 from .stats import ap_costs
 from .structures import check_fire_structure, entry_refusal, fire_structure
+from .third_parties import allies_leave, place_allies
 
 C = TypeVar("C", bound=Command)
 
@@ -80,9 +83,30 @@ def vent_amount(unit: Unit) -> int:
 
 
 def check_equipment(
+    battle: Battle,
+    unit: Unit,
+    equipment_id: str,
+    target_id: str | None,
+    hex_: Hex | None,
+    facing_name: str = "",
+) -> str | None:
+    """R11: each use costs 1 AP plus its energy. O4.4: a jump may name the facing it lands
+    with."""
+    reason = _equipment_refusal(battle, unit, equipment_id, target_id, hex_)
+    if reason is None and facing_name:
+        item = catalog().equipment[equipment_id]
+        if item.effect != "jump":
+            return f"only a jump lands with a new facing, not {item.name} (O4.4)"
+        if not facing.on(battle) or unit.facing is None:
+            return facing.OFF
+        d = facing.named(facing_name)
+        return d if isinstance(d, str) else None
+    return reason
+
+
+def _equipment_refusal(
     battle: Battle, unit: Unit, equipment_id: str, target_id: str | None, hex_: Hex | None
 ) -> str | None:
-    """R11: each use costs 1 AP plus its energy."""
     cat = catalog()
     item = cat.equipment.get(equipment_id)
     if item is None:
@@ -141,13 +165,13 @@ def check_equipment(
     if not target.active or target.pos is None:
         return f"{target.label} is out of the fight"
     if item.effect == "designate":
-        if target.side == unit.side:
+        if not battle.may_attack(unit.side, target.side):
             return "the uplink designates an enemy"
         if elevation.attack_distance(battle, unit.pos, target.pos) > item.range:
             return f"{target.label} is beyond {item.range} hexes"
         return detection.attack_refusal(battle, unit, target)  # O8.5: the user must detect it
     if item.effect == "barrier":
-        if target.side != unit.side:
+        if not friendly(target.side, unit.side):  # O10.2: an allied lance's frame too
             return "the barrier shields an ally (or yourself)"
         if distance(unit.pos, target.pos) > item.range:
             return f"{target.label} is not adjacent"
@@ -156,7 +180,7 @@ def check_equipment(
 
 
 def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange | str:
-    reason = check_equipment(battle, unit, cmd.equipment, cmd.target, cmd.hex)
+    reason = check_equipment(battle, unit, cmd.equipment, cmd.target, cmd.hex, cmd.facing)
     if reason:
         return reason
     item = catalog().equipment[cmd.equipment]
@@ -178,10 +202,19 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange
             )
             events.append(Bumped(unit=unit.id, enemy=there.id, hex=unit.pos))
             return battle.with_unit(user), events
-        user = attrs.evolve(user, pos=cmd.hex)
+        lands = facing.named(cmd.facing) if cmd.facing else unit.facing  # O4.4 (ruling O4a)
+        assert not isinstance(lands, str)
+        user = attrs.evolve(user, pos=cmd.hex, facing=lands)
         user = moving_fire.count_move(battle, user, distance(unit.pos, cmd.hex))  # O5.1
         events.append(
-            Moved(unit=unit.id, mode="jump", path=(unit.pos, cmd.hex), energy=0, pullback=False)
+            Moved(
+                unit=unit.id,
+                mode="jump",
+                path=(unit.pos, cmd.hex),
+                energy=0,
+                pullback=False,
+                facing=lands,
+            )
         )
         return battle.with_unit(user), events
     if item.effect == "ecm":
@@ -202,7 +235,9 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange
 
 
 # ---- deployment (§6.3) ------------------------------------------------------------------
-def check_deploy(battle: Battle, unit_id: str, hex_: Hex) -> str | None:
+def check_deploy(battle: Battle, unit_id: str, hex_: Hex, facing_name: str = "") -> str | None:
+    """§6.3; O4.1: the player may name the facing (a placed frame may be turned where it
+    stands)."""
     if battle.phase != "deployment":
         return "deployment is over"
     try:
@@ -213,6 +248,16 @@ def check_deploy(battle: Battle, unit_id: str, hex_: Hex) -> str | None:
         return f"{unit.label} is not yours to place"
     if not battle.map.is_deployment(hex_, "player"):
         return f"hex {hex_.q},{hex_.r} is outside your deployment zone"
+    if facing_name:
+        if not facing.on(battle) or unit.facing is None:
+            return facing.OFF
+        d = facing.named(facing_name)
+        if isinstance(d, str):
+            return d
+        if unit.pos == hex_ and d == unit.facing:
+            return f"{unit.label} is already there, facing {facing.facing_name(d)}"
+        if unit.pos == hex_:
+            return None
     if unit.pos == hex_:
         return f"{unit.label} is already there"
     other = battle.occupant(hex_)
@@ -347,11 +392,14 @@ def _action_handler(
 
 
 def _deploy(battle: Battle, cmd: Deploy) -> BattleChange | str:
-    reason = check_deploy(battle, cmd.unit, cmd.hex)
+    reason = check_deploy(battle, cmd.unit, cmd.hex, cmd.facing)
     if reason:
         return reason
     unit = battle.unit(cmd.unit)
-    return battle.with_unit(attrs.evolve(unit, pos=cmd.hex)), [Deployed(unit=cmd.unit, hex=cmd.hex)]
+    turned = facing.named(cmd.facing) if cmd.facing else unit.facing  # O4.1
+    assert not isinstance(turned, str)
+    placed = attrs.evolve(unit, pos=cmd.hex, facing=turned)
+    return battle.with_unit(placed), [Deployed(unit=cmd.unit, hex=cmd.hex, facing=turned)]
 
 
 def _reset(battle: Battle, cmd: ResetDeployment) -> BattleChange | str:
@@ -370,8 +418,9 @@ def _auto(battle: Battle, cmd: AutoDeploy) -> BattleChange | str:
         return reason
     events: list[Event] = []
     for uid, h in auto_positions(battle):
-        battle = battle.with_unit(attrs.evolve(battle.unit(uid), pos=h))
-        events.append(Deployed(unit=uid, hex=h))
+        unit = battle.unit(uid)
+        battle = battle.with_unit(attrs.evolve(unit, pos=h))
+        events.append(Deployed(unit=uid, hex=h, facing=unit.facing))
     return battle, events
 
 
@@ -386,21 +435,51 @@ def _start(state: GameState, cmd: StartBattle) -> Outcome:
         return Refused(reason)
     assert state.battle is not None
     dice = Dice(state.rng)
-    battle = attrs.evolve(state.battle, phase="combat")
+    battle, placed = place_allies(state.battle)  # O10.4: after the player's deployment
+    battle = attrs.evolve(battle, phase="combat")
     battle, events = start_round(battle, dice)
     battle, seen = detection.update(battle, events)  # O8: the first contacts
-    started: list[Event] = [BattleStarted(round=1)]
+    started: list[Event] = [*placed, BattleStarted(round=1)]
     return Accepted(
         attrs.evolve(state, battle=battle, rng=dice.state()), (*started, *events, *seen)
     )
 
 
 def _move(battle: Battle, unit: Unit, cmd: Move, dice: Dice) -> BattleChange | str:
-    return do_move(battle, unit, cmd.hex, sprint=False)
+    return do_move(battle, unit, cmd.hex, sprint=False, reverse=cmd.reverse, facing_name=cmd.facing)
 
 
 def _sprint(battle: Battle, unit: Unit, cmd: Sprint, dice: Dice) -> BattleChange | str:
-    return do_move(battle, unit, cmd.hex, sprint=True)
+    return do_move(battle, unit, cmd.hex, sprint=True, facing_name=cmd.facing)
+
+
+def _pivot(battle: Battle, unit: Unit, cmd: Pivot, dice: Dice) -> BattleChange | str:
+    reason = facing.check_pivot(battle, unit, cmd.facing)
+    if reason:
+        return reason
+    d = facing.named(cmd.facing)
+    assert not isinstance(d, str)
+    return battle.with_unit(attrs.evolve(unit, facing=d, pivoted=True)), [
+        facing.Pivoted(unit=unit.id, facing=d)
+    ]
+
+
+def check_turn(battle: Battle, unit: Unit, name: str) -> str | None:
+    """O4.6 for the acting frame (its AP and energy left)."""
+    return facing.check_turn(battle, unit, name, unit.ap, stats.energy_left(unit))
+
+
+def _turn(battle: Battle, unit: Unit, cmd: Turn, dice: Dice) -> BattleChange | str:
+    reason = check_turn(battle, unit, cmd.facing)
+    if reason:
+        return reason
+    d = facing.named(cmd.facing)
+    assert not isinstance(d, str)
+    t = facing.data().turn
+    turned = attrs.evolve(
+        unit, facing=d, ap=unit.ap - t.ap, energy_used=unit.energy_used + t.energy
+    )
+    return battle.with_unit(turned), [facing.Turned(unit=unit.id, facing=d, ap=t.ap)]
 
 
 def _fire(battle: Battle, unit: Unit, cmd: FireGroup, dice: Dice) -> BattleChange | str:
@@ -461,7 +540,9 @@ def _withdraw(battle: Battle, unit: Unit, cmd: Withdraw, dice: Dice) -> BattleCh
     reason = check_withdraw(unit)
     if reason:
         return reason
-    return end_battle(battle, "withdrawal", f"{unit.label} ordered the withdrawal")
+    battle, gone = allies_leave(battle)  # O10.6: the allies go along
+    battle, events = end_battle(battle, "withdrawal", f"{unit.label} ordered the withdrawal")
+    return battle, [*gone, *events]
 
 
 # ---- the family's tables (joined by game.py) ---------------------------------------------
@@ -480,6 +561,8 @@ HANDLERS: Handlers = {
     Overwatch: _action_handler(_overwatch),
     Vent: _action_handler(_vent),
     UseEquipment: _action_handler(_use),
+    Pivot: _action_handler(_pivot),
+    Turn: _action_handler(_turn),
     EndActivation: _action_handler(_end_activation),
     Withdraw: _action_handler(_withdraw),
 }
@@ -502,7 +585,7 @@ def _action_check(check: Callable[[Battle, Unit, C], str | None]) -> Check:
 
 
 def _deploy_refusal(b: Battle, c: Deploy) -> str | None:
-    return check_deploy(b, c.unit, c.hex)
+    return check_deploy(b, c.unit, c.hex, c.facing)
 
 
 def _reset_refusal(b: Battle, c: ResetDeployment) -> str | None:
@@ -514,11 +597,19 @@ def _auto_refusal(b: Battle, c: AutoDeploy) -> str | None:
 
 
 def _move_refusal(b: Battle, u: Unit, c: Move) -> str | None:
-    return _why(check_move(b, u, c.hex, False))
+    return _why(check_move(b, u, c.hex, False, reverse=c.reverse, facing_name=c.facing))
 
 
 def _sprint_refusal(b: Battle, u: Unit, c: Sprint) -> str | None:
-    return _why(check_move(b, u, c.hex, True))
+    return _why(check_move(b, u, c.hex, True, facing_name=c.facing))
+
+
+def _pivot_refusal(b: Battle, u: Unit, c: Pivot) -> str | None:
+    return facing.check_pivot(b, u, c.facing)
+
+
+def _turn_refusal(b: Battle, u: Unit, c: Turn) -> str | None:
+    return check_turn(b, u, c.facing)
 
 
 def _fire_refusal(b: Battle, u: Unit, c: FireGroup) -> str | None:
@@ -550,7 +641,7 @@ def _vent_refusal(b: Battle, u: Unit, c: Vent) -> str | None:
 
 
 def _use_refusal(b: Battle, u: Unit, c: UseEquipment) -> str | None:
-    return check_equipment(b, u, c.equipment, c.target, c.hex)
+    return check_equipment(b, u, c.equipment, c.target, c.hex, c.facing)
 
 
 def _end_refusal(b: Battle, u: Unit, c: EndActivation) -> str | None:
@@ -577,6 +668,8 @@ CHECKS: Checks = {
     Overwatch: _action_check(_overwatch_refusal),
     Vent: _action_check(_vent_refusal),
     UseEquipment: _action_check(_use_refusal),
+    Pivot: _action_check(_pivot_refusal),
+    Turn: _action_check(_turn_refusal),
     EndActivation: _action_check(_end_refusal),
     Withdraw: _action_check(_withdraw_refusal),
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from ..core import Command
+from ..core import Command, flag_field
 from ..hexgrid import Hex
 
 
@@ -19,6 +19,7 @@ class Deploy(Command):
     verb = "deploy"
     unit: str
     hex: Hex
+    facing: str = flag_field("facing")  # O4.1: E, NE, NW, W, SW or SE (default: the side's)
 
 
 @frozen
@@ -42,12 +43,15 @@ class StartBattle(Command):
 class Move(Command):
     verb = "move"
     hex: Hex
+    facing: str = flag_field("facing")  # O4.2: the facing it ends with (default: the last step's)
+    reverse: bool = flag_field("reverse", False)  # O4.3: every step backwards, facing kept
 
 
 @frozen
 class Sprint(Command):
     verb = "sprint"
     hex: Hex
+    facing: str = flag_field("facing")  # O4.2
 
 
 @frozen
@@ -106,6 +110,23 @@ class UseEquipment(Command):
     equipment: str
     target: str | None = None
     hex: Hex | None = None
+    facing: str = flag_field("facing")  # O4.4: a jump lands with any facing (default: kept)
+
+
+@frozen
+class Pivot(Command):
+    """O4.5: the free pivot, one hexside, once per activation (optional module O4)."""
+
+    verb = "pivot"
+    facing: str
+
+
+@frozen
+class Turn(Command):
+    """O4.6: turn to any facing for 1 AP (optional module O4)."""
+
+    verb = "turn"
+    facing: str
 
 
 @frozen
@@ -134,6 +155,8 @@ BATTLE_COMMANDS: tuple[type[Command], ...] = (
     Overwatch,
     Vent,
     UseEquipment,
+    Pivot,
+    Turn,
     EndActivation,
     Withdraw,
 )

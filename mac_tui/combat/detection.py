@@ -365,7 +365,7 @@ def pullback(battle: Battle, unit: Unit, target: Hex) -> bool:
         after = min(distance(target, h) for h in known)
         return after > before
     col_now, col_then = to_offset(unit.pos)[0], to_offset(target)[0]
-    if unit.side == "player":
+    if unit.side in ("player", "ally"):  # O10.4: the allies deploy on the player's edge
         return col_then < col_now
     return col_then > col_now
 

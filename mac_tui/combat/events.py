@@ -14,6 +14,15 @@ from ..hexgrid import Hex
 from ..stored import optional_field
 from .state import Battle
 
+#: The facings' names, in `hexgrid.DIRECTIONS` order (O4, `combat.facing`).
+FACING_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
+
+
+def _facing_words(facing: int | None) -> str:
+    """`, facing NE` (O4), or nothing with O4 off."""
+    return "" if facing is None else f", facing {FACING_NAMES[facing % 6]}"
+
+
 #: A battle after an action, with the events that explain it.
 BattleChange = tuple[Battle, list[Event]]
 
@@ -22,11 +31,12 @@ BattleChange = tuple[Battle, list[Event]]
 class Deployed(Event):
     unit: str
     hex: Hex | None
+    facing: int | None = optional_field(None)  # O4.1: the facing it is placed with
 
     def describe(self) -> str:
         if self.hex is None:
             return f"{self.unit} is taken off the map"
-        return f"{self.unit} deploys at {self.hex.q},{self.hex.r}"
+        return f"{self.unit} deploys at {self.hex.q},{self.hex.r}{_facing_words(self.facing)}"
 
 
 @frozen
@@ -41,8 +51,13 @@ class BattleStarted(Event):
 class RoundStarted(Event):
     round: int
     order: tuple[str, ...]
+    # O10.8: each frame's side, in `order`'s order (with O10 on only)
+    sides: tuple[str, ...] = optional_field(())
 
     def describe(self) -> str:
+        if self.sides:
+            shown = " ".join(f"{u}({s})" for u, s in zip(self.order, self.sides, strict=True))
+            return f"Round {self.round} · initiative {shown}"
         return f"Round {self.round} · initiative {' '.join(self.order)}"
 
 
@@ -63,14 +78,18 @@ class Moved(Event):
     path: tuple[Hex, ...]
     energy: int
     pullback: bool
+    facing: int | None = optional_field(None)  # O4.2-O4.4: the facing it ends with
+    reverse: bool = optional_field(False)  # O4.3: a reverse Move
 
     def describe(self) -> str:
         end = self.path[-1]
         how = {"move": "moves", "sprint": "sprints", "jump": "jumps"}.get(self.mode, self.mode)
+        if self.reverse:
+            how = "backs up"
         back = ", pulling back" if self.pullback else ""
         return (
-            f"{self.unit} {how} {len(self.path) - 1} hex(es) to {end.q},{end.r} "
-            f"({self.energy} energy{back})"
+            f"{self.unit} {how} {len(self.path) - 1} hex(es) to {end.q},{end.r}"
+            f"{_facing_words(self.facing)} ({self.energy} energy{back})"
         )
 
 

@@ -25,6 +25,8 @@ from ..catalog.records import FacingFile
 from ..core import Event
 from ..hexgrid import DIRECTIONS, Arc, Hex, arc
 from ..memo import ByIdentity
+from . import stats
+from .events import FACING_NAMES
 from .state import Battle, Side, Unit, WeaponState
 
 __all__ = [
@@ -49,7 +51,7 @@ __all__ = [
 #: The module's id in a ruleset.
 O4: Final = "O4"
 #: The names of the six facings, in `hexgrid.DIRECTIONS` order (G1).
-DIRECTION_NAMES: Final[tuple[str, ...]] = ("E", "NE", "NW", "W", "SW", "SE")
+DIRECTION_NAMES: Final[tuple[str, ...]] = FACING_NAMES
 _ARC_WORDS: Final[dict[str, str]] = {
     "front": "front",
     "left": "left side",
@@ -122,6 +124,89 @@ def reverse_directions(facing: int) -> tuple[int, ...]:
 def pivot_facings(facing: int) -> tuple[int, ...]:
     """O4.5: the facings the free pivot reaches (one hexside either way)."""
     return spread(facing, data().pivot.hexsides)[1:]
+
+
+# ---- the checks of the O4 commands and options ----------------------------------------------
+#: Why an O4 option or command is refused with the module off.
+OFF: Final = "facing is optional module O4's (Facing and arcs), off in this battle"
+
+
+def named(name: str) -> int | str:
+    """The facing a command names, or why the name is no facing."""
+    d = direction(name)
+    if d is None:
+        return f"no facing {name!r} (choose from {', '.join(DIRECTION_NAMES)})"
+    return d
+
+
+def move_refusal(battle: Battle, unit: Unit, sprint: bool, reverse: bool) -> str | None:
+    """O4.3: why a reverse Move cannot be declared at all (O4 off, a Sprint), or None."""
+    if not reverse:
+        return None
+    if not on(battle) or unit.facing is None:
+        return OFF
+    if sprint:
+        return "only a Move can be made in reverse, not a Sprint (O4.3)"
+    return None
+
+
+def end_facing(
+    battle: Battle, unit: Unit, steps: tuple[Hex, ...], reverse: bool, name: str
+) -> int | str | None:
+    """O4.2/O4.3: the facing a frame ends a Move or Sprint along `steps` with (None with O4
+    off), or why the facing `name`d in the command cannot be taken."""
+    if not on(battle) or unit.facing is None:
+        return OFF if name else None
+    if reverse:  # O4.3: the facing is unchanged
+        if name and named(name) != unit.facing:
+            return f"a reverse Move keeps the facing ({facing_name(unit.facing)}, O4.3)"
+        return unit.facing
+    options = move_facings(steps)
+    if not name:
+        return options[0]
+    d = named(name)
+    if isinstance(d, str):
+        return d
+    if d not in options:
+        words = ", ".join(facing_name(o) for o in options)
+        return f"after this move {unit.label} may face {words} (O4.2), not {facing_name(d)}"
+    return d
+
+
+def check_pivot(battle: Battle, unit: Unit, name: str) -> str | None:
+    """O4.5: once per activation, one hexside, 0 AP and 0 energy."""
+    if not on(battle) or unit.facing is None:
+        return OFF
+    d = named(name)
+    if isinstance(d, str):
+        return d
+    if unit.pivoted:
+        return f"{unit.label} has pivoted already this activation (once per activation, O4.5)"
+    options = pivot_facings(unit.facing)
+    if d not in options:
+        words = " or ".join(facing_name(o) for o in options)
+        return f"a pivot turns one hexside: from {facing_name(unit.facing)} to {words} (O4.5)"
+    return None
+
+
+def check_turn(battle: Battle, unit: Unit, name: str, ap: int, energy_left: int) -> str | None:
+    """O4.6: any facing for 1 AP (0 energy); a frame whose legs are destroyed cannot turn in
+    place (ruling O4b)."""
+    if not on(battle) or unit.facing is None:
+        return OFF
+    d = named(name)
+    if isinstance(d, str):
+        return d
+    t = data().turn
+    if ap < t.ap:
+        return f"turning needs {t.ap} AP, {ap} left"
+    if energy_left < t.energy:
+        return f"turning needs {t.energy} energy, {energy_left} left"
+    if not stats.can_move(unit):
+        return "the legs are destroyed: this frame cannot turn in place (ruling O4b)"
+    if d == unit.facing:
+        return f"{unit.label} already faces {facing_name(d)}"
+    return None
 
 
 # ---- O4.7, O4.8 arcs ---------------------------------------------------------------------------

@@ -24,8 +24,9 @@ from .events import (
     GroupFired,
     WeaponSkipped,
 )
-from .state import Battle, Unit, WeaponState, other_side
+from .state import Battle, Unit, WeaponState
 from .stats import ap_costs
+from .third_parties import note_damage
 
 #: Why a weapon out of range of its target does not fire.
 OUT_OF_RANGE = "out of range"
@@ -151,7 +152,9 @@ def _check_fire(
         target = battle.unit(target_id)
     except KeyError:
         return f"no frame {target_id!r}"
-    if target.side == unit.side:
+    if not battle.may_attack(unit.side, target.side):
+        if unit.side == "neutral":  # O10.5
+            return "the neutrals fire only at the side they hold the grudge against"
         return f"{target.label} is on your side"
     if not target.active or target.pos is None:
         return f"{target.label} is out of the fight"
@@ -204,10 +207,13 @@ def fire(
             shooter, weapons=tuple(weapons), energy_used=shooter.energy_used + w.energy
         )
         battle = battle.with_unit(shooter)
+        before = battle.unit(target_id)
         battle, result = resolve_attack(
             battle, unit_id, target_id, index, dice, called_location=location, overwatch=overwatch
         )
         events.append(Attacked(result=result))
+        battle, grudge = note_damage(battle, shooter, before)  # O10.5
+        events.extend(grudge)
     events.insert(
         0,
         GroupFired(
@@ -242,7 +248,7 @@ def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
     order = {uid: i for i, uid in enumerate(battle.order)}
     best: tuple[int, int, int] | None = None
     chosen: Unit | None = None
-    for enemy in battle.living(other_side(unit.side)):
+    for enemy in battle.foes(unit.side):
         if enemy.pos is None or not detection.detects(battle, unit, enemy):
             continue  # O8.6: R4's nearest *detected* enemy
         if not any(

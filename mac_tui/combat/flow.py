@@ -20,15 +20,22 @@ from .events import (
     StressChanged,
 )
 from .firing import resolve_overwatch
-from .state import SIDES, Battle, Result, Side, Unit, other_side
+from .state import SIDES, Battle, Result, Side, Unit
 from .structures import environment
+from .third_parties import leave, segment_rank, third_sides
 
 
 def initiative(battle: Battle) -> tuple[str, ...]:
-    """§1 phase 2: Speed descending, then Piloting descending; then the battle's unit order."""
+    """§1 phase 2: Speed descending, then Piloting descending; with O10 the side's segment
+    (O10.3: player, ally, neutral, enemy); then the battle's unit order."""
     ranked = sorted(
         ((i, u) for i, u in enumerate(battle.units) if u.active),
-        key=lambda p: (-stats.chassis_of(p[1]).speed, -p[1].pilot.piloting, p[0]),
+        key=lambda p: (
+            -stats.chassis_of(p[1]).speed,
+            -p[1].pilot.piloting,
+            segment_rank(battle, p[1].side),
+            p[0],
+        ),
     )
     return tuple(u.id for _, u in ranked)
 
@@ -77,6 +84,8 @@ def stalemate(battle: Battle) -> Stalemate | None:
     for unit in field:
         nearest = _nearest_in_sight(battle, unit)
         reach = stats.longest_range(unit)
+        if nearest is None and battle.rule("O10"):
+            continue  # O10: a neutral nobody holds a grudge against fights no one
         if nearest is None or nearest <= reach:
             return None
         frames.append((unit.id, reach, nearest))
@@ -95,7 +104,7 @@ def _nearest_in_sight(battle: Battle, unit: Unit) -> int | None:
         if elevation.ground_blocked(battle, unit.pos, e.pos)
         else distance(unit.pos, e.pos)
         for e in battle.units
-        if e.side != unit.side and e.pos is not None and e.active
+        if battle.hostile(unit.side, e.side) and e.pos is not None and e.active
     ]
     return min(ds) if ds else None
 
@@ -115,7 +124,8 @@ def start_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
     battle = attrs.evolve(battle, units=units, round=battle.round + 1)
     order = initiative(battle)
     battle = attrs.evolve(battle, order=order, turn=0)
-    events: list[Event] = [RoundStarted(round=battle.round, order=order)]
+    sides = tuple(battle.unit(uid).side for uid in order) if battle.rule("O10") else ()
+    events: list[Event] = [RoundStarted(round=battle.round, order=order, sides=sides)]
     if detection.on(battle):  # O8.2 (a), set at the phase-1 refresh
         battle, hot = detection.refresh_radiating(battle)
         events.extend(hot)
@@ -142,6 +152,8 @@ def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
     if unit.moved_hexes or unit.kicked:
         unit = attrs.evolve(unit, moved_hexes=0, kicked=False)
     unit = stun.activation_started(unit)
+    if unit.pivoted:  # O4.5: the free pivot, once per activation
+        unit = attrs.evolve(unit, pivoted=False)
     if unit is not battle.active_unit:
         battle = battle.with_unit(unit)
     if detection.on(battle):  # O8.5 muzzle flash forgotten, O8.8 bumps end
@@ -232,6 +244,12 @@ def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle
             result: Result = "victory" if side == "enemy" else "withdrawal"
             battle, more = _end(battle, result, f"the {side} side withdrew ({rule})")
             return battle, events + more
+    for side in third_sides(battle):  # O10.6: a third party leaves, the battle goes on
+        info = battle.side_info(side)
+        if info.ai and battle.living(side) and withdrawal_tripped(battle, side):
+            events.append(SideWithdrew(side=side, rule=info.withdrawal))
+            battle, more = leave(battle, side, info.withdrawal)
+            events.extend(more)
     if battle.round >= catalog().combat.rounds.round_limit:
         battle, more = _end(battle, "withdrawal", "the round limit was reached")
         return battle, events + more
@@ -329,12 +347,7 @@ def nearest_enemy_distance_from(battle: Battle, side: Side, pos: Hex | None) -> 
     a position or an enemy): where a frame of `side` would stand, without building it."""
     if pos is None:
         return None
-    enemy = other_side(side)
-    ds = [
-        distance(pos, e.pos)
-        for e in battle.units
-        if e.side == enemy and e.pos is not None and e.active
-    ]
+    ds = [distance(pos, e.pos) for e in battle.foes(side) if e.pos is not None]
     return min(ds) if ds else None
 
 

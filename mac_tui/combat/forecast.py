@@ -34,6 +34,7 @@ import attrs
 from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, catalog
+from . import facing
 from .attack import MISSILE, hit_chance
 from .firing import check_fire, plan_fire
 from .outcomes import RoundEnd, Shot, Step, clear_cache, walk
@@ -178,6 +179,7 @@ def shot_steps(
                 called=-1 if called is None else LOC_INDEX[called],
                 sensitive=used,
                 chances=tuple(table) if used else (table[0],),
+                table=facing.attack_arc(battle, attacker, target) or "",  # O4.9
             )
         )
         chances.append(

@@ -3,7 +3,8 @@ keys, the property tests): each candidate is checked by the same `check_*` the h
 
 Moves list every reachable hex; fire every group at every enemy (called shots at every location
 unless `called_shots` is False); equipment every target or landing hex; deployment every free
-hex of the zone for every frame.
+hex of the zone for every frame. With O4 on, a move, sprint or jump is listed once with its
+default facing and once for each other facing it may name; reverse Moves, pivots and turns too.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..core import Command
 from ..hexgrid import within
 from ..model import GameState
-from . import stats
+from . import facing, stats
 from .actions import (
     auto_positions,
     check_brace,
     check_deploy,
     check_equipment,
     check_start,
+    check_turn,
     check_vent,
 )
 from .commands import (
@@ -32,9 +34,11 @@ from .commands import (
     Kick,
     Move,
     Overwatch,
+    Pivot,
     ResetDeployment,
     Sprint,
     StartBattle,
+    Turn,
     UseEquipment,
     Vent,
     Withdraw,
@@ -42,7 +46,6 @@ from .commands import (
 from .firing import check_fire, check_overwatch
 from .kicks import kick_targets
 from .movement import move_checker, reach
-from .state import other_side
 from .structures import check_fire_structure, targetable
 
 
@@ -65,6 +68,10 @@ def legal_commands(
             for h in battle.map.deployment_hexes("player"):
                 if check_deploy(battle, frame.id, h) is None and frame.pos != h:
                     out.append(Deploy(frame.id, h))
+            if frame.pos is not None and frame.facing is not None and facing.on(battle):
+                for name in facing.DIRECTION_NAMES:  # O4.1: turned where it stands
+                    if check_deploy(battle, frame.id, frame.pos, name) is None:
+                        out.append(Deploy(frame.id, frame.pos, name))
         if any(u.pos is not None for u in battle.side_units("player")):
             out.append(ResetDeployment())
         if auto_positions(battle):
@@ -76,15 +83,27 @@ def legal_commands(
     if unit is None:
         return []
     cmds: list[Command] = []
-    for sprint in (False, True):
-        if not wanted(Sprint if sprint else Move):
+    o4 = facing.on(battle) and unit.facing is not None
+    for sprint, reverse in ((False, False), (False, True), (True, False)):
+        if not wanted(Sprint if sprint else Move) or (reverse and not o4):
             continue
-        reached = reach(battle, unit, sprint) if stats.can_move(unit) else {}
-        check = move_checker(battle, unit, sprint, reached)
+        reached = reach(battle, unit, sprint, reverse) if stats.can_move(unit) else {}
+        check = move_checker(battle, unit, sprint, reached, reverse=reverse)
         for h in sorted(reached, key=lambda x: (x.r, x.q)):
-            if h != unit.pos and not isinstance(check(h), str):
-                cmds.append(Sprint(h) if sprint else Move(h))
-    enemies = battle.living(other_side(unit.side))
+            if h == unit.pos:
+                continue
+            plan = check(h)
+            if isinstance(plan, str):
+                continue
+            if reverse:
+                cmds.append(Move(h, reverse=True))
+                continue
+            cmds.append(Sprint(h) if sprint else Move(h))
+            if o4:  # O4.2: the other facings it may end with
+                for d in facing.move_facings(plan.path)[1:]:
+                    name = facing.facing_name(d)
+                    cmds.append(Sprint(h, name) if sprint else Move(h, name))
+    enemies = [u for u in battle.units if u.active and battle.may_attack(unit.side, u.side)]
     for group in stats.groups(unit):
         for enemy in enemies:
             if wanted(FireGroup) and not isinstance(
@@ -122,6 +141,9 @@ def legal_commands(
             for h in within(unit.pos, eq.value):
                 if check_equipment(battle, unit, item, None, h) is None:
                     cmds.append(UseEquipment(item, None, h))
+                    for d in range(6) if o4 else ():  # O4.4: any facing
+                        if d != unit.facing:
+                            cmds.append(UseEquipment(item, None, h, facing.facing_name(d)))
         elif eq.effect == "ecm":
             if check_equipment(battle, unit, item, None, None) is None:
                 cmds.append(UseEquipment(item))
@@ -129,6 +151,12 @@ def legal_commands(
             for other in battle.units:
                 if check_equipment(battle, unit, item, other.id, None) is None:
                     cmds.append(UseEquipment(item, other.id))
+    if o4 and unit.facing is not None:  # O4.5, O4.6
+        for name in facing.DIRECTION_NAMES:
+            if wanted(Pivot) and facing.check_pivot(battle, unit, name) is None:
+                cmds.append(Pivot(name))
+            if wanted(Turn) and check_turn(battle, unit, name) is None:
+                cmds.append(Turn(name))
     cmds.append(EndActivation())
     if unit.side == "player":
         cmds.append(Withdraw())

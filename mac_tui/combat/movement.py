@@ -1,7 +1,8 @@
 """Moving (§6.4, R2, R3): where a frame can go with one Move or Sprint, and what it costs.
 
 `check_move` returns the reason a move is illegal, or its plan, without touching the state; the
-handler (`actions.py`), `legal.py`, the previews and the AI all go through it.
+handler (`actions.py`), `legal.py`, the previews and the AI all go through it. With optional
+module O4 a move ends with a facing (O4.2) and a Move may be a reverse Move (O4.3).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..hexgrid import Hex, path, reachable, reachable_steps
-from . import detection, elevation, moving_fire, stats
+from . import detection, elevation, facing, moving_fire, stats
 from .detection import Bumped
 from .events import (
     BattleChange,
@@ -30,10 +31,14 @@ class MovePlan:
     path: tuple[Hex, ...]
     energy: int
     pullback: bool
+    facing: int | None = None  # O4.2/O4.3: the facing the frame ends with (None with O4 off)
 
 
-def reach(battle: Battle, unit: Unit, sprint: bool = False) -> dict[Hex, tuple[int, Hex | None]]:
-    """§6.4: hexes reachable by one Move (or Sprint), paying terrain costs on entry (R2)."""
+def reach(
+    battle: Battle, unit: Unit, sprint: bool = False, reverse: bool = False
+) -> dict[Hex, tuple[int, Hex | None]]:
+    """§6.4: hexes reachable by one Move (or Sprint), paying terrain costs on entry (R2). A
+    reverse Move (O4.3) steps only backwards of the frame's facing."""
     fog = detection.on(battle)
     if unit.pos is None:
         return {}
@@ -52,14 +57,22 @@ def reach(battle: Battle, unit: Unit, sprint: bool = False) -> dict[Hex, tuple[i
         return terrain[bmap.terrain_at(h)].move_cost
 
     budget = stats.hex_movement(unit, sprint)
-    if elevation.on(battle):  # O2.3: a climb costs more, a step too high or deep is barred
+    levels = elevation.on(battle)
+    back = (
+        frozenset(facing.reverse_directions(unit.facing))
+        if reverse and unit.facing is not None
+        else None
+    )
+    if levels or back is not None:  # O2.3: a climb costs more, a step too high or deep is barred
 
-        def climb(start: Hex, end: Hex) -> int | None:
+        def step(start: Hex, end: Hex) -> int | None:
+            if back is not None and facing.step_direction(start, end) not in back:
+                return None  # O4.3: a reverse Move steps backwards only
             flat = cost(end)
-            extra = None if flat is None else elevation.step_cost(battle, start, end)
+            extra = 0 if flat is None or not levels else elevation.step_cost(battle, start, end)
             return None if flat is None or extra is None else flat + extra
 
-        return reachable_steps(unit.pos, budget, climb)
+        return reachable_steps(unit.pos, budget, step)
     return reachable(unit.pos, budget, cost)
 
 
@@ -69,10 +82,14 @@ def check_move(
     target: Hex,
     sprint: bool,
     reached: dict[Hex, tuple[int, Hex | None]] | None = None,
+    *,
+    reverse: bool = False,
+    facing_name: str = "",
 ) -> MovePlan | str:
     """Why a Move/Sprint to `target` is illegal, or its plan. `reached` may carry a precomputed
-    `reach(battle, unit, sprint)` when many targets are checked."""
-    return move_checker(battle, unit, sprint, reached)(target)
+    `reach(battle, unit, sprint, reverse)` when many targets are checked. O4: `reverse` for a
+    reverse Move (O4.3), `facing_name` the facing named in the command (O4.2)."""
+    return move_checker(battle, unit, sprint, reached, reverse=reverse)(target, facing_name)
 
 
 def move_checker(
@@ -80,16 +97,22 @@ def move_checker(
     unit: Unit,
     sprint: bool,
     reached: dict[Hex, tuple[int, Hex | None]] | None = None,
-) -> Callable[[Hex], MovePlan | str]:
-    """`check_move` of one frame for any number of target hexes: what does not depend on the
-    target (AP, legs, energy, the nearest enemy now) is worked out once, the checks run in
-    the same order and give the same answers (`legal_commands` asks it for every hex)."""
+    *,
+    reverse: bool = False,
+) -> Callable[..., MovePlan | str]:
+    """`check_move` of one frame for any number of target hexes (and named facings): what does
+    not depend on the target (AP, legs, energy, the nearest enemy now) is worked out once, the
+    checks run in the same order and give the same answers (`legal_commands` asks it for every
+    hex)."""
     ap_cost = ap_costs().sprint if sprint else ap_costs().move
-    if unit.ap < ap_cost:
-        reason = f"needs {ap_cost} AP, {unit.ap} left"
-        return lambda target: reason
-    if not stats.can_move(unit):
-        return lambda target: "the legs are destroyed: this frame cannot move"
+    refusal = facing.move_refusal(battle, unit, sprint, reverse)
+    if refusal is None and unit.ap < ap_cost:
+        refusal = f"needs {ap_cost} AP, {unit.ap} left"
+    if refusal is None and not stats.can_move(unit):
+        refusal = "the legs are destroyed: this frame cannot move"
+    if refusal is not None:
+        reason = refusal
+        return lambda target, facing_name="": reason
     bmap = battle.map
     fog = detection.on(battle)  # O8.8, O8.9: planned on the side's view
     known = detection.known_occupied(battle, unit.side) if fog else frozenset()
@@ -99,7 +122,7 @@ def move_checker(
     left = stats.energy_left(unit)
     seen = reached
 
-    def check(target: Hex) -> MovePlan | str:
+    def check(target: Hex, facing_name: str = "") -> MovePlan | str:
         nonlocal seen
         if unit.pos == target:
             return "the frame is already there"
@@ -111,9 +134,9 @@ def move_checker(
         if barrier is not None:
             return barrier
         if seen is None:
-            seen = reach(battle, unit, sprint)
+            seen = reach(battle, unit, sprint, reverse)
         if target not in seen:
-            kind = "sprint" if sprint else "move"
+            kind = "sprint" if sprint else "reverse move" if reverse else "move"
             return f"hex {target.q},{target.r} is out of {kind} range"
         assert unit.pos is not None
         if fog:
@@ -124,13 +147,25 @@ def move_checker(
         energy = energy_back if pullback else energy_plain
         if left < energy:
             return f"needs {energy} energy, {left} left"
-        return MovePlan(path=path(seen, target), energy=energy, pullback=pullback)
+        steps = path(seen, target)
+        ends = facing.end_facing(battle, unit, steps, reverse, facing_name)
+        if isinstance(ends, str):
+            return ends
+        return MovePlan(path=steps, energy=energy, pullback=pullback, facing=ends)
 
     return check
 
 
-def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChange | str:
-    plan = check_move(battle, unit, target, sprint)
+def do_move(
+    battle: Battle,
+    unit: Unit,
+    target: Hex,
+    sprint: bool,
+    *,
+    reverse: bool = False,
+    facing_name: str = "",
+) -> BattleChange | str:
+    plan = check_move(battle, unit, target, sprint, reverse=reverse, facing_name=facing_name)
     if isinstance(plan, str):
         return plan
     walked, enemy = (
@@ -141,11 +176,16 @@ def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChan
             None,
         )
     )
+    ends = plan.facing
+    if ends is not None and walked != plan.path and not reverse:
+        # O8.8 with O4.2: stopped short, the frame faces its last step taken (if any)
+        ends = facing.step_direction(walked[-2], walked[-1]) if len(walked) > 1 else unit.facing
     moved = attrs.evolve(
         unit,
         pos=walked[-1],
         ap=unit.ap - (ap_costs().sprint if sprint else ap_costs().move),
         energy_used=unit.energy_used + plan.energy,
+        facing=unit.facing if ends is None else ends,
     )
     moved = moving_fire.count_move(battle, moved, len(plan.path) - 1)  # O5.1
     event = Moved(
@@ -154,6 +194,8 @@ def do_move(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> BattleChan
         path=walked,
         energy=plan.energy,
         pullback=plan.pullback,
+        facing=ends,
+        reverse=reverse,
     )
     if enemy is None:
         return battle.with_unit(moved), [event]

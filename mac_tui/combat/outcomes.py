@@ -54,6 +54,7 @@ from attrs import frozen
 
 from ..catalog import LOCATION_ORDER
 from . import branches as br
+from . import facing
 from .attack import hit_location_weights
 from .state import LOC_INDEX, Unit, WeaponState
 
@@ -91,6 +92,19 @@ class Shot(NamedTuple):
     called: int  # location index; -1 for the §4.1 roll
     sensitive: tuple[int, ...]
     chances: tuple[int, ...]
+    table: str = ""  # O4.9: the arc whose hit table the §4.1 roll uses ("": the core table)
+
+
+def _weights(table: str) -> tuple[tuple[str, int], ...]:
+    """§4.1's weights, or (O4.9) those of the arc a shot comes from."""
+    return facing.hit_weights(table) if table else hit_location_weights()
+
+
+def _located(table: str) -> tuple[tuple[int, float], ...]:
+    """(location index, probability) of the §4.1 roll with `table`'s weights."""
+    weights = _weights(table)
+    total = sum(w for _, w in weights)
+    return tuple((LOC_INDEX[loc], w / total) for loc, w in weights if w > 0)
 
 
 class RoundEnd(NamedTuple):
@@ -339,9 +353,7 @@ def _contexts(steps: tuple[Step, ...], full: bool) -> list[int]:
 
 
 def _walk(start: int, steps: tuple[Step, ...], full: bool) -> Summary:
-    weights = hit_location_weights()
-    total = sum(w for _, w in weights)
-    located = tuple((LOC_INDEX[loc], w / total) for loc, w in weights if w > 0)
+    located = {"": _located("")}
     contexts = _contexts(steps, full)
     last = max((i for i, st in enumerate(steps) if isinstance(st, Shot)), default=-1)
     chains = br.chains()
@@ -363,7 +375,12 @@ def _walk(start: int, steps: tuple[Step, ...], full: bool) -> Summary:
             continue
         final = n == last
         amount = step.damage
-        targets = ((step.called, 1.0),) if step.called >= 0 else located
+        if step.called >= 0:
+            targets: tuple[tuple[int, float], ...] = ((step.called, 1.0),)
+        else:
+            targets = located.get(step.table) or located.setdefault(
+                step.table, _located(step.table)
+            )
         cid = contexts[n]
         for (sid0, dmg), p in dist.items():
             sid = _canon(sid0, cid)
@@ -463,10 +480,13 @@ def _sample(start: int, steps: tuple[Step, ...], n: int) -> Summary:
     always gets the same answer; ``residual`` is then a 99.99% bound on the error of every
     probability (four standard errors of the least certain, at least 10/n)."""
     rng = random.Random(0x5EED)
-    weights = hit_location_weights()
-    located = [LOC_INDEX[loc] for loc, w in weights if w > 0]
-    cumulative = list(itertools.accumulate(w for _, w in weights if w > 0))
-    total = cumulative[-1]
+    tables: dict[str, tuple[list[int], list[int]]] = {}
+    for table in {step.table for step in steps if isinstance(step, Shot)} | {""}:
+        weights = _weights(table)  # O4.9: each arc's table
+        tables[table] = (
+            [LOC_INDEX[loc] for loc, w in weights if w > 0],
+            list(itertools.accumulate(w for _, w in weights if w > 0)),
+        )
     chains = br.chains()
     head_i, ct_i = LOC_INDEX["head"], LOC_INDEX["center_torso"]
     counts = {"head": 0, "ct": 0, "frame": 0, "pilot": 0}
@@ -492,7 +512,8 @@ def _sample(start: int, steps: tuple[Step, ...], n: int) -> Summary:
             if step.called >= 0:
                 loc = step.called
             else:
-                loc = located[bisect.bisect_right(cumulative, rng.random() * total)]
+                located, cumulative = tables[step.table]
+                loc = located[bisect.bisect_right(cumulative, rng.random() * cumulative[-1])]
             chain = chains.chain[loc]
             pids = tuple(s[br.PARTS + i] for i in chain)
             outcomes = br.cascade(s[0], s[1], s[2], s[3], loc, step.damage, pids)

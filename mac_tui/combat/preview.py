@@ -23,13 +23,13 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..catalog.records import Weapon
-from ..hexgrid import Hex, distance
+from ..hexgrid import Hex, arc, distance
 from . import attack, elevation, stats
 from .attack import MISSILE, HitChance, hit_chance, intervening
 from .firing import check_fire, plan_fire
 from .kicks import KICK, KickPlan, check_kick, kick_chance, kick_damage
 from .movement import check_move, reach
-from .state import Battle, Unit, other_side
+from .state import Battle, Unit
 
 __all__ = [
     "FirePreview",
@@ -301,11 +301,15 @@ def fire_expected(
 
 
 def targets(battle: Battle, unit: Unit) -> tuple[Unit, ...]:
-    """The living enemies on the map, nearest first (ties, and a frame not yet placed, by id)."""
+    """The living frames `unit` may attack on the map (its enemies; with O10 a neutral too,
+    `Battle.may_attack`), nearest first (ties, and a frame not yet placed, by id)."""
     enemies = [
         e
-        for e in battle.living(other_side(unit.side))
-        if e.pos is not None and battle.map.contains(e.pos)
+        for e in battle.units
+        if e.active
+        and battle.may_attack(unit.side, e.side)
+        and e.pos is not None
+        and battle.map.contains(e.pos)
     ]
     here = unit.pos
 
@@ -331,6 +335,8 @@ class MovePreview:
     refusal: str | None
     overload_after: int = 0
     warning: str | None = None  # `stress_outlook` of the move's energy
+    facing: int | None = None  # O4.2/O4.3: the facing it ends with (None with O4 off)
+    reverse: bool = False  # O4.3
 
     @property
     def hexes(self) -> int:
@@ -349,13 +355,17 @@ def move_preview(
     hex: Hex,
     sprint: bool,
     reached: dict[Hex, tuple[int, Hex | None]] | None = None,
+    *,
+    reverse: bool = False,
+    facing_name: str = "",
 ) -> MovePreview:
-    """What `check_move` says about moving `unit` to `hex` (`reached` as in `check_move`)."""
-    plan = check_move(battle, unit, hex, sprint, reached)
+    """What `check_move` says about moving `unit` to `hex` (`reached` as in `check_move`; O4:
+    a `reverse` Move, the facing named)."""
+    plan = check_move(battle, unit, hex, sprint, reached, reverse=reverse, facing_name=facing_name)
     left = stats.energy_left(unit)
     ap_cost = move_ap_cost(sprint)
     if isinstance(plan, str):
-        return MovePreview(hex, sprint, (), 0, ap_cost, left, False, plan)
+        return MovePreview(hex, sprint, (), 0, ap_cost, left, False, plan, reverse=reverse)
     return MovePreview(
         hex=hex,
         sprint=sprint,
@@ -366,19 +376,33 @@ def move_preview(
         pullback=plan.pullback,
         refusal=None,
         overload_after=overload_after(unit, plan.energy),
+        facing=plan.facing,
+        reverse=reverse,
         warning=stress_outlook(unit, plan.energy),
     )
 
 
-def reach_hexes(battle: Battle, unit: Unit, sprint: bool) -> frozenset[Hex]:
-    """Every hex a Move (or Sprint) could legally end on now (empty when it cannot move)."""
+def reach_hexes(battle: Battle, unit: Unit, sprint: bool, reverse: bool = False) -> frozenset[Hex]:
+    """Every hex a Move (or Sprint, or O4.3 reverse Move) could legally end on now (empty when
+    it cannot move)."""
     if unit.pos is None or not stats.can_move(unit) or unit.ap < move_ap_cost(sprint):
         return frozenset()
-    reached = reach(battle, unit, sprint)
+    reached = reach(battle, unit, sprint, reverse)
     return frozenset(
         h
         for h in reached
-        if h != unit.pos and not isinstance(check_move(battle, unit, h, sprint, reached), str)
+        if h != unit.pos
+        and not isinstance(check_move(battle, unit, h, sprint, reached, reverse=reverse), str)
+    )
+
+
+def arcs_at(battle: Battle, unit: Unit, at: Hex, facing_: int) -> tuple[tuple[Unit, str], ...]:
+    """O4.7: each enemy of `unit` on the map and the arc of `unit` (standing at `at`, facing
+    `facing_`) it would be in: where its shots would land (the end-of-move preview)."""
+    return tuple(
+        (e, arc(at, facing_, e.pos))
+        for e in battle.foes(unit.side)
+        if e.pos is not None and e.pos != at
     )
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from ..catalog import catalog
 from ..core import Command
 from ..hexgrid import within
-from . import elevation, stats
-from .actions import check_brace, check_equipment, check_vent, check_withdraw
+from . import elevation, facing, stats
+from .actions import check_brace, check_equipment, check_turn, check_vent, check_withdraw
 from .commands import Brace as BraceOrder
 from .commands import (
     CalledShot,
@@ -22,7 +22,9 @@ from .commands import (
     Kick,
     Move,
     Overwatch,
+    Pivot,
     Sprint,
+    Turn,
     UseEquipment,
     Vent,
     Withdraw,
@@ -34,7 +36,7 @@ from .preview import move_ap_cost, targets
 from .state import Battle, Unit
 from .structures import check_fire_structure, targetable
 
-__all__ = ["order_refusal"]
+__all__ = ["order_refusal", "reverse_refusal"]
 
 
 def order_refusal(battle: Battle | None, kind: type[Command]) -> str | None:
@@ -70,7 +72,37 @@ def order_refusal(battle: Battle | None, kind: type[Command]) -> str | None:
         return check_withdraw(unit)
     if kind is EndActivation:
         return None
+    if kind is Pivot:  # O4.5
+        reasons = [facing.check_pivot(battle, unit, n) for n in facing.DIRECTION_NAMES]
+        return None if None in reasons else _first_facing_reason(reasons)
+    if kind is Turn:  # O4.6
+        reasons = [check_turn(battle, unit, n) for n in facing.DIRECTION_NAMES]
+        return None if None in reasons else _first_facing_reason(reasons)
     return None
+
+
+def _first_facing_reason(reasons: list[str | None]) -> str:
+    """The first reason that is not about the particular facing tried."""
+    said = [r for r in reasons if r is not None]
+    general = [r for r in said if "already faces" not in r and "one hexside" not in r]
+    return (general or said)[0]
+
+
+def reverse_refusal(battle: Battle | None) -> str | None:
+    """O4.3: why the frame acting now can make no reverse Move (None: it can)."""
+    if battle is None or battle.phase != "combat" or battle.active_unit is None:
+        return order_refusal(battle, Move)
+    unit = battle.active_unit
+    why = facing.move_refusal(battle, unit, False, True) or _move(battle, unit, False)
+    if why is not None:
+        return why
+    if any(
+        not isinstance(check_move(battle, unit, h, False, reverse=True), str)
+        for h in reach(battle, unit, False, True)
+        if h != unit.pos
+    ):
+        return None
+    return "no free hex behind it to back into"
 
 
 def _move(battle: Battle, unit: Unit, sprint: bool) -> str | None:

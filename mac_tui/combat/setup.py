@@ -9,10 +9,10 @@ import attrs
 from attrs import frozen
 
 from ..catalog import UNIVERSAL, catalog
-from ..catalog.records import Chassis
+from ..catalog.records import Chassis, StockLoadout
 from ..dice import AI, Dice
 from ..ruleset import Ruleset
-from . import elevation
+from . import elevation, facing
 from .features import generate_features
 from .mapgen import generate_map
 from .state import (
@@ -28,6 +28,7 @@ from .state import (
     WithdrawRule,
 )
 from .stats import armor_split, full_structure, starting_ammo
+from .third_parties import place_neutrals
 
 STANCES: tuple[Stance, ...] = ("aggressive", "balanced", "defensive")
 PRIORITIES: tuple[Priority, ...] = ("focus_fire", "spread_damage", "threat", "opportunity")
@@ -152,8 +153,22 @@ def stock_frame(
     """R18: a frame with one of its chassis' stock loadouts, picked at random (a module's
     loadout only while the module is in `ruleset`, O0.11)."""
     loadout = dice.choice(stream, catalog().drawn_loadouts(chassis.designation, ruleset))
+    stance = dice.choice(stream, STANCES)
+    priority = dice.choice(stream, PRIORITIES)
+    return loadout_spec(chassis.designation, loadout, pilot, label, stance, priority)
+
+
+def loadout_spec(
+    chassis: str,
+    loadout: StockLoadout,
+    pilot: PilotSkills,
+    label: str,
+    stance: Stance = "balanced",
+    priority: Priority = "focus_fire",
+) -> FrameSpec:
+    """A frame of `chassis` with a stock loadout (R18), its pilot, stance and priority."""
     return FrameSpec(
-        chassis=chassis.designation,
+        chassis=chassis,
         pilot=pilot,
         label=label,
         weapons=tuple(
@@ -163,8 +178,8 @@ def stock_frame(
             *((e, None) for e in loadout.equipment),
             *((f.equipment, f.mount) for f in loadout.slots),
         ),
-        stance=dice.choice(stream, STANCES),
-        priority=dice.choice(stream, PRIORITIES),
+        stance=stance,
+        priority=priority,
     )
 
 
@@ -212,27 +227,43 @@ def new_battle(
     player_withdrawal: WithdrawRule = "never",
     enemy_withdrawal: WithdrawRule | None = None,
     ruleset: Ruleset = (),
+    allies: Sequence[FrameSpec] = (),
+    neutrals: Sequence[FrameSpec] = (),
 ) -> Battle:
     """The map (§6.1-§6.2), the frames, and the enemy deployed in its two columns (§6.3). The
     enemy side withdraws by `enemy_withdrawal` (a contract's), else by a rule drawn with the
-    difficulty's weights (D23). The battle is played under `ruleset` (O0.1)."""
+    difficulty's weights (D23). The battle is played under `ruleset` (O0.1). With O10, an
+    allied or neutral lance (O10.1) joins as its own AI side after the enemy's, the neutrals
+    placed in the middle columns from the `map` stream (O10.4; the allies are placed when the
+    player starts the battle)."""
     bmap = generate_map(dice, difficulty, landscape)
     if elevation.O2 in ruleset:  # O2.2: levels from their own stream (O0.6)
         bmap = elevation.with_levels(bmap, dice, landscape)
     units = [build_unit(s, f"P{i}", "player") for i, s in enumerate(player, start=1)]
     units += [build_unit(s, f"E{i}", "enemy") for i, s in enumerate(enemy, start=1)]
+    if "O4" in ruleset:  # O4.1: each side's default facing (no draw)
+        units = [attrs.evolve(u, facing=facing.default_facing(u.side)) for u in units]
     zone = dice.shuffle(AI, bmap.deployment_hexes("enemy"))
     for i, unit in enumerate(units):
         if unit.side == "enemy":
             units[i] = attrs.evolve(unit, pos=zone.pop())
     rule = enemy_withdrawal or draw_withdrawal(dice, AI, difficulty)
-    return Battle(
+    sides = [
+        SideInfo(side="player", ai=player_ai, withdrawal=player_withdrawal),
+        SideInfo(side="enemy", ai=True, withdrawal=rule),
+    ]
+    third = catalog().third_parties if (allies or neutrals) else None
+    if third is not None:  # O10.2, O10.5
+        units += [build_unit(s, f"A{i}", "ally") for i, s in enumerate(allies, start=1)]
+        units += [build_unit(s, f"N{i}", "neutral") for i, s in enumerate(neutrals, start=1)]
+        if allies:
+            sides.append(SideInfo(side="ally", ai=True, withdrawal=third.ally_ai.withdrawal))
+        if neutrals:
+            sides.append(SideInfo(side="neutral", ai=True, withdrawal=third.neutral_ai.withdrawal))
+    battle = Battle(
         map=bmap,
         units=tuple(units),
-        sides=(
-            SideInfo(side="player", ai=player_ai, withdrawal=player_withdrawal),
-            SideInfo(side="enemy", ai=True, withdrawal=rule),
-        ),
+        sides=tuple(sides),
         difficulty=difficulty,
         landscape=landscape,
         ruleset=ruleset,
@@ -243,3 +274,4 @@ def new_battle(
             else ()
         ),
     )
+    return place_neutrals(battle, dice) if neutrals else battle

@@ -21,6 +21,8 @@ from ..model import GameState, initial_state
 from ..ruleset import Ruleset, parse_ruleset, rules_refusal
 from .setup import FrameSpec, MountSpec, enemy_lance, new_battle, starting_lance
 from .state import Battle, PilotSkills
+from .third_force import battle_lances, roll_third_party
+from .third_parties import O10
 
 
 @frozen
@@ -59,12 +61,18 @@ def build_skirmish(
     ruleset: Ruleset = (),
 ) -> Battle:
     """The battle of a skirmish: landscape (drawn when None), enemy faction (or none), the
-    enemy lance, then the map and deployment (`new_battle`), in that order of dice draws."""
+    enemy lance, with O10 the third party (O10.1, its own `missions` stream), then the map
+    and deployment (`new_battle`), in that order of dice draws."""
     cat = catalog()
     if landscape is None:
         landscape = dice.choice(MAP, [ls.id for ls in cat.maps.landscape])
     faction = dice.choice(MAP, [None, *cat.factions])
     enemy = enemy_lance(dice, difficulty, faction, ruleset=ruleset)
+    allies: tuple[FrameSpec, ...] = ()
+    neutrals: tuple[FrameSpec, ...] = ()
+    if O10 in ruleset:  # O10.1: a quick battle rolls as a contract does (no employer)
+        third = roll_third_party(dice, difficulty, employer=None, opponent=faction, ruleset=ruleset)
+        allies, neutrals = battle_lances(third.kind, difficulty, third.frames)
     return new_battle(
         dice,
         difficulty=difficulty,
@@ -73,6 +81,8 @@ def build_skirmish(
         enemy=enemy,
         player_ai=player_ai,
         ruleset=ruleset,
+        allies=allies,
+        neutrals=neutrals,
     )
 
 

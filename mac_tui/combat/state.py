@@ -20,7 +20,8 @@ from ..stored import optional_field
 from .features import Section, Smoke
 from .mapgen import BattleMap
 
-Side = Literal["player", "enemy"]
+#: The sides of a battle: the core game's two, and O10.2's third parties (with O10 on only).
+Side = Literal["player", "ally", "neutral", "enemy"]
 Phase = Literal["deployment", "combat", "over"]
 Result = Literal["victory", "defeat", "withdrawal"]
 Stance = Literal["aggressive", "balanced", "defensive"]
@@ -30,12 +31,21 @@ DestroyedBy = Literal["center_torso", "pilot", "none"]
 Stun = Literal["", "stunned", "dazed"]  # O7.6
 
 SIDES: tuple[Side, Side] = ("player", "enemy")
+#: O10.2: the third parties, the sides a battle has only with module O10 on.
+THIRD_PARTIES: tuple[Side, Side] = ("ally", "neutral")
 LOC_INDEX: dict[str, int] = {loc: i for i, loc in enumerate(LOCATION_ORDER)}
 HEAD, CENTER_TORSO, LEGS = LOC_INDEX["head"], LOC_INDEX["center_torso"], LOC_INDEX["legs"]
 
 
 def other_side(side: Side) -> Side:
+    """The core game's other side (two-sided code only: a third party's foes are
+    `Battle.foes`)."""
     return "enemy" if side == "player" else "player"
+
+
+def friendly(a: Side, b: Side) -> bool:
+    """O10.2: the same side, or the player's side and its allies."""
+    return a == b or {a, b} == {"player", "ally"}
 
 
 @frozen(kw_only=True)
@@ -108,6 +118,9 @@ class Unit:
     smoke_used: int = optional_field(0)  # O3.10: Smoke Launcher charges spent this battle
     # O4.1: the direction (an index of hexgrid.DIRECTIONS) the frame faces; None with O4 off
     facing: int | None = optional_field(None)
+    # O10.6: the frame left the map with its withdrawing side (not destroyed)
+    left: bool = optional_field(False)
+    pivoted: bool = optional_field(False)  # O4.5: the free pivot is spent this activation
     # O5.1 (and O5.4, O5.5, O7.3): hexes entered by the frame's own Move, Sprint and reverse
     # steps plus each jump's hex distance in its current activation; 0 again when its next
     # activation starts, so between activations the last activation's total. Counted only
@@ -129,8 +142,9 @@ class Unit:
 
     @property
     def active(self) -> bool:
-        """On the field and able to act in principle (not destroyed, pilot alive)."""
-        return not self.destroyed and self.pilot_alive
+        """On the field and able to act in principle (not destroyed, pilot alive, not gone
+        off the map with its side, O10.6)."""
+        return not self.destroyed and self.pilot_alive and not self.left
 
     def location_destroyed(self, location: str) -> bool:
         return self.structure[LOC_INDEX[location]] <= 0
@@ -176,6 +190,14 @@ class Uplink:
 
 
 @frozen(kw_only=True)
+class SideGrudge:
+    """O10.5: the armour + structure damage `side` has dealt to neutral frames."""
+
+    side: Side
+    amount: int
+
+
+@frozen(kw_only=True)
 class Contact:
     """O8.5: `side` detects the enemy frame `unit` now; `how` the first way in O8.13's order
     (sight, thermal, revealed, designated, bumped)."""
@@ -202,7 +224,7 @@ class LastKnown:
 class Battle:
     map: BattleMap
     units: tuple[Unit, ...]
-    sides: tuple[SideInfo, SideInfo]
+    sides: tuple[SideInfo, ...]  # the player's and the enemy's; O10's third parties after them
     difficulty: int
     landscape: str
     phase: Phase = "deployment"
@@ -215,6 +237,8 @@ class Battle:
     # O3: the features' sections and the smoke, row-major (combat/features.py)
     structures: tuple[Section, ...] = optional_field(())
     smoke: tuple[Smoke, ...] = optional_field(())
+    # O10.5: each side's grudge, in the order the sides first hurt a neutral frame
+    grudges: tuple[SideGrudge, ...] = optional_field(())
     # O8: what each side detects now and where it last saw the others (O8.5, O8.12)
     contacts: tuple[Contact, ...] = optional_field(())
     last_known: tuple[LastKnown, ...] = optional_field(())
@@ -244,7 +268,13 @@ class Battle:
         return attrs.evolve(self, units=units)
 
     def side_info(self, side: Side) -> SideInfo:
-        return self.sides[0] if self.sides[0].side == side else self.sides[1]
+        for info in self.sides:
+            if info.side == side:
+                return info
+        raise KeyError(side)
+
+    def has_side(self, side: Side) -> bool:
+        return any(info.side == side for info in self.sides)
 
     @property
     def active_unit(self) -> Unit | None:
@@ -259,9 +289,34 @@ class Battle:
         return tuple(u for u in self.units if u.side == side and u.active)
 
     def hostile(self, a: Side, b: Side) -> bool:
-        """Whether frames of sides ``a`` and ``b`` fight each other: the two core sides always
-        (the one place the optional third parties of O10.2 change)."""
-        return a != b
+        """Whether frames of sides ``a`` and ``b`` fight each other: the two core sides always;
+        with O10 (O10.2, O10.5) the player's side and its allies fight the enemy, and the
+        neutrals fight only the side they hold the grudge against (`grudge_target`), both
+        ways."""
+        if friendly(a, b):
+            return False
+        if "neutral" not in (a, b):
+            return True
+        return self.grudge_target() == (b if a == "neutral" else a)
+
+    def may_attack(self, a: Side, b: Side) -> bool:
+        """Whether a frame of side ``a`` may attack one of side ``b``: a frame it fights, and
+        with O10 any neutral frame for a side that is not neutral (that is how a grudge
+        starts, ruling O10a)."""
+        return self.hostile(a, b) or (b == "neutral" and a != "neutral")
+
+    def grudge(self, side: Side) -> int:
+        """O10.5: the damage `side` has dealt to neutral frames (0 before any)."""
+        return next((g.amount for g in self.grudges if g.side == side), 0)
+
+    def grudge_target(self) -> Side | None:
+        """O10.5: the side the neutrals fire at: the highest grudge above 0, ties to the side
+        that hit them first (`grudges` keeps that order); None while no side has hurt them."""
+        best: SideGrudge | None = None
+        for g in self.grudges:
+            if g.amount > 0 and (best is None or g.amount > best.amount):
+                best = g
+        return None if best is None else best.side
 
     def foes(self, side: Side) -> tuple[Unit, ...]:
         """The living frames hostile to ``side`` (the core game: the other side's living)."""

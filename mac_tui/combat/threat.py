@@ -66,7 +66,7 @@ from .forecast import (
 )
 from .movement import check_move, reach
 from .preview import reach_hexes
-from .state import Battle, Unit, other_side
+from .state import Battle, Unit
 
 __all__ = [
     "CALLED_AT",
@@ -261,7 +261,7 @@ class _Chooser:
 def _window(battle: Battle, unit: Unit) -> tuple[list[Unit], list[Unit], list[Unit]]:
     """The enemies acting before ``unit`` acts again: (this round, on overwatch at this
     round's end, next round), each in acting order."""
-    enemies = {e.id: e for e in battle.living(other_side(unit.side)) if e.pos is not None}
+    enemies = {e.id: e for e in battle.foes(unit.side) if e.pos is not None}
     if battle.phase != "combat" or unit.id not in battle.order:
         order = initiative(battle)
         mine = order.index(unit.id) if unit.id in order else len(order)
@@ -317,7 +317,9 @@ def threat(
     if next_round:
         later = attrs.evolve(here, braced=False)
         fresh_units = tuple(
-            refresh(attrs.evolve(u, shutdown=False)) if u.side != unit.side and u.active else u
+            refresh(attrs.evolve(u, shutdown=False))
+            if u.active and battle.hostile(unit.side, u.side)
+            else u
             for u in placed.units
         )
         nxt = attrs.evolve(placed, units=fresh_units, uplinks=()).with_unit(later)

@@ -19,7 +19,7 @@ from ..save import CONVERTER
 
 
 def _unit_record(unit: Unit) -> dict[str, Any]:
-    return {
+    record = {
         "id": unit.id,
         "side": unit.side,
         "label": unit.label,
@@ -36,6 +36,9 @@ def _unit_record(unit: Unit) -> dict[str, Any]:
         "stance": unit.stance,
         "priority": unit.priority,
     }
+    if unit.facing is not None:  # O4.1, only when the battle plays O4
+        record["facing"] = unit.facing
+    return record
 
 
 def _features(battle: Battle) -> list[dict[str, Any]]:

@@ -15,10 +15,11 @@ from collections.abc import Callable, Mapping
 
 from attrs import frozen
 
-from ..combat.state import SIDES, Battle, Side
+from ..combat.state import THIRD_PARTIES, Battle, Side
 from ..core import Accepted, Command, Event, Outcome
 from ..game import step, to_act
 from ..model import GameState
+from .ai.third import THIRD_PARTY
 from .policy import Decision, Policy
 
 #: Who plays each side: a policy, or None where a human plays (a side left out: a human).
@@ -35,6 +36,8 @@ def policy_to_act(state: GameState, seats: Seats) -> Policy | None:
     """The policy seated on the side that must act now (`to_act`), or None when a human must
     act or nobody can (no game, or it is over); cheap: nothing is decided."""
     side = to_act(state).side
+    if side in THIRD_PARTIES and side not in seats:  # O10.5: allies and neutrals are AI
+        return THIRD_PARTY
     return None if side is None else seats.get(side)
 
 
@@ -90,5 +93,10 @@ def drive(
 
 def battle_seats(battle: Battle, policy: Policy, *, everyone: bool = False) -> Seats:
     """`policy` on every side the battle marks as AI-run (on every side with `everyone`, the
-    player's "auto-resolve"); humans elsewhere."""
-    return {side: policy if everyone or battle.side_info(side).ai else None for side in SIDES}
+    player's "auto-resolve"); humans elsewhere. O10's third parties are left to
+    `policy_to_act`, which seats the third-party AI on them (O10.5)."""
+    return {
+        info.side: policy if everyone or info.ai else None
+        for info in battle.sides
+        if info.side not in THIRD_PARTIES
+    }

@@ -41,6 +41,8 @@ from ..combat.preview import reach_hexes
 from ..combat.setup import FrameSpec, new_battle, stock_frame
 from ..combat.skirmish import lance_from_chassis, make_state
 from ..combat.state import SIDES, PilotSkills, Side
+from ..combat.third_force import battle_lances, roll_third_party
+from ..combat.third_parties import O10
 from ..core import Accepted
 from ..dice import MAP, Dice
 from ..model import GameState, initial_state
@@ -143,9 +145,15 @@ class Setup:
         state = initial_state(match.seed)
         dice = Dice(state.rng)
         landscape = self.landscape or dice.choice(MAP, [ls.id for ls in catalog().maps.landscape])
+        difficulty = map_difficulty(match.map)
+        allies: tuple[FrameSpec, ...] = ()
+        neutrals: tuple[FrameSpec, ...] = ()
+        if O10 in self.rules:  # O10.1 as a quick battle rolls it; the swap plays both sides
+            third = roll_third_party(dice, difficulty, employer=None, opponent=None)
+            allies, neutrals = battle_lances(third.kind, difficulty, third.frames)
         battle = new_battle(
             dice,
-            difficulty=map_difficulty(match.map),
+            difficulty=difficulty,
             landscape=landscape,
             player=lance,
             enemy=lance,
@@ -153,6 +161,8 @@ class Setup:
             player_withdrawal="never",
             enemy_withdrawal="never",
             ruleset=self.rules,
+            allies=allies,
+            neutrals=neutrals,
         )
         return attrs.evolve(state, battle=battle, rng=dice.state())
 

@@ -118,9 +118,10 @@ def _log_events(log: list[str] | None, events: Sequence[Event]) -> None:
 def summarise(state: GameState, events: Sequence[Event], commands: int) -> BattleSummary:
     battle = state.battle
     assert battle is not None
-    shots = {"player": 0, "enemy": 0}
-    hits = {"player": 0, "enemy": 0}
-    damage = {"player": 0, "enemy": 0}
+    sides: list[str] = [info.side for info in battle.sides]  # O10: the third parties' too
+    shots = dict.fromkeys(sides, 0)
+    hits = dict.fromkeys(sides, 0)
+    damage = dict.fromkeys(sides, 0)
     for e in events:
         if isinstance(e, Attacked):
             side = battle.unit(e.result.attacker).side
@@ -130,8 +131,8 @@ def summarise(state: GameState, events: Sequence[Event], commands: int) -> Battl
                 if e.result.damage is not None:
                     damage[side] += e.result.damage.total
     lost = {
-        side: sum(1 for u in battle.side_units(side) if not u.active)
-        for side in ("player", "enemy")
+        side: sum(1 for u in battle.units if u.side == side and not u.active and not u.left)
+        for side in sides
     }
     result = battle.result or "unfinished"
     if any(isinstance(e, BattleEnded) for e in events) is False and battle.phase != "over":

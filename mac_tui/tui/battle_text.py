@@ -25,6 +25,7 @@ from ..combat.attack import AttackResult
 from ..combat.damage_report import DamageReport, Phrasing, item_name
 from ..combat.elevation import Fell
 from ..combat.events import (
+    FACING_NAMES,
     ActivationEnded,
     ActivationStarted,
     Attacked,
@@ -38,6 +39,7 @@ from ..combat.events import (
     StressChanged,
     WeaponSkipped,
 )
+from ..combat.facing import arc_words
 from ..combat.kicks import KICK, Kicked
 from ..combat.state import Battle
 from ..combat.structures import StructureAttacked
@@ -123,7 +125,10 @@ class Narrator:
         if self.detail and len(e.path) > 2:
             route = f" via {' '.join(hex_name(h) for h in e.path[1:-1])}"
         end = hex_name(e.path[-1])
-        return f"{self.name(e.unit)} {how} {steps} to {end}{route} ({e.energy} energy{back})"
+        if e.reverse:  # O4.3
+            how = "backs up"
+        faces = "" if e.facing is None else f", facing {FACING_NAMES[e.facing]}"  # O4.10
+        return f"{self.name(e.unit)} {how} {steps} to {end}{route}{faces} ({e.energy} energy{back})"
 
     def skipped(self, e: WeaponSkipped) -> str:
         return f"{self.weapon(e.weapon)} of {self.name(e.unit)} holds fire: {e.reason}"
@@ -160,6 +165,8 @@ class Narrator:
             head = f"kicks {self.name(r.target)}"
         else:
             head = self.arrow(self.weapon(r.weapon), self.name(r.target))
+        if r.arc is not None and r.arc != "front":  # O4.10: from the side or the rear
+            head += f" ({arc_words(r.arc)})"
         if self.detail:
             dist = plural(r.distance, "hex", "hexes") if r.height is None else f"d3 {r.distance}"
             mods = ", ".join(
@@ -222,7 +229,9 @@ class Narrator:
         return f"{self.name(e.unit)} uses {item_name(e.equipment)}{on}{at} ({e.energy} energy)"
 
     def withdrew(self, e: SideWithdrew) -> str:
-        who = "The enemy" if e.side == "enemy" else "Your lance"
+        who = {"enemy": "The enemy", "ally": "The allied lance", "neutral": "The neutrals"}.get(
+            e.side, "Your lance"
+        )
         return f"{who} withdraws: its rule is that it {withdrawal_words(e.rule)}"
 
     def ended(self, e: BattleEnded) -> str:

@@ -34,7 +34,7 @@ from ..combat.state import Battle, Unit
 from ..hexgrid import Hex, from_offset, to_offset
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-ID_PATTERN = re.compile(r"\b[PE]\d+\b")
+ID_PATTERN = re.compile(r"\b[PEAN]\d+\b")  # O10: allied A1, neutral N1
 AXIAL_PATTERN = re.compile(r"\b(hex(?:es)?|at|to) (-?\d+),(-?\d+)\b")
 
 

@@ -26,6 +26,7 @@ from ...game import refusal, step
 from ...model import GameState
 from ..policy import Decision, Option, Policy
 from .choice import choose
+from .orient import orient
 from .plan_search import all_plans
 from .plan_types import Plan
 from .plans import Planner
@@ -120,6 +121,8 @@ def policy_for(tactics: int | None = None) -> Policy:
         else:
             planned = plan_activation(state, tactics)
             command, rest = planned.chosen.commands[0], planned.chosen.commands[1:]
+        command, rest, turned = orient(state, command, rest)  # O4.11: facing and arcs
+        note += turned
         if refusal(state, command) is not None:  # the model erred: plan afresh, at worst end
             planned = plan_activation(state, tactics)
             command = next(

@@ -37,7 +37,7 @@ from __future__ import annotations
 import attrs
 
 from ...catalog import catalog
-from ...combat import moving_fire, stats, stun
+from ...combat import facing, moving_fire, stats, stun
 from ...combat.commands import (
     FireGroup,
     Kick,
@@ -53,7 +53,7 @@ from ...hexgrid import Hex, distance, path, within
 from .plan_types import COVER_HELD, Attack, Scored, Shots, Spot
 from .rules import stance_band
 from .situation import BAND, GAMMA, NONE_STATUS, Situation, Status
-from .tables import Kit
+from .tables import Kit, masked
 
 #: The range class of the Point Blank and Short bands (O7.9's close-range stance).
 SHORT = "short"
@@ -91,6 +91,14 @@ class Planner:
         self.kicks = sit.battle.rule("O7") and not u.kicked
         self._drawn: dict[tuple[Hex, Status], list[float]] = {}
         self._bare: dict[tuple[Hex, Status], list[float]] = {}
+        # O4: the facings the frame may fire from at each place it can end (the free pivot
+        # included while unspent), and the kits of the guns that bear there on each target
+        self.o4 = facing.on(sit.battle) and u.facing is not None
+        self.pivot = 0 if u.pivoted else facing.data().pivot.hexsides if self.o4 else 0
+        self.facings: dict[Hex, tuple[int, ...]] = {}
+        if self.o4 and u.facing is not None:
+            self.facings[sit.pos] = facing.spread(u.facing, self.pivot)
+        self._bearing: dict[tuple[Hex, str], Kit] = {}
 
     # ---- pieces -----------------------------------------------------------------------------
     def shooter_mod(self, moved: int | None = None) -> int:
@@ -128,7 +136,7 @@ class Planner:
         if d == 0:
             return (), 0
         v = s.volley(
-            s.me,
+            self.bearing(at, t),
             group,
             t,
             d,
@@ -139,9 +147,52 @@ class Planner:
             self.extra_against(t, uplinked)
             - called
             + s.tables.lift(at, tpos)
+            + self.rear(at, t)
             + self.shooter_mod(moved),
         )
         return v.shots, v.energy
+
+    # ---- O4: facing and arcs ----------------------------------------------------------------
+    def bearing(self, at: Hex, t: Kit) -> Kit:
+        """O4.8: the frame's kit with only the guns that bear on `t` from `at`, each group
+        turned its best way among the facings it may take there (its whole kit with O4 off)."""
+        me = self.sit.me
+        if not self.o4:
+            return me
+        key = (at, t.unit.id)
+        found = self._bearing.get(key)
+        if found is not None:
+            return found
+        tpos = t.unit.pos
+        assert tpos is not None
+        weapons = self.unit.weapons
+        options = self.facings.get(at, tuple(range(6)))
+        keep: set[int] = set()
+        whole = True
+        for guns in me.groups.values():
+            best: list[int] = []
+            for f in options:
+                bearing = [
+                    g.weapon
+                    for g in guns
+                    if facing.bears_from(at, f, weapons[g.weapon].mount, tpos)
+                ]
+                if len(bearing) > len(best):
+                    best = bearing
+                if len(best) == len(guns):
+                    break
+            whole = whole and len(best) == len(guns)
+            keep.update(best)
+        found = self._bearing[key] = me if whole else masked(me, frozenset(keep))
+        return found
+
+    def rear(self, at: Hex, t: Kit) -> int:
+        """O4.9: `rear` for a shot from `at` at `t`, by `t`'s facing now (O4.11: the gain of a
+        place in an enemy's rear arc)."""
+        if not self.o4 or t.unit.pos is None:
+            return 0
+        side = facing.arc_from(self.sit.battle, t.unit, at)
+        return facing.data().rear.modifier if side == "rear" else 0
 
     def drawn(self, at: Hex, status: Status) -> list[float]:
         key = (at, status)
@@ -190,15 +241,16 @@ class Planner:
         if self.ap >= self.ap_costs.move:
             walk = stats.move_energy(u)
             back = stats.move_energy(u, pullback=True)
-            walked = reach(s.battle, u, False)
-            for h in walked:
+            walked_to = reach(s.battle, u, False)
+            self.learn_facings(walked_to)
+            for h in walked_to:
                 if h == s.pos:
                     continue
                 after = nearest(h)
                 pull = nearest_now is not None and after is not None and after > nearest_now
                 energy = back if pull else walk
                 if energy <= self.energy_left:
-                    steps = self.steps(walked, h)
+                    steps = self.steps(walked_to, h)
                     out.append(Spot(h, Move(h), self.ap_costs.move, energy, steps))
         jump = self.items.get("jump")
         if (
@@ -215,28 +267,41 @@ class Planner:
                     and bmap.contains(h)
                     and jump_length(s.battle, s.pos, h) <= jump.value  # O2.4: levels up count
                 ):
+                    if self.o4:  # O4.4: a jump lands with any facing
+                        self.facings.setdefault(h, tuple(range(6)))
                     out.append(
                         Spot(
                             h,
                             UseEquipment(jump.id, None, h),
                             self.ap_costs.equipment,
                             jump.energy,
-                            distance(s.pos, h),
+                            distance(s.pos, h) if self.counts else 0,  # O5.1
                         )
                     )
         if self.ap >= self.ap_costs.sprint:
             run = stats.move_energy(u, sprint=True)
             taken = {spot.hex for spot in out}
             if run <= self.energy_left:
-                sprinted = reach(s.battle, u, True)
-                for h in sprinted:
+                run_to = reach(s.battle, u, True)
+                self.learn_facings(run_to)
+                for h in run_to:
                     if h not in taken:  # a hex a Move reaches is better walked to
-                        steps = self.steps(sprinted, h)
+                        steps = self.steps(run_to, h)
                         out.append(Spot(h, Sprint(h), self.ap_costs.sprint, run, steps))
         for spot in out:
             spot.outlook = GAMMA * s.outlook(spot.hex)
             spot.band = -BAND * s.pressure * s.band(spot.hex)
         return out
+
+    def learn_facings(self, reached: dict[Hex, tuple[int, Hex | None]]) -> None:
+        """O4.2: the facings a Move or Sprint ending on each hex of `reached` may end with (the
+        last step's direction, one hexside either side), widened by the free pivot."""
+        if not self.o4:
+            return
+        width = facing.data().move.spread + self.pivot
+        for h, (_, before) in reached.items():
+            if before is not None and h not in self.facings:
+                self.facings[h] = facing.spread(facing.step_direction(before, h), width)
 
     def steps(self, walked: dict[Hex, tuple[int, Hex | None]], h: Hex) -> int:
         """O5.1: the hexes a Move or Sprint to `h` enters (0 while neither O5 nor O7 counts
@@ -262,10 +327,12 @@ class Planner:
             los = s.tables.los(at, tpos)
             cover = s.tables.cover[tpos]
             spotted = s.spotted(self.unit, tpos, self.unit.id)
-            extra = self.extra_against(t) + s.tables.lift(at, tpos) + self.shooter_mod(moved)
+            extra = self.extra_against(t) + s.tables.lift(at, tpos) + self.rear(at, t)
+            extra += self.shooter_mod(moved)
             weight = s.damage_weight(t)
+            kit = self.bearing(at, t)
             for g in groups:
-                v = s.volley(me, g, t, d, los, cover, spotted, budget, extra).expected * weight
+                v = s.volley(kit, g, t, d, los, cover, spotted, budget, extra).expected * weight
                 if v > best:
                     best = v
         return best

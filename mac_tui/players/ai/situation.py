@@ -133,7 +133,9 @@ class Situation:
         self.allies: list[Kit] = [
             kit_of(u) for u in placed if u.side == unit.side and u.id != unit.id
         ]
-        self.enemies: list[Kit] = [kit_of(u) for u in placed if u.side != unit.side]
+        # the frames it fights (O10.2: with third parties, `Battle.hostile`: never a neutral
+        # that holds no grudge against its side)
+        self.enemies: list[Kit] = [kit_of(u) for u in placed if battle.hostile(unit.side, u.side)]
         self.brace_mod = acc.brace
         self.called_mod = acc.called_shot
         self.overwatch_mod = acc.overwatch

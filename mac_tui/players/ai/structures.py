@@ -32,7 +32,9 @@ def structure_shot(state: GameState) -> Command | None:
     if battle is None or not battle.structures or battle.active_unit is None:
         return None
     unit = battle.active_unit
-    if unit.pos is None or legal_commands(state, called_shots=False, only=(FireGroup, CalledShot)):
+    foes = {u.id for u in battle.foes(unit.side)}
+    shots = legal_commands(state, called_shots=False, only=(FireGroup, CalledShot))
+    if unit.pos is None or any(getattr(c, "target", None) in foes for c in shots):
         return None
     orders = [
         c for c in legal_commands(state, only=(FireStructure,)) if isinstance(c, FireStructure)
@@ -40,7 +42,7 @@ def structure_shot(state: GameState) -> Command | None:
     if not orders:
         return None
     walls: set[Hex] = set()
-    for enemy in battle.living("enemy" if unit.side == "player" else "player"):
+    for enemy in battle.foes(unit.side):
         if enemy.pos is not None:
             # the hexes that block its line (O3.2; with O2 on, the height line's: O2.6)
             # (a step where the line runs between two hexes blocks by the higher, which may
@@ -88,7 +90,7 @@ def smoke_cover(state: GameState) -> Command | None:
         return None
     exposed = any(
         hit_chance(battle, enemy, unit, ws) is not None
-        for enemy in battle.living("enemy" if unit.side == "player" else "player")
+        for enemy in battle.foes(unit.side)
         for _, ws in enemy.live_weapons()
     )
     if not exposed:

@@ -21,6 +21,7 @@ distance, line of sight and 0.
 
 from __future__ import annotations
 
+import copy
 import functools
 from itertools import islice
 from typing import Final, NamedTuple, TypeVar
@@ -451,3 +452,22 @@ def shot_chance(gun: Gun, target: Kit, distance: int, shift: int, relief: int) -
     if target.ranged_ecm:
         total += target.defence(distance)
     return Clamp.lo if total < Clamp.lo else Clamp.hi if total > Clamp.hi else total
+
+
+_masked: dict[tuple[int, frozenset[int]], tuple[Kit, Kit]] = {}
+
+
+def masked(kit: Kit, keep: frozenset[int]) -> Kit:
+    """`kit` with only the weapons `keep` (indices) in its groups: the guns that bear on a
+    target from a facing (optional rule O4.8). Its signature is its own, so the shot model's
+    caches never mix it with the whole kit's."""
+    key = (id(kit), keep)
+    found = _masked.get(key)
+    if found is not None and found[0] is kit:
+        return found[1]
+    view = copy.copy(kit)
+    view.groups = {g: tuple(x for x in guns if x.weapon in keep) for g, guns in kit.groups.items()}
+    view.attack_sig = intern((kit.attack_sig, tuple(sorted(keep))))
+    make_room(_masked, 4096)
+    _masked[key] = (kit, view)
+    return view

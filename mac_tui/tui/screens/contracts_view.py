@@ -19,6 +19,8 @@ from ..glyphs import Glyphs
 BOARD_COLUMNS = ("Id", "For", "Vs", "Dif", "Reward", "Enemy", "Tons", "Threat")
 RATING_STYLE = {"low": "green", "moderate": "yellow", "high": "bold red", "extreme": "bold red"}
 PENDING = "soon"  # the threat column while the battles are being run
+#: O10: the board's Enemy cell marks a contract with an allied or a neutral lance.
+THIRD_MARK = {"ally": " +ally", "neutral": " +neut"}
 
 
 def abbrev(faction: str) -> str:
@@ -47,7 +49,7 @@ def board_cells(row: ContractRow, contract: Contract, threat: Text) -> tuple[obj
         abbrev(row.opponent),
         str(row.difficulty),
         thousands(row.reward_min, row.reward_max),
-        brief.classes(),
+        brief.classes() + (THIRD_MARK[contract.third_party.kind] if contract.third_party else ""),
         Text(str(brief.tonnage), justify="right"),
         threat,
     )
@@ -120,9 +122,24 @@ def contract_detail(
         f"Enemy: {brief.tonnage} tons, pilots {pilots_text(brief)}; it {row.enemy_withdrawal}\n"
     )
     text.append("\n".join(force_lines(brief, g)) + "\n")
+    if row.third_party:  # O10.1: shown before acceptance
+        text.append(third_party_line(contract, row) + "\n")
     text.append_text(threat)
     text.append("\nEnter: plan the launch.", style="dim")
     return text
+
+
+def third_party_line(contract: Contract, row: ContractRow) -> str:
+    """O10: `Third party: an allied lance of DIR: 2 Light; the AI plays it, pay 90%`."""
+    third = contract.third_party
+    if third is None:
+        return ""
+    if third.kind == "ally":
+        share = catalog().third_parties.rewards.ally_reward_percent
+        how = f"the AI plays it; the employer pays {share}%, allied kills are not salvage"
+    else:
+        how = "it fights only a side that hurts it; its wrecks are salvage, at a standing cost"
+    return f"Third party: {row.third_party}; {how}"
 
 
 def launch_head(row: ContractRow, contract: Contract, g: Glyphs) -> Text:
@@ -133,4 +150,6 @@ def launch_head(row: ContractRow, contract: Contract, g: Glyphs) -> Text:
         f"Enemy: {brief.classes()}, {brief.tonnage} t {g.sep} pilots G{brief.gunnery} "
         f"P{brief.piloting} T{brief.tactics} {g.sep} it {row.enemy_withdrawal}"
     )
+    if row.third_party:  # O10.1
+        text.append(f"\nWith {row.third_party}")
     return text

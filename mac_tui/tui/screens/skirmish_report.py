@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat.state import Battle, Unit
+from ...combat.state import THIRD_PARTIES, Battle, Unit
 from ...players import tutorial
 from ...ruleset import describe_ruleset
 from ..glyphs import is_ascii, plain
@@ -24,10 +24,21 @@ REPORT_WIDTH = 74  # the report's lines at 80 columns (its padding aside)
 
 def left_the_field(battle: Battle, unit: Unit) -> bool:
     """A frame still standing on the side that lost (its side withdrew, §10.4, R14)."""
+    if unit.left:  # O10.6: a third party that withdrew, or allies gone with the player
+        return True
     if not unit.active:
         return False
     lost = {"victory": "enemy", "withdrawal": "player", "defeat": "player"}
     return lost.get(battle.result or "") == unit.side
+
+
+def downer(battle: Battle, unit: Unit) -> str:
+    """Who destroyed `unit` with O10's third parties about: "your lance", "the ally"..."""
+    try:
+        side = battle.unit(unit.downed_by or "").side
+    except KeyError:
+        return "?"
+    return {"player": "you", "ally": "the ally", "neutral": "the neutrals"}.get(side, "the enemy")
 
 
 def frame_line(battle: Battle, unit: Unit) -> str:
@@ -38,7 +49,9 @@ def frame_line(battle: Battle, unit: Unit) -> str:
     lost = [
         cat.location(loc).abbrev for i, loc in enumerate(LOCATION_ORDER) if unit.structure[i] <= 0
     ]
-    if unit.destroyed:
+    if unit.destroyed and unit.downed_by is not None and unit.side in ("enemy", "neutral"):
+        fate = f"destroyed by {downer(battle, unit)}"
+    elif unit.destroyed:
         fate = "destroyed"
     elif not unit.pilot_alive:
         fate = "pilot killed"
@@ -58,6 +71,16 @@ def frame_line(battle: Battle, unit: Unit) -> str:
     return line
 
 
+def third_party_lines(battle: Battle) -> list[str]:
+    """O10: the allied and neutral lances, each frame as the lances' are."""
+    out: list[str] = []
+    for side, title in zip(THIRD_PARTIES, ("Allied lance", "Neutral lance"), strict=True):
+        frames = battle.side_units(side)
+        if frames:
+            out += [f"[b]{title}[/b]", *(frame_line(battle, u) for u in frames), ""]
+    return out
+
+
 def report_text(battle: Battle, seed: int, tutorial: bool = False) -> str:
     result = RESULTS.get(battle.result or "", "NOT OVER")
     rounds = f"{battle.round} round{'s' if battle.round != 1 else ''}"
@@ -73,6 +96,7 @@ def report_text(battle: Battle, seed: int, tutorial: bool = False) -> str:
         "[b]Enemy force[/b]",
         *(frame_line(battle, u) for u in battle.side_units("enemy")),
         "",
+        *third_party_lines(battle),
         "Enter: back to the title screen.",
     ]
     return "\n".join(lines)

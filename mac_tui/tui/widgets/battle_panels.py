@@ -312,9 +312,9 @@ def _unit_token(unit: Unit, long: bool, state: str, g: Glyphs, pal: Palette) -> 
     `state`: acting (bracketed, reversed), acted (dim), down (struck, marked), waiting."""
     ident = frame_label(unit)  # as the map marks it: M1 yours, m1 the enemy's
     if long:
-        label = unit.label if unit.side == "player" else unit.label.lower()
+        label = unit.label if unit.side in ("player", "ally") else unit.label.lower()
         ident = f"{ident} {label}" if label.lower() != ident.lower() else ident
-    side = pal.player if unit.side == "player" else pal.enemy
+    side = pal.side(unit.side)
     if state == "down":
         return Text(f"{ident}{g.no}", style="dim strike")
     if state == "acting":

@@ -9,8 +9,9 @@ from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat import stats
+from ...combat.events import FACING_NAMES
 from ...combat.preview import shots_left, shutdown_thresholds
-from ...combat.state import LOC_INDEX, Unit
+from ...combat.state import LOC_INDEX, THIRD_PARTIES, Unit
 from ..battle_words import energy_phrases, hex_name, stress_limits
 from ..glyphs import Glyphs
 from .hex_picture import frame_label
@@ -194,7 +195,7 @@ def frame_lines(
     cat = catalog()
     ch = stats.chassis_of(unit)
     cls = cat.classes[ch.class_]
-    side_style = pal.player if unit.side == "player" else pal.enemy
+    side_style = pal.side(unit.side)
     out: list[Text] = []
     title = Text()
     mark = frame_label(unit)
@@ -220,6 +221,9 @@ def frame_lines(
         f"{p.callsign} G{p.gunnery} P{p.piloting}{sep}{ap}",
     )
     out.append(Text(str(pilot)))
+    if unit.side in THIRD_PARTIES:  # O10.5: the AI plays them; the player cannot order them
+        who = "Allied lance" if unit.side == "ally" else "Neutral lance"
+        out.append(Text(f"{who}{sep}the AI plays it", style=side_style))
     out.extend(frame_diagram(unit, width, g, pal))
     out.extend(_reactor_lines(unit, width, g, pal))
 
@@ -231,6 +235,9 @@ def frame_lines(
         flags = [Text("standing" if unit.active else "out of the fight", style="dim")]
     elif not flags:
         flags = [Text("ready" if unit.ap else "no AP left", style="dim")]
+    if unit.facing is not None and unit.active and unit.pos is not None:  # O4.10
+        pivot = ", pivoted" if unit.pivoted and phase == "combat" else ""
+        flags = [*flags, Text(f"facing {FACING_NAMES[unit.facing]}{pivot}")]
     tokens = [f.copy() for f in flags]
     for t in tokens[:-1]:
         t.append(",")

@@ -18,8 +18,8 @@ from textual.geometry import Size
 from ...catalog import catalog
 from ...combat import elevation, stats
 from ...combat.features import new_section
-from ...combat.state import Battle, Unit
-from ...hexgrid import Hex, from_offset, to_offset
+from ...combat.state import THIRD_PARTIES, Battle, Unit
+from ...hexgrid import DIRECTIONS, Hex, add, from_offset, to_offset
 from ..battle_words import column_name
 
 Layout = Literal["compact", "roomy"]
@@ -58,6 +58,16 @@ MARKS: dict[str, tuple[str, str]] = {
     "stunned": ("!", "!"),  # O7.6: a Stunned frame (its digit's place compact, below roomy)
     "dazed": ("?", "?"),  # O7.6: a Dazed frame
 }
+#: O4.10: a frame's facing, drawn in the hex it faces, by direction (E, NE, NW, W, SW, SE):
+#: (ascii, unicode). The hex it is drawn in says the direction; the glyph points the same way.
+FACING_MARKS: tuple[tuple[str, str], ...] = (
+    (">", "→"),
+    ("^", "↗"),
+    ("^", "↖"),
+    ("<", "←"),
+    ("v", "↙"),
+    ("v", "↘"),
+)
 #: O3.11: a hex in smoke, where no other mark or number is drawn (ascii, unicode).
 SMOKE: tuple[str, str] = ("~", "░")
 #: Roomy layout: the characters either side of a legal target's / the chosen target's label.
@@ -140,12 +150,27 @@ NO_OVERLAY = Overlay()
 def frame_label(unit: Unit) -> str:
     """Two characters: the class letter and the last digit of the unit's number within its
     side (the trailing number of its id, `P3` -> 3); uppercase for the player's frames,
-    lowercase for the enemy's."""
+    lowercase for the enemy's. O10's third parties have a letter for the number (`A1` -> a,
+    `N2` -> b), so they differ from the lances by the glyph, not only by the colour: `Ma` an
+    allied Medium (upper case: on the player's side), `ma` a neutral one."""
     letter = catalog().classes[stats.chassis_of(unit).class_].letter
     found = re.search(r"(\d+)$", unit.id)
-    digit = str(int(found.group(1)) % 10) if found else "?"
+    n = int(found.group(1)) if found else 0
+    if unit.side in THIRD_PARTIES:
+        mark = chr(ord("a") + (n - 1) % 26) if n else "?"
+        return (letter.upper() if unit.side == "ally" else letter.lower()) + mark
+    digit = str(n % 10) if found else "?"
     text = letter + digit
     return text.upper() if unit.side == "player" else text.lower()
+
+
+#: The map's class for a frame of each side (O10's third parties have their own colours too).
+SIDE_CLASS = {
+    "player": "hexmap--player",
+    "enemy": "hexmap--enemy",
+    "ally": "hexmap--ally",
+    "neutral": "hexmap--neutral",
+}
 
 
 def legend(
@@ -154,12 +179,15 @@ def legend(
     marks: bool = False,
     levels: bool = False,
     features: bool = False,
+    third: bool = False,
+    facings: bool = False,
     stun: bool = False,
 ) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
     deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
     a damaged section's durability (in the compact map's slot only without levels); with
+    `third` (O10) the allied and neutral frames' marks; with
     `stun` (O7) the marks of a Stunned and a Dazed frame."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
@@ -178,7 +206,12 @@ def legend(
     if levels:
         top = cat.elevation.levels.max
         parts.append(f"1-{top} ground level")
-    parts += ["M1 yours", "m1 enemy", f"M{MARKS['out'][form]} out"]
+    parts += ["M1 yours", "m1 enemy"]
+    if third:
+        parts += ["Ma ally", "ma neutral"]
+    parts.append(f"M{MARKS['out'][form]} out")
+    if facings:  # O4.10
+        parts.append(f"M1{FACING_MARKS[0][form]} faces the marked hex")
     if stun:
         parts += [f"M{MARKS[k][form]} {MARK_NAMES[k]}" for k in ("stunned", "dazed")]
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
@@ -216,6 +249,8 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--wreck",
         "hexmap--player",
         "hexmap--enemy",
+        "hexmap--ally",
+        "hexmap--neutral",
         "hexmap--targetable",
         "hexmap--target",
         "hexmap--active",
@@ -283,6 +318,7 @@ class Scene:
     features: dict[Hex, tuple[str, int | None]]
     smoke: frozenset[Hex]
     levels: tuple[int, ...] = ()  # O2: every hex's height, row-major (empty: flat, no digits)
+    facings: dict[Hex, int] | None = None  # O4.10: hex a frame faces -> the direction
     stunned: dict[Hex, str] | None = None  # O7.6: hex -> "stunned"/"dazed" of a frame there
 
     @classmethod
@@ -299,8 +335,9 @@ class Scene:
             if unit.destroyed:
                 wrecks.add(unit.pos)
                 continue
-            side = "hexmap--player" if unit.side == "player" else "hexmap--enemy"
-            frames[unit.pos] = (frame_label(unit), side)
+            if unit.left:
+                continue  # O10.6: gone off the map with its side
+            frames[unit.pos] = (frame_label(unit), SIDE_CLASS[unit.side])
             if unit.stun:
                 stunned[unit.pos] = unit.stun
             if not unit.pilot_alive:
@@ -323,6 +360,7 @@ class Scene:
             feature_marks(battle),
             frozenset(s.hex for s in battle.smoke),
             elevation.heights(battle) if elevation.on(battle) else (),
+            facing_marks(battle),
             stunned or None,
         )
 
@@ -343,8 +381,21 @@ class Scene:
             self.features,
             self.smoke,
             self.levels,
+            self.facings,
             self.stunned,
         )
+
+
+def facing_marks(battle: Battle) -> dict[Hex, int] | None:
+    """O4.10: the hex each frame on the field faces and the direction (None with O4 off);
+    where two frames face one hex, the first in the battle's order of frames."""
+    if not battle.rule("O4"):
+        return None
+    out: dict[Hex, int] = {}
+    for u in battle.units:
+        if u.pos is not None and u.facing is not None and u.active:
+            out.setdefault(add(u.pos, DIRECTIONS[u.facing]), u.facing)
+    return out
 
 
 def feature_marks(battle: Battle) -> dict[Hex, tuple[str, int | None]]:
@@ -372,6 +423,8 @@ class Painter:
         return glyph
 
     def mark(self, kind: str) -> str:
+        if kind.startswith("facing"):  # O4.10
+            return FACING_MARKS[int(kind[6:])][0 if self.ascii else 1]
         return MARKS[kind][0 if self.ascii else 1]
 
     def feature_glyph(self, feature: str) -> str:
@@ -430,6 +483,8 @@ class Painter:
             mark = "los"
         elif h in s.wrecks:
             mark = "wreck"
+        elif s.facings and h in s.facings:
+            mark = f"facing{s.facings[h]}"
         elif h in ov.reach:
             mark = "reach"
         elif h in ov.zone:
@@ -516,6 +571,10 @@ class Painter:
                     top.append(
                         (glyph + self._slot(left_over, smoked, level, bool(levels)), classes)
                     )
+                elif mark[:6] == "facing" and mark[6:] in ("0", "1", "5"):
+                    # O4.10: a frame facing E, NE or SE: the mark on the side nearer it
+                    top.append((self.mark(mark), _with_mark(classes, mark)))
+                    top.append((glyph, classes))
                 else:
                     top.append((glyph, classes))
                     top.append((self.mark(mark), _with_mark(classes, mark)))

@@ -45,6 +45,14 @@ class Palette:
     error: str = "bold red"
     player: str = "bold"
     enemy: str = "bold"
+    ally: str = "bold"  # O10's third parties
+    neutral: str = "bold"
+
+    def side(self, side: str) -> str:
+        """The style of a frame of `side` (its mark differs by glyph too: `frame_label`)."""
+        return {"player": self.player, "ally": self.ally, "neutral": self.neutral}.get(
+            side, self.enemy
+        )
 
 
 def palette_of(widget: Widget) -> Palette:
@@ -57,6 +65,8 @@ def palette_of(widget: Widget) -> Palette:
         error=f"bold {theme.error}" if theme.error else "bold",
         player=f"bold {theme.secondary}" if theme.secondary else "bold",
         enemy=f"bold {theme.error}" if theme.error else "bold",
+        ally=f"bold {theme.success}" if theme.success else "bold",
+        neutral=f"bold {theme.warning}" if theme.warning else "bold",
     )
 
 

@@ -10,13 +10,14 @@ from attrs import frozen
 from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import elevation, moving_fire, stats
+from ...combat import elevation, facing, moving_fire, stats
 from ...combat.attack import distance_band
 from ...combat.features import STANDARD, full_durability, kind_of, section_at, structure_hex
 from ...combat.forecast import Forecast
 from ...combat.kicks import kick_damage
 from ...combat.preview import KICK_GROUP, FirePreview, WeaponPreview
 from ...combat.state import LOC_INDEX, Battle, Unit
+from ...hexgrid import arc
 from ..battle_words import engine_text, first_fit, hex_name, overload_text, spend_phrases
 from ..glyphs import Glyphs
 from .hex_picture import MARKS
@@ -158,6 +159,22 @@ class ShotRisk:
 NO_RISK = ShotRisk()
 
 
+def _arc_lines(battle: Battle, attacker: Unit, target: Unit, width: int, g: Glyphs) -> list[Text]:
+    """O4.10: the target's arc the shot comes from (its hit table; `rear` +10 from behind), and
+    the arc of the shooter the target stands in (the weapons mounted to fire there)."""
+    side = facing.attack_arc(battle, attacker, target)
+    if side is None or attacker.pos is None or target.pos is None or attacker.facing is None:
+        return []
+    words = f"Its {facing.arc_words(side)} arc"
+    if side == "rear":
+        words += f" (+{facing.data().rear.modifier}, rear hits)"
+    elif side != "front":
+        words += " (side hits)"
+    mine = arc(attacker.pos, attacker.facing, target.pos)
+    words += f" {g.sep} in your {facing.arc_words(mine)}"
+    return flow([Text(w) for w in words.split(" ")], width, g, indent=2)
+
+
 def target_lines(
     battle: Battle,
     preview: FirePreview,
@@ -195,7 +212,7 @@ def target_lines(
         out.append(title)
     else:
         ch = stats.chassis_of(target)
-        side_style = pal.player if target.side == "player" else pal.enemy
+        side_style = pal.side(target.side)
         title.append(target.label, style=side_style)
         cls = cat.classes[ch.class_]
         tail = first_fitting(
@@ -227,6 +244,8 @@ def target_lines(
                 battle, attacker.pos, target.pos, dist.removeprefix("Distance ")
             )
         out.append(Text(f"{dist} ({band})" if band else dist))
+        if attacker is not None:
+            out.extend(_arc_lines(battle, attacker, target, width, g))
         out.extend(_los_lines(preview, width, g))
 
     kick = preview.group == KICK_GROUP

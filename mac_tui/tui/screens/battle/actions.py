@@ -33,14 +33,16 @@ from ....combat.commands import (
     Kick,
     Move,
     Overwatch,
+    Pivot,
     ResetDeployment,
     Sprint,
     StartBattle,
+    Turn,
     UseEquipment,
     Vent,
     Withdraw,
 )
-from ....combat.refusals import order_refusal
+from ....combat.refusals import order_refusal, reverse_refusal
 from ....combat.state import Battle
 from ....game import Command
 from .modes import (
@@ -60,6 +62,7 @@ from .modes import (
     Moving,
     Over,
     Paused,
+    Reversing,
     Sprinting,
     Threats,
 )
@@ -67,7 +70,8 @@ from .moment import Moment
 
 COMBAT = (*PLAYER_MODES, *AI_MODES)  # the battle is on
 AIMING = (Firing, CallingShot, Kicking)
-PICKING = (Moving, Sprinting, Jumping, Firing, CallingShot, Kicking, Threats)  # Esc cancels
+PICKING = (Moving, Reversing, Sprinting, Jumping, Firing, CallingShot, Kicking, Threats)  # Esc
+FACING_PICKS = (Moving, Sprinting, Jumping, Deploying)  # O4: , and . turn the facing picked
 WAITING = (Idle, Deploying, *AI_MODES, Over)  # Esc leaves the battle from these
 AI_PACED = (EnemyTurn, Paused, More)  # space skips the rest of the turn from these
 ALL = (*COMBAT, Deploying, Over)
@@ -148,7 +152,8 @@ class BattleAction:
     bind: bool = True  # False: the key is the map's own (Enter places through the map)
     priority: bool = False
     why: Why | None = None  # the reason it is greyed now, said when the key is pressed
-    module: str | None = None  # an optional module's key: hidden while the battle leaves it off
+    module: str = ""  # an optional rules module's key: hidden unless the battle plays it
+    display: str = ""  # the key as the action bar shows it ("": `key`)
 
     def refusal(self, mode: Mode, m: Moment) -> str:
         """Why the key does nothing now, for the message line."""
@@ -159,7 +164,7 @@ class BattleAction:
         """True live, None greyed, False hidden (Textual's `check_action` answers)."""
         if not isinstance(mode, self.modes):
             return False
-        if self.module is not None and (m.battle is None or not m.battle.rule(self.module)):
+        if self.module and (m.shown is None or not m.shown.rule(self.module)):
             return False
         return True if self.legal is None or self.legal(m) else None
 
@@ -189,6 +194,14 @@ def _aim(
     return BattleAction(name, key, action, description, COMBAT, label, legal, why=why)
 
 
+def _reverse_offered(m: Moment) -> bool:
+    return any(isinstance(c, Move) and c.reverse for c in m.legal)
+
+
+def _reverse_why(mode: Mode, m: Moment) -> str | None:
+    return turn_refusal(mode, m) or reverse_refusal(m.battle)
+
+
 def _group(n: int) -> BattleAction:
     return BattleAction(f"group{n}", str(n), f"group({n})", f"Group {n}", AIMING)
 
@@ -204,6 +217,53 @@ ROWS: tuple[BattleAction, ...] = (
     _act("overwatch", "o", "Overwatch", "Overwatch", Overwatch),
     _act("vent", "v", "Vent", "Vent", Vent),
     _act("equipment", "e", "Equip", "Equipment", UseEquipment),
+    # O4: facing and arcs (hidden unless the battle plays O4)
+    BattleAction(
+        "reverse",
+        "b",
+        "act_mode('reverse')",
+        "Reverse move",
+        COMBAT,
+        "Back",
+        _reverse_offered,
+        why=_reverse_why,
+        module="O4",
+    ),
+    BattleAction(
+        "pivot_left",
+        "left_square_bracket",
+        "pivot(1)",
+        "Pivot left (free)",
+        COMBAT,
+        "Pivot",
+        offers(Pivot),
+        why=engine_says(Pivot),
+        module="O4",
+        display="[ ]",
+    ),
+    BattleAction(
+        "pivot_right",
+        "right_square_bracket",
+        "pivot(-1)",
+        "Pivot right (free)",
+        COMBAT,
+        legal=offers(Pivot),
+        why=engine_says(Pivot),
+        module="O4",
+    ),
+    BattleAction(
+        "turn",
+        "u",
+        "turn",
+        "Turn (1 AP)",
+        COMBAT,
+        "Turn",
+        offers(Turn),
+        why=engine_says(Turn),
+        module="O4",
+    ),
+    BattleAction("face_left", "comma", "face(1)", "Facing left", FACING_PICKS, module="O4"),
+    BattleAction("face_right", "full_stop", "face(-1)", "Facing right", FACING_PICKS, module="O4"),
     _act("end", "x", "End", "End activation", EndActivation),
     _act("withdraw", "w", "Withdraw", "Withdraw", Withdraw),
     BattleAction(
@@ -327,15 +387,16 @@ class ActionTable:
         for row in self.rows:
             if not row.label or not isinstance(mode, row.modes):
                 continue
-            state = row.state(mode, m)
-            if state is False:  # an optional module's key in a battle without it
-                continue
-            if state:
+            live = row.state(mode, m)
+            if live is False:
+                continue  # an optional module's key in a battle without it
+            key = row.display or row.key
+            if live:
                 click = f"@click=screen.{row.action}"
-                item = f"[{click}][b reverse] {row.key} [/b reverse] {row.label}[/]"
+                item = f"[{click}][b reverse] {key} [/b reverse] {row.label}[/]"
             else:
-                item = f"[dim strike] {row.key}  {row.label}[/dim strike]"
-            parts.append((len(row.key) + len(row.label) + 3, item))
+                item = f"[dim strike] {key}  {row.label}[/dim strike]"
+            parts.append((len(key) + len(row.label) + 3, item))
         if width <= 0:
             return " ".join(item for _, item in parts)
         lines: list[list[str]] = [[]]

@@ -33,7 +33,7 @@ import attrs
 from attrs import frozen
 
 from ....catalog import LOCATION_ORDER, catalog
-from ....combat import preview, stats
+from ....combat import facing, preview, stats
 from ....combat.commands import (
     CalledShot,
     Deploy,
@@ -60,6 +60,7 @@ from ....players.policy import Decision
 from ...battle_words import article, hex_name
 from ...glyphs import glyphs
 from ...widgets.battle_panels import move_text
+from ...widgets.hex_picture import frame_label
 from ...widgets.hexmap import Overlay
 from ...widgets.target_lines import NO_RISK, ShotRisk, pct
 from .moment import Moment, seats
@@ -159,48 +160,117 @@ class Idle(_Ordering):
         return Say(f"{here.label}: {article(chassis.name)} {chassis.designation} at {hex_name(h)}")
 
 
+def arcs_words(m: Moment, unit: Unit, at: Hex, f: int | None, turn_keys: bool = True) -> str:
+    """O4.10: ` · faces NE: SCOUT-1 front, SCOUT-2 rear (, . turn)`: the facing a frame would
+    take and the arc of it each enemy would be in (nothing with O4 off)."""
+    if f is None or m.battle is None:
+        return ""
+    seen = ", ".join(
+        f"{frame_label(e)} {facing.arc_words(a)}" for e, a in preview.arcs_at(m.battle, unit, at, f)
+    )
+    keys = " (, . turn)" if turn_keys else ""
+    return (
+        f" {glyphs(m.ascii).sep} faces {facing.facing_name(f)}{': ' + seen if seen else ''}{keys}"
+    )
+
+
 class _Walking(_Ordering):
     __slots__ = ()
     follows_cursor = True
     sprint: ClassVar[bool] = False
+    reverse: ClassVar[bool] = False  # O4.3: a reverse Move
+    turn: int  # O4.2: the end facing, counted from the last step's along its options
 
     def overlay(self, m: Moment, cursor: Hex) -> Overlay:
         battle, unit = m.battle, m.actor
         if battle is None or unit is None:
             return NO_OVERLAY
-        reach = preview.reach_hexes(battle, unit, self.sprint)
+        reach = preview.reach_hexes(battle, unit, self.sprint, self.reverse)
         path: tuple[Hex, ...] = ()
         if cursor in reach:
-            path = preview.move_preview(battle, unit, cursor, self.sprint).path
+            path = self.preview(m, unit, cursor).path
         return Overlay(reach=reach, path=path)
+
+    def facing_name(self, m: Moment, unit: Unit, cursor: Hex) -> str:
+        """O4.2: the facing the order names ("" for the default, the last step's)."""
+        if m.battle is None or self.reverse or not self.turn or not facing.on(m.battle):
+            return ""
+        plain = preview.move_preview(m.battle, unit, cursor, self.sprint)
+        if plain.refusal is not None or len(plain.path) < 2:
+            return ""
+        options = facing.move_facings(plain.path)
+        return facing.facing_name(options[self.turn % len(options)])
+
+    def preview(self, m: Moment, unit: Unit, cursor: Hex) -> preview.MovePreview:
+        assert m.battle is not None
+        name = self.facing_name(m, unit, cursor)
+        return preview.move_preview(
+            m.battle, unit, cursor, self.sprint, reverse=self.reverse, facing_name=name
+        )
 
     def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         battle, unit = m.battle, m.actor
         if battle is None or unit is None:
             return None
-        mp = preview.move_preview(battle, unit, cursor, self.sprint)
+        mp = self.preview(m, unit, cursor)
         goes = f" {glyphs(m.ascii).sep} Enter goes" if mp.refusal is None else ""
-        return tuple(text + goes for text in move_text(mp, unit, ascii_glyphs=m.ascii))
+        arcs = arcs_words(m, unit, cursor, mp.facing, not self.reverse)
+        texts = move_text(mp, unit, ascii_glyphs=m.ascii)
+        if arcs and mp.refusal is None:  # O4.10: the arcs the enemies would be in
+            short = arcs_words(m, unit, cursor, mp.facing, False)
+            return (
+                texts[0] + arcs + goes,
+                texts[-1] + arcs + goes,
+                f"{hex_name(cursor)}{arcs}{goes}",
+                f"{hex_name(cursor)}{short}{goes}",
+                *(text + goes for text in texts),
+            )
+        return tuple(text + goes for text in texts)
 
 
 @frozen
 class Moving(_Walking):
+    turn: int = 0
+
     def pick(self, m: Moment, h: Hex) -> Reaction:
-        return Move(h) if m.actor is not None else None
+        unit = m.actor
+        return Move(h, self.facing_name(m, unit, h)) if unit is not None else None
+
+
+@frozen
+class Reversing(_Walking):
+    """O4.3: a reverse Move: every step backwards, the facing kept."""
+
+    turn: int = 0
+    reverse = True
+
+    def pick(self, m: Moment, h: Hex) -> Reaction:
+        return Move(h, reverse=True) if m.actor is not None else None
 
 
 @frozen
 class Sprinting(_Walking):
+    turn: int = 0
     sprint = True
 
     def pick(self, m: Moment, h: Hex) -> Reaction:
-        return Sprint(h) if m.actor is not None else None
+        unit = m.actor
+        return Sprint(h, self.facing_name(m, unit, h)) if unit is not None else None
 
 
 @frozen
 class Jumping(_Ordering):
     item: str
+    turn: int = 0  # O4.4: hexsides from the frame's facing it lands with
     follows_cursor = True
+
+    def landing(self, m: Moment) -> tuple[int | None, str]:
+        """O4.4: the facing it lands with, and the order's name for it ("" unchanged)."""
+        unit = m.actor
+        if unit is None or unit.facing is None or m.battle is None or not facing.on(m.battle):
+            return None, ""
+        f = (unit.facing + self.turn) % 6
+        return f, facing.facing_name(f) if f != unit.facing else ""
 
     def reach(self, m: Moment) -> frozenset[Hex]:
         return frozenset(
@@ -219,12 +289,15 @@ class Jumping(_Ordering):
             if cursor in self.reach(m):
                 return f"Smoke {where} and its neighbours for {item.value} rounds: Enter lays it"
             return f"Smoke: {where} is beyond {item.range} hexes"
-        if cursor in self.reach(m):
-            return f"Jump to {where}: Enter goes"
+        if cursor in self.reach(m) and m.actor is not None:
+            arcs = arcs_words(m, m.actor, cursor, self.landing(m)[0])
+            return (f"Jump to {where}{arcs}: Enter goes", f"Jump to {where}: Enter goes")
         return f"Jump: {where} is out of reach"
 
     def pick(self, m: Moment, h: Hex) -> Reaction:
-        return UseEquipment(self.item, None, h) if m.actor is not None else None
+        if m.actor is None:
+            return None
+        return UseEquipment(self.item, None, h, self.landing(m)[1])
 
 
 @frozen
@@ -535,7 +608,17 @@ class Deploying(Mode):
     def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         battle = m.battle
         name = battle.unit(self.unit).label if battle is not None else "?"
-        return f"Place {name}: move the cursor into the zone, Enter places."
+        text = f"Place {name}: move the cursor into the zone, Enter places."
+        unit = battle.unit(self.unit) if battle is not None else None
+        if (
+            unit is not None
+            and unit.facing is not None
+            and battle is not None
+            and facing.on(battle)
+        ):
+            at = unit.pos or cursor  # O4.1
+            return (text[:-1] + arcs_words(m, unit, at, unit.facing) + ".", text)
+        return text
 
     def pick(self, m: Moment, h: Hex) -> Reaction:
         return Deploy(self.unit, h)
@@ -624,6 +707,7 @@ class Over(Mode):
 PLAYER_MODES: tuple[type[Mode], ...] = (
     Idle,
     Moving,
+    Reversing,
     Sprinting,
     Jumping,
     Firing,

@@ -5,9 +5,10 @@ which equipment (and on which frame, or where to jump), withdraw or not. Each an
 from __future__ import annotations
 
 from ....catalog import catalog
-from ....combat.commands import Overwatch, UseEquipment, Withdraw
+from ....combat import facing, preview
+from ....combat.commands import Deploy, Overwatch, Turn, UseEquipment, Withdraw
 from ....combat.state import Unit
-from .modes import Ask, Confirm, Jumping, Reaction
+from .modes import Ask, Confirm, Jumping, Reaction, Say
 from .moment import Moment
 
 WITHDRAW_QUESTION = (
@@ -67,3 +68,37 @@ def equipment(m: Moment) -> Reaction:
 
 def withdraw(m: Moment) -> Reaction:
     return Confirm(WITHDRAW_QUESTION, "Withdraw", Withdraw())
+
+
+def turn(m: Moment) -> Reaction:
+    """O4.6: ask for the facing to turn to, each with the arcs the enemies would be in."""
+    unit = m.actor
+    battle = m.battle
+    if unit is None or battle is None or unit.pos is None:
+        return None
+    here = unit.pos
+    names = [c.facing for c in m.legal if isinstance(c, Turn)]
+    if not names:
+        return None
+    options = []
+    for name in names:
+        d = facing.direction(name)
+        assert d is not None
+        seen = ", ".join(
+            f"{e.label} {facing.arc_words(a)}" for e, a in preview.arcs_at(battle, unit, here, d)
+        )
+        options.append((name, f"{name:<2}  {seen}" if seen else name))
+    return Ask(f"Turn {unit.label} (1 AP) to face:", tuple(options), lambda f: Turn(f))
+
+
+def face_deployed(m: Moment, unit_id: str, step: int) -> Reaction:
+    """O4.1: turn a placed frame where it stands (a frame not yet placed: say so)."""
+    battle = m.battle
+    if battle is None:
+        return None
+    unit = battle.unit(unit_id)
+    if unit.facing is None:
+        return None
+    if unit.pos is None:
+        return Say(f"Place {unit.label} first, then , and . turn it.", True)
+    return Deploy(unit.id, unit.pos, facing.facing_name(unit.facing + step))

@@ -18,11 +18,21 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 
+import attrs
 from textual import work
 from textual.app import ComposeResult, ScreenStackError
 
 from ....campaign.commands import Accept
-from ....combat.commands import AutoDeploy, Brace, EndActivation, ResetDeployment, StartBattle, Vent
+from ....combat import facing
+from ....combat.commands import (
+    AutoDeploy,
+    Brace,
+    EndActivation,
+    Pivot,
+    ResetDeployment,
+    StartBattle,
+    Vent,
+)
 from ....combat.skirmish import NewSkirmish
 from ....combat.state import Battle
 from ....game import Command
@@ -53,6 +63,7 @@ from .modes import (
     Firing,
     Halted,
     Idle,
+    Jumping,
     Kicking,
     Mode,
     More,
@@ -60,6 +71,7 @@ from .modes import (
     Over,
     Paused,
     Reaction,
+    Reversing,
     Say,
     Sprinting,
     Threats,
@@ -278,6 +290,8 @@ class BattleScreen(GameScreen):
     def action_act_mode(self, name: str) -> None:
         if name in ("move", "sprint"):
             self.mode = Moving() if name == "move" else Sprinting()
+        elif name == "reverse":  # O4.3
+            self.mode = Reversing()
         elif name == "threat":
             self.mode = Threats()
             self.schedule_threats()
@@ -287,6 +301,27 @@ class BattleScreen(GameScreen):
             if at is not None:
                 self.view.hexmap.set_cursor(at)
         self.draw()
+
+    # ---- O4: facing ---------------------------------------------------------------------
+    def action_pivot(self, step: int) -> None:
+        """O4.5: the free pivot, one hexside (+1 left, -1 right)."""
+        unit = self.moment.actor
+        if unit is not None and unit.facing is not None:
+            self.order(Pivot(facing.facing_name(unit.facing + step)))
+
+    def action_turn(self) -> None:
+        """O4.6: Turn to any facing (asked, each with the arcs the enemies would be in)."""
+        self.react(orders.turn(self.moment))
+
+    def action_face(self, step: int) -> None:
+        """O4.2, O4.4, O4.1: turn the facing a move, jump or placing ends with."""
+        mode = self.mode
+        if isinstance(mode, Deploying):
+            self.react(orders.face_deployed(self.moment, mode.unit, step))
+            return
+        if isinstance(mode, Moving | Sprinting | Jumping):
+            self.mode = attrs.evolve(mode, turn=mode.turn + step)
+            self.draw_focus()
 
     def action_cancel(self) -> None:
         self.mode = Idle()
