@@ -340,3 +340,17 @@ def test_the_threat_view_counts_the_moving_penalty_of_an_enemy_that_closes_in() 
         assert attack.move_to == at(8)
         chances.append([c.chance for c in attack.forecast.chances])
     assert chances == [[87], [47]]
+
+
+def test_a_reverse_move_counts_its_hexes_under_o4() -> None:
+    """O5.1 with O4: a reverse Move's steps count like a Move's (a pivot does not)."""
+    from .test_facing import E, W, acting
+    from .test_facing import battle as o4_battle
+    from .test_facing import enforcer as o4_enforcer
+    from .test_facing import falcon as o4_falcon
+    from .test_facing import step as o4_step
+
+    b = o4_battle(o4_falcon(Hex(5, 4), E), o4_enforcer(W, pos=Hex(10, 4)))
+    state = acting(attrs.evolve(b, ruleset=("O4", "O5")))
+    s, _ = o4_step(state, Move(Hex(3, 4), reverse=True))  # two steps W, backwards
+    assert s.battle is not None and s.battle.unit("falcon").moved_hexes == 2

@@ -187,7 +187,7 @@ def do_move(
         energy_used=unit.energy_used + plan.energy,
         facing=unit.facing if ends is None else ends,
     )
-    moved = moving_fire.count_move(battle, moved, len(plan.path) - 1)  # O5.1
+    moved = moving_fire.count_move(battle, moved, len(walked) - 1)  # O5.1: the hexes entered
     event = Moved(
         unit=unit.id,
         mode="sprint" if sprint else "move",
