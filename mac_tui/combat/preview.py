@@ -208,7 +208,6 @@ def fire_preview(
                     ammo=shots_left(unit, index),
                 )
             )
-    left = stats.energy_left(unit)
     return FirePreview(
         attacker=unit.id,
         target=target_id,
@@ -218,13 +217,22 @@ def fire_preview(
         los=los,
         weapons=tuple(weapons),
         expected=expected,
-        energy=energy,
-        energy_left=left,
-        energy_after=left - energy,
-        overload_after=overload_after(unit, energy),
         ap_cost=fire_ap_cost(location),
         refusal=refusal,
+        **spending(unit, energy),
     )
+
+
+def spending(unit: Unit, energy: int) -> dict[str, int]:
+    """A preview's energy fields: `energy` spent, `energy_left` before, `energy_after`, the
+    `overload_after` it leaves."""
+    left = stats.energy_left(unit)
+    return {
+        "energy": energy,
+        "energy_left": left,
+        "energy_after": left - energy,
+        "overload_after": overload_after(unit, energy),
+    }
 
 
 #: The `group` of a kick's `FirePreview` (O7): a kick is no weapon group.
@@ -258,8 +266,6 @@ def kick_preview(battle: Battle, unit: Unit, target_id: str) -> FirePreview:
         skipped=None,
         ammo=None,
     )
-    energy = stats.move_energy(unit)
-    left = stats.energy_left(unit)
     dist = 0
     if target is not None and target.pos is not None and unit.pos is not None:
         dist = distance(unit.pos, target.pos)
@@ -272,12 +278,9 @@ def kick_preview(battle: Battle, unit: Unit, target_id: str) -> FirePreview:
         los=(),
         weapons=(kick,),
         expected=expected,
-        energy=energy,
-        energy_left=left,
-        energy_after=left - energy,
-        overload_after=overload_after(unit, energy),
         ap_cost=catalog().kicks.kick.ap,
         refusal=refusal,
+        **spending(unit, stats.move_energy(unit)),
     )
 
 
