@@ -396,3 +396,28 @@ def test_the_threshold_is_checked_after_every_action() -> None:
     b, events = flow.advance(b, Dice(RngState(seed=1)))
     assert events[0] == stun.Stunned(unit="enforcer", cause="threshold", lost=12, threshold=12)
     assert b.unit("enforcer").stun == "stunned"
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    piloting=st.integers(0, 10),
+    legs=st.integers(0, 4),
+    braced=st.booleans(),
+    kicker_stun=st.sampled_from(["", "stunned", "dazed"]),
+    moved=st.integers(0, 12),
+)
+def test_a_kicks_chance_is_always_clamped_once_to_5_95(
+    piloting: int, legs: int, braced: bool, kicker_stun: str, moved: int
+) -> None:
+    kicker = falcon(
+        3,
+        piloting=piloting,
+        actuator_hits=(0, 0, 0, 0, 0, 0, legs),
+        stun=kicker_stun,
+        moved_hexes=moved,
+    )
+    b = battle(kicker, enforcer(4, braced=braced, moved_hexes=moved), rules=("O5", "O7"))
+    hc = kicks.kick_chance(b, b.unit("falcon"), b.unit("enforcer"))
+    assert 5 <= hc.chance <= 95
+    assert hc.chance == max(5, min(95, sum(m.value for m in hc.modifiers)))
+    assert not {"moving", "fast target", "range", "LOS", "sensor"} & {m.name for m in hc.modifiers}
