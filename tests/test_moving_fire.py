@@ -354,3 +354,16 @@ def test_a_reverse_move_counts_its_hexes_under_o4() -> None:
     state = acting(attrs.evolve(b, ruleset=("O4", "O5")))
     s, _ = o4_step(state, Move(Hex(3, 4), reverse=True))  # two steps W, backwards
     assert s.battle is not None and s.battle.unit("falcon").moved_hexes == 2
+
+
+def test_an_activation_that_runs_out_of_ap_is_logged_with_its_hexes() -> None:
+    """Ruling O5b: under O5 the end of every activation is an `ActivationEnded` with
+    `hexes_moved`, also when the frame's AP ran out (the core game logs only an `end`)."""
+    b = battle(falcon(1, ap=2), enforcer(12))
+    _, events = run(state_of(b), Move(hex=at(3)), Move(hex=at(5)))
+    assert [e for e in events if isinstance(e, ActivationEnded)] == [
+        ActivationEnded(unit="falcon", hexes_moved=4)
+    ]
+    core = battle(falcon(1, ap=2), enforcer(12), rules=())
+    _, events = run(state_of(core), Move(hex=at(3)), Move(hex=at(5)))
+    assert not [e for e in events if isinstance(e, ActivationEnded)]
