@@ -112,6 +112,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="play the game back in the terminal, command by command (read-only)",
     )
+    replay.add_argument(
+        "--truth",
+        action="store_true",
+        help="with --watch under optional rule O8: show every frame where it is, not only "
+        "what the player's side detected",
+    )
     serve_parser(sub)
     config = sub.add_parser(
         "config",
@@ -472,7 +478,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
         from .tui.replay import run_replay
 
-        run_replay(save, Path(args.save))
+        run_replay(save, Path(args.save), truth=args.truth)
         return 0
     verdict = verify(save)
     print(verdict.message)

@@ -25,7 +25,7 @@ from typing import Any
 from .campaign.state import Campaign, Contract, Frame, PilotRecord, SalvageItem
 from .catalog import LOCATION_ORDER, Catalog, catalog
 from .combat.features import full_durability
-from .combat.state import Battle, Unit
+from .combat.state import FORMATIONS, Battle, Unit
 from .combat.stats import armor_split, full_structure
 from .model import GameState
 from .ruleset import format_ruleset, ruleset_refusal
@@ -326,6 +326,32 @@ class _Checker:
             if link.user:
                 self.known(f"{p}.uplinks[{i}].user", link.user, ids, "unit")
         self.features(p, b)
+        self.commanders(p, b, ids)
+
+    def commanders(self, p: str, b: Battle, ids: Collection[str]) -> None:
+        """O9: orders, formations and abilities only under O9; known formations and
+        abilities, screens and frames that exist, one formation record per side."""
+        held = any(u.abilities or u.abilities_used or u.dodging for u in b.units)
+        if (b.formations or held) and not b.rule("O9"):
+            self.fail(f"{p}.formations", "formations and abilities need optional module O9")
+            return
+        kinds = set(FORMATIONS)
+        sides = [f.side for f in b.formations]
+        if len(set(sides)) != len(sides):
+            self.fail(f"{p}.formations", "a side has two formation records")
+        for i, f in enumerate(b.formations):
+            at = f"{p}.formations[{i}]"
+            self.known(f"{at}.order", f.order, kinds, "formation")
+            self.known(f"{at}.effect", f.effect, kinds, "formation")
+            for j, sid in enumerate((*f.screens, *f.effect_screens, *f.screen_targets)):
+                self.known(f"{at}.screens[{j}]", sid, ids, "unit")
+            if f.axis is not None:
+                self.within(f"{at}.axis", f.axis, 0, 5)
+            self.within(f"{at}.plan_round", f.plan_round, 0, b.round)
+        abilities = {a.id for a in self.cat.formations.ability}
+        for i, u in enumerate(b.units):
+            for j, a in enumerate((*u.abilities, *u.abilities_used)):
+                self.known(f"{p}.units[{i}].abilities[{j}]", a, abilities, "ability")
 
     def facings(self, p: str, b: Battle) -> None:
         """O4: every frame faces one of the six directions under O4, none (and has not

@@ -252,3 +252,57 @@ def test_reveal_lasts_until_its_next_activation() -> None:
     assert b.unit("raider-2").revealed_to == ("player",)
     b = detection.activation_starts(b, "raider-2")
     assert b.unit("raider-2").revealed_to == ()
+
+
+# --- O8 with O10: the shared view -------------------------------------------------------------
+def test_allies_share_the_view_not_the_targeting() -> None:
+    """O0.3 (O10 with O8): the player's side detects what its allies see, for its screen and
+    its moves, but a frame attacks only what it detects itself (O8.5: no sharing of targeting
+    but by screening); a neutral is detected like an enemy."""
+    from .test_damage import make_unit
+
+    ally = attrs.evolve(make_unit("A1", side="player", pos=at(12)), side="ally")
+    neutral = attrs.evolve(make_unit("N1", pos=at(19)), side="neutral")
+    b = fog(shooter(), ally, raider(15), neutral)
+    s, r = b.unit("shooter"), b.unit("raider-2")
+    assert detection.side_detection(b, "player", r) == "sight"  # the ally, 3 away
+    assert not detection.detects(b, s, r)  # the shooter, 15 away, does not
+    assert detection.side_detection(b, "player", b.unit("N1")) == "sight"  # the ally, 7 away
+    assert detection.side_detection(b, "enemy", b.unit("A1")) == "sight"
+    far = b.with_unit(attrs.evolve(b.unit("N1"), pos=at(19, 0)))
+    far = far.with_unit(attrs.evolve(far.unit("A1"), pos=at(5)))
+    assert detection.side_detection(far, "player", far.unit("N1")) is None
+
+
+def test_radiating_b_to_d_until_the_round_ends() -> None:
+    """O8.2 (b) overload: energy spent past the effective output; (c) a vent; (d) a jump; each
+    from the command that did it (ruling O8e), logged once; a new round's refresh clears it."""
+    from mac_tui.combat.events import Moved, RoundStarted, Vented
+
+    s = shooter()
+    out = stats.effective_output(s)
+    b = fog(s, raider(15), round=1)
+    # (b): at the output exactly, not past it, it stays cold
+    at_output = b.with_unit(attrs.evolve(s, energy_used=out))
+    assert detection.update(at_output, ())[0].unit("shooter").radiating == ""
+    over = b.with_unit(attrs.evolve(s, energy_used=out + 1))
+    hot, events = detection.update(over, ())
+    assert hot.unit("shooter").radiating == "overload"
+    assert [e for e in events if isinstance(e, detection.Radiating)] == [
+        detection.Radiating(unit="shooter", cause="overload")
+    ]
+    _, events = detection.update(hot, ())
+    assert not [e for e in events if isinstance(e, detection.Radiating)]  # once a round
+    vent = Vented(unit="raider-2", amount=3, stress=0)
+    vented, _ = detection.update(b, (vent,))
+    assert vented.unit("raider-2").radiating == "vent"
+    jump = Moved(unit="raider-2", mode="jump", path=(at(15), at(13)), energy=0, pullback=False)
+    jumped, _ = detection.update(b, (jump,))
+    assert jumped.unit("raider-2").radiating == "jump"
+    # a jump before the round's end does not carry into the next round
+    later, _ = detection.update(b, (jump, RoundStarted(round=2, order=())))
+    assert later.unit("raider-2").radiating == ""
+    # the thermal contact: the shooter now detects the radiating raider, 15 hexes away
+    assert [(c.side, c.unit, c.how) for c in jumped.contacts] == [("player", "raider-2", "thermal")]
+    fresh, _ = detection.refresh_radiating(jumped)
+    assert fresh.unit("raider-2").radiating == ""  # stress 0: cold at the next refresh

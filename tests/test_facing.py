@@ -475,3 +475,20 @@ def test_an_o4_game_saves_loads_and_checks_its_facings() -> None:
     assert any("needs optional module O4" in p for p in problems(attrs.evolve(again, battle=core)))
     # a core game stores no facing at all
     assert '"facing"' not in json.dumps(save.state_to_data(make_state(2, 1)))
+
+
+def test_third_parties_face_as_the_side_they_stand_with() -> None:
+    """Ruling O4f: with O10 on too, allies face E as the player's frames, neutrals W as the
+    enemy's; with O4 off they have no facing."""
+    seen: set[str] = set()
+    for seed in range(1, 60):
+        battle = make_state(seed=seed, difficulty=4, ruleset=("O4", "O10")).battle
+        assert battle is not None
+        for u in battle.units:
+            assert u.facing == {"player": 0, "ally": 0, "enemy": 3, "neutral": 3}[u.side]
+            seen.add(u.side)
+        if {"ally", "neutral"} <= seen:
+            break
+    assert {"ally", "neutral"} <= seen
+    plain = make_state(seed=1, difficulty=4, ruleset=("O10",)).battle
+    assert plain is not None and all(u.facing is None for u in plain.units)

@@ -421,3 +421,9 @@ def test_a_kicks_chance_is_always_clamped_once_to_5_95(
     assert 5 <= hc.chance <= 95
     assert hc.chance == max(5, min(95, sum(m.value for m in hc.modifiers)))
     assert not {"moving", "fast target", "range", "LOS", "sensor"} & {m.name for m in hc.modifiers}
+
+
+def test_o9_impossible_turn_forbids_a_kick_too() -> None:
+    # ruling O9f: a frame under Impossible Turn cannot fire, go on overwatch or (O7) kick
+    b = battle(falcon(3, dodging=True), enforcer(4), rules=("O7", "O9"))
+    assert "Impossible Turn" in str(check_kick(b, b.unit("falcon"), "enforcer"))

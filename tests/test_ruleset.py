@@ -81,14 +81,7 @@ def test_an_unknown_excluded_or_unplayable_ruleset_is_refused_with_the_reason(
 
 
 def test_each_module_alone_is_playable_exactly_when_the_engine_plays_it() -> None:
-    assert {
-        "O2",
-        "O3",
-        "O4",
-        "O5",
-        "O7",
-        "O10",
-    } == rs.PLAYABLE  # issue 17; 18 (O4, O5, O7), 19 (O10)
+    assert {"O2", "O3", "O4", "O5", "O7", "O8", "O9", "O10"} == rs.PLAYABLE  # 17; 18; 19
     for module in catalog().modules:
         reason = rs.rules_refusal(module)
         if module in rs.PLAYABLE:

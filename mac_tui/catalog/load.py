@@ -77,6 +77,7 @@ class Catalog:
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
+    formations: r.FormationsFile  # optional module O9 (read only while a battle plays O9)
     third_parties: r.ThirdPartiesFile  # optional module O10 (data/third_parties.toml)
     facing: r.FacingFile  # optional module O4 (read only while a battle plays O4)
     moving_fire: r.MovingFireFile  # optional module O5 (data/moving_fire.toml)
@@ -451,6 +452,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+    formations = _load_formations(src, combat)
     third_parties = _load_third_parties(src)
     facing = _load_facing(src, {loc.id: loc.hit_weight for loc in combat.location})
     moving_fire = _file(src, "moving_fire.toml", r.MovingFireFile)[1]
@@ -482,6 +484,7 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         modules=modules,
         excluded_modules=excluded_modules,
         elevation=elevation,
+        formations=formations,
         third_parties=third_parties,
         facing=facing,
         moving_fire=moving_fire,
@@ -646,6 +649,23 @@ def _load_detection(src: _Source, equipment: Mapping[str, r.Equipment]) -> r.Det
         equipment,
     )
     return detection
+
+
+def _load_formations(src: _Source, combat: r.CombatFile) -> r.FormationsFile:
+    """data/formations.toml (O9): the O9.8 rows tile Tactics 1-10, each ability once, the
+    Breach Shot's range only component rows with an effect (O9.9a), rule ids of O9."""
+    fb, formations = _file(src, "formations.toml", r.FormationsFile)
+    _covers(fb, "command", [(c.tactics_min, c.tactics_max) for c in formations.command], 1, 10)
+    _index(fb, formations.ability, "id", "ability")
+    for i, ab in enumerate(formations.ability):
+        if not ab.rule.startswith("O9.9"):
+            fb.fail(f'ability "{ab.id}" (entry {i + 1}), field "rule"', "must be an O9.9 rule.")
+    high = formations.breach_shot.component_high
+    if any(row.low <= high and row.id == "no_effect" for row in combat.component):
+        fb.fail('[breach_shot], field "component_high"', "reaches a row without an effect.")
+    if formations.screen.screens_min > formations.screen.screens_max:
+        fb.fail("[screen]", "screens_min exceeds screens_max.")
+    return formations
 
 
 def _check_loadouts(

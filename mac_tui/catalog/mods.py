@@ -26,6 +26,7 @@ MOD_FILES = (
     "elevation.toml",
     "equipment.toml",
     "factions.toml",
+    "formations.toml",
     "galaxy.toml",
     "loadouts.toml",
     "maps.toml",

@@ -1206,6 +1206,8 @@ class FacingDeployment:
     rule: Literal["O4.1"]
     player: DirectionName
     enemy: DirectionName
+    ally: DirectionName  # O10's third parties (ruling O4f)
+    neutral: DirectionName
 
 
 @frozen(kw_only=True)
@@ -1546,3 +1548,147 @@ class DetectionFile:
     visual_range: DetectionRange
     targeting: DetectionTargeting
     modifier: DetectionModifier
+
+
+# --- formations.toml (optional module O9) ---------------------------------------------------
+AbilityId = Literal["battle_plan", "breach_shot", "impossible_turn", "percussive_maintenance"]
+
+
+@frozen(kw_only=True)
+class FormationMembers:
+    """O9.2: the fewest members a formation needs."""
+
+    __toml_name__ = "members"
+    rule: Literal["O9.2"]
+    min: int = bounds(2, 10)
+
+
+@frozen(kw_only=True)
+class SphereRules:
+    """O9.4: Defensive Sphere."""
+
+    __toml_name__ = "sphere"
+    rule: Literal["O9.4"]
+    radius: int = bounds(1, 14)
+    pds_radius: int = bounds(1, 14)
+    extra_pds_rolls: int = bounds(0, 3)
+    mutual_cover: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class LineRules:
+    """O9.5: Attack Line."""
+
+    __toml_name__ = "line"
+    rule: Literal["O9.5"]
+    spacing: int = bounds(1, 14)
+    per_member: int = bounds(0, 100)
+    max: int = bounds(0, 100)
+    flanking: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ScreenRules:
+    """O9.6: Screening."""
+
+    __toml_name__ = "screen"
+    rule: Literal["O9.6"]
+    screens_min: int = bounds(1, 4)
+    screens_max: int = bounds(1, 4)
+    reach: int = bounds(1, 14)
+    lead: int = bounds(0, 14)
+    spread: int = bounds(1, 14)
+    bonus: int = bounds(0, 100)
+    flanking: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class DispersedRules:
+    """O9.7: Dispersed."""
+
+    __toml_name__ = "dispersed"
+    rule: Literal["O9.7"]
+    spacing: int = bounds(1, 14)
+    crossfire: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class CommandRow:
+    """O9.8: how many abilities a pilot of this Tactics holds."""
+
+    __toml_name__ = "command"
+    rule: Literal["O9.8"]
+    tactics_min: int = bounds(1, 10)
+    tactics_max: int = bounds(1, 10)
+    abilities: int = bounds(0, 4)
+
+
+@frozen(kw_only=True)
+class Ability:
+    """O9.9: one once-per-battle ability (FR's captain), in the AI's priority order (O9.8)."""
+
+    __toml_name__ = "ability"
+    rule: str
+    id: AbilityId
+    name: str
+    captain: str
+    ap: int = bounds(0, 4)
+
+
+@frozen(kw_only=True)
+class BreachShotRules:
+    __toml_name__ = "breach_shot"
+    rule: Literal["O9.9a"]
+    component_high: int = bounds(0, 99)
+
+
+@frozen(kw_only=True)
+class BattlePlanRules:
+    __toml_name__ = "battle_plan"
+    rule: Literal["O9.9b"]
+    bonus: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class MaintenanceRules:
+    __toml_name__ = "percussive_maintenance"
+    rule: Literal["O9.9c"]
+    vent_multiplier: int = bounds(1, 10)
+
+
+@frozen(kw_only=True)
+class FormationAi:
+    __toml_name__ = "ai"
+    rule: Literal["O9.11"]
+    dodge_percent: int = bounds(1, 100)
+
+
+@frozen(kw_only=True)
+class FormationsFile:
+    """data/formations.toml: every number of module O9, each table with its rule id."""
+
+    module: Literal["O9"]
+    members: FormationMembers
+    sphere: SphereRules
+    line: LineRules
+    screen: ScreenRules
+    dispersed: DispersedRules
+    command: tuple[CommandRow, ...]
+    ability: tuple[Ability, ...]
+    breach_shot: BreachShotRules
+    battle_plan: BattlePlanRules
+    percussive_maintenance: MaintenanceRules
+    ai: FormationAi
+
+    def slots(self, tactics: int) -> int:
+        """O9.8: the abilities a pilot of `tactics` holds."""
+        for row in self.command:
+            if row.tactics_min <= tactics <= row.tactics_max:
+                return row.abilities
+        return 0
+
+    def ability_of(self, ability_id: str) -> Ability:
+        for a in self.ability:
+            if a.id == ability_id:
+                return a
+        raise KeyError(ability_id)

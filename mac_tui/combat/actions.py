@@ -20,8 +20,10 @@ from ..core import Accepted, Check, Checks, Command, Event, Handlers, Outcome, R
 from ..dice import Dice
 from ..hexgrid import Hex, distance
 from ..model import GameState
-from . import detection, elevation, facing, moving_fire, stats
+from . import detection, elevation, facing, formations, moving_fire, stats
 from .commands import (
+    AssignAbilities,
+    AutoAssign,
     AutoDeploy,
     Brace,
     CalledShot,
@@ -34,9 +36,11 @@ from .commands import (
     Overwatch,
     Pivot,
     ResetDeployment,
+    SetFormation,
     Sprint,
     StartBattle,
     Turn,
+    UseAbility,
     UseEquipment,
     Vent,
     Withdraw,
@@ -53,12 +57,12 @@ from .events import (
     OverwatchSet,
     Vented,
 )
-from .firing import check_fire, check_overwatch, check_simple, do_fire
+from .firing import check_fire_order, check_overwatch, check_simple, do_fire
 from .flow import advance, end_battle, start_round
 from .kicks import check_kick, do_kick
 from .movement import check_move, do_move
 from .smoke import check_smoke, lay_smoke
-from .state import Battle, Unit, Uplink, friendly
+from .state import Battle, Side, Unit, Uplink, friendly
 from .stats import ap_costs
 from .structures import check_fire_structure, entry_refusal, fire_structure
 from .third_parties import allies_leave, place_allies
@@ -437,9 +441,14 @@ def _start(state: GameState, cmd: StartBattle) -> Outcome:
     dice = Dice(state.rng)
     battle, placed = place_allies(state.battle)  # O10.4: after the player's deployment
     battle = attrs.evolve(battle, phase="combat")
+    started: list[Event] = [*placed, BattleStarted(round=1)]
+    if formations.on(battle):  # O9.8: the AI's commanders, from the `ai` stream
+        for info in battle.sides:
+            if info.ai:
+                battle, assigned = formations.assign_side(battle, info.side, dice)
+                started.extend(assigned)
     battle, events = start_round(battle, dice)
     battle, seen = detection.update(battle, events)  # O8: the first contacts
-    started: list[Event] = [*placed, BattleStarted(round=1)]
     return Accepted(
         attrs.evolve(state, battle=battle, rng=dice.state()), (*started, *events, *seen)
     )
@@ -483,11 +492,86 @@ def _turn(battle: Battle, unit: Unit, cmd: Turn, dice: Dice) -> BattleChange | s
 
 
 def _fire(battle: Battle, unit: Unit, cmd: FireGroup, dice: Dice) -> BattleChange | str:
-    return do_fire(battle, unit, cmd.group, cmd.target, None, dice)
+    return do_fire(battle, unit, cmd.group, cmd.target, None, dice, cmd.breach)
 
 
 def _called(battle: Battle, unit: Unit, cmd: CalledShot, dice: Dice) -> BattleChange | str:
-    return do_fire(battle, unit, cmd.group, cmd.target, cmd.location, dice)
+    return do_fire(battle, unit, cmd.group, cmd.target, cmd.location, dice, cmd.breach)
+
+
+# ---- O9: formations and commanders -------------------------------------------------------
+def _order_gate(state: GameState) -> tuple[Battle, Side] | str:
+    """O9.1: a formation order is given in deployment (the player's side) or in an own
+    activation (the acting frame's side)."""
+    battle = _battle_gate(state)
+    if isinstance(battle, str):
+        return battle
+    if battle.phase == "deployment":
+        return battle, "player"
+    gate = _action_gate(state)
+    return gate if isinstance(gate, str) else (gate[0], gate[1].side)
+
+
+def _formation_refusal(state: GameState, cmd: SetFormation) -> str | None:
+    gate = _order_gate(state)
+    if isinstance(gate, str):
+        return gate
+    return formations.check_order(gate[0], gate[1], cmd.formation, cmd.screens)
+
+
+def _formation(state: GameState, cmd: SetFormation) -> Outcome:
+    reason = _formation_refusal(state, cmd)
+    gate = _order_gate(state)
+    if reason or isinstance(gate, str):
+        return Refused(reason or str(gate))
+    battle, side = gate
+    battle, events = formations.set_order(battle, side, cmd.formation, cmd.screens)
+    return Accepted(attrs.evolve(state, battle=battle), tuple(events))
+
+
+def check_assign(battle: Battle, unit_id: str, abilities: tuple[str, ...]) -> str | None:
+    """O9.8: the player assigns the abilities of their own frames' pilots in deployment."""
+    try:
+        unit = battle.unit(unit_id)
+    except KeyError:
+        return f"no frame {unit_id!r}"
+    if unit.side != "player":
+        return f"{unit.label} is not yours to command"
+    return formations.check_assign(battle, unit, abilities)
+
+
+def _assign(battle: Battle, cmd: AssignAbilities) -> BattleChange | str:
+    reason = check_assign(battle, cmd.unit, cmd.abilities)
+    if reason:
+        return reason
+    return formations.assign(battle, cmd.unit, cmd.abilities)
+
+
+def check_auto_assign(battle: Battle) -> str | None:
+    if not formations.on(battle):
+        return "commanders are optional rule O9, not in this battle's rules"
+    if not any(formations.slots(u.pilot.tactics) for u in battle.side_units("player")):
+        return "no pilot's Tactics earns an ability (3 or more)"
+    return None
+
+
+def _auto_assign(state: GameState, cmd: AutoAssign) -> Outcome:
+    battle = _deployment_gate(state)
+    if isinstance(battle, str):
+        return Refused(battle)
+    reason = check_auto_assign(battle)
+    if reason:
+        return Refused(reason)
+    dice = Dice(state.rng)
+    battle, events = formations.assign_side(battle, "player", dice)
+    return Accepted(attrs.evolve(state, battle=battle, rng=dice.state()), tuple(events))
+
+
+def _ability(battle: Battle, unit: Unit, cmd: UseAbility, dice: Dice) -> BattleChange | str:
+    reason = formations.check_ability(battle, unit, cmd.ability)
+    if reason:
+        return reason
+    return formations.use_ability(battle, unit, cmd.ability, vent_amount(unit))
 
 
 def _fire_at(battle: Battle, unit: Unit, cmd: FireStructure, dice: Dice) -> BattleChange | str:
@@ -565,6 +649,10 @@ HANDLERS: Handlers = {
     Turn: _action_handler(_turn),
     EndActivation: _action_handler(_end_activation),
     Withdraw: _action_handler(_withdraw),
+    SetFormation: _formation,
+    AssignAbilities: _deployment_handler(_assign),
+    AutoAssign: _auto_assign,
+    UseAbility: _action_handler(_ability),
 }
 
 
@@ -613,11 +701,11 @@ def _turn_refusal(b: Battle, u: Unit, c: Turn) -> str | None:
 
 
 def _fire_refusal(b: Battle, u: Unit, c: FireGroup) -> str | None:
-    return _why(check_fire(b, u, c.group, c.target, None))
+    return _why(check_fire_order(b, u, c.group, c.target, None, c.breach))
 
 
 def _called_refusal(b: Battle, u: Unit, c: CalledShot) -> str | None:
-    return _why(check_fire(b, u, c.group, c.target, c.location))
+    return _why(check_fire_order(b, u, c.group, c.target, c.location, c.breach))
 
 
 def _fire_at_refusal(b: Battle, u: Unit, c: FireStructure) -> str | None:
@@ -652,6 +740,18 @@ def _withdraw_refusal(b: Battle, u: Unit, c: Withdraw) -> str | None:
     return check_withdraw(u)
 
 
+def _assign_refusal(b: Battle, c: AssignAbilities) -> str | None:
+    return check_assign(b, c.unit, c.abilities)
+
+
+def _auto_assign_refusal(b: Battle, c: AutoAssign) -> str | None:
+    return check_auto_assign(b)
+
+
+def _ability_refusal(b: Battle, u: Unit, c: UseAbility) -> str | None:
+    return formations.check_ability(b, u, c.ability)
+
+
 #: The reason each battle command would be refused now, without stepping (`game.refusal`).
 CHECKS: Checks = {
     StartBattle: _start_refusal,
@@ -672,4 +772,8 @@ CHECKS: Checks = {
     Turn: _action_check(_turn_refusal),
     EndActivation: _action_check(_end_refusal),
     Withdraw: _action_check(_withdraw_refusal),
+    SetFormation: _formation_refusal,
+    AssignAbilities: _deployment_check(_assign_refusal),
+    AutoAssign: _deployment_check(_auto_assign_refusal),
+    UseAbility: _action_check(_ability_refusal),
 }

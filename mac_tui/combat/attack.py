@@ -25,7 +25,7 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex
 from ..stored import optional_field
-from . import detection, elevation, facing, moving_fire, stun
+from . import detection, elevation, facing, formations, moving_fire, stun
 from .damage import DamageReport, apply_damage
 from .features import kind_of, section_at, smoke_at
 from .lines import (
@@ -353,7 +353,9 @@ def hit_chance(
     the equipment, and ``overwatch`` (§1 phase 4, R4); then the module entries (O0.4):
     ``height`` (O2.7), ``smoke`` (O3.11), ``rear`` (O4.9), ``moving`` and ``fast target``
     (O5.2-O5.5), ``reaction`` or ``sweep`` (O6.3, O6.6: `reaction` names the kind of an O6
-    shot, which fires only directly, O6.5: no R10 spotter), ``stunned`` or ``dazed`` (O7.6).
+    shot, which fires only directly, O6.5: no R10 spotter), ``stunned`` or ``dazed`` (O7.6),
+    ``radiating`` (O8.7), then O9's ``line``, ``crossfire``, ``screen``, ``flanking``,
+    ``mutual cover``, ``battle plan`` (`formation_modifiers`).
     """
     reach = in_range(battle, attacker, target, weapon)
     if reach is None or attacker.pos is None or target.pos is None:
@@ -412,10 +414,19 @@ def hit_chance(
         mods.append(Modifier("height", height, detail))
     mods += smoke_modifier(battle, los, attacker.pos, target.pos)  # O3.11, a module entry
     mods += module_entries(battle, attacker, target, reaction)
+    mods += frame_entries(battle, attacker, target)
+    return HitChance.of(mods)
+
+
+def frame_entries(battle: Battle, attacker: Unit, target: Unit) -> list[Modifier]:
+    """The last module entries (O0.4), on an attack at a frame only: O8.7's `radiating`, then
+    O9's (O9.4-O9.7, O9.9b). Weapon fire and kicks (O7.2) take them from here."""
+    mods: list[Modifier] = []
     hot = detection.radiating_bonus(battle, attacker, target)  # O8.7
     if hot:
         mods.append(Modifier("radiating", hot, f"{target.label} radiating, in sight"))
-    return HitChance.of(mods)
+    mods += formation_modifiers(battle, attacker, target)  # O9.4-O9.7, O9.9b: last (O0.4)
+    return mods
 
 
 def rear_modifier(battle: Battle, attacker: Unit, target: Unit) -> list[Modifier]:
@@ -448,13 +459,45 @@ def module_entries(
     kick, O5.6), `reaction` or `sweep` (O6), `stunned` or `dazed` (O7.6). Nothing while those
     modules are off. Weapon fire (`hit_chance`), attacks on structures
     (`structures.structure_chance`) and kicks (`kicks.kick_chance`) all take their module
-    entries from here."""
+    entries from here. (O8's `radiating` and O9's entries follow in `hit_chance`: a frame
+    target only.)"""
     mods = rear_modifier(battle, attacker, target) if target is not None else []
     if not kick:
         mods += [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
     mods += reaction_modifier(reaction)
     mods += [Modifier(*e) for e in stun.entries(attacker)]
     return mods
+
+
+def reaches(battle: Battle, unit: Unit, target: Unit) -> bool:
+    """Whether some working weapon of `unit` with shots left has `target` in range on an
+    unblocked line now, in its mount's arc under O4 (`in_range`) and detected under O8 (O9.5's
+    "could attack", O9.7's "in range on an unblocked line"): the reach half of `hit_chance`,
+    without its entries."""
+    if unit.pos is None or target.pos is None:
+        return False
+    if detection.attack_refusal(battle, unit, target) is not None:
+        return False  # O8.6 (O9.5 "detected under O8")
+    for _, ws in unit.live_weapons():
+        w = weapon_of(ws)
+        if (w.uses_ammo and ws.ammo < w.ammo_per_shot) or in_range(
+            battle, unit, target, ws
+        ) is None:
+            continue
+        if not battle.structures or blocked(battle_line(battle, unit.pos, target.pos)) is None:
+            return True
+        if w.indirect and spotter(battle, unit, target) is not None:
+            return True
+    return False
+
+
+def formation_modifiers(battle: Battle, attacker: Unit, target: Unit) -> list[Modifier]:
+    """O9's entries (`formations.entries`): `line`, `crossfire`, `screen`, `flanking`,
+    `mutual cover`, `battle plan`; none with O9 off."""
+    if not battle.formations:
+        return []
+    found = formations.entries(battle, attacker, target, lambda u, t: reaches(battle, u, t))
+    return [Modifier(name, value, detail) for name, value, detail in found]
 
 
 # --- the attack -------------------------------------------------------------------------------
@@ -481,6 +524,11 @@ class AttackResult:
     damage: DamageReport | None = None
     stress: int = 0  # R9: reactor stress the hit added to the target (Flamer)
     height: tuple[int, int] | None = optional_field(None)  # O2.9: attacker's, target's height
+    # O9.4: the Sphere member whose PDS stopped the missile (its extra roll, after the
+    # target's own); O9.9d: the hit negated by an Impossible Turn; O9.9a: a Breach Shot's hit
+    shared_pds: str | None = optional_field(None)
+    dodged: bool = optional_field(False)
+    breach: bool = optional_field(False)
     arc: str | None = optional_field(None)  # O4.10: the target's arc the attacker stands in
     kick: bool = optional_field(False)  # O7.8: a kick (`weapon` "kick", `weapon_index` -1)
 
@@ -495,9 +543,16 @@ class AttackResult:
         words = ["critical hit" if self.critical else "hit"]
         if self.called is not None:
             words.append(f"(called {cat.location(self.called).abbrev})")
+        if self.dodged:
+            words.append("dodged (Impossible Turn)")
+            return head + " ".join(words)
         if self.intercepted:
             words.append(f"intercepted by {_equipment_name(MISSILE_INTERCEPT)}")
+            if self.shared_pds is not None:
+                words.append(f"of {self.shared_pds} (Sphere)")
             return head + " ".join(words)
+        if self.breach:
+            words.append("(breach shot)")
         text = " ".join(words)
         if self.damage is not None:
             text += " " + self.damage.describe()
@@ -545,6 +600,7 @@ def resolve_attack(
     *,
     called_location: str | None = None,
     overwatch: bool = False,
+    breach: bool = False,
 ) -> tuple[Battle, AttackResult]:
     """One weapon fires at one target (§3, §3.8, §4, §7.7.3, R9, R10).
 
@@ -552,6 +608,10 @@ def resolve_attack(
     (cosmetic, §3.8); for a missile weapon against Point Defense the intercept roll(s); the
     hit location (§4.1) unless ``called_location`` is given; then the damage cascade's draws.
     A hit that is not intercepted adds the weapon's ``stress_on_hit`` to the target (R9).
+    O9: a hit on a frame making an Impossible Turn is dodged after the roll (nothing more is
+    drawn, O9.9d); in a Defensive Sphere one more PDS roll, a neighbour's, follows the
+    target's own (O9.4); ``breach``: this hit is a Breach Shot's (O9.9a: armour and Barrier
+    skipped, the component roll drawn from 0-42).
     Pays no AP, energy or ammo (the caller does). Raises ``ValueError`` when the shot is
     impossible (no position, out of range, destroyed weapon, unknown called location).
     """
@@ -593,16 +653,28 @@ def resolve_attack(
     hit, roll = dice.roll_under(COMBAT, chance.chance)
     if not hit:
         return battle, attrs.evolve(base, roll=roll)
+    if target.dodging:  # O9.9d: negated after the roll, nothing else drawn
+        return battle, attrs.evolve(base, roll=roll, hit=True, dodged=True)
     critical = dice.chance(COMBAT, cat.combat.accuracy.critical_chance)
-    if (
-        wpn.type == MISSILE
-        and equipment_count(target, MISSILE_INTERCEPT)
-        and _intercepted(target, dice)
-    ):
-        return battle, attrs.evolve(base, roll=roll, hit=True, critical=critical, intercepted=True)
+    if wpn.type == MISSILE:
+        stopped = equipment_count(target, MISSILE_INTERCEPT) and _intercepted(target, dice)
+        shared = None if stopped else formations.sphere_pds(battle, target, MISSILE_INTERCEPT)
+        if shared is not None and dice.chance(COMBAT, shared[1]):  # O9.4, after its own
+            return battle, attrs.evolve(
+                base,
+                roll=roll,
+                hit=True,
+                critical=critical,
+                intercepted=True,
+                shared_pds=shared[0].id,
+            )
+        if stopped:
+            return battle, attrs.evolve(
+                base, roll=roll, hit=True, critical=critical, intercepted=True
+            )
     weights = hit_location_weights() if base.arc is None else facing.hit_weights(base.arc)
     location = called_location or dice.weighted(COMBAT, weights)  # O4.9: the table by arc
-    damaged, report = apply_damage(target, location, wpn.damage, dice)
+    damaged, report = apply_damage(target, location, wpn.damage, dice, breach=breach)
     if wpn.stress_on_hit:
         damaged = attrs.evolve(damaged, stress=damaged.stress + wpn.stress_on_hit)
     if target.active and not damaged.active:
@@ -615,5 +687,6 @@ def resolve_attack(
         location=location,
         damage=report,
         stress=wpn.stress_on_hit,
+        breach=breach,
     )
     return battle.with_unit(damaged), result

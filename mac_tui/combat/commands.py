@@ -56,17 +56,23 @@ class Sprint(Command):
 
 @frozen
 class FireGroup(Command):
+    """§7.2; `--breach yes` declares the pilot's Breach Shot with it (O9.9a)."""
+
     verb = "fire"
     group: int
     target: str
+    breach: bool = flag_field("breach", False)
 
 
 @frozen
 class CalledShot(Command):
+    """§3.5; `--breach yes` declares the pilot's Breach Shot with it (O9.9a)."""
+
     verb = "called-shot"
     group: int
     target: str
     location: str
+    breach: bool = flag_field("breach", False)
 
 
 @frozen
@@ -135,6 +141,43 @@ class EndActivation(Command):
 
 
 @frozen
+class SetFormation(Command):
+    """O9.1: the side's standing formation order (`none`, `sphere`, `line`, `screen` with
+    1-2 named screens as `P1+P2`, `dispersed`), in deployment (the player's side) or in an own
+    activation at 0 AP; it takes effect at the next check (O9.2)."""
+
+    verb = "formation"
+    formation: str
+    screens: tuple[str, ...] = ()
+
+
+@frozen
+class AssignAbilities(Command):
+    """O9.8: in deployment, the abilities the pilot of one of the player's frames holds
+    (`battle_plan+breach_shot`, `-` for none)."""
+
+    verb = "command"
+    unit: str
+    abilities: tuple[str, ...] = ()
+
+
+@frozen
+class AutoAssign(Command):
+    """O9.8: in deployment, the player's abilities assigned as the AI assigns them."""
+
+    verb = "auto-command"
+
+
+@frozen
+class UseAbility(Command):
+    """O9.9b-d: the active frame's pilot uses Battle Plan, Percussive Maintenance or
+    Impossible Turn (Breach Shot is declared with a fire order)."""
+
+    verb = "ability"
+    ability: str
+
+
+@frozen
 class Withdraw(Command):
     """R14: the player orders the withdrawal during one of their activations."""
 
@@ -159,4 +202,8 @@ BATTLE_COMMANDS: tuple[type[Command], ...] = (
     Turn,
     EndActivation,
     Withdraw,
+    SetFormation,
+    AssignAbilities,
+    AutoAssign,
+    UseAbility,
 )

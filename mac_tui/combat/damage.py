@@ -320,6 +320,7 @@ class CascadeWork:
         records: bool = True,
         *,
         follow: bool = True,
+        breach: bool = False,
     ) -> DamageReport:
         """One hit of ``amount`` on ``location``, applied to this working copy; the report.
 
@@ -327,7 +328,9 @@ class CascadeWork:
         is true (the forecast leaves them out). With ``follow=False`` it stops after the
         first location and leaves the transfer it would make in ``self.transfer`` (the
         forecast continues it as a hit on that location: a transfer only happens once the
-        Barrier's armour is gone).
+        Barrier's armour is gone). ``breach`` (O9.9a, a Breach Shot): at the first location
+        the Barrier and the armour are skipped and the component roll is drawn uniformly from
+        0 to data/formations.toml's ``component_high`` (a row with an effect).
         """
         cat = catalog()
         # Reactive Armor is passive (no mount), so it never dies mid-cascade: read it once.
@@ -350,11 +353,12 @@ class CascadeWork:
             idx = LOC_INDEX[loc]
             incoming = remaining
             barrier_before = self.barrier
-            if first:  # R11: temporary armour absorbs first, once per hit
-                first = False
+            breaching = breach and first
+            if first and not breaching:  # R11: temporary armour absorbs first, once per hit
                 soaked = min(self.barrier, remaining)
                 self.barrier -= soaked
                 remaining -= soaked
+            first = False
             armor_before = self.armor[idx]
             structure_before = self.structure[idx]
             reduced = 0
@@ -367,7 +371,7 @@ class CascadeWork:
             if structure_before <= 0:
                 overflow = remaining  # §4.4: an already destroyed location passes it all on
             else:
-                soaked = min(self.armor[idx], remaining)
+                soaked = 0 if breaching else min(self.armor[idx], remaining)
                 self.armor[idx] -= soaked
                 remaining -= soaked
                 overflow = 0
@@ -378,7 +382,11 @@ class CascadeWork:
                     applied = min(structure_damage, self.structure[idx])
                     self.structure[idx] -= applied
                     overflow = structure_damage - applied
-                    roll = draws.component_roll()
+                    roll = (
+                        draws.between(0, cat.formations.breach_shot.component_high)
+                        if breaching
+                        else draws.component_roll()
+                    )
                     label, internal, extra = self.component(loc, component_for_roll(roll).id, draws)
                     overflow += extra
                     effects.append(label)
@@ -461,7 +469,9 @@ class CascadeWork:
         )
 
 
-def apply_damage(unit: Unit, location: str, amount: int, dice: Dice) -> tuple[Unit, DamageReport]:
+def apply_damage(
+    unit: Unit, location: str, amount: int, dice: Dice, *, breach: bool = False
+) -> tuple[Unit, DamageReport]:
     """One hit of ``amount`` damage on ``location`` of ``unit`` (§4.2-§4.6, R8, R11, R15, R16).
 
     Returns the new frame and the report; ``unit`` itself is never changed. Draws from
@@ -474,5 +484,5 @@ def apply_damage(unit: Unit, location: str, amount: int, dice: Dice) -> tuple[Un
     if location not in LOC_INDEX:
         raise ValueError(f"unknown location {location!r} (known: {', '.join(LOCATION_ORDER)})")
     work = CascadeWork(unit)
-    report = work.cascade(location, amount, DiceDraws(dice))
+    report = work.cascade(location, amount, DiceDraws(dice), breach=breach)
     return work.result(), report

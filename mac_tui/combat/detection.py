@@ -36,7 +36,7 @@ from . import elevation, stats
 from .events import Moved, RoundStarted, Vented
 from .features import smoke_at
 from .lines import battle_line, blocked
-from .state import Battle, Contact, LastKnown, Side, Unit
+from .state import Battle, Contact, LastKnown, Side, Unit, friendly
 
 __all__ = [
     "HOWS",
@@ -212,11 +212,9 @@ def detects(battle: Battle, viewer: Unit, target: Unit) -> bool:
 
 
 def _own(battle: Battle, side: Side) -> list[Unit]:
-    return [
-        u
-        for u in battle.units
-        if u.active and u.pos is not None and not battle.hostile(side, u.side)
-    ]
+    """The frames whose detection `side` shares: its own and, for the player, its allies'
+    (O10 with O8: a shared view)."""
+    return [u for u in battle.units if u.active and u.pos is not None and friendly(side, u.side)]
 
 
 def side_detection(battle: Battle, side: Side, target: Unit) -> str | None:
@@ -320,7 +318,7 @@ def activation_starts(battle: Battle, unit_id: str) -> Battle:
 
 
 def known_occupied(battle: Battle, side: Side) -> frozenset[Hex]:
-    """O8.8: the hexes `side` knows to be taken: its own (and allied) frames and the enemies it
+    """O8.8: the hexes `side` knows to be taken: its own (and allied) frames and the others it
     detects now; a move is planned around these only."""
     detected = {c.unit for c in battle.contacts if c.side == side}
     return frozenset(
@@ -329,7 +327,7 @@ def known_occupied(battle: Battle, side: Side) -> frozenset[Hex]:
         if u.pos is not None
         and u.active
         and u.id not in battle.markers
-        and (not battle.hostile(side, u.side) or u.id in detected)
+        and (friendly(side, u.side) or u.id in detected)
     )
 
 
@@ -338,7 +336,7 @@ def bump(battle: Battle, unit: Unit, path: Sequence[Hex]) -> tuple[tuple[Hex, ..
     hex it does not enter), or None."""
     for i, h in enumerate(path[1:], start=1):
         there = battle.occupant(h)
-        if there is not None and battle.hostile(unit.side, there.side):
+        if there is not None and not friendly(unit.side, there.side):
             return tuple(path[:i]), there
     return tuple(path), None
 
@@ -382,7 +380,7 @@ def refresh_contacts(battle: Battle) -> tuple[Battle, list[Event]]:
     for info in battle.sides:
         side = info.side
         for enemy in battle.units:
-            if not battle.hostile(side, enemy.side) or enemy.id in battle.markers:
+            if friendly(side, enemy.side) or enemy.id in battle.markers:
                 continue
             key = (side, enemy.id)
             if not enemy.active or enemy.pos is None:

@@ -91,10 +91,11 @@ def step_direction(a: Hex, b: Hex) -> int:
 
 # ---- O4.1 deployment ---------------------------------------------------------------------------
 def default_facing(side: Side) -> int:
-    """O4.1: E for the player's frames, W for the enemy's (data/facing.toml)."""
+    """O4.1: E for the player's frames, W for the enemy's; O10's allies as the player's, its
+    neutrals as the enemy's (ruling O4f; data/facing.toml)."""
     dep = data().deployment
-    name = dep.player if side == "player" else dep.enemy
-    return DIRECTION_NAMES.index(name)
+    name = {"player": dep.player, "enemy": dep.enemy, "ally": dep.ally, "neutral": dep.neutral}
+    return DIRECTION_NAMES.index(name[side])
 
 
 # ---- O4.2, O4.3, O4.5 facings a frame may take -------------------------------------------------

@@ -16,7 +16,7 @@ from ..catalog import LOCATION_ORDER, Catalog, catalog
 from ..core import Event
 from ..dice import Dice
 from ..memo import ByIdentity
-from . import detection, elevation, facing, stats
+from . import detection, elevation, facing, formations, stats
 from .attack import hit_chance, in_range, line_blocked, range_modifier, resolve_attack
 from .events import (
     Attacked,
@@ -24,6 +24,7 @@ from .events import (
     GroupFired,
     WeaponSkipped,
 )
+from .formations import Dodged
 from .state import Battle, Unit, WeaponState
 from .stats import ap_costs
 from .third_parties import note_damage
@@ -142,6 +143,9 @@ def _check_fire(
     ap_cost = ap_costs().called_shot if location is not None else ap_costs().fire_group
     if unit.ap < ap_cost:
         return f"needs {ap_cost} AP, {unit.ap} left"
+    dodging = formations.dodge_refusal(unit)  # O9.9d
+    if dodging:
+        return dodging
     if group in unit.fired_groups:
         return f"group {group} has already fired this round"
     if not stats.group_weapons(unit, group):
@@ -178,9 +182,12 @@ def fire(
     location: str | None = None,
     overwatch: bool = False,
     plan: FirePlan | None = None,
+    breach: bool = False,
 ) -> BattleChange:
     """Fire the weapons of a planned group in order, paying energy and ammo for each shot.
-    `plan`: the group's `plan_fire` in this battle when the caller has it already."""
+    `plan`: the group's `plan_fire` in this battle when the caller has it already. `breach`:
+    a Breach Shot was declared (O9.9a): the group's first hit that reaches a location is
+    its."""
     unit = battle.unit(unit_id)
     target = battle.unit(target_id)
     if plan is None:
@@ -209,11 +216,23 @@ def fire(
         battle = battle.with_unit(shooter)
         before = battle.unit(target_id)
         battle, result = resolve_attack(
-            battle, unit_id, target_id, index, dice, called_location=location, overwatch=overwatch
+            battle,
+            unit_id,
+            target_id,
+            index,
+            dice,
+            called_location=location,
+            overwatch=overwatch,
+            breach=breach,
         )
+        if result.location is not None:
+            breach = False  # O9.9a: only the group's first hit
+        if result.dodged:
+            events.append(Dodged(unit=target_id, attacker=unit_id, weapon=result.weapon))
         events.append(Attacked(result=result))
         battle, grudge = note_damage(battle, shooter, before)  # O10.5
         events.extend(grudge)
+    battle = formations.note_attack(battle, unit, target_id)  # O9.6
     events.insert(
         0,
         GroupFired(
@@ -228,16 +247,42 @@ def fire(
     return battle, events
 
 
-def do_fire(
-    battle: Battle, unit: Unit, group: int, target: str, location: str | None, dice: Dice
-) -> BattleChange | str:
+def check_fire_order(
+    battle: Battle, unit: Unit, group: int, target: str, location: str | None, breach: bool
+) -> FirePlan | str:
+    """`check_fire`, and for a declared Breach Shot (O9.9a) that the pilot holds it."""
     plan = check_fire(battle, unit, group, target, location)
+    if isinstance(plan, str) or not breach:
+        return plan
+    if not formations.on(battle):
+        return "Breach Shot is optional rule O9, not in this battle's rules"
+    return formations.check_breach(unit) or plan
+
+
+def do_fire(
+    battle: Battle,
+    unit: Unit,
+    group: int,
+    target: str,
+    location: str | None,
+    dice: Dice,
+    breach: bool = False,
+) -> BattleChange | str:
+    plan = check_fire_order(battle, unit, group, target, location, breach)
     if isinstance(plan, str):
         return plan
     ap_cost = ap_costs().called_shot if location is not None else ap_costs().fire_group
-    battle = battle.with_unit(attrs.evolve(unit, ap=unit.ap - ap_cost))
+    payer = attrs.evolve(unit, ap=unit.ap - ap_cost)
+    declared: list[Event] = []
+    if breach:  # O9.9a: declared with the order, spent whatever the dice do
+        payer = formations.spend(payer, formations.BREACH_SHOT)
+        declared.append(formations.AbilityUsed(unit=unit.id, ability=formations.BREACH_SHOT))
+    battle = battle.with_unit(payer)
     # The plan stands: paying the AP changes no energy, ammunition or position.
-    return fire(battle, unit.id, group, target, dice, location=location, plan=plan)
+    battle, events = fire(
+        battle, unit.id, group, target, dice, location=location, plan=plan, breach=breach
+    )
+    return battle, declared + events
 
 
 def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
@@ -280,7 +325,7 @@ def check_overwatch(unit: Unit, group: int) -> str | None:
         return f"group {group} has already fired this round"
     if unit.overwatch_group is not None:
         return f"{unit.label} is already on overwatch with group {unit.overwatch_group}"
-    return None
+    return formations.dodge_refusal(unit)  # O9.9d
 
 
 def resolve_overwatch(battle: Battle, dice: Dice) -> BattleChange:
@@ -289,7 +334,7 @@ def resolve_overwatch(battle: Battle, dice: Dice) -> BattleChange:
     for uid in battle.order:
         unit = battle.unit(uid)
         group = unit.overwatch_group
-        if group is None or not unit.active or unit.shutdown:
+        if group is None or not unit.active or unit.shutdown or unit.dodging:
             continue
         battle = battle.with_unit(attrs.evolve(unit, overwatch_group=None))
         unit = battle.unit(uid)

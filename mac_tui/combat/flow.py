@@ -9,7 +9,7 @@ from ..catalog import catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex, distance
-from . import detection, elevation, moving_fire, stats, stun
+from . import detection, elevation, formations, moving_fire, stats, stun
 from .events import (
     ActivationEnded,
     ActivationStarted,
@@ -129,6 +129,8 @@ def start_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
     if detection.on(battle):  # O8.2 (a), set at the phase-1 refresh
         battle, hot = detection.refresh_radiating(battle)
         events.extend(hot)
+    battle, checked = formations.check_round(battle)  # step 2b (O0.10): O9.2
+    events.extend(checked)
     return _next_activation(battle, dice, events)
 
 
@@ -145,9 +147,9 @@ def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
     unit = battle.active_unit
     if unit is None:
         return battle, []
-    # R11: Countermeasures last until the frame's next activation.
-    if unit.ecm_active:
-        unit = attrs.evolve(unit, ecm_active=False)
+    # R11: Countermeasures last until the frame's next activation; O9.9d an Impossible Turn.
+    if unit.ecm_active or unit.dodging:
+        unit = attrs.evolve(unit, ecm_active=False, dodging=False)
     # O5.1: the count of hexes starts again; O7.1: a kick again; O7.6: the stun's clock runs
     if unit.moved_hexes or unit.kicked:
         unit = attrs.evolve(unit, moved_hexes=0, kicked=False)

@@ -24,7 +24,7 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
 from ..hexgrid import arc, distance
-from . import elevation, stats
+from . import detection, elevation, facing, formations, stats
 from .attack import (
     AttackResult,
     HitChance,
@@ -32,6 +32,7 @@ from .attack import (
     battle_line,
     cover_modifier,
     equipment_modifiers,
+    frame_entries,
     hit_location_weights,
     module_entries,
     smoke_modifier,
@@ -93,6 +94,9 @@ def _refusal_gate(battle: Battle, unit: Unit) -> str | None:
         return "the legs are destroyed: this frame cannot kick"
     if unit.kicked:
         return f"{unit.label} has already kicked this activation"
+    dodging = formations.dodge_refusal(unit)  # O9.9d (ruling O9f): no kick either
+    if dodging:
+        return dodging
     energy = stats.move_energy(unit)
     if stats.energy_left(unit) < energy:
         return f"a kick needs {energy} energy, {stats.energy_left(unit)} left"
@@ -121,6 +125,9 @@ def check_kick(battle: Battle, unit: Unit, target_id: str) -> KickPlan | str:
             return f"{target.label} is {climb} levels away: a kick reaches {rule.max_climb}"
     if unit.facing is not None and arc(unit.pos, unit.facing, target.pos) != "front":
         return f"{target.label} is not in {unit.label}'s front arc"  # O0.3 with O4
+    unseen = detection.attack_refusal(battle, unit, target)  # O0.3 with O8 (O8.6)
+    if unseen:
+        return unseen
     return KickPlan(
         target=target.id,
         energy=stats.move_energy(unit),
@@ -157,8 +164,9 @@ def kick_refusal(battle: Battle, unit: Unit) -> str | None:
 def kick_chance(battle: Battle, attacker: Unit, target: Unit) -> HitChance:
     """O7.2: `kick` 70, `piloting` (Piloting x 2), `evasion`, `brace`, `actuator` (-10 per leg
     actuator hit), `cover`, the equipment entries of a kick (`attack.equipment_modifiers`), then
-    `height` (O2), `smoke` (O3) and the module entries (`attack.module_entries`, no O5);
-    clamped once to [5, 95]. No range, LOS, sensor or O5 entries."""
+    `height` (O2), `smoke` (O3) and the module entries (`attack.module_entries`, no O5;
+    `attack.frame_entries`: O8's `radiating`, O9's); clamped once to [5, 95]. No range, LOS,
+    sensor or O5 entries."""
     assert attacker.pos is not None and target.pos is not None
     cat = catalog()
     rule = cat.kicks.chance
@@ -183,6 +191,7 @@ def kick_chance(battle: Battle, attacker: Unit, target: Unit) -> HitChance:
     line = battle_line(battle, attacker.pos, target.pos)
     mods += smoke_modifier(battle, line, attacker.pos, target.pos)
     mods += module_entries(battle, attacker, target, kick=True)
+    mods += frame_entries(battle, attacker, target)  # O8.7 `radiating`, O9's entries
     return HitChance.of(mods)
 
 
@@ -226,6 +235,7 @@ def do_kick(battle: Battle, unit: Unit, target_id: str, dice: Dice) -> BattleCha
     )
     battle = battle.with_unit(kicker)
     target = battle.unit(target_id)
+    battle = detection.reveal(battle, unit.id, target.side)  # O8.5: a kick reveals too
     assert target.pos is not None
     base = AttackResult(
         attacker=unit.id,
@@ -241,6 +251,7 @@ def do_kick(battle: Battle, unit: Unit, target_id: str, dice: Dice) -> BattleCha
         roll=0,
         hit=False,
         height=elevation.heights_of(battle, unit.pos, target.pos),
+        arc=facing.attack_arc(battle, unit, target),  # O4.10
         kick=True,
     )
     moved = min(unit.moved_hexes, catalog().kicks.damage.max_hexes)

@@ -13,9 +13,11 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..core import Command
 from ..hexgrid import within
 from ..model import GameState
-from . import facing, stats
+from . import facing, formations, stats
 from .actions import (
     auto_positions,
+    check_assign,
+    check_auto_assign,
     check_brace,
     check_deploy,
     check_equipment,
@@ -24,6 +26,8 @@ from .actions import (
     check_vent,
 )
 from .commands import (
+    AssignAbilities,
+    AutoAssign,
     AutoDeploy,
     Brace,
     CalledShot,
@@ -36,16 +40,19 @@ from .commands import (
     Overwatch,
     Pivot,
     ResetDeployment,
+    SetFormation,
     Sprint,
     StartBattle,
     Turn,
+    UseAbility,
     UseEquipment,
     Vent,
     Withdraw,
 )
-from .firing import check_fire, check_overwatch
+from .firing import check_fire, check_fire_order, check_overwatch
 from .kicks import kick_targets
 from .movement import move_checker, reach
+from .state import Battle, Side
 from .structures import check_fire_structure, targetable
 
 
@@ -78,6 +85,13 @@ def legal_commands(
             out.append(AutoDeploy())
         if check_start(battle) is None:
             out.append(StartBattle())
+        if formations.on(battle):  # O9.1, O9.8
+            if wanted(SetFormation):
+                out += _orders(battle, "player")
+            if wanted(AssignAbilities):
+                out += _assignments(battle)
+            if wanted(AutoAssign) and check_auto_assign(battle) is None:
+                out.append(AutoAssign())
         return out
     unit = battle.active_unit
     if unit is None:
@@ -104,16 +118,27 @@ def legal_commands(
                     name = facing.facing_name(d)
                     cmds.append(Sprint(h, name) if sprint else Move(h, name))
     enemies = [u for u in battle.units if u.active and battle.may_attack(unit.side, u.side)]
+    breach = formations.BREACH_SHOT in unit.abilities and formations.on(battle)
     for group in stats.groups(unit):
         for enemy in enemies:
             if wanted(FireGroup) and not isinstance(
                 check_fire(battle, unit, group, enemy.id, None), str
             ):
                 cmds.append(FireGroup(group, enemy.id))
+            if (
+                breach
+                and wanted(FireGroup)
+                and not isinstance(check_fire_order(battle, unit, group, enemy.id, None, True), str)
+            ):
+                cmds.append(FireGroup(group, enemy.id, breach=True))  # O9.9a
             if called_shots and wanted(CalledShot):
                 for loc in LOCATION_ORDER:
                     if not isinstance(check_fire(battle, unit, group, enemy.id, loc), str):
                         cmds.append(CalledShot(group, enemy.id, loc))
+                        if breach and not isinstance(
+                            check_fire_order(battle, unit, group, enemy.id, loc, True), str
+                        ):
+                            cmds.append(CalledShot(group, enemy.id, loc, breach=True))
         if wanted(FireStructure):  # O3.6: every section with durability left
             for section in battle.structures:
                 if targetable(section) and not isinstance(
@@ -157,7 +182,42 @@ def legal_commands(
                 cmds.append(Pivot(name))
             if wanted(Turn) and check_turn(battle, unit, name) is None:
                 cmds.append(Turn(name))
+    if formations.on(battle):  # O9.1 orders, O9.9 abilities, at 0 AP
+        if wanted(SetFormation):
+            cmds += _orders(battle, unit.side)
+        if wanted(UseAbility):
+            cmds += [
+                UseAbility(a)
+                for a in unit.abilities
+                if formations.check_ability(battle, unit, a) is None
+            ]
     cmds.append(EndActivation())
     if unit.side == "player":
         cmds.append(Withdraw())
     return [c for c in cmds if isinstance(c, only)] if only else cmds
+
+
+def _orders(battle: Battle, side: Side) -> list[Command]:
+    """O9.1: every standing order the side may give now; Screening with every one or two of
+    its living frames as screens."""
+    ids = [u.id for u in battle.living(side)]
+    choices: list[tuple[str, tuple[str, ...]]] = [
+        (f, ()) for f in formations.FORMATIONS if f != formations.SCREEN
+    ]
+    choices += [(formations.SCREEN, (a,)) for a in ids]
+    choices += [(formations.SCREEN, (a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :]]
+    return [
+        SetFormation(f, screens)
+        for f, screens in choices
+        if formations.check_order(battle, side, f, screens) is None
+    ]
+
+
+def _assignments(battle: Battle) -> list[Command]:
+    """O9.8: for each of the player's frames, each single ability it may hold (and none)."""
+    out: list[Command] = []
+    for u in battle.side_units("player"):
+        for held in [(), *((a.id,) for a in formations.rules().ability)]:
+            if check_assign(battle, u.id, held) is None:
+                out.append(AssignAbilities(u.id, held))
+    return out

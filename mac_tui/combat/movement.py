@@ -168,14 +168,9 @@ def do_move(
     plan = check_move(battle, unit, target, sprint, reverse=reverse, facing_name=facing_name)
     if isinstance(plan, str):
         return plan
-    walked, enemy = (
-        detection.bump(battle, unit, plan.path)
-        if detection.on(battle)
-        else (
-            plan.path,
-            None,
-        )
-    )
+    # O8.8: a step into an undetected enemy's hex stops the mover in the hex before
+    fog = detection.on(battle)
+    walked, enemy = detection.bump(battle, unit, plan.path) if fog else (plan.path, None)
     ends = plan.facing
     if ends is not None and walked != plan.path and not reverse:
         # O8.8 with O4.2: stopped short, the frame faces its last step taken (if any)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..catalog import catalog
 from ..core import Command
 from ..hexgrid import within
-from . import elevation, facing, stats
+from . import detection, elevation, facing, stats
 from .actions import check_brace, check_equipment, check_turn, check_vent, check_withdraw
 from .commands import Brace as BraceOrder
 from .commands import (
@@ -137,7 +137,7 @@ def _fire(battle: Battle, unit: Unit, called: bool) -> str | None:
         return "every weapon group has fired this round"
     enemies = targets(battle, unit)
     if not enemies:
-        return "no enemy is on the map"
+        return "no enemy detected" if detection.on(battle) else "no enemy is on the map"  # O8
     location = "head" if called else None
     in_range = False
     first: str | None = None

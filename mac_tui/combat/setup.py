@@ -241,8 +241,6 @@ def new_battle(
         bmap = elevation.with_levels(bmap, dice, landscape)
     units = [build_unit(s, f"P{i}", "player") for i, s in enumerate(player, start=1)]
     units += [build_unit(s, f"E{i}", "enemy") for i, s in enumerate(enemy, start=1)]
-    if "O4" in ruleset:  # O4.1: each side's default facing (no draw)
-        units = [attrs.evolve(u, facing=facing.default_facing(u.side)) for u in units]
     zone = dice.shuffle(AI, bmap.deployment_hexes("enemy"))
     for i, unit in enumerate(units):
         if unit.side == "enemy":
@@ -260,6 +258,9 @@ def new_battle(
             sides.append(SideInfo(side="ally", ai=True, withdrawal=third.ally_ai.withdrawal))
         if neutrals:
             sides.append(SideInfo(side="neutral", ai=True, withdrawal=third.neutral_ai.withdrawal))
+    if "O4" in ruleset:  # O4.1: each side's default facing (no draw; O10's third
+        # parties too, ruling O4f)
+        units = [attrs.evolve(u, facing=facing.default_facing(u.side)) for u in units]
     battle = Battle(
         map=bmap,
         units=tuple(units),

@@ -33,6 +33,8 @@ Stun = Literal["", "stunned", "dazed"]  # O7.6
 SIDES: tuple[Side, Side] = ("player", "enemy")
 #: O10.2: the third parties, the sides a battle has only with module O10 on.
 THIRD_PARTIES: tuple[Side, Side] = ("ally", "neutral")
+#: Every side in O10.3's segment order (player, ally, neutral, enemy): O9's records by side.
+SIDE_ORDER: tuple[Side, ...] = (SIDES[0], *THIRD_PARTIES, SIDES[1])
 LOC_INDEX: dict[str, int] = {loc: i for i, loc in enumerate(LOCATION_ORDER)}
 HEAD, CENTER_TORSO, LEGS = LOC_INDEX["head"], LOC_INDEX["center_torso"], LOC_INDEX["legs"]
 
@@ -133,6 +135,11 @@ class Unit:
     stun: Stun = optional_field("")
     stun_running: bool = optional_field(False)
     round_structure: int = optional_field(0)
+    # O9.8-O9.9: the commander's abilities still held, those used (shown to the other side
+    # once used), and O9.9d's Impossible Turn in force until the frame's next activation
+    abilities: tuple[str, ...] = optional_field(())
+    abilities_used: tuple[str, ...] = optional_field(())
+    dodging: bool = optional_field(False)
     # O8.2: why the frame radiates this round ("stress", "overload", "vent", "jump"), "" cold
     radiating: str = optional_field("")
     # O8.5: the sides whose frames detect it by its muzzle flash, until its next activation
@@ -189,6 +196,28 @@ class Uplink:
     user: str = ""
 
 
+#: O9.1: the standing formation orders (`none` first).
+FORMATIONS: tuple[str, ...] = ("none", "sphere", "line", "screen", "dispersed")
+
+
+@frozen(kw_only=True)
+class Formation:
+    """O9.1-O9.2: one side's standing formation order and what the last check (step 2b) put
+    in effect for the round: `effect` is the order when its requirement was met, else `none`.
+    `axis`: a direction along an Attack Line (O9.5's x); `plan_round`: the round a Battle Plan
+    lasts to the end of (O9.9b); `screen_targets`: the frames a screen attacked this round
+    (O9.6's `screen`)."""
+
+    side: Side
+    order: str = "none"
+    screens: tuple[str, ...] = ()
+    effect: str = "none"
+    effect_screens: tuple[str, ...] = ()
+    axis: int | None = None
+    plan_round: int = 0
+    screen_targets: tuple[str, ...] = ()
+
+
 @frozen(kw_only=True)
 class SideGrudge:
     """O10.5: the armour + structure damage `side` has dealt to neutral frames."""
@@ -237,6 +266,8 @@ class Battle:
     # O3: the features' sections and the smoke, row-major (combat/features.py)
     structures: tuple[Section, ...] = optional_field(())
     smoke: tuple[Smoke, ...] = optional_field(())
+    # O9: each side's formation order and the formation in effect (combat/formations.py)
+    formations: tuple[Formation, ...] = optional_field(())
     # O10.5: each side's grudge, in the order the sides first hurt a neutral frame
     grudges: tuple[SideGrudge, ...] = optional_field(())
     # O8: what each side detects now and where it last saw the others (O8.5, O8.12)
@@ -321,6 +352,18 @@ class Battle:
     def foes(self, side: Side) -> tuple[Unit, ...]:
         """The living frames hostile to ``side`` (the core game: the other side's living)."""
         return tuple(u for u in self.units if u.active and self.hostile(side, u.side))
+
+    def formation(self, side: Side) -> Formation:
+        """O9: `side`'s formation order and the formation in effect (none when unset)."""
+        for f in self.formations:
+            if f.side == side:
+                return f
+        return Formation(side=side)
+
+    def with_formation(self, formation: Formation) -> Battle:
+        kept = tuple(f for f in self.formations if f.side != formation.side)
+        ordered = sorted((*kept, formation), key=lambda f: SIDE_ORDER.index(f.side))
+        return attrs.evolve(self, formations=tuple(ordered))
 
     def occupant(self, h: Hex) -> Unit | None:
         for u in self.units:

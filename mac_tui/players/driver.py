@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from attrs import frozen
 
 from ..combat.state import THIRD_PARTIES, Battle, Side
+from ..combat.view import view_of
 from ..core import Accepted, Command, Event, Outcome
 from ..game import step, to_act
 from ..model import GameState
@@ -43,9 +44,13 @@ def policy_to_act(state: GameState, seats: Seats) -> Policy | None:
 
 def next_decision(state: GameState, seats: Seats) -> Decision | None:
     """The decision of the policy that must act now (`to_act`), or None when a human must act
-    or nobody can (no game, or it is over)."""
+    or nobody can (no game, or it is over). Under O8 the policy is given its side's view,
+    never the state (O8.11: `view.view_of`)."""
+    side = to_act(state).side
     policy = policy_to_act(state, seats)
-    return None if policy is None else policy(state)
+    if policy is None or side is None:
+        return None
+    return policy(view_of(state, side))
 
 
 @frozen

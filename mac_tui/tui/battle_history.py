@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from attrs import frozen
 
 from ..combat.state import Battle
+from ..combat.view import visible_events
 from ..game import RULES_VERSION, Accepted, Command, Event, step
 from ..model import GameState, initial_state
 from .battle_text import Narrator
@@ -106,7 +107,8 @@ def rebuild(seed: int, commands: Sequence[Command], rules_version: int) -> Battl
             return BattleHistory(note=OLDER_RULES)
         if battle_opened(state, outcome.state):
             orders = []  # a new battle: the command that opened it is none of its orders
-        elif state.battle is not None:
-            orders.append(order_of(number, state, outcome.events))
+        elif state.battle is not None:  # O8.10: what the player's screen showed
+            shown = visible_events(outcome.state.battle, outcome.events, "player")
+            orders.append(order_of(number, state, shown))
         state = outcome.state
     return BattleHistory(orders)

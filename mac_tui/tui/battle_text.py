@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..catalog import catalog
+from ..combat import detection
 from ..combat.attack import AttackResult
 from ..combat.damage_report import DamageReport, Phrasing, item_name
 from ..combat.elevation import Fell
@@ -40,6 +41,15 @@ from ..combat.events import (
     WeaponSkipped,
 )
 from ..combat.facing import arc_words
+from ..combat.formations import (
+    AbilitiesAssigned,
+    AbilityUsed,
+    Dodged,
+    FormationChecked,
+    FormationSet,
+    ability_name,
+    formation_name,
+)
 from ..combat.kicks import KICK, Kicked
 from ..combat.state import Battle
 from ..combat.structures import StructureAttacked
@@ -55,7 +65,8 @@ from .battle_words import (
 )
 from .glyphs import Glyphs, glyphs, plain
 
-QUIET = (ActivationEnded, BattleStarted)  # the pane leaves these out: the lines around say it
+#: The pane leaves these out: the lines around say it (O9.9d: the shot says "dodged").
+QUIET = (ActivationEnded, BattleStarted, Dodged)
 INDENTED = (Attacked, WeaponSkipped, StressChanged)  # under the line that explains them
 RESULTS = {"victory": "VICTORY", "defeat": "DEFEAT", "withdrawal": "WITHDRAWAL"}
 
@@ -97,6 +108,8 @@ class Narrator:
         """The lines of one event (none for a quiet one when `quiet`)."""
         if quiet and isinstance(event, QUIET):
             return []
+        if isinstance(event, AbilitiesAssigned) and self.sides.get(event.unit) != "player":
+            return []  # O9.8: the other side's commanders stay face down until used
         words = _WORDS.get(type(event))
         text = (
             words(self, event) if words is not None else engine_text(self.battle, event.describe())
@@ -183,9 +196,15 @@ class Narrator:
         # A called shot lands where it was called: the damage's first location says where.
         hit = "called hit" if r.called is not None else "hit"
         words = [f"critical {hit}" if r.critical else hit]
+        if r.dodged:  # O9.9d
+            return f"{head}: {hit}, dodged by an Impossible Turn"
         if r.intercepted:
             words.append("intercepted by Point Defense")
+            if r.shared_pds is not None:  # O9.4
+                words.append(f"of {self.name(r.shared_pds)} (Defensive Sphere)")
             return f"{head}: {' '.join(words)}"
+        if r.breach:  # O9.9a
+            words.append("(Breach Shot: through the armour)")
         text = " ".join(words)
         if r.damage is not None:
             text += " " + self.damage(r.damage)
@@ -228,6 +247,35 @@ class Narrator:
         at = f" to {hex_name(e.hex)}" if e.hex else ""
         return f"{self.name(e.unit)} uses {item_name(e.equipment)}{on}{at} ({e.energy} energy)"
 
+    # ---- optional module O9 ----------------------------------------------------------------
+    def side(self, side: str) -> str:
+        return "Your lance" if side == "player" else "The enemy"
+
+    def formation_set(self, e: FormationSet) -> str:
+        screens = ", ".join(self.name(s) for s in e.screens)
+        named = f" (screens {screens})" if screens else ""
+        return f"{self.side(e.side)} orders {formation_name(e.formation)}{named}"
+
+    def formation_checked(self, e: FormationChecked) -> str:
+        if e.formation == "none":
+            return f"{self.side(e.side)} holds no formation"
+        verdict = "in effect" if e.met else "not formed"
+        reason = re.sub(r"\b[PE]\d+\b", lambda m: self.name(m.group(0)), e.reason)
+        return f"{self.side(e.side)}: {formation_name(e.formation)} {verdict} ({reason})"
+
+    def abilities_assigned(self, e: AbilitiesAssigned) -> str:
+        held = ", ".join(ability_name(a) for a in e.abilities) or "no ability"
+        return f"{self.name(e.unit)} commands: {held}"
+
+    def ability_used(self, e: AbilityUsed) -> str:
+        text = f"{self.name(e.unit)} uses {ability_name(e.ability)}"
+        if e.ability == "percussive_maintenance":
+            text += f": vents {e.vented} stress (now {e.stress})"
+        return text
+
+    def dodged(self, e: Dodged) -> str:
+        return f"{self.name(e.unit)} dodges {self.name(e.attacker)}'s {self.weapon(e.weapon)}"
+
     def withdrew(self, e: SideWithdrew) -> str:
         who = {"enemy": "The enemy", "ally": "The allied lance", "neutral": "The neutrals"}.get(
             e.side, "Your lance"
@@ -243,8 +291,40 @@ class Narrator:
         )
         return f"Battle over after round {e.round}: {result} ({reason})"
 
+    # ---- O8 ---------------------------------------------------------------------------
+    def detected(self, e: detection.Detected) -> str:
+        how = {
+            "sight": "in sight",
+            "thermal": "thermal: it radiates",
+            "revealed": "revealed by its muzzle flash",
+            "designated": "designated by the uplink",
+            "bumped": "bumped into",
+        }.get(e.how, e.how)
+        who = "Contact" if e.side == "player" else f"The {e.side} detects"
+        return f"{who}: {self.name(e.unit)} at {hex_name(e.hex)} ({how})"
+
+    def contact_lost(self, e: detection.ContactLost) -> str:
+        who = "Contact lost" if e.side == "player" else f"The {e.side} loses contact"
+        return f"{who}: {self.name(e.unit)}, last known at {hex_name(e.hex)}"
+
+    def radiating(self, e: detection.Radiating) -> str:
+        why = {
+            "stress": "its stress is high",
+            "overload": "it overloads",
+            "vent": "it vents",
+            "jump": "it jumps",
+        }.get(e.cause, e.cause)
+        return f"{self.name(e.unit)} radiates ({why}): thermals detect it this round"
+
+    def bumped(self, e: detection.Bumped) -> str:
+        return f"{self.name(e.unit)} bumps into {self.name(e.enemy)} and stops at {hex_name(e.hex)}"
+
 
 _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
+    detection.Detected: Narrator.detected,
+    detection.ContactLost: Narrator.contact_lost,
+    detection.Radiating: Narrator.radiating,
+    detection.Bumped: Narrator.bumped,
     RoundStarted: Narrator.round_started,
     ActivationStarted: Narrator.activation_started,
     Moved: Narrator.moved,
@@ -256,6 +336,11 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     SideWithdrew: Narrator.withdrew,
     BattleEnded: Narrator.ended,
     Fell: Narrator.fell,
+    FormationSet: Narrator.formation_set,
+    FormationChecked: Narrator.formation_checked,
+    AbilitiesAssigned: Narrator.abilities_assigned,
+    AbilityUsed: Narrator.ability_used,
+    Dodged: Narrator.dodged,
     Kicked: Narrator.kicked,
     Stunned: Narrator.stunned,
     StunEased: Narrator.stun_eased,

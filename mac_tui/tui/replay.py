@@ -8,7 +8,9 @@ It draws with the game's own pieces: in a battle the hex map, the initiative tra
 frame's panel and the combat log lines of the command (`battle_text.log_lines`); between
 battles the company's status bar and the day report of the command (its events, as the game's
 day report shows them). It never changes the save: the file is read once, nothing is written.
-Keys pressed while the log is still replaying are done, in order, once it has.
+Keys pressed while the log is still replaying are done, in order, once it has. Under optional
+rule O8 it shows what the player's side knew (`combat.view`), unless `--truth` asks for every
+frame where it is.
 
 The command log of a save made under other rules is replayed under today's (the engine has
 only today's): the screen says so ("made by ...: replayed under today's rules, it may part
@@ -30,6 +32,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ..campaign.calendar import date_text
+from ..combat.view import view_of, visible_events
 from ..save import SaveFile
 from ..session import Step, Timeline
 from .battle_text import log_lines
@@ -74,10 +77,11 @@ class ReplayScreen(Screen[None]):
     ReplayScreen FramePanel { height: auto; }
     """
 
-    def __init__(self, timeline: Timeline | None, name: str) -> None:
+    def __init__(self, timeline: Timeline | None, name: str, *, truth: bool = False) -> None:
         super().__init__()
         self.timeline = timeline
         self.file = name
+        self.truth = truth  # O8: every frame where it is, not the player's view
         self.index = 0
         self.playing = False
         self.speed_index = SPEEDS.index(2.0)
@@ -245,6 +249,10 @@ class ReplayScreen(Screen[None]):
         left = self.query_one("#replay-left")
         left.display = panel.display = battle is not None
         status.display = battle is None
+        shown_events = step.events
+        if battle is not None and not self.truth:  # O8.10: the player's view
+            shown_events = tuple(visible_events(battle, step.events, "player"))
+            battle = view_of(battle, "player")
         if battle is not None:
             width = drawing_size(battle.map.width, battle.map.height, "compact").width
             left.styles.width = max(width + 1, LEFT_WIDTH)
@@ -253,7 +261,7 @@ class ReplayScreen(Screen[None]):
             track.show(battle, ascii_glyphs=self.ascii)
             shown = active or next(iter(battle.side_units("player")), None)
             panel.show(battle, shown.id if shown is not None else None, ascii_glyphs=self.ascii)
-            lines = log_lines(battle, step.events, ascii_glyphs=self.ascii)
+            lines = log_lines(battle, shown_events, ascii_glyphs=self.ascii)
             events.update("\n".join(lines) or "(nothing to log)")
             return
         status.update(status_text(step.state, self.ascii))
@@ -279,13 +287,14 @@ class ReplayApp(App[None]):
         *,
         settings: Settings | None = None,
         clock: Clock | None = None,
+        truth: bool = False,
     ) -> None:
         super().__init__()
         self.save = save
         self.file = name
         self.settings = settings if settings is not None else load_settings()[0]
         self.clock: Clock = clock or SystemClock()
-        self.viewer = ReplayScreen(None, name)
+        self.viewer = ReplayScreen(None, name, truth=truth)
 
     def on_mount(self) -> None:
         for theme in THEMES:
@@ -302,5 +311,7 @@ class ReplayApp(App[None]):
         self.call_from_thread(self.viewer.loaded, timeline)
 
 
-def run_replay(save: SaveFile, path: Path) -> None:
-    ReplayApp(save, path.name).run()
+def run_replay(save: SaveFile, path: Path, *, truth: bool = False) -> None:
+    """`truth`: under O8, every frame where it is (a spectator's view asked for the truth);
+    else what the player's side knew."""
+    ReplayApp(save, path.name, truth=truth).run()

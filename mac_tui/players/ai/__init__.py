@@ -21,11 +21,14 @@ from attrs import frozen
 
 from ...combat.actions import auto_positions
 from ...combat.commands import AutoDeploy, CalledShot, EndActivation, FireGroup, StartBattle
+from ...combat.view import view_of
 from ...core import Accepted, Command
-from ...game import refusal, step
+from ...game import refusal, step, to_act
 from ...model import GameState
 from ..policy import Decision, Option, Policy
 from .choice import choose
+from .fog import presume
+from .formation import deployment_command, dodge_command, free_command, with_breach
 from .orient import orient
 from .plan_search import all_plans
 from .plan_types import Plan
@@ -63,6 +66,7 @@ def plan_activation(state: GameState, tactics: int | None = None) -> Planned:
     if unit is None:
         raise ValueError("no frame is acting")
     level = skill(unit.pilot.tactics if tactics is None else tactics)
+    battle = presume(battle, unit.side)  # O8: never-seen enemies where they deployed
     planner = Planner(Situation(battle, unit, level))
     chosen, ranked = choose(all_plans(planner), unit, {u.id: u for u in battle.units}, level.window)
     shown = (chosen, *[p for p in ranked if p is not chosen])[:TOP_OPTIONS]
@@ -98,8 +102,17 @@ def _deployment(state: GameState) -> Decision | None:
     if battle.phase == "deployment":
         if auto_positions(battle):
             return Decision(AutoDeploy(), note="deploy")
+        o9 = deployment_command(state)  # O9.11: commanders and the standing order
+        if o9 is not None:
+            return Decision(o9, note="commanders and formation (O9)")
         return Decision(StartBattle(), note="start")
     return None
+
+
+def _view(state: GameState) -> GameState:
+    """O8.11: the acting side's view of `state` (the state itself with O8 off)."""
+    side = to_act(state).side
+    return state if side is None else view_of(state, side)
 
 
 def policy_for(tactics: int | None = None) -> Policy:
@@ -108,10 +121,15 @@ def policy_for(tactics: int | None = None) -> Policy:
     memory = _Memory()
 
     def decide(state: GameState) -> Decision:
+        state = _view(state)  # O8.11: the side's view, never the state
         early = _deployment(state)
         if early is not None:
             return early
         note = ""
+        free = free_command(state)  # O9.11: orders and abilities at 0 AP, before planning
+        if free is not None:
+            memory.expect, memory.planned, memory.rest = None, None, ()
+            return Decision(free[0], note=free[1].lstrip(", "))
         if memory.expect is not None and memory.rest and state == memory.expect:
             command, rest = memory.rest[0], memory.rest[1:]
             planned = memory.planned
@@ -131,7 +149,11 @@ def policy_for(tactics: int | None = None) -> Policy:
             )
             rest = ()
             note = f", {REPLANNED}"
-        if isinstance(command, EndActivation):  # O3.13: a wall between it and the enemy
+        command = with_breach(state, command)  # O9.11: Breach Shot with its biggest group
+        dodge = dodge_command(state) if isinstance(command, EndActivation) else None
+        if dodge is not None:  # O9.11: Impossible Turn with its last AP
+            command, rest, note = dodge, (), note + ", Impossible Turn (O9.11)"
+        elif isinstance(command, EndActivation):  # O3.13: a wall between it and the enemy
             shot = structure_shot(state)
             if shot is not None:
                 command, rest, note = shot, (), note + ", fires at a structure (O3.13)"

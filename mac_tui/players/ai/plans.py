@@ -50,6 +50,8 @@ from ...combat.kicks import KickPlan, kick_targets
 from ...combat.movement import reach
 from ...combat.state import Unit
 from ...hexgrid import Hex, distance, path, within
+from .fog import can_target
+from .fog import radiating as fog_radiating
 from .plan_types import COVER_HELD, Attack, Scored, Shots, Spot
 from .rules import stance_band
 from .situation import BAND, GAMMA, NONE_STATUS, Situation, Status
@@ -135,6 +137,11 @@ class Planner:
         d = s.tables.dist(at, tpos)
         if d == 0:
             return (), 0
+        hot = 0
+        if s.fog:  # O8.6: only at a target it would detect from `at`; O8.7 `radiating`
+            if not can_target(s.battle, self.unit, at, t.unit):
+                return (), 0
+            hot = fog_radiating(s.battle, self.unit, at, t.unit)
         v = s.volley(
             self.bearing(at, t),
             group,
@@ -148,6 +155,7 @@ class Planner:
             - called
             + s.tables.lift(at, tpos)
             + self.rear(at, t)
+            + hot
             + self.shooter_mod(moved),
         )
         return v.shots, v.energy

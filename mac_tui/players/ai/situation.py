@@ -23,7 +23,7 @@ import heapq
 from typing import Final, NamedTuple
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import stats
+from ...combat import detection, stats
 from ...combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit
 from ...hexgrid import Hex, distance
 from .odds import NOTHING, Odds, hit_share, volley_odds
@@ -124,6 +124,7 @@ class Situation:
         self.battle = battle
         self.unit = unit
         self.skill = skill
+        self.fog = detection.on(battle)  # O8: planning on the side's view
         self.rounded = exactly if skill.exact else coarse
         self.tables: MapTables = map_tables(battle.map, battle)
         self.me: Kit = kit_of(unit)

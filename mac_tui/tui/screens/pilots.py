@@ -13,6 +13,7 @@ from ...campaign.common import campaign_refusal
 from ...campaign.pilots import SKILLS, assign_refusal, hire_refusal, train_cost, train_refusal
 from ...campaign.state import Frame, Pilot
 from ...catalog import catalog
+from ...combat.formations import slots
 from ..glyphs import glyphs_for
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
@@ -60,6 +61,16 @@ def training_text(pilot: Pilot) -> str:
         level = getattr(pilot, s)
         parts.append(f"{s} {level + 1} for {train_cost(pilot, s)}" if level < top else f"{s} top")
     return ", ".join(parts)
+
+
+def command_text(tactics: int) -> str:
+    """O9.8: what a pilot's Tactics earns in battle under the commanders' rule."""
+    n = slots(tactics)
+    if not n:
+        return f"Commander (O9): Tactics {tactics} earns no ability (3-4 one, 5+ two)."
+    names = ", ".join(a.name for a in catalog().formations.ability)
+    many = "one ability" if n == 1 else "two different abilities"
+    return f"Commander (O9): Tactics {tactics} earns {many}, once a battle each: {names}."
 
 
 class PilotsSection(Section):
@@ -142,6 +153,8 @@ class PilotsSection(Section):
                 f"{pilot.callsign} {where} · G{pilot.gunnery} P{pilot.piloting} "
                 f"T{pilot.tactics} · morale {pilot.morale} · {pilot.xp} XP"
             )
+        if pilot is not None and "O9" in c.ruleset:
+            lines.append(command_text(pilot.tactics))
         if pilot is not None and pilot.status != "kia":
             lines.append(f"Train (t), {pilot.xp} XP: {training_text(pilot)}.")
         reason = hire_refusal(c)

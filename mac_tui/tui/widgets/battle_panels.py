@@ -202,7 +202,7 @@ class SidePanel(KeepsStyledLines, ScrollView, can_focus=False):
             unit = battle.unit(self.unit_id)
         except KeyError:
             return [Text(f"No frame {self.unit_id}", style="dim")]
-        return frame_lines(unit, width, g, pal, battle.phase)
+        return frame_lines(unit, width, g, pal, battle.phase, battle)
 
     def lines(self, width: int) -> list[Text]:
         """The panel's lines at this width (each at most `width` columns): built once per

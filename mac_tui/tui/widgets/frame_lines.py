@@ -8,10 +8,10 @@ from __future__ import annotations
 from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import stats
+from ...combat import formations, stats
 from ...combat.events import FACING_NAMES
 from ...combat.preview import shots_left, shutdown_thresholds
-from ...combat.state import LOC_INDEX, THIRD_PARTIES, Unit
+from ...combat.state import LOC_INDEX, THIRD_PARTIES, Battle, Unit
 from ..battle_words import energy_phrases, hex_name, stress_limits
 from ..glyphs import Glyphs
 from .hex_picture import frame_label
@@ -91,6 +91,8 @@ def _status_flags(unit: Unit, pal: Palette) -> list[Text]:
         add("ECM on", "bold")
     if unit.barrier:
         add(f"barrier {unit.barrier}", "bold")
+    if unit.dodging:  # O9.9d
+        add("Impossible Turn: dodging, holds fire", "bold")
     if unit.gyro_hit:
         add("gyro hit", pal.warning)
     if unit.sensor_hit:
@@ -189,7 +191,12 @@ def _equipment_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Te
 
 
 def frame_lines(
-    unit: Unit, width: int, g: Glyphs, pal: Palette, phase: str = "combat"
+    unit: Unit,
+    width: int,
+    g: Glyphs,
+    pal: Palette,
+    phase: str = "combat",
+    battle: Battle | None = None,
 ) -> list[Text]:
     """The frame panel's lines; AP and readiness only mean something once the battle is on."""
     cat = catalog()
@@ -224,6 +231,8 @@ def frame_lines(
     if unit.side in THIRD_PARTIES:  # O10.5: the AI plays them; the player cannot order them
         who = "Allied lance" if unit.side == "ally" else "Neutral lance"
         out.append(Text(f"{who}{sep}the AI plays it", style=side_style))
+    if battle is not None and battle.rule("O9"):
+        out.extend(command_lines(battle, unit, width, g))
     out.extend(frame_diagram(unit, width, g, pal))
     out.extend(_reactor_lines(unit, width, g, pal))
 
@@ -245,6 +254,44 @@ def frame_lines(
     out.extend(_weapon_lines(unit, width, g, pal))
     out.extend(_equipment_lines(unit, width, g, pal))
     return out
+
+
+def command_lines(battle: Battle, unit: Unit, width: int, g: Glyphs) -> list[Text]:
+    """O9: the side's formation (the standing order and what the last check put in effect)
+    and the pilot's abilities: the player's with their keys, the enemy's hidden until used
+    (O9.8 "face down")."""
+    f = battle.formation(unit.side)
+    order = formations.formation_name(f.order)
+    if battle.phase == "deployment":
+        state = f"{order} ordered" if f.order != formations.NONE else "none ordered"
+        key = "  F changes" if unit.side == "player" else ""
+        lines = [Text(f"Formation: {state}{key}")]
+    elif f.effect != formations.NONE:
+        plan = ", Battle Plan +10" if f.plan_round == battle.round else ""
+        lines = [Text(f"Formation: {formations.formation_name(f.effect)} in effect{plan}")]
+    else:
+        state = f"{order} not formed" if f.order != formations.NONE else "none"
+        lines = [Text(f"Formation: {state}")]
+    used = [f"{formations.ability_name(a)} (used)" for a in unit.abilities_used]
+    if unit.side == "player":
+        deploying = battle.phase == "deployment"
+        keys = {formations.BREACH_SHOT: "B aiming"}
+        held = [
+            formations.ability_name(a) + ("" if deploying else f" [{keys.get(a, 'U')}]")
+            for a in unit.abilities
+        ]
+        n = formations.slots(unit.pilot.tactics)
+        if not held and not used:
+            held = [f"Tactics {unit.pilot.tactics} earns {n}" if n else "none (Tactics 1-2)"]
+        if deploying and n:
+            held[-1] += "  C changes"
+    else:
+        held = ["others hidden" if used else "hidden until used"]
+    tokens = [Text(t) for t in [*held, *used]]
+    for t in tokens[:-1]:
+        t.append(",")
+    lines += flow(tokens, width, g, lead=Text("Command: ", style="bold"), indent=2)
+    return lines
 
 
 def _reactor_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]:

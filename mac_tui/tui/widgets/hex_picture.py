@@ -56,7 +56,7 @@ MARKS: dict[str, tuple[str, str]] = {
     "out": ("x", "×"),
     "blocks": ("|", "┃"),
     "stunned": ("!", "!"),  # O7.6: a Stunned frame (its digit's place compact, below roomy)
-    "dazed": ("?", "?"),  # O7.6: a Dazed frame
+    "dazed": ("~", "~"),  # O7.6: a Dazed frame (O8.10's last-known marker has the `?`)
 }
 #: O4.10: a frame's facing, drawn in the hex it faces, by direction (E, NE, NW, W, SW, SE):
 #: (ascii, unicode). The hex it is drawn in says the direction; the glyph points the same way.
@@ -179,6 +179,7 @@ def legend(
     marks: bool = False,
     levels: bool = False,
     features: bool = False,
+    fog: bool = False,
     third: bool = False,
     facings: bool = False,
     stun: bool = False,
@@ -187,8 +188,8 @@ def legend(
     deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
     a damaged section's durability (in the compact map's slot only without levels); with
-    `third` (O10) the allied and neutral frames' marks; with
-    `stun` (O7) the marks of a Stunned and a Dazed frame."""
+    `third` (O10) the allied and neutral frames' marks; with `fog` (O8) the greyed last-known
+    marker; with `stun` (O7) the marks of a Stunned and a Dazed frame."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -212,6 +213,8 @@ def legend(
     parts.append(f"M{MARKS['out'][form]} out")
     if facings:  # O4.10
         parts.append(f"M1{FACING_MARKS[0][form]} faces the marked hex")
+    if fog:  # O8.10
+        parts.append("m? last known")
     if stun:
         parts += [f"M{MARKS[k][form]} {MARK_NAMES[k]}" for k in ("stunned", "dazed")]
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
@@ -249,6 +252,7 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--wreck",
         "hexmap--player",
         "hexmap--enemy",
+        "hexmap--marker",
         "hexmap--ally",
         "hexmap--neutral",
         "hexmap--targetable",
@@ -337,6 +341,9 @@ class Scene:
                 continue
             if unit.left:
                 continue  # O10.6: gone off the map with its side
+            if unit.id in battle.markers:  # O8.10: a last-known position, greyed, `m?`
+                frames[unit.pos] = (frame_label(unit)[0] + "?", "hexmap--marker")
+                continue
             frames[unit.pos] = (frame_label(unit), SIDE_CLASS[unit.side])
             if unit.stun:
                 stunned[unit.pos] = unit.stun

@@ -110,6 +110,7 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
     HexMap > .hexmap--wreck { color: $text-muted; }
     HexMap > .hexmap--player { color: $text-secondary; text-style: bold; }
     HexMap > .hexmap--enemy { color: $text-error; text-style: bold; }
+    HexMap > .hexmap--marker { color: $text-muted; text-style: italic; }
     HexMap > .hexmap--ally { color: $text-success; text-style: bold; }
     HexMap > .hexmap--neutral { color: $text-warning; text-style: bold; }
     HexMap > .hexmap--targetable { text-style: bold underline; background: $error-muted; }

@@ -35,9 +35,11 @@ from ....combat.commands import (
     Overwatch,
     Pivot,
     ResetDeployment,
+    SetFormation,
     Sprint,
     StartBattle,
     Turn,
+    UseAbility,
     UseEquipment,
     Vent,
     Withdraw,
@@ -45,6 +47,7 @@ from ....combat.commands import (
 from ....combat.refusals import order_refusal, reverse_refusal
 from ....combat.state import Battle
 from ....game import Command
+from . import commanders
 from .modes import (
     AI_MODES,
     PLAYER_MODES,
@@ -319,6 +322,47 @@ ROWS: tuple[BattleAction, ...] = (
         "Start",
         offers(StartBattle),
         why=deployment_says(check_start),
+    ),
+    # optional module O9: formations and commanders (off the bars; the frame panel names them)
+    BattleAction(
+        "formation",
+        "F",
+        "formation",
+        "Formation order",
+        (Deploying, *COMBAT),
+        legal=offers(SetFormation),
+        why=commanders.formation_refusal,
+        module="O9",
+    ),
+    BattleAction(
+        "command",
+        "C",
+        "command",
+        "Pilot's abilities",
+        (Deploying,),
+        legal=lambda m: m.battle is not None and m.phase == "deployment",
+        why=commanders.command_refusal,
+        module="O9",
+    ),
+    BattleAction(
+        "ability",
+        "U",
+        "ability",
+        "Use an ability",
+        COMBAT,
+        legal=offers(UseAbility),
+        why=lambda mode, m: turn_refusal(mode, m) or commanders.ability_refusal(mode, m),
+        module="O9",
+    ),
+    BattleAction(
+        "breach",
+        "B",
+        "breach",
+        "Breach Shot",
+        AIMING,
+        legal=commanders.breach_offered,
+        why=commanders.breach_refusal,
+        module="O9",
     ),
     # aiming
     BattleAction("next_target", "tab", "next_target", "Next target", AIMING, show=True),

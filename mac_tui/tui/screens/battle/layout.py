@@ -232,6 +232,7 @@ class BattleView:
                 ascii_glyphs,
                 levels=battle is not None and bool(battle.map.levels),
                 features=battle is not None and battle.rule("O3"),
+                fog=battle is not None and battle.rule("O8"),
                 third=battle is not None and len(battle.sides) > 2,
                 facings=battle is not None and battle.rule("O4"),
                 stun=battle is not None and battle.rule("O7"),

@@ -306,6 +306,7 @@ class Aiming(_Ordering):
 
     target: str | None
     group: int | None
+    breach: bool = False  # O9.9a: a Breach Shot declared with the shot (B)
     follows_cursor = True
     location: ClassVar[str | None] = None  # the location the preview aims at
     verb: ClassVar[str] = "Fire"
@@ -421,7 +422,10 @@ class Aiming(_Ordering):
         if self.target is None or self.group is None:
             return "No target in range of any group: Esc cancels."
         label = target_label(battle, self.target)
-        return f"{self.verb}: group {self.group} at {label} · Enter fires · Tab target · 1-4"
+        aim = f"{self.verb}: group {self.group} at {label}"
+        if self.breach:
+            aim += " with a Breach Shot"
+        return f"{aim} · Enter fires · Tab target · 1-4"
 
     def pick(self, m: Moment, h: Hex) -> Reaction:
         if m.actor is None:
@@ -434,7 +438,7 @@ class Aiming(_Ordering):
         at = structure_hex(target)
         if at is not None:
             return FireStructure(group, at)
-        return FireGroup(group, target)
+        return FireGroup(group, target, breach=self.breach)
 
 
 def _check(battle: Battle, unit: Unit, group: int, target: str, location: str | None) -> object:
@@ -501,7 +505,7 @@ class CallingShot(Aiming):
         return Ask(
             f"Called shot at {aim.label}: which location?",
             tuple(options),
-            lambda location: CalledShot(group, target, location),
+            lambda location: CalledShot(group, target, location, breach=self.breach),
         )
 
 

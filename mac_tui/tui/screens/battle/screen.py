@@ -35,6 +35,7 @@ from ....combat.commands import (
 )
 from ....combat.skirmish import NewSkirmish
 from ....combat.state import Battle
+from ....combat.view import view_of, visible_events
 from ....game import Command
 from ....model import GameState
 from ....players import tutorial
@@ -50,7 +51,7 @@ from ...widgets.dialogs import ChooseScreen, ConfirmScreen
 from ...widgets.hexmap import HexMap
 from ...widgets.history import HistoryScreen
 from ..base import GameScreen
-from . import layout, orders
+from . import commanders, layout, orders
 from .actions import ACTIONS
 from .modes import (
     Aiming,
@@ -180,15 +181,16 @@ class BattleScreen(GameScreen):
         if session is None or not self.ready:
             return
         shown = self.moment.shown
-        if session.state.battle is not None:
-            shown = session.state.battle
+        state = view_of(session.state, "player")  # O8.10: the screen draws the player's view
+        if state.battle is not None:
+            shown = state.battle
             self.last_state = session.state
         elif self.last_state is not None and session.commands:
             shown = final_battle(self.last_state, session.commands[-1])
             self.last_state = None
         count = len(session.commands)
         if count > self.seen >= 0:
-            events = self.game.last_events
+            events = visible_events(session.state.battle, self.game.last_events, "player")
             if count == self.seen + 1:
                 self.history.add(order_of(count, self.before, events))
             self.view.log(log_lines(shown, events, ascii_glyphs=self.ascii))
@@ -197,7 +199,7 @@ class BattleScreen(GameScreen):
         self.seen = count
         self.before = session.state
         self.moment = Moment.of(
-            session.state,
+            state,
             shown,
             auto=self.auto,
             ascii=self.ascii,
@@ -433,6 +435,25 @@ class BattleScreen(GameScreen):
     def action_start(self) -> None:
         self.order(StartBattle())
 
+    # ---- optional module O9 ---------------------------------------------------------------
+    def action_formation(self) -> None:
+        self.react(commanders.formation(self.moment))
+
+    def action_command(self) -> None:
+        reason = commanders.command_refusal(self.mode, self.moment)
+        if reason:
+            self.show_message(f"Pilot's abilities: {reason}", True)
+            return
+        self.react(commanders.command(self.mode, self.moment))
+
+    def action_ability(self) -> None:
+        self.react(commanders.ability(self.moment))
+
+    def action_breach(self) -> None:
+        if isinstance(self.mode, Aiming):
+            self.mode = attrs.evolve(self.mode, breach=not self.mode.breach)
+            self.draw_focus()
+
     # ---- the threat view ----------------------------------------------------------------
     def schedule_threats(self) -> None:
         """The threat view's next engine call on the app's clock (one per tick, so keys
@@ -498,15 +519,20 @@ class BattleScreen(GameScreen):
             return False
         command = decision.command
         before = battle.active_unit
-        if before is not None and before.side == "enemy":
-            self.last_enemy = (decision, before.id)
+        if before is not None and before.side == "enemy" and _shown(battle, before.id):
+            self.last_enemy = (decision, before.id)  # O8.10: not a hidden frame's reasons
         if not self.game.act(command):
             self.auto = False
             self.mode = Halted(f"The AI's {command.to_text()!r} was refused; press a to retry.")
             self.view.draw_prompt(self.moment, self.mode)
             return False
         battle = self.battle
-        if before is not None and battle is not None and not battle.unit(before.id).destroyed:
+        if (
+            before is not None
+            and battle is not None
+            and not battle.unit(before.id).destroyed
+            and _shown(battle, before.id)  # O8.10: the cursor never finds a hidden frame
+        ):
             pos = battle.unit(before.id).pos
             if pos is not None:
                 self.view.hexmap.set_cursor(pos)
@@ -585,3 +611,13 @@ class BattleScreen(GameScreen):
             ),
             done,
         )
+
+
+def _shown(battle: Battle, unit_id: str) -> bool:
+    """O8.10: the player's screen shows this frame where it is (always with O8 off)."""
+    unit = battle.unit(unit_id)
+    return (
+        not battle.rule("O8")
+        or unit.side == "player"
+        or any(c.side == "player" and c.unit == unit_id for c in battle.contacts)
+    )
