@@ -44,6 +44,7 @@ __all__ = [
     "MAP_ELEVATION",
     "MAP_FEATURES",
     "MARKET",
+    "MISSIONS",
     "PILOTS",
     "Dice",
     "RngState",
@@ -64,6 +65,7 @@ MARKET: Final = "market"
 LOOT: Final = "loot"
 CAMPAIGN: Final = "campaign"
 CONTRACTS: Final = "contracts"
+MISSIONS: Final = "missions"  # O11.1's objectives (O0.6: the rest of a contract stays on CONTRACTS)
 PILOTS: Final = "pilots"
 
 MASK64: Final = 0xFFFF_FFFF_FFFF_FFFF

@@ -17,7 +17,7 @@ from .campaign import handlers as campaign
 from .campaign import legal as campaign_legal
 from .combat import actions as combat
 from .combat import legal as combat_legal
-from .combat import skirmish
+from .combat import objectives, skirmish
 from .combat.state import Side
 from .core import (
     Accepted,
@@ -71,7 +71,7 @@ TABLE = CommandTable.of(
     combat.HANDLERS,
     *campaign.FAMILIES,
     checks=(skirmish.CHECKS, combat.CHECKS, *campaign.CHECKS),
-    after=campaign.AFTER_STEP,
+    after=(objectives.track, *campaign.AFTER_STEP),
 )
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from .campaign.state import Campaign, Contract, Frame, PilotRecord, SalvageItem
 from .catalog import LOCATION_ORDER, Catalog, catalog
 from .combat.features import full_durability
-from .combat.state import FORMATIONS, Battle, Unit
+from .combat.state import FORMATIONS, Battle, Objective, Unit
 from .combat.stats import armor_split, full_structure
 from .model import GameState
 from .ruleset import format_ruleset, ruleset_refusal
@@ -167,6 +167,25 @@ class _Checker:
                 names = {lo.name for lo in self.cat.loadouts.get(e.chassis, ())}
                 self.known(f"{p}.loadout", e.loadout, names, "loadout")
             self.text(f"{p}.label", e.label)
+        self.objectives(f"{path}.objectives", k.objectives, None)
+
+    def objectives(self, path: str, objectives: tuple[Objective, ...], b: Battle | None) -> None:
+        """O11: known catalogue ids, each once, at most one hidden; in a battle its hex on the
+        map and the round met not past the battle's."""
+        ids = [k.id for k in self.cat.objectives.objective]
+        self.unique(path, (o.id for o in objectives), "objective")
+        if sum(o.hidden for o in objectives) > 1:
+            self.fail(path, "holds more than one hidden objective")
+        for i, o in enumerate(objectives):
+            at = f"{path}[{i}]"
+            self.known(f"{at}.id", o.id, ids, "objective")
+            if b is None:
+                if o.hex is not None or o.met:
+                    self.fail(at, "a contract's objective has no hex and is not met")
+                continue
+            if o.hex is not None and not b.map.contains(o.hex):
+                self.fail(f"{at}.hex", f"{list(o.hex)} is off the map")
+            self.within(f"{at}.met", o.met, 0, b.round)
 
     def salvage(self, path: str, items: tuple[SalvageItem, ...]) -> None:
         for i, s in enumerate(items):
@@ -326,6 +345,12 @@ class _Checker:
             if link.user:
                 self.known(f"{p}.uplinks[{i}].user", link.user, ids, "unit")
         self.features(p, b)
+        if (b.objectives or b.tally is not None) and not b.rule("O11"):
+            self.fail(f"{p}.objectives", "objectives and the tally need optional module O11")
+        self.objectives(f"{p}.objectives", b.objectives, b)
+        if b.tally is not None:
+            for i, n in enumerate((*b.tally.shots, b.tally.equipment, b.tally.collateral)):
+                self.within(f"{p}.tally[{i}]", n, 0, None)
         self.commanders(p, b, ids)
 
     def commanders(self, p: str, b: Battle, ids: Collection[str]) -> None:

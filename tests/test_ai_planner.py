@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from mac_tui.bots.random_bot import random_policy
 from mac_tui.catalog import LOCATION_ORDER
 from mac_tui.combat import elevation, stats
-from mac_tui.combat.attack import hit_chance, intervening, line_of_sight
+from mac_tui.combat.attack import formation_modifiers, hit_chance, intervening, line_of_sight
 from mac_tui.combat.commands import (
     AutoDeploy,
     Brace,
     CalledShot,
+    EndActivation,
     FireGroup,
     Move,
     Sprint,
@@ -66,7 +67,8 @@ SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 
 def started(seed: int, difficulty: int, ruleset: tuple[str, ...] = ()) -> GameState:
     state = make_state(seed, difficulty, ruleset=ruleset)
-    for cmd in (AutoDeploy(), StartBattle()):
+    # O1.3: a range-band battle has nobody to place
+    for cmd in (StartBattle(),) if "O1" in ruleset else (AutoDeploy(), StartBattle()):
         out = step(state, cmd)
         assert isinstance(out, Accepted)
         state = out.state
@@ -226,6 +228,48 @@ def test_every_decision_is_legal(seed: int, difficulty: int, t_player: int, t_en
 
     state = make_state(seed, difficulty)
     drive(state, {"player": checked(players), "enemy": checked(enemies)}, max_commands=120)
+
+
+def test_the_shot_model_reads_the_track() -> None:
+    """O1.5-O1.7: on the track the model's chances are the engine's: the band's column at
+    ranges 0-3, no terrain, the Phantom Emitter from range 2."""
+    compared = 0
+    for seed in range(6):
+        battle = randomly_played(seed, 1 + seed % 5, 10 + 5 * seed, ("O1",)).battle
+        assert battle is not None and battle.rule("O1")
+        phantom = gear("phantom_emitter")
+        units = tuple(
+            attrs.evolve(u, equipment=(*u.equipment, phantom)) if u.side == "enemy" else u
+            for u in battle.units
+        )
+        for called in (False, True):
+            compared += _same_shots(attrs.evolve(battle, units=units), called)
+    assert compared > 50
+
+
+def test_every_decision_is_legal_on_the_track_with_thrust_packs_and_stealth() -> None:
+    """O1.9: on the track, with a Thrust Pack, a Barrier Projector and a Targeting Uplink on
+    every frame and Stealth Plating on some (it cannot Sprint, O1.7), the planner never plays
+    a command `step` refuses and never replans; it ends in place with Hold (O1.4), never End."""
+
+    def checked(state: GameState) -> Any:
+        decision = policy_for(6)(state)
+        assert decision.command.to_text() in {c.to_text() for c in legal_commands(state)}
+        assert REPLANNED not in decision.note
+        assert not isinstance(decision.command, EndActivation)
+        return decision
+
+    for seed in range(3):
+        state = make_state(seed, 2 + seed, ruleset=("O1",))
+        assert state.battle is not None
+        pack, plate = gear("thrust_pack"), gear("stealth_plating", "left_torso")
+        kit = (pack, gear("barrier_projector"), gear("targeting_uplink"))
+        units = tuple(
+            attrs.evolve(u, equipment=(*u.equipment, *kit, *((plate,) if i % 2 else ())))
+            for i, u in enumerate(state.battle.units)
+        )
+        state = attrs.evolve(state, battle=attrs.evolve(state.battle, units=units))
+        drive(state, {"player": checked, "enemy": checked}, max_commands=150)
 
 
 def test_every_decision_is_legal_with_o2_and_thrust_packs() -> None:
@@ -869,3 +913,36 @@ def test_a_frame_only_a_called_shot_can_reach_draws_that_enemys_fire() -> None:
     assert state.battle is not None and state.battle.round == 3
     decision = decide(state)
     assert isinstance(step(state, decision.command), Accepted)
+
+
+def test_the_shot_model_reads_formations() -> None:
+    """O9.11: on O9 battles the model's chances carry the formations' entries (`line`,
+    `crossfire`, `flanking`, `mutual cover`, `battle plan`) as the engine gives them, each side
+    in a formation its frames meet where one is met, a Battle Plan on one side."""
+    from mac_tui.combat import formations
+
+    compared = entries = 0
+    for seed in range(8):
+        battle = randomly_played(seed, 1 + seed % 5, 20, ("O9",)).battle
+        assert battle is not None and battle.rule("O9")
+        for side in ("player", "enemy"):
+            order = next(
+                (
+                    o
+                    for o in ("sphere", "line", "dispersed")
+                    if formations.requirement(battle, side, o).met
+                ),
+                None,
+            )
+            if order is not None and formations.check_order(battle, side, order, ()) is None:
+                battle, _ = formations.set_order(battle, side, order, ())
+        battle, _ = formations.check_round(battle)
+        mine = battle.formation("player")
+        if mine.effect != "none":
+            battle = battle.with_formation(attrs.evolve(mine, plan_round=battle.round))
+        compared += _same_shots(battle, seed % 2 == 0)
+        for u in battle.units:
+            for e in battle.units:
+                if u.active and e.active and u.side != e.side:
+                    entries += bool(formation_modifiers(battle, u, e))
+    assert compared > 50 and entries > 0

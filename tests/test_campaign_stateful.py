@@ -66,6 +66,7 @@ from mac_tui.campaign.refit import check_loadout
 from mac_tui.campaign.repair import needs_repair
 from mac_tui.campaign.state import Campaign
 from mac_tui.campaign.timeflow import MAX_ADVANCE
+from mac_tui.combat import commands as combat_commands
 from mac_tui.combat.commands import Withdraw
 from mac_tui.combat.legal import legal_commands
 from mac_tui.combat.stats import armor_split, full_structure
@@ -98,6 +99,14 @@ BATTLE_BURST = 40  # most AI orders one `battle_steps` rule gives
 THEN = ("debrief", "debrief", "fight", "leave")  # what follows an accepted contract, same step
 
 
+#: Every battle command class (a battle's last command settles its mission: O11's costs).
+BATTLE_COMMANDS: tuple[type[Command], ...] = tuple(
+    v
+    for v in vars(combat_commands).values()
+    if isinstance(v, type) and issubclass(v, Command) and v is not Command
+)
+
+
 def is_campaign_command(cmd: Command) -> bool:
     return type(cmd).__module__ == campaign_commands.__name__
 
@@ -107,6 +116,10 @@ class CampaignMachine(RuleBasedStateMachine):
 
     #: The optional modules the company plays with (O0.1; a subclass switches some on).
     RULES = ""
+    #: The commands that may take the credits below 0 (or lower them while below 0).
+    OVERDRAW: tuple[type[Command], ...] = TIME_PASSES
+    #: The lowest credits a deployment may leave (§11.5: paid up front, so 0).
+    FLOOR = 0
 
     def __init__(self) -> None:
         super().__init__()
@@ -160,7 +173,7 @@ class CampaignMachine(RuleBasedStateMachine):
             now = s.state.campaign
             if c is not None and now is not None and now.credits < min(0, c.credits):
                 # Every purchase checks the credits first: only days passing overdraw.
-                assert isinstance(cmd, TIME_PASSES), f"{text!r} overdrew the company"
+                assert isinstance(cmd, self.OVERDRAW), f"{text!r} overdrew the company"
             event(f"accepted {type(cmd).verb}")
         return outcome
 
@@ -179,6 +192,7 @@ class CampaignMachine(RuleBasedStateMachine):
         self.run(NewCampaign(""), expect=False)
         self.run(NewCampaign(name, rules=self.RULES), expect=True)
         assert self.campaign.company == " ".join(name.split())
+        assert ",".join(self.campaign.ruleset) == self.RULES
 
     # ---- plausible campaign commands --------------------------------------------------------
     @rule(data=st.data())
@@ -295,7 +309,7 @@ class CampaignMachine(RuleBasedStateMachine):
         easiest = min(c.contracts, key=lambda k: k.difficulty)
         free = c.mission is None and c.after_action is None and not c.ended
         cost = deployment_cost(c, ready)
-        legal = free and cost <= c.credits
+        legal = free and c.credits - cost >= self.FLOOR
         outcome = self.run(Accept(easiest.id, payout, "+".join(ready)), expect=legal)
         if outcome.accepted:
             self.missions += 1
@@ -552,6 +566,45 @@ def machine_settings(examples: int) -> settings:
 
 CampaignMachine.TestCase.settings = machine_settings(40)
 TestCampaignMachine = CampaignMachine.TestCase
+
+
+class O11CampaignMachine(CampaignMachine):
+    """The same run with optional modules O3, O10 and O11 (issue 19): credits still equal the
+    ledger; a deployment may leave the credits down to O11.7's floor and settlement (mission
+    costs) may take them below 0 (O11.6); every contract carries its O11.1 objectives, every
+    battle of a mission its tally, and every after-action report a line per objective."""
+
+    RULES = "O3,O10,O11"
+    OVERDRAW = (*TIME_PASSES, Accept, *BATTLE_COMMANDS)
+    FLOOR = CAT.objectives.debt.floor
+
+    @invariant()
+    def objectives_carried(self) -> None:
+        c = self.campaign
+        rules = CAT.objectives.draw
+        for k in c.contracts:
+            visible = sum(not o.hidden for o in k.objectives)
+            assert visible == (
+                rules.secondary_low if k.difficulty <= rules.low_max else rules.secondary_high
+            ), k
+            assert sum(o.hidden for o in k.objectives) <= 1
+            assert all(not o.met and o.hex is None for o in k.objectives)
+        battle = self.session.state.battle
+        if c.mission is not None and battle is not None:
+            assert battle.tally is not None
+            assert [o.id for o in battle.objectives] == [
+                o.id for o in c.mission.contract.objectives
+            ]
+        aa = c.after_action
+        if aa is not None:
+            event("O11 after-action")
+            lines = [line for line in aa.report if "bjective OB" in line]
+            assert len(lines) == len(aa.objectives) == len(aa.contract.objectives)
+            assert any(line.startswith("Mission costs:") for line in aa.report)
+
+
+O11CampaignMachine.TestCase.settings = machine_settings(15)
+TestO11CampaignMachine = O11CampaignMachine.TestCase
 
 
 class ThirdPartiesMachine(CampaignMachine):

@@ -306,3 +306,44 @@ def test_radiating_b_to_d_until_the_round_ends() -> None:
     assert [(c.side, c.unit, c.how) for c in jumped.contacts] == [("player", "raider-2", "thermal")]
     fresh, _ = detection.refresh_radiating(jumped)
     assert fresh.unit("raider-2").radiating == ""  # stress 0: cold at the next refresh
+
+
+def test_reaction_and_sweep_need_detection() -> None:
+    """O0.3 (O6 with O8): reaction fire and the sweep pass the same hit chance, so they too
+    need the attacker to detect the target (O8.6)."""
+    b = battle(shooter(), raider(11), rows=WIDE, ruleset=("O6", "O8"))
+    s, r = b.unit("shooter"), b.unit("raider-2")
+    for kind in ("reaction", "sweep"):
+        assert hit_chance(b, s, r, s.weapons[AC5], reaction=kind) is None
+    near = battle(shooter(), raider(10), rows=WIDE, ruleset=("O6", "O8"))
+    seen = hit_chance(
+        near, near.unit("shooter"), near.unit("raider-2"), s.weapons[AC5], reaction="reaction"
+    )
+    assert seen is not None
+
+
+# --- O8 with O9: screening shares detection ------------------------------------------------------
+def test_screening_shares_detection_and_hides_the_screened_from_thermals() -> None:
+    """O0.3 (O9 with O8), O9.6: with Screen in effect a screened member may target whatever a
+    screen detects (`shared`) and is never detected thermally; the screen itself gets nothing."""
+    from mac_tui.combat.state import Formation
+
+    from .test_damage import make_unit
+
+    screen = make_unit("scr", side="player", pos=at(8))
+    member = shooter(radiating="stress")  # at column 0, 15 from the raider
+    b = battle(member, screen, raider(15), rows=WIDE, ruleset=("O8", "O9"))
+    s, r = b.unit("shooter"), b.unit("raider-2")
+    assert detection.detection_of(b, s, r) is None  # no Screen in effect yet
+    assert detection.detection_of(b, r, s) == "thermal"
+    screening = Formation(
+        side="player", order="screen", screens=("scr",), effect="screen", effect_screens=("scr",)
+    )
+    b = b.with_formation(screening)
+    assert detection.detection_of(b, s, r) == "shared"  # the screen, 7 away, sees it
+    assert detection.detects(b, s, r)
+    assert detection.detection_of(b, r, s) is None  # radiating, but screened
+    # the screen radiating is seen thermally as ever; it shares nothing with itself
+    hot = b.with_unit(attrs.evolve(b.unit("scr"), radiating="jump", pos=at(1)))
+    assert detection.screens_of(hot, hot.unit("scr")) == ()
+    assert detection.detection_of(hot, hot.unit("raider-2"), hot.unit("scr")) == "thermal"

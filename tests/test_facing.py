@@ -12,6 +12,8 @@ from typing import Any
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mac_tui import game, save
 from mac_tui.catalog import LOCATION_ORDER, catalog
@@ -33,8 +35,10 @@ from mac_tui.combat.events import Deployed, Moved
 from mac_tui.combat.firing import OUT_OF_ARC, check_fire, overwatch_target, plan_fire
 from mac_tui.combat.forecast import shot_steps
 from mac_tui.combat.legal import legal_commands
+from mac_tui.combat.movement import reach
 from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle, Unit
+from mac_tui.combat.threat import threat
 from mac_tui.core import Accepted, Command, Refused, format_command
 from mac_tui.hexgrid import Hex
 from mac_tui.model import GameState
@@ -475,6 +479,72 @@ def test_an_o4_game_saves_loads_and_checks_its_facings() -> None:
     assert any("needs optional module O4" in p for p in problems(attrs.evolve(again, battle=core)))
     # a core game stores no facing at all
     assert '"facing"' not in json.dumps(save.state_to_data(make_state(2, 1)))
+
+
+def test_the_threat_view_turns_an_enemy_s_guns_with_its_free_pivot() -> None:
+    # Falcon on the Enforcer's left side (the O4 example's reply): as it stands only the AC-5
+    # bears, but its free pivot to NE brings the Medium Laser too; once the pivot is spent the
+    # threat is the AC-5's alone.
+    raider = falcon(off((0, -3, 3)))
+    b = attrs.evolve(battle(raider, enforcer(E)), order=("falcon", "enforcer"), turn=0)
+    free = threat(b, "falcon")
+    spent = threat(b.with_unit(attrs.evolve(b.unit("enforcer"), pivoted=True)), "falcon")
+    assert free.expected_damage > spent.expected_damage > 0
+    shooter = facing.turned_toward(b, b.unit("enforcer"), ENFORCER_AT, (E, NE, SE), raider.pos)  # type: ignore[arg-type]
+    assert shooter.facing == NE
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    q=st.integers(2, 9),
+    r=st.integers(1, 7),
+    f=st.integers(0, 5),
+    pick=st.integers(0, 10**6),
+)
+def test_every_legal_move_ends_facing_as_o4_2_and_o4_3_say(
+    q: int, r: int, f: int, pick: int
+) -> None:
+    start = Hex(q - r // 2, r)
+    foe = Hex(8, 8) if start != Hex(8, 8) else Hex(9, 8)
+    b = battle(falcon(start, f), enforcer(W, pos=foe))
+    state = acting(b)
+    moves = [c for c in legal_commands(state, called_shots=False) if isinstance(c, Move | Sprint)]
+    assert moves
+    cmd = moves[pick % len(moves)]
+    out = game.step(state, cmd)
+    assert isinstance(out, Accepted)
+    moved = next(e for e in out.events if isinstance(e, Moved))
+    steps = [
+        facing.step_direction(a, b_) for a, b_ in zip(moved.path, moved.path[1:], strict=False)
+    ]
+    if isinstance(cmd, Move) and cmd.reverse:
+        assert moved.facing == f and all((d - f) % 6 in (2, 3, 4) for d in steps)
+    else:
+        assert moved.facing is not None and (moved.facing - steps[-1]) % 6 in (0, 1, 5)
+    assert out.state.battle is not None
+    assert out.state.battle.unit("falcon").facing == moved.facing
+
+
+def test_with_o2_a_reverse_move_pays_the_climb_and_a_jump_still_names_its_facing() -> None:
+    # O2 + O4: the hex behind Falcon (W of (5, 4)) is one level up: backing into it costs the
+    # Open hex's 1 + the climb's 1 = 2 (O2.3); the jump's facing is named as without O2.
+    heights = [0] * (9 * 14)
+    behind = Hex(4, 4)
+    heights[4 * 14 + (behind.q + 2)] = 1  # row 4, offset column q + 2
+    b = battle_on(
+        ROWS,
+        heights,
+        falcon(Hex(5, 4), E, equipment=(gear("thrust_pack"),)),
+        enforcer(W),
+        rules=("O2", "O4"),
+    )
+    reached = reach(b, b.unit("falcon"), False, True)
+    assert reached[behind][0] == 2
+    state = acting(b)
+    s, _ = step(state, Move(behind, reverse=True))
+    assert s.battle is not None and s.battle.unit("falcon").facing == E
+    s, _ = step(state, UseEquipment("thrust_pack", None, Hex(5, 2), "NW"))
+    assert s.battle is not None and s.battle.unit("falcon").facing == NW
 
 
 def test_third_parties_face_as_the_side_they_stand_with() -> None:

@@ -209,3 +209,28 @@ def test_screen_log_filters_hidden_actions() -> None:
     flash = detection.Detected(side="player", unit="raider-2", how="revealed", hex=Hex(14, 1))
     seen = attrs.evolve(b, contacts=(Contact(side="player", unit="raider-2", how="revealed"),))
     assert view_module.visible_events(seen, [shot, flash], "player") == [flash, shot]
+
+
+def test_view_hides_the_other_sides_commanders_and_orders() -> None:
+    """O8.11 with O9: another side's abilities not yet used and its formation order stay hidden
+    (the formation in effect shows); the side's own stay in full."""
+    from mac_tui.combat.state import Contact, Formation
+
+    from .test_attack import battle, raider, shooter
+
+    b = battle(
+        shooter(abilities=("battle_plan",)),
+        raider(8, abilities=("breach_shot",), abilities_used=("battle_plan",)),
+        ruleset=("O8", "O9"),
+        contacts=(Contact(side="player", unit="raider-2", how="sight"),),
+        formations=(
+            Formation(side="player", order="line"),
+            Formation(side="enemy", order="dispersed", effect="none"),
+        ),
+    )
+    view = view_of(b, "player")
+    assert view.unit("shooter").abilities == ("battle_plan",)
+    assert view.unit("raider-2").abilities == ()
+    assert view.unit("raider-2").abilities_used == ("battle_plan",)
+    assert view.formation("player").order == "line"
+    assert view.formation("enemy").order == "none"

@@ -11,14 +11,21 @@ import attrs
 import pytest
 
 from mac_tui.combat import preview
+from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.combat.state import Unit
 from mac_tui.hexgrid import Hex, from_offset
+from mac_tui.session import Session
 from mac_tui.tui.glyphs import glyphs
 from mac_tui.tui.widgets.hex_picture import Overlay, Painter, Scene, legend
 from mac_tui.tui.widgets.panel_text import Palette
 from mac_tui.tui.widgets.target_lines import target_lines
+from tests.stages import copy, play
 from tests.test_damage import make_unit, weapon
 from tests.test_elevation import battle_on
+from tests.test_tui_battle_snapshots import resume
+from tests.test_tui_snapshots import Snap, own_folder, snap
+
+__all__ = ["own_folder", "snap"]  # the fixtures, shared
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -128,10 +135,11 @@ def test_the_o4_keys_are_hidden_in_a_core_battle_and_greyed_with_a_reason() -> N
         assert row_.state(Idle(), on) is None  # greyed: the Moment offers no command
     turn = ACTIONS.named("turn")
     assert turn.why is not None and turn.why(Idle(), on) is None  # the engine would turn
-    assert " [ ]  Pivot" in ACTIONS.bar_markup(Idle(), on) or "[ ]" in ACTIONS.bar_markup(
-        Idle(), on
-    )
+    assert "[ ]  Pivot" in ACTIONS.bar_markup(Idle(), on)
     assert "Pivot" not in ACTIONS.bar_markup(Idle(), off)
+    # the bar keeps its two lines at 80 columns (78 inside its padding), Auto included
+    lines = ACTIONS.bar_markup(Idle(), on, 78).split("\n")
+    assert len(lines) == 2 and "Auto" in lines[1]
 
 
 def test_the_log_pane_says_facings_reverse_moves_pivots_and_turns() -> None:
@@ -155,3 +163,41 @@ def test_the_log_pane_says_facings_reverse_moves_pivots_and_turns() -> None:
     assert "turns to face W" in lines[3]
     core = log_lines(attrs.evolve(b, ruleset=()), [moved], ascii_glyphs=True)
     assert "facing" not in core[0]
+
+
+@pytest.fixture(scope="module")
+def deployment() -> Session:
+    return play(Session.new(1), NewSkirmish(3, rules="O4"))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_o4_battle_deployment(snap: Snap, size: tuple[int, int], deployment: Session) -> None:
+    snap(size, resume(copy(deployment)))  # the facings on the map, the legend
+
+
+def test_o4_moving_previews_the_end_facing_and_the_arcs(snap: Snap, deployment: Session) -> None:
+    # auto-deploy, start; the first player activation: Move, the cursor two rows up, the
+    # facing turned once right: the message line names the facing and each enemy's arc
+    snap((120, 40), resume(copy(deployment), "a", "s", "m", "up", "up", "full_stop"))
+
+
+async def test_t_asks_for_the_facing_and_b_aims_a_reverse_move(deployment: Session) -> None:
+    # `u` and `b` are the map's north-east and south-west: Turn and Back take `T` and `B`
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.screens.battle.modes import Reversing
+    from mac_tui.tui.widgets.dialogs import ChooseScreen
+
+    app = MacApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await resume(copy(deployment), "a", "s")(pilot)
+        await pilot.press("T")
+        await pilot.pause()
+        assert isinstance(app.screen, ChooseScreen)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        battle = app.screen.battle  # type: ignore[attr-defined]
+        falcon = battle.active_unit
+        assert falcon is not None and falcon.facing == NW and falcon.ap == 1
+        await pilot.press("B")
+        await pilot.pause()
+        assert isinstance(app.screen.mode, Reversing)  # type: ignore[attr-defined]

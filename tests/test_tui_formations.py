@@ -180,3 +180,19 @@ def test_o9_impossible_turn_used(snap: Snap) -> None:
         StartBattle(),
     )
     snap((80, 24), resume(session, "U"))
+
+
+def test_target_panel_says_a_dodging_target_negates_every_hit() -> None:
+    from mac_tui.combat.preview import fire_preview
+    from mac_tui.tui.widgets.target_lines import target_lines
+
+    state = _go(_state(), AutoDeploy(), StartBattle())
+    b = state.battle
+    assert b is not None and b.active_unit is not None
+    me = b.active_unit
+    foe = next(u for u in b.units if u.side != me.side)
+    for dodging, said in ((False, False), (True, True)):
+        battle = b.with_unit(attrs.evolve(foe, dodging=dodging))
+        preview = fire_preview(battle, battle.unit(me.id), 1, foe.id, None)
+        lines = [t.plain for t in target_lines(battle, preview, 38, glyphs(True), Palette())]
+        assert any("dodg" in line for line in lines) == said

@@ -43,9 +43,11 @@ from ..combat.commands import (
     FireGroup,
     Move,
     Overwatch,
+    Pivot,
     ResetDeployment,
     Sprint,
     StartBattle,
+    Turn,
     UseEquipment,
     Vent,
     Withdraw,
@@ -99,12 +101,14 @@ __all__ = [
     "MovePreview",
     "Outcome",
     "Overwatch",
+    "Pivot",
     "Policy",
     "Refused",
     "ResetDeployment",
     "Side",
     "Sprint",
     "StartBattle",
+    "Turn",
     "UseEquipment",
     "Vent",
     "WeaponInfo",
@@ -181,6 +185,7 @@ class Frame:
     gunnery: int
     piloting: int
     tactics: int
+    facing: int | None = None  # optional rule O4: an index of DIRECTIONS (0 E ... 5 SE)
 
     @property
     def total_armor(self) -> int:
@@ -238,6 +243,7 @@ def _build_view(unit: Unit) -> Frame:
         gunnery=unit.pilot.gunnery,
         piloting=unit.pilot.piloting,
         tactics=unit.pilot.tactics,
+        facing=unit.facing,
     )
 
 

@@ -15,6 +15,7 @@ import attrs
 
 from ..catalog import catalog
 from ..catalog.records import PayoutLevel
+from ..combat.objectives import O11
 from ..combat.setup import (
     PRIORITIES,
     STANCES,
@@ -120,7 +121,16 @@ def accept_refusal(
     for e in contract.enemies:
         if not any(lo.name == e.loadout for lo in catalog().stock_loadouts(e.chassis)):
             return f"contract {contract_id} names an unknown loadout {e.loadout!r}"
-    return ledger.short_of(campaign, deployment_cost(campaign, frame_ids))
+    cost = deployment_cost(campaign, frame_ids)
+    if O11 in campaign.ruleset:  # O11.7: deployed on credit down to the floor
+        floor = catalog().objectives.debt.floor
+        if campaign.credits - cost < floor:
+            return (
+                f"costs {cost:,} credits; the company has {campaign.credits:,}, and may deploy "
+                f"in debt only down to {floor:,} (O11.7)"
+            )
+        return None
+    return ledger.short_of(campaign, cost)
 
 
 def player_spec(campaign: Campaign, frame: Frame) -> FrameSpec:
@@ -201,6 +211,7 @@ def _accept(state: GameState, cmd: Accept) -> Outcome:
         ruleset=campaign.ruleset,
         allies=allies,
         neutrals=neutrals,
+        objectives=contract.objectives,
     )
     units = battle.side_units("player")
     mission = Mission(

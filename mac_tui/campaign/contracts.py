@@ -24,7 +24,9 @@ CONTRACTS stream:
    (`missions.toml` `enemy_force.withdrawal`), stored on the contract, shown on the board and
    used by the battle;
 7. with module O10 only, the third party (O10.1: `combat.third_force.roll_third_party`), from
-   its own `missions` stream, so the rolls above are the same with O10 on or off.
+   its own `missions` stream, so the rolls above are the same with O10 on or off;
+8. with optional module O11, the objectives (O11.1), from the `missions` stream after the
+   third party (OB7 only with an allied lance).
 
 The battle landscape is the location's type (setup-facts).
 """
@@ -36,6 +38,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..catalog.records import Place
+from ..combat.objectives import draw_objectives, objective_label
 from ..combat.setup import WITHDRAW_TEXT, draw_withdrawal, pick_chassis
 from ..combat.third_force import roll_third_party
 from ..combat.third_parties import O10
@@ -143,6 +146,8 @@ def generate_contract(
                     for f in rolled.frames
                 ),
             )
+    ally = third is not None and third.kind == "ally"
+    objectives = draw_objectives(dice, difficulty, campaign.ruleset, ally=ally)  # O11.1
     return Contract(
         id=contract_id,
         employer=employer,
@@ -155,6 +160,7 @@ def generate_contract(
         place=place.id,
         enemy_withdrawal=withdrawal,
         third_party=third,
+        objectives=objectives,
     )
 
 
@@ -242,6 +248,7 @@ class ContractRow:
     map_height: int
     landscape: str  # landscape name
     third_party: str = ""  # O10.1 in words ("" without one, and with O10 off)
+    objectives: tuple[str, ...] = ()  # O11: "OB3 Swift +10%", a hidden one "?"
 
 
 def contract_rows(campaign: Campaign) -> list[ContractRow]:
@@ -271,6 +278,7 @@ def contract_rows(campaign: Campaign) -> list[ContractRow]:
                 map_height=size.height,
                 landscape=cat.landscape(c.landscape).name,
                 third_party=third_party_text(c.third_party) if c.third_party else "",
+                objectives=tuple(objective_label(o) for o in c.objectives),
             )
         )
     return rows

@@ -36,3 +36,16 @@ class CampaignEnded(Event):
 
     def describe(self) -> str:
         return f"The company is finished: {self.cause}"
+
+
+@frozen
+class PayCut(Event):
+    """O11.3, O11.9: a cut of the mission's pay: `id` (`collateral`, `ally_lost`,
+    `neutral_killed`), the percent of C and the credits it took (after the payout level)."""
+
+    id: str
+    percent: int
+    amount: int
+
+    def describe(self) -> str:
+        return f"Pay cut ({self.id.replace('_', ' ')}, -{self.percent}%): -{self.amount:,} cr"

@@ -78,13 +78,14 @@ def mission_record(
 
 
 def bring_home(
-    campaign: Campaign, battle: Battle, result: str, difficulty: int, dice: Dice
+    campaign: Campaign, battle: Battle, result: str, difficulty: int, dice: Dice, *, xp: bool = True
 ) -> tuple[Campaign, list[str]]:
-    """Pilots' fates and XP, frames home; the report lines."""
+    """Pilots' fates and XP (none when `xp` is False: O11.6's debt), frames home; the report
+    lines."""
     cat = catalog()
     assert campaign.mission is not None
     lines: list[str] = []
-    xp = mission_xp(result, difficulty)
+    gained = mission_xp(result, difficulty) if xp else 0
     for unit_id, frame_id in campaign.mission.frames:
         unit = battle.unit(unit_id)
         frame = campaign.frame(frame_id)
@@ -117,8 +118,8 @@ def bring_home(
             pilot = attrs.evolve(pilot, status="kia", injury_days=0)
             lines.append(f"{pilot.callsign} was killed in action.")
         else:
-            pilot = attrs.evolve(pilot, xp=pilot.xp + xp)
-            note = f"{pilot.callsign}: +{xp} XP."
+            pilot = attrs.evolve(pilot, xp=pilot.xp + gained)
+            note = f"{pilot.callsign}: +{gained} XP." if xp else f"{pilot.callsign}: no XP (debt)."
             if unit.cockpit_hit or unit.cockpit_breached:
                 days = injury_days(dice)
                 record = attrs.evolve(pilot.record, injuries=pilot.record.injuries + 1)

@@ -39,6 +39,7 @@ from . import ledger
 from .accept import TOPIC, faction_name, payout
 from .events import Report
 from .homecoming import bring_home
+from .objectives import O11, settle_o11, xp_frozen
 from .repair import (
     wreck_price,
 )
@@ -87,18 +88,38 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
     units = [battle.unit(u) for u, _ in mission.frames]
     zero_losses = not any(u.destroyed for u in units)
     standing_level = cat.standing_level(campaign.standing_with(contract.employer))
-    amount = mission_reward(
-        contract, result, standing_level.reward_percent, mission.payout_level, zero_losses
-    )
     third = contract.third_party
     allied = third is not None and third.kind == "ally"
     share = cat.third_parties.rewards.ally_reward_percent if allied else None
     note = f" (allied lance: {share}%)" if share is not None else ""  # O10.7
-    campaign, moved = ledger.post(
-        campaign, "reward", amount, f"Contract {contract.id}: {result}{note}"
-    )
-    events.append(moved)
+    o11: list[str] = []
+    if O11 in campaign.ruleset:  # O11.3-O11.5: objectives, cuts, mission costs
+        campaign, amount, more_events, o11 = settle_o11(
+            campaign,
+            battle,
+            contract,
+            result,
+            standing_level.reward_percent,
+            mission.payout_level,
+            zero_losses,
+        )
+        events += more_events
+    else:
+        amount = mission_reward(
+            contract, result, standing_level.reward_percent, mission.payout_level, zero_losses
+        )
+        campaign, moved = ledger.post(
+            campaign, "reward", amount, f"Contract {contract.id}: {result}{note}"
+        )
+        events.append(moved)
     lines.append(f"Paid {amount:,} credits ({level.name}, {level.credit_percent}%){note}.")
+    lines += o11
+    no_xp = xp_frozen(campaign)  # O11.6
+    if no_xp:
+        lines.append(
+            f"The company is in debt ({campaign.credits:,} credits): the pilots gain no XP "
+            "for this mission (O11.6)."
+        )
 
     before = dict(campaign.standing)
     standing = standing_after(campaign.standing, contract.employer, result, d)
@@ -121,7 +142,7 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
         lines.append(f"Reputation {campaign.reputation} -> {reputation}.")
     campaign = attrs.evolve(campaign, standing=standing, reputation=reputation)
 
-    campaign, more = bring_home(campaign, battle, result, d, dice)
+    campaign, more = bring_home(campaign, battle, result, d, dice, xp=not no_xp)
     lines += more
 
     if result == "defeat":
@@ -158,6 +179,7 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
             frame_offers=offers,
             found=finds,
             report=tuple(lines),
+            objectives=battle.objectives,
         ),
         missions_played=campaign.missions_played + 1,
         missions_won=campaign.missions_won + (result == "victory"),

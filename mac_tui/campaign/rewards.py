@@ -15,17 +15,14 @@ from .state import (
 PERCENT = 100
 
 
-def mission_reward(
-    contract: Contract, result: str, reward_percent: int, payout_level: int, zero_losses: bool
-) -> int:
-    """R23: Victory = (base + bonus) x standing multiplier (`reward_percent`), x1.25 with zero
-    frames destroyed; Withdrawal 50%, Defeat 25% of (base + bonus); then the payout level's
-    credit percent. With an allied lance (O10.7) the R23 amount is 90% before the payout
-    level. One rounding down, at the end."""
+def r23_factors(
+    contract: Contract, result: str, reward_percent: int, zero_losses: bool
+) -> list[int]:
+    """R23's percentages before the payout level: Victory x standing multiplier (x1.25 with
+    zero frames destroyed), Withdrawal 50%, Defeat 25%; then, with an allied lance, O10.7's
+    share."""
     cat = catalog()
     outcome = cat.economy.outcome
-    level = payout(payout_level)
-    assert level is not None
     factors: list[int]
     if result == "victory":
         factors = [outcome.victory, reward_percent]
@@ -37,12 +34,36 @@ def mission_reward(
         factors = [outcome.defeat]
     if contract.third_party is not None and contract.third_party.kind == "ally":
         factors.append(cat.third_parties.rewards.ally_reward_percent)  # O10.7
-    factors.append(level.credit_percent)
-    numerator = contract.base + contract.bonus
+    return factors
+
+
+def _apply(amount: int, factors: list[int]) -> int:
+    numerator = amount
     for f in factors:
         numerator *= f
     denominator: int = PERCENT ** len(factors)
     return numerator // denominator
+
+
+def mission_reward(
+    contract: Contract, result: str, reward_percent: int, payout_level: int, zero_losses: bool
+) -> int:
+    """R23: Victory = (base + bonus) x standing multiplier (`reward_percent`), x1.25 with zero
+    frames destroyed; Withdrawal 50%, Defeat 25% of (base + bonus); then the payout level's
+    credit percent. With an allied lance (O10.7) the R23 amount is 90% before the payout
+    level. One rounding down, at the end."""
+    level = payout(payout_level)
+    assert level is not None
+    factors = [*r23_factors(contract, result, reward_percent, zero_losses), level.credit_percent]
+    return _apply(contract.base + contract.bonus, factors)
+
+
+def r23_amount(contract: Contract, result: str, reward_percent: int, zero_losses: bool) -> int:
+    """O11.4's "R23 amount": R23 (with O10.7's allied share) before the payout level, rounded
+    down."""
+    return _apply(
+        contract.base + contract.bonus, r23_factors(contract, result, reward_percent, zero_losses)
+    )
 
 
 PREVIEW_RESULTS = (

@@ -12,7 +12,7 @@ from typing import Literal
 import attrs
 from attrs import frozen
 
-from ..combat.state import WithdrawRule
+from ..combat.state import Objective, WithdrawRule
 from ..ruleset import Ruleset
 from ..stored import optional_field
 
@@ -29,6 +29,9 @@ LedgerCategory = Literal[
     "deployment",
     "reward",
     "salvage",
+    "objective",  # O11.4: an objective's bonus pay
+    "pay_cut",  # O11.3
+    "mission_costs",  # O11.5
 ]
 ItemKind = Literal["weapon", "equipment", "chassis"]
 
@@ -160,6 +163,7 @@ class Contract:
     place: str
     enemy_withdrawal: WithdrawRule  # the enemy side's §10.4 rule, shown on the board (D23)
     third_party: ThirdParty | None = optional_field(None)  # O10.1 (with O10 on only)
+    objectives: tuple[Objective, ...] = optional_field(())  # O11.1 (none while O11 is off)
 
 
 @frozen(kw_only=True)
@@ -192,6 +196,7 @@ class AfterAction:
     found: tuple[SalvageItem, ...] = ()  # scavenge and bonus finds, once revealed
     revealed: bool = False
     report: tuple[str, ...] = ()  # lines for the after-action screen
+    objectives: tuple[Objective, ...] = optional_field(())  # O11.9: as the battle left them
 
 
 @frozen(kw_only=True)

@@ -77,6 +77,8 @@ class Catalog:
     modules: Mapping[str, r.Module]  # the optional rules modules (O0)
     excluded_modules: tuple[r.ExcludedPair, ...]  # O0.3, each pair sorted
     elevation: r.ElevationFile  # optional module O2 (read only while a battle plays O2)
+    objectives: r.ObjectivesFile  # optional module O11 (data/objectives.toml)
+    range_bands: r.RangeBandsFile  # optional module O1 (read only while a battle plays O1)
     formations: r.FormationsFile  # optional module O9 (read only while a battle plays O9)
     third_parties: r.ThirdPartiesFile  # optional module O10 (data/third_parties.toml)
     facing: r.FacingFile  # optional module O4 (read only while a battle plays O4)
@@ -452,6 +454,8 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         if e.module:  # O0.11: a module item names its module
             _ref(eb, f'equipment "{e.id}" (entry {i + 1})', "module", e.module, modules)
     elevation = _load_elevation(src, [ls.id for ls in maps.landscape])
+    objectives = _load_objectives(src, modules)
+    range_bands = _load_range_bands(src, combat)
     formations = _load_formations(src, combat)
     third_parties = _load_third_parties(src)
     facing = _load_facing(src, {loc.id: loc.hit_weight for loc in combat.location})
@@ -484,6 +488,8 @@ def load_catalog(root: Path | None = None, mods: Sequence[Path] = ()) -> Catalog
         modules=modules,
         excluded_modules=excluded_modules,
         elevation=elevation,
+        objectives=objectives,
+        range_bands=range_bands,
         formations=formations,
         third_parties=third_parties,
         facing=facing,
@@ -557,6 +563,17 @@ def module_order(module_id: str) -> int:
     return int(module_id[1:]) if module_id[1:].isdigit() else 10**6
 
 
+def _load_objectives(src: _Source, modules: Mapping[str, r.Module]) -> r.ObjectivesFile:
+    """data/objectives.toml (O11): every catalogue entry once, each `needs` "none", "map" or a
+    known module."""
+    jb, objectives = _file(src, "objectives.toml", r.ObjectivesFile)
+    _index(jb, objectives.objective, "id", "objective")
+    for i, row in enumerate(objectives.objective):
+        where = f'objective "{row.id}" (entry {i + 1})'
+        _ref(jb, where, "needs", row.needs, [*r.OBJECTIVE_NEEDS, *modules])
+    return objectives
+
+
 def _load_kicks(src: _Source) -> r.KicksFile:
     """data/kicks.toml (O7): the O7.4 table names every location once and sums to 100."""
     kb, kicks = _file(src, "kicks.toml", r.KicksFile)
@@ -588,6 +605,23 @@ def _load_elevation(src: _Source, landscapes: Sequence[str]) -> r.ElevationFile:
     if elevation.falling.location == elevation.falling.fallback:
         vb.fail('[falling], field "fallback"', "must differ from location.")
     return elevation
+
+
+def _load_range_bands(src: _Source, combat: r.CombatFile) -> r.RangeBandsFile:
+    """data/range_bands.toml (O1): the start lines on the track, two distinct ends of it."""
+    tb, bands = _file(src, "range_bands.toml", r.RangeBandsFile)
+    track = bands.track
+    last = track.positions - 1
+    for field in ("player_start", "enemy_start"):
+        if getattr(track, field) not in (0, last):
+            where = f'[track], field "{field}"'
+            tb.fail(where, f"a start line is an end of the track: 0 or {last}.")
+    if track.player_start == track.enemy_start:
+        tb.fail('[track], field "enemy_start"', "the two start lines must differ.")
+    sprint = bands.moving.move * combat.movement.sprint_range_multiplier
+    if sprint > last:
+        tb.fail('[moving], field "move"', f"a Sprint ({sprint} positions) must fit the track.")
+    return bands
 
 
 def _load_third_parties(src: _Source) -> r.ThirdPartiesFile:

@@ -997,6 +997,62 @@ class ModulesFile:
     excluded: tuple[ExcludedPair, ...] = ()
 
 
+# --- range_bands.toml (optional module O1) --------------------------------------------------
+
+
+@frozen(kw_only=True)
+class TrackTable:
+    """O1.1, O1.3: the track's positions and the two start lines."""
+
+    __toml_name__ = "track"
+    rule: Literal["O1.1"]
+    positions: int = bounds(4, 4)  # one per §3.4 column: Point Blank, Short, Medium, Long
+    player_start: int = bounds(0, 9)
+    enemy_start: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class TrackMoving:
+    """O1.4: the positions a Move shifts (a Sprint: that times the core sprint multiplier)."""
+
+    __toml_name__ = "moving"
+    rule: Literal["O1.4"]
+    move: int = bounds(1, 9)
+
+
+@frozen(kw_only=True)
+class TrackEquipment:
+    """O1.7: the equipment's reaches in positions."""
+
+    __toml_name__ = "equipment"
+    rule: Literal["O1.7"]
+    thrust_positions: int = bounds(1, 9)
+    uplink_range: int = bounds(0, 9)
+    barrier_range: int = bounds(0, 9)
+    phantom_from: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class TrackCombinations:
+    """O1.12: what a position counts as for O5 and O7, and a kick's range."""
+
+    __toml_name__ = "combinations"
+    rule: Literal["O1.12"]
+    hexes_per_position: int = bounds(1, 10)
+    kick_range: int = bounds(0, 9)
+
+
+@frozen(kw_only=True)
+class RangeBandsFile:
+    """data/range_bands.toml: every number of module O1, each table with its rule id."""
+
+    module: Literal["O1"]
+    track: TrackTable
+    moving: TrackMoving
+    equipment: TrackEquipment
+    combinations: TrackCombinations
+
+
 # --- elevation.toml (optional module O2) ----------------------------------------------------
 
 
@@ -1692,3 +1748,97 @@ class FormationsFile:
             if a.id == ability_id:
                 return a
         raise KeyError(ability_id)
+
+
+# --- objectives.toml (optional module O11) ----------------------------------------------------
+
+
+#: What an O11.2 entry may need besides a module: nothing, or a hex map (not O1's bands).
+OBJECTIVE_NEEDS: tuple[str, ...] = ("none", "map")
+
+
+@frozen(kw_only=True)
+class ObjectiveDraw:
+    """O11.1: how many secondary objectives a contract draws, and the hidden one's chance."""
+
+    __toml_name__ = "draw"
+    rule: Literal["O11.1"]
+    secondary_low: int = bounds(0, 8)
+    secondary_high: int = bounds(0, 8)
+    low_max: int = bounds(1, 5)
+    hidden_chance: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class ObjectiveKind:
+    """O11.2: one entry of the catalogue, its bonus (percent of C) and the module it needs."""
+
+    __toml_name__ = "objective"
+    id: Literal["OB1", "OB2", "OB3", "OB4", "OB5", "OB6", "OB7", "OB8"]
+    name: str
+    rule: Literal["O11.2"]
+    bonus: int = bounds(0, 100)
+    needs: str  # "none", "map" (a hex map) or a module id (OBJECTIVE_NEEDS)
+    text: str
+    round: int = bounds(0, 60, default=0)
+    radius: int = bounds(0, 10, default=0)
+    armour_percent: int = bounds(0, 100, default=0)
+
+
+@frozen(kw_only=True)
+class ObjectiveCuts:
+    """O11.3: the pay cuts, percent of C."""
+
+    __toml_name__ = "cuts"
+    rule: Literal["O11.3"]
+    collateral: int = bounds(0, 100)
+    collateral_max: int = bounds(0, 100)
+    ally_lost: int = bounds(0, 100)
+    neutral_killed: int = bounds(0, 100)
+
+
+@frozen(kw_only=True)
+class MissionCostRates:
+    """O11.5: credits per point, and the points of structure, shots by size and equipment."""
+
+    __toml_name__ = "costs"
+    rule: Literal["O11.5"]
+    credits_per_point: int = bounds(0, 10000)
+    structure: int = bounds(0, 100)
+    small: int = bounds(0, 100)
+    medium: int = bounds(0, 100)
+    large: int = bounds(0, 100)
+    equipment_use: int = bounds(0, 100)
+
+    def tier(self, size: str) -> int:
+        """The points of one shot of a weapon of hardpoint `size` (FM tiers I-III)."""
+        value: int = getattr(self, size)
+        return value
+
+
+@frozen(kw_only=True)
+class DebtRules:
+    """O11.7: the lowest credits a deployment may leave."""
+
+    __toml_name__ = "debt"
+    rule: Literal["O11.7"]
+    floor: int = bounds(-10_000_000, 0)
+
+
+@frozen(kw_only=True)
+class ObjectivesFile:
+    """data/objectives.toml: every number of module O11, each table with its rule id."""
+
+    module: Literal["O11"]
+    draw: ObjectiveDraw
+    objective: tuple[ObjectiveKind, ...]
+    cuts: ObjectiveCuts
+    costs: MissionCostRates
+    debt: DebtRules
+
+    def kind(self, objective_id: str) -> ObjectiveKind:
+        """The O11.2 row of an objective id (KeyError if none)."""
+        for row in self.objective:
+            if row.id == objective_id:
+                return row
+        raise KeyError(objective_id)

@@ -11,7 +11,7 @@ the family's tables: `HANDLERS` (joined by `game.py`) and `CHECKS` (the same che
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Final, TypeVar
 
 import attrs
 
@@ -20,7 +20,7 @@ from ..core import Accepted, Check, Checks, Command, Event, Handlers, Outcome, R
 from ..dice import Dice
 from ..hexgrid import Hex, distance
 from ..model import GameState
-from . import detection, elevation, facing, formations, moving_fire, stats
+from . import detection, elevation, facing, formations, moving_fire, stats, track
 from .commands import (
     AssignAbilities,
     AutoAssign,
@@ -31,6 +31,7 @@ from .commands import (
     EndActivation,
     FireGroup,
     FireStructure,
+    Hold,
     Kick,
     Move,
     Overwatch,
@@ -53,6 +54,7 @@ from .events import (
     Braced,
     Deployed,
     EquipmentUsed,
+    Held,
     Moved,
     OverwatchSet,
     Vented,
@@ -132,6 +134,8 @@ def _equipment_refusal(
             return "the legs are destroyed: this frame cannot jump"
         if hex_ is None:
             return f"{item.name} needs a hex to land on"
+        if track.on(battle):  # O1.7: one position, no passing
+            return track.check_thrust(battle, unit, hex_)
         if not battle.map.contains(hex_) or hex_ == unit.pos:
             return f"hex {hex_.q},{hex_.r} is not a place to land"
         taken = (
@@ -171,12 +175,21 @@ def _equipment_refusal(
     if item.effect == "designate":
         if not battle.may_attack(unit.side, target.side):
             return "the uplink designates an enemy"
+        if track.on(battle):  # O1.7
+            reach = catalog().range_bands.equipment.uplink_range
+            if distance(unit.pos, target.pos) > reach:
+                return f"{target.label} is beyond range {reach} ({track.band_name(reach)})"
+            return None
         if elevation.attack_distance(battle, unit.pos, target.pos) > item.range:
             return f"{target.label} is beyond {item.range} hexes"
         return detection.attack_refusal(battle, unit, target)  # O8.5: the user must detect it
     if item.effect == "barrier":
         if not friendly(target.side, unit.side):  # O10.2: an allied lance's frame too
             return "the barrier shields an ally (or yourself)"
+        if track.on(battle):  # O1.7: the same position
+            if distance(unit.pos, target.pos) > catalog().range_bands.equipment.barrier_range:
+                return f"{target.label} is not at the same position"
+            return None
         if distance(unit.pos, target.pos) > item.range:
             return f"{target.label} is not adjacent"
         return None
@@ -198,7 +211,7 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange
     ]
     if item.effect == "jump":
         assert cmd.hex is not None and unit.pos is not None
-        there = battle.occupant(cmd.hex)
+        there = None if track.on(battle) else battle.occupant(cmd.hex)  # O1: positions shared
         if there is not None:  # O8.8: an undetected enemy on the landing hex: it stays put
             user = attrs.evolve(user, bumped=(*user.bumped, there.id))
             events.append(
@@ -209,17 +222,19 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange
         lands = facing.named(cmd.facing) if cmd.facing else unit.facing  # O4.4 (ruling O4a)
         assert not isinstance(lands, str)
         user = attrs.evolve(user, pos=cmd.hex, facing=lands)
-        user = moving_fire.count_move(battle, user, distance(unit.pos, cmd.hex))  # O5.1
-        events.append(
-            Moved(
-                unit=unit.id,
-                mode="jump",
-                path=(unit.pos, cmd.hex),
-                energy=0,
-                pullback=False,
-                facing=lands,
-            )
+        steps = track.hexes(battle, distance(unit.pos, cmd.hex))  # O1.12: a position is 3
+        user = moving_fire.count_move(battle, user, steps)  # O5.1
+        jumped = Moved(
+            unit=unit.id,
+            mode="jump",
+            path=(unit.pos, cmd.hex),
+            energy=0,
+            pullback=False,
+            facing=lands,
         )
+        if track.on(battle):  # O1.11
+            jumped = attrs.evolve(jumped, start=track.position(unit.pos), end=cmd.hex.q)
+        events.append(jumped)
         return battle.with_unit(user), events
     if item.effect == "ecm":
         return battle.with_unit(attrs.evolve(user, ecm_active=True)), events
@@ -239,11 +254,19 @@ def _do_equipment(battle: Battle, unit: Unit, cmd: UseEquipment) -> BattleChange
 
 
 # ---- deployment (§6.3) ------------------------------------------------------------------
+#: O1.3: range-band battles place nobody; `start-battle` begins them.
+NO_DEPLOYMENT: Final = (
+    "a range-band battle has no deployment: every frame starts on its line (O1.3)"
+)
+
+
 def check_deploy(battle: Battle, unit_id: str, hex_: Hex, facing_name: str = "") -> str | None:
     """§6.3; O4.1: the player may name the facing (a placed frame may be turned where it
     stands)."""
     if battle.phase != "deployment":
         return "deployment is over"
+    if track.on(battle):
+        return NO_DEPLOYMENT
     try:
         unit = battle.unit(unit_id)
     except KeyError:
@@ -300,6 +323,8 @@ def check_withdraw(unit: Unit) -> str | None:
 
 
 def check_reset(battle: Battle) -> str | None:
+    if track.on(battle):
+        return NO_DEPLOYMENT
     if not any(u.pos is not None for u in battle.side_units("player")):
         return "no frame is placed yet"
     return None
@@ -620,6 +645,22 @@ def _end_activation(
     ]
 
 
+def check_hold(battle: Battle) -> str | None:
+    """O1.4: Hold is the track's; on a map a frame ends its activation instead."""
+    if not track.on(battle):
+        return "hold is a range-band battle action (O1): end the activation instead"
+    return None
+
+
+def _hold(battle: Battle, unit: Unit, cmd: Hold, dice: Dice) -> BattleChange | str:
+    reason = check_hold(battle)
+    if reason:
+        return reason
+    assert unit.pos is not None
+    held = Held(unit=unit.id, position=track.position(unit.pos))
+    return battle.with_unit(attrs.evolve(unit, ap=0)), [held, ActivationEnded(unit=unit.id)]
+
+
 def _withdraw(battle: Battle, unit: Unit, cmd: Withdraw, dice: Dice) -> BattleChange | str:
     reason = check_withdraw(unit)
     if reason:
@@ -648,6 +689,7 @@ HANDLERS: Handlers = {
     Pivot: _action_handler(_pivot),
     Turn: _action_handler(_turn),
     EndActivation: _action_handler(_end_activation),
+    Hold: _action_handler(_hold),
     Withdraw: _action_handler(_withdraw),
     SetFormation: _formation,
     AssignAbilities: _deployment_handler(_assign),
@@ -736,6 +778,10 @@ def _end_refusal(b: Battle, u: Unit, c: EndActivation) -> str | None:
     return None
 
 
+def _hold_refusal(b: Battle, u: Unit, c: Hold) -> str | None:
+    return check_hold(b)
+
+
 def _withdraw_refusal(b: Battle, u: Unit, c: Withdraw) -> str | None:
     return check_withdraw(u)
 
@@ -771,6 +817,7 @@ CHECKS: Checks = {
     Pivot: _action_check(_pivot_refusal),
     Turn: _action_check(_turn_refusal),
     EndActivation: _action_check(_end_refusal),
+    Hold: _action_check(_hold_refusal),
     Withdraw: _action_check(_withdraw_refusal),
     SetFormation: _formation_refusal,
     AssignAbilities: _deployment_check(_assign_refusal),

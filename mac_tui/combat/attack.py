@@ -25,7 +25,7 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..dice import COMBAT, Dice
 from ..hexgrid import Hex
 from ..stored import optional_field
-from . import detection, elevation, facing, formations, moving_fire, stun
+from . import detection, elevation, facing, formations, moving_fire, stun, track
 from .damage import DamageReport, apply_damage
 from .features import kind_of, section_at, smoke_at
 from .lines import (
@@ -243,10 +243,21 @@ def equipment_modifiers(
         for e in target.equipment
         if not e.destroyed and cat.equipment[e.equipment].effect == RANGED_ECM
     ]
+    phantom_from = cat.range_bands.equipment.phantom_from if track.on(battle) else None
     add(
         RANGED_ECM,
-        sum(e.value for e in ranged if dist > e.range),
-        f"{target.label}, beyond {ranged[0].range} hexes" if ranged else "",
+        sum(
+            e.value
+            for e in ranged
+            if (dist >= phantom_from if phantom_from is not None else dist > e.range)
+        ),
+        (
+            f"{target.label}, range {phantom_from} or more"
+            if phantom_from is not None
+            else f"{target.label}, beyond {ranged[0].range} hexes"
+        )
+        if ranged
+        else "",
     )
     if target.ecm_active:
         add(ECM, equipment_value(target, ECM), f"{target.label}, active")
@@ -321,6 +332,9 @@ def in_range(
     bmap = battle.map
     if not (bmap.contains(a) and bmap.contains(t)):
         return None
+    if track.on(battle):  # O1.5: the band's column, every band
+        band = abs(track.position(a) - track.position(t))
+        return band, track.band_modifier(weapon_of(weapon).range, band)
     dist = elevation.attack_distance(battle, a, t)
     rng = range_modifier(weapon_of(weapon).range, dist)
     if rng is None or line_blocked(battle, attacker, target, weapon):
@@ -367,16 +381,15 @@ def hit_chance(
     acc = cat.combat.accuracy
     wpn = weapon_of(weapon)
 
+    if track.on(battle):  # O1.1: the band
+        where = f"range {dist} {track.band_name(dist)}"
+    else:
+        where = elevation.distance_words(battle, attacker.pos, target.pos, _hexes(dist))
     mods = [
         Modifier("base", wpn.accuracy, wpn.name),
         gunnery_modifier(attacker),
         Modifier("evasion", -evasion(target), chassis_of(target).name),
-        Modifier(
-            "range",
-            rng,
-            f"{elevation.distance_words(battle, attacker.pos, target.pos, _hexes(dist))}, "
-            f"{cat.range_class(wpn.range).name.lower()}",
-        ),
+        Modifier("range", rng, f"{where}, {cat.range_class(wpn.range).name.lower()}"),
     ]
     if target.braced:
         mods.append(Modifier("brace", -acc.brace, f"{target.label} bracing"))
@@ -384,6 +397,13 @@ def hit_chance(
     if called_shot:
         mods.append(Modifier("called shot", -acc.called_shot))
     mods += actuator_modifier(attacker, weapon)
+    if track.on(battle):  # O1.6: no cover, LOS or indirect fire on the track
+        mods.extend(equipment_modifiers(battle, attacker, target, weapon, dist))
+        if overwatch:
+            mods.append(Modifier("overwatch", -acc.overwatch, "reaction fire"))
+        mods += module_entries(battle, attacker, target, reaction)  # O1.12: O5, O7
+        mods += formation_modifiers(battle, attacker, target)  # O1.12: O9's Battle Plan
+        return HitChance.of(mods)
 
     mods += cover_modifier(battle, target.pos)
 

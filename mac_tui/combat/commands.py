@@ -141,6 +141,13 @@ class EndActivation(Command):
 
 
 @frozen
+class Hold(Command):
+    """O1.4: end the activation in place on the track (range-band battles only)."""
+
+    verb = "hold"
+
+
+@frozen
 class SetFormation(Command):
     """O9.1: the side's standing formation order (`none`, `sphere`, `line`, `screen` with
     1-2 named screens as `P1+P2`, `dispersed`), in deployment (the player's side) or in an own
@@ -201,6 +208,7 @@ BATTLE_COMMANDS: tuple[type[Command], ...] = (
     Pivot,
     Turn,
     EndActivation,
+    Hold,
     Withdraw,
     SetFormation,
     AssignAbilities,

@@ -7,8 +7,10 @@ shared modules can call it unconditionally. Numbers come from `data/detection.to
 
 * O8.2 `radiates`, `refresh_radiating` (phase 1, cause (a)), `mark_radiating` ((b)-(d)).
 * O8.3 `sight_penalty` and `sees`; O8.4 `visual_range`.
-* O8.5 `detects` (one frame: sight, thermal, revealed, designated, bumped) and
-  `side_detection` (a side: what its screen shows and its AI knows); `reveal`.
+* O8.5 `detects` (one frame: sight, thermal, revealed, designated, bumped; with O9's Screen
+  in effect a screened member also what a screen detects, and it is never detected
+  thermally: `screens_of`, `thermal`) and `side_detection` (a side: what its screen shows and
+  its AI knows); `reveal`.
 * O8.6 `attack_refusal` (every attack needs the attacker to detect the target; the hit chance
   and the fire checks ask it), `spotter_cut`.
 * O8.7 `radiating_bonus`.
@@ -32,7 +34,7 @@ from ..catalog import catalog
 from ..catalog.records import DetectionFile
 from ..core import Event
 from ..hexgrid import Hex, distance, to_offset
-from . import elevation, stats
+from . import elevation, formations, stats
 from .events import Moved, RoundStarted, Vented
 from .features import smoke_at
 from .lines import battle_line, blocked
@@ -60,16 +62,19 @@ __all__ = [
     "refresh_radiating",
     "reveal",
     "rules",
+    "screens_of",
     "sees",
     "side_detection",
     "sight_penalty",
     "spotter_cut",
+    "thermal",
     "update",
     "visual_range",
 ]
 
-#: O8.13's ways of detecting, in the order a contact names the first that holds (bumped: O8a).
-HOWS: Final = ("sight", "thermal", "revealed", "designated", "bumped")
+#: O8.13's ways of detecting, in the order a contact names the first that holds (bumped: O8a;
+#: shared: O9.6's screens, for one frame's targeting only).
+HOWS: Final = ("sight", "thermal", "revealed", "designated", "bumped", "shared")
 MODULE: Final = "O8"
 
 
@@ -186,14 +191,44 @@ def _designated(battle: Battle, side: Side, target: Unit) -> bool:
     return any(u.side == side and u.target == target.id for u in battle.uplinks)
 
 
+def screens_of(battle: Battle, unit: Unit) -> tuple[str, ...]:
+    """O9.6 with O8: the screens of `unit`'s side when its Screen is in effect and `unit` is a
+    screened member (not a screen); else ()."""
+    if not battle.rule("O9"):
+        return ()
+    formation = battle.formation(unit.side)
+    if formation.effect != formations.SCREEN or unit.id in formation.effect_screens:
+        return ()
+    return formation.effect_screens
+
+
+def thermal(battle: Battle, target: Unit) -> bool:
+    """O8.5 thermal: the target radiates, unless it is a screened member (O9.6: "never
+    detected thermally")."""
+    return radiates(target) and not screens_of(battle, target)
+
+
 def detection_of(battle: Battle, viewer: Unit, target: Unit) -> str | None:
     """O8.5: how `viewer` detects `target` (the first of `HOWS` that holds), or None. A marker
-    of a side's view (a last-known position) is never detected."""
+    of a side's view (a last-known position) is never detected. A screened member (O9.6)
+    also detects whatever one of its screens detects (`shared`)."""
+    how = _direct(battle, viewer, target)
+    if how is not None:
+        return how
+    for sid in screens_of(battle, viewer):
+        screen = battle.unit(sid)
+        if screen.active and screen.pos is not None and _direct(battle, screen, target):
+            return "shared"
+    return None
+
+
+def _direct(battle: Battle, viewer: Unit, target: Unit) -> str | None:
+    """O8.5's own ways for one frame (everything but O9.6's sharing)."""
     if target.id in battle.markers or target.pos is None:
         return None
     if sees(battle, viewer, target):
         return "sight"
-    if radiates(target):
+    if thermal(battle, target):
         return "thermal"
     if viewer.side in target.revealed_to:
         return "revealed"
@@ -227,7 +262,7 @@ def side_detection(battle: Battle, side: Side, target: Unit) -> str | None:
         return None
     if any(sees(battle, u, target) for u in own):
         return "sight"
-    if radiates(target):
+    if thermal(battle, target):
         return "thermal"
     if side in target.revealed_to:
         return "revealed"
@@ -344,12 +379,21 @@ def bump(battle: Battle, unit: Unit, path: Sequence[Hex]) -> tuple[tuple[Hex, ..
 def known_enemy_hexes(battle: Battle, side: Side) -> list[Hex]:
     """O8.9: the hexes of the enemies `side` detects now and its last-known positions."""
     detected = {c.unit for c in battle.contacts if c.side == side}
+    foes = {u.id for u in battle.units if battle.hostile(side, u.side)}  # O10: not a neutral
     hexes = [
         u.pos
         for u in battle.units
-        if u.id in detected and u.pos is not None and u.active and u.id not in battle.markers
+        if u.id in detected
+        and u.id in foes
+        and u.pos is not None
+        and u.active
+        and u.id not in battle.markers
     ]
-    hexes += [lk.hex for lk in battle.last_known if lk.side == side and lk.unit not in detected]
+    hexes += [
+        lk.hex
+        for lk in battle.last_known
+        if lk.side == side and lk.unit not in detected and lk.unit in foes
+    ]
     return hexes
 
 

@@ -78,10 +78,21 @@ class Moved(Event):
     path: tuple[Hex, ...]
     energy: int
     pullback: bool
+    # O1.11: the track positions it left and reached (the log's `from`/`to`); None on a map
+    start: int | None = optional_field(None)
+    end: int | None = optional_field(None)
     facing: int | None = optional_field(None)  # O4.2-O4.4: the facing it ends with
     reverse: bool = optional_field(False)  # O4.3: a reverse Move
 
     def describe(self) -> str:
+        if self.start is not None and self.end is not None:  # O1: the track
+            words = {"move": "moves", "sprint": "sprints", "jump": "thrusts"}
+            how = words.get(self.mode, self.mode)
+            back = ", pulling back" if self.pullback else ""
+            return (
+                f"{self.unit} {how} from position {self.start} to {self.end} "
+                f"({self.energy} energy{back})"
+            )
         end = self.path[-1]
         how = {"move": "moves", "sprint": "sprints", "jump": "jumps"}.get(self.mode, self.mode)
         if self.reverse:
@@ -91,6 +102,17 @@ class Moved(Event):
             f"{self.unit} {how} {len(self.path) - 1} hex(es) to {end.q},{end.r}"
             f"{_facing_words(self.facing)} ({self.energy} energy{back})"
         )
+
+
+@frozen
+class Held(Event):
+    """O1.4: the frame Holds, ending its activation in place (0 AP, 0 energy)."""
+
+    unit: str
+    position: int
+
+    def describe(self) -> str:
+        return f"{self.unit} holds at position {self.position}"
 
 
 @frozen

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
+import attrs
 from attrs import frozen
 
 from ..catalog import LOCATION_ORDER, catalog
@@ -208,6 +209,23 @@ def check_turn(battle: Battle, unit: Unit, name: str, ap: int, energy_left: int)
     if d == unit.facing:
         return f"{unit.label} already faces {facing_name(d)}"
     return None
+
+
+def turned_toward(battle: Battle, unit: Unit, at: Hex, options: tuple[int, ...], x: Hex) -> Unit:
+    """`unit` standing at `at` facing the first of `options` (its possible facings) that holds
+    `x` in its front arc, else the first of them (a what-if for the threat view: an enemy
+    turns its guns on the frame it means to hit). The unit itself with O4 off."""
+    if not on(battle) or unit.facing is None or not options:
+        return unit
+    best = next((f for f in options if arc(at, f, x) == "front"), options[0])
+    return unit if best == unit.facing else attrs.evolve(unit, facing=best)
+
+
+def free_facings(unit: Unit) -> tuple[int, ...]:
+    """The facings a frame can take with no AP: its own, and the free pivot's while unspent."""
+    if unit.facing is None:
+        return ()
+    return (unit.facing, *(() if unit.pivoted else pivot_facings(unit.facing)))
 
 
 # ---- O4.7, O4.8 arcs ---------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from .events import (
     StressChanged,
 )
 from .firing import resolve_overwatch
+from .objectives import round_closed
 from .state import SIDES, Battle, Result, Side, Unit
 from .structures import environment
 from .third_parties import leave, segment_rank, third_sides
@@ -213,6 +214,9 @@ def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle
 
     battle, more = resolve_overwatch(battle, dice)
     events.extend(more)
+    if battle.objectives:  # O11.2 OB5: the objective hex held at the end of the round
+        battle, more = round_closed(battle)
+        events.extend(more)
     battle, more = stun.check_threshold(battle)  # O7.7 after overwatch's hits
     events.extend(more)
     battle, more = check_end(battle)

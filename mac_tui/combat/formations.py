@@ -31,6 +31,7 @@ from ..catalog.records import FormationsFile
 from ..core import Event
 from ..dice import AI, Dice
 from ..hexgrid import Hex, distance, in_cone120, in_wedge60, to_offset
+from . import track
 from .state import FORMATIONS as FORMATIONS
 from .state import SIDE_ORDER, Battle, Formation, Side, Unit
 
@@ -303,7 +304,7 @@ def _dispersed(frames: Sequence[Unit], f: FormationsFile) -> Verdict:
 def check_round(battle: Battle) -> tuple[Battle, list[Event]]:
     """O9.2, step 2b: each side's order checked on the positions now; the formation in effect
     for the round, the screens' targets cleared. Nothing with O9 off."""
-    if not on(battle):
+    if not on(battle) or track.on(battle):  # O1.12: commanders only on the track
         return battle, []
     events: list[Event] = []
     for side in SIDE_ORDER:
@@ -337,6 +338,8 @@ def check_order(battle: Battle, side: Side, order: str, screens: tuple[str, ...]
     """O9.1: why `side` may not give this standing order now."""
     if not on(battle):
         return "formations are optional rule O9, not in this battle's rules"
+    if track.on(battle):
+        return "a range-band battle has commanders only, no formations (O1.12)"
     if order not in FORMATIONS:
         return f"no formation {order!r} (choose from {', '.join(FORMATIONS)})"
     s = rules().screen
@@ -454,7 +457,10 @@ def check_ability(battle: Battle, unit: Unit, ability: str) -> str | None:
     if unit.ap < cost:
         return f"{name} needs {cost} AP, {unit.ap} left"
     if ability == BATTLE_PLAN:
-        if battle.formation(unit.side).effect == NONE:
+        if track.on(battle):  # O1.12: two frames of the side at one position instead
+            if not track.shared_position(battle, unit.side):
+                return f"{name} needs two of the side's active frames at one position (O1.12)"
+        elif battle.formation(unit.side).effect == NONE:
             return f"{name} needs the side's formation in effect"
         if battle.formation(unit.side).plan_round == battle.round:
             return f"a {name} is already in force this round"
@@ -551,7 +557,9 @@ def entries(
         ]
         if beside:
             out.append(("mutual cover", -f.sphere.mutual_cover, f"{beside[0]} adjacent"))
-    if mine.effect != NONE and mine.plan_round == battle.round:
+    if mine.plan_round == battle.round and track.on(battle):  # O1.12
+        out.append(("battle plan", f.battle_plan.bonus, "frames sharing a position"))
+    elif mine.effect != NONE and mine.plan_round == battle.round:
         out.append(("battle plan", f.battle_plan.bonus, formation_name(mine.effect)))
     return out
 

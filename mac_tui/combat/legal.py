@@ -21,6 +21,8 @@ from .actions import (
     check_brace,
     check_deploy,
     check_equipment,
+    check_hold,
+    check_reset,
     check_start,
     check_turn,
     check_vent,
@@ -35,6 +37,7 @@ from .commands import (
     EndActivation,
     FireGroup,
     FireStructure,
+    Hold,
     Kick,
     Move,
     Overwatch,
@@ -79,7 +82,7 @@ def legal_commands(
                 for name in facing.DIRECTION_NAMES:  # O4.1: turned where it stands
                     if check_deploy(battle, frame.id, frame.pos, name) is None:
                         out.append(Deploy(frame.id, frame.pos, name))
-        if any(u.pos is not None for u in battle.side_units("player")):
+        if check_reset(battle) is None:
             out.append(ResetDeployment())
         if auto_positions(battle):
             out.append(AutoDeploy())
@@ -176,6 +179,8 @@ def legal_commands(
             for other in battle.units:
                 if check_equipment(battle, unit, item, other.id, None) is None:
                     cmds.append(UseEquipment(item, other.id))
+    if wanted(Hold) and check_hold(battle) is None:  # O1.4
+        cmds.append(Hold())
     if o4 and unit.facing is not None:  # O4.5, O4.6
         for name in facing.DIRECTION_NAMES:
             if wanted(Pivot) and facing.check_pivot(battle, unit, name) is None:

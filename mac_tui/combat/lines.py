@@ -16,7 +16,7 @@ from attrs import frozen
 from ..catalog import catalog
 from ..hexgrid import Hex, line_steps
 from ..stored import optional_field
-from . import elevation
+from . import elevation, track
 from .features import Section, Smoke, kind_of, section_at, smoke_at
 from .mapgen import BattleMap
 from .state import Battle
@@ -128,7 +128,9 @@ def _trace(
 
 def intervening(battle: Battle, a: Hex, b: Hex) -> tuple[LosHex, ...]:
     """The intervening hexes of an attack's line for its record: with O2 on each with its
-    step's height and whether it blocks (O2.9)."""
+    step's height and whether it blocks (O2.9); none on the track (O1.6)."""
+    if track.on(battle):
+        return ()
     los = battle_line(battle, a, b)
     steps = elevation.height_line(battle, a, b)
     if not steps:

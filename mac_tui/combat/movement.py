@@ -14,7 +14,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..hexgrid import Hex, path, reachable, reachable_steps
-from . import detection, elevation, facing, moving_fire, stats
+from . import detection, elevation, facing, moving_fire, stats, track
 from .detection import Bumped
 from .events import (
     BattleChange,
@@ -42,6 +42,8 @@ def reach(
     fog = detection.on(battle)
     if unit.pos is None:
         return {}
+    if track.on(battle):  # O1.4: one position (two), no passing (O1.2)
+        return track.reach(battle, unit, sprint)
     # O8.8: a move is planned around the hexes its side knows to be taken
     blocked = detection.known_occupied(battle, unit.side) if fog else battle.occupied()
     bmap = battle.map
@@ -104,6 +106,8 @@ def move_checker(
     not depend on the target (AP, legs, energy, the nearest enemy now) is worked out once, the
     checks run in the same order and give the same answers (`legal_commands` asks it for every
     hex)."""
+    if track.on(battle):  # O1: the shift's own check
+        return lambda target, facing_name="": _track_plan(battle, unit, target, sprint)
     ap_cost = ap_costs().sprint if sprint else ap_costs().move
     refusal = facing.move_refusal(battle, unit, sprint, reverse)
     if refusal is None and unit.ap < ap_cost:
@@ -156,6 +160,15 @@ def move_checker(
     return check
 
 
+def _track_plan(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> MovePlan | str:
+    shift = track.check_shift(battle, unit, target, sprint)
+    if isinstance(shift, str):
+        return shift
+    step = 1 if shift.end > shift.start else -1
+    hexes = tuple(track.at(p) for p in range(shift.start, shift.end + step, step))
+    return MovePlan(path=hexes, energy=shift.energy, pullback=shift.pullback)
+
+
 def do_move(
     battle: Battle,
     unit: Unit,
@@ -182,7 +195,7 @@ def do_move(
         energy_used=unit.energy_used + plan.energy,
         facing=unit.facing if ends is None else ends,
     )
-    moved = moving_fire.count_move(battle, moved, len(walked) - 1)  # O5.1: the hexes entered
+    moved = moving_fire.count_move(battle, moved, track.hexes(battle, len(walked) - 1))  # O5.1
     event = Moved(
         unit=unit.id,
         mode="sprint" if sprint else "move",
@@ -192,6 +205,8 @@ def do_move(
         facing=ends,
         reverse=reverse,
     )
+    if track.on(battle):  # O1.11: the positions
+        event = attrs.evolve(event, start=plan.path[0].q, end=target.q)
     if enemy is None:
         return battle.with_unit(moved), [event]
     # O8.8: stopped short of an undetected enemy, which it detects for the rest of the

@@ -24,7 +24,7 @@ from attrs import frozen
 from ..catalog import catalog
 from ..catalog.records import Weapon
 from ..hexgrid import Hex, arc, distance
-from . import attack, elevation, stats
+from . import attack, elevation, stats, track
 from .attack import MISSILE, HitChance, hit_chance, intervening
 from .firing import check_fire, plan_fire
 from .kicks import KICK, KickPlan, check_kick, kick_chance, kick_damage
@@ -338,6 +338,7 @@ class MovePreview:
     refusal: str | None
     overload_after: int = 0
     warning: str | None = None  # `stress_outlook` of the move's energy
+    on_track: bool = False  # O1: `hex` stands for a track position
     facing: int | None = None  # O4.2/O4.3: the facing it ends with (None with O4 off)
     reverse: bool = False  # O4.3
 
@@ -367,9 +368,13 @@ def move_preview(
     plan = check_move(battle, unit, hex, sprint, reached, reverse=reverse, facing_name=facing_name)
     left = stats.energy_left(unit)
     ap_cost = move_ap_cost(sprint)
+    on_track = track.on(battle)
     if isinstance(plan, str):
-        return MovePreview(hex, sprint, (), 0, ap_cost, left, False, plan, reverse=reverse)
+        return MovePreview(
+            hex, sprint, (), 0, ap_cost, left, False, plan, reverse=reverse, on_track=on_track
+        )
     return MovePreview(
+        on_track=on_track,
         hex=hex,
         sprint=sprint,
         path=plan.path,

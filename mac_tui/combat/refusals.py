@@ -11,14 +11,22 @@ from __future__ import annotations
 from ..catalog import catalog
 from ..core import Command
 from ..hexgrid import within
-from . import detection, elevation, facing, stats
-from .actions import check_brace, check_equipment, check_turn, check_vent, check_withdraw
+from . import detection, elevation, facing, stats, track
+from .actions import (
+    check_brace,
+    check_equipment,
+    check_hold,
+    check_turn,
+    check_vent,
+    check_withdraw,
+)
 from .commands import Brace as BraceOrder
 from .commands import (
     CalledShot,
     EndActivation,
     FireGroup,
     FireStructure,
+    Hold,
     Kick,
     Move,
     Overwatch,
@@ -72,6 +80,8 @@ def order_refusal(battle: Battle | None, kind: type[Command]) -> str | None:
         return check_withdraw(unit)
     if kind is EndActivation:
         return None
+    if kind is Hold:
+        return check_hold(battle)
     if kind is Pivot:  # O4.5
         reasons = [facing.check_pivot(battle, unit, n) for n in facing.DIRECTION_NAMES]
         return None if None in reasons else _first_facing_reason(reasons)
@@ -121,6 +131,16 @@ def _move(battle: Battle, unit: Unit, sprint: bool) -> str | None:
         if h != unit.pos
     ):
         return None
+    if track.on(battle) and unit.pos is not None:  # O1: why neither way along the track
+        shift = track.sprint_positions() if sprint else catalog().range_bands.moving.move
+        ends = [unit.pos.q - shift, unit.pos.q + shift]
+        reasons = [
+            check_move(battle, unit, track.at(p), sprint)
+            for p in ends
+            if 0 <= p < track.positions()
+        ]
+        said = [r for r in reasons if isinstance(r, str)]
+        return said[0] if said else "no position in reach"
     return "no free hex in reach"
 
 

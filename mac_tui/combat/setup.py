@@ -12,12 +12,14 @@ from ..catalog import UNIVERSAL, catalog
 from ..catalog.records import Chassis, StockLoadout
 from ..dice import AI, Dice
 from ..ruleset import Ruleset
-from . import elevation, facing
+from . import elevation, facing, track
 from .features import generate_features
 from .mapgen import generate_map
+from .objectives import place_objectives
 from .state import (
     Battle,
     EquipmentState,
+    Objective,
     PilotSkills,
     Priority,
     Side,
@@ -229,22 +231,29 @@ def new_battle(
     ruleset: Ruleset = (),
     allies: Sequence[FrameSpec] = (),
     neutrals: Sequence[FrameSpec] = (),
+    objectives: Sequence[Objective] = (),
 ) -> Battle:
     """The map (§6.1-§6.2), the frames, and the enemy deployed in its two columns (§6.3). The
     enemy side withdraws by `enemy_withdrawal` (a contract's), else by a rule drawn with the
     difficulty's weights (D23). The battle is played under `ruleset` (O0.1). With O10, an
     allied or neutral lance (O10.1) joins as its own AI side after the enemy's, the neutrals
     placed in the middle columns from the `map` stream (O10.4; the allies are placed when the
-    player starts the battle)."""
-    bmap = generate_map(dice, difficulty, landscape)
+    player starts the battle). With O1 on there is no map but the track, and every frame starts
+    on its side's line, the allies on the player's (O1.1, O1.3, O1.12). With O11 its
+    `objectives` are placed on the map (OB5's hex, OB6's building) and its tally opened."""
+    on_track = track.O1 in ruleset
+    bmap = track.track_map() if on_track else generate_map(dice, difficulty, landscape)
     if elevation.O2 in ruleset:  # O2.2: levels from their own stream (O0.6)
         bmap = elevation.with_levels(bmap, dice, landscape)
     units = [build_unit(s, f"P{i}", "player") for i, s in enumerate(player, start=1)]
     units += [build_unit(s, f"E{i}", "enemy") for i, s in enumerate(enemy, start=1)]
-    zone = dice.shuffle(AI, bmap.deployment_hexes("enemy"))
-    for i, unit in enumerate(units):
-        if unit.side == "enemy":
-            units[i] = attrs.evolve(unit, pos=zone.pop())
+    if on_track:  # O1.3: all at Long, no deployment (ruling O1a)
+        units = [attrs.evolve(u, pos=track.at(track.start_line(u.side))) for u in units]
+    else:
+        zone = dice.shuffle(AI, bmap.deployment_hexes("enemy"))
+        for i, unit in enumerate(units):
+            if unit.side == "enemy":
+                units[i] = attrs.evolve(unit, pos=zone.pop())
     rule = enemy_withdrawal or draw_withdrawal(dice, AI, difficulty)
     sides = [
         SideInfo(side="player", ai=player_ai, withdrawal=player_withdrawal),
@@ -252,7 +261,11 @@ def new_battle(
     ]
     third = catalog().third_parties if (allies or neutrals) else None
     if third is not None:  # O10.2, O10.5
-        units += [build_unit(s, f"A{i}", "ally") for i, s in enumerate(allies, start=1)]
+        home = track.at(track.start_line("ally")) if on_track else None  # O1.12: allies at 0
+        units += [
+            attrs.evolve(build_unit(s, f"A{i}", "ally"), pos=home)
+            for i, s in enumerate(allies, start=1)
+        ]
         units += [build_unit(s, f"N{i}", "neutral") for i, s in enumerate(neutrals, start=1)]
         if allies:
             sides.append(SideInfo(side="ally", ai=True, withdrawal=third.ally_ai.withdrawal))
@@ -275,4 +288,5 @@ def new_battle(
             else ()
         ),
     )
-    return place_neutrals(battle, dice) if neutrals else battle
+    battle = place_neutrals(battle, dice) if neutrals else battle
+    return place_objectives(battle, objectives)

@@ -19,6 +19,7 @@ from ..core import Accepted, Checks, Command, Handlers, Outcome, Refused, flag_f
 from ..dice import MAP, Dice
 from ..model import GameState, initial_state
 from ..ruleset import Ruleset, parse_ruleset, rules_refusal
+from .objectives import draw_objectives
 from .setup import FrameSpec, MountSpec, enemy_lance, new_battle, starting_lance
 from .state import Battle, PilotSkills
 from .third_force import battle_lances, roll_third_party
@@ -81,6 +82,7 @@ def build_skirmish(
         enemy=enemy,
         player_ai=player_ai,
         ruleset=ruleset,
+        objectives=draw_objectives(dice, difficulty, ruleset, ally=bool(allies)),  # O11.8
         allies=allies,
         neutrals=neutrals,
     )

@@ -219,6 +219,31 @@ class Formation:
 
 
 @frozen(kw_only=True)
+class Objective:
+    """O11.1-O11.2: one objective of a contract or battle: its catalogue id (`OB1`...), hidden
+    or visible, the hex it concerns in a battle (OB5's objective hex, OB6's marked building;
+    None elsewhere and on a contract) and the round it was met in (0: not met)."""
+
+    id: str
+    hidden: bool = False
+    hex: Hex | None = None
+    met: int = 0
+
+
+@frozen(kw_only=True)
+class Tally:
+    """O11.3 and O11.5: what the player's side did in a battle that settlement charges: shots
+    of weapons by hardpoint size (small, medium, large), active equipment uses, and sections
+    its shots brought to 0 (the collateral, OB6's building excepted); with O8, the enemy frames
+    the player's side has detected so far (OB8), sorted."""
+
+    shots: tuple[int, int, int] = (0, 0, 0)
+    equipment: int = 0
+    collateral: int = 0
+    detected: tuple[str, ...] = ()
+
+
+@frozen(kw_only=True)
 class SideGrudge:
     """O10.5: the armour + structure damage `side` has dealt to neutral frames."""
 
@@ -266,6 +291,9 @@ class Battle:
     # O3: the features' sections and the smoke, row-major (combat/features.py)
     structures: tuple[Section, ...] = optional_field(())
     smoke: tuple[Smoke, ...] = optional_field(())
+    # O11: the battle's objectives and the player's side's tally (None while O11 is off)
+    objectives: tuple[Objective, ...] = optional_field(())
+    tally: Tally | None = optional_field(None)
     # O9: each side's formation order and the formation in effect (combat/formations.py)
     formations: tuple[Formation, ...] = optional_field(())
     # O10.5: each side's grudge, in the order the sides first hurt a neutral frame

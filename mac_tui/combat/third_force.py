@@ -104,7 +104,7 @@ def roll_third_party(
     cat = catalog()
     roll = dice.d100(MISSIONS)
     kind = kind_of_roll(roll)
-    if kind is None:
+    if kind is None or (kind == "neutral" and "O1" in ruleset):  # O1.12: allies only
         return ThirdRoll(roll=roll)
     if kind == "ally":
         faction = employer

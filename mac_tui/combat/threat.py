@@ -50,7 +50,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..hexgrid import Hex, distance
-from . import moving_fire, stats
+from . import facing, moving_fire, stats
 from .actions import check_brace
 from .firing import overwatch_target
 from .flow import initiative, refresh
@@ -150,6 +150,10 @@ class _Chooser:
 
     def __init__(self, battle: Battle, enemy: Unit, target: Unit, victim: Unit, when: When) -> None:
         self.battle = battle
+        # O4.5: the enemy's free pivot turns its guns on the frame when it can
+        at = enemy.pos
+        if target.pos is not None and at is not None:
+            enemy = facing.turned_toward(battle, enemy, at, facing.free_facings(enemy), target.pos)
         # O5.1: an enemy still to act starts a new activation, its hexes moved 0 (the one
         # acting now keeps its own; overwatch pays its last activation's, O5.4)
         if when in ("this round", "next round") and enemy.moved_hexes:
@@ -248,6 +252,11 @@ class _Chooser:
             moved = attrs.evolve(
                 enemy, pos=h, ap=enemy.ap - costs.move, energy_used=enemy.energy_used + move.energy
             )
+            if move.facing is not None:  # O4.2 (and the pivot): it ends turned on the frame
+                pivot = 0 if enemy.pivoted else facing.data().pivot.hexsides
+                width = facing.data().move.spread + pivot
+                last = facing.step_direction(move.path[-2], move.path[-1])
+                moved = facing.turned_toward(battle, moved, h, facing.spread(last, width), where)
             moved = moving_fire.count_move(battle, moved, len(move.path) - 1)  # O5: `moving`
             for g in near:
                 shots, _ = shot_steps(battle, moved, g, self.target)

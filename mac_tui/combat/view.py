@@ -7,9 +7,11 @@ of it: its id, label, chassis and pilot, a fresh frame of that chassis with no w
 equipment, standing at its last-known hex (a **marker**, listed in `Battle.markers`, never
 detected) or off the map when the side never detected it (O8.1: the enemy deploys hidden).
 Only the side's own contacts, last-known positions and Targeting Uplink designations are kept,
-and of the dice only the AI's stream (`dice.AI`), so nothing in a view depends on a hidden
-enemy's position, armour or loadout. The screen draws the player's view; the AI's `decide` is
-given its side's view (O8.11), never the state. With O8 off the view is the state itself.
+another side's O9 commander abilities not yet used and formation order (only the formation
+in effect shows) are left out, and of the dice only the AI's stream (`dice.AI`), so nothing
+in a view depends on a hidden enemy's position, armour or loadout. The screen draws the
+player's view; the AI's `decide` is given its side's view (O8.11), never the state. With O8
+off the view is the state itself.
 
 A view is a `Battle` (a `GameState`) like any other, so the rules run on it unchanged (the AI
 steps its plans on it); `view_of` of a view is the view (idempotent).
@@ -74,7 +76,14 @@ def _battle_view(battle: Battle, side: Side) -> Battle:
         hidden = {u.id for u in battle.units if not friendly(side, u.side)}
     else:
         hidden = {u.id for u in hidden_enemies(battle, side)}
-    units = tuple(_unknown(u, battle, side) if u.id in hidden else u for u in battle.units)
+    units = tuple(
+        _unknown(u, battle, side)
+        if u.id in hidden
+        else u
+        if friendly(side, u.side) or not u.abilities
+        else attrs.evolve(u, abilities=())  # O8.11 with O9: held abilities hidden until used
+        for u in battle.units
+    )
     markers = tuple(u.id for u in units if u.id in hidden and u.pos is not None)
     return attrs.evolve(
         battle,
@@ -83,6 +92,12 @@ def _battle_view(battle: Battle, side: Side) -> Battle:
         contacts=tuple(c for c in battle.contacts if c.side == side),
         last_known=tuple(lk for lk in battle.last_known if lk.side == side),
         uplinks=tuple(u for u in battle.uplinks if u.side == side),
+        formations=tuple(
+            f
+            if friendly(side, f.side)
+            else attrs.evolve(f, order=f.effect, screens=f.effect_screens)  # O9.1: orders hidden
+            for f in battle.formations
+        ),
     )
 
 

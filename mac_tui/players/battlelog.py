@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..catalog import LOCATION_ORDER
+from ..combat import track
+from ..combat.events import Moved
 from ..combat.state import Battle, Side, Unit
 from ..core import Event
 from ..ruleset import format_ruleset
@@ -71,14 +73,18 @@ def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None
         "seed": seed,
         "difficulty": battle.difficulty,
         "landscape": battle.landscape,
-        "map": the_map,
+        "map": None if track.on(battle) else the_map,
         "sides": [CONVERTER.unstructure(s) for s in battle.sides],
         "frames": [_unit_record(u) for u in battle.units],
     }
     if battle.structures:  # O3.12, only when the battle has features
         the_map["features"] = _features(battle)
+    if battle.tally is not None:  # O11.9: the objectives, hidden ones marked (O11 only)
+        head["objectives"] = [CONVERTER.unstructure(o) for o in battle.objectives]
     if policies is not None:
         head["policies"] = dict(policies)
+    if track.on(battle):  # O1.11: no map, the track; `position` is [p, 0] for position p
+        head["track"] = True
     if battle.ruleset:  # O0.7; a core battle's line is as it always was
         head["ruleset"] = format_ruleset(battle.ruleset)
     return head
@@ -87,6 +93,8 @@ def header(battle: Battle, seed: int, policies: Mapping[Side, str] | None = None
 def event_record(event: Event) -> dict[str, Any]:
     data: dict[str, Any] = {"type": event.kind()}
     data.update(CONVERTER.unstructure(event))
+    if isinstance(event, Moved) and event.start is not None:  # O1.11: positions on the track
+        data["from"], data["to"] = data.pop("start"), data.pop("end")
     return data
 
 

@@ -37,6 +37,7 @@ from attrs import frozen
 from ..catalog import catalog
 from ..combat.commands import Withdraw
 from ..combat.events import Attacked, BattleEnded, SideWithdrew
+from ..combat.objectives import draw_objectives
 from ..combat.preview import reach_hexes
 from ..combat.setup import FrameSpec, new_battle, stock_frame
 from ..combat.skirmish import lance_from_chassis, make_state
@@ -161,6 +162,10 @@ class Setup:
             player_withdrawal="never",
             enemy_withdrawal="never",
             ruleset=self.rules,
+            # O11.1 as a quick battle draws them (none, and no draw, with O11 off)
+            objectives=draw_objectives(
+                dice, map_difficulty(match.map), self.rules, ally=bool(allies)
+            ),
             allies=allies,
             neutrals=neutrals,
         )

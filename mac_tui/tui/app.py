@@ -281,9 +281,21 @@ class MacApp(App[None]):
         else:
             self.notify(text, severity="warning", timeout=4, markup=False)
 
+    def size_floor(self) -> tuple[int, int]:
+        """The least terminal the screen in front needs: 80x24, or less where a screen says
+        so (`SIZE_FLOOR`: a range-band battle fits 60x20, optional rule O1)."""
+        from .screens.too_small import TooSmallScreen
+
+        shown = [s for s in self.screen_stack if not isinstance(s, TooSmallScreen)]
+        floor = getattr(shown[-1], "size_floor", None) if shown else None
+        found = floor() if callable(floor) else None
+        return found if isinstance(found, tuple) else (MIN_WIDTH, MIN_HEIGHT)
+
     def too_small(self) -> bool:
-        """Whether the terminal is below the size the game is drawn for."""
-        return self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+        """Whether the terminal is below the size the screen in front is drawn for (80x24;
+        a range-band battle's 60x20: `size_floor`)."""
+        width, height = self.size_floor()
+        return self.size.width < width or self.size.height < height
 
     def check_size(self) -> None:
         from .screens.too_small import TooSmallScreen

@@ -34,6 +34,7 @@ from ..combat.events import (
     BattleStarted,
     EquipmentUsed,
     GroupFired,
+    Held,
     Moved,
     RoundStarted,
     SideWithdrew,
@@ -51,6 +52,7 @@ from ..combat.formations import (
     formation_name,
 )
 from ..combat.kicks import KICK, Kicked
+from ..combat.objectives import MissionCosts, ObjectiveMet
 from ..combat.state import Battle
 from ..combat.structures import StructureAttacked
 from ..combat.stun import StunEased, StunEnded, Stunned
@@ -64,6 +66,7 @@ from .battle_words import (
     withdrawal_words,
 )
 from .glyphs import Glyphs, glyphs, plain
+from .widgets.hex_picture import OBJECTIVE
 
 #: The pane leaves these out: the lines around say it (O9.9d: the shot says "dodged").
 QUIET = (ActivationEnded, BattleStarted, Dodged)
@@ -131,6 +134,13 @@ class Narrator:
         return f"{self.name(e.unit)} acts: {e.ap} AP, energy {e.energy} with overload"
 
     def moved(self, e: Moved) -> str:
+        if e.start is not None and e.end is not None:  # O1: along the track
+            how = {"move": "moves", "sprint": "sprints", "jump": "thrusts"}.get(e.mode, e.mode)
+            back = ", pulling back" if e.pullback else ""
+            return (
+                f"{self.name(e.unit)} {how} from position {e.start} to {e.end} "
+                f"({e.energy} energy{back})"
+            )
         how = {"move": "moves", "sprint": "sprints", "jump": "jumps"}.get(e.mode, e.mode)
         steps = plural(len(e.path) - 1, "hex", "hexes")
         back = ", pulling back" if e.pullback else ""
@@ -142,6 +152,9 @@ class Narrator:
             how = "backs up"
         faces = "" if e.facing is None else f", facing {FACING_NAMES[e.facing]}"  # O4.10
         return f"{self.name(e.unit)} {how} {steps} to {end}{route}{faces} ({e.energy} energy{back})"
+
+    def held(self, e: Held) -> str:
+        return f"{self.name(e.unit)} holds at position {e.position}"
 
     def skipped(self, e: WeaponSkipped) -> str:
         return f"{self.weapon(e.weapon)} of {self.name(e.unit)} holds fire: {e.reason}"
@@ -282,6 +295,18 @@ class Narrator:
         )
         return f"{who} withdraws: its rule is that it {withdrawal_words(e.rule)}"
 
+    def objective_met(self, e: ObjectiveMet) -> str:
+        kind = catalog().objectives.kind(e.id)
+        what = "Hidden objective revealed and met" if e.hidden else "Objective met"
+        return f"{what}: {kind.name} +{kind.bonus}% ({kind.text}), round {e.round}"
+
+    def mission_costs(self, e: MissionCosts) -> str:
+        small, medium, large = e.shots
+        return (
+            f"Mission costs {e.credits:,} cr: {e.structure} structure lost, shots {small} "
+            f"small / {medium} medium / {large} large, {plural(e.equipment, 'equipment use')}"
+        )
+
     def ended(self, e: BattleEnded) -> str:
         result = RESULTS.get(e.result, e.result.upper())
         reason = re.sub(  # the rule in the words the whole game uses: "...: it retreats at 50%"
@@ -328,6 +353,7 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     RoundStarted: Narrator.round_started,
     ActivationStarted: Narrator.activation_started,
     Moved: Narrator.moved,
+    Held: Narrator.held,
     WeaponSkipped: Narrator.skipped,
     GroupFired: Narrator.group_fired,
     Attacked: Narrator.attacked,
@@ -336,6 +362,8 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     SideWithdrew: Narrator.withdrew,
     BattleEnded: Narrator.ended,
     Fell: Narrator.fell,
+    ObjectiveMet: Narrator.objective_met,
+    MissionCosts: Narrator.mission_costs,
     FormationSet: Narrator.formation_set,
     FormationChecked: Narrator.formation_checked,
     AbilitiesAssigned: Narrator.abilities_assigned,
@@ -346,6 +374,25 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     StunEased: Narrator.stun_eased,
     StunEnded: Narrator.stun_ended,
 }
+
+
+def objectives_line(battle: Battle, ascii_glyphs: bool) -> str:
+    """O11: the battle's objectives for the log's head: each known one with its bonus and
+    what meets it (OB5's hex and OB6's building by name and mark), a hidden one as `?`."""
+    cat = catalog().objectives
+    mark = OBJECTIVE[0 if ascii_glyphs else 1]
+    parts = []
+    for o in battle.objectives:
+        if o.hidden and not o.met:
+            parts.append("? (hidden)")
+            continue
+        kind = cat.kind(o.id)
+        where = f" {mark} {hex_name(o.hex)}" if o.hex is not None else ""
+        done = ", met" if o.met else ""
+        parts.append(f"{kind.name} +{kind.bonus}%{where} ({kind.text}{done})")
+    g = glyphs(ascii_glyphs)
+    text = "Objectives: " + f" {g.sep} ".join(parts)
+    return plain(text) if ascii_glyphs else text
 
 
 def log_lines(battle: Battle | None, events: Sequence[Event], *, ascii_glyphs: bool) -> list[str]:

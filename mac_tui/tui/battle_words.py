@@ -55,6 +55,11 @@ def hex_name(h: Hex) -> str:
     return f"{column_name(col)}{row + 1}"
 
 
+def place_name(h: Hex, on_track: bool) -> str:
+    """Where a frame stands: ``C7`` on a map, ``position 1`` on the track (O1)."""
+    return f"position {h.q}" if on_track else hex_name(h)
+
+
 def parse_hex_name(text: str) -> Hex | None:
     """``C7`` -> the hex (None when the text is not a hex name)."""
     found = re.fullmatch(r"([A-Za-z]+)(\d+)", text.strip())

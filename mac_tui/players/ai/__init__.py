@@ -19,8 +19,17 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from ...combat import track
 from ...combat.actions import auto_positions
-from ...combat.commands import AutoDeploy, CalledShot, EndActivation, FireGroup, StartBattle
+from ...combat.commands import (
+    AutoDeploy,
+    CalledShot,
+    EndActivation,
+    FireGroup,
+    Hold,
+    StartBattle,
+)
+from ...combat.state import Battle
 from ...combat.view import view_of
 from ...core import Accepted, Command
 from ...game import refusal, step, to_act
@@ -29,6 +38,7 @@ from ..policy import Decision, Option, Policy
 from .choice import choose
 from .fog import presume
 from .formation import deployment_command, dodge_command, free_command, with_breach
+from .objectives import demolition_shot
 from .orient import orient
 from .plan_search import all_plans
 from .plan_types import Plan
@@ -95,6 +105,11 @@ class _Memory:
         self.rest: tuple[Command, ...] = ()
 
 
+def battle_of(state: GameState) -> Battle:
+    assert state.battle is not None
+    return state.battle
+
+
 def _deployment(state: GameState) -> Decision | None:
     battle = state.battle
     if battle is None or battle.phase == "over":
@@ -153,14 +168,19 @@ def policy_for(tactics: int | None = None) -> Policy:
         dodge = dodge_command(state) if isinstance(command, EndActivation) else None
         if dodge is not None:  # O9.11: Impossible Turn with its last AP
             command, rest, note = dodge, (), note + ", Impossible Turn (O9.11)"
-        elif isinstance(command, EndActivation):  # O3.13: a wall between it and the enemy
-            shot = structure_shot(state)
-            if shot is not None:
+        elif isinstance(command, EndActivation):  # O11.10 OB6, O3.13: a wall before the enemy
+            goal = demolition_shot(state)
+            shot = structure_shot(state) if goal is None else None
+            if goal is not None:
+                command, rest, note = goal, (), note + ", fires at the marked building (O11.10)"
+            elif shot is not None:
                 command, rest, note = shot, (), note + ", fires at a structure (O3.13)"
             else:
                 cloud = smoke_cover(state)
                 if cloud is not None:
                     command, rest, note = cloud, (), note + ", smokes its hex (O3.10)"
+        if isinstance(command, EndActivation) and track.on(battle_of(state)):
+            command = Hold()  # O1.4: ending in place on the track is a Hold
         memory.expect, memory.planned, memory.rest = None, planned, ()
         if rest and not isinstance(command, (FireGroup, CalledShot)):
             outcome = step(state, command)

@@ -13,11 +13,13 @@ from __future__ import annotations
 from typing import Final
 
 from ...catalog import catalog
+from ...combat import track
 from ...combat.commands import (
     Brace,
     CalledShot,
     EndActivation,
     FireGroup,
+    Hold,
     Move,
     Overwatch,
     Sprint,
@@ -44,6 +46,7 @@ PART_WORDS: Final[dict[str, str]] = {
     "overwatch": "reaction fire expected",
     "support": "help to its side",
     "reactor": "its own reactor's risk",
+    "objective": "distance from the objective hex (O11)",
 }
 SHOWN_PARTS: Final = 4  # parts named per runner-up
 NEGLIGIBLE: Final = 0.05
@@ -62,10 +65,12 @@ def _label(battle: Battle | None, unit_id: str | None) -> str:
 
 def command_words(command: Command, battle: Battle | None = None) -> str:
     """One command as a player would say it ("fire group 2 at FALCON")."""
-    if isinstance(command, Move):
-        return f"move to {command.hex.q},{command.hex.r}"
-    if isinstance(command, Sprint):
-        return f"sprint to {command.hex.q},{command.hex.r}"
+    on_track = battle is not None and track.on(battle)
+    if isinstance(command, (Move, Sprint)):
+        verb = "move" if isinstance(command, Move) else "sprint"
+        if on_track:  # O1: the track's positions
+            return f"{verb} to position {command.hex.q}"
+        return f"{verb} to {command.hex.q},{command.hex.r}"
     if isinstance(command, FireGroup):
         return f"fire group {command.group} at {_label(battle, command.target)}"
     if isinstance(command, CalledShot):
@@ -81,8 +86,12 @@ def command_words(command: Command, battle: Battle | None = None) -> str:
         return "vent the reactor"
     if isinstance(command, EndActivation):
         return "end its activation"
+    if isinstance(command, Hold):
+        return "hold its position"
     if isinstance(command, UseEquipment):
         item = catalog().equipment[command.equipment]
+        if item.effect == "jump" and command.hex is not None and on_track:
+            return f"thrust to position {command.hex.q} with its {item.name}"
         if item.effect == "jump" and command.hex is not None:
             return f"jump to {command.hex.q},{command.hex.r} with its {item.name}"
         if command.target is not None:

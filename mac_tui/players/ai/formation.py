@@ -17,7 +17,7 @@ from __future__ import annotations
 import attrs
 
 from ...catalog import catalog
-from ...combat import formations, stats
+from ...combat import formations, stats, track
 from ...combat.actions import check_auto_assign
 from ...combat.attack import MISSILE_INTERCEPT, reaches
 from ...combat.commands import (
@@ -130,7 +130,10 @@ def free_command(state: GameState) -> tuple[Command, str] | None:
 
 
 def _plan_now(battle: Battle, unit: Unit) -> bool:
-    """O9.11: the formation in effect, at least 2 members with a target."""
+    """O9.11: the formation in effect, at least 2 members with a target; on the track (O1.12)
+    two of the side's frames at one position (every band is in range)."""
+    if track.on(battle):
+        return track.shared_position(battle, unit.side)
     if battle.formation(unit.side).effect == formations.NONE:
         return False
     foes = battle.foes(unit.side)

@@ -20,6 +20,7 @@ from ...hexgrid import distance
 from .plan_types import (
     CALLED_LOCATIONS,
     FOLLOWED_UP,
+    OBJECTIVE_PART,
     PARTS,
     POST_FIRE_POSITIONS,
     Act,
@@ -39,7 +40,7 @@ def plan_of(
     return Plan(
         commands,
         scored.value,
-        tuple(zip(PARTS, scored.parts, strict=True)),
+        tuple(zip((*PARTS, OBJECTIVE_PART)[: len(scored.parts)], scored.parts, strict=True)),
         target,
         scored.stress,
         scored.at,
@@ -85,7 +86,7 @@ def other_acts(
     if barrier is not None and budget >= barrier.energy:
         for a in (s.me, *s.allies):
             apos = spot.hex if a is s.me else a.unit.pos
-            if apos is None or distance(spot.hex, apos) > barrier.range:
+            if apos is None or distance(spot.hex, apos) > s.barrier_range:
                 continue
             v = pl.barrier_value(a, apos)
             if v > 0:

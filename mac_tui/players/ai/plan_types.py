@@ -30,6 +30,8 @@ PARTS: Final = (
     "support",
     "reactor",
 )
+#: O11.10's part, listed after `PARTS` only in a plan that has it (core plans are unchanged).
+OBJECTIVE_PART: Final = "objective"
 CALLED_LOCATIONS: Final = ("head", "center_torso", "legs")
 POST_FIRE_POSITIONS: Final = 12  # fire-then-move: end positions tried, the best by standing
 COVER_HELD: Final = 2.0  # cover counts for this window and about as long again (frames hold)
@@ -109,7 +111,7 @@ class Attack:
 class Spot:
     """A place the plan can end at: how it is reached, what it costs, how it stands."""
 
-    __slots__ = ("ap", "band", "command", "energy", "hex", "hexes", "outlook")
+    __slots__ = ("ap", "band", "command", "energy", "hex", "hexes", "objective", "outlook")
 
     def __init__(
         self, hex_: Hex, command: Command | None, ap: int, energy: int, hexes: int = 0
@@ -121,3 +123,4 @@ class Spot:
         self.hexes = hexes  # O5.1: the hexes the step there enters (counted only under O5/O7)
         self.outlook = 0.0
         self.band = 0.0
+        self.objective = 0.0  # O11.10: the pull of the OB5 hex (a part only when not 0)

@@ -26,7 +26,8 @@ designate a target for its side, shield an ally. Its value is the sum of named p
   its hex for more than one enemy activation; bracing lasts one round, the forest stays);
 * `overwatch`: the reaction fire an overwatch is expected to land;
 * `support`: what a Targeting Uplink adds to the side's fire, or a barrier's armour saves;
-* `reactor`: the shutdown risk of the round's spending, and what venting takes off it.
+* `reactor`: the shutdown risk of the round's spending, and what venting takes off it;
+* `objective` (O11.10, only in a plan that has it): the pull of the OB5 objective hex.
 
 The `Planner` here values a plan; `plan_search.all_plans` lists them; `plan_types.py` holds the
 plan, its parts and the pieces it is built from.
@@ -37,7 +38,8 @@ from __future__ import annotations
 import attrs
 
 from ...catalog import catalog
-from ...combat import facing, moving_fire, stats, stun
+from ...combat import facing, moving_fire, stats, stun, track
+from ...combat.attack import formation_modifiers
 from ...combat.commands import (
     FireGroup,
     Kick,
@@ -52,6 +54,7 @@ from ...combat.state import Unit
 from ...hexgrid import Hex, distance, path, within
 from .fog import can_target
 from .fog import radiating as fog_radiating
+from .objectives import seize_target, seize_value
 from .plan_types import COVER_HELD, Attack, Scored, Shots, Spot
 from .rules import stance_band
 from .situation import BAND, GAMMA, NONE_STATUS, Situation, Status
@@ -101,6 +104,7 @@ class Planner:
         if self.o4 and u.facing is not None:
             self.facings[sit.pos] = facing.spread(u.facing, self.pivot)
         self._bearing: dict[tuple[Hex, str], Kit] = {}
+        self._formation: dict[tuple[Hex, str], int] = {}  # O9: the entries by place, target
 
     # ---- pieces -----------------------------------------------------------------------------
     def shooter_mod(self, moved: int | None = None) -> int:
@@ -135,7 +139,7 @@ class Planner:
         tpos = t.unit.pos
         assert tpos is not None
         d = s.tables.dist(at, tpos)
-        if d == 0:
+        if d < s.me.closest or t.unit.dodging:  # O1: range 0 on the track; O9.9d: dodged
             return (), 0
         hot = 0
         if s.fog:  # O8.6: only at a target it would detect from `at`; O8.7 `radiating`
@@ -156,9 +160,26 @@ class Planner:
             + s.tables.lift(at, tpos)
             + self.rear(at, t)
             + hot
+            + self.formation_extra(at, t)
             + self.shooter_mod(moved),
         )
         return v.shots, v.energy
+
+    def formation_extra(self, at: Hex, t: Kit) -> int:
+        """O9: the formation entries of a shot from `at` at `t` (`line`, `crossfire`,
+        `screen`, `flanking`, `mutual cover`, `battle plan`), the engine's own, with the frame
+        placed at `at`; 0 with O9 off."""
+        battle = self.sit.battle
+        if not battle.formations:
+            return 0
+        key = (at, t.unit.id)
+        found = self._formation.get(key)
+        if found is None:
+            there = attrs.evolve(self.unit, pos=at)
+            placed = battle.with_unit(there) if at != self.unit.pos else battle
+            entries = formation_modifiers(placed, there, placed.unit(t.unit.id))
+            found = self._formation[key] = sum(m.value for m in entries)
+        return found
 
     # ---- O4: facing and arcs ----------------------------------------------------------------
     def bearing(self, at: Hex, t: Kit) -> Kit:
@@ -254,8 +275,11 @@ class Planner:
             for h in walked_to:
                 if h == s.pos:
                     continue
-                after = nearest(h)
-                pull = nearest_now is not None and after is not None and after > nearest_now
+                if s.on_track:  # O1.4: toward its own line
+                    pull = track.toward_own_line(u.side, s.pos.q, h.q)
+                else:
+                    after = nearest(h)
+                    pull = nearest_now is not None and after is not None and after > nearest_now
                 energy = back if pull else walk
                 if energy <= self.energy_left:
                     steps = self.steps(walked_to, h)
@@ -269,12 +293,16 @@ class Planner:
             occupied = s.battle.occupied()
             bmap = s.battle.map
             for h in within(s.pos, jump.value):
-                if (
-                    h != s.pos
-                    and h not in occupied
-                    and bmap.contains(h)
-                    and jump_length(s.battle, s.pos, h) <= jump.value  # O2.4: levels up count
-                ):
+                if s.on_track:  # O1.7: one position, no passing
+                    fits = h.r == 0 and track.check_thrust(s.battle, u, h) is None
+                else:
+                    fits = (
+                        h != s.pos
+                        and h not in occupied
+                        and bmap.contains(h)
+                        and jump_length(s.battle, s.pos, h) <= jump.value  # O2.4: levels up
+                    )
+                if fits:
                     if self.o4:  # O4.4: a jump lands with any facing
                         self.facings.setdefault(h, tuple(range(6)))
                     out.append(
@@ -296,9 +324,12 @@ class Planner:
                     if h not in taken:  # a hex a Move reaches is better walked to
                         steps = self.steps(run_to, h)
                         out.append(Spot(h, Sprint(h), self.ap_costs.sprint, run, steps))
+        goal = seize_target(s.battle, u)  # O11.10: the OB5 hex, for the frame that goes
         for spot in out:
             spot.outlook = GAMMA * s.outlook(spot.hex)
             spot.band = -BAND * s.pressure * s.band(spot.hex)
+            if goal is not None:
+                spot.objective = seize_value(spot.hex, goal)
         return out
 
     def learn_facings(self, reached: dict[Hex, tuple[int, Hex | None]]) -> None:
@@ -330,7 +361,7 @@ class Planner:
             tpos = t.unit.pos
             assert tpos is not None
             d = s.tables.dist(at, tpos)
-            if d == 0 or d > me.reach:
+            if d < me.closest or d > me.reach:
                 continue
             los = s.tables.los(at, tpos)
             cover = s.tables.cover[tpos]
@@ -407,7 +438,7 @@ class Planner:
             cover = (received - bare) * COVER_HELD
             received = bare
         reactor = self.reactor(energy, vented)
-        parts = (
+        parts: tuple[float, ...] = (
             dmg,
             kill,
             pilot,
@@ -422,6 +453,8 @@ class Planner:
             support,
             reactor,
         )
+        if spot.objective:
+            parts = (*parts, spot.objective)
         stress_end = s.end_stress(self.unit.energy_used + round(energy), vented)
         return Scored(sum(parts), parts, stress_end, spot.hex, status, tuple(kills.items()))
 

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Final
 
 from ...catalog import catalog
-from ...combat import stats
+from ...combat import stats, track
 from ...combat.state import Priority, Stance, Unit
 
 BANDS: Final = ("short", "medium", "long")
@@ -71,10 +71,23 @@ def stance_band(unit: Unit) -> str:
     return BANDS[i]
 
 
-def preferred_distance(unit: Unit) -> int:
-    """The middle of the stance band's optimal hexes (§6.5)."""
+def preferred_distance(unit: Unit, on_track: bool = False) -> int:
+    """The middle of the stance band's optimal hexes (§6.5). On the track (O1.9): the band
+    where the loadout's best range class peaks (its highest §3.4 column; ties: the closer),
+    shifted one band closer (Aggressive) or farther (Defensive), as §10.2 is written."""
+    if on_track:
+        return track_band(unit)
     rc = catalog().range_class(stance_band(unit))
     return (rc.optimal_min + rc.optimal_max) // 2
+
+
+def track_band(unit: Unit) -> int:
+    """O1.9: the preferred range 0-3 on the track."""
+    rc = catalog().range_class(best_band(unit))
+    columns = [rc.band_modifier(b) for b in track.BANDS]
+    band = max(range(len(columns)), key=lambda i: (columns[i], -i))
+    shift = {"aggressive": -1, "balanced": 0, "defensive": 1}[unit.stance]
+    return min(len(columns) - 1, max(0, band + shift))
 
 
 def _armour_share(u: Unit) -> float:

@@ -23,7 +23,7 @@ import heapq
 from typing import Final, NamedTuple
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import detection, stats
+from ...combat import detection, stats, track
 from ...combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit
 from ...hexgrid import Hex, distance
 from .odds import NOTHING, Odds, hit_share, volley_odds
@@ -127,16 +127,19 @@ class Situation:
         self.fog = detection.on(battle)  # O8: planning on the side's view
         self.rounded = exactly if skill.exact else coarse
         self.tables: MapTables = map_tables(battle.map, battle)
-        self.me: Kit = kit_of(unit)
+        self.on_track = track.on(battle)  # O1: kits with the bands' columns
+        self.me: Kit = kit_of(unit, self.on_track)
         assert unit.pos is not None
         self.pos: Hex = unit.pos
         placed = [u for u in battle.units if u.active and u.pos is not None]
         self.allies: list[Kit] = [
-            kit_of(u) for u in placed if u.side == unit.side and u.id != unit.id
+            kit_of(u, self.on_track) for u in placed if u.side == unit.side and u.id != unit.id
         ]
         # the frames it fights (O10.2: with third parties, `Battle.hostile`: never a neutral
         # that holds no grudge against its side)
-        self.enemies: list[Kit] = [kit_of(u) for u in placed if battle.hostile(unit.side, u.side)]
+        self.enemies: list[Kit] = [
+            kit_of(u, self.on_track) for u in placed if battle.hostile(unit.side, u.side)
+        ]
         self.brace_mod = acc.brace
         self.called_mod = acc.called_shot
         self.overwatch_mod = acc.overwatch
@@ -144,9 +147,14 @@ class Situation:
         uplink = next((e for e in cat.equipment.values() if e.effect == "designate"), None)
         self.uplink_value = 0 if uplink is None else uplink.value
         self.uplink_range = 0 if uplink is None else uplink.range
+        barrier = next((e for e in cat.equipment.values() if e.effect == "barrier"), None)
+        self.barrier_range = 0 if barrier is None else barrier.range
+        if self.on_track:  # O1.7
+            self.uplink_range = cat.range_bands.equipment.uplink_range
+            self.barrier_range = cat.range_bands.equipment.barrier_range
         self.designated = {u.target for u in battle.uplinks if u.side == unit.side}
         self.fear = FEAR[unit.stance]
-        self.preferred = preferred_distance(unit)
+        self.preferred = preferred_distance(unit, self.on_track)
         order = {uid: i for i, uid in enumerate(battle.order)}
         mine = order.get(unit.id, battle.turn)
         # Who acts before this frame acts again: later this round, or earlier next round.
@@ -435,7 +443,7 @@ class Situation:
         r = self.reactor
         found = self._reactors.get(u.id)
         if found is None:
-            found = (*self._output(u), self.firepower(kit_of(u)))
+            found = (*self._output(u), self.firepower(kit_of(u, self.on_track)))
             self._reactors[u.id] = found
         output, dissipation, fp = found
         stress = max(0, u.stress - vented) + max(0, energy_used - output) + extra_stress
@@ -508,7 +516,7 @@ class Situation:
     ) -> tuple[float, float]:
         """`reply` without and with `kills`, worked out together."""
         d, los, spotted, lift = self._sight(r, at)
-        if d == 0:
+        if d < r.kit.closest:
             return 0.0, 0.0
         braced, ecm = status
         extra = lift
@@ -616,7 +624,7 @@ class Situation:
         t = self.tables
         for epos, e, cover, spotted, weight in self.targets:
             d = t.dist(at, epos)
-            if d == 0:
+            if d < me.closest:
                 continue
             line = t.los(at, epos)
             v = weight * potential(

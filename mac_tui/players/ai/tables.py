@@ -17,6 +17,12 @@ Optional module O2 (elevation) enters through the map tables, always traced from
 gives None, unless R10 indirect fire's relief takes it back), and `lift` is the `height`
 modifier (O2.7), which every caller adds to the shift. On a flat map they are the core's
 distance, line of sight and 0.
+
+Optional module O1 (range-band battles) enters through the kits: a frame's kit on the track
+(`kit_of(unit, on_track=True)`) holds the §3.4 column of each band as its range table (every
+band, no maximum: O1.5), the Phantom Emitter from range 2 (O1.7), a Move's one position as its
+movement, and `closest` 0 (frames may share a position); the track's map tables are those of
+four open hexes in a row, whose distance is the range.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from itertools import islice
 from typing import Final, NamedTuple, TypeVar
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import elevation, stats
+from ...combat import elevation, stats, track
 from ...combat.attack import (
     ECM,
     EVASION_REDUCTION,
@@ -262,6 +268,16 @@ def range_mods(range_id: str) -> tuple[int | None, ...]:
     return table
 
 
+@functools.cache
+def band_mods(range_id: str) -> tuple[int | None, ...]:
+    """O1.5 for every range 0.._MAX_DISTANCE: the band's §3.4 column on the track, None past
+    its last position."""
+    last = track.positions() - 1
+    return tuple(
+        track.band_modifier(range_id, d) if d <= last else None for d in range(_MAX_DISTANCE + 1)
+    )
+
+
 def max_reach(range_id: str) -> int:
     return catalog().range_class(range_id).max_range
 
@@ -287,6 +303,7 @@ class Kit:
 
     __slots__ = (
         "attack_sig",
+        "closest",
         "defence_sig",
         "ecm_value",
         "evasion",
@@ -303,7 +320,7 @@ class Kit:
         "unit",
     )
 
-    def __init__(self, unit: Unit) -> None:
+    def __init__(self, unit: Unit, on_track: bool = False) -> None:
         cat = catalog()
         acc = cat.combat.accuracy
         self.unit = unit
@@ -326,8 +343,8 @@ class Kit:
                     accuracy=accuracy,
                     damage=w.damage,
                     energy=w.energy,
-                    ranges=range_mods(w.range),
-                    reach=max_reach(w.range),
+                    ranges=band_mods(w.range) if on_track else range_mods(w.range),
+                    reach=track.positions() - 1 if on_track else max_reach(w.range),
                     missile=w.type == MISSILE,
                     indirect=w.indirect,
                     stress=w.stress_on_hit,
@@ -335,14 +352,23 @@ class Kit:
             )
         self.groups: dict[int, tuple[Gun, ...]] = {g: tuple(v) for g, v in sorted(groups.items())}
         self.evasion = stats.evasion(unit) - stats.equipment_value(unit, STEALTH)
+        # the distance beyond which each Phantom Emitter works (O1.7: from range 2 on the track)
+        beyond = cat.range_bands.equipment.phantom_from - 1 if on_track else None
         self.ranged_ecm: tuple[tuple[int, int], ...] = tuple(
-            (cat.equipment[e.equipment].range, cat.equipment[e.equipment].value)
+            (
+                cat.equipment[e.equipment].range if beyond is None else beyond,
+                cat.equipment[e.equipment].value,
+            )
             for e in unit.equipment
             if not e.destroyed and cat.equipment[e.equipment].effect == RANGED_ECM
         )
         self.ecm_value = stats.equipment_value(unit, ECM)
         self.missile_pass = missile_pass_chance(unit)
         self.move = stats.hex_movement(unit) if stats.can_move(unit) else 0
+        if on_track:  # O1.4: a Move shifts one position
+            self.move = cat.range_bands.moving.move if stats.can_move(unit) else 0
+        #: the least distance a shot can be fired at: 1 on a map (R2), 0 on the track (O1.1)
+        self.closest = 0 if on_track else 1
         self.move_energy = stats.move_energy(unit)
         dmg = cat.combat.damage
         self.piloting_survival = (
@@ -383,6 +409,7 @@ def _unreduced(structure: int, reduction: int) -> int:
 
 
 _kits: dict[int, tuple[Unit, Kit]] = {}
+_track_kits: dict[int, tuple[Unit, Kit]] = {}
 _sigs: dict[object, int] = {}
 
 
@@ -394,14 +421,16 @@ def intern(sig: object) -> int:
     return found
 
 
-def kit_of(unit: Unit) -> Kit:
-    """The kit of this very frame state (cached by identity: units are immutable)."""
-    found = _kits.get(id(unit))
+def kit_of(unit: Unit, on_track: bool = False) -> Kit:
+    """The kit of this very frame state (cached by identity: units are immutable), on a map or
+    on the track (O1)."""
+    kits = _track_kits if on_track else _kits
+    found = kits.get(id(unit))
     if found is not None and found[0] is unit:
         return found[1]
-    make_room(_kits, _KITS_KEPT)
-    kit = Kit(unit)
-    _kits[id(unit)] = (unit, kit)
+    make_room(kits, _KITS_KEPT)
+    kit = Kit(unit, on_track)
+    kits[id(unit)] = (unit, kit)
     return kit
 
 

@@ -135,7 +135,7 @@ def potential(
     if ap >= 1:
         if ap >= 2 and move > 0:
             left = budget - att.move_energy
-            lo, hi = max(1, d - move), min(d + move, att.reach)
+            lo, hi = max(att.closest, d - move), min(d + move, att.reach)
             if shift < -BLOCKED // 2:  # O2.6: a Move may step out of a blocked height line
                 shift, relief = shift + BLOCKED, 0
         else:

@@ -405,6 +405,9 @@ class ContractsSection(Section):
                 f"{g.ok} Lance {'+'.join(ids)} ({len(ids)}/{most}) {g.sep} deployment {cost:,} "
                 f"cr of {self.campaign.credits:,} {g.sep} l: launch"
             )
+            if cost > self.campaign.credits:  # O11.7: deployed on credit
+                debt = cost - self.campaign.credits
+                text += f"\n{g.warn} On credit: the company will be {debt:,} cr in debt (O11.7)"
             warned = [w for f in ids for w in frame_warnings(self.campaign, f)]
             if warned:
                 text += f"\n{g.warn} " + f"; {g.warn} ".join(warned)

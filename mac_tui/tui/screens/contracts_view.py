@@ -122,11 +122,19 @@ def contract_detail(
         f"Enemy: {brief.tonnage} tons, pilots {pilots_text(brief)}; it {row.enemy_withdrawal}\n"
     )
     text.append("\n".join(force_lines(brief, g)) + "\n")
+    if row.objectives:  # O11: the objectives, a hidden one as "?"
+        text.append(objectives_text(row, g) + "\n")
     if row.third_party:  # O10.1: shown before acceptance
         text.append(third_party_line(contract, row) + "\n")
     text.append_text(threat)
     text.append("\nEnter: plan the launch.", style="dim")
     return text
+
+
+def objectives_text(row: ContractRow, g: Glyphs) -> str:
+    """O11: `Objectives: OB3 Swift +10% · OB1 Decapitate +10% · ? (hidden)`."""
+    shown = [o if o != "?" else "? (hidden)" for o in row.objectives]
+    return f"Objectives: {f' {g.sep} '.join(shown)}"
 
 
 def third_party_line(contract: Contract, row: ContractRow) -> str:
@@ -150,6 +158,8 @@ def launch_head(row: ContractRow, contract: Contract, g: Glyphs) -> Text:
         f"Enemy: {brief.classes()}, {brief.tonnage} t {g.sep} pilots G{brief.gunnery} "
         f"P{brief.piloting} T{brief.tactics} {g.sep} it {row.enemy_withdrawal}"
     )
+    if row.objectives:
+        text.append("\n" + objectives_text(row, g))
     if row.third_party:  # O10.1
         text.append(f"\nWith {row.third_party}")
     return text

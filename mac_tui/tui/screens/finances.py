@@ -234,7 +234,7 @@ class FinancesSection(Section):
         entries = list(reversed(ledger))
         full: dict[str, list[str]] = {
             "Date": [date_text(e.day) for e in entries],
-            "Category": [e.category for e in entries],
+            "Category": [e.category.replace("_", " ") for e in entries],
             "Amount": [signed(e.amount) for e in entries],
             "Balance": [f"{e.balance:,}" for e in entries],
             "Entry": [e.text for e in entries],
@@ -251,7 +251,7 @@ class FinancesSection(Section):
         for i, e in enumerate(entries):
             cells: dict[str, object] = {
                 "Date": full["Date"][i],
-                "Category": e.category,
+                "Category": full["Category"][i],
                 "Amount": self._money(e.amount),
                 "Balance": Text(
                     full["Balance"][i], justify="right", style="bold" if e.balance < 0 else ""
@@ -296,7 +296,7 @@ class FinancesSection(Section):
         totals.clear()
         sums = category_totals(c, TOTAL_DAYS)
         for category, amount in sums.items():
-            totals.add_row(category, self._money(amount), key=category)
+            totals.add_row(category.replace("_", " "), self._money(amount), key=category)
         income = sum(a for a in sums.values() if a > 0)
         spent = sum(a for a in sums.values() if a < 0)
         totals.add_row(Text("In", style="bold"), self._money(income), key="in")

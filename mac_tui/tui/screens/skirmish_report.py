@@ -8,7 +8,9 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from ...campaign.objectives import objective_lines
 from ...catalog import LOCATION_ORDER, catalog
+from ...combat.objectives import mission_costs
 from ...combat.state import THIRD_PARTIES, Battle, Unit
 from ...players import tutorial
 from ...ruleset import describe_ruleset
@@ -71,6 +73,20 @@ def frame_line(battle: Battle, unit: Unit) -> str:
     return line
 
 
+def objectives_section(battle: Battle) -> list[str]:
+    """O11.8: a quick battle's objectives (met, missed, hidden-missed) and its mission costs,
+    shown as a contract would settle them; nothing is paid."""
+    if battle.tally is None:
+        return []
+    result = battle.result or ""
+    return [
+        "[b]Objectives and costs[/b] (a quick battle pays nothing)",
+        *(f"  {line}" for line in objective_lines(battle.objectives, result)),
+        f"  {mission_costs(battle).describe()}.",
+        "",
+    ]
+
+
 def third_party_lines(battle: Battle) -> list[str]:
     """O10: the allied and neutral lances, each frame as the lances' are."""
     out: list[str] = []
@@ -97,6 +113,7 @@ def report_text(battle: Battle, seed: int, tutorial: bool = False) -> str:
         *(frame_line(battle, u) for u in battle.side_units("enemy")),
         "",
         *third_party_lines(battle),
+        *objectives_section(battle),
         "Enter: back to the title screen.",
     ]
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""Below 80x24 this takes over until the terminal is large enough again."""
+"""Below 80x24 (60x20 in a range-band battle) this takes over until the terminal is large
+enough again."""
 
 from __future__ import annotations
 
@@ -24,6 +25,14 @@ class TooSmallScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self.update_note()
+        self._check()
+
+    def on_screen_resume(self) -> None:
+        """Back in front (the screen above it closed): the one below may need less room."""
+        self.update_note()
+        self._check()
+
+    def _check(self) -> None:
         check = getattr(self.app, "check_size", None)
         if check is not None:
             self.call_after_refresh(check)
@@ -42,6 +51,8 @@ class TooSmallScreen(Screen[None]):
 
     def update_note(self) -> None:
         w, h = self.app.size
+        floor = getattr(self.app, "size_floor", None)
+        fw, fh = floor() if callable(floor) else (80, 24)
         self.query_one("#size-note", Static).update(
-            f"Please enlarge the terminal to at least 80x24.\n(now {w}x{h})"
+            f"Please enlarge the terminal to at least {fw}x{fh}.\n(now {w}x{h})"
         )

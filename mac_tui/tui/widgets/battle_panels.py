@@ -29,7 +29,7 @@ from textual.widget import Widget
 from ...combat import stats
 from ...combat.preview import FirePreview, MovePreview
 from ...combat.state import Battle, Unit
-from ..battle_words import engine_text, hex_name, overload_text, spend_text
+from ..battle_words import engine_text, overload_text, place_name, spend_text
 from ..glyphs import Glyphs, glyphs
 from ..internals import KeepsStyledLines
 from ..threat_view import ThreatReport, threat_lines
@@ -411,11 +411,13 @@ def move_text(preview: MovePreview, unit: Unit, *, ascii_glyphs: bool = False) -
     it cannot."""
     g = glyphs(ascii_glyphs)
     kind = "Sprint" if preview.sprint else "Move"
-    where = hex_name(preview.hex)
+    where = place_name(preview.hex, preview.on_track)
     if preview.refusal is not None:
         return (f"Cannot {kind.lower()} to {where}: {engine_text(None, preview.refusal)}",)
     n = preview.hexes
     head = f"{kind} {n} hex{'es' if n != 1 else ''} to {where}"
+    if preview.on_track:  # O1: positions, not hexes
+        head = f"{kind} to {where}"
     if preview.pullback:
         head += ", pulling back"
     spend = spend_text(unit, preview.energy)

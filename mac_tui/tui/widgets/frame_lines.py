@@ -8,11 +8,11 @@ from __future__ import annotations
 from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import formations, stats
+from ...combat import formations, stats, track
 from ...combat.events import FACING_NAMES
 from ...combat.preview import shots_left, shutdown_thresholds
 from ...combat.state import LOC_INDEX, THIRD_PARTIES, Battle, Unit
-from ..battle_words import energy_phrases, hex_name, stress_limits
+from ..battle_words import energy_phrases, place_name, stress_limits
 from ..glyphs import Glyphs
 from .hex_picture import frame_label
 from .panel_text import (
@@ -122,9 +122,12 @@ def _weapon_status(unit: Unit, index: int) -> str:
     return ""
 
 
-def _weapon_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]:
+def _weapon_lines(
+    unit: Unit, width: int, g: Glyphs, pal: Palette, on_track: bool = False
+) -> list[Text]:
     """One row per weapon, group by group; the same weapon at the same state twice in a
-    group is one row (``ML×2``, its ammunition the shots of both)."""
+    group is one row (``ML×2``, its ammunition the shots of both). The range: optimal hexes
+    and maximum on a map, the range class on the track (O1.5: every band, by its column)."""
     cat = catalog()
     wide = width >= WIDE
     header = "G Wpn  Dmg En Range   Ammo Status"
@@ -152,7 +155,7 @@ def _weapon_lines(unit: Unit, width: int, g: Glyphs, pal: Palette) -> list[Text]
         counts = [shots_left(unit, j) for j in indices]
         shots = None if counts[0] is None else sum(c or 0 for c in counts)
         status = _weapon_status(unit, i)
-        band = f"{rc.optimal_min}-{rc.optimal_max}/{rc.max_range}"
+        band = rc.name if on_track else f"{rc.optimal_min}-{rc.optimal_max}/{rc.max_range}"
         mount = f" {loc_abbrev(ws.mount):<5}" if wide else ""
         ammo = "-" if shots is None else str(shots)
         name = w.abbrev if len(indices) == 1 else f"{w.abbrev}{g.times}{len(indices)}"
@@ -198,7 +201,9 @@ def frame_lines(
     phase: str = "combat",
     battle: Battle | None = None,
 ) -> list[Text]:
-    """The frame panel's lines; AP and readiness only mean something once the battle is on."""
+    """The frame panel's lines; AP and readiness only mean something once the battle is on;
+    in a range-band battle (O1) positions for hexes."""
+    on_track = battle is not None and track.on(battle)
     cat = catalog()
     ch = stats.chassis_of(unit)
     cls = cat.classes[ch.class_]
@@ -238,7 +243,7 @@ def frame_lines(
 
     flags = _status_flags(unit, pal)
     if not flags and phase == "deployment":
-        where = f"placed at {hex_name(unit.pos)}" if unit.pos is not None else "not placed"
+        where = f"placed at {place_name(unit.pos, on_track)}" if unit.pos else "not placed"
         flags = [Text(where, style="dim")]
     elif not flags and phase == "over":
         flags = [Text("standing" if unit.active else "out of the fight", style="dim")]
@@ -251,7 +256,7 @@ def frame_lines(
     for t in tokens[:-1]:
         t.append(",")
     out.extend(flow(tokens, width, g, lead=Text("Status: ", style="bold"), indent=2))
-    out.extend(_weapon_lines(unit, width, g, pal))
+    out.extend(_weapon_lines(unit, width, g, pal, on_track))
     out.extend(_equipment_lines(unit, width, g, pal))
     return out
 
@@ -267,8 +272,18 @@ def command_lines(battle: Battle, unit: Unit, width: int, g: Glyphs) -> list[Tex
         key = "  F changes" if unit.side == "player" else ""
         lines = [Text(f"Formation: {state}{key}")]
     elif f.effect != formations.NONE:
-        plan = ", Battle Plan +10" if f.plan_round == battle.round else ""
-        lines = [Text(f"Formation: {formations.formation_name(f.effect)} in effect{plan}")]
+        name = formations.formation_name(f.effect)
+        if f.plan_round == battle.round:
+            bonus = formations.rules().battle_plan.bonus
+            fitted = first_fitting(
+                width,
+                f"Formation: {name} in effect, Battle Plan +{bonus}",
+                f"Formation: {name} in effect, plan +{bonus}",
+                f"Formation: {name}, plan +{bonus}",
+            )
+            lines = [Text(str(fitted))]
+        else:
+            lines = [Text(f"Formation: {name} in effect")]
     else:
         state = f"{order} not formed" if f.order != formations.NONE else "none"
         lines = [Text(f"Formation: {state}")]

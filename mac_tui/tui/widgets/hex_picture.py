@@ -70,6 +70,8 @@ FACING_MARKS: tuple[tuple[str, str], ...] = (
 )
 #: O3.11: a hex in smoke, where no other mark or number is drawn (ascii, unicode).
 SMOKE: tuple[str, str] = ("~", "░")
+#: O11: the objective hex (OB5) and the marked building (OB6), beside the hex's glyph.
+OBJECTIVE: tuple[str, str] = ("@", "◎")
 #: Roomy layout: the characters either side of a legal target's / the chosen target's label.
 BRACKETS: dict[str, tuple[str, str]] = {"targetable": ("[", "]"), "target": (">", "<")}
 MARK_NAMES: dict[str, str] = {
@@ -182,6 +184,7 @@ def legend(
     fog: bool = False,
     third: bool = False,
     facings: bool = False,
+    objectives: bool = False,
     stun: bool = False,
 ) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
@@ -189,7 +192,8 @@ def legend(
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
     a damaged section's durability (in the compact map's slot only without levels); with
     `third` (O10) the allied and neutral frames' marks; with `fog` (O8) the greyed last-known
-    marker; with `stun` (O7) the marks of a Stunned and a Dazed frame."""
+    marker; with `objectives` (O11) the mark of an objective's hex or building; with `stun`
+    (O7) the marks of a Stunned and a Dazed frame."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -207,6 +211,8 @@ def legend(
     if levels:
         top = cat.elevation.levels.max
         parts.append(f"1-{top} ground level")
+    if objectives:
+        parts.append(f"{OBJECTIVE[form]} objective")
     parts += ["M1 yours", "m1 enemy"]
     if third:
         parts += ["Ma ally", "ma neutral"]
@@ -323,6 +329,7 @@ class Scene:
     smoke: frozenset[Hex]
     levels: tuple[int, ...] = ()  # O2: every hex's height, row-major (empty: flat, no digits)
     facings: dict[Hex, int] | None = None  # O4.10: hex a frame faces -> the direction
+    objectives: frozenset[Hex] = frozenset()  # O11: OB5's hex, OB6's building (known, not met)
     stunned: dict[Hex, str] | None = None  # O7.6: hex -> "stunned"/"dazed" of a frame there
 
     @classmethod
@@ -368,6 +375,7 @@ class Scene:
             frozenset(s.hex for s in battle.smoke),
             elevation.heights(battle) if elevation.on(battle) else (),
             facing_marks(battle),
+            objective_hexes(battle),
             stunned or None,
         )
 
@@ -389,8 +397,17 @@ class Scene:
             self.smoke,
             self.levels,
             self.facings,
+            self.objectives,
             self.stunned,
         )
+
+
+def objective_hexes(battle: Battle) -> frozenset[Hex]:
+    """O11: the hexes of the objectives the player's side knows and has not met yet (OB5's
+    objective hex, OB6's marked building); a hidden one is not shown."""
+    return frozenset(
+        o.hex for o in battle.objectives if o.hex is not None and not o.hidden and not o.met
+    )
 
 
 def facing_marks(battle: Battle) -> dict[Hex, int] | None:
@@ -512,11 +529,15 @@ class Painter:
             classes.append("hexmap--cursor")
         return label, mark, bracket, tuple(classes)
 
-    def _slot(self, left_over: int | None, smoked: bool, level: int, levels: bool) -> str:
-        """The compact layout's second character of a hex without a frame or mark: with O2 on
-        its height's digit (O2.9; blank at 0); else a damaged section's durability in tens
-        (O3.12); then smoke (O3.11); else blank. (The roomy map and the target panel show the
-        exact durability whatever the modules.)"""
+    def _slot(
+        self, left_over: int | None, smoked: bool, level: int, levels: bool, goal: bool = False
+    ) -> str:
+        """The compact layout's second character of a hex without a frame or mark: an
+        objective's mark (O11); with O2 on its height's digit (O2.9; blank at 0); else a
+        damaged section's durability in tens (O3.12); then smoke (O3.11); else blank. (The
+        roomy map and the target panel show the exact durability whatever the modules.)"""
+        if goal:
+            return OBJECTIVE[0 if self.ascii else 1]
         if levels and level:
             return str(level)
         if left_over is not None and not levels:
@@ -566,6 +587,7 @@ class Painter:
             if feature is not None:
                 glyph, left_over = self.feature_glyph(feature[0]), feature[1]
             smoked = h in s.smoke
+            goal = h in s.objectives
             dazed = s.stunned.get(h) if s.stunned and label is not None else None  # O7.6
             if not roomy:
                 if label is not None:
@@ -575,9 +597,8 @@ class Painter:
                         label = label[0] + self.mark(dazed)
                     top.append((label, classes))
                 elif mark is None:
-                    top.append(
-                        (glyph + self._slot(left_over, smoked, level, bool(levels)), classes)
-                    )
+                    slot = self._slot(left_over, smoked, level, bool(levels), goal)
+                    top.append((glyph + slot, classes))
                 elif mark[:6] == "facing" and mark[6:] in ("0", "1", "5"):
                     # O4.10: a frame facing E, NE or SE: the mark on the side nearer it
                     top.append((self.mark(mark), _with_mark(classes, mark)))
@@ -599,10 +620,14 @@ class Painter:
             else:
                 if left_over is not None:
                     top.append((f" {glyph}{left_over}".ljust(4)[:4], classes))
+                elif goal:  # O11: the objective's mark beside the glyph, on both lines
+                    top.append((" " + glyph + OBJECTIVE[0 if self.ascii else 1] + " ", classes))
                 else:
                     top.append((" " + glyph * 2 + " ", classes))
                 if mark is None:
                     lead = SMOKE[0 if self.ascii else 1] if smoked else glyph
+                    if goal:
+                        lead = OBJECTIVE[0 if self.ascii else 1]
                     bottom.append((" " + lead + height + " ", classes))
                 else:
                     bottom.append((" ", classes))

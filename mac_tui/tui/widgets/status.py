@@ -1,4 +1,5 @@
 """The always-visible company status at the top of every hub screen: who, when, money, where;
+with optional module O11, a company in debt says so (R28's days below zero, and no XP: O11.6);
 then fuel, reputation, standing, upkeep, the optional rules played (`Rules O2,O3`, none for the
 core game) and the seed. Two lines at 80 columns; the parts are
 packed to the width, so a long company name or place moves a part down a line instead of
@@ -34,6 +35,10 @@ def status_parts(state: GameState) -> list[list[Text]]:
         Text(f"{c.credits:,} cr", style="bold red" if c.credits < 0 else "bold"),
         Text(f"{place.name}, {system.name}"),
     ]
+    if c.credits < 0 and "O11" in c.ruleset:  # O11.6: in words, with R28's clock
+        limit = cat.economy.failure.negative_credit_days
+        debt = f"IN DEBT day {c.negative_days}/{limit}: no XP"
+        first.insert(3, Text(debt, style="bold red"))
     second = [
         Text(f"Fuel {c.fuel}/{cat.galaxy.travel.fuel_capacity}"),
         Text(f"Rep {c.reputation}"),

@@ -10,7 +10,7 @@ from attrs import frozen
 from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import elevation, facing, moving_fire, stats
+from ...combat import elevation, facing, moving_fire, stats, track
 from ...combat.attack import distance_band
 from ...combat.features import STANDARD, full_durability, kind_of, section_at, structure_hex
 from ...combat.forecast import Forecast
@@ -226,6 +226,9 @@ def target_lines(
         # A called shot still to be placed (its table below) marks no one location.
         aimed = None if risk.called else preview.location
         out.extend(_armour_glance(target, aimed, width, g, pal))
+        if target.dodging:  # O9.9d: the chances below are rolled, every hit negated
+            dodge = "Impossible Turn: every hit on it is dodged"
+            out.append(Text(str(first_fitting(width, dodge, "dodging: hits negated")), pal.warning))
         if aimed is not None:
             i = LOC_INDEX[aimed]
             loc = cat.location(aimed)
@@ -243,10 +246,13 @@ def target_lines(
             dist = "Distance " + elevation.distance_words(
                 battle, attacker.pos, target.pos, dist.removeprefix("Distance ")
             )
-        out.append(Text(f"{dist} ({band})" if band else dist))
-        if attacker is not None:
-            out.extend(_arc_lines(battle, attacker, target, width, g))
-        out.extend(_los_lines(preview, width, g))
+        if track.on(battle):  # O1.1, O1.6: the range and its band; no terrain, no LOS
+            out.append(Text(f"Range {preview.distance} {track.band_name(preview.distance)}"))
+        else:
+            out.append(Text(f"{dist} ({band})" if band else dist))
+            if attacker is not None:
+                out.extend(_arc_lines(battle, attacker, target, width, g))
+            out.extend(_los_lines(preview, width, g))
 
     kick = preview.group == KICK_GROUP
     if kick and attacker is not None:  # O7: a kick, its damage and the stun it brings

@@ -30,6 +30,7 @@ from ....combat.commands import (
     EndActivation,
     FireGroup,
     FireStructure,
+    Hold,
     Kick,
     Move,
     Overwatch,
@@ -223,11 +224,11 @@ ROWS: tuple[BattleAction, ...] = (
     # O4: facing and arcs (hidden unless the battle plays O4)
     BattleAction(
         "reverse",
-        "b",
+        "B",
         "act_mode('reverse')",
-        "Reverse move",
+        "Reverse move (back up)",
         COMBAT,
-        "Back",
+        "",  # off the bar: with the O4 keys it would not fit two lines at 80 columns
         _reverse_offered,
         why=_reverse_why,
         module="O4",
@@ -256,7 +257,7 @@ ROWS: tuple[BattleAction, ...] = (
     ),
     BattleAction(
         "turn",
-        "u",
+        "T",
         "turn",
         "Turn (1 AP)",
         COMBAT,
@@ -268,6 +269,17 @@ ROWS: tuple[BattleAction, ...] = (
     BattleAction("face_left", "comma", "face(1)", "Facing left", FACING_PICKS, module="O4"),
     BattleAction("face_right", "full_stop", "face(-1)", "Facing right", FACING_PICKS, module="O4"),
     _act("end", "x", "End", "End activation", EndActivation),
+    BattleAction(
+        "hold",
+        "z",
+        "hold",
+        "Hold",
+        COMBAT,
+        "Hold",
+        offers(Hold),
+        why=engine_says(Hold),
+        module="O1",
+    ),
     _act("withdraw", "w", "Withdraw", "Withdraw", Withdraw),
     BattleAction(
         "threat",

@@ -20,16 +20,20 @@ from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from ....catalog import catalog
+from ....combat import track
 from ....combat.setup import WITHDRAW_TEXT
 from ....combat.state import Battle
 from ....hexgrid import Hex
 from ....ruleset import format_ruleset
+from ...battle_text import objectives_line
 from ...battle_words import first_fit, hex_name
 from ...glyphs import glyphs, plain
 from ...widgets.battle_panels import InitiativeTrack, SidePanel
 from ...widgets.footer import GameFooter
+from ...widgets.hex_picture import objective_hexes
 from ...widgets.hexmap import HexMap, Layout, drawing_size, frame_label, legend
 from ...widgets.kept_strips import KeepsStrips
+from ...widgets.track_map import TrackMap, track_legend
 from .actions import ACTIONS
 from .modes import Aiming, Deploying, Mode, Threats
 from .moment import Moment
@@ -39,6 +43,10 @@ CHROME_LINES = 6  # head, action bar (2), message line, footer; the log's head l
 MIN_LOG_LINES = 3
 LEFT_MIN_WIDTH = 30  # the map and log column, for the smallest maps
 TEXTS_KEPT = 8  # a text line's last lines kept as `Text` (with their strips, KeepsStrips)
+#: O1: the least terminal a range-band battle needs (the hex battle's is the app's 80x24)
+TRACK_FLOOR = (60, 20)
+TRACK_MIN_WIDTH = 24  # the track and log column: four positions of a label each
+TRACK_MAX_WIDTH = 56  # four positions of two labels and a name each
 
 CSS = """
 BattleScreen { layout: vertical; }
@@ -90,13 +98,18 @@ class TextLine(KeepsStrips, Widget):
         return self.text
 
 
-def compose(ascii_glyphs: bool) -> ComposeResult:
+def compose(ascii_glyphs: bool, on_track: bool = False) -> ComposeResult:
+    """The widgets; a range-band battle (O1) has the track where the map goes."""
     with Horizontal(id="battle-head"):
         yield InitiativeTrack()
         yield TextLine(id="battle-title")
     with Horizontal(id="battle-body"):
         with Vertical(id="battle-left"):
-            yield HexMap(ascii_glyphs=ascii_glyphs)
+            yield (
+                TrackMap(ascii_glyphs=ascii_glyphs)
+                if on_track
+                else HexMap(ascii_glyphs=ascii_glyphs)
+            )
             yield TextLine(id="log-head")
             log = RichLog(id="battle-log", wrap=True, markup=False, max_lines=3000, min_width=20)
             log.can_focus = False
@@ -111,7 +124,10 @@ def compose(ascii_glyphs: bool) -> ComposeResult:
 
 def map_layout(battle: Battle, width: int, height: int) -> tuple[Layout, int]:
     """The roomy map drawing when it fits beside the panel column (with a few log lines
-    under it), the compact one otherwise; and the width of the map and log column."""
+    under it), the compact one otherwise; and the width of the map and log column. The track
+    (O1) takes what the panel column leaves, within its bounds."""
+    if track.on(battle):
+        return "compact", max(TRACK_MIN_WIDTH, min(TRACK_MAX_WIDTH, width - PANEL_WIDTH))
     roomy = drawing_size(battle.map.width, battle.map.height, "roomy")
     room_w = width - PANEL_WIDTH
     room_h = height - CHROME_LINES - MIN_LOG_LINES
@@ -157,7 +173,9 @@ def lance_text(battle: Battle, placing: str | None, ascii_glyphs: bool) -> str:
     mark = glyphs(ascii_glyphs).cursor
     lines = ["[b]Deploy your lance[/b]"]
     for u in battle.side_units("player"):
-        where = f"at {hex_name(u.pos)}" if u.pos is not None else "not placed"
+        where = "not placed" if u.pos is None else f"at {hex_name(u.pos)}"
+        if u.pos is not None and track.on(battle):
+            where = f"at {u.pos.q}"  # O1.3: its start line
         cursor = mark if u.id == placing else " "
         chassis = catalog().chassis[u.chassis].designation
         lines.append(f"{cursor} {frame_label(u)} {u.label[:12]:<12} {chassis:<6} {where}")
@@ -170,6 +188,9 @@ def shown_unit(battle: Battle, cursor: Hex, mode: Mode) -> str | None:
     """The frame the panel shows: the one under the cursor, else the one being placed, else
     the one acting (between activations or at the end: the first of the player's)."""
     here = battle.occupant(cursor)
+    acting = battle.active_unit
+    if here is not None and acting is not None and acting.pos == cursor and track.on(battle):
+        return acting.id  # O1: several frames share a position; the acting one first
     if here is not None:
         return here.id
     if isinstance(mode, Deploying):
@@ -227,17 +248,23 @@ class BattleView:
         """The log pane anew: the legend, `lines`, and where a battle resumes."""
         log = self.screen.query_one(RichLog)
         log.clear()
-        log.write(
-            legend(
-                ascii_glyphs,
-                levels=battle is not None and bool(battle.map.levels),
-                features=battle is not None and battle.rule("O3"),
-                fog=battle is not None and battle.rule("O8"),
-                third=battle is not None and len(battle.sides) > 2,
-                facings=battle is not None and battle.rule("O4"),
-                stun=battle is not None and battle.rule("O7"),
+        if battle is not None and track.on(battle):
+            log.write(track_legend(ascii_glyphs))
+        else:
+            log.write(
+                legend(
+                    ascii_glyphs,
+                    levels=battle is not None and bool(battle.map.levels),
+                    features=battle is not None and battle.rule("O3"),
+                    fog=battle is not None and battle.rule("O8"),
+                    third=battle is not None and len(battle.sides) > 2,
+                    facings=battle is not None and battle.rule("O4"),
+                    objectives=battle is not None and bool(objective_hexes(battle)),
+                    stun=battle is not None and battle.rule("O7"),
+                )
             )
-        )
+        if battle is not None and battle.objectives:  # O11: what the lance is asked to do
+            log.write(objectives_line(battle, ascii_glyphs))
         for line in lines:
             log.write(line)
         if battle is not None and battle.phase == "combat":
@@ -275,6 +302,8 @@ class BattleView:
         self.hexmap.numpad_digits = not isinstance(mode, Aiming)  # 1-4 pick a group there
         active = battle.active_unit.id if battle.active_unit is not None else None
         overlay = mode.overlay(m, self.hexmap.cursor)
+        if isinstance(self.hexmap, TrackMap):  # O1: the target by its id, not its position
+            self.hexmap.target_unit = mode.target if isinstance(mode, Aiming) else None
         self.hexmap.show(battle, active=active, overlay=overlay)
 
     def draw_focus(self, m: Moment, mode: Mode, map_too: bool = True) -> None:

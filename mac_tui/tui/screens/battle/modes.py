@@ -33,7 +33,7 @@ import attrs
 from attrs import frozen
 
 from ....catalog import LOCATION_ORDER, catalog
-from ....combat import facing, preview, stats
+from ....combat import facing, preview, stats, track
 from ....combat.commands import (
     CalledShot,
     Deploy,
@@ -57,7 +57,7 @@ from ....hexgrid import Hex, distance
 from ....model import GameState
 from ....players.driver import next_decision
 from ....players.policy import Decision
-from ...battle_words import article, hex_name
+from ...battle_words import article, hex_name, place_name
 from ...glyphs import glyphs
 from ...widgets.battle_panels import move_text
 from ...widgets.hex_picture import frame_label
@@ -150,14 +150,19 @@ class Idle(_Ordering):
         unit = m.actor
         if unit is None:
             return None
-        return f"{unit.label} acts: {unit.ap} AP. Pick an action; the cursor shows any frame."
+        text = f"{unit.label} acts: {unit.ap} AP. Pick an action; the cursor shows any frame."
+        if unit.facing is not None and m.battle is not None and facing.on(m.battle):
+            return (f"{text[:-1]} (B: a reverse Move, O4).", text)  # off the bar at 80 columns
+        return text
 
     def pick(self, m: Moment, h: Hex) -> Reaction:
         here = m.battle.occupant(h) if m.battle is not None and m.actor is not None else None
         if here is None:
             return None
         chassis = catalog().chassis[here.chassis]
-        return Say(f"{here.label}: {article(chassis.name)} {chassis.designation} at {hex_name(h)}")
+        assert m.battle is not None
+        where = place_name(h, track.on(m.battle))
+        return Say(f"{here.label}: {article(chassis.name)} {chassis.designation} at {where}")
 
 
 def arcs_words(m: Moment, unit: Unit, at: Hex, f: int | None, turn_keys: bool = True) -> str:
@@ -283,7 +288,7 @@ class Jumping(_Ordering):
         return Overlay(reach=self.reach(m)) if m.actor is not None else NO_OVERLAY
 
     def prompt(self, m: Moment, cursor: Hex) -> Prompt:
-        where = hex_name(cursor)
+        where = place_name(cursor, m.battle is not None and track.on(m.battle))
         item = catalog().equipment[self.item]
         if item.effect == "smoke":  # O3.10: the same hex-picking, for a smoke cloud
             if cursor in self.reach(m):
@@ -367,6 +372,12 @@ class Aiming(_Ordering):
     def cursor_on(self, m: Moment, h: Hex) -> Mode:
         battle, unit = m.battle, m.actor
         here = battle.occupant(h) if battle is not None else None
+        if battle is not None and unit is not None and track.on(battle):
+            # O1: frames share positions: keep a target standing there, else the first foe
+            kept = next((u for u in battle.foes(unit.side) if u.id == self.target), None)
+            if kept is not None and kept.pos == h:
+                return self
+            here = next((u for u in battle.foes(unit.side) if u.pos == h), None)
         if unit is not None and here is not None and here.side != unit.side:
             return attrs.evolve(self, target=here.id)
         if (
@@ -607,10 +618,14 @@ class Deploying(Mode):
         battle = m.battle
         if battle is None:
             return NO_OVERLAY
+        if track.on(battle):  # O1.3: nobody to place
+            return NO_OVERLAY
         return Overlay(zone=frozenset(battle.map.deployment_hexes("player")))
 
     def prompt(self, m: Moment, cursor: Hex) -> Prompt:
         battle = m.battle
+        if battle is not None and track.on(battle):
+            return "Range bands: every frame starts on its line, all at Long (O1.3). s starts."
         name = battle.unit(self.unit).label if battle is not None else "?"
         text = f"Place {name}: move the cursor into the zone, Enter places."
         unit = battle.unit(self.unit) if battle is not None else None

@@ -23,11 +23,12 @@ from textual import work
 from textual.app import ComposeResult, ScreenStackError
 
 from ....campaign.commands import Accept
-from ....combat import facing
+from ....combat import facing, track
 from ....combat.commands import (
     AutoDeploy,
     Brace,
     EndActivation,
+    Hold,
     Pivot,
     ResetDeployment,
     StartBattle,
@@ -97,7 +98,8 @@ class BattleScreen(GameScreen):
         "f Fire and c Called shot aim at the nearest target (Tab cycles, 1-4 picks the group) "
         "and show every weapon's hit chance with its modifiers, the LOS line and the energy "
         "after; Enter fires. g Brace, o Overwatch, v Vent, e Equipment, x End the activation, "
-        "w Withdraw (asks first), a Auto-resolve (the AI plays your frames until a is pressed "
+        "w Withdraw (asks first), z Hold (range-band battles: end in place), a Auto-resolve"
+        " (the AI plays your frames until a is pressed "
         "again), t the threat view (what each frame can receive before it acts again, and what "
         "lowers it). The enemy's turns come at the pace of Settings (animated, one order per "
         "Enter, or instant); space skips them. L opens the whole battle's log: every roll, "
@@ -127,7 +129,14 @@ class BattleScreen(GameScreen):
 
     # ---- layout and drawing -------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield from layout.compose(self.ascii)
+        battle = self.battle
+        yield from layout.compose(self.ascii, battle is not None and track.on(battle))
+
+    def size_floor(self) -> tuple[int, int] | None:
+        """The least terminal this battle needs (`MacApp.size_floor`): a range-band battle
+        (O1) fits 60x20; None: the app's own."""
+        battle = self.battle or self.moment.shown
+        return layout.TRACK_FLOOR if battle is not None and track.on(battle) else None
 
     def on_mount(self) -> None:
         self.ready = True
@@ -144,6 +153,9 @@ class BattleScreen(GameScreen):
         self.choose_layout()
         self.refresh_view()
         self.view.hexmap.focus()
+        check = getattr(self.app, "check_size", None)
+        if check is not None:  # this screen may need less room than the one before (O1)
+            self.call_after_refresh(check)
 
     def on_resize(self) -> None:
         super().on_resize()
@@ -416,6 +428,10 @@ class BattleScreen(GameScreen):
 
     def action_end(self) -> None:
         self.order(EndActivation())
+
+    def action_hold(self) -> None:
+        """O1.4: end the activation in place on the track."""
+        self.order(Hold())
 
     def action_overwatch(self) -> None:
         self.react(orders.overwatch(self.moment))
