@@ -311,6 +311,11 @@ class _Checker:
             self.within(f"{path}.fired_groups[{i}]", g, 1, self.groups)
         if u.overwatch_group is not None:
             self.within(f"{path}.overwatch_group", u.overwatch_group, 1, self.groups)
+        if u.reaction is not None:  # O6.2
+            self.within(f"{path}.reaction.group", u.reaction.group, 1, self.groups)
+            self.within(f"{path}.reaction.direction", u.reaction.direction, 0, 5)
+        if u.sweep is not None:  # O6.6
+            self.within(f"{path}.sweep", u.sweep, 1, self.groups)
 
     def battle(self, b: Battle) -> None:
         p = "snapshot.battle"
@@ -327,6 +332,12 @@ class _Checker:
         for i, u in enumerate(b.units):
             if u.side not in sides:
                 self.fail(f"{p}.units[{i}].side", f"{u.side!r} is not a side of the battle")
+            if u.left and u.side not in third:  # O10.6: only a third party leaves the map
+                self.fail(f"{p}.units[{i}].left", "only an allied or neutral frame leaves")
+        for i, g in enumerate(b.grudges):  # O10.5: grudges of the sides, never negative
+            if "neutral" not in sides or g.side not in sides or g.side == "neutral":
+                self.fail(f"{p}.grudges[{i}].side", f"no grudge against {g.side!r} here")
+            self.within(f"{p}.grudges[{i}].amount", g.amount, 1, None)
         before = len(self.found)
         ids = self.unique(f"{p}.units", (u.id for u in b.units), "unit")
         if len(self.found) > before:

@@ -145,7 +145,12 @@ def texts(commands: list[Command]) -> set[str]:
     data=st.data(),
 )
 def test_random_legal_play(seed: int, difficulty: int, data: st.DataObject) -> None:
-    state = make_state(seed, difficulty, player_ai=False)
+    play_randomly(make_state(seed, difficulty, player_ai=False), data)
+
+
+def play_randomly(state: GameState, data: st.DataObject) -> None:
+    """Random legal and illegal orders from `state` (a battle waiting for its deployment),
+    checking the refusals, the legal list and the invariants at every step."""
     deploy_steps = data.draw(st.integers(0, 5), label="deployment steps")
     combat_steps = 45
     for n in range(deploy_steps + combat_steps):

@@ -21,6 +21,7 @@ from mac_tui.combat import facing, outcomes
 from mac_tui.combat.attack import hit_chance, resolve_attack
 from mac_tui.combat.commands import (
     AutoDeploy,
+    Brace,
     Deploy,
     EndActivation,
     FireGroup,
@@ -562,3 +563,15 @@ def test_third_parties_face_as_the_side_they_stand_with() -> None:
     assert {"ally", "neutral"} <= seen
     plain = make_state(seed=1, difficulty=4, ruleset=("O10",)).battle
     assert plain is not None and all(u.facing is None for u in plain.units)
+
+
+def test_the_ai_pivots_before_a_last_brace_to_face_the_enemy() -> None:
+    # The Enforcer faces W; Falcon at v = (3, -3, 0) from it, normalised to W (three turns of
+    # rot) (-3, 3, 0): its right side. A pivot to NW normalises v to (0, 3, -3): front. Its
+    # last order, a brace, comes after that pivot.
+    b = battle(enforcer(W), falcon(off((3, -3, 0)), W))
+    state = acting(b)
+    command, rest, note = orient(state, Brace(), ())
+    assert command == Pivot("NW") and rest == (Brace(),) and "before it ends" in note
+    # not before a brace that is not the last order
+    assert orient(state, Brace(), (EndActivation(),))[0] == Brace()

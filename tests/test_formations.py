@@ -476,7 +476,7 @@ def test_an_o9_battle_replays_identically_and_logs_every_check() -> None:
     assert "AbilitiesAssigned" in text
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(st.tuples(st.integers(0, 10), st.integers(0, 7)), min_size=2, max_size=4, unique=True),
     st.sampled_from(["sphere", "line", "dispersed"]),
@@ -493,11 +493,11 @@ def test_property_requirement_matches_its_definition(
     elif order == "dispersed":
         want = all(distance(a, h) >= 4 for i, a in enumerate(hexes) for h in hexes[i + 1 :])
     else:
-        want = False
-        for shared, along in (("q", "r"), ("r", "q"), ("s", "q")):
-            if len({getattr(h, shared) for h in hexes}) == 1:
-                steps = sorted(getattr(h, along) for h in hexes)
-                want = all(y - x <= 2 for x, y in itertools.pairwise(steps))
+        # one hex line: the members share a cube coordinate; in (q, r) order they run along
+        # it, and each is at most 2 hexes from the next (hex distance, not a coordinate)
+        one_line = any(len({getattr(h, c) for h in hexes}) == 1 for c in ("q", "r", "s"))
+        ordered = sorted(hexes)
+        want = one_line and all(distance(a, b) <= 2 for a, b in itertools.pairwise(ordered))
     assert met == want
 
 
@@ -565,3 +565,23 @@ def test_property_every_o9_command_offered_is_accepted_with_no_reason(
     for bad in (SetFormation("wedge"), UseAbility("telepathy")):
         refused = game.step(state, bad)
         assert isinstance(refused, Refused) and game.refusal(state, bad) == refused.reason
+
+
+def test_o99c_percussive_maintenance_counts_as_venting_under_o8() -> None:
+    """O9.9c with O8.2 (c): the frame radiates to the round's end, as a vent makes it."""
+    from mac_tui.combat import detection
+    from mac_tui.combat.commands import AutoDeploy, StartBattle
+
+    state = make_state(2, 3, ruleset=("O8", "O9"))
+    for cmd in (AutoDeploy(), StartBattle()):
+        out = game.step(state, cmd)
+        assert isinstance(out, Accepted)
+        state = out.state
+    b = state.battle
+    assert b is not None
+    u = next(x for x in b.units if x.side == "player")
+    used = formations.AbilityUsed(unit=u.id, ability="percussive_maintenance", vented=4, stress=0)
+    hot, _ = detection.update(b, (used,))
+    assert hot.unit(u.id).radiating == "vent"
+    plan = formations.AbilityUsed(unit=u.id, ability="battle_plan")
+    assert detection.update(b, (plan,))[0].unit(u.id).radiating == b.unit(u.id).radiating

@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mac_tui.campaign.contracts import generate_contract, third_party_text
@@ -48,11 +48,13 @@ from mac_tui.combat.third_parties import (
 )
 from mac_tui.dice import CONTRACTS, Dice, RngState
 from mac_tui.game import step
+from mac_tui.players.ai import decide as decide_ai
 from mac_tui.players.ai.third import THIRD_PARTY
 from mac_tui.players.driver import policy_to_act
-from mac_tui.players.sim import run_battle
+from mac_tui.players.sim import play, run_battle
 
 from .test_battle_actions import bat, frame, game, ok, refused
+from .test_battle_properties import checked, play_randomly
 from .test_damage import ScriptedDice, d100, weapon
 
 CAT = catalog()
@@ -503,3 +505,140 @@ def test_battle_with_o10_is_deterministic() -> None:
     assert logs[0] == logs[1]
     head = logs[0][0]
     assert '"ruleset":"O10"' in head.replace(" ", "")
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), difficulty=st.integers(1, 5), data=st.data())
+def test_random_legal_play_with_third_parties(seed: int, difficulty: int, data: Any) -> None:
+    """The battle properties (refusal = step's reason, legal orders accepted, illegal ones
+    refused with no change, invariants) with O10 on, third parties or not."""
+    play_randomly(make_state(seed, difficulty, player_ai=False, ruleset=("O10",)), data)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), difficulty=st.integers(1, 5))
+def test_every_side_plays_only_legal_orders(seed: int, difficulty: int) -> None:
+    """A whole AI battle with O10: the lances' AI and the third parties' (O10.5) give legal
+    orders only, and the battle ends."""
+    seats = {
+        "player": checked(decide_ai),
+        "enemy": checked(decide_ai),
+        "ally": checked(THIRD_PARTY),
+        "neutral": checked(THIRD_PARTY),
+    }
+    end, _ = play(make_state(seed, difficulty, ruleset=("O10",)), seats)  # type: ignore[arg-type]
+    assert bat(end).phase == "over"
+
+
+def test_a_quick_battle_with_third_parties_saves_mid_battle_and_replays() -> None:
+    """A save in the middle of an O10 battle (allies placed, grudges possible) loads to the
+    same state, passes the snapshot checks and replays from its seed (`replay --verify`)."""
+    from mac_tui.combat.skirmish import NewSkirmish
+    from mac_tui.players.driver import drive
+    from mac_tui.save import from_json, to_json
+    from mac_tui.session import Session, verify
+
+    seed = next(s for s in range(1, 50) if bat(make_state(s, 3, ruleset=("O10",))).has_side("ally"))
+    session = Session.new(seed)
+    session.apply(NewSkirmish(3, None, "O10"))
+    battle = bat(session.state)
+    assert battle.has_side("ally")
+    drive(
+        session.state,
+        {"player": decide_ai, "enemy": decide_ai},
+        apply=lambda _s, c: session.apply(c),
+        max_commands=12,
+    )
+    assert bat(session.state).phase == "combat"
+    assert any(u.pos is not None for u in bat(session.state).side_units("ally"))
+    text = to_json(session.to_save())
+    loaded = from_json(text)
+    assert loaded.state == session.state
+    assert verify(loaded).ok
+
+
+def test_a_contract_with_an_allied_lance_settles_through_the_ledger() -> None:
+    """O10.1 on the board, O10.7 at settlement: the allied lance fights beside the company,
+    the reward is posted once at 90% (one ledger line saying so), credits equal the ledger."""
+    from mac_tui.campaign.commands import Accept, NewCampaign
+    from mac_tui.campaign.ledger import starting_credits
+    from mac_tui.model import initial_state
+    from mac_tui.script import ai_turns
+    from mac_tui.session import Session
+
+    def allied(seed: int) -> list[Contract]:
+        state = step(initial_state(seed), NewCampaign("Allies", "O10")).state  # type: ignore[union-attr]
+        assert state.campaign is not None
+        return [
+            c for c in state.campaign.contracts if c.third_party and c.third_party.kind == "ally"
+        ]
+
+    seed = next(s for s in range(1, 40) if allied(s))
+    contract = allied(seed)[0]
+    third = contract.third_party
+    assert third is not None
+    session = Session.new(seed)
+    session.apply(NewCampaign("Allies", "O10"))
+    campaign = session.state.campaign
+    assert campaign is not None
+    frames = "+".join(f.id for f in campaign.frames)
+    ok(session.state, Accept(contract.id, 0, frames))
+    session.apply(Accept(contract.id, 0, frames))
+    battle = bat(session.state)
+    assert [u.id for u in battle.side_units("ally")] == [
+        f"A{i}" for i in range(1, len(third.frames) + 1)
+    ]
+    ai_turns(session, player_too=True)
+    campaign = session.state.campaign
+    assert campaign is not None and campaign.after_action is not None
+    aa = campaign.after_action
+    rewards = [e for e in campaign.ledger if e.category == "reward"]
+    assert len(rewards) == 1 and "(allied lance: 90%)" in rewards[0].text
+    percent = CAT.standing_level(0).reward_percent  # a new company: Neutral standing
+    possible = {mission_reward(contract, aa.result, percent, 0, clean) for clean in (True, False)}
+    alone = attrs.evolve(contract, third_party=None)
+    assert rewards[0].amount == aa.credits and aa.credits in possible
+    if aa.credits:
+        assert aa.credits < max(
+            mission_reward(alone, aa.result, percent, 0, clean) for clean in (True, False)
+        )
+    assert campaign.credits == starting_credits(campaign) + sum(e.amount for e in campaign.ledger)
+    assert any("(allied lance: 90%)" in line for line in aa.report)
+
+
+def test_an_ai_run_player_side_withdrawing_takes_the_allies_along() -> None:
+    laser = weapon("medium_laser", "right_arm")
+    dead = frame("P2", col=1, destroyed=True, destroyed_by="center_torso")
+    units = (
+        frame("P1", weapons=(laser,)),
+        dead,
+        side(frame("A1", col=2), "ally"),
+        frame("E1", "enemy", col=10, weapons=(laser,)),
+    )
+    sides = (
+        SideInfo(side="player", ai=True, withdrawal="at_50"),
+        *FOUR[1:3],
+    )
+    state = o10(game(*units, turn=4))
+    battle = attrs.evolve(bat(state), sides=sides)
+    battle, events = close_round(battle, Dice(state.rng), [])
+    assert SideWithdrew(side="player", rule="at_50") in events
+    assert SideLeft(side="ally", rule="player", frames=("A1",), round=1) in events
+    assert battle.result == "withdrawal" and battle.unit("A1").left
+
+
+def test_snapshot_checks_of_third_parties() -> None:
+    """A loaded state is checked: third-party sides only with O10, a frame that left only of a
+    third party, grudges only against a present side, never of the neutrals, above 0."""
+    from mac_tui.snapshot import problems
+
+    units = (frame("P1"), side(frame("N1", col=5), "neutral"), frame("E1", "enemy", col=10))
+    good = o10(game(*units), grudges=(SideGrudge(side="player", amount=4),))
+    assert problems(good) == []
+    core = attrs.evolve(good, battle=attrs.evolve(bat(good), ruleset=()))
+    assert any("need optional module O10" in p for p in problems(core))
+    gone = attrs.evolve(good, battle=bat(good).with_unit(attrs.evolve(frame("P1"), left=True)))
+    assert any("leaves" in p for p in problems(gone))
+    for bad in (SideGrudge(side="neutral", amount=4), SideGrudge(side="player", amount=0)):
+        state = attrs.evolve(good, battle=attrs.evolve(bat(good), grudges=(bad,)))
+        assert problems(state), bad

@@ -739,3 +739,18 @@ async def test_every_item_of_the_action_bar_does_what_its_key_does_when_clicked(
         s = await open_battle(pilot, session, tmp_path)
         assert not await click_bar(pilot, "Vent")
         assert len(session.commands) == len(base.commands) and s.mode == Idle()
+
+
+async def test_no_battle_key_acts_before_the_screen_is_mounted(tmp_path: Path) -> None:
+    """A key that comes while the battle screen is being put together (a player typing ahead
+    at start-up) does nothing, rather than reaching widgets that are not there yet (Auto
+    once crashed writing to the log); once mounted, the keys act."""
+    app = MacApp(saves=tmp_path, settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_session(copy_of(equipped_session()), tmp_path / "early.json")
+        app.show_game()
+        screen = app.screen
+        assert isinstance(screen, BattleScreen) and not screen.ready
+        assert screen.check_action("auto", ()) is False
+        await pilot.pause()
+        assert screen.ready and screen.check_action("auto", ()) is True

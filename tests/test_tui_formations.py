@@ -1,5 +1,5 @@
 """Optional module O9 on the screens: the keys (F formation, C a pilot's abilities, U use one,
-B a Breach Shot while aiming) hidden in a core battle and greyed with the engine's reason in
+P a Breach Shot while aiming) hidden in a core battle and greyed with the engine's reason in
 an O9 one; the frame panel's Formation and Command lines (the enemy's abilities hidden until
 used); the log never shows the enemy's assignments; the pilots screen's line."""
 
@@ -196,3 +196,19 @@ def test_target_panel_says_a_dodging_target_negates_every_hit() -> None:
         preview = fire_preview(battle, battle.unit(me.id), 1, foe.id, None)
         lines = [t.plain for t in target_lines(battle, preview, 38, glyphs(True), Palette())]
         assert any("dodg" in line for line in lines) == said
+
+
+def test_no_two_keys_of_the_battle_screen_meet_in_one_mode() -> None:
+    """A key is one action in any mode (two rows with one key in a shared mode: Textual runs
+    the first, so the other never happens: O4's B and O9's Breach Shot once did)."""
+    rows = ACTIONS.rows
+    for i, a in enumerate(rows):
+        for b in rows[i + 1 :]:
+            if a.bind and b.bind and set(a.key.split(",")) & set(b.key.split(",")):
+                shared = [
+                    (x.__name__, y.__name__)
+                    for x in a.modes
+                    for y in b.modes
+                    if issubclass(x, y) or issubclass(y, x)
+                ]
+                assert not shared, (a.name, b.name, a.key, shared)

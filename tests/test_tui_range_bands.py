@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from textual.widgets import RichLog
 
+from mac_tui.combat.actions import NO_DEPLOYMENT
 from mac_tui.combat.commands import AutoDeploy, StartBattle
 from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.session import Session
@@ -121,6 +122,23 @@ async def test_hold_ends_the_activation_in_place_and_is_only_on_the_track(
         screen = await battle_screen(tmp_path, pilot, app, core)
         assert screen.query_one(HexMap) is not None and not screen.query(TrackMap)
         assert ACTIONS.state("hold", (), screen.mode, screen.moment) is False  # hidden
+
+
+async def test_placing_is_greyed_on_the_track_with_the_reason(
+    tmp_path: Path, opening: Session
+) -> None:
+    """O1.3 (ruling O1a): nobody is placed in a range-band battle, so Enter's Place is greyed
+    and says why; in a hex battle's deployment it is live."""
+    app = MacApp(saves=tmp_path, settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await battle_screen(tmp_path, pilot, app, opening)
+        assert ACTIONS.state("place", (), screen.mode, screen.moment) is None
+        assert ACTIONS.refusal("place", (), screen.mode, screen.moment) == f"Place: {NO_DEPLOYMENT}"
+    core = play(Session.new(5), NewSkirmish(3))
+    app = MacApp(saves=tmp_path, settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await battle_screen(tmp_path, pilot, app, core)
+        assert ACTIONS.state("place", (), screen.mode, screen.moment) is True
 
 
 # ---- the size floor ----------------------------------------------------------------------------

@@ -10,16 +10,24 @@ import pytest
 
 from mac_tui.campaign.contracts import ContractRow
 from mac_tui.campaign.state import EnemyFrame, ThirdParty
+from mac_tui.combat.skirmish import NewSkirmish
 from mac_tui.combat.state import Battle, SideInfo
 from mac_tui.hexgrid import from_offset
+from mac_tui.players.ai import decide
+from mac_tui.session import Session
 from mac_tui.tui.glyphs import glyphs
 from mac_tui.tui.screens.contracts_view import board_cells, third_party_line
 from mac_tui.tui.screens.skirmish_report import report_text
 from mac_tui.tui.widgets.frame_lines import frame_lines
 from mac_tui.tui.widgets.hex_picture import SIDE_CLASS, Overlay, Painter, Scene, frame_label, legend
 from mac_tui.tui.widgets.panel_text import Palette
+from tests.stages import play
 from tests.test_battle_actions import bat, frame, game
 from tests.test_third_parties import contract as the_contract
+from tests.test_tui_battle_snapshots import resume
+from tests.test_tui_snapshots import Snap, own_folder, snap
+
+__all__ = ["own_folder", "snap"]  # the fixtures, shared
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -131,3 +139,50 @@ def test_quick_battle_report_lists_the_third_parties() -> None:
     text = report_text(b, seed=1)
     assert "Allied lance" in text and "Neutral lance" in text
     assert "destroyed by the ally" in text
+
+
+def test_the_target_panel_warns_before_a_shot_at_a_neutral() -> None:
+    from mac_tui.combat import preview
+    from mac_tui.combat.state import SideGrudge
+    from mac_tui.tui.widgets.target_lines import target_lines
+    from tests.test_damage import weapon
+
+    b = four_sided()
+    shooter = attrs.evolve(b.unit("P1"), weapons=(weapon("medium_laser", "right_arm"),))
+    b = b.with_unit(shooter)
+    fp = preview.fire_preview(b, shooter, 1, "N1")
+    calm = [t.plain for t in target_lines(b, fp, 70, glyphs(True), Palette())]
+    assert any("a hit makes it fight you" in line for line in calm)
+    angry = attrs.evolve(b, grudges=(SideGrudge(side="player", amount=3),))
+    fp = preview.fire_preview(angry, shooter, 1, "N1")
+    lines = [t.plain for t in target_lines(angry, fp, 70, glyphs(True), Palette())]
+    assert any("it fights your side" in line for line in lines)
+    enemy = [
+        t.plain
+        for t in target_lines(
+            b, preview.fire_preview(b, shooter, 1, "E1"), 70, glyphs(True), Palette()
+        )
+    ]
+    assert not any("Neutral" in line for line in enemy)
+
+
+# ---- snapshots (looked at first with tools/tui-shot: `mac-tui skirmish --seed 1 --rules O10`)
+def o10_battle(seed: int) -> Session:
+    """An O10 quick battle (difficulty 3) at the player's first activation, the third party's
+    frames on the map."""
+    session = play(Session.new(seed), NewSkirmish(3, rules="O10"))
+    for _ in range(200):
+        b = session.state.battle
+        assert b is not None and b.phase != "over"
+        u = b.active_unit
+        if b.phase == "combat" and u is not None and u.side == "player":
+            return session
+        play(session, decide(session.state).command)
+    raise AssertionError("the player never acted")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("seed", [1, 4], ids=["allies", "neutral"])
+def test_o10_battle(snap: Snap, size: tuple[int, int], seed: int) -> None:
+    # the allied (La, Lb) or neutral (ma) marks on the map and the initiative track, the legend
+    snap(size, resume(o10_battle(seed)))

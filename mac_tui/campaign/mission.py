@@ -102,6 +102,7 @@ def settle(campaign: Campaign, battle: Battle, dice: Dice) -> tuple[Campaign, li
             standing_level.reward_percent,
             mission.payout_level,
             zero_losses,
+            note,
         )
         events += more_events
     else:

@@ -68,8 +68,10 @@ def objective_pay(
     reward_percent: int,
     payout_level: int,
     zero_losses: bool,
+    note: str = "",
 ) -> Pay:
-    """O11.4's pay of a finished battle, with its ledger lines."""
+    """O11.4's pay of a finished battle, with its ledger lines (`note` ends the reward's,
+    as O10.7's allied share)."""
     cat = catalog().objectives
     level = payout(payout_level)
     assert level is not None
@@ -94,7 +96,8 @@ def objective_pay(
         lines.append(("pay_cut", -amount, f"Contract {contract.id}: {name} -{percent}% ({words})"))
         events.append(PayCut(id=cut_id, percent=percent, amount=amount))
     rest = total - sum(amount for _, amount, _ in lines)
-    reward: tuple[LedgerCategory, int, str] = ("reward", rest, f"Contract {contract.id}: {result}")
+    text = f"Contract {contract.id}: {result}{note}"
+    reward: tuple[LedgerCategory, int, str] = ("reward", rest, text)
     return Pay(total=total, lines=(reward, *lines), cuts=tuple(events))
 
 
@@ -122,10 +125,11 @@ def settle_o11(
     reward_percent: int,
     payout_level: int,
     zero_losses: bool,
+    note: str = "",
 ) -> tuple[Campaign, int, list[Event], list[str]]:
     """Post the O11 pay's lines and the mission costs; the pay, the events and the report
     lines."""
-    pay = objective_pay(contract, battle, result, reward_percent, payout_level, zero_losses)
+    pay = objective_pay(contract, battle, result, reward_percent, payout_level, zero_losses, note)
     events: list[Event] = []
     for category, amount, text in pay.lines:
         campaign, moved = ledger.post(campaign, category, amount, text)

@@ -36,10 +36,12 @@ from .commands import (
     Move,
     Overwatch,
     Pivot,
+    ReactionFire,
     ResetDeployment,
     SetFormation,
     Sprint,
     StartBattle,
+    Sweep,
     Turn,
     UseAbility,
     UseEquipment,
@@ -63,6 +65,7 @@ from .firing import check_fire_order, check_overwatch, check_simple, do_fire
 from .flow import advance, end_battle, start_round
 from .kicks import check_kick, do_kick
 from .movement import check_move, do_move
+from .reaction import arm_cone, arm_sweep, check_reaction_fire, check_sweep, interrupt
 from .smoke import check_smoke, lay_smoke
 from .state import Battle, Side, Unit, Uplink, friendly
 from .stats import ap_costs
@@ -405,6 +408,9 @@ def _action_handler(
         if isinstance(gate, str):
             return Refused(gate)
         battle, unit = gate
+        if unit.sweep is not None and not isinstance(cmd, (Move, Sprint, Sweep)):
+            unit = attrs.evolve(unit, sweep=None)  # O6.6: no Move follows; the sweep lapses
+            battle = battle.with_unit(unit)
         dice = Dice(state.rng)
         out = fn(battle, unit, cmd, dice)
         if isinstance(out, str):
@@ -480,11 +486,23 @@ def _start(state: GameState, cmd: StartBattle) -> Outcome:
 
 
 def _move(battle: Battle, unit: Unit, cmd: Move, dice: Dice) -> BattleChange | str:
-    return do_move(battle, unit, cmd.hex, sprint=False, reverse=cmd.reverse, facing_name=cmd.facing)
+    moved = do_move(
+        battle, unit, cmd.hex, sprint=False, reverse=cmd.reverse, facing_name=cmd.facing
+    )
+    return interrupt(moved, dice)  # O6.3, O6.6
 
 
 def _sprint(battle: Battle, unit: Unit, cmd: Sprint, dice: Dice) -> BattleChange | str:
-    return do_move(battle, unit, cmd.hex, sprint=True, facing_name=cmd.facing)
+    moved = do_move(battle, unit, cmd.hex, sprint=True, facing_name=cmd.facing)
+    return interrupt(moved, dice)  # O6.3, O6.6
+
+
+def _reaction_fire(battle: Battle, unit: Unit, cmd: ReactionFire, dice: Dice) -> BattleChange | str:
+    return arm_cone(battle, unit, cmd.group, cmd.direction)  # O6.2
+
+
+def _sweep(battle: Battle, unit: Unit, cmd: Sweep, dice: Dice) -> BattleChange | str:
+    return arm_sweep(battle, unit, cmd.group)  # O6.6
 
 
 def _pivot(battle: Battle, unit: Unit, cmd: Pivot, dice: Dice) -> BattleChange | str:
@@ -633,7 +651,10 @@ def _vent(battle: Battle, unit: Unit, cmd: Vent, dice: Dice) -> BattleChange | s
 
 
 def _use(battle: Battle, unit: Unit, cmd: UseEquipment, dice: Dice) -> BattleChange | str:
-    return _do_equipment(battle, unit, cmd)
+    out = _do_equipment(battle, unit, cmd)
+    if isinstance(out, str) or not any(isinstance(e, Moved) for e in out[1]):
+        return out
+    return interrupt(out, dice)  # O6.3: a jump's landing hex
 
 
 def _end_activation(
@@ -684,6 +705,8 @@ HANDLERS: Handlers = {
     Kick: _action_handler(_kick),
     Brace: _action_handler(_brace),
     Overwatch: _action_handler(_overwatch),
+    ReactionFire: _action_handler(_reaction_fire),
+    Sweep: _action_handler(_sweep),
     Vent: _action_handler(_vent),
     UseEquipment: _action_handler(_use),
     Pivot: _action_handler(_pivot),
@@ -766,6 +789,14 @@ def _overwatch_refusal(b: Battle, u: Unit, c: Overwatch) -> str | None:
     return check_overwatch(u, c.group)
 
 
+def _reaction_refusal(b: Battle, u: Unit, c: ReactionFire) -> str | None:
+    return check_reaction_fire(b, u, c.group, c.direction)
+
+
+def _sweep_refusal(b: Battle, u: Unit, c: Sweep) -> str | None:
+    return check_sweep(b, u, c.group)
+
+
 def _vent_refusal(b: Battle, u: Unit, c: Vent) -> str | None:
     return check_vent(u)
 
@@ -812,6 +843,8 @@ CHECKS: Checks = {
     Kick: _action_check(_kick_refusal),
     Brace: _action_check(_brace_refusal),
     Overwatch: _action_check(_overwatch_refusal),
+    ReactionFire: _action_check(_reaction_refusal),
+    Sweep: _action_check(_sweep_refusal),
     Vent: _action_check(_vent_refusal),
     UseEquipment: _action_check(_use_refusal),
     Pivot: _action_check(_pivot_refusal),

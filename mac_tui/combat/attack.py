@@ -620,6 +620,7 @@ def resolve_attack(
     *,
     called_location: str | None = None,
     overwatch: bool = False,
+    reaction: Literal["reaction", "sweep"] | None = None,
     breach: bool = False,
 ) -> tuple[Battle, AttackResult]:
     """One weapon fires at one target (§3, §3.8, §4, §7.7.3, R9, R10).
@@ -645,7 +646,13 @@ def resolve_attack(
     if called_location is not None and called_location not in LOC_INDEX:
         raise ValueError(f"unknown called location {called_location!r}")
     chance = hit_chance(
-        battle, attacker, target, ws, called_shot=called_location is not None, overwatch=overwatch
+        battle,
+        attacker,
+        target,
+        ws,
+        called_shot=called_location is not None,
+        overwatch=overwatch,
+        reaction=reaction,
     )
     if chance is None or attacker.pos is None or target.pos is None:
         raise ValueError(f"{attacker_id} cannot fire {ws.weapon} at {target_id}")

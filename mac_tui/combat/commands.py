@@ -104,6 +104,23 @@ class Overwatch(Command):
 
 
 @frozen
+class ReactionFire(Command):
+    """O6.2: arm a reaction cone: a weapon group and a direction (0 E, 1 NE ... 5 SE)."""
+
+    verb = "reaction-fire"
+    group: int
+    direction: int
+
+
+@frozen
+class Sweep(Command):
+    """O6.6: the named group sweeps the cone of each step of the Move that follows."""
+
+    verb = "sweep"
+    group: int
+
+
+@frozen
 class Vent(Command):
     verb = "vent"
 
@@ -203,6 +220,8 @@ BATTLE_COMMANDS: tuple[type[Command], ...] = (
     FireStructure,
     Brace,
     Overwatch,
+    ReactionFire,
+    Sweep,
     Vent,
     UseEquipment,
     Pivot,

@@ -37,6 +37,7 @@ from ..hexgrid import Hex, distance, to_offset
 from . import elevation, formations, stats
 from .events import Moved, RoundStarted, Vented
 from .features import smoke_at
+from .formations import MAINTENANCE, AbilityUsed
 from .lines import battle_line, blocked
 from .state import Battle, Contact, LastKnown, Side, Unit, friendly
 
@@ -451,14 +452,17 @@ def refresh_contacts(battle: Battle) -> tuple[Battle, list[Event]]:
 
 
 def _causes(battle: Battle, events: Iterable[Event]) -> list[tuple[str, str]]:
-    """O8.2 (c), (d): the frames that vented or jumped this step, since the last round began."""
+    """O8.2 (c), (d): the frames that vented (O9.9c: Percussive Maintenance too) or jumped this
+    step, since the last round began."""
     found: list[tuple[str, str]] = []
     for e in events:
         if isinstance(e, RoundStarted):
             found = []
         elif isinstance(e, Moved) and e.mode == "jump":
             found.append((e.unit, "jump"))
-        elif isinstance(e, Vented):
+        elif isinstance(e, Vented) or (
+            isinstance(e, AbilityUsed) and e.ability == MAINTENANCE and e.vented
+        ):  # O9.9c: Percussive Maintenance counts as venting
             found.append((e.unit, "vent"))
     return found
 

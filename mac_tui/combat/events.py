@@ -16,6 +16,8 @@ from .state import Battle
 
 #: The facings' names, in `hexgrid.DIRECTIONS` order (O4, `combat.facing`).
 FACING_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
+#: The same names for any direction (O0.9 G1: an O6 cone's, `combat.reaction`).
+DIRECTION_NAMES: tuple[str, ...] = FACING_NAMES
 
 
 def _facing_words(facing: int | None) -> str:
@@ -144,9 +146,13 @@ class GroupFired(Event):
     called: str | None
     energy: int
     overwatch: bool
+    reaction: bool = optional_field(False)  # O6.3: a triggered cone's shots
+    sweep: bool = optional_field(False)  # O6.6: a sweep's shots
 
     def describe(self) -> str:
         how = "overwatch fire" if self.overwatch else "fires"
+        if self.reaction or self.sweep:
+            how = "reaction fire" if self.reaction else "sweep fire"
         called = f" (called shot: {self.called})" if self.called else ""
         return f"{self.unit} {how} group {self.group} at {self.target}{called}"
 
@@ -166,6 +172,56 @@ class OverwatchSet(Event):
 
     def describe(self) -> str:
         return f"{self.unit} goes on overwatch with group {self.group}"
+
+
+@frozen
+class ReactionArmed(Event):
+    """O6.2: `unit` armed a cone of `group` centred on `direction` (0 E ... 5 SE)."""
+
+    unit: str
+    group: int
+    direction: int
+
+    def describe(self) -> str:
+        way = DIRECTION_NAMES[self.direction % 6]
+        return f"{self.unit} arms reaction fire with group {self.group}, cone {way}"
+
+
+@frozen
+class ReactionTriggered(Event):
+    """O6.3: `mover` stepped into `hex`, in the armed cone of `unit`, which fires now."""
+
+    unit: str
+    mover: str
+    hex: Hex
+
+    def describe(self) -> str:
+        return f"{self.mover} enters {self.unit}'s cone at {self.hex.q},{self.hex.r}: reaction!"
+
+
+@frozen
+class ReactionExpired(Event):
+    """O6.2: `unit`'s armed cone lapsed unfired: its next activation started (`why`
+    "activation") or it shut down ("shutdown")."""
+
+    unit: str
+    group: int
+    why: str
+
+    def describe(self) -> str:
+        cause = "it shut down" if self.why == "shutdown" else "its activation began"
+        return f"{self.unit}'s reaction cone (group {self.group}) lapses unfired: {cause}"
+
+
+@frozen
+class SweepArmed(Event):
+    """O6.6: `unit` sweeps with `group` during the Move it makes next."""
+
+    unit: str
+    group: int
+
+    def describe(self) -> str:
+        return f"{self.unit} sweeps with group {self.group} as it moves"
 
 
 @frozen

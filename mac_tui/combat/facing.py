@@ -5,13 +5,15 @@ Every function here answers as the core game does while the battle's ruleset lea
 modules can call it unconditionally. Numbers come from `data/facing.toml` (`catalog().facing`);
 the geometry (G1-G4, the O4.7 arcs) is `hexgrid.arc`.
 
-* O4.1 `default_facing` (deployment), `DIRECTION_NAMES` / `direction` (the text of a facing).
-* O4.2 `move_facings` (the last step's direction or one hexside either side).
-* O4.3 `reverse_directions` (the directions a reverse Move steps in).
-* O4.5/O4.6 `pivot_facings`, the `Pivoted` and `Turned` events.
-* O4.7 `attack_arc` (the arc of the target an attacker stands in).
-* O4.8 `bears` (a weapon's mount arc holds the target hex).
+* O4.1 `default_facing` (deployment, O10's sides too), `DIRECTION_NAMES` / `direction` /
+  `named` (the text of a facing).
+* O4.2 `move_facings`, `end_facing` (the last step's direction or one hexside either side).
+* O4.3 `reverse_directions`, `move_refusal` (the directions a reverse Move steps in).
+* O4.5/O4.6 `pivot_facings`, `check_pivot`, `check_turn`, the `Pivoted` and `Turned` events.
+* O4.7 `attack_arc`, `arc_from` (the arc of the target an attacker stands in).
+* O4.8 `bears`, `bears_from`, `mount_arcs` (a weapon's mount arc holds the target hex).
 * O4.9 `rear_bonus` (the `rear` entry) and `hit_weights` (the hit location table by arc).
+* What-ifs for the threat view: `turned_toward`, `free_facings`.
 """
 
 from __future__ import annotations
@@ -33,20 +35,34 @@ from .state import Battle, Side, Unit, WeaponState
 __all__ = [
     "DIRECTION_NAMES",
     "O4",
+    "OFF",
     "Pivoted",
     "Turned",
+    "arc_from",
+    "arc_words",
     "attack_arc",
     "bears",
+    "bears_from",
+    "check_pivot",
+    "check_turn",
+    "data",
     "default_facing",
     "direction",
+    "end_facing",
     "facing_name",
+    "free_facings",
     "hit_weights",
+    "mount_arcs",
     "move_facings",
+    "move_refusal",
+    "named",
     "on",
     "pivot_facings",
     "rear_bonus",
     "reverse_directions",
+    "spread",
     "step_direction",
+    "turned_toward",
 ]
 
 #: The module's id in a ruleset.

@@ -8,6 +8,7 @@ state; the handler (`actions.py`), `legal.py`, the previews and the AI all go th
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 import attrs
 from attrs import frozen
@@ -28,6 +29,9 @@ from .formations import Dodged
 from .state import Battle, Unit, WeaponState
 from .stats import ap_costs
 from .third_parties import note_damage
+
+#: The kind of an O6 shot (O6.3 a triggered cone, O6.6 a sweep), None for any other.
+Reaction = Literal["reaction", "sweep"] | None
 
 #: Why a weapon out of range of its target does not fire.
 OUT_OF_RANGE = "out of range"
@@ -51,24 +55,36 @@ class FirePlan:
 
 
 def plan_fire(
-    battle: Battle, unit: Unit, group: int, target: Unit, called: bool, overwatch: bool = False
+    battle: Battle,
+    unit: Unit,
+    group: int,
+    target: Unit,
+    called: bool,
+    overwatch: bool = False,
+    reaction: Reaction = None,
 ) -> FirePlan:
     """§7.2: each weapon draws its own energy; one that cannot be paid is skipped. A weapon
-    fires when it reaches the target (`attack.in_range`: a called shot or overwatch changes
-    the hit chance, never whether it reaches), has ammunition and its energy is paid."""
+    fires when it reaches the target (`reach_refusal`: a called shot or overwatch changes the
+    hit chance, never whether it reaches; an O6 `reaction` shot fires only directly), has
+    ammunition and its energy is paid."""
+    return plan_group(unit, group, lambda ws: reach_refusal(battle, unit, target, ws, reaction))
 
-    unseen = detection.attack_refusal(battle, unit, target)  # O8.6
 
-    def unreachable(ws: WeaponState) -> str | None:
-        if unseen is not None:
-            return NOT_DETECTED
-        if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2, O4)
-            return _why_unreachable(battle, unit, target, ws)
-        if battle.structures and hit_chance(battle, unit, target, ws) is None:
-            return BLOCKED  # O3.2: a building or prop in the way
-        return None
-
-    return plan_group(unit, group, unreachable)
+def reach_refusal(
+    battle: Battle, unit: Unit, target: Unit, ws: WeaponState, reaction: Reaction = None
+) -> str | None:
+    """Why `ws` of `unit` cannot reach `target` (O8.6 detection, range, O4.8's mount arc,
+    O2.6's height line, O3.2's features; O6.5: a reaction or sweep shot has no R10 spotter),
+    or None."""
+    if detection.attack_refusal(battle, unit, target) is not None:  # O8.6
+        return NOT_DETECTED
+    if in_range(battle, unit, target, ws) is None:  # hit_chance is None (core, O2, O4)
+        return _why_unreachable(battle, unit, target, ws)
+    if (battle.structures or reaction is not None) and hit_chance(
+        battle, unit, target, ws, reaction=reaction
+    ) is None:
+        return BLOCKED  # O3.2: a building or prop in the way; O6.5: no indirect fire
+    return None
 
 
 def plan_group(
@@ -150,6 +166,9 @@ def _check_fire(
         return f"group {group} has already fired this round"
     if not stats.group_weapons(unit, group):
         return f"group {group} has no working weapon"
+    held = held_refusal(unit, group)  # O6: armed in a cone or sweeping
+    if held:
+        return held
     if location is not None and location not in LOCATION_ORDER:
         return f"no location {location!r} (choose from {', '.join(LOCATION_ORDER)})"
     try:
@@ -182,16 +201,17 @@ def fire(
     location: str | None = None,
     overwatch: bool = False,
     plan: FirePlan | None = None,
+    reaction: Reaction = None,
     breach: bool = False,
 ) -> BattleChange:
     """Fire the weapons of a planned group in order, paying energy and ammo for each shot.
-    `plan`: the group's `plan_fire` in this battle when the caller has it already. `breach`:
-    a Breach Shot was declared (O9.9a): the group's first hit that reaches a location is
-    its."""
+    `plan`: the group's `plan_fire` in this battle when the caller has it already;
+    `reaction`: an O6 shot (O6.3, O6.6). `breach`: a Breach Shot was declared (O9.9a): the
+    group's first hit that reaches a location is its."""
     unit = battle.unit(unit_id)
     target = battle.unit(target_id)
     if plan is None:
-        plan = plan_fire(battle, unit, group, target, location is not None, overwatch)
+        plan = plan_fire(battle, unit, group, target, location is not None, overwatch, reaction)
     events: list[Event] = []
     fired = attrs.evolve(unit, fired_groups=(*unit.fired_groups, group))
     battle = battle.with_unit(fired)
@@ -223,6 +243,7 @@ def fire(
             dice,
             called_location=location,
             overwatch=overwatch,
+            reaction=reaction,
             breach=breach,
         )
         if result.location is not None:
@@ -242,6 +263,8 @@ def fire(
             called=location,
             energy=plan.energy,
             overwatch=overwatch,
+            reaction=reaction == "reaction",
+            sweep=reaction == "sweep",
         ),
     )
     return battle, events
@@ -285,9 +308,17 @@ def do_fire(
     return battle, declared + events
 
 
-def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
+def overwatch_target(
+    battle: Battle,
+    unit: Unit,
+    group: int,
+    *,
+    reaction: Reaction = None,
+    among: Callable[[Unit], bool] | None = None,
+) -> Unit | None:
     """R4: the nearest enemy some weapon of the group can reach; ties: lowest armour, then
-    initiative order."""
+    initiative order. O6.6's sweep picks its target the same way, with `reaction` "sweep"
+    and only among the enemies in its cone (`among`)."""
     if unit.pos is None:
         return None
     order = {uid: i for i, uid in enumerate(battle.order)}
@@ -296,9 +327,10 @@ def overwatch_target(battle: Battle, unit: Unit, group: int) -> Unit | None:
     for enemy in battle.foes(unit.side):
         if enemy.pos is None or not detection.detects(battle, unit, enemy):
             continue  # O8.6: R4's nearest *detected* enemy
+        if among is not None and not among(enemy):
+            continue  # O6.6: the sweep's cone
         if not any(
-            in_range(battle, unit, enemy, ws) is not None
-            and (not battle.structures or hit_chance(battle, unit, enemy, ws) is not None)
+            reach_refusal(battle, unit, enemy, ws, reaction) is None
             for _, ws in stats.group_weapons(unit, group)
         ):
             continue
@@ -325,7 +357,15 @@ def check_overwatch(unit: Unit, group: int) -> str | None:
         return f"group {group} has already fired this round"
     if unit.overwatch_group is not None:
         return f"{unit.label} is already on overwatch with group {unit.overwatch_group}"
-    return formations.dodge_refusal(unit)  # O9.9d
+    return held_refusal(unit, group) or formations.dodge_refusal(unit)  # O6.2, O9.9d
+
+
+def held_refusal(unit: Unit, group: int) -> str | None:
+    """O6.2: a group armed in a cone fires only as the cone (never with O6 off: no cone is
+    ever armed). A sweep's group is free again once any order but a Move lapses it (O6.6)."""
+    if unit.reaction is not None and unit.reaction.group == group:
+        return f"group {group} is armed for reaction fire"
+    return None
 
 
 def resolve_overwatch(battle: Battle, dice: Dice) -> BattleChange:

@@ -21,9 +21,10 @@ from .events import (
 )
 from .firing import resolve_overwatch
 from .objectives import round_closed
+from .reaction import lapse
 from .state import SIDES, Battle, Result, Side, Unit
 from .structures import environment
-from .third_parties import leave, segment_rank, third_sides
+from .third_parties import allies_leave, leave, segment_rank, third_sides
 
 
 def initiative(battle: Battle) -> tuple[str, ...]:
@@ -159,9 +160,13 @@ def _begin_activation(battle: Battle) -> tuple[Battle, list[Event]]:
         unit = attrs.evolve(unit, pivoted=False)
     if unit is not battle.active_unit:
         battle = battle.with_unit(unit)
+    unit, lapsed = lapse(unit, "activation")  # O6.2: an armed cone lapses unfired
+    if unit is not battle.active_unit:
+        battle = battle.with_unit(unit)
     if detection.on(battle):  # O8.5 muzzle flash forgotten, O8.8 bumps end
         battle = detection.activation_starts(battle, unit.id)
-    return battle, [ActivationStarted(unit=unit.id, ap=unit.ap, energy=stats.energy_left(unit))]
+    started = ActivationStarted(unit=unit.id, ap=unit.ap, energy=stats.energy_left(unit))
+    return battle, [*lapsed, started]
 
 
 def end_activation(battle: Battle, unit_id: str, announced: bool) -> tuple[Battle, list[Event]]:
@@ -248,6 +253,9 @@ def close_round(battle: Battle, dice: Dice, events: list[Event]) -> tuple[Battle
         if battle.side_info(side).ai and withdrawal_tripped(battle, side):
             events.append(SideWithdrew(side=side, rule=rule))
             result: Result = "victory" if side == "enemy" else "withdrawal"
+            if side == "player":  # O10.6: the allies go along
+                battle, gone = allies_leave(battle)
+                events.extend(gone)
             battle, more = _end(battle, result, f"the {side} side withdrew ({rule})")
             return battle, events + more
     for side in third_sides(battle):  # O10.6: a third party leaves, the battle goes on
@@ -304,6 +312,9 @@ def end_of_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
             reactor_hits=unit.reactor_hits + (1 if reactor_hit else 0),
             barrier=0,
         )
+        lapsed: list[Event] = []
+        if shutdown:  # O6.2: a frame that shuts down loses its armed cone
+            new, lapsed = lapse(new, "shutdown")
         if overload or dissipated or restarted or roll is not None or shutdown:
             events.append(
                 StressChanged(
@@ -317,6 +328,7 @@ def end_of_round(battle: Battle, dice: Dice) -> tuple[Battle, list[Event]]:
                     reactor_hit=reactor_hit,
                 )
             )
+        events.extend(lapsed)
         units.append(new)
     return attrs.evolve(battle, units=tuple(units), uplinks=()), events
 

@@ -13,8 +13,10 @@
   with a fire order: `firing`, `attack.resolve_attack`, `damage`).
 
 Every function answers as the core game (no entry, no event, no draw) while the battle's
-ruleset leaves O9 off. The attack-side questions ("could this member attack that target")
-come in as a callable from `attack.py`, which imports this module, not the other way round.
+ruleset leaves O9 off. With O1 (range bands, O1.12) only the commanders play: no order is
+accepted and no check made, and Battle Plan needs two of the side's frames at one position.
+The attack-side questions ("could this member attack that target") come in as a callable from
+`attack.py`, which imports this module, not the other way round.
 """
 
 from __future__ import annotations

@@ -42,10 +42,12 @@ from .commands import (
     Move,
     Overwatch,
     Pivot,
+    ReactionFire,
     ResetDeployment,
     SetFormation,
     Sprint,
     StartBattle,
+    Sweep,
     Turn,
     UseAbility,
     UseEquipment,
@@ -55,6 +57,8 @@ from .commands import (
 from .firing import check_fire, check_fire_order, check_overwatch
 from .kicks import kick_targets
 from .movement import move_checker, reach
+from .reaction import check_reaction_fire, check_sweep, cone_directions
+from .reaction import on as o6_on
 from .state import Battle, Side
 from .structures import check_fire_structure, targetable
 
@@ -150,6 +154,13 @@ def legal_commands(
                     cmds.append(FireStructure(group, section.hex))
         if wanted(Overwatch) and check_overwatch(unit, group) is None:
             cmds.append(Overwatch(group))
+        if o6_on(battle):  # O6.2, O6.6
+            if wanted(ReactionFire):
+                for d in cone_directions(unit):
+                    if check_reaction_fire(battle, unit, group, d) is None:
+                        cmds.append(ReactionFire(group, d))
+            if wanted(Sweep) and check_sweep(battle, unit, group) is None:
+                cmds.append(Sweep(group))
     if wanted(Kick) and battle.rule("O7"):  # O7.1: every enemy next to the frame
         cmds += [Kick(e.id) for e, plan in kick_targets(battle, unit) if not isinstance(plan, str)]
     if wanted(Brace) and check_brace(unit) is None:

@@ -3,8 +3,9 @@ and collateral (O11.3), and the events of O11.9.
 
 * `draw_objectives` — O11.1: the secondary objectives (1 at difficulty <= 2, else 2) and, with
   a 30% chance, one hidden objective, drawn without replacement from the entries the ruleset
-  allows, all from the `missions` stream (O0.6; a contract's other draws stay on `contracts`,
-  so the board is the same with O11 on or off but for its objectives). O11 off: no draw.
+  allows (OB7 only beside an allied lance), all from the `missions` stream after O10.1's
+  third party (O0.6; a contract's other draws stay on `contracts`, so the board is the same
+  with O11 on or off but for its objectives). O11 off: no draw.
 * `place_objectives` — the battle's copy: OB5's objective hex (the Open interior hex nearest
   the map centre, row-major first; ruling O11a) and OB6's marked building (the first High
   building in row-major order, else the first Low one).
@@ -53,7 +54,9 @@ __all__ = [
     "objective_label",
     "place_objectives",
     "round_closed",
+    "structure_lost",
     "track",
+    "track_battle",
 ]
 
 #: The module id.

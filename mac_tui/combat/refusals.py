@@ -8,6 +8,8 @@ the first candidate's own reason), so what a screen says is what `step` would sa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..catalog import catalog
 from ..core import Command
 from ..hexgrid import within
@@ -31,7 +33,9 @@ from .commands import (
     Move,
     Overwatch,
     Pivot,
+    ReactionFire,
     Sprint,
+    Sweep,
     Turn,
     UseEquipment,
     Vent,
@@ -41,6 +45,7 @@ from .firing import OUT_OF_RANGE, check_fire, check_overwatch, plan_fire
 from .kicks import kick_refusal
 from .movement import check_move, reach
 from .preview import move_ap_cost, targets
+from .reaction import check_reaction_fire, check_sweep, cone_directions
 from .state import Battle, Unit
 from .structures import check_fire_structure, targetable
 
@@ -74,6 +79,14 @@ def order_refusal(battle: Battle | None, kind: type[Command]) -> str | None:
             return f"{unit.label} has no working weapon"
         reasons = [check_overwatch(unit, g) for g in groups]
         return None if None in reasons else reasons[0]
+    if kind is ReactionFire:  # O6.2: any group, any direction it may point
+        return _first(
+            check_reaction_fire(battle, unit, g, d)
+            for g in stats.groups(unit) or (0,)
+            for d in cone_directions(unit)
+        )
+    if kind is Sweep:  # O6.6
+        return _first(check_sweep(battle, unit, g) for g in stats.groups(unit) or (0,))
     if kind is UseEquipment:
         return _equipment(battle, unit)
     if kind is Withdraw:
@@ -89,6 +102,16 @@ def order_refusal(battle: Battle | None, kind: type[Command]) -> str | None:
         reasons = [check_turn(battle, unit, n) for n in facing.DIRECTION_NAMES]
         return None if None in reasons else _first_facing_reason(reasons)
     return None
+
+
+def _first(reasons: Iterable[str | None]) -> str | None:
+    """None when some candidate is accepted, else the first candidate's reason."""
+    first: str | None = None
+    for reason in reasons:
+        if reason is None:
+            return None
+        first = first or reason
+    return first
 
 
 def _first_facing_reason(reasons: list[str | None]) -> str:

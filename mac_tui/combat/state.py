@@ -45,9 +45,13 @@ def other_side(side: Side) -> Side:
     return "enemy" if side == "player" else "player"
 
 
+#: O10.2: the sides that fight together: the player's and its allies.
+PLAYER_SIDE: tuple[Side, Side] = ("player", "ally")
+
+
 def friendly(a: Side, b: Side) -> bool:
     """O10.2: the same side, or the player's side and its allies."""
-    return a == b or {a, b} == {"player", "ally"}
+    return a == b or (a in PLAYER_SIDE and b in PLAYER_SIDE)
 
 
 @frozen(kw_only=True)
@@ -76,6 +80,15 @@ class EquipmentState:
     equipment: str
     mount: str | None = None
     destroyed: bool = False
+
+
+@frozen(kw_only=True)
+class ReactionCone:
+    """O6.2: an armed cone: the weapon group that fires and the direction (an index of
+    hexgrid.DIRECTIONS) the cone is centred on (Cone120, G3)."""
+
+    group: int
+    direction: int
 
 
 @frozen(kw_only=True)
@@ -120,6 +133,10 @@ class Unit:
     smoke_used: int = optional_field(0)  # O3.10: Smoke Launcher charges spent this battle
     # O4.1: the direction (an index of hexgrid.DIRECTIONS) the frame faces; None with O4 off
     facing: int | None = optional_field(None)
+    # O6.2: the armed reaction cone (until it fires, the next activation starts or a shutdown)
+    reaction: ReactionCone | None = optional_field(None)
+    # O6.6: the group of a sweep declared for the Move that follows (this activation only)
+    sweep: int | None = optional_field(None)
     # O10.6: the frame left the map with its withdrawing side (not destroyed)
     left: bool = optional_field(False)
     pivoted: bool = optional_field(False)  # O4.5: the free pivot is spent this activation
@@ -352,11 +369,11 @@ class Battle:
         with O10 (O10.2, O10.5) the player's side and its allies fight the enemy, and the
         neutrals fight only the side they hold the grudge against (`grudge_target`), both
         ways."""
-        if friendly(a, b):
+        if a == b:
             return False
-        if "neutral" not in (a, b):
-            return True
-        return self.grudge_target() == (b if a == "neutral" else a)
+        if a == "neutral" or b == "neutral":
+            return self.grudge_target() == (b if a == "neutral" else a)
+        return not friendly(a, b)
 
     def may_attack(self, a: Side, b: Side) -> bool:
         """Whether a frame of side ``a`` may attack one of side ``b``: a frame it fights, and

@@ -45,7 +45,7 @@ from .attack import (
 from .damage import apply_damage
 from .events import BattleChange, WeaponSkipped
 from .features import STANDARD, Section, entry_cost, kind_of, new_section, passable, section_at
-from .firing import BLOCKED, OUT_OF_ARC, OUT_OF_RANGE, FirePlan, plan_group
+from .firing import BLOCKED, OUT_OF_ARC, OUT_OF_RANGE, FirePlan, held_refusal, plan_group
 from .smoke import countdown
 from .state import Battle, Unit, WeaponState
 from .stats import ap_costs
@@ -242,6 +242,9 @@ def check_fire_structure(battle: Battle, unit: Unit, group: int, h: Hex) -> Fire
         return f"group {group} has already fired this round"
     if not stats.group_weapons(unit, group):
         return f"group {group} has no working weapon"
+    held = held_refusal(unit, group)  # O6: armed in a cone or sweeping
+    if held:
+        return held
     if not battle.map.contains(h):
         return f"hex {h.q},{h.r} is off the map"
     section = section_at(battle.structures, h)

@@ -38,7 +38,7 @@ from ..combat.commands import (
 from ..combat.firing import check_fire, check_overwatch, plan_fire
 from ..combat.movement import check_move, reach
 from ..combat.preview import expected_damage
-from ..combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit, other_side
+from ..combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit
 from ..core import Command
 from ..hexgrid import Hex, distance, within
 from ..model import GameState
@@ -137,7 +137,7 @@ def _expected_group(
 
 def _fire_options(battle: Battle, unit: Unit) -> list[_Option]:
     out: list[_Option] = []
-    enemies = battle.living(other_side(unit.side))
+    enemies = battle.foes(unit.side)
     for group in stats.groups(unit):
         for enemy in enemies:
             if isinstance(check_fire(battle, unit, group, enemy.id, None), str):
@@ -251,7 +251,7 @@ def _placed(units: Iterable[Unit]) -> list[tuple[Unit, Hex]]:
 
 def _position_score(est: _Estimator, unit: Unit, h: Hex, ap_after: int, energy_after: int) -> float:
     battle = est.battle
-    enemies = _placed(battle.living(other_side(unit.side)))
+    enemies = _placed(battle.foes(unit.side))
     if not enemies:
         return 0.0
     offense = 0.0
@@ -304,7 +304,7 @@ def _incoming(est: _Estimator, unit: Unit) -> float:
     here = unit.pos
     return sum(
         est.output(e, pos, unit, here, stats.overload_limit(e))
-        for e, pos in _placed(est.battle.living(other_side(unit.side)))
+        for e, pos in _placed(est.battle.foes(unit.side))
     )
 
 
@@ -338,7 +338,7 @@ def _support_options(est: _Estimator, unit: Unit) -> list[_Option]:
         if item.effect == "ecm" and check_equipment(battle, unit, item.id, None, None) is None:
             out.append(_Option(UseEquipment(item.id), -item.value / 100 * incoming * 0.8))
         elif item.effect == "designate":
-            for enemy in battle.living(other_side(unit.side)):
+            for enemy in battle.foes(unit.side):
                 if check_equipment(battle, unit, item.id, enemy.id, None) is None:
                     allies = len(battle.living(unit.side)) - 1
                     out.append(_Option(UseEquipment(item.id, enemy.id), allies * 2.5))
@@ -360,7 +360,7 @@ def _overwatch_value(est: _Estimator, unit: Unit, group: int) -> float:
         default=0,
     )
     best = -1.0
-    for enemy, pos in _placed(est.battle.living(other_side(unit.side))):
+    for enemy, pos in _placed(est.battle.foes(unit.side)):
         d = distance(unit.pos, pos)
         could_close = stats.hex_movement(enemy, sprint=True) if stats.can_move(enemy) else 0
         if d > reach_hexes + could_close:

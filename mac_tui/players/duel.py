@@ -269,7 +269,7 @@ class _Watch:
         n, k, chance = 0, 0, 0.0
         for key in sorted(self.starts):
             start = self.starts[key]
-            if start is None or self.owner[start[0]] != who:
+            if start is None or self.owner.get(start[0]) != who:  # O10: not a third party
                 continue
             n += 1
             k += self.ends[key]
@@ -346,8 +346,11 @@ def play_match(setup: Setup, match: Match) -> GameResult:
         if not isinstance(e, Attacked):
             continue
         shot = e.result
+        side = battle.unit(shot.attacker).side
+        if side not in owner:
+            continue  # O10: a third party's shot is neither A's nor B's
         if shot.hit and not shot.intercepted and shot.damage is not None:
-            who = owner[battle.unit(shot.attacker).side]
+            who = owner[side]
             dealt[who][shot.weapon] = dealt[who].get(shot.weapon, 0) + shot.damage.total
 
     return GameResult(

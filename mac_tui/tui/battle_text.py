@@ -26,6 +26,7 @@ from ..combat.attack import AttackResult
 from ..combat.damage_report import DamageReport, Phrasing, item_name
 from ..combat.elevation import Fell
 from ..combat.events import (
+    DIRECTION_NAMES,
     FACING_NAMES,
     ActivationEnded,
     ActivationStarted,
@@ -36,9 +37,13 @@ from ..combat.events import (
     GroupFired,
     Held,
     Moved,
+    ReactionArmed,
+    ReactionExpired,
+    ReactionTriggered,
     RoundStarted,
     SideWithdrew,
     StressChanged,
+    SweepArmed,
     WeaponSkipped,
 )
 from ..combat.facing import arc_words
@@ -57,6 +62,7 @@ from ..combat.state import Battle
 from ..combat.structures import StructureAttacked
 from ..combat.stun import StunEased, StunEnded, Stunned
 from ..game import Event
+from ..hexgrid import Hex
 from .battle_words import (
     engine_text,
     hex_name,
@@ -161,6 +167,8 @@ class Narrator:
 
     def group_fired(self, e: GroupFired) -> str:
         how = "overwatch fire from" if e.overwatch else "fires"
+        if e.reaction or e.sweep:  # O6.3, O6.6
+            how = "reaction fire from" if e.reaction else "sweeps with"
         called = f", a called shot at the {location_name(e.called)}" if e.called else ""
         head = f"{self.name(e.unit)} {how} group {e.group} at {self.name(e.target)}{called}"
         return f"{head} ({e.energy} energy)" if self.detail else head
@@ -247,6 +255,22 @@ class Narrator:
             return f"{head}: miss"
         text = f"{head}: hit for {e.damage}, durability {self.arrow(e.before, e.after)}"
         return text + (": it collapses at the round's end" if e.collapse else "")
+
+    # ---- O6: reaction fire in cones ----------------------------------------------------------
+    def reaction_armed(self, e: ReactionArmed) -> str:
+        way = DIRECTION_NAMES[e.direction % 6]
+        return f"{self.name(e.unit)} arms a reaction cone {way} with group {e.group}"
+
+    def reaction_triggered(self, e: ReactionTriggered) -> str:
+        where = hex_name(e.hex)
+        return f"REACTION: {self.name(e.mover)} enters {self.name(e.unit)}'s cone at {where}"
+
+    def reaction_expired(self, e: ReactionExpired) -> str:
+        cause = "it shut down" if e.why == "shutdown" else "its turn came"
+        return f"{self.name(e.unit)}'s reaction cone lapses unfired ({cause})"
+
+    def sweep_armed(self, e: SweepArmed) -> str:
+        return f"{self.name(e.unit)} sweeps with group {e.group} as it moves"
 
     def damage(self, report: DamageReport) -> str:
         return report.describe(self.phrasing)
@@ -362,6 +386,10 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     SideWithdrew: Narrator.withdrew,
     BattleEnded: Narrator.ended,
     Fell: Narrator.fell,
+    ReactionArmed: Narrator.reaction_armed,
+    ReactionTriggered: Narrator.reaction_triggered,
+    ReactionExpired: Narrator.reaction_expired,
+    SweepArmed: Narrator.sweep_armed,
     ObjectiveMet: Narrator.objective_met,
     MissionCosts: Narrator.mission_costs,
     FormationSet: Narrator.formation_set,
@@ -374,6 +402,29 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     StunEased: Narrator.stun_eased,
     StunEnded: Narrator.stun_ended,
 }
+
+
+def reaction_chunks(
+    events: Sequence[Event],
+) -> tuple[tuple[Event, ...], tuple[tuple[Hex | None, tuple[Event, ...]], ...]]:
+    """O6: a command's events cut where reaction fire interrupts a move, so that a screen can
+    show each interruption in its turn: the events before the first (the `Moved` line), then
+    each interruption (a `ReactionTriggered` and its volley, with its hex; a sweep's volley,
+    hex None) with what follows it up to the next. No interruption: all, and no chunk."""
+    starts = [
+        i
+        for i, e in enumerate(events)
+        if isinstance(e, ReactionTriggered) or (isinstance(e, GroupFired) and e.sweep)
+    ]
+    if not starts:
+        return tuple(events), ()
+    chunks: list[tuple[Hex | None, tuple[Event, ...]]] = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(events)
+        first = events[start]
+        where = first.hex if isinstance(first, ReactionTriggered) else None
+        chunks.append((where, tuple(events[start:end])))
+    return tuple(events[: starts[0]]), tuple(chunks)
 
 
 def objectives_line(battle: Battle, ascii_glyphs: bool) -> str:

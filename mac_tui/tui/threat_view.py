@@ -18,12 +18,13 @@ from attrs import frozen
 from rich.text import Text
 
 from ..catalog import catalog
-from ..combat import stats
+from ..combat import reaction, stats
 from ..combat.actions import check_brace
+from ..combat.events import DIRECTION_NAMES
 from ..combat.preview import reach_hexes
 from ..combat.state import Battle, Unit
 from ..combat.threat import Threat, threat
-from ..hexgrid import Hex
+from ..hexgrid import Hex, distance
 from .battle_words import hex_name, location_name
 from .glyphs import Glyphs
 from .widgets.hex_picture import frame_label
@@ -202,6 +203,7 @@ def threat_lines(
             f"  HD {hd} {g.sep} CT {ct}% {g.sep} pilot {pilot_words}",
         )
         out.append(Text(str(detail)))
+    out += cone_lines(battle, width, g, pal)
     if report.actor is None:
         return out
     actor = battle.unit(report.actor)
@@ -227,4 +229,32 @@ def threat_lines(
         "  out: destroyed or pilot killed",
     )
     out.append(Text(str(note), style="dim"))
+    return out
+
+
+def cone_lines(battle: Battle, width: int, g: Glyphs, pal: Palette) -> list[Text]:
+    """O6: the enemy's armed reaction cones: whose, which way, how far, and what a step into
+    one draws (none: no line)."""
+    cones = reaction.known_cones(battle, "player")
+    if not cones:
+        return []
+    penalty = catalog().reaction.reaction.penalty
+    out = [Text("Armed enemy cones", style="bold")]
+    for unit in cones:
+        cone = unit.reaction
+        assert cone is not None
+        hexes = reaction.cone_hexes(battle, unit)
+        reach = max((distance(unit.pos, h) for h in hexes if unit.pos is not None), default=0)
+        line = Text(f"  {frame_label(unit)} ", style=pal.error)
+        line.append(
+            str(
+                first_fitting(
+                    width - 5,
+                    f"{unit.label} {DIRECTION_NAMES[cone.direction]} group {cone.group},"
+                    f" {reach} hexes: a step in draws fire at -{penalty}",
+                    f"{unit.label} {DIRECTION_NAMES[cone.direction]} G{cone.group} {reach} hexes",
+                )
+            )
+        )
+        out.append(line)
     return out

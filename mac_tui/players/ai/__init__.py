@@ -43,6 +43,7 @@ from .orient import orient
 from .plan_search import all_plans
 from .plan_types import Plan
 from .plans import Planner
+from .reaction import cone_order, weigh_cones
 from .situation import Situation
 from .skill import FULL_TACTICS, skill
 from .structures import smoke_cover, structure_shot
@@ -78,7 +79,8 @@ def plan_activation(state: GameState, tactics: int | None = None) -> Planned:
     level = skill(unit.pilot.tactics if tactics is None else tactics)
     battle = presume(battle, unit.side)  # O8: never-seen enemies where they deployed
     planner = Planner(Situation(battle, unit, level))
-    chosen, ranked = choose(all_plans(planner), unit, {u.id: u for u in battle.units}, level.window)
+    plans = weigh_cones(all_plans(planner), battle, unit, planner.w_received)  # O6.9
+    chosen, ranked = choose(plans, unit, {u.id: u for u in battle.units}, level.window)
     shown = (chosen, *[p for p in ranked if p is not chosen])[:TOP_OPTIONS]
     note = f"{unit.id} {unit.stance} {unit.priority} tactics {level.tactics}"
     return Planned(shown, note)
@@ -179,6 +181,9 @@ def policy_for(tactics: int | None = None) -> Policy:
                 cloud = smoke_cover(state)
                 if cloud is not None:
                     command, rest, note = cloud, (), note + ", smokes its hex (O3.10)"
+        cone = cone_order(state, command)  # O6.9: it cannot fire any more this activation
+        if cone is not None:
+            command, rest, note = cone, (), note + ", arms a reaction cone (O6.9)"
         if isinstance(command, EndActivation) and track.on(battle_of(state)):
             command = Hold()  # O1.4: ending in place on the track is a Hold
         memory.expect, memory.planned, memory.rest = None, planned, ()

@@ -22,10 +22,13 @@ from ...combat.commands import (
     Hold,
     Move,
     Overwatch,
+    ReactionFire,
     Sprint,
+    Sweep,
     UseEquipment,
     Vent,
 )
+from ...combat.events import DIRECTION_NAMES
 from ...combat.state import Battle
 from ...core import Command
 from ...game import parse_command
@@ -46,6 +49,7 @@ PART_WORDS: Final[dict[str, str]] = {
     "overwatch": "reaction fire expected",
     "support": "help to its side",
     "reactor": "its own reactor's risk",
+    "cone": "armed enemy cones walked into (O6)",
     "objective": "distance from the objective hex (O11)",
 }
 SHOWN_PARTS: Final = 4  # parts named per runner-up
@@ -82,6 +86,11 @@ def command_words(command: Command, battle: Battle | None = None) -> str:
         return "brace"
     if isinstance(command, Overwatch):
         return f"overwatch with group {command.group}"
+    if isinstance(command, ReactionFire):
+        way = DIRECTION_NAMES[command.direction % 6]
+        return f"arm a reaction cone {way} with group {command.group}"
+    if isinstance(command, Sweep):
+        return f"sweep with group {command.group} as it moves"
     if isinstance(command, Vent):
         return "vent the reactor"
     if isinstance(command, EndActivation):

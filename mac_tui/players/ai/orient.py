@@ -7,8 +7,9 @@ do it, through the player's own checks:
   rear (side 1, rear 2 each);
 * before a group fires, the free pivot turns the frame when more of the group's weapons bear
   after it;
-* before the activation ends, the free pivot (or, with an AP left and nothing else to do, a
-  Turn) turns the frame to its best next target and away from flank and rear exposure;
+* before the activation ends (its last order a brace, a vent, an overwatch or the end), the
+  free pivot (or, with an AP left and nothing else to do, a Turn) turns the frame to its best
+  next target and away from flank and rear exposure;
 * a Move that pulls back (R3) is made in reverse while the frame faces the enemy, so it keeps
   facing it.
 
@@ -23,14 +24,17 @@ import attrs
 from ...catalog import catalog
 from ...combat import facing, stats
 from ...combat.commands import (
+    Brace,
     CalledShot,
     EndActivation,
     FireGroup,
     Move,
+    Overwatch,
     Pivot,
     Sprint,
     Turn,
     UseEquipment,
+    Vent,
 )
 from ...combat.movement import check_move
 from ...combat.state import Battle, Unit
@@ -101,7 +105,7 @@ def orient(
     if battle is None or unit is None or unit.facing is None or not facing.on(battle):
         return command, rest, ""
     focus = _focus(battle, unit, (command, *rest))
-    turned = _turned(battle, unit, command, focus)
+    turned = _turned(battle, unit, command, focus, last=not rest)
     if turned is not None and refusal(state, turned[0]) is None:
         first, note = turned
         if isinstance(first, Turn) and unit.ap <= facing.data().turn.ap:
@@ -113,7 +117,7 @@ def orient(
 
 
 def _turned(
-    battle: Battle, unit: Unit, command: Command, focus: Unit | None
+    battle: Battle, unit: Unit, command: Command, focus: Unit | None, last: bool = False
 ) -> tuple[Command, str] | None:
     """The command in place of `command` (or a pivot or turn to play before it), or None."""
     assert unit.facing is not None and unit.pos is not None
@@ -138,12 +142,18 @@ def _turned(
             name = facing.facing_name(best)
             return Pivot(name), f", pivots {name} to bring group {command.group} to bear (O4.5)"
         return None
-    if isinstance(command, EndActivation):
+    if isinstance(command, EndActivation) or (
+        last and isinstance(command, Brace | Vent | Overwatch)
+    ):
+        # the activation's last order: the free pivot toward the next target and away from
+        # the flanks first (an overwatch group then bears where the enemy comes from)
         options = (unit.facing, *(() if unit.pivoted else facing.pivot_facings(unit.facing)))
         best = _best_facing(battle, unit, unit.pos, options, focus)
         if best != unit.facing:
             name = facing.facing_name(best)
             return Pivot(name), f", pivots {name} before it ends (O4.5)"
+        if not isinstance(command, EndActivation):
+            return None
         if unit.ap >= facing.data().turn.ap and stats.can_move(unit):
             best = _best_facing(battle, unit, unit.pos, tuple(range(6)), focus)
             if _better(battle, unit, unit.pos, best, unit.facing, focus):

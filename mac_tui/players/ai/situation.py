@@ -24,7 +24,7 @@ from typing import Final, NamedTuple
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat import detection, stats, track
-from ...combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit
+from ...combat.state import CENTER_TORSO, HEAD, LEGS, Battle, Unit, friendly
 from ...hexgrid import Hex, distance
 from .odds import NOTHING, Odds, hit_share, volley_odds
 from .rules import FEAR, preferred_distance
@@ -132,8 +132,11 @@ class Situation:
         assert unit.pos is not None
         self.pos: Hex = unit.pos
         placed = [u for u in battle.units if u.active and u.pos is not None]
+        # its side's other frames (O10.2: the player's and the allied lance's together)
         self.allies: list[Kit] = [
-            kit_of(u, self.on_track) for u in placed if u.side == unit.side and u.id != unit.id
+            kit_of(u, self.on_track)
+            for u in placed
+            if friendly(u.side, unit.side) and u.id != unit.id
         ]
         # the frames it fights (O10.2: with third parties, `Battle.hostile`: never a neutral
         # that holds no grudge against its side)
@@ -283,7 +286,7 @@ class Situation:
                 per_group.append(v)
             per_group.sort(reverse=True)
             found = sum(per_group[:2])
-            if k.unit.side != self.unit.side:
+            if not friendly(k.unit.side, self.unit.side):
                 found = (found + self.menace(k)) / 2
             if k.unit.shutdown:
                 found *= 0.5
@@ -325,7 +328,7 @@ class Situation:
             hp = k.hp
             ct = hp[CENTER_TORSO] + 0.3 * (hp[2] + hp[3])
             found = max(1.0, min(float(sum(hp)), ct / 0.45))
-            if self.skill.coordination and k.unit.side != self.unit.side:
+            if self.skill.coordination and not friendly(k.unit.side, self.unit.side):
                 found = max(found * FOLLOW_UP_FLOOR, found - self.follow_up(k))
             self._ehp[uid] = found
         return found
@@ -373,7 +376,7 @@ class Situation:
     def kill_value(self, k: Kit) -> float:
         horizon = CALLED_HORIZON if self.skill.called_shots else HORIZON
         value = self.skill.focus * horizon * self.firepower(k)
-        if self.last_enemy and k.unit.side != self.unit.side:
+        if self.last_enemy and not friendly(k.unit.side, self.unit.side):
             value += VICTORY
         return value
 

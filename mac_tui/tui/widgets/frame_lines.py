@@ -9,7 +9,7 @@ from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
 from ...combat import formations, stats, track
-from ...combat.events import FACING_NAMES
+from ...combat.events import DIRECTION_NAMES, FACING_NAMES
 from ...combat.preview import shots_left, shutdown_thresholds
 from ...combat.state import LOC_INDEX, THIRD_PARTIES, Battle, Unit
 from ..battle_words import energy_phrases, place_name, stress_limits
@@ -87,6 +87,11 @@ def _status_flags(unit: Unit, pal: Palette) -> list[Text]:
         add("braced", "bold")
     if unit.overwatch_group is not None:
         add(f"overwatch G{unit.overwatch_group}", "bold")
+    if unit.reaction is not None:  # O6.2
+        way = DIRECTION_NAMES[unit.reaction.direction % 6]
+        add(f"cone {way} G{unit.reaction.group}", "bold")
+    if unit.sweep is not None:  # O6.6
+        add(f"sweep G{unit.sweep}", "bold")
     if unit.ecm_active:
         add("ECM on", "bold")
     if unit.barrier:
@@ -119,6 +124,8 @@ def _weapon_status(unit: Unit, index: int) -> str:
         return "fired"
     if unit.overwatch_group == ws.group:
         return "watch"  # on overwatch
+    if unit.reaction is not None and unit.reaction.group == ws.group:
+        return "cone"  # armed in a reaction cone (O6.2)
     return ""
 
 
@@ -290,7 +297,7 @@ def command_lines(battle: Battle, unit: Unit, width: int, g: Glyphs) -> list[Tex
     used = [f"{formations.ability_name(a)} (used)" for a in unit.abilities_used]
     if unit.side == "player":
         deploying = battle.phase == "deployment"
-        keys = {formations.BREACH_SHOT: "B aiming"}
+        keys = {formations.BREACH_SHOT: "P aiming"}
         held = [
             formations.ability_name(a) + ("" if deploying else f" [{keys.get(a, 'U')}]")
             for a in unit.abilities

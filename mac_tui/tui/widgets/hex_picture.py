@@ -12,11 +12,12 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+import attrs
 from attrs import frozen
 from textual.geometry import Size
 
 from ...catalog import catalog
-from ...combat import elevation, stats
+from ...combat import elevation, reaction, stats
 from ...combat.features import new_section
 from ...combat.state import THIRD_PARTIES, Battle, Unit
 from ...hexgrid import DIRECTIONS, Hex, add, from_offset, to_offset
@@ -55,6 +56,8 @@ MARKS: dict[str, tuple[str, str]] = {
     "zone": ("=", "="),
     "out": ("x", "×"),
     "blocks": ("|", "┃"),
+    "cone-enemy": ("&", "»"),  # O6: a hex of an armed enemy reaction cone (O11 has @)
+    "cone-player": (")", "›"),  # O6: a hex of an armed cone of yours
     "stunned": ("!", "!"),  # O7.6: a Stunned frame (its digit's place compact, below roomy)
     "dazed": ("~", "~"),  # O7.6: a Dazed frame (O8.10's last-known marker has the `?`)
 }
@@ -83,6 +86,8 @@ MARK_NAMES: dict[str, str] = {
     "zone": "deploy zone",
     "out": "out: pilot dead",
     "blocks": "high ground blocks",
+    "cone-enemy": "enemy reaction cone",
+    "cone-player": "your reaction cone",
     "stunned": "stunned",
     "dazed": "dazed",
 }
@@ -185,6 +190,7 @@ def legend(
     third: bool = False,
     facings: bool = False,
     objectives: bool = False,
+    cones: bool = False,
     stun: bool = False,
 ) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
@@ -192,8 +198,9 @@ def legend(
     the mark of a hex that blocks a line; with `features` (O3) the feature glyphs, smoke and
     a damaged section's durability (in the compact map's slot only without levels); with
     `third` (O10) the allied and neutral frames' marks; with `fog` (O8) the greyed last-known
-    marker; with `objectives` (O11) the mark of an objective's hex or building; with `stun`
-    (O7) the marks of a Stunned and a Dazed frame."""
+    marker; with `objectives` (O11) the mark of an objective's hex or building; with `cones`
+    (O6) the marks of the armed reaction cones; with `stun` (O7) the marks of a Stunned and a
+    Dazed frame."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -226,8 +233,10 @@ def legend(
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
     if levels:
         parts.append(f"{MARKS['blocks'][form]} {MARK_NAMES['blocks']}")
+    if cones:
+        parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in ("cone-enemy", "cone-player")]
     if marks:
-        shown = ("zone", "out", "blocks", "stunned", "dazed")
+        shown = ("zone", "out", "blocks", "cone-enemy", "cone-player", "stunned", "dazed")
         parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in MARKS if k not in shown]
     return "  ".join(parts)
 
@@ -270,6 +279,7 @@ COMPONENT_CLASSES: frozenset[str] = frozenset(
         "hexmap--feature",
         "hexmap--damaged",
         "hexmap--smoke",
+        "hexmap--cone",
         RULER,
         RULER_ON,
     }
@@ -330,6 +340,8 @@ class Scene:
     levels: tuple[int, ...] = ()  # O2: every hex's height, row-major (empty: flat, no digits)
     facings: dict[Hex, int] | None = None  # O4.10: hex a frame faces -> the direction
     objectives: frozenset[Hex] = frozenset()  # O11: OB5's hex, OB6's building (known, not met)
+    # O6: hex -> "cone-enemy" / "cone-player": the hexes of the armed cones (an enemy's wins)
+    cones: dict[Hex, str] = attrs.field(factory=dict)
     stunned: dict[Hex, str] | None = None  # O7.6: hex -> "stunned"/"dazed" of a frame there
 
     @classmethod
@@ -376,6 +388,7 @@ class Scene:
             elevation.heights(battle) if elevation.on(battle) else (),
             facing_marks(battle),
             objective_hexes(battle),
+            cone_marks(battle),
             stunned or None,
         )
 
@@ -398,6 +411,7 @@ class Scene:
             self.levels,
             self.facings,
             self.objectives,
+            self.cones,
             self.stunned,
         )
 
@@ -408,6 +422,25 @@ def objective_hexes(battle: Battle) -> frozenset[Hex]:
     return frozenset(
         o.hex for o in battle.objectives if o.hex is not None and not o.hidden and not o.met
     )
+
+
+def cone_marks(battle: Battle) -> dict[Hex, str]:
+    """O6: every hex of each armed cone on the map (`reaction.cone_hexes`): a cone of a side
+    hostile to the player's drawn as the enemy's (with O8, once the player's side detects its
+    frame), over one of yours (or an ally's, O10)."""
+    out: dict[Hex, str] = {}
+    known = reaction.known_cones(battle, "player")  # O8: the hostile ones the player detects
+    shown = [
+        u
+        for u in reaction.armed_cones(battle)
+        if u in known or not battle.hostile(u.side, "player")
+    ]
+    for unit in shown:
+        kind = "cone-enemy" if battle.hostile(unit.side, "player") else "cone-player"
+        for h in reaction.cone_hexes(battle, unit):
+            if out.get(h) != "cone-enemy":
+                out[h] = kind
+    return out
 
 
 def facing_marks(battle: Battle) -> dict[Hex, int] | None:
@@ -509,8 +542,12 @@ class Painter:
             mark = "wreck"
         elif s.facings and h in s.facings:
             mark = f"facing{s.facings[h]}"
+        elif s.cones.get(h) == "cone-enemy":
+            mark = "cone-enemy"  # O6: over the reach, so a path can keep out of it
         elif h in ov.reach:
             mark = "reach"
+        elif h in s.cones:
+            mark = "cone-player"
         elif h in ov.zone:
             mark = "zone"
         if frame is None and h in s.features:  # O3: a section as a target
@@ -523,6 +560,8 @@ class Painter:
                 classes.append("hexmap--targetable")
         elif frame is None and h in s.smoke:
             classes.append("hexmap--smoke")
+        if frame is None and s.cones.get(h) == "cone-enemy":
+            classes.append("hexmap--cone")
         if h == hover:
             classes.append("hexmap--hover")
         if h == cursor:

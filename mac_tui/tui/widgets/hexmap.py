@@ -122,6 +122,7 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
     HexMap > .hexmap--feature { color: $text; text-style: bold; }
     HexMap > .hexmap--damaged { color: $text-warning; text-style: bold; }
     HexMap > .hexmap--smoke { background: $surface-lighten-2; }
+    HexMap > .hexmap--cone { background: $error-muted 50%; }
     HexMap > .hexmap--ruler { color: $text-muted; }
     HexMap > .hexmap--ruler-on { text-style: bold reverse; }
     """

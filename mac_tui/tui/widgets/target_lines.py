@@ -223,6 +223,14 @@ def target_lines(
         )
         title.append(str(tail))
         out.append(title)
+        if target.side == "neutral" and attacker is not None:  # O10.5, O10.7
+            note = (
+                "Neutral: it fights your side (its grudge)"
+                if battle.hostile(attacker.side, "neutral")
+                else "Neutral: a hit makes it fight you; a kill costs standing"
+            )
+            short = first_fitting(width, note, "Neutral: a hit angers it")
+            out.append(Text(str(short), style=pal.warning))
         # A called shot still to be placed (its table below) marks no one location.
         aimed = None if risk.called else preview.location
         out.extend(_armour_glance(target, aimed, width, g, pal))

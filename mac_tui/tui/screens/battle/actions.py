@@ -22,7 +22,8 @@ from attrs import frozen
 from textual.actions import parse
 from textual.binding import Binding, BindingType
 
-from ....combat.actions import check_auto, check_reset, check_start
+from ....combat import track
+from ....combat.actions import NO_DEPLOYMENT, check_auto, check_reset, check_start
 from ....combat.commands import (
     AutoDeploy,
     Brace,
@@ -35,10 +36,12 @@ from ....combat.commands import (
     Move,
     Overwatch,
     Pivot,
+    ReactionFire,
     ResetDeployment,
     SetFormation,
     Sprint,
     StartBattle,
+    Sweep,
     Turn,
     UseAbility,
     UseEquipment,
@@ -143,6 +146,15 @@ def _one_frame(mode: Mode, m: Moment) -> str | None:
     return "your lance has one frame: there is no other to pick"
 
 
+def _placing(m: Moment) -> bool:
+    """A frame can be placed: not in a range-band battle, whose frames start on their lines."""
+    return m.battle is not None and not track.on(m.battle)
+
+
+def _no_placing(mode: Mode, m: Moment) -> str | None:
+    return NO_DEPLOYMENT if m.battle is not None else "the battle is over"
+
+
 @frozen
 class BattleAction:
     name: str  # the binding id is battle.<name>
@@ -183,10 +195,14 @@ class BattleAction:
         )
 
 
-def _act(name: str, key: str, label: str, description: str, kind: type[Command]) -> BattleAction:
-    """An order of the player's activation: on the bar, greyed unless the engine allows it."""
+def _act(
+    name: str, key: str, label: str, description: str, kind: type[Command], module: str = ""
+) -> BattleAction:
+    """An order of the player's activation: on the bar, greyed unless the engine allows it
+    (an optional module's only in a battle that plays it)."""
     legal = offers(kind)
-    return BattleAction(name, key, name, description, COMBAT, label, legal, why=engine_says(kind))
+    why = engine_says(kind)
+    return BattleAction(name, key, name, description, COMBAT, label, legal, why=why, module=module)
 
 
 def _aim(
@@ -219,6 +235,8 @@ ROWS: tuple[BattleAction, ...] = (
     attrs.evolve(_aim("kick", "d", "Kick", "Kick", Kick, offers(Kick)), module="O7"),  # O7.1
     _act("brace", "g", "Brace", "Brace", Brace),
     _act("overwatch", "o", "Overwatch", "Overwatch", Overwatch),
+    _act("reaction", "q", "Cone", "Reaction fire", ReactionFire, "O6"),
+    _act("sweep", "s", "Sweep", "Sweep", Sweep, "O6"),
     _act("vent", "v", "Vent", "Vent", Vent),
     _act("equipment", "e", "Equip", "Equipment", UseEquipment),
     # O4: facing and arcs (hidden unless the battle plays O4)
@@ -304,7 +322,17 @@ ROWS: tuple[BattleAction, ...] = (
         show=True,
         why=_one_frame,
     ),
-    BattleAction("place", "enter", "place", "Place", (Deploying,), "Place", bind=False),
+    BattleAction(
+        "place",
+        "enter",
+        "place",
+        "Place",
+        (Deploying,),
+        "Place",
+        _placing,
+        bind=False,
+        why=_no_placing,
+    ),
     BattleAction(
         "reset",
         "r",
@@ -368,7 +396,7 @@ ROWS: tuple[BattleAction, ...] = (
     ),
     BattleAction(
         "breach",
-        "B",
+        "P",  # O4's B backs away in the same modes
         "breach",
         "Breach Shot",
         AIMING,

@@ -1,6 +1,6 @@
 """Optional module O9 on the battle screen: the standing formation order (F, in deployment and
 in the player's activations), the pilots' abilities (C in deployment: the selected frame's;
-U in an activation: use one; B while aiming: declare a Breach Shot with the shot). Each key
+U in an activation: use one; P while aiming: declare a Breach Shot with the shot). Each key
 answers with a `Reaction` built from the commands the engine accepts now, and each greyed key
 says the engine's reason (`combat/formations.py`'s checks)."""
 
@@ -142,7 +142,7 @@ def ability_refusal(mode: Mode, m: Moment) -> str | None:
     held = [a for a in unit.abilities if a != formations.BREACH_SHOT]
     if not held:
         if formations.BREACH_SHOT in unit.abilities:
-            return "Breach Shot is declared with a shot: B while aiming"
+            return "Breach Shot is declared with a shot: P while aiming"
         return f"{unit.pilot.callsign} holds no ability left to use"
     return formations.check_ability(battle, unit, held[0])
 

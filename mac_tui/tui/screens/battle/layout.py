@@ -260,6 +260,7 @@ class BattleView:
                     third=battle is not None and len(battle.sides) > 2,
                     facings=battle is not None and battle.rule("O4"),
                     objectives=battle is not None and bool(objective_hexes(battle)),
+                    cones=battle is not None and battle.rule("O6"),
                     stun=battle is not None and battle.rule("O7"),
                 )
             )

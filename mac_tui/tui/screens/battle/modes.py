@@ -311,7 +311,7 @@ class Aiming(_Ordering):
 
     target: str | None
     group: int | None
-    breach: bool = False  # O9.9a: a Breach Shot declared with the shot (B)
+    breach: bool = False  # O9.9a: a Breach Shot declared with the shot (P)
     follows_cursor = True
     location: ClassVar[str | None] = None  # the location the preview aims at
     verb: ClassVar[str] = "Fire"

@@ -5,9 +5,18 @@ which equipment (and on which frame, or where to jump), withdraw or not. Each an
 from __future__ import annotations
 
 from ....catalog import catalog
-from ....combat import facing, preview
-from ....combat.commands import Deploy, Overwatch, Turn, UseEquipment, Withdraw
-from ....combat.state import Unit
+from ....combat import elevation, facing, preview, reaction
+from ....combat.commands import (
+    Deploy,
+    Overwatch,
+    ReactionFire,
+    Sweep,
+    Turn,
+    UseEquipment,
+    Withdraw,
+)
+from ....combat.events import DIRECTION_NAMES
+from ....combat.state import Battle, Unit
 from .modes import Ask, Confirm, Jumping, Reaction, Say
 from .moment import Moment
 
@@ -34,6 +43,53 @@ def overwatch(m: Moment) -> Reaction:
         return None
     options = tuple((str(g), f"Group {g}: {group_names(unit, g)}") for g in groups)
     return Ask("Overwatch with which group?", options, lambda g: Overwatch(int(g)))
+
+
+def reaction_fire(m: Moment) -> Reaction:
+    """O6.2: arm a cone: which group (when more than one may), then which way (each
+    direction the frame may point, with the enemies its cone holds now, nearest first)."""
+    cones = [c for c in m.legal if isinstance(c, ReactionFire)]
+    unit, battle = m.actor, m.battle
+    if not cones or unit is None or battle is None:
+        return None
+
+    def direction(group: int) -> Reaction:
+        ways = sorted({c.direction for c in cones if c.group == group})
+        options = tuple((str(d), _way(battle, unit, d)) for d in ways)
+        return Ask(
+            f"Reaction fire with group {group}: which way?",
+            options,
+            lambda d: ReactionFire(group, int(d)),
+        )
+
+    groups = sorted({c.group for c in cones})
+    if len(groups) == 1:
+        return direction(groups[0])
+    options = tuple((str(g), f"Group {g}: {group_names(unit, g)}") for g in groups)
+    return Ask("Reaction fire with which group?", options, lambda g: direction(int(g)))
+
+
+def _way(battle: Battle, unit: Unit, d: int) -> str:
+    """A direction's name and the enemies its cone holds now (`RAIDER-2 6`)."""
+    here = unit.pos
+    seen: list[tuple[int, str]] = []
+    for e in battle.foes(unit.side):
+        if here is not None and e.pos is not None and reaction.in_cone(unit, d, e.pos):
+            seen.append((elevation.attack_distance(battle, here, e.pos), e.label))
+    inside = ", ".join(f"{label} {dist}" for dist, label in sorted(seen)) or "no enemy now"
+    return f"{DIRECTION_NAMES[d]}: {inside}"
+
+
+def sweep(m: Moment) -> Reaction:
+    """O6.6: sweep with the one group that can, or ask which (a Move comes next)."""
+    groups = sorted({c.group for c in m.legal if isinstance(c, Sweep)})
+    if len(groups) == 1:
+        return Sweep(groups[0])
+    unit = m.actor
+    if unit is None or not groups:
+        return None
+    options = tuple((str(g), f"Group {g}: {group_names(unit, g)}") for g in groups)
+    return Ask("Sweep with which group?", options, lambda g: Sweep(int(g)))
 
 
 def equipment(m: Moment) -> Reaction:

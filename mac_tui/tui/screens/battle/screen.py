@@ -37,13 +37,14 @@ from ....combat.commands import (
 from ....combat.skirmish import NewSkirmish
 from ....combat.state import Battle
 from ....combat.view import view_of, visible_events
-from ....game import Command
+from ....game import Command, Event
+from ....hexgrid import Hex
 from ....model import GameState
 from ....players import tutorial
 from ....players.ai import explain
 from ....players.policy import Decision
 from ...battle_history import BattleHistory, order_of, rebuild
-from ...battle_text import log_lines
+from ...battle_text import log_lines, reaction_chunks
 from ...glyphs import glyphs_for
 from ...pacing import Pending
 from ...tutorial_hints import hint_forms
@@ -98,6 +99,7 @@ class BattleScreen(GameScreen):
         "f Fire and c Called shot aim at the nearest target (Tab cycles, 1-4 picks the group) "
         "and show every weapon's hit chance with its modifiers, the LOS line and the energy "
         "after; Enter fires. g Brace, o Overwatch, v Vent, e Equipment, x End the activation, "
+        "(with reaction fire, O6: q arms a cone, s sweeps during the next Move), "
         "w Withdraw (asks first), z Hold (range-band battles: end in place), a Auto-resolve"
         " (the AI plays your frames until a is pressed "
         "again), t the threat view (what each frame can receive before it acts again, and what "
@@ -126,6 +128,9 @@ class BattleScreen(GameScreen):
         self.ready = False  # composed and mounted: the widgets can be queried
         self.view = layout.BattleView(self)
         self.lessons: set[str] | None = None  # the tutorial's steps done (None: no tutorial)
+        # O6: the interruptions of the last move still to show (hex, log lines), one a step
+        self.interrupts: list[tuple[Hex | None, list[str]]] = []
+        self.interrupt_pending: Pending | None = None
 
     # ---- layout and drawing -------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -176,6 +181,8 @@ class BattleScreen(GameScreen):
         return session.state.battle if session is not None else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.ready:  # a key before the screen is mounted: nothing to act on or show yet
+            return False
         return ACTIONS.state(action, parameters, self.mode, self.moment)
 
     def why_not(self, action: str, parameters: tuple[object, ...]) -> str | None:
@@ -205,7 +212,7 @@ class BattleScreen(GameScreen):
             events = visible_events(session.state.battle, self.game.last_events, "player")
             if count == self.seen + 1:
                 self.history.add(order_of(count, self.before, events))
-            self.view.log(log_lines(shown, events, ascii_glyphs=self.ascii))
+            self.log_events(shown, events)
             if self.lessons is not None:
                 self.lessons |= tutorial.done_by(shown, events)
         self.seen = count
@@ -218,11 +225,78 @@ class BattleScreen(GameScreen):
             tutorial=self.lessons is not None,
         )
         self.mode = settle(self.mode, self.moment)
+        if self.interrupts and not isinstance(self.mode, AiTurn):
+            self.schedule_interrupt()  # O6: the player's turn: no Enter steps them any more
         self.draw()
         self.teach()
         self.schedule_ai()
         if isinstance(self.mode, Threats):
             self.schedule_threats()
+
+    # ---- O6: reaction fire shown as it happens ---------------------------------------------
+    def log_events(self, shown: Battle | None, events: Sequence[Event]) -> None:
+        """The log lines of a command's events; a move's reaction fire (O6.3, O6.6) comes one
+        interruption a step, the cursor on the hex it struck: at the animated pace one every
+        delay, at one order per key one per Enter (during the AI's turn), and the AI's next
+        order waits for the last (p pauses it, space shows the rest at once)."""
+        head, chunks = reaction_chunks(events)
+        pace = self.game.settings.pacing
+        if not chunks or pace == "instant" or self.interrupts_skipped():
+            self.flush_interrupts()
+            self.view.log(log_lines(shown, events, ascii_glyphs=self.ascii))
+            return
+        self.view.log(log_lines(shown, head, ascii_glyphs=self.ascii))
+        for where, part in chunks:
+            self.interrupts.append((where, log_lines(shown, part, ascii_glyphs=self.ascii)))
+        if pace != "key" or not isinstance(self.mode, AiTurn):
+            self.schedule_interrupt()  # else each waits for Enter (`action_step`)
+
+    def interrupts_skipped(self) -> bool:
+        return isinstance(self.mode, EnemyTurn) and self.mode.skipping
+
+    def schedule_interrupt(self) -> None:
+        if self.interrupt_pending is None and self.interrupts:
+            delay = max(self.game.settings.delay, MIN_DELAY)
+            self.interrupt_pending = self.game.clock.call_after(self, delay, self.interrupt_tick)
+
+    def interrupt_tick(self) -> None:
+        """One interruption: its lines in the log, the cursor on its hex, its words on the
+        message line; held while the enemy's turn is paused or a dialog is open."""
+        self.interrupt_pending = None
+        if not self.interrupts:
+            return
+        if self.moment.phase == "over" or not self.is_mounted:
+            self.flush_interrupts()  # the battle is over: the rest at once
+            return
+        if isinstance(self.mode, Paused) or self.app.screen is not self:
+            self.interrupt_pending = self.game.clock.call_after(
+                self, MODAL_WAIT, self.interrupt_tick
+            )
+            return
+        self.show_interrupt()
+        if self.interrupts:
+            self.schedule_interrupt()
+        else:
+            self.schedule_ai()
+
+    def show_interrupt(self) -> None:
+        """The next interruption: its lines in the log, the cursor on its hex, its first
+        line on the message line."""
+        where, lines = self.interrupts.pop(0)
+        if where is not None:
+            self.view.hexmap.set_cursor(where)
+        self.view.log(lines)
+        if lines:
+            self.show_message(lines[0].strip(), warning=True)
+
+    def flush_interrupts(self) -> None:
+        """Every interruption still waiting, at once (skipping, or a new command)."""
+        if self.interrupt_pending is not None:
+            self.interrupt_pending.cancel()
+            self.interrupt_pending = None
+        for _, lines in self.interrupts:
+            self.view.log(lines)
+        self.interrupts.clear()
 
     def teach(self) -> None:
         """The tutorial's hint on the message line while the player has the turn."""
@@ -293,6 +367,9 @@ class BattleScreen(GameScreen):
         return f"battle-history-{id(self)}"
 
     def on_unmount(self) -> None:
+        if self.interrupt_pending is not None:
+            self.interrupt_pending.cancel()
+            self.interrupt_pending = None
         if self._history_page is None:
             return
         self._history_page = None
@@ -436,6 +513,12 @@ class BattleScreen(GameScreen):
     def action_overwatch(self) -> None:
         self.react(orders.overwatch(self.moment))
 
+    def action_reaction(self) -> None:
+        self.react(orders.reaction_fire(self.moment))  # O6.2
+
+    def action_sweep(self) -> None:
+        self.react(orders.sweep(self.moment))  # O6.6
+
     def action_equipment(self) -> None:
         self.react(orders.equipment(self.moment))
 
@@ -496,7 +579,7 @@ class BattleScreen(GameScreen):
         if not isinstance(mode, EnemyTurn):
             self.stop_ai()
             return
-        if self.pending is not None:
+        if self.pending is not None or self.interrupts:  # O6: the reactions are shown first
             return
         settings = self.game.settings
         delay = 0.0 if mode.skipping or settings.pacing != "animated" else settings.delay
@@ -515,7 +598,7 @@ class BattleScreen(GameScreen):
         pacing = self.game.settings.pacing
         budget = SKIP_BUDGET if skipping or pacing == "instant" else 0.0
         deadline = clock.now() + budget
-        while isinstance(self.mode, EnemyTurn) and self.ai_once():
+        while isinstance(self.mode, EnemyTurn) and not self.interrupts and self.ai_once():
             if pacing == "key" and not skipping:
                 self.mode = More()  # the next order waits for a key
                 break
@@ -581,8 +664,12 @@ class BattleScreen(GameScreen):
         self.refresh_view()
 
     def action_step(self) -> None:
-        """One of the AI's orders (paused, or one per key)."""
+        """One of the AI's orders (paused, or one per key); first, one by one, the reaction
+        fire the last order's move set off (O6)."""
         if isinstance(self.mode, Paused | More):
+            if self.interrupts:
+                self.show_interrupt()
+                return
             self.ai_once()
             self.refresh_view()
 
@@ -591,6 +678,7 @@ class BattleScreen(GameScreen):
 
     def action_skip(self) -> None:
         self.mode = EnemyTurn(skipping=True)
+        self.flush_interrupts()
         self.stop_ai()
         self.schedule_ai()
         self.refresh_bindings()
