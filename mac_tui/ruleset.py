@@ -31,7 +31,9 @@ Ruleset = tuple[str, ...]
 CORE: Final[Ruleset] = ()
 
 #: The modules the engine implements; a ruleset naming another is refused.
-PLAYABLE: frozenset[str] = frozenset({"O1", "O2", "O3", "O4", "O6", "O8", "O9", "O10", "O11"})
+PLAYABLE: frozenset[str] = frozenset(
+    {"O1", "O2", "O3", "O4", "O5", "O6", "O7", "O8", "O9", "O10", "O11"}
+)
 
 #: Words that name the core game in a `--rules` value.
 _CORE_WORDS: Final = ("", "core", "none", "-")

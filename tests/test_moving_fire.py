@@ -20,7 +20,7 @@ from mac_tui.combat import moving_fire
 from mac_tui.combat.attack import hit_chance
 from mac_tui.combat.commands import EndActivation, Move, Sprint, UseEquipment
 from mac_tui.combat.events import ActivationEnded
-from mac_tui.combat.state import Battle, Unit
+from mac_tui.combat.state import Battle, SideInfo, Unit
 from mac_tui.combat.structures import structure_chance
 from mac_tui.core import Accepted
 from mac_tui.dice import RngState
@@ -51,7 +51,8 @@ def falcon(col: int = 0, **changes: Any) -> Unit:
         "weapons": (weapon("medium_laser", "right_arm"),),
         "pos": at(col),
     }
-    return make_unit("falcon", side="player", chassis="RD-30", **{**fields, **changes})
+    fields = {"side": "player", **fields, **changes}
+    return make_unit("falcon", chassis="RD-30", **fields)
 
 
 def enforcer(col: int = 5, **changes: Any) -> Unit:
@@ -236,3 +237,133 @@ def test_no_count_with_o5_and_o7_off() -> None:
     assert state.battle is not None
     assert state.battle.unit("falcon").moved_hexes == 0
     assert [e.hexes_moved for e in events if isinstance(e, ActivationEnded)] == [None]
+
+
+# --- O5.9: the AI -------------------------------------------------------------------------------
+def test_the_ai_shot_model_takes_moving_and_fast_target() -> None:
+    """The planner's model gives `hit_chance`'s chances with O5 on: a shooter that moved (with
+    and without a Gyro Stabilizer, stunned too under O7) at targets that moved 0-11 hexes."""
+    from .test_ai_planner import _same_shots, randomly_played
+
+    compared = 0
+    for seed in range(6):
+        played = randomly_played(seed, 1 + seed % 5, 20, ("O5", "O7"))
+        assert played.battle is not None
+        units = tuple(
+            attrs.evolve(
+                u,
+                moved_hexes=(3 * i + seed) % 12,
+                stun=("", "stunned", "dazed")[(i + seed) % 3],
+                equipment=(*u.equipment, gear("gyro_stabilizer")) if i % 2 else u.equipment,
+            )
+            for i, u in enumerate(played.battle.units)
+        )
+        compared += _same_shots(attrs.evolve(played.battle, units=units), seed % 2 == 1)
+    assert compared > 50
+
+
+def test_the_ai_fires_before_it_moves_when_the_target_is_in_range() -> None:
+    """O5.9: 8 hexes off (Medium reach), the core planner closes in and then fires; under O5
+    moving first costs `moving` (-35 for 3 hexes), so it fires where it stands, and every
+    fire-and-move plan it ranks fires first."""
+    from mac_tui.players.ai import plan_activation
+
+    def planned(rules: tuple[str, ...]) -> Any:
+        b = battle(falcon(0, ap=2), enforcer(8), rules=rules)
+        ai = (SideInfo(side="player", ai=True), SideInfo(side="enemy", ai=True))
+        return plan_activation(state_of(attrs.evolve(b, sides=ai)), tactics=6)
+
+    core = planned(())
+    assert core.chosen.commands[0].verb == "move" and core.chosen.commands[1].verb == "fire"
+    o5 = planned(O5)
+    assert o5.chosen.commands[0].verb in ("fire", "called-shot"), o5.chosen.text()
+    for plan in o5.shown:
+        verbs = [c.verb for c in plan.commands]
+        if "move" in verbs and "fire" in verbs:
+            assert verbs.index("fire") < verbs.index("move"), plan.text()
+
+
+def test_every_ai_decision_is_legal_with_o5_and_o7() -> None:
+    from mac_tui.combat.skirmish import make_state
+    from mac_tui.game import legal_commands
+    from mac_tui.players.ai import REPLANNED, policy_for
+    from mac_tui.players.driver import drive
+
+    policy = policy_for(6)
+
+    def checked(state: GameState) -> Any:
+        decision = policy(state)
+        assert decision.command.to_text() in {c.to_text() for c in legal_commands(state)}
+        assert REPLANNED not in decision.note
+        return decision
+
+    for seed in range(2):
+        state = make_state(seed, 2 + seed, ruleset=("O5", "O7"))
+        drive(state, {"player": checked, "enemy": checked}, max_commands=150)
+
+
+@pytest.mark.parametrize(("seed", "difficulty"), [(1, 2), (4, 4)])
+def test_o5_o7_battles_between_ais_end_and_replay_to_the_same_log(
+    seed: int, difficulty: int
+) -> None:
+    from mac_tui.combat.skirmish import make_state
+    from mac_tui.players.ai import decide
+    from mac_tui.players.sim import play
+
+    logs = []
+    for _ in range(2):
+        log: list[str] = []
+        end, _ = play(
+            make_state(seed, difficulty, ruleset=("O5", "O7")),
+            {"player": decide, "enemy": decide},
+            log=log,
+        )
+        assert end.battle is not None and end.battle.phase == "over"
+        logs.append(log)
+    assert logs[0] == logs[1]
+    text = "\n".join(logs[0])
+    assert '"ruleset":"O5,O7"' in logs[0][0]
+    assert '"hexes_moved"' in text and '"name":"moving"' in text
+
+
+def test_the_threat_view_counts_the_moving_penalty_of_an_enemy_that_closes_in() -> None:
+    """The threat to a frame (combat/threat.py) takes O5's `moving` on an enemy's Move and
+    fire: the Raider 11 hexes off moves 4 and fires its Medium Laser at 87 in the core game,
+    87 - 40 = 47 under O5; its last activation's 5 hexes do not count in its next one."""
+    from mac_tui.combat.threat import threat
+
+    chances = []
+    for rules in ((), O5):
+        target = enforcer(1, side="player", id="P1")
+        raider = falcon(12, id="E1", side="enemy", moved_hexes=5)
+        [attack] = threat(battle(target, raider, rules=rules), "P1").attacks
+        assert attack.move_to == at(8)
+        chances.append([c.chance for c in attack.forecast.chances])
+    assert chances == [[87], [47]]
+
+
+def test_a_reverse_move_counts_its_hexes_under_o4() -> None:
+    """O5.1 with O4: a reverse Move's steps count like a Move's (a pivot does not)."""
+    from .test_facing import E, W, acting
+    from .test_facing import battle as o4_battle
+    from .test_facing import enforcer as o4_enforcer
+    from .test_facing import falcon as o4_falcon
+    from .test_facing import step as o4_step
+
+    b = o4_battle(o4_falcon(Hex(5, 4), E), o4_enforcer(W, pos=Hex(10, 4)))
+    state = acting(attrs.evolve(b, ruleset=("O4", "O5")))
+    s, _ = o4_step(state, Move(Hex(3, 4), reverse=True))  # two steps W, backwards
+    assert s.battle is not None and s.battle.unit("falcon").moved_hexes == 2
+
+
+def test_an_activation_that_runs_out_of_ap_is_logged_with_its_hexes() -> None:
+    """Ruling O5b: under O5 the end of every activation is an `ActivationEnded` with
+    `hexes_moved`, also when the frame's AP ran out (the core game logs only an `end`)."""
+    b = battle(falcon(1, ap=2), enforcer(12))
+    _, events = run(state_of(b), Move(hex=at(3)), Move(hex=at(5)))
+    assert [e for e in events if isinstance(e, ActivationEnded)] == [
+        ActivationEnded(unit="falcon", hexes_moved=4)
+    ]
+    core = battle(falcon(1, ap=2), enforcer(12), rules=())
+    _, events = run(state_of(core), Move(hex=at(3)), Move(hex=at(5)))
+    assert not [e for e in events if isinstance(e, ActivationEnded)]

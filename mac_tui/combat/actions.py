@@ -32,6 +32,7 @@ from .commands import (
     FireGroup,
     FireStructure,
     Hold,
+    Kick,
     Move,
     Overwatch,
     Pivot,
@@ -62,6 +63,7 @@ from .events import (
 )
 from .firing import check_fire_order, check_overwatch, check_simple, do_fire
 from .flow import advance, end_battle, start_round
+from .kicks import check_kick, do_kick
 from .movement import check_move, do_move
 from .reaction import arm_cone, arm_sweep, check_reaction_fire, check_sweep, interrupt
 from .smoke import check_smoke, lay_smoke
@@ -619,6 +621,10 @@ def _fire_at(battle: Battle, unit: Unit, cmd: FireStructure, dice: Dice) -> Batt
     return fire_structure(battle, unit, cmd.group, cmd.hex, dice)
 
 
+def _kick(battle: Battle, unit: Unit, cmd: Kick, dice: Dice) -> BattleChange | str:
+    return do_kick(battle, unit, cmd.target, dice)
+
+
 def _brace(battle: Battle, unit: Unit, cmd: Brace, dice: Dice) -> BattleChange | str:
     reason = check_brace(unit)
     if reason:
@@ -696,6 +702,7 @@ HANDLERS: Handlers = {
     FireGroup: _action_handler(_fire),
     CalledShot: _action_handler(_called),
     FireStructure: _action_handler(_fire_at),
+    Kick: _action_handler(_kick),
     Brace: _action_handler(_brace),
     Overwatch: _action_handler(_overwatch),
     ReactionFire: _action_handler(_reaction_fire),
@@ -770,6 +777,10 @@ def _fire_at_refusal(b: Battle, u: Unit, c: FireStructure) -> str | None:
     return _why(check_fire_structure(b, u, c.group, c.hex))
 
 
+def _kick_refusal(b: Battle, u: Unit, c: Kick) -> str | None:
+    return _why(check_kick(b, u, c.target))
+
+
 def _brace_refusal(b: Battle, u: Unit, c: Brace) -> str | None:
     return check_brace(u)
 
@@ -829,6 +840,7 @@ CHECKS: Checks = {
     FireGroup: _action_check(_fire_refusal),
     CalledShot: _action_check(_called_refusal),
     FireStructure: _action_check(_fire_at_refusal),
+    Kick: _action_check(_kick_refusal),
     Brace: _action_check(_brace_refusal),
     Overwatch: _action_check(_overwatch_refusal),
     ReactionFire: _action_check(_reaction_refusal),

@@ -220,10 +220,13 @@ def _equipment_name(effect: str) -> str:
     return next(e.name for e in catalog().equipment.values() if e.effect == effect).lower()
 
 
-def _equipment_modifiers(
-    battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState, dist: int
+def equipment_modifiers(
+    battle: Battle, attacker: Unit, target: Unit, weapon: WeaponState | None, dist: int
 ) -> list[Modifier]:
-    """§7.7.3 and R11: one modifier per equipment effect that applies (values are signed)."""
+    """§7.7.3 and R11: one modifier per equipment effect that applies (values are signed).
+    `weapon` None is an O7 kick (O7.2): the attacker's Gyro Stabilizer, the target's Stealth
+    Plating and active Countermeasure Suite (a Phantom Emitter never reaches 1 hex); no Sensor
+    Array, no Uplink."""
     cat = catalog()
     mods: list[Modifier] = []
 
@@ -232,7 +235,7 @@ def _equipment_modifiers(
             mods.append(Modifier(_equipment_name(effect), value, detail))
 
     add(EVASION_REDUCTION, equipment_value(attacker, EVASION_REDUCTION), attacker.label)
-    if weapon_of(weapon).range == LONG_RANGE:
+    if weapon is not None and weapon_of(weapon).range == LONG_RANGE:
         add(LONG_RANGE_BONUS, equipment_value(attacker, LONG_RANGE_BONUS), attacker.label)
     add(STEALTH, equipment_value(target, STEALTH), target.label)
     ranged = [
@@ -258,10 +261,24 @@ def _equipment_modifiers(
     )
     if target.ecm_active:
         add(ECM, equipment_value(target, ECM), f"{target.label}, active")
-    if any(u.side == attacker.side and u.target == target.id for u in battle.uplinks):
+    if weapon is not None and any(
+        u.side == attacker.side and u.target == target.id for u in battle.uplinks
+    ):
         uplink = next(e for e in cat.equipment.values() if e.effect == DESIGNATE)
         add(DESIGNATE, uplink.value, f"{target.label} designated")
     return mods
+
+
+def cover_modifier(battle: Battle, h: Hex) -> list[Modifier]:
+    """§3.5: the `cover` entry of the target's hex (terrain defense; under O3 a feature's cover
+    added, O3.2)."""
+    cat = catalog()
+    ground = cat.terrain[battle.map.terrain_at(h)]
+    cover, shelter = ground.defense, ground.name
+    section = section_at(battle.structures, h)
+    if section is not None and kind_of(section).cover:  # O3.2 "Cover in it"
+        cover, shelter = cover + kind_of(section).cover, kind_of(section).name
+    return [Modifier("cover", -cover, shelter)] if cover else []
 
 
 def gunnery_modifier(attacker: Unit) -> Modifier:
@@ -360,7 +377,6 @@ def hit_chance(
     if detection.attack_refusal(battle, attacker, target) is not None:
         return None  # O8.6: every attack needs the attacker to detect the target
     dist, rng = reach
-    bmap = battle.map
     cat = catalog()
     acc = cat.combat.accuracy
     wpn = weapon_of(weapon)
@@ -382,20 +398,14 @@ def hit_chance(
         mods.append(Modifier("called shot", -acc.called_shot))
     mods += actuator_modifier(attacker, weapon)
     if track.on(battle):  # O1.6: no cover, LOS or indirect fire on the track
-        mods.extend(_equipment_modifiers(battle, attacker, target, weapon, dist))
+        mods.extend(equipment_modifiers(battle, attacker, target, weapon, dist))
         if overwatch:
             mods.append(Modifier("overwatch", -acc.overwatch, "reaction fire"))
         mods += module_entries(battle, attacker, target, reaction)  # O1.12: O5, O7
         mods += formation_modifiers(battle, attacker, target)  # O1.12: O9's Battle Plan
         return HitChance.of(mods)
 
-    ground = cat.terrain[bmap.terrain_at(target.pos)]
-    cover, shelter = ground.defense, ground.name
-    section = section_at(battle.structures, target.pos)
-    if section is not None and kind_of(section).cover:  # O3.2 "Cover in it"
-        cover, shelter = cover + kind_of(section).cover, kind_of(section).name
-    if cover:
-        mods.append(Modifier("cover", -cover, shelter))
+    mods += cover_modifier(battle, target.pos)
 
     los = intervening(battle, attacker.pos, target.pos)
     through = sum(h.penalty for h in los)
@@ -415,7 +425,7 @@ def hit_chance(
             detail += f" (better than indirect -{indirect})"
         mods.append(Modifier("LOS", -through, detail))
 
-    mods.extend(_equipment_modifiers(battle, attacker, target, weapon, dist))
+    mods.extend(equipment_modifiers(battle, attacker, target, weapon, dist))
     if overwatch:
         mods.append(Modifier("overwatch", -acc.overwatch, "reaction fire"))
     height = elevation.height_modifier(battle, attacker.pos, target.pos)
@@ -424,11 +434,19 @@ def hit_chance(
         mods.append(Modifier("height", height, detail))
     mods += smoke_modifier(battle, los, attacker.pos, target.pos)  # O3.11, a module entry
     mods += module_entries(battle, attacker, target, reaction)
+    mods += frame_entries(battle, attacker, target)
+    return HitChance.of(mods)
+
+
+def frame_entries(battle: Battle, attacker: Unit, target: Unit) -> list[Modifier]:
+    """The last module entries (O0.4), on an attack at a frame only: O8.7's `radiating`, then
+    O9's (O9.4-O9.7, O9.9b). Weapon fire and kicks (O7.2) take them from here."""
+    mods: list[Modifier] = []
     hot = detection.radiating_bonus(battle, attacker, target)  # O8.7
     if hot:
         mods.append(Modifier("radiating", hot, f"{target.label} radiating, in sight"))
     mods += formation_modifiers(battle, attacker, target)  # O9.4-O9.7, O9.9b: last (O0.4)
-    return HitChance.of(mods)
+    return mods
 
 
 def rear_modifier(battle: Battle, attacker: Unit, target: Unit) -> list[Modifier]:
@@ -453,13 +471,19 @@ def module_entries(
     attacker: Unit,
     target: Unit | None,
     reaction: Literal["reaction", "sweep"] | None = None,
+    *,
+    kick: bool = False,
 ) -> list[Modifier]:
-    """O0.4: the module entries of a weapon attack after `height` and `smoke`, in module
-    order: `rear` (O4.9), `moving`, `fast target` (O5; `target` None for a structure),
-    `reaction` or `sweep` (O6), `stunned` or `dazed` (O7.6). Nothing while those modules are
-    off. (O8's `radiating` and O9's entries follow in `hit_chance`: a frame target only.)"""
+    """O0.4: the module entries of an attack after `height` and `smoke`, in module order:
+    `rear` (O4.9; not at a structure, `target` None), `moving`, `fast target` (O5; never on a
+    kick, O5.6), `reaction` or `sweep` (O6), `stunned` or `dazed` (O7.6). Nothing while those
+    modules are off. Weapon fire (`hit_chance`), attacks on structures
+    (`structures.structure_chance`) and kicks (`kicks.kick_chance`) all take their module
+    entries from here. (O8's `radiating` and O9's entries follow in `hit_chance`: a frame
+    target only.)"""
     mods = rear_modifier(battle, attacker, target) if target is not None else []
-    mods += [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
+    if not kick:
+        mods += [Modifier(*e) for e in moving_fire.entries(battle, attacker, target)]
     mods += reaction_modifier(reaction)
     mods += [Modifier(*e) for e in stun.entries(attacker)]
     return mods
@@ -526,15 +550,14 @@ class AttackResult:
     dodged: bool = optional_field(False)
     breach: bool = optional_field(False)
     arc: str | None = optional_field(None)  # O4.10: the target's arc the attacker stands in
+    kick: bool = optional_field(False)  # O7.8: a kick (`weapon` "kick", `weapon_index` -1)
 
     def describe(self) -> str:
         """Tabletop line, e.g. ``ML -> RAIDER-2: needs 62, rolls 40: hit LT for 10, armour
         4 -> 0, structure 5 -> 1, actuator damaged``."""
         cat = catalog()
-        head = (
-            f"{cat.weapons[self.weapon].abbrev} -> {self.target_label}: "
-            f"needs {self.chance}, rolls {self.roll}: "
-        )
+        what = "KICK" if self.kick else cat.weapons[self.weapon].abbrev
+        head = f"{what} -> {self.target_label}: needs {self.chance}, rolls {self.roll}: "
         if not self.hit:
             return head + "miss"
         words = ["critical hit" if self.critical else "hit"]

@@ -85,6 +85,14 @@ class FireStructure(Command):
 
 
 @frozen
+class Kick(Command):
+    """O7.1: kick an adjacent enemy frame (optional module O7)."""
+
+    verb = "kick"
+    target: str
+
+
+@frozen
 class Brace(Command):
     verb = "brace"
 

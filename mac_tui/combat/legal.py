@@ -38,6 +38,7 @@ from .commands import (
     FireGroup,
     FireStructure,
     Hold,
+    Kick,
     Move,
     Overwatch,
     Pivot,
@@ -54,6 +55,7 @@ from .commands import (
     Withdraw,
 )
 from .firing import check_fire, check_fire_order, check_overwatch
+from .kicks import kick_targets
 from .movement import move_checker, reach
 from .reaction import check_reaction_fire, check_sweep, cone_directions
 from .reaction import on as o6_on
@@ -159,6 +161,8 @@ def legal_commands(
                         cmds.append(ReactionFire(group, d))
             if wanted(Sweep) and check_sweep(battle, unit, group) is None:
                 cmds.append(Sweep(group))
+    if wanted(Kick) and battle.rule("O7"):  # O7.1: every enemy next to the frame
+        cmds += [Kick(e.id) for e, plan in kick_targets(battle, unit) if not isinstance(plan, str)]
     if wanted(Brace) and check_brace(unit) is None:
         cmds.append(Brace())
     if wanted(Vent) and check_vent(unit) is None:

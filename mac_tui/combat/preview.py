@@ -27,6 +27,7 @@ from ..hexgrid import Hex, arc, distance
 from . import attack, elevation, stats, track
 from .attack import MISSILE, HitChance, hit_chance, intervening
 from .firing import check_fire, plan_fire
+from .kicks import KICK, KickPlan, check_kick, kick_chance, kick_damage
 from .movement import check_move, reach
 from .state import Battle, Unit
 
@@ -207,7 +208,6 @@ def fire_preview(
                     ammo=shots_left(unit, index),
                 )
             )
-    left = stats.energy_left(unit)
     return FirePreview(
         attacker=unit.id,
         target=target_id,
@@ -217,12 +217,70 @@ def fire_preview(
         los=los,
         weapons=tuple(weapons),
         expected=expected,
-        energy=energy,
-        energy_left=left,
-        energy_after=left - energy,
-        overload_after=overload_after(unit, energy),
         ap_cost=fire_ap_cost(location),
         refusal=refusal,
+        **spending(unit, energy),
+    )
+
+
+def spending(unit: Unit, energy: int) -> dict[str, int]:
+    """A preview's energy fields: `energy` spent, `energy_left` before, `energy_after`, the
+    `overload_after` it leaves."""
+    left = stats.energy_left(unit)
+    return {
+        "energy": energy,
+        "energy_left": left,
+        "energy_after": left - energy,
+        "overload_after": overload_after(unit, energy),
+    }
+
+
+#: The `group` of a kick's `FirePreview` (O7): a kick is no weapon group.
+KICK_GROUP: Final = 0
+
+
+def kick_preview(battle: Battle, unit: Unit, target_id: str) -> FirePreview:
+    """O7: a kick at `target_id` as the target panel shows a shot: one "weapon", the kick,
+    with its chance (`kick_chance`) and expected damage (chance x `kick_damage`); `group`
+    `KICK_GROUP`; the engine's refusal when `check_kick` says no."""
+    check = check_kick(battle, unit, target_id)
+    refusal = check if isinstance(check, str) else None
+    try:
+        target: Unit | None = battle.unit(target_id)
+    except KeyError:
+        target = None
+    chance: HitChance | None = None
+    if isinstance(check, KickPlan):
+        chance = check.chance
+    elif target is not None and target.pos is not None and unit.pos is not None:
+        chance = kick_chance(battle, unit, target)
+    damage = kick_damage(unit)
+    expected = 0.0 if chance is None else chance.chance * damage / 100
+    kick = WeaponPreview(
+        index=-1,
+        weapon=KICK,
+        name="Kick",
+        abbrev="KICK",
+        chance=chance,
+        expected=expected,
+        skipped=None,
+        ammo=None,
+    )
+    dist = 0
+    if target is not None and target.pos is not None and unit.pos is not None:
+        dist = distance(unit.pos, target.pos)
+    return FirePreview(
+        attacker=unit.id,
+        target=target_id,
+        group=KICK_GROUP,
+        location=None,
+        distance=dist,
+        los=(),
+        weapons=(kick,),
+        expected=expected,
+        ap_cost=catalog().kicks.kick.ap,
+        refusal=refusal,
+        **spending(unit, stats.move_energy(unit)),
     )
 
 

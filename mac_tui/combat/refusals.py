@@ -29,6 +29,7 @@ from .commands import (
     FireGroup,
     FireStructure,
     Hold,
+    Kick,
     Move,
     Overwatch,
     Pivot,
@@ -41,6 +42,7 @@ from .commands import (
     Withdraw,
 )
 from .firing import OUT_OF_RANGE, check_fire, check_overwatch, plan_fire
+from .kicks import kick_refusal
 from .movement import check_move, reach
 from .preview import move_ap_cost, targets
 from .reaction import check_reaction_fire, check_sweep, cone_directions
@@ -65,6 +67,8 @@ def order_refusal(battle: Battle | None, kind: type[Command]) -> str | None:
         return _fire(battle, unit, called=kind is CalledShot)
     if kind is FireStructure:
         return _fire_structure(battle, unit)
+    if kind is Kick:
+        return kick_refusal(battle, unit)
     if kind is BraceOrder:
         return check_brace(unit)
     if kind is Vent:

@@ -50,7 +50,7 @@ from attrs import frozen
 
 from ..catalog import catalog
 from ..hexgrid import Hex, distance
-from . import facing, stats
+from . import facing, moving_fire, stats
 from .actions import check_brace
 from .firing import overwatch_target
 from .flow import initiative, refresh
@@ -154,6 +154,10 @@ class _Chooser:
         at = enemy.pos
         if target.pos is not None and at is not None:
             enemy = facing.turned_toward(battle, enemy, at, facing.free_facings(enemy), target.pos)
+        # O5.1: an enemy still to act starts a new activation, its hexes moved 0 (the one
+        # acting now keeps its own; overwatch pays its last activation's, O5.4)
+        if when in ("this round", "next round") and enemy.moved_hexes:
+            enemy = attrs.evolve(enemy, moved_hexes=0)
         self.enemy = enemy
         self.target = target
         self.victim = victim
@@ -253,6 +257,7 @@ class _Chooser:
                 width = facing.data().move.spread + pivot
                 last = facing.step_direction(move.path[-2], move.path[-1])
                 moved = facing.turned_toward(battle, moved, h, facing.spread(last, width), where)
+            moved = moving_fire.count_move(battle, moved, len(move.path) - 1)  # O5: `moving`
             for g in near:
                 shots, _ = shot_steps(battle, moved, g, self.target)
                 rough = sum(s.chances[0] * s.damage for s in shots)

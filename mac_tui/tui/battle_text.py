@@ -56,9 +56,11 @@ from ..combat.formations import (
     ability_name,
     formation_name,
 )
+from ..combat.kicks import KICK, Kicked
 from ..combat.objectives import MissionCosts, ObjectiveMet
 from ..combat.state import Battle
 from ..combat.structures import StructureAttacked
+from ..combat.stun import StunEased, StunEnded, Stunned
 from ..game import Event
 from ..hexgrid import Hex
 from .battle_words import (
@@ -174,14 +176,35 @@ class Narrator:
     def attacked(self, e: Attacked) -> str:
         return self.attack(e.result)
 
+    def kicked(self, e: Kicked) -> str:
+        """O7.8: the kick as an attack line, its damage's H in the history."""
+        text = f"{self.name(e.result.attacker)} {self.attack(e.result)}"
+        if self.detail and e.result.hit:
+            text += f" (moved {plural(e.hexes_moved, 'hex', 'hexes')} first)"
+        return text
+
+    def stunned(self, e: Stunned) -> str:
+        if e.cause == "kick":
+            return f"{self.name(e.unit)} is STUNNED by the kick"
+        return f"{self.name(e.unit)} is STUNNED: {e.lost} structure lost this round"
+
+    def stun_eased(self, e: StunEased) -> str:
+        return f"{self.name(e.unit)} shakes off the stun: dazed for one more activation"
+
+    def stun_ended(self, e: StunEnded) -> str:
+        return f"{self.name(e.unit)} is no longer dazed"
+
     def attack(self, r: AttackResult) -> str:
-        head = self.arrow(self.weapon(r.weapon), self.name(r.target))
+        if r.kick:  # O7.8: "FALCON kicks ENFORCER" (`kicked` names the kicker)
+            head = f"kicks {self.name(r.target)}"
+        else:
+            head = self.arrow(self.weapon(r.weapon), self.name(r.target))
         if r.arc is not None and r.arc != "front":  # O4.10: from the side or the rear
             head += f" ({arc_words(r.arc)})"
         if self.detail:
             dist = plural(r.distance, "hex", "hexes") if r.height is None else f"d3 {r.distance}"
             mods = ", ".join(
-                f"{m.name} {m.value}" if m.name == "base" else f"{m.name} {m.value:+d}"
+                f"{m.name} {m.value}" if m.name in ("base", KICK) else f"{m.name} {m.value:+d}"
                 for m in r.modifiers
             )
             total = sum(m.value for m in r.modifiers)
@@ -374,6 +397,10 @@ _WORDS: dict[type[Event], Callable[[Narrator, Any], str]] = {
     AbilitiesAssigned: Narrator.abilities_assigned,
     AbilityUsed: Narrator.ability_used,
     Dodged: Narrator.dodged,
+    Kicked: Narrator.kicked,
+    Stunned: Narrator.stunned,
+    StunEased: Narrator.stun_eased,
+    StunEnded: Narrator.stun_ended,
 }
 
 

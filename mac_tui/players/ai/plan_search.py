@@ -68,7 +68,7 @@ def other_acts(
         for g in pl.free_groups:
             if g in fired:
                 continue
-            v, e = pl.overwatch_value(spot.hex, g, budget)
+            v, e = pl.overwatch_value(spot.hex, g, budget, pl.moved + spot.hexes)
             if v > 0:
                 yield (Overwatch(g),), Act(overwatch=v, energy=e)
     if not s.skill.support_equipment:
@@ -108,7 +108,16 @@ def score(
         sum(a.overwatch for a in acts),
         sum(a.support for a in acts),
         ahead,
+        sum(a.kick for a in acts),
     )
+
+
+def kicks(
+    pl: Planner, spot: Spot, ap: int, spent: float
+) -> Iterator[tuple[tuple[Command, ...], Act, str]]:
+    """O7.9: each kick from `spot` as an action of a plan, with its target."""
+    for cmd, value, energy, target in pl.kicks_from(spot, ap, spent):
+        yield (cmd,), Act(kick=value, energy=energy), target
 
 
 def one_step_ahead(
@@ -119,7 +128,7 @@ def one_step_ahead(
     decision plans it."""
     if pl.sit.skill.depth >= 2 or ap_left < 1:
         return 0.0
-    return pl.quick_fire(spot.hex, pl.energy_left - round(energy), fired)
+    return pl.quick_fire(spot.hex, pl.energy_left - round(energy), fired, pl.moved + spot.hexes)
 
 
 def pairable(pl: Planner, c1: Command, c2: Command) -> bool:
@@ -149,6 +158,13 @@ def stay(pl: Planner, here: Spot, depth: int) -> Iterator[Plan]:
     for cmds, act in singles:
         ahead = 0.0 if act.overwatch else one_step_ahead(pl, here, ap - 1, act.energy)
         yield plan_of(cmds, score(pl, here, [], (act,), ahead))
+    kicked = list(kicks(pl, here, ap, 0.0))
+    for cmds, act, target in kicked:  # O7.9: kick, then (with an AP left) fire or not
+        ahead = one_step_ahead(pl, here, ap - 1, act.energy)
+        yield plan_of(cmds, score(pl, here, [], (act,), ahead), target)
+        if ap >= 2 and depth >= 2:
+            for a in pl.attacks_from(here.hex, budget - round(act.energy)):
+                yield plan_of((*cmds, *a.commands), score(pl, here, [a], (act,)), target)
     if ap < 2 or depth < 2:
         return
     # two groups
@@ -171,8 +187,10 @@ def stay(pl: Planner, here: Spot, depth: int) -> Iterator[Plan]:
                 else:
                     attacks = [a, Attack((cmd,), t, s.odds(t, shots, None), energy, (g2,))]
                 yield plan_of((*a.commands, cmd), pl.value(here, attacks), a.target.unit.id)
-        # fire, then one other action where it stands
+        # fire, then one other action where it stands (a kick among them, O7.9)
         for cmds, act in other_acts(pl, here, rest, 1, a.groups):
+            yield plan_of((*a.commands, *cmds), score(pl, here, [a], (act,)), a.target.unit.id)
+        for cmds, act, _ in kicks(pl, here, 1, a.energy):
             yield plan_of((*a.commands, *cmds), score(pl, here, [a], (act,)), a.target.unit.id)
     # uplink first, then fire at the designated target
     uplink = pl.items.get("designate")
@@ -222,18 +240,25 @@ def moves(pl: Planner, spots: list[Spot], depth: int) -> Iterator[Plan]:
         base = pl.value(spot, [])
         standing.append((base[0], spot))
         if ap - spot.ap >= 1 and depth >= 2:
-            promising.append((base[0] + pl.quick_fire(spot.hex, budget - spot.energy), i, spot))
+            fire = pl.quick_fire(spot.hex, budget - spot.energy, (), pl.moved + spot.hexes)
+            promising.append((base[0] + fire, i, spot))
         ahead = one_step_ahead(pl, spot, ap - spot.ap, spot.energy)
         yield plan_of((spot.command,), pl.value(spot, [], ahead=ahead) if ahead else base)
     # the acts after a Move or jump: worked out in full where they promise most
     promising.sort(key=lambda p: (-p[0], p[1]))
+    closing = pl.closes_to_kick()
     for _, _, spot in promising[:FOLLOWED_UP]:
         assert spot.command is not None
         rest = budget - spot.energy
-        for a in pl.attacks_from(spot.hex, rest):
+        for a in pl.attacks_from(spot.hex, rest, moved=pl.moved + spot.hexes):
             yield plan_of((spot.command, *a.commands), pl.value(spot, [a]), a.target.unit.id)
         for cmds, act in other_acts(pl, spot, rest, ap - spot.ap):
             yield plan_of((spot.command, *cmds), score(pl, spot, [], (act,)))
+    if closing:  # O7.9: move next to an enemy and kick it (a close-range stance only)
+        for spot in spots[1:]:
+            assert spot.command is not None
+            for cmds, act, target in kicks(pl, spot, ap - spot.ap, spot.energy):
+                yield plan_of((spot.command, *cmds), score(pl, spot, [], (act,)), target)
     if ap < 2 or depth < 2:
         return
     # fire where it stands, then move to one of the best-standing places

@@ -79,6 +79,7 @@ class Act(NamedTuple):
     energy: float = 0.0
     overwatch: float = 0.0
     support: float = 0.0
+    kick: float = 0.0  # O7: the kick's expected damage and stun, valued
 
 
 class Attack:
@@ -110,13 +111,16 @@ class Attack:
 class Spot:
     """A place the plan can end at: how it is reached, what it costs, how it stands."""
 
-    __slots__ = ("ap", "band", "command", "energy", "hex", "objective", "outlook")
+    __slots__ = ("ap", "band", "command", "energy", "hex", "hexes", "objective", "outlook")
 
-    def __init__(self, hex_: Hex, command: Command | None, ap: int, energy: int) -> None:
+    def __init__(
+        self, hex_: Hex, command: Command | None, ap: int, energy: int, hexes: int = 0
+    ) -> None:
         self.hex = hex_
         self.command = command
         self.ap = ap
         self.energy = energy
+        self.hexes = hexes  # O5.1: the hexes the step there enters (counted only under O5/O7)
         self.outlook = 0.0
         self.band = 0.0
         self.objective = 0.0  # O11.10: the pull of the OB5 hex (a part only when not 0)

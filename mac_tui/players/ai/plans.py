@@ -38,24 +38,30 @@ from __future__ import annotations
 import attrs
 
 from ...catalog import catalog
-from ...combat import facing, stats, track
+from ...combat import facing, moving_fire, stats, stun, track
 from ...combat.attack import formation_modifiers
 from ...combat.commands import (
     FireGroup,
+    Kick,
     Move,
     Sprint,
     UseEquipment,
 )
 from ...combat.elevation import jump_length
+from ...combat.kicks import KickPlan, kick_targets
 from ...combat.movement import reach
 from ...combat.state import Unit
-from ...hexgrid import Hex, distance, within
+from ...hexgrid import Hex, distance, path, within
 from .fog import can_target
 from .fog import radiating as fog_radiating
 from .objectives import seize_target, seize_value
 from .plan_types import COVER_HELD, Attack, Scored, Shots, Spot
+from .rules import stance_band
 from .situation import BAND, GAMMA, NONE_STATUS, Situation, Status
 from .tables import Kit, masked
+
+#: The range class of the Point Blank and Short bands (O7.9's close-range stance).
+SHORT = "short"
 
 
 class Planner:
@@ -80,6 +86,14 @@ class Planner:
         )
         self.w_received = sit.received_weight()
         self.free_groups = tuple(g for g in sit.me.groups if g not in u.fired_groups)
+        # O5: the hexes moved so far this activation and whether the frame is stabilised;
+        # O7.6: its own `stunned`/`dazed` (the same entries `hit_chance` adds)
+        self.o5 = moving_fire.on(sit.battle)
+        self.counts = moving_fire.counts_moves(sit.battle)
+        self.moved = u.moved_hexes
+        self.stable = moving_fire.stabilised(u)
+        self.own_mod = sum(value for _, value, _ in stun.entries(u))
+        self.kicks = sit.battle.rule("O7") and not u.kicked
         self._drawn: dict[tuple[Hex, Status], list[float]] = {}
         self._bare: dict[tuple[Hex, Status], list[float]] = {}
         # O4: the facings the frame may fire from at each place it can end (the free pivot
@@ -106,9 +120,16 @@ class Planner:
             self._fog[key] = fog_radiating(b, self.unit, at, target) if seen else None
         return self._fog[key]
 
+    def shooter_mod(self, moved: int | None = None) -> int:
+        """The frame's own module entries on its fire: O5's `moving` for `moved` hexes (the
+        hexes so far when None; O5.4: an overwatch pays its whole activation's), O7.6's
+        `stunned`/`dazed`."""
+        n = self.moved if moved is None else moved
+        return self.own_mod + (moving_fire.moving_penalty(n, self.stable) if self.o5 else 0)
+
     def extra_against(self, t: Kit, uplinked: str | None = None) -> int:
         s = self.sit
-        extra = 0
+        extra = moving_fire.fast_target_penalty(t.unit.moved_hexes) if self.o5 else 0  # O5.5
         if t.unit.braced:
             extra -= s.brace_mod
         if t.unit.ecm_active:
@@ -118,7 +139,14 @@ class Planner:
         return extra
 
     def fire_from(
-        self, at: Hex, group: int, t: Kit, budget: int, uplinked: str | None = None, called: int = 0
+        self,
+        at: Hex,
+        group: int,
+        t: Kit,
+        budget: int,
+        uplinked: str | None = None,
+        called: int = 0,
+        moved: int | None = None,
     ) -> tuple[Shots, int]:
         s = self.sit
         tpos = t.unit.pos
@@ -146,7 +174,8 @@ class Planner:
             + s.tables.lift(at, tpos)
             + self.rear(at, t)
             + hot
-            + self.formation_extra(at, t),
+            + self.formation_extra(at, t)
+            + self.shooter_mod(moved),
         )
         return v.shots, v.energy
 
@@ -267,7 +296,8 @@ class Planner:
                     pull = nearest_now is not None and after is not None and after > nearest_now
                 energy = back if pull else walk
                 if energy <= self.energy_left:
-                    out.append(Spot(h, Move(h), self.ap_costs.move, energy))
+                    steps = self.steps(walked_to, h)
+                    out.append(Spot(h, Move(h), self.ap_costs.move, energy, steps))
         jump = self.items.get("jump")
         if (
             jump is not None
@@ -291,18 +321,23 @@ class Planner:
                         self.facings.setdefault(h, tuple(range(6)))
                     out.append(
                         Spot(
-                            h, UseEquipment(jump.id, None, h), self.ap_costs.equipment, jump.energy
+                            h,
+                            UseEquipment(jump.id, None, h),
+                            self.ap_costs.equipment,
+                            jump.energy,
+                            distance(s.pos, h) if self.counts else 0,  # O5.1
                         )
                     )
         if self.ap >= self.ap_costs.sprint:
             run = stats.move_energy(u, sprint=True)
-            walked = {spot.hex for spot in out}
+            taken = {spot.hex for spot in out}
             if run <= self.energy_left:
                 run_to = reach(s.battle, u, True)
                 self.learn_facings(run_to)
                 for h in run_to:
-                    if h not in walked:  # a hex a Move reaches is better walked to
-                        out.append(Spot(h, Sprint(h), self.ap_costs.sprint, run))
+                    if h not in taken:  # a hex a Move reaches is better walked to
+                        steps = self.steps(run_to, h)
+                        out.append(Spot(h, Sprint(h), self.ap_costs.sprint, run, steps))
         goal = seize_target(s.battle, u)  # O11.10: the OB5 hex, for the frame that goes
         for spot in out:
             spot.outlook = GAMMA * s.outlook(spot.hex)
@@ -321,7 +356,14 @@ class Planner:
             if before is not None and h not in self.facings:
                 self.facings[h] = facing.spread(facing.step_direction(before, h), width)
 
-    def quick_fire(self, at: Hex, budget: int, fired: tuple[int, ...] = ()) -> float:
+    def steps(self, walked: dict[Hex, tuple[int, Hex | None]], h: Hex) -> int:
+        """O5.1: the hexes a Move or Sprint to `h` enters (0 while neither O5 nor O7 counts
+        them)."""
+        return len(path(walked, h)) - 1 if self.counts else 0
+
+    def quick_fire(
+        self, at: Hex, budget: int, fired: tuple[int, ...] = (), moved: int | None = None
+    ) -> float:
         """A quick bound on the fire a frame landing at `at` could add: its best group (but
         those `fired`) expected damage at any enemy, weighted by the enemy's worth (no odds
         worked out)."""
@@ -339,6 +381,7 @@ class Planner:
             cover = s.tables.cover[tpos]
             spotted = s.spotted(self.unit, tpos, self.unit.id)
             extra = self.extra_against(t) + s.tables.lift(at, tpos) + self.rear(at, t)
+            extra += self.shooter_mod(moved)
             weight = s.damage_weight(t)
             kit = self.bearing(at, t)
             for g in groups:
@@ -347,13 +390,16 @@ class Planner:
                     best = v
         return best
 
-    def attacks_from(self, at: Hex, budget: int, uplinked: str | None = None) -> list[Attack]:
-        """Every group at every enemy it can reach from `at` with `budget` energy."""
+    def attacks_from(
+        self, at: Hex, budget: int, uplinked: str | None = None, moved: int | None = None
+    ) -> list[Attack]:
+        """Every group at every enemy it can reach from `at` with `budget` energy (after
+        `moved` hexes this activation, O5)."""
         out = []
         s = self.sit
         for g in self.free_groups:
             for t in s.enemies:
-                shots, energy = self.fire_from(at, g, t, budget, uplinked)
+                shots, energy = self.fire_from(at, g, t, budget, uplinked, moved=moved)
                 if shots:
                     out.append(
                         Attack((FireGroup(g, t.unit.id),), t, s.odds(t, shots, None), energy, (g,))
@@ -371,12 +417,14 @@ class Planner:
         overwatch: float = 0.0,
         support: float = 0.0,
         ahead: float = 0.0,
+        kick: float = 0.0,
     ) -> Scored:
         """The plan ending at `spot` after `attacks` and the other actions' effects; `ahead`
         is fire the frame can still bring this activation from `spot` (a one-action planner's
         move: `quick_fire` with the AP it leaves), counted with the outlook."""
         s = self.sit
-        dmg = kill = pilot = wreck = setup = stress = 0.0
+        dmg = kick  # O7: a kick's damage and stun, valued (`kicks_from`)
+        kill = pilot = wreck = setup = stress = 0.0
         kills: dict[Kit, float] = {}
         energy = spot.energy + extra_energy
         for a in attacks:
@@ -425,7 +473,9 @@ class Planner:
         return Scored(sum(parts), parts, stress_end, spot.hex, status, tuple(kills.items()))
 
     # ---- the non-fire actions ---------------------------------------------------------------
-    def overwatch_value(self, at: Hex, group: int, budget: int) -> tuple[float, float]:
+    def overwatch_value(
+        self, at: Hex, group: int, budget: int, moved: int | None = None
+    ) -> tuple[float, float]:
         """R4: (value, expected energy) of `group` on overwatch at `at`: reaction fire at the
         nearest enemy in its reach at the end of the round (enemies still to act may come or go)."""
         s = self.sit
@@ -461,7 +511,10 @@ class Planner:
                 s.tables.cover[epos],
                 s.spotted(self.unit, epos, self.unit.id),
                 budget,
-                self.extra_against(e) - s.overwatch_mod + s.tables.lift(at, epos),
+                self.extra_against(e)
+                - s.overwatch_mod
+                + s.tables.lift(at, epos)
+                + self.shooter_mod(moved),
             )
             q = left * p
             value += q * v.expected * s.damage_weight(e)
@@ -470,6 +523,42 @@ class Planner:
             if left <= 0.01:
                 break
         return value, energy
+
+    def closes_to_kick(self) -> bool:
+        """O7.9: the frame closes in to kick only when its preferred band is Point Blank or
+        Short (its stance band the short range class, §10.2)."""
+        return self.kicks and stance_band(self.unit) == SHORT
+
+    def kicks_from(self, spot: Spot, ap: int, spent: float) -> list[tuple[Kick, float, int, str]]:
+        """O7.9: the kicks the frame could give from `spot` with `ap` AP left after spending
+        `spent` energy this plan (the engine's `check_kick` and `kick_chance` on the frame
+        standing there): (command, value, energy, target id). A kick's value is its expected
+        damage, weighted as fire's, plus, for a target it would stun, the fire the stun takes
+        off that target's next two activations (O7.6: -50, then -20), weighed as received fire
+        is. None that would overload the reactor (or with O7 off, or after a kick)."""
+        if not self.kicks or ap < 1:
+            return []
+        s = self.sit
+        u = self.unit
+        moved = self.moved + spot.hexes
+        here = attrs.evolve(
+            u, pos=spot.hex, ap=ap, energy_used=u.energy_used + round(spent), moved_hexes=moved
+        )
+        battle = s.battle.with_unit(here)
+        output = stats.effective_output(u)
+        rule = self.cat.kicks.stun
+        out = []
+        for target, plan in kick_targets(battle, here):
+            if not isinstance(plan, KickPlan) or here.energy_used + plan.energy > output:
+                continue
+            kit = next(e for e in s.enemies if e.unit.id == target.id)
+            p = plan.chance.chance / 100
+            value = p * plan.damage * s.damage_weight(kit)
+            if not target.stun:
+                eased = (rule.stunned + rule.dazed) / 100
+                value += p * eased * s.firepower(kit) * self.w_received
+            out.append((Kick(target.id), value, plan.energy, target.id))
+        return out
 
     def uplink_value(self, at: Hex, t: Kit) -> float:
         """R11: what designating `t` adds to the fire of the allies still to act this round."""

@@ -79,6 +79,10 @@ def _status_flags(unit: Unit, pal: Palette) -> list[Text]:
         add("OUT: pilot killed", pal.error)
     if unit.shutdown:
         add("SHUT DOWN", pal.error)
+    if unit.stun:  # O7.6
+        add(unit.stun.upper(), pal.warning)
+    if unit.moved_hexes:  # O5.1 (O7.3's H): hexes this activation, or the last one's
+        add(f"moved {unit.moved_hexes} hex{'es' if unit.moved_hexes != 1 else ''}", "")
     if unit.braced:
         add("braced", "bold")
     if unit.overwatch_group is not None:

@@ -58,6 +58,8 @@ MARKS: dict[str, tuple[str, str]] = {
     "blocks": ("|", "┃"),
     "cone-enemy": ("&", "»"),  # O6: a hex of an armed enemy reaction cone (O11 has @)
     "cone-player": (")", "›"),  # O6: a hex of an armed cone of yours
+    "stunned": ("!", "!"),  # O7.6: a Stunned frame (its digit's place compact, below roomy)
+    "dazed": ("~", "~"),  # O7.6: a Dazed frame (O8.10's last-known marker has the `?`)
 }
 #: O4.10: a frame's facing, drawn in the hex it faces, by direction (E, NE, NW, W, SW, SE):
 #: (ascii, unicode). The hex it is drawn in says the direction; the glyph points the same way.
@@ -86,6 +88,8 @@ MARK_NAMES: dict[str, str] = {
     "blocks": "high ground blocks",
     "cone-enemy": "enemy reaction cone",
     "cone-player": "your reaction cone",
+    "stunned": "stunned",
+    "dazed": "dazed",
 }
 
 TERRAIN_CLASSES = ("open", "forest", "rocks", "rough", "sand")
@@ -187,6 +191,7 @@ def legend(
     facings: bool = False,
     objectives: bool = False,
     cones: bool = False,
+    stun: bool = False,
 ) -> str:
     """One short line: the terrain glyphs, the frame letters, a frame out of the fight, the
     deployment zone (and the other overlay marks); with `levels` (O2) the level digits and
@@ -194,7 +199,8 @@ def legend(
     a damaged section's durability (in the compact map's slot only without levels); with
     `third` (O10) the allied and neutral frames' marks; with `fog` (O8) the greyed last-known
     marker; with `objectives` (O11) the mark of an objective's hex or building; with `cones`
-    (O6) the marks of the armed reaction cones."""
+    (O6) the marks of the armed reaction cones; with `stun` (O7) the marks of a Stunned and a
+    Dazed frame."""
     cat = catalog()
     form = 0 if ascii_glyphs else 1
     parts = [
@@ -222,13 +228,15 @@ def legend(
         parts.append(f"M1{FACING_MARKS[0][form]} faces the marked hex")
     if fog:  # O8.10
         parts.append("m? last known")
+    if stun:
+        parts += [f"M{MARKS[k][form]} {MARK_NAMES[k]}" for k in ("stunned", "dazed")]
     parts.append(f"{MARKS['zone'][form]} {MARK_NAMES['zone']}")
     if levels:
         parts.append(f"{MARKS['blocks'][form]} {MARK_NAMES['blocks']}")
     if cones:
         parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in ("cone-enemy", "cone-player")]
     if marks:
-        shown = ("zone", "out", "blocks", "cone-enemy", "cone-player")
+        shown = ("zone", "out", "blocks", "cone-enemy", "cone-player", "stunned", "dazed")
         parts += [f"{MARKS[k][form]} {MARK_NAMES[k]}" for k in MARKS if k not in shown]
     return "  ".join(parts)
 
@@ -334,6 +342,7 @@ class Scene:
     objectives: frozenset[Hex] = frozenset()  # O11: OB5's hex, OB6's building (known, not met)
     # O6: hex -> "cone-enemy" / "cone-player": the hexes of the armed cones (an enemy's wins)
     cones: dict[Hex, str] = attrs.field(factory=dict)
+    stunned: dict[Hex, str] | None = None  # O7.6: hex -> "stunned"/"dazed" of a frame there
 
     @classmethod
     def of(cls, battle: Battle, active: str | None, overlay: Overlay) -> Scene:
@@ -341,6 +350,7 @@ class Scene:
         frames: dict[Hex, tuple[str, str]] = {}
         out: set[Hex] = set()
         wrecks: set[Hex] = set()
+        stunned: dict[Hex, str] = {}
         active_hex: Hex | None = None
         for unit in battle.units:
             if unit.pos is None:
@@ -354,6 +364,8 @@ class Scene:
                 frames[unit.pos] = (frame_label(unit)[0] + "?", "hexmap--marker")
                 continue
             frames[unit.pos] = (frame_label(unit), SIDE_CLASS[unit.side])
+            if unit.stun:
+                stunned[unit.pos] = unit.stun
             if not unit.pilot_alive:
                 out.add(unit.pos)
             if unit.id == active:
@@ -377,6 +389,7 @@ class Scene:
             facing_marks(battle),
             objective_hexes(battle),
             cone_marks(battle),
+            stunned or None,
         )
 
     def with_overlay(self, overlay: Overlay) -> Scene:
@@ -399,6 +412,7 @@ class Scene:
             self.facings,
             self.objectives,
             self.cones,
+            self.stunned,
         )
 
 
@@ -613,9 +627,14 @@ class Painter:
                 glyph, left_over = self.feature_glyph(feature[0]), feature[1]
             smoked = h in s.smoke
             goal = h in s.objectives
+            dazed = s.stunned.get(h) if s.stunned and label is not None else None  # O7.6
             if not roomy:
                 if label is not None:
-                    top.append((label[0] + self.mark("out") if out else label, classes))
+                    if out:
+                        label = label[0] + self.mark("out")
+                    elif dazed is not None:
+                        label = label[0] + self.mark(dazed)
+                    top.append((label, classes))
                 elif mark is None:
                     slot = self._slot(left_over, smoked, level, bool(levels), goal)
                     top.append((glyph + slot, classes))
@@ -634,6 +653,8 @@ class Painter:
                 left, right = BRACKETS.get(bracket, (" ", " "))
                 top.append((left + label + right, classes))
                 under = self.mark("out") * 2 if out else glyph + height
+                if dazed is not None and not out:
+                    under = self.mark(dazed) * 2
                 bottom.append((" " + under + " ", classes))
             else:
                 if left_over is not None:

@@ -31,6 +31,10 @@ SHORT = {
     "actuator": "act",
     "overwatch": "ow",
     "indirect": "indir",
+    "moving": "mov",  # O5
+    "fast target": "fast",
+    "piloting": "pil",  # O7
+    "stunned": "stun",
 }
 
 

@@ -10,11 +10,12 @@ from attrs import frozen
 from rich.text import Text
 
 from ...catalog import LOCATION_ORDER, catalog
-from ...combat import elevation, facing, stats, track
+from ...combat import elevation, facing, moving_fire, stats, track
 from ...combat.attack import distance_band
 from ...combat.features import STANDARD, full_durability, kind_of, section_at, structure_hex
 from ...combat.forecast import Forecast
-from ...combat.preview import FirePreview, WeaponPreview
+from ...combat.kicks import kick_damage
+from ...combat.preview import KICK_GROUP, FirePreview, WeaponPreview
 from ...combat.state import LOC_INDEX, Battle, Unit
 from ...hexgrid import arc
 from ..battle_words import engine_text, first_fit, hex_name, overload_text, spend_phrases
@@ -32,9 +33,39 @@ from .panel_text import (
     signed,
 )
 
-#: The entries a hit chance starts from, shown unsigned: a shot's `base`, and a shot at a
-#: structure's `structure` (O0.4, O3.6).
-BASE_ENTRIES = ("base", "structure")
+#: The entries a hit chance starts from, shown unsigned: a shot's `base`, a shot at a
+#: structure's `structure` (O0.4, O3.6) and a kick's `kick` (O7.2).
+BASE_ENTRIES = ("base", "structure", "kick")
+
+
+def moved_line(battle: Battle, attacker: Unit, kick: bool, g: Glyphs) -> Text | None:
+    """O5's counter: the hexes the frame moved this activation and what they cost its fire
+    (`moving`, stabilised or not); for an O7 kick what they add to its damage (O7.3). None
+    when neither applies."""
+    n = attacker.moved_hexes
+    hexes = f"{n} hex{'es' if n != 1 else ''}"
+    if kick:
+        if not battle.rule("O7"):
+            return None
+        rule = catalog().kicks.damage
+        tons = stats.chassis_of(attacker).tonnage // rule.tonnage_divisor
+        counted = min(n, rule.max_hexes)
+        line = Text("Moved ", style="bold")
+        line.append(f"{hexes} {g.sep} damage {tons} + {rule.per_hex} x {counted}")
+        return line
+    if not moving_fire.on(battle):
+        return None
+    stable = moving_fire.stabilised(attacker)
+    penalty = moving_fire.moving_penalty(n, stable)
+    line = Text("Moved ", style="bold")
+    line.append(f"{hexes} this activation {g.sep} ")
+    if penalty:
+        line.append(f"moving {penalty:+d}", style="bold")
+        if stable:
+            line.append(" (stabilised)")
+    else:
+        line.append("no moving penalty" + (" (stabilised)" if n and stable else ""))
+    return line
 
 
 def modifier_tokens(weapon: WeaponPreview, full_names: bool, g: Glyphs, pal: Palette) -> list[Text]:
@@ -231,13 +262,23 @@ def target_lines(
                 out.extend(_arc_lines(battle, attacker, target, width, g))
             out.extend(_los_lines(preview, width, g))
 
-    group = Text(f"Group {preview.group}", style="bold")
-    group.append(f" {g.sep} {preview.ap_cost} AP")
+    kick = preview.group == KICK_GROUP
+    if kick and attacker is not None:  # O7: a kick, its damage and the stun it brings
+        group = Text("Kick", style="bold")
+        group.append(f" {g.sep} {preview.ap_cost} AP {g.sep} {kick_damage(attacker)} damage")
+        if target is not None:
+            group.append(f" {g.sep} " + ("no stun: " + target.stun if target.stun else "stuns"))
+    else:
+        group = Text(f"Group {preview.group}", style="bold")
+        group.append(f" {g.sep} {preview.ap_cost} AP")
     if risk.called:
         group.append(f" {g.sep} called shot")
     elif preview.location is not None:
         group.append(f" {g.sep} called {loc_abbrev(preview.location)}")
     out.append(group)
+    moved = moved_line(battle, attacker, kick, g) if attacker is not None else None
+    if moved is not None:
+        out.append(moved)
     if preview.refusal is not None:
         reason = engine_text(battle, preview.refusal)
         refused = flow(reason.split(" "), width, g, lead=f"{g.warn} Refused: ", indent=2)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+import attrs
 from attrs import frozen
 from textual.actions import parse
 from textual.binding import Binding, BindingType
@@ -31,6 +32,7 @@ from ....combat.commands import (
     FireGroup,
     FireStructure,
     Hold,
+    Kick,
     Move,
     Overwatch,
     Pivot,
@@ -61,6 +63,7 @@ from .modes import (
     Halted,
     Idle,
     Jumping,
+    Kicking,
     Mode,
     More,
     Moving,
@@ -73,8 +76,8 @@ from .modes import (
 from .moment import Moment
 
 COMBAT = (*PLAYER_MODES, *AI_MODES)  # the battle is on
-AIMING = (Firing, CallingShot)
-PICKING = (Moving, Reversing, Sprinting, Jumping, Firing, CallingShot, Threats)  # Esc cancels
+AIMING = (Firing, CallingShot, Kicking)
+PICKING = (Moving, Reversing, Sprinting, Jumping, Firing, CallingShot, Kicking, Threats)  # Esc
 FACING_PICKS = (Moving, Sprinting, Jumping, Deploying)  # O4: , and . turn the facing picked
 WAITING = (Idle, Deploying, *AI_MODES, Over)  # Esc leaves the battle from these
 AI_PACED = (EnemyTurn, Paused, More)  # space skips the rest of the turn from these
@@ -229,6 +232,7 @@ ROWS: tuple[BattleAction, ...] = (
     _aim("sprint", "r", "Sprint", "Sprint", Sprint, offers(Sprint)),
     _aim("fire", "f", "Fire", "Fire", FireGroup, offers(FireGroup, FireStructure)),
     _aim("called", "c", "Called", "Called shot", CalledShot, _called),
+    attrs.evolve(_aim("kick", "d", "Kick", "Kick", Kick, offers(Kick)), module="O7"),  # O7.1
     _act("brace", "g", "Brace", "Brace", Brace),
     _act("overwatch", "o", "Overwatch", "Overwatch", Overwatch),
     _act("reaction", "q", "Cone", "Reaction fire", ReactionFire, "O6"),

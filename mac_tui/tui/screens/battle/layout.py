@@ -261,6 +261,7 @@ class BattleView:
                     facings=battle is not None and battle.rule("O4"),
                     objectives=battle is not None and bool(objective_hexes(battle)),
                     cones=battle is not None and battle.rule("O6"),
+                    stun=battle is not None and battle.rule("O7"),
                 )
             )
         if battle is not None and battle.objectives:  # O11: what the lance is asked to do

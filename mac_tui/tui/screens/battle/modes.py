@@ -11,6 +11,7 @@ say, or another mode) that the screen carries out; no mode changes the game itse
     Jumping(item)            the hexes a jump item reaches are marked
     Firing(target, group)    aiming: the target panel shows the shot's preview
     CallingShot(target, group)  the same; Enter then asks for the location
+    Kicking(target, group)   O7: picking the adjacent enemy to kick; the panel shows the kick
     EnemyTurn(skipping)      the AI gives the orders, one per animation step (or all: skipping)
     Paused(skipping)         the AI's turn held by the player: "." plays one order
     More()                   one order per key (the pacing setting): Enter plays the next
@@ -38,6 +39,7 @@ from ....combat.commands import (
     Deploy,
     FireGroup,
     FireStructure,
+    Kick,
     Move,
     Sprint,
     UseEquipment,
@@ -45,6 +47,8 @@ from ....combat.commands import (
 from ....combat.features import kind_of, section_at, structure_hex, structure_key
 from ....combat.firing import check_fire
 from ....combat.forecast import Forecast
+from ....combat.kicks import kick_targets
+from ....combat.preview import KICK_GROUP
 from ....combat.state import Battle, Unit
 from ....combat.structure_preview import structure_fire_preview
 from ....combat.structures import check_fire_structure, targetable
@@ -514,6 +518,63 @@ class CallingShot(Aiming):
             tuple(options),
             lambda location: CalledShot(group, target, location, breach=self.breach),
         )
+
+
+@frozen
+class Kicking(Aiming):
+    """O7.1: picking the adjacent enemy to kick; the panel column shows the kick (its chance,
+    damage and the stun, `preview.kick_preview`). No group: 1-4 say so."""
+
+    structures = False
+    verb = "Kick"
+
+    @classmethod
+    def all_targets(cls, m: Moment) -> list[tuple[str, Hex]]:
+        battle, unit = m.battle, m.actor
+        if battle is None or unit is None:
+            return []
+        return [(t.id, t.pos) for t, _ in kick_targets(battle, unit) if t.pos is not None]
+
+    @classmethod
+    def aimed(cls, m: Moment) -> tuple[Self, Hex | None]:
+        """At the first adjacent enemy a kick may hit (else the first adjacent one)."""
+        battle, unit = m.battle, m.actor
+        if battle is None or unit is None:
+            return cls(None, KICK_GROUP), None
+        options = kick_targets(battle, unit)
+        legal = [t for t, plan in options if not isinstance(plan, str)]
+        ranked = legal or [t for t, _ in options]
+        if not ranked:
+            return cls(None, KICK_GROUP), None
+        return cls(ranked[0].id, KICK_GROUP), ranked[0].pos
+
+    def with_group(self, m: Moment, group: int) -> Mode | Say:
+        return Say("A kick takes no weapon group: Enter kicks, Tab picks another frame.", True)
+
+    def cursor_on(self, m: Moment, h: Hex) -> Mode:
+        ids = {at: t for t, at in self.all_targets(m)}
+        return attrs.evolve(self, target=ids[h]) if h in ids else self
+
+    def shot_preview(self, m: Moment) -> preview.FirePreview | None:
+        unit = m.actor
+        if unit is None or self.target is None or m.battle is None:
+            return None
+        return preview.kick_preview(m.battle, unit, self.target)
+
+    def shot_risk(self, m: Moment) -> ShotRisk:
+        return NO_RISK
+
+    def prompt(self, m: Moment, cursor: Hex) -> Prompt:
+        battle = m.battle
+        if battle is None or m.actor is None:
+            return None
+        if self.target is None:
+            return "Kick: no enemy frame is adjacent. Esc cancels."
+        label = battle.unit(self.target).label
+        return (f"Kick {label} · Enter kicks · Tab another frame", f"Kick {label}: Enter kicks")
+
+    def shot(self, m: Moment, group: int, target: str) -> Reaction:
+        return Kick(target)
 
 
 @frozen

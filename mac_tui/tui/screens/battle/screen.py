@@ -67,6 +67,7 @@ from .modes import (
     Halted,
     Idle,
     Jumping,
+    Kicking,
     Mode,
     More,
     Moving,
@@ -386,7 +387,7 @@ class BattleScreen(GameScreen):
             self.mode = Threats()
             self.schedule_threats()
         else:
-            aim = Firing if name == "fire" else CallingShot
+            aim = {"fire": Firing, "kick": Kicking}.get(name, CallingShot)
             self.mode, at = aim.aimed(self.moment)
             if at is not None:
                 self.view.hexmap.set_cursor(at)
