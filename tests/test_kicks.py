@@ -427,3 +427,32 @@ def test_o9_impossible_turn_forbids_a_kick_too() -> None:
     # ruling O9f: a frame under Impossible Turn cannot fire, go on overwatch or (O7) kick
     b = battle(falcon(3, dodging=True), enforcer(4), rules=("O7", "O9"))
     assert "Impossible Turn" in str(check_kick(b, b.unit("falcon"), "enforcer"))
+
+
+def test_a_kick_on_a_neutral_starts_a_grudge() -> None:
+    """O7 with O10 (O10.5, ruling O10a): a neutral frame may be kicked, and the armour and
+    structure the kick takes off it are the kicking side's grudge, as a shot's are."""
+    neutral = attrs.evolve(enforcer(4), side="neutral")
+    b = kick_battle(falcon(3, moved_hexes=3), neutral, rules=("O7", "O10"))
+    assert isinstance(check_kick(b, b.unit("falcon"), "enforcer"), KickPlan)
+    assert [e.id for e, _ in kicks.kick_targets(b, b.unit("falcon"))] == ["enforcer"]
+    out = do_kick(b, b.unit("falcon"), "enforcer", ScriptedDice(d100(40), (100, 60)))
+    assert not isinstance(out, str)
+    after, events = out
+    grudges = [e for e in events if type(e).__name__ == "Grudge"]
+    assert len(grudges) == 1 and grudges[0].side == "player" and grudges[0].added == 9
+    assert after.grudge("player") == 9 and after.grudge_target() == "player"
+
+
+def test_a_kick_on_a_frame_making_an_impossible_turn_is_dodged() -> None:
+    """O7 with O9 (O9.9d, ruling O9f): the kick's d100 is rolled, the hit is dodged, nothing
+    more is drawn: no location, damage or stun."""
+    b = kick_battle(falcon(3, moved_hexes=3), enforcer(4, dodging=True), rules=("O7", "O9"))
+    dice = ScriptedDice(d100(40))
+    out = do_kick(b, b.unit("falcon"), "enforcer", dice)
+    assert not isinstance(out, str) and dice.done
+    after, (kicked, dodged) = out
+    assert kicked.result.hit and kicked.result.dodged and kicked.result.damage is None
+    assert type(dodged).__name__ == "Dodged" and dodged.unit == "enforcer"
+    assert after.unit("enforcer").armor == b.unit("enforcer").armor
+    assert after.unit("enforcer").stun == ""

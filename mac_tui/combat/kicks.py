@@ -24,7 +24,7 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
 from ..hexgrid import arc, distance
-from . import detection, elevation, facing, formations, stats
+from . import detection, elevation, facing, formations, stats, third_parties
 from .attack import (
     AttackResult,
     HitChance,
@@ -39,6 +39,7 @@ from .attack import (
 )
 from .damage import apply_damage
 from .events import BattleChange
+from .formations import Dodged
 from .state import LEGS, Battle, Unit
 from .stun import stun
 
@@ -112,7 +113,7 @@ def check_kick(battle: Battle, unit: Unit, target_id: str) -> KickPlan | str:
         target = battle.unit(target_id)
     except KeyError:
         return f"no frame {target_id!r}"
-    if not battle.hostile(unit.side, target.side):
+    if not battle.may_attack(unit.side, target.side):  # O10: a neutral too (ruling O10a)
         return f"{target.label} is not an enemy"
     if not target.active or target.pos is None or unit.pos is None:
         return f"{target.label} is out of the fight"
@@ -141,10 +142,14 @@ def kick_targets(battle: Battle, unit: Unit) -> list[tuple[Unit, KickPlan | str]
     kicked (for `legal_commands`, the greyed key and the preview)."""
     if unit.pos is None:
         return []
+    reach = catalog().kicks.kick.distance
     return [
         (e, check_kick(battle, unit, e.id))
-        for e in battle.foes(unit.side)
-        if e.pos is not None and distance(unit.pos, e.pos) == catalog().kicks.kick.distance
+        for e in battle.units
+        if e.active
+        and battle.may_attack(unit.side, e.side)
+        and e.pos is not None
+        and distance(unit.pos, e.pos) == reach
     ]
 
 
@@ -259,6 +264,12 @@ def do_kick(battle: Battle, unit: Unit, target_id: str, dice: Dice) -> BattleCha
     if not hit:
         miss = attrs.evolve(base, roll=roll)
         return battle, [Kicked(result=miss, energy=plan.energy, hexes_moved=moved)]
+    if target.dodging:  # O9.9d: negated after the roll, nothing more drawn (ruling O9f)
+        dodged = attrs.evolve(base, roll=roll, hit=True, dodged=True)
+        return battle, [
+            Kicked(result=dodged, energy=plan.energy, hexes_moved=moved),
+            Dodged(unit=target.id, attacker=unit.id, weapon=KICK),
+        ]
     location = dice.weighted(COMBAT, kick_locations(battle, kicker, target))
     damaged, report = apply_damage(target, location, plan.damage, dice)
     if target.active and not damaged.active:
@@ -266,5 +277,6 @@ def do_kick(battle: Battle, unit: Unit, target_id: str, dice: Dice) -> BattleCha
     battle = battle.with_unit(damaged)
     result = attrs.evolve(base, roll=roll, hit=True, location=location, damage=report)
     events: list[Event] = [Kicked(result=result, energy=plan.energy, hexes_moved=moved)]
+    battle, grudge = third_parties.note_damage(battle, kicker, target)  # O10.5: kicks count
     battle, stunned = stun(battle, target.id, "kick")
-    return battle, events + stunned
+    return battle, [*events, *grudge, *stunned]
