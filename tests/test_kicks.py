@@ -456,3 +456,23 @@ def test_a_kick_on_a_frame_making_an_impossible_turn_is_dodged() -> None:
     assert type(dodged).__name__ == "Dodged" and dodged.unit == "enforcer"
     assert after.unit("enforcer").armor == b.unit("enforcer").armor
     assert after.unit("enforcer").stun == ""
+
+
+def test_a_kick_costs_no_mission_costs() -> None:
+    """O7 with O11 (O11.5 "Kicks cost nothing"): a kick that hits adds no shot to the tally,
+    while the same hit from a Medium Laser adds a medium shot."""
+    from mac_tui.combat import objectives
+    from mac_tui.combat.events import Attacked
+    from mac_tui.combat.state import Tally
+
+    b = kick_battle(falcon(3, moved_hexes=3), enforcer(4), rules=("O7", "O11"))
+    b = attrs.evolve(b, tally=Tally())
+    out = do_kick(b, b.unit("falcon"), "enforcer", ScriptedDice(d100(40), (100, 60)))
+    assert not isinstance(out, str)
+    after, events = out
+    assert isinstance(events[0], Kicked) and events[0].result.hit
+    tracked, _ = objectives.track_battle(after, events)
+    assert tracked.tally == Tally()
+    laser = attrs.evolve(events[0].result, weapon="medium_laser")
+    tracked, _ = objectives.track_battle(after, [Attacked(result=laser)])
+    assert tracked.tally is not None and tracked.tally.shots == (0, 1, 0)
