@@ -512,6 +512,32 @@ def test_o1_12_with_o5_a_position_moved_counts_three_hexes_and_no_fast_target() 
     assert shot is not None and shot.value("fast target") is None
 
 
+def test_o1_12_with_o7_a_kick_needs_range_0_and_h_is_three_a_position() -> None:
+    """O1.12: a kick reaches a frame at the kicker's own position (range 0), not one a band
+    away; H = 3 x positions moved, so Ghost's 50 t Enforcer kicks for 5 + 2 x 3 = 11 after a
+    Move. Ruling O1g: a Stunned frame cannot Sprint on the track (O7.6 halves its move)."""
+    from mac_tui.combat.kicks import KickPlan, check_kick, kick_refusal, kick_targets
+
+    rules = ("O1", "O7")
+    b = battle(ghost(0), raider(2), rules=rules)
+    b = accepted(state_of(b), Move(at(1))).state.battle
+    assert b is not None
+    g = b.unit("ghost")
+    assert check_kick(b, g, "raider") == "RAIDER is not at GHOST's position"
+    assert kick_refusal(b, g) == "no enemy frame is at its position"
+    b = b.with_unit(attrs.evolve(b.unit("raider"), pos=at(1)))
+    g = b.unit("ghost")
+    plan = check_kick(b, g, "raider")
+    assert isinstance(plan, KickPlan) and plan.damage == 5 + 2 * 3
+    assert [e.id for e, _ in kick_targets(b, g)] == ["raider"]
+    assert any(c.to_text() == "kick raider" for c in legal_commands(state_of(b)))
+    stunned = attrs.evolve(raider(3), stun="stunned")
+    s = battle(stunned, ghost(0), rules=rules)
+    refused = game.step(state_of(s), Sprint(at(1)))
+    assert isinstance(refused, Refused) and "Stunned" in refused.reason
+    assert isinstance(game.step(state_of(s), Move(at(2))), Accepted)
+
+
 def test_o1_9_the_ai_shields_an_ally_at_its_own_position_only() -> None:
     """O1.7 in the AI's model: the Barrier Projector reaches range 0 on the track (its core
     reach, 1 hex, would be refused)."""

@@ -24,7 +24,7 @@ from ..catalog import LOCATION_ORDER, catalog
 from ..core import Event
 from ..dice import COMBAT, Dice
 from ..hexgrid import arc, distance
-from . import detection, elevation, facing, formations, stats, third_parties
+from . import detection, elevation, facing, formations, stats, third_parties, track
 from .attack import (
     AttackResult,
     HitChance,
@@ -118,7 +118,9 @@ def check_kick(battle: Battle, unit: Unit, target_id: str) -> KickPlan | str:
     if not target.active or target.pos is None or unit.pos is None:
         return f"{target.label} is out of the fight"
     rule = catalog().kicks.kick
-    if distance(unit.pos, target.pos) != rule.distance:
+    if distance(unit.pos, target.pos) != kick_distance(battle):
+        if track.on(battle):  # O1.12: on the track, a kick needs range 0
+            return f"{target.label} is not at {unit.label}'s position"
         return f"{target.label} is not adjacent"
     if elevation.on(battle):  # O0.3 with O2: levels
         climb = abs(elevation.height_at(battle, unit.pos) - elevation.height_at(battle, target.pos))
@@ -137,12 +139,19 @@ def check_kick(battle: Battle, unit: Unit, target_id: str) -> KickPlan | str:
     )
 
 
+def kick_distance(battle: Battle) -> int:
+    """O7.1: a kick reaches hex distance 1; O1.12: on the track, range 0 (one position)."""
+    if track.on(battle):
+        return catalog().range_bands.combinations.kick_range
+    return catalog().kicks.kick.distance
+
+
 def kick_targets(battle: Battle, unit: Unit) -> list[tuple[Unit, KickPlan | str]]:
     """Every enemy frame next to `unit` with its kick's plan or the reason it cannot be
     kicked (for `legal_commands`, the greyed key and the preview)."""
     if unit.pos is None:
         return []
-    reach = catalog().kicks.kick.distance
+    reach = kick_distance(battle)
     return [
         (e, check_kick(battle, unit, e.id))
         for e in battle.units
@@ -161,6 +170,8 @@ def kick_refusal(battle: Battle, unit: Unit) -> str | None:
         return reason
     options = kick_targets(battle, unit)
     if not options:
+        if track.on(battle):  # O1.12
+            return "no enemy frame is at its position"
         return "no enemy frame is adjacent"
     reasons = [plan for _, plan in options if isinstance(plan, str)]
     return reasons[0] if len(reasons) == len(options) else None

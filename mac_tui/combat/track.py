@@ -130,6 +130,8 @@ def check_shift(battle: Battle, unit: Unit, target: Hex, sprint: bool) -> Shift 
         return "the legs are destroyed: this frame cannot move"
     if sprint and slowed(unit):
         return "its stealth plating cannot Sprint on the track (O1.7)"
+    if sprint and unit.stun == "stunned":  # O7.6 halves its movement (ruling O1g)
+        return "a Stunned frame cannot Sprint on the track (O7.6)"
     assert unit.pos is not None
     start, end = position(unit.pos), position(target)
     if target.r != 0 or not 0 <= end < positions():
@@ -155,6 +157,8 @@ def reach(battle: Battle, unit: Unit, sprint: bool) -> dict[Hex, tuple[int, Hex 
     """The positions one Move (Sprint) can shift to by the track's geometry and O1.2 (energy
     aside), in `movement.reach`'s form: hex -> (positions shifted, the hex it came from)."""
     if unit.pos is None or not stats.can_move(unit) or (sprint and slowed(unit)):
+        return {}
+    if sprint and unit.stun == "stunned":  # ruling O1g
         return {}
     start = position(unit.pos)
     shift = sprint_positions() if sprint else catalog().range_bands.moving.move
