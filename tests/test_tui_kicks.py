@@ -49,17 +49,17 @@ def test_stun_and_daze_marks_take_the_digits_place_compact_and_the_line_below_ro
     painter = Painter(ascii_glyphs=True)
     scene = Scene.of(b, None, Overlay())
     [row] = text(painter.row_lines(scene, 1, "compact", from_offset(12, 2), None))
-    assert row.startswith(" 2 . L!. m~")  # the Raider L1 stunned, the Enforcer m2 dazed
+    assert row.startswith(" 2 . L!. m;")  # the Raider L1 stunned, the Enforcer m2 dazed
     top, bottom = text(painter.row_lines(scene, 1, "roomy", from_offset(12, 2), None))
     assert " L1 " in top and " m2 " in top
-    assert bottom.startswith("     ..  !!  ..  ~~")
+    assert bottom.startswith("     ..  !!  ..  ;;")
     calm = Scene.of(battle(falcon(1, id="P1"), enforcer(3, id="E2"), rules=O57), None, Overlay())
     [row] = text(painter.row_lines(calm, 1, "compact", from_offset(12, 2), None))
     assert row.startswith(" 2 . L1. m2")
 
 
 def test_the_legend_names_the_marks_only_under_o7() -> None:
-    assert "M! stunned" in legend(True, stun=True) and "M~ dazed" in legend(True, stun=True)
+    assert "M! stunned" in legend(True, stun=True) and "M; dazed" in legend(True, stun=True)
     assert "stunned" not in legend(True)
 
 

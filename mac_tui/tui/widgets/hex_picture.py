@@ -59,7 +59,8 @@ MARKS: dict[str, tuple[str, str]] = {
     "cone-enemy": ("&", "»"),  # O6: a hex of an armed enemy reaction cone (O11 has @)
     "cone-player": (")", "›"),  # O6: a hex of an armed cone of yours
     "stunned": ("!", "!"),  # O7.6: a Stunned frame (its digit's place compact, below roomy)
-    "dazed": ("~", "~"),  # O7.6: a Dazed frame (O8.10's last-known marker has the `?`)
+    # O7.6: a Dazed frame (O8.10's last-known marker has the `?`, O3's ASCII smoke the `~`)
+    "dazed": (";", "~"),
 }
 #: O4.10: a frame's facing, drawn in the hex it faces, by direction (E, NE, NW, W, SW, SE):
 #: (ascii, unicode). The hex it is drawn in says the direction; the glyph points the same way.
