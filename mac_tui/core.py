@@ -28,6 +28,8 @@ class Command:
     """Base of every command. Subclasses are `@frozen` attrs classes with a `verb`."""
 
     verb: ClassVar[str] = ""
+    #: The optional rules module (O0) whose command this is; "" for the core game's.
+    module: ClassVar[str] = ""
 
     def to_text(self) -> str:
         return format_command(self)

@@ -31,6 +31,7 @@ from .core import (
     format_command,
 )
 from .model import GameState, initial_state
+from .ruleset import Ruleset
 
 # The version of the rules the engine plays. Same seed + commands = same game only under the
 # same rules version: a change that alters what a command does to a state (an AI decision, a
@@ -102,8 +103,16 @@ def parse_command(line: str) -> Command:
     return TABLE.parse(line)
 
 
-def verbs() -> tuple[str, ...]:
-    return tuple(sorted(TABLE.verbs))
+def verbs(ruleset: Ruleset | None = None) -> tuple[str, ...]:
+    """Every verb; given a `ruleset`, only the core game's and its modules' (a module's
+    commands are refused with the module off, so a game under `ruleset` never offers them)."""
+    return tuple(
+        sorted(
+            verb
+            for verb, command in TABLE.verbs.items()
+            if ruleset is None or not command.module or command.module in ruleset
+        )
+    )
 
 
 # ---- who acts, and what they may do ---------------------------------------------------------

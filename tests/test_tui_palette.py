@@ -225,3 +225,22 @@ async def test_on_the_battle_screen_greyed_keys_are_not_offered(tmp_path: Path) 
         await pilot.pause()
         offered = firsts(await palette_options(pilot, "start"))
         assert "Start (s)" in offered
+
+
+def test_a_modules_verbs_are_offered_only_where_it_is_played() -> None:
+    """O0.1: the palette's hints list a module's commands only in a game under it; typed out
+    in full they still run, and are refused with the engine's reason."""
+    session = Session.new(SEED)
+    assert isinstance(session.apply(NewCampaign("Iron", rules="O6")), Accepted)
+
+    class App:
+        def __init__(self, s: Session) -> None:
+            self.session = s
+
+        def say(self, text: str, warning: bool = False) -> None:
+            raise AssertionError("nothing is said before a command is picked")
+
+    hints = [d for d, _, _ in command_hits(App(session), "re")]
+    assert hints[0] == "Type: reaction-fire GROUP DIRECTION"
+    assert [d for d, _, _ in command_hits(App(fresh_session()), "sw")] == []
+    assert [d for d, _, _ in command_hits(App(fresh_session()), "sweep 1")] == ["Run: sweep 1"]

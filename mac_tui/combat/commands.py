@@ -80,6 +80,8 @@ class FireStructure(Command):
     """O3.6: fire a group at the structure on a hex (optional module O3)."""
 
     verb = "fire-at"
+
+    module = "O3"
     group: int
     hex: Hex
 
@@ -89,6 +91,8 @@ class Kick(Command):
     """O7.1: kick an adjacent enemy frame (optional module O7)."""
 
     verb = "kick"
+
+    module = "O7"
     target: str
 
 
@@ -108,6 +112,8 @@ class ReactionFire(Command):
     """O6.2: arm a reaction cone: a weapon group and a direction (0 E, 1 NE ... 5 SE)."""
 
     verb = "reaction-fire"
+
+    module = "O6"
     group: int
     direction: int
 
@@ -117,6 +123,8 @@ class Sweep(Command):
     """O6.6: the named group sweeps the cone of each step of the Move that follows."""
 
     verb = "sweep"
+
+    module = "O6"
     group: int
 
 
@@ -141,6 +149,8 @@ class Pivot(Command):
     """O4.5: the free pivot, one hexside, once per activation (optional module O4)."""
 
     verb = "pivot"
+
+    module = "O4"
     facing: str
 
 
@@ -149,6 +159,8 @@ class Turn(Command):
     """O4.6: turn to any facing for 1 AP (optional module O4)."""
 
     verb = "turn"
+
+    module = "O4"
     facing: str
 
 
@@ -163,6 +175,8 @@ class Hold(Command):
 
     verb = "hold"
 
+    module = "O1"
+
 
 @frozen
 class SetFormation(Command):
@@ -171,6 +185,8 @@ class SetFormation(Command):
     activation at 0 AP; it takes effect at the next check (O9.2)."""
 
     verb = "formation"
+
+    module = "O9"
     formation: str
     screens: tuple[str, ...] = ()
 
@@ -181,6 +197,8 @@ class AssignAbilities(Command):
     (`battle_plan+breach_shot`, `-` for none)."""
 
     verb = "command"
+
+    module = "O9"
     unit: str
     abilities: tuple[str, ...] = ()
 
@@ -191,6 +209,8 @@ class AutoAssign(Command):
 
     verb = "auto-command"
 
+    module = "O9"
+
 
 @frozen
 class UseAbility(Command):
@@ -198,6 +218,8 @@ class UseAbility(Command):
     Impossible Turn (Breach Shot is declared with a fire order)."""
 
     verb = "ability"
+
+    module = "O9"
     ability: str
 
 

@@ -126,8 +126,7 @@ def command_hits(app: Any, query: str) -> Iterator[tuple[str, Callable[[], objec
     if not line or getattr(app, "session", None) is None:
         return
     verb = line.split()[0]
-    known = verbs()
-    if verb in known:
+    if verb in verbs():  # run, or say why not (a module's verb in a game without it too)
         try:
             command = parse_command(line)
         except CommandSyntaxError as exc:
@@ -138,7 +137,7 @@ def command_hits(app: Any, query: str) -> Iterator[tuple[str, Callable[[], objec
         yield f"Run: {text}", partial(run_command, app, command), "Run this game command"
         return
     if " " not in line and len(line) >= 2:
-        for name in known:
+        for name in verbs(app.session.state.ruleset):  # a module's verbs where it is played
             if name.startswith(line):
                 form = usage(name)
                 yield f"Type: {form}", partial(app.say, f"Type the command: {form}"), "A command"
