@@ -347,3 +347,27 @@ def test_screening_shares_detection_and_hides_the_screened_from_thermals() -> No
     hot = b.with_unit(attrs.evolve(b.unit("scr"), radiating="jump", pos=at(1)))
     assert detection.screens_of(hot, hot.unit("scr")) == ()
     assert detection.detection_of(hot, hot.unit("raider-2"), hot.unit("scr")) == "thermal"
+
+
+def test_legless_frames_that_cannot_detect_each_other_are_a_stalemate() -> None:
+    """Ruling O8i: R30 with O8 on counts an enemy a frame does not detect as out of its reach
+    (it may attack only what it detects, O8.6, and frames that cannot move see nothing new).
+    The shooter's Autocannon-5 reaches 14, the raider stands 11 away, past sight (10): no
+    frame can attack, the battle ends; at 10 the shooter sees it and fires, so it goes on;
+    with O8 off 11 is within reach."""
+    from mac_tui.combat.flow import check_end, stalemate
+    from mac_tui.combat.state import LEGS
+
+    def legless(u: Any) -> Any:
+        structure = list(u.structure)
+        structure[LEGS] = 0
+        return attrs.evolve(u, structure=tuple(structure))
+
+    far = fog(legless(shooter()), legless(raider(11)), round=3)
+    s, r = far.unit("shooter"), far.unit("raider-2")
+    assert stats.longest_range(s) >= 11 and not detection.detects(far, s, r)
+    found = stalemate(far)
+    assert found is not None and [f[0] for f in found.frames] == ["shooter", "raider-2"]
+    assert check_end(far)[0].result == "withdrawal"
+    assert stalemate(fog(legless(shooter()), legless(raider(10)), round=3)) is None
+    assert stalemate(battle(legless(shooter()), legless(raider(11)), rows=WIDE)) is None

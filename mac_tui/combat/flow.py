@@ -78,7 +78,7 @@ def stalemate(battle: Battle) -> Stalemate | None:
     that says so (each frame's longest range and nearest enemy), else None. With O2 on, an
     enemy behind the ground (hills and mesas block the line for good: the frames cannot move)
     is out of reach too, unless the frame has an indirect-fire weapon (R10's spotter may see
-    it): ruling O2d."""
+    it): ruling O2d; with O8 on, an enemy the frame does not detect: ruling O8i."""
     field = [u for u in battle.units if u.active and u.pos is not None]
     if any(stats.can_move(u) for u in field):
         return None
@@ -96,15 +96,23 @@ def stalemate(battle: Battle) -> Stalemate | None:
 
 def _nearest_in_sight(battle: Battle, unit: Unit) -> int | None:
     """R30's nearest enemy (hex distance); with O2 on, an enemy the ground hides from `unit`
-    counts as out of any range (ruling O2d), unless `unit` can fire indirectly."""
-    if not elevation.on(battle) or stats.fires_indirectly(unit):
+    counts as out of any range (ruling O2d), unless `unit` can fire indirectly; with O8 on,
+    so does an enemy `unit` does not detect (ruling O8i: it may attack only what it detects,
+    O8.6, and frames that cannot move see nothing new)."""
+    ground = elevation.on(battle) and not stats.fires_indirectly(unit)
+    if not ground and not detection.on(battle):
         return nearest_enemy_distance(battle, unit)
     assert unit.pos is not None
     out_of_reach = stats.longest_range(unit) + 1
+
+    def hidden(e: Unit) -> bool:
+        assert unit.pos is not None and e.pos is not None
+        if ground and elevation.ground_blocked(battle, unit.pos, e.pos):
+            return True
+        return not detection.detects(battle, unit, e)
+
     ds = [
-        out_of_reach
-        if elevation.ground_blocked(battle, unit.pos, e.pos)
-        else distance(unit.pos, e.pos)
+        out_of_reach if hidden(e) else distance(unit.pos, e.pos)
         for e in battle.units
         if battle.hostile(unit.side, e.side) and e.pos is not None and e.active
     ]
