@@ -476,3 +476,20 @@ def test_a_kick_costs_no_mission_costs() -> None:
     laser = attrs.evolve(events[0].result, weapon="medium_laser")
     tracked, _ = objectives.track_battle(after, [Attacked(result=laser)])
     assert tracked.tally is not None and tracked.tally.shots == (0, 1, 0)
+
+
+def test_the_ai_never_kicks_a_neutral_it_holds_no_grudge_with() -> None:
+    """O7 with O10: a neutral next to the AI's frame may be kicked by the rules (ruling O10a),
+    but the AI fights only the frames hostile to it (O10.5): it plans around the neutral (the
+    planner once failed on a kick target outside its enemies)."""
+    from mac_tui.players.ai import plan_activation
+
+    unarmed = falcon(
+        3, ap=2, weapons=(attrs.evolve(weapon("medium_laser", "right_arm"), destroyed=True),)
+    )
+    neutral = attrs.evolve(enforcer(4), side="neutral")
+    foe = make_unit("foe", chassis="EN-50", pos=at(9))
+    b = battle(unarmed, neutral, foe, rules=("O7", "O10"))
+    assert [e.id for e, _ in kicks.kick_targets(b, b.unit("falcon"))] == ["enforcer"]
+    chosen = plan_activation(state_of(b), tactics=6).chosen
+    assert not any(isinstance(c, Kick) for c in chosen.commands), chosen.text()

@@ -548,10 +548,13 @@ class Planner:
         output = stats.effective_output(u)
         rule = self.cat.kicks.stun
         out = []
+        kits = {e.unit.id: e for e in s.enemies}  # not a neutral it holds no grudge with (O10)
         for target, plan in kick_targets(battle, here):
-            if not isinstance(plan, KickPlan) or here.energy_used + plan.energy > output:
+            kit = kits.get(target.id)
+            if kit is None or not isinstance(plan, KickPlan):
                 continue
-            kit = next(e for e in s.enemies if e.unit.id == target.id)
+            if here.energy_used + plan.energy > output:
+                continue
             p = plan.chance.chance / 100
             value = p * plan.damage * s.damage_weight(kit)
             if not target.stun:
