@@ -311,3 +311,23 @@ def test_ai_as_the_player_beats_random_play() -> None:
 def test_ai_as_the_enemy_beats_random_play() -> None:
     got = results("enemy", 2, fight_to_the_end)
     assert got.count("defeat") >= 36, got
+
+
+EVERY_HEX_MODULE = ("O2", "O3", "O4", "O5", "O6", "O7", "O8", "O9", "O10", "O11")
+EVERY_TRACK_MODULE = ("O1", "O5", "O7", "O9", "O10", "O11")  # O1 with all it combines with
+
+
+@settings(PROPERTY, max_examples=5)
+@given(
+    seed=st.integers(0, 2**32),
+    difficulty=st.integers(1, 5),
+    track=st.booleans(),
+    data=st.data(),
+)
+def test_random_legal_play_with_every_module_together(
+    seed: int, difficulty: int, track: bool, data: st.DataObject
+) -> None:
+    """O0.3: the modules together (every hex module, or O1 with every module it combines
+    with): the same checks as the core game's random play, the AI's choices among them."""
+    rules = EVERY_TRACK_MODULE if track else EVERY_HEX_MODULE
+    play_randomly(make_state(seed, difficulty, player_ai=False, ruleset=rules), data)
