@@ -13,14 +13,14 @@ import attrs
 from attrs import frozen
 
 from ..catalog import catalog
-from ..hexgrid import Hex, path, reachable, reachable_steps
+from ..hexgrid import Hex, distance, path, reachable, reachable_steps
 from . import detection, elevation, facing, moving_fire, stats, track
 from .detection import Bumped
 from .events import (
     BattleChange,
     Moved,
 )
-from .flow import nearest_enemy_distance, nearest_enemy_distance_from
+from .flow import nearest_enemy_distance
 from .state import Battle, Unit
 from .stats import ap_costs
 from .structures import entry_refusal, feature_move_cost
@@ -121,6 +121,8 @@ def move_checker(
     fog = detection.on(battle)  # O8.8, O8.9: planned on the side's view
     known = detection.known_occupied(battle, unit.side) if fog else frozenset()
     before = None if fog else nearest_enemy_distance(battle, unit)
+    # R3: the foes' hexes, once (`nearest_enemy_distance_from` for every target, cheaper)
+    foe_hexes = () if fog else tuple(e.pos for e in battle.foes(unit.side) if e.pos is not None)
     energy_plain = stats.move_energy(unit, sprint=sprint, pullback=False)
     energy_back = stats.move_energy(unit, sprint=sprint, pullback=True)
     left = stats.energy_left(unit)
@@ -146,7 +148,7 @@ def move_checker(
         if fog:
             pullback = detection.pullback(battle, unit, target)
         else:
-            after = nearest_enemy_distance_from(battle, unit.side, target)
+            after = min((distance(target, h) for h in foe_hexes), default=None)
             pullback = before is not None and after is not None and after > before
         energy = energy_back if pullback else energy_plain
         if left < energy:
