@@ -152,7 +152,7 @@ def arc(p: Hex, facing: int, x: Hex) -> Arc:
     a, b, c = normalise(p, x, facing)
     if a >= 0 and c <= 0:
         return "front"
-    if c > b > a or b == 0:
+    if c > b > a:  # off the front, b = 0 means a < 0 < c: rear too
         return "rear"
     return "left" if b < 0 else "right"
 

@@ -4,6 +4,8 @@ which equipment (and on which frame, or where to jump), withdraw or not. Each an
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ....catalog import catalog
 from ....combat import elevation, facing, preview, reaction
 from ....combat.commands import (
@@ -33,16 +35,22 @@ def group_names(unit: Unit, group: int) -> str:
     )
 
 
-def overwatch(m: Moment) -> Reaction:
-    """Overwatch with the one group that can, or ask which."""
-    groups = sorted({c.group for c in m.legal if isinstance(c, Overwatch)})
+def _pick_group(
+    unit: Unit | None, groups: list[int], question: str, then: Callable[[int], Reaction]
+) -> Reaction:
+    """The one group that can, or ask which (each named with its weapons)."""
     if len(groups) == 1:
-        return Overwatch(groups[0])
-    unit = m.actor
+        return then(groups[0])
     if unit is None or not groups:
         return None
     options = tuple((str(g), f"Group {g}: {group_names(unit, g)}") for g in groups)
-    return Ask("Overwatch with which group?", options, lambda g: Overwatch(int(g)))
+    return Ask(question, options, lambda g: then(int(g)))
+
+
+def overwatch(m: Moment) -> Reaction:
+    """Overwatch with the one group that can, or ask which."""
+    groups = sorted({c.group for c in m.legal if isinstance(c, Overwatch)})
+    return _pick_group(m.actor, groups, "Overwatch with which group?", Overwatch)
 
 
 def reaction_fire(m: Moment) -> Reaction:
@@ -63,10 +71,7 @@ def reaction_fire(m: Moment) -> Reaction:
         )
 
     groups = sorted({c.group for c in cones})
-    if len(groups) == 1:
-        return direction(groups[0])
-    options = tuple((str(g), f"Group {g}: {group_names(unit, g)}") for g in groups)
-    return Ask("Reaction fire with which group?", options, lambda g: direction(int(g)))
+    return _pick_group(unit, groups, "Reaction fire with which group?", direction)
 
 
 def _way(battle: Battle, unit: Unit, d: int) -> str:
@@ -83,13 +88,7 @@ def _way(battle: Battle, unit: Unit, d: int) -> str:
 def sweep(m: Moment) -> Reaction:
     """O6.6: sweep with the one group that can, or ask which (a Move comes next)."""
     groups = sorted({c.group for c in m.legal if isinstance(c, Sweep)})
-    if len(groups) == 1:
-        return Sweep(groups[0])
-    unit = m.actor
-    if unit is None or not groups:
-        return None
-    options = tuple((str(g), f"Group {g}: {group_names(unit, g)}") for g in groups)
-    return Ask("Sweep with which group?", options, lambda g: Sweep(int(g)))
+    return _pick_group(m.actor, groups, "Sweep with which group?", Sweep)
 
 
 def equipment(m: Moment) -> Reaction:
