@@ -134,6 +134,8 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
     #: went down to the map and climbed back up through its containers to the app (some
     #: 0.3 ms of a cursor move's ~2). They run only while the map is focused (in the key's
     #: binding chain), and before the host's own bindings of the same keys, as before.
+    #: (`Screen.active_bindings` keeps, of two priority bindings of one key, the focused
+    #: widget's: so a key the host binds with priority too must not be one here.)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,l", "step('e')", "East", show=False, priority=True, id="hexmap.e"),
         Binding("left,h", "step('w')", "West", show=False, priority=True, id="hexmap.w"),
@@ -145,7 +147,9 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
         Binding(
             "n,pagedown", "step('se')", "South-east", show=False, priority=True, id="hexmap.se"
         ),
-        Binding("enter", "pick", "Pick", show=False, priority=True, id="hexmap.pick"),
+        # Enter stays an ordinary binding: the battle screen's priority Enter rows (Next
+        # order, Report) must win the footer's one place per key, as they win the key.
+        Binding("enter", "pick", "Pick", show=False, id="hexmap.pick"),
         # The numeric keypad: with Num Lock off it sends the keys above (7 Home, 9 PgUp,
         # 1 End, 3 PgDn, 4 6 8 2 the arrows); with it on, the digits, taken here while
         # `numpad_digits` is on (the battle screen turns it off while 1-4 pick a group).
