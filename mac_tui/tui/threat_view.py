@@ -88,6 +88,7 @@ class ThreatWork:
             self.tasks.append(self._cover_and_brace)
         self.total = len(self.tasks)
         self.done = 0
+        self._report: tuple[int, ThreatReport] | None = None  # the last report, at its step
 
     # ---- the steps -----------------------------------------------------------------------
     def step(self) -> bool:
@@ -141,6 +142,16 @@ class ThreatWork:
         return cover[0] if cover else None
 
     def report(self) -> ThreatReport:
+        """What is known so far (the same object until the next step: the screen asks for
+        it several times a key, and the ranking of the hexes is not free)."""
+        kept = self._report
+        if kept is not None and kept[0] == self.done:
+            return kept[1]
+        report = self._make_report()
+        self._report = (self.done, report)
+        return report
+
+    def _make_report(self) -> ThreatReport:
         frames = tuple((uid, self.frames.get(uid)) for uid in self.frame_ids)
         actor = self.actor.id if self.actor is not None else None
         options: list[Option] = []

@@ -31,6 +31,7 @@ from .footer import GameFooter
 from .uniform import UniformLines
 
 INDENT = "    "
+LINES_KEPT = 512  # drawn lines kept (a page or two, a search's marks)
 MATCH = Style(reverse=True)
 CURRENT = Style(reverse=True, bold=True, underline=True)
 
@@ -85,6 +86,8 @@ class LogView(KeepsStyledLines, KeepsFocusStyles, ScrollView, can_focus=True):
         self._width = 0
         self._wrapped: list[str] | None = None  # the lines `_rows` were wrapped from
         self._style: Style | None = None  # while repainting
+        # lines drawn lately, by what they show: the page opened again draws the same objects
+        self._drawn: dict[tuple[object, ...], Strip] = {}
 
     def on_resize(self, event: events.Resize) -> None:
         self.rewrap()
@@ -131,8 +134,18 @@ class LogView(KeepsStyledLines, KeepsFocusStyles, ScrollView, can_focus=True):
             return Strip.blank(self.size.width)
         source, text = self._rows[row]
         style = self._style or self.rich_style
-        segments: list[Segment] = []
         needle = self.word.lower()
+        width = self.size.width
+        key = (text, width, style, needle, needle and source == self.current)
+        strip = self._drawn.get(key)
+        if strip is None:
+            if len(self._drawn) >= LINES_KEPT:
+                self._drawn.clear()
+            strip = self._drawn[key] = self._draw(source, text, style, needle, width)
+        return strip
+
+    def _draw(self, source: int, text: str, style: Style, needle: str, width: int) -> Strip:
+        segments: list[Segment] = []
         lowered = text.lower()
         at = 0
         while needle:
@@ -144,7 +157,7 @@ class LogView(KeepsStyledLines, KeepsFocusStyles, ScrollView, can_focus=True):
             segments.append(Segment(text[found : found + len(needle)], style + mark))
             at = found + len(needle)
         segments.append(Segment(text[at:], style))
-        return Strip(segments).extend_cell_length(self.size.width, style).crop(0, self.size.width)
+        return Strip(segments).extend_cell_length(width, style).crop(0, width)
 
 
 class HistoryScreen(RestylesOnChange, UniformLines, Screen[None]):
@@ -173,6 +186,7 @@ class HistoryScreen(RestylesOnChange, UniformLines, Screen[None]):
         self.source = list(lines)
         self.found: list[int] = []
         self.at: int | None = None  # index into `found`
+        self._said: dict[str, str] = {}  # the one-line texts shown, by widget
 
     def compose(self) -> ComposeResult:
         yield Static("", id="history-head")
@@ -207,7 +221,7 @@ class HistoryScreen(RestylesOnChange, UniformLines, Screen[None]):
         g = glyphs_for(self)
         # one line high whatever it says: no new layout (a layout asked for after the screen's
         # first frame would draw the page a second time)
-        self.query_one("#history-head", Static).update(g.text(self.title_text), layout=False)
+        self._put("#history-head", g.text(self.title_text))
         self.view.focus()
         if laid_out:
             self._to_end()
@@ -225,7 +239,19 @@ class HistoryScreen(RestylesOnChange, UniformLines, Screen[None]):
         return g.text(f"{count} lines {g.sep} / search {g.sep} n N next, previous {g.sep} Esc back")
 
     def say(self, text: str) -> None:
-        self.query_one("#history-status", Static).update(text, layout=False)  # one line high
+        self._put("#history-status", text)
+
+    def _put(self, where: str, text: str) -> None:
+        """A one-line text (no new layout: a layout asked for after the screen's first frame
+        would draw the page a second time), updated only when it changes (the page opened
+        again on the same battle draws the lines it kept)."""
+        if self._said.get(where) != text:
+            self._said[where] = text
+            self.query_one(where, Static).update(text, layout=False)
+
+    def footer_token(self) -> str:
+        """The page's keys follow nothing but the focus (`GameFooter`)."""
+        return "history"
 
     def set_lines(self, lines: Sequence[str]) -> None:
         """New lines (the battle went on): kept in view, the search kept."""
