@@ -298,3 +298,27 @@ async def test_a_table_works_out_its_style_signature_once_per_kept_look(
         one.focus()
         await pilot.pause()
         assert one in calls[before:] and (one.rich_style, two.rich_style) == focused
+
+
+async def test_a_table_draws_its_cells_once_for_its_first_frame_and_its_focus_changes() -> None:
+    """The cells a table drew keep serving it: after its first resize (which Textual handles
+    after the frame that first showed it), and across focus changes once it has been drawn
+    focused and not (the component styles of a focus state seen for the first time are the
+    new state's, not the last one's, so the next time nothing is thrown away)."""
+    app = Tables()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        one, two = app.query_one("#one", GameTable), app.query_one("#two", GameTable)
+        drawn = len(one._cell_render_cache)
+        assert drawn
+        one.refresh()
+        await pilot.pause()
+        assert len(one._cell_render_cache) == drawn  # the first frame's cells serve the next
+        counts: list[int] = []
+        for _ in range(4):
+            for table in (two, one):
+                table.focus()
+                await pilot.pause()
+                counts.append(len(one._cell_render_cache))
+        assert counts == sorted(counts)  # never thrown away
+        assert counts[-1] == counts[2]  # both focus states drawn in the first round: no more

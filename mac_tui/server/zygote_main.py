@@ -19,12 +19,15 @@ import signal
 import socket
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from types import FunctionType, MethodType
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from .zygote import CLONES_ENV, MAX_FDS, MAX_MESSAGE
 
 if TYPE_CHECKING:
     from ..tui.template import Template
+
+T = TypeVar("T")
 
 # What a game imported only once it ran (its first screens, its first worker thread), found by
 # comparing `sys.modules` before and after a game's way to its first battle; the names of
@@ -47,9 +50,59 @@ def warm_up() -> None:
     cli._shared_parser()
     catalog()
     warm_css()
+    warm_converter()
+    warm_handlers()
     for name in LAZY_IMPORTS:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
+
+
+def warm_converter() -> None:
+    """Have the save converter make its code for every type of a game's state, both ways.
+    cattrs writes (and compiles) the functions that turn a type into JSON data and back the
+    first time it meets the type; a game's first command (a new company's, whose state is
+    then hashed for its checkpoint) otherwise spent some 13 ms of CPU making them."""
+    from ..model import initial_state
+    from ..save import state_from_data, state_to_data
+
+    state_from_data(state_to_data(initial_state(0)))
+
+
+HANDLER_PREFIXES = ("on_", "_on_", "watch_", "_watch_", "action_", "_action_")
+
+
+def warm_handlers() -> int:
+    """Count, once here, the parameters of every message handler, watcher and action of the
+    game's widget, screen and app classes (and Textual's), as Textual counts them the first
+    time it calls one (`textual._callback.count_parameters`, an `inspect.signature` each,
+    kept on the function): 100-200 of them, 1-2 ms of CPU, each time a game opens a screen
+    for the first time. Textual calls these only as bound methods, which is how they are
+    counted here. Returns how many were counted."""
+    from textual._callback import count_parameters
+    from textual.dom import DOMNode
+
+    import_screens()
+    probe = object()
+    counted = 0
+    for cls in node_classes(DOMNode):
+        for name, value in vars(cls).items():
+            if isinstance(value, FunctionType) and name.startswith(HANDLER_PREFIXES):
+                with contextlib.suppress(TypeError, ValueError):
+                    count_parameters(MethodType(value, probe))
+                    counted += 1
+    return counted
+
+
+def node_classes(root: type[T]) -> list[type[T]]:
+    """`root` and every class imported that derives from it."""
+    seen: list[type[T]] = []
+    todo = [root]
+    while todo:
+        cls = todo.pop()
+        if cls not in seen:
+            seen.append(cls)
+            todo.extend(cls.__subclasses__())
+    return seen
 
 
 def import_screens() -> None:
@@ -77,14 +130,7 @@ def css_sources(app: Any) -> list[tuple[tuple[str, str], str, int, str, bool]]:
         location = (os.path.abspath(os.path.expanduser(path)), "")
         with open(location[0], encoding="utf-8") as f:
             sources.append((location, f.read(), 0, "", False))
-    seen: set[type] = set()
-    todo: list[type[DOMNode]] = [DOMNode]
-    while todo:
-        cls = todo.pop()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        todo.extend(cls.__subclasses__())
+    for cls in node_classes(DOMNode):
         shim = _Shim(DOMNode._css_bases(cls))
         for location, css, tie_breaker, scope in DOMNode._get_default_css(shim):  # type: ignore[arg-type]
             sources.append((location, css, tie_breaker, scope, True))

@@ -7,12 +7,17 @@
   comes forward its table would render every visible cell again. Its caches are keyed by the
   focus state (the pseudo-classes) and the table's own style already, not by its component
   styles (the cursor's, the header's...): so they are kept unless the component styles under
-  a focus state and style it has drawn with before are new (a theme change: then they go). A
-  focus state seen for the first time (a section's table focused, then blurred, for the first
-  time) adds its cells to the others' (2-4 ms a hub key, the first visits of each section).
+  a focus state and style it has drawn with before are new (a theme change: then they go),
+  which it checks as it is drawn (Textual styles the component classes after the widget,
+  so at the style update they may be the last focus state's). A focus state seen for the
+  first time (a section's table focused, then blurred, for the first time) adds its cells to
+  the others' (2-4 ms a hub key, the first visits of each section).
 - It keeps its rendered lines when only its height changes (a hub section's message line
   taking two lines instead of one): Textual's table forgets them on every resize, though each
-  is kept by the width it was drawn at.
+  is kept by the width it was drawn at. Its rows (which fill the width) are forgotten when it
+  is drawn at another width than the last time, not on a resize: Textual's first resize of a
+  table, handled after the frame that first showed it, made a hub section's second visit
+  draw every visible cell again (3-4 ms a key).
 - It finds its own style once per repaint, not once per line (Textual's table asks for it on
   every line it draws, walking the widget's ancestors each time).
 - It styles itself for focus once per focus state (`KeepsFocusStyles`, focus_styles.py), and
@@ -46,8 +51,10 @@ class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
         super().__init__(**kwargs)
         # component styles drawn with, by (focus state, the table's style)
         self._drawn_styles: dict[tuple[object, ...], tuple[object, ...]] = {}
-        self._drawn_width: int | None = None  # the width of the last resize
+        self._drawn_width: int | None = None  # the width its cached rows were drawn at
         self._painting: Style | None = None  # the table's style, while it repaints
+        # a style update whose component styles are not checked yet (`_check_styles`)
+        self._unchecked: tuple[dict[str, object] | None] | None = None
 
     @property
     def rich_style(self) -> Style:
@@ -55,6 +62,12 @@ class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
         return painting if painting is not None else super().rich_style
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        self._check_styles()
+        width = self.size.width
+        if width != self._drawn_width:
+            if self._drawn_width is not None:
+                self._update_count += 1  # rows drawn at another width (what a resize does)
+            self._drawn_width = width
         self._painting = None
         self._painting = self.rich_style  # one style for every line of this repaint
         try:
@@ -63,9 +76,7 @@ class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
             self._painting = None
 
     def _on_resize(self, event: events.Resize) -> None:
-        if event.size.width == self._drawn_width:
-            event.prevent_default()  # not DataTable's: its caches are keyed by the width
-        self._drawn_width = event.size.width
+        event.prevent_default()  # not DataTable's: `render_lines` sees a new width itself
 
     def action_first_row(self) -> None:
         if self.row_count:
@@ -84,22 +95,37 @@ class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
 
     def notify_style_update(self) -> None:
         Widget.notify_style_update(self)  # the widget's own style caches
-        notes = self.restored_look  # kept styles put back: their signature is known
-        try:
-            known = notes.get("signature") if notes is not None else None
-            signature = known if isinstance(known, tuple) else self._style_signature()
-            if notes is not None:
-                notes["signature"] = signature
-        except KeyError:  # its component styles are not there yet: the first styling
-            super().notify_style_update()
+        # Checked when the table is drawn next (`_check_styles`): Textual styles a widget's
+        # component classes after the widget itself (`Stylesheet.apply`), so here they may
+        # still be those of the look before (a focus state seen for the first time would be
+        # noted with the other state's cursor, and its cells thrown away the next time).
+        self._unchecked = (self.restored_look,)  # kept styles put back: their notes
+        self._get_styles_to_render_cell.cache_clear()  # not keyed by the focus
+        self.refresh()
+
+    def _check_styles(self) -> None:
+        """Keep the rendered cells unless the component styles under this look (focus
+        state, the table's style) are not those it has drawn with before."""
+        unchecked, self._unchecked = self._unchecked, None
+        if unchecked is None:
             return
+        notes = unchecked[0]  # the kept look's: its signature is known after the first time
+        known = notes.get("signature") if notes is not None else None
+        signature = known if isinstance(known, tuple) else self._style_signature()
+        if notes is not None:
+            notes["signature"] = signature
         # (focus state, the table's style): what its caches are keyed by; the rest is not
         look, components = signature[:2], signature[2:]
         drawn = self._drawn_styles.get(look)
         if drawn is None or drawn == components:
             self._drawn_styles[look] = components
-            self._get_styles_to_render_cell.cache_clear()  # not keyed by the focus
-            self.refresh()
             return
         self._drawn_styles = {look: components}  # new components under a look drawn: anew
-        super().notify_style_update()
+        for cache in (
+            self._row_render_cache,
+            self._cell_render_cache,
+            self._row_renderable_cache,
+            self._line_cache,
+            self._styles_cache,
+        ):
+            cache.clear()  # what `DataTable.notify_style_update` clears

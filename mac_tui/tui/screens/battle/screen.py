@@ -109,7 +109,7 @@ class BattleScreen(GameScreen):
         "worth and why) to the log. A greyed key says why when pressed. Esc cancels an action, "
         "or leaves the battle (it is saved and resumes where it stood)."
     )
-    BINDINGS = ACTIONS.bindings()
+    BINDINGS = ACTIONS.bindings(under=HexMap.BINDINGS)
     DEFAULT_CSS = layout.CSS
 
     def __init__(self) -> None:
