@@ -90,6 +90,12 @@ DIGESTS = {
     "textual.widget:Widget.__init__": "853c53fbb9484437",
     "textual.screen:Screen._compositor_refresh": "7a40efe563816a06",
     "textual.screen:Screen._refresh_layout": "889715478130b7e0",
+    "textual.app:App._process_messages": "7934609529be85be",
+    "textual.app:App.run_async": "821674591dfc7034",
+    "textual.app:App._on_resize": "62d14429be32aa53",
+    "textual.app:App._on_idle": "7a5964d20aa71eda",
+    "textual.drivers.linux_driver:LinuxDriver.start_application_mode": "7c41f5ba11a8ef05",
+    "textual.screen:Screen._on_timer_update": "421401660de142c5",
 }
 
 

@@ -5,7 +5,8 @@ digest of each of those Textual functions' source and fails when the pinned vers
 changes, so an upgrade looks at every piece here again (besides the behaviour it tests).
 `RELIES_ON` also lists what the earlier pieces rely on, which live beside the widgets they
 serve (`screens/base.LaidOnce`, `widgets/uniform`, `widgets/kept_strips`,
-`widgets/focus_styles`, `widgets/table`, `csscache`), so the same test covers them.
+`widgets/focus_styles`, `widgets/table`, `csscache`, `template`), so the same test covers
+them.
 
 - `RestylesOnChange` (every `GameScreen`, the dialogs, the day report, the debrief, the
   battle's history page): Textual restyles every node of a screen that is pushed
@@ -151,6 +152,14 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._compositor:Compositor.update_widgets",
         "textual._compositor:Compositor.full_map",
         "textual._compositor:Compositor.find_widget",
+    ),
+    "template.Template, template.HeldDriver, template.busy": (
+        "textual.app:App._process_messages",
+        "textual.app:App.run_async",
+        "textual.app:App._on_resize",
+        "textual.app:App._on_idle",
+        "textual.drivers.linux_driver:LinuxDriver.start_application_mode",
+        "textual.screen:Screen._on_timer_update",
     ),
     "KeepsStyledLines": (
         "textual._styles_cache:StylesCache.render_widget",
