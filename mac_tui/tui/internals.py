@@ -113,6 +113,9 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.widgets._data_table:DataTable.notify_style_update",
         "textual.widgets._data_table:DataTable._on_resize",
         "textual.widgets._data_table:DataTable.render_line",
+        "textual.dom:DOMNode._selector_names",
+        "textual.css.model:RuleSet._post_parse",
+        "textual.css.stylesheet:Stylesheet._process_component_classes",
     ),
     "csscache.SharedStylesheet": (
         "textual.css.stylesheet:Stylesheet._parse_rules",
