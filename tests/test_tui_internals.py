@@ -46,6 +46,9 @@ def _count_frames(app: App[Any]) -> list[object]:
 #: sha256 (first 16 hex digits) of the source of each Textual function `internals.py` relies
 #: on, in Textual 8.2.8. A new Textual changes some: read the piece again, then the digest.
 DIGESTS = {
+    "textual.screen:Screen._on_timer_update": "421401660de142c5",
+    "textual.screen:Screen._on_update": "8d962c0761ddb02e",
+    "textual.widget:Widget.refresh": "b1ce3392c9c00870",
     "textual._compositor:Compositor.reflow": "a08580a81a779473",
     "textual._compositor:Compositor.full_map": "cecfd00ffbfaf055",
     "textual.widget:Widget.render_line": "36df21323c2e9fea",
