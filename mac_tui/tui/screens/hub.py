@@ -12,12 +12,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
 from textual.content import Content
+from textual.geometry import Size
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ...campaign.commands import AdvanceDay
 from ..config import Settings
 from ..glyphs import glyphs_for
+from ..internals import ParksChildren
 from ..widgets.footer import GameFooter
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
@@ -60,15 +63,12 @@ def tabs_content(current: str) -> Content:
     return Content.from_markup("".join(parts))
 
 
-OFF_SCREEN = 10_000  # columns: where the hidden sections wait, at their full size
-
-
-class SectionStack(UniformLines, Container):
-    """The hub's sections laid one over another, the current one visible: the others are
-    hidden but keep their place and size (their height too while the stack's changes), so
-    switching lays nothing out anew and a section's tables keep the lines they rendered
-    (Textual's `ContentSwitcher` hides with `display`, and a widget shown again is resized,
-    which makes a table render every row afresh).
+class SectionStack(ParksChildren, UniformLines, Container):
+    """The hub's sections, the current one displayed and the others parked (`display`
+    off: out of the layout, which so arranges one section, not seven). Parking and bringing
+    back send no Hide, Show or Resize events (`internals.ParksChildren`: a section brought
+    back at the size it had is only painted), and its tables keep the lines they rendered
+    (`GameTable`), so a switch lays out and paints the section in front and nothing else.
 
     A section is built the first time it is shown (`open`): the hub opens with its first
     section only. Building all seven took most of the hub's 0.16 s of CPU as it opened
@@ -77,7 +77,7 @@ class SectionStack(UniformLines, Container):
 
     DEFAULT_CSS = """
     SectionStack { height: 1fr; }
-    SectionStack > * { position: absolute; width: 100%; height: 100%; }
+    SectionStack > * { width: 100%; height: 100%; }
     """
 
     # The stack's own lines lie under the section in front: a switch lays out, not repaints.
@@ -98,28 +98,29 @@ class SectionStack(UniformLines, Container):
         return any(child.id == name for child in self.children)
 
     async def open(self, name: str) -> None:
-        """Build section `name` (hidden, in its place) if it has not been yet."""
+        """Build section `name` (parked) if it has not been yet."""
         if self.opened(name):
             return
         for cls in section_classes():
             if cls.__name__ == name:
                 section = cls(id=name)
-                section.styles.offset = (OFF_SCREEN, 0)
+                section.display = False
                 section.can_focus_children = False
                 await self.mount(section)
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # A new height (the message line under it took a line more or less): the section in
+        # front is laid out at it in the same layout; nothing to lay out a second time.
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def _place(self, current: str | None) -> None:
         for child in self.children:
             here = child.id == current
-            child.styles.offset = (0, 0) if here else (OFF_SCREEN, 0)
-            child.can_focus_children = here  # the hidden ones are out of the focus chain
-            # A hidden section keeps the height it has: when the stack's changes (the message
-            # line under it takes a line more or less for another section's hint), only the
-            # section in front is laid out and drawn at the new height, not all seven.
-            if here:
-                child.styles.height = "100%"
-            elif child.size.height:
-                child.styles.height = child.size.height
+            if child.display != here:
+                child.display = here
+                child.can_focus_children = here  # the parked ones are out of the focus chain
 
 
 class HubScreen(GameScreen):
@@ -217,8 +218,8 @@ class HubScreen(GameScreen):
         waits one), so the switch and the focus are painted in one frame."""
         section = self.current_section()
         if section is not None:
-            focusable = [w for w in section.query("*") if w.can_focus]
-            self.set_focus(focusable[0] if focusable else section)
+            first = next((w for w in section.walk_children(Widget) if w.can_focus), None)
+            self.set_focus(first or section)
 
     # ---- actions ------------------------------------------------------------------------
     async def action_section_number(self, number: int) -> None:
