@@ -268,6 +268,8 @@ async def test_a_hub_section_seen_before_lays_out_once_and_paints_one_frame(tmp_
         for key in "2345671":  # each section drawn once (its first showing fills it)
             await pilot.press(key)
             await pilot.pause()
+        await app.workers.wait_for_complete()  # the board's threat ratings: drawn by now
+        await pilot.pause()
         for key in "234567123":
             before, painted = len(layouts), len(frames)
             height = message.size.height

@@ -5,6 +5,7 @@ Number keys switch sections; `d` advances a day and shows the day report.
 
 from __future__ import annotations
 
+import asyncio
 from functools import cache
 
 import attrs
@@ -70,10 +71,12 @@ class SectionStack(ParksChildren, UniformLines, Container):
     back at the size it had is only painted), and its tables keep the lines they rendered
     (`GameTable`), so a switch lays out and paints the section in front and nothing else.
 
-    A section is built the first time it is shown (`open`): the hub opens with its first
-    section only. Building all seven took most of the hub's 0.16 s of CPU as it opened
-    (roster alone: 0.06 s), paid by every campaign started or loaded, on a server's shared
-    cores; a section shown for the first time costs its own build (10-35 ms) once."""
+    A section is built the first time it is shown (`open`), or before, in a pause of the
+    input (`HubScreen._prebuild`): the hub opens with its first section only. Building all
+    seven took most of the hub's 0.16 s of CPU as it opened (roster alone: 0.06 s), paid by
+    every campaign started or loaded, on a server's shared cores; a section shown for the
+    first time before it was built costs its own build (10-100 ms: the finances' year-long
+    ledger) once, one built in a pause a first layout and paint (15-25 ms)."""
 
     DEFAULT_CSS = """
     SectionStack { height: 1fr; }
@@ -86,6 +89,7 @@ class SectionStack(ParksChildren, UniformLines, Container):
     def __init__(self, *, id: str | None = None, initial: str | None = None) -> None:
         super().__init__(id=id)
         self._initial = initial
+        self._building: dict[str, asyncio.Future[None]] = {}  # sections being mounted
 
     def on_mount(self) -> None:
         self.set_reactive(SectionStack.current, self._initial)
@@ -98,7 +102,12 @@ class SectionStack(ParksChildren, UniformLines, Container):
         return any(child.id == name for child in self.children)
 
     async def open(self, name: str) -> None:
-        """Build section `name` (parked) if it has not been yet."""
+        """Build section `name` (parked) if it has not been yet (and wait for it to be
+        mounted, should its build be under way: the hub's prebuild)."""
+        building = self._building.get(name)
+        if building is not None:
+            await building
+            return
         if self.opened(name):
             return
         for cls in section_classes():
@@ -106,7 +115,11 @@ class SectionStack(ParksChildren, UniformLines, Container):
                 section = cls(id=name)
                 section.display = False
                 section.can_focus_children = False
-                await self.mount(section)
+                self._building[name] = mounted = asyncio.ensure_future(self.mount(section)())
+                try:
+                    await mounted
+                finally:
+                    del self._building[name]
 
     def _size_updated(
         self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
@@ -121,6 +134,11 @@ class SectionStack(ParksChildren, UniformLines, Container):
             if child.display != here:
                 child.display = here
                 child.can_focus_children = here  # the parked ones are out of the focus chain
+
+
+PREBUILD_PAUSE = 0.5  # seconds without input before a section not shown yet is built
+PREBUILD_NEXT = 0.05  # seconds between two such builds
+PREBUILD_TIMED = True  # False: only when asked (`HubScreen._prebuild`: the tests)
 
 
 class HubScreen(GameScreen):
@@ -168,6 +186,41 @@ class HubScreen(GameScreen):
         self.refresh_view()
         self.focus_section()
         self.show_hint()
+        self._prebuild_later(PREBUILD_PAUSE)
+
+    def _prebuild_later(self, delay: float) -> None:
+        if PREBUILD_TIMED:
+            self.set_timer(delay, self._prebuild, name="hub-prebuild")
+
+    async def _prebuild(self) -> None:
+        """Build (and fill) the next section not built yet, parked, once no input has come for
+        `PREBUILD_PAUSE` seconds, then look again shortly: the player reading the hub pays
+        for the first showings, not a key. An input meanwhile puts the rest off to the next
+        pause, so a key waits for one section's build at most."""
+        if not self.is_attached:
+            return
+        collector = getattr(self.app, "collector", None)
+        quiet = collector.now() - collector.last_input if collector is not None else 1e9
+        if quiet < PREBUILD_PAUSE or not self.is_current:
+            self._prebuild_later(PREBUILD_PAUSE)
+            return
+        stack = self.query_one(SectionStack)
+        name = next((c.__name__ for c in section_classes() if not stack.opened(c.__name__)), None)
+        if name is None:
+            return  # all built
+        await stack.open(name)
+        section = stack.get_child_by_id(name)
+        if isinstance(section, Section):
+            section.redraw()
+            section.display = True  # laid out once, below the section in front (out of sight)
+            self.call_after_refresh(self._park, section)
+        self._prebuild_later(PREBUILD_NEXT)
+
+    def _park(self, section: Section) -> None:
+        """Park a section built in a pause, once it has been laid out (unless a key brought
+        it to the front meanwhile)."""
+        if section.id != self.query_one(SectionStack).current:
+            section.display = False
 
     # ---- drawing ------------------------------------------------------------------------
     def refresh_view(self) -> None:
