@@ -97,3 +97,41 @@ async def test_after_the_zygote_warm_up_a_game_parses_no_css(
     async with other.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
     assert parses  # a theme the warm-up left out: parsed in the game, as before
+
+
+def test_the_epoch_counts_what_may_restyle_nodes_already_styled(tmp_path: Path) -> None:
+    """A widget class's new scoped CSS leaves the basis as it was (it matches no node styled
+    before it came); new variables, unscoped CSS, a source changed and CSS read from a file
+    each make a new one."""
+    sheet = SharedStylesheet(variables={"primary": "#004578"})
+    sheet.add_source("Page Static { color: $primary; }", read_from=("a", "Page"), scope="Page")
+    assert sheet.rules  # parsed
+    basis = csscache.style_basis(sheet)
+    sheet.add_source(
+        "Tip { color: red; }", read_from=("b", "Tip"), is_default_css=True, scope="Tip"
+    )
+    sheet.add_source("Page Static { color: $primary; }", read_from=("a", "Page"), scope="Page")
+    assert csscache.same_basis(basis, csscache.style_basis(sheet))
+    assert sheet.rules is not None and len(sheet.source) == 2
+    changes = [
+        lambda: sheet.set_variables({"primary": "#ff0000"}),
+        lambda: sheet.add_source("Static { color: blue; }", read_from=("c", "loose")),
+        lambda: sheet.add_source(
+            "Tip { color: red; }",
+            read_from=("b", "Tip"),
+            is_default_css=True,
+            scope="Tip",
+            tie_breaker=-1,
+        ),
+        lambda: sheet.add_source("Tip { color: green; }", read_from=("b", "Tip"), scope="Tip"),
+    ]
+    css = tmp_path / "extra.tcss"
+    css.write_text("Label { color: red; }\n")
+    changes.append(lambda: sheet.read(str(css)))
+    for change in changes:
+        change()
+        now = csscache.style_basis(sheet)
+        assert not csscache.same_basis(basis, now)
+        basis = now
+    plain = Stylesheet()
+    assert csscache.style_basis(plain) is plain.rules  # another sheet: its rules, every parse

@@ -754,3 +754,23 @@ async def test_no_battle_key_acts_before_the_screen_is_mounted(tmp_path: Path) -
         assert screen.check_action("auto", ()) is False
         await pilot.pause()
         assert screen.ready and screen.check_action("auto", ()) is True
+
+
+def test_no_key_is_a_priority_binding_of_both_the_map_and_the_battle_screen() -> None:
+    """Of two priority bindings of one key, `Screen.active_bindings` keeps the focused map's:
+    a screen row shown in the footer (Enter: Next order, Report) would vanish from it."""
+    from textual.binding import Binding
+
+    from mac_tui.tui.widgets.hexmap import HexMap
+
+    def keys(binding: Binding) -> set[str]:
+        return {key.strip() for key in binding.key.split(",")}
+
+    map_first = set().union(
+        *(keys(b) for b in HexMap.BINDINGS if isinstance(b, Binding) and b.priority)
+    )
+    screen_first = set().union(
+        *(keys(b) for b in BattleScreen.BINDINGS if isinstance(b, Binding) and b.priority)
+    )
+    assert "enter" in screen_first and "right" in map_first  # the test sees both tables
+    assert not map_first & screen_first

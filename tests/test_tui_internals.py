@@ -17,8 +17,9 @@ from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Label, Static
 
+from mac_tui.tui.csscache import SharedStylesheet
 from mac_tui.tui.internals import (
     RELIES_ON,
     KeepsStyledLines,
@@ -58,6 +59,14 @@ DIGESTS = {
     "textual.widgets._data_table:DataTable.render_line": "dfc24fd4f26a530e",
     "textual.css.stylesheet:Stylesheet._parse_rules": "2f1c2d220b672d1b",
     "textual.css.stylesheet:Stylesheet.reparse": "dd193eb05f8baeb5",
+    "textual.app:App._register": "8b2138af0f6bb490",
+    "textual.widget:Widget._post_register": "bd34440de5520752",
+    "textual.widget:Widget._on_compose": "c1dc506e39cdf131",
+    "textual.css.stylesheet:Stylesheet.apply": "1faf3687bbba428f",
+    "textual.css.stylesheet:Stylesheet.update_nodes": "386367db2e9d8dee",
+    "textual.css.stylesheet:Stylesheet.add_source": "35414b4abacdb833",
+    "textual.css.stylesheet:Stylesheet.set_variables": "f8c97f5d9d755f56",
+    "textual.css.stylesheet:Stylesheet.read": "5a77e42edd01e13d",
     "textual.screen:Screen._on_screen_resume": "f39caa8ec4424d3c",
     "textual.message_pump:MessagePump._get_dispatch_methods": "42cf0aeddecf314f",
     "textual.app:App.push_screen": "d14a25c7a650f288",
@@ -83,8 +92,12 @@ DIGESTS = {
     "textual.widget:Widget._on_show": "f83f03ef1b518a72",
     "textual.widget:Widget.size": "68fb062c7a876cd9",
     "textual.widgets._data_table:DataTable._render_line_in_row": "669cc46a7ca119d2",
-    "textual.css.stylesheet:Stylesheet.apply": "1faf3687bbba428f",
-    "textual.css.stylesheet:Stylesheet.update_nodes": "386367db2e9d8dee",
+    "textual.app:App._process_messages": "7934609529be85be",
+    "textual.app:App.run_async": "821674591dfc7034",
+    "textual.app:App._on_resize": "62d14429be32aa53",
+    "textual.app:App._on_idle": "7a5964d20aa71eda",
+    "textual.drivers.linux_driver:LinuxDriver.start_application_mode": "7c41f5ba11a8ef05",
+    "textual.screen:Screen._on_timer_update": "421401660de142c5",
 }
 
 
@@ -112,7 +125,15 @@ class Page(RestylesOnChange, Screen[None]):
         yield Static("text", id="text")
 
 
-class Pages(App[None]):
+class SharedApp(App[None]):
+    """An app with the game's style sheet (`csscache.SharedStylesheet`), as `MacApp`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
+
+
+class Pages(SharedApp):
     def on_mount(self) -> None:
         self.install_screen(Page(), name="page")
 
@@ -121,17 +142,23 @@ def colour(app: App[Any]) -> object:
     return app.get_screen("page").query_one("#text", Static).styles.color
 
 
-async def test_a_page_shown_again_is_restyled_only_when_its_look_changed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    restyled: list[Screen[Any]] = []
+@pytest.fixture
+def restyled(monkeypatch: pytest.MonkeyPatch) -> list[Screen[Any]]:
+    """The screens restyled as a whole (`Screen.update_node_styles`) from now on."""
+    screens: list[Screen[Any]] = []
     update = Screen.update_node_styles
 
     def counted(screen: Screen[Any], animate: bool = True) -> None:
-        restyled.append(screen)
+        screens.append(screen)
         update(screen, animate)
 
     monkeypatch.setattr(Screen, "update_node_styles", counted)
+    return screens
+
+
+async def test_a_page_shown_again_is_restyled_only_when_its_look_changed(
+    restyled: list[Screen[Any]],
+) -> None:
     app = Pages()
     async with app.run_test(size=(40, 10)) as pilot:
         await pilot.pause()
@@ -144,7 +171,8 @@ async def test_a_page_shown_again_is_restyled_only_when_its_look_changed(
             shown.append(sum(1 for s in restyled[before:] if s is page))
             app.pop_screen()
             await pilot.pause()
-        assert shown == [1, 0, 0]  # styled the first time, then as it was
+        assert shown == [0, 0, 0]  # styled as it was mounted, then as it was
+        assert colour(app) == app.get_css_variables()["primary"] or colour(app) is not None
         first = colour(app)
         app.theme = "nord" if app.theme != "nord" else "textual-light"
         await pilot.pause()
@@ -158,6 +186,80 @@ async def test_a_page_shown_again_is_restyled_only_when_its_look_changed(
         await app.push_screen("fresh")
         await pilot.pause()
         assert colour(app) == fresh.query_one("#text", Static).styles.color  # as Textual
+
+
+class Rows(Screen[None]):
+    """Rows whose colours depend on their places: two mounted after the others (the label is
+    a `Static` too), so the earlier last row stops being the last with no restyle of its own;
+    the label's class brings its (scoped) CSS only then."""
+
+    DEFAULT_CSS = """
+    Rows Static { color: red; }
+    Rows Static:last-child { color: blue; }
+    Rows Static:odd { background: green; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("one", id="one")
+        yield Static("two", id="two")
+
+    def on_mount(self) -> None:
+        self.mount(Static("three", id="three"))
+        self.mount(Label("late", id="late"))
+
+
+class KeptRows(RestylesOnChange, Rows):
+    pass
+
+
+def looks(screen: Screen[Any]) -> list[tuple[object, object]]:
+    return [(w.styles.color, w.styles.background) for w in screen.query("Static, Label")]
+
+
+async def test_a_new_screen_is_styled_as_textual_styles_it_without_the_push_restyle(
+    restyled: list[Screen[Any]],
+) -> None:
+    """A pushed screen styled from its mount is styled as Textual's restyle of the whole
+    screen styles it, the nodes styled from their places included, with no such restyle."""
+    seen: dict[str, list[tuple[object, object]]] = {}
+    app = SharedApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        for name, screen in (("plain", Rows()), ("kept", KeptRows())):
+            await app.push_screen(screen)
+            await pilot.pause()
+            seen[name] = looks(screen)
+            assert (screen in restyled) == (name == "plain")
+            app.pop_screen()
+            await pilot.pause()
+    assert seen["kept"] == seen["plain"]
+    colours = [colour for colour, _ in seen["plain"]]
+    assert colours[1:3] == colours[:2] and colours[3] != colours[0]  # the last one's only
+
+
+async def test_unscoped_css_that_came_after_the_mount_restyles_the_screen() -> None:
+    """CSS that is not a widget class's scoped CSS may match nodes styled before it came:
+    the push restyles the whole screen then, as Textual does."""
+    app = SharedApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        screen = KeptRows()
+        app.install_screen(screen, name="rows")
+        restyled: list[object] = []
+        screen.update_node_styles = lambda animate=True: restyled.append(screen)  # type: ignore[method-assign]
+        for _ in range(2):
+            await app.push_screen("rows")
+            await pilot.pause()
+            app.pop_screen()
+            await pilot.pause()
+        restyled.clear()
+        await app.push_screen("rows")
+        await pilot.pause()
+        app.pop_screen()
+        await pilot.pause()
+        assert restyled == []  # nothing changed
+        app.stylesheet.add_source("Static { text-style: bold; }", read_from=("test", "late"))
+        await app.push_screen("rows")
+        await pilot.pause()
+        assert restyled == [screen]
 
 
 class Switch(App[None]):

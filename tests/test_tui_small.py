@@ -215,8 +215,12 @@ async def test_the_hub_builds_the_sections_not_shown_yet_in_a_pause(tmp_path: Pa
                 for _ in names[1:]:
                     await hub._prebuild()
                     await pilot.pause()
-                for name in names[1:]:
-                    section = stack.get_child_by_id(name)
+                sections = [stack.get_child_by_id(name) for name in names[1:]]
+                for _ in range(100):  # parked after the frame that lays it out (Textual's clock)
+                    if not any(section.display for section in sections):
+                        break
+                    await pilot.pause(0.01)
+                for section in sections:
                     assert not section.display and section._drawn is not None
                     assert section._size  # laid out once, out of sight
                 assert stack.current == names[0]

@@ -266,6 +266,13 @@ async def test_a_picture_is_turned_into_lines_once_per_picture_size_and_look() -
         assert widget.render_line(0) is focused
 
 
+def draw(*tables: GameTable) -> None:
+    """Draw the tables now, as their next frame will: a table checks a style update as it is
+    drawn, and Textual paces frames by its clock, which a test's pause does not wait for."""
+    for table in tables:
+        table.render_lines(table.size.region)
+
+
 async def test_a_table_works_out_its_style_signature_once_per_kept_look(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -286,17 +293,21 @@ async def test_a_table_works_out_its_style_signature_once_per_kept_look(
             for table in (one, two):
                 table.focus()
                 await pilot.pause()
+                draw(one, two)
             rounds.append(len(calls) - before)
         assert rounds[0] > 0 and rounds[-1] == rounds[-2] == 0  # worked out, then known
         one.focus()
         await pilot.pause()
+        draw(one, two)
         focused = one.rich_style, two.rich_style
         two.focus()
         await pilot.pause()
+        draw(one, two)
         one._focus_styles.clear()  # forgotten: matched and worked out afresh, the same
         before = len(calls)
         one.focus()
         await pilot.pause()
+        draw(one, two)
         assert one in calls[before:] and (one.rich_style, two.rich_style) == focused
 
 
@@ -309,16 +320,19 @@ async def test_a_table_draws_its_cells_once_for_its_first_frame_and_its_focus_ch
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.pause()
         one, two = app.query_one("#one", GameTable), app.query_one("#two", GameTable)
+        draw(one, two)
         drawn = len(one._cell_render_cache)
         assert drawn
         one.refresh()
         await pilot.pause()
+        draw(one)
         assert len(one._cell_render_cache) == drawn  # the first frame's cells serve the next
         counts: list[int] = []
         for _ in range(4):
             for table in (two, one):
                 table.focus()
                 await pilot.pause()
+                draw(one, two)
                 counts.append(len(one._cell_render_cache))
         assert counts == sorted(counts)  # never thrown away
         assert counts[-1] == counts[2]  # both focus states drawn in the first round: no more

@@ -2,7 +2,9 @@
 
 It imports what every game imports (`warm_up`), tells the server it is ready on the Unix socket
 FD, then forks one game per request: the child becomes the game (`_child`: its session, its
-terminal, its environment, folder and stdio) and runs `mac_tui.cli.main`. The zygote reports
+terminal, its environment, folder and stdio) and runs `mac_tui.cli.main`; for `serve ssh`
+(`--clones`) the zygote first runs a game of its own to its title and holds it there, and a
+game in a terminal resumes a copy of it instead (`tui/template.py`). The zygote reports
 each child's pid (with a pidfd) and, once it has reaped it, its exit status; it ends when the
 server's end of the socket closes. Nothing imports this module: the server starts it by name.
 """
@@ -17,9 +19,15 @@ import signal
 import socket
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, NoReturn
+from types import FunctionType, MethodType
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from .zygote import MAX_FDS, MAX_MESSAGE
+from .zygote import CLONES_ENV, MAX_FDS, MAX_MESSAGE
+
+if TYPE_CHECKING:
+    from ..tui.template import Template
+
+T = TypeVar("T")
 
 # What a game imported only once it ran (its first screens, its first worker thread), found by
 # comparing `sys.modules` before and after a game's way to its first battle; the names of
@@ -42,9 +50,59 @@ def warm_up() -> None:
     cli._shared_parser()
     catalog()
     warm_css()
+    warm_converter()
+    warm_handlers()
     for name in LAZY_IMPORTS:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
+
+
+def warm_converter() -> None:
+    """Have the save converter make its code for every type of a game's state, both ways.
+    cattrs writes (and compiles) the functions that turn a type into JSON data and back the
+    first time it meets the type; a game's first command (a new company's, whose state is
+    then hashed for its checkpoint) otherwise spent some 13 ms of CPU making them."""
+    from ..model import initial_state
+    from ..save import state_from_data, state_to_data
+
+    state_from_data(state_to_data(initial_state(0)))
+
+
+HANDLER_PREFIXES = ("on_", "_on_", "watch_", "_watch_", "action_", "_action_")
+
+
+def warm_handlers() -> int:
+    """Count, once here, the parameters of every message handler, watcher and action of the
+    game's widget, screen and app classes (and Textual's), as Textual counts them the first
+    time it calls one (`textual._callback.count_parameters`, an `inspect.signature` each,
+    kept on the function): 100-200 of them, 1-2 ms of CPU, each time a game opens a screen
+    for the first time. Textual calls these only as bound methods, which is how they are
+    counted here. Returns how many were counted."""
+    from textual._callback import count_parameters
+    from textual.dom import DOMNode
+
+    import_screens()
+    probe = object()
+    counted = 0
+    for cls in node_classes(DOMNode):
+        for name, value in vars(cls).items():
+            if isinstance(value, FunctionType) and name.startswith(HANDLER_PREFIXES):
+                with contextlib.suppress(TypeError, ValueError):
+                    count_parameters(MethodType(value, probe))
+                    counted += 1
+    return counted
+
+
+def node_classes(root: type[T]) -> list[type[T]]:
+    """`root` and every class imported that derives from it."""
+    seen: list[type[T]] = []
+    todo = [root]
+    while todo:
+        cls = todo.pop()
+        if cls not in seen:
+            seen.append(cls)
+            todo.extend(cls.__subclasses__())
+    return seen
 
 
 def import_screens() -> None:
@@ -72,14 +130,7 @@ def css_sources(app: Any) -> list[tuple[tuple[str, str], str, int, str, bool]]:
         location = (os.path.abspath(os.path.expanduser(path)), "")
         with open(location[0], encoding="utf-8") as f:
             sources.append((location, f.read(), 0, "", False))
-    seen: set[type] = set()
-    todo: list[type[DOMNode]] = [DOMNode]
-    while todo:
-        cls = todo.pop()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        todo.extend(cls.__subclasses__())
+    for cls in node_classes(DOMNode):
         shim = _Shim(DOMNode._css_bases(cls))
         for location, css, tie_breaker, scope in DOMNode._get_default_css(shim):  # type: ignore[arg-type]
             sources.append((location, css, tie_breaker, scope, True))
@@ -116,6 +167,25 @@ def warm_css() -> int:
     return csscache.warm(css_sources(app), variable_sets)
 
 
+def hold_template() -> Template | None:
+    """The game that SSH games are cloned from (`tui/template.py`), held at its title; None
+    when the server said not to (`MAC_TUI_CLONES=0`) or it could not be made."""
+    if os.environ.get(CLONES_ENV, "1") == "0":
+        return None
+    try:
+        from ..tui.template import Template
+
+        return Template.build()
+    except Exception:
+        return None
+
+
+def clones(request: Mapping[str, Any], template: Template | None) -> bool:
+    """Whether the game asked for is a clone of the template: a game in a terminal
+    (`serve ssh`'s) started as `play` with nothing more."""
+    return template is not None and bool(request.get("tty")) and request.get("argv") == ["play"]
+
+
 def _open_fds() -> list[int]:
     for folder in ("/proc/self/fd", "/dev/fd"):
         with contextlib.suppress(OSError):
@@ -123,12 +193,20 @@ def _open_fds() -> list[int]:
     return list(range(3, 256))
 
 
-def _child(request: Mapping[str, Any], fds: Sequence[int], closing: Sequence[Any]) -> NoReturn:
-    """In the forked child: become the game (see the module's text), run it, exit."""
+def _child(
+    request: Mapping[str, Any],
+    fds: Sequence[int],
+    closing: Sequence[Any],
+    template: Template | None = None,
+) -> NoReturn:
+    """In the forked child: become the game (see the module's text), run it (a clone of
+    `template`, or a new game), exit."""
     status: int = 1
     try:
         for thing in closing:
             thing.close()
+        if template is not None:
+            template.forget()  # the template loop's descriptors: never shared with the zygote
         signal.set_wakeup_fd(-1)
         for sig in (signal.SIGCHLD, signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT):
             signal.signal(sig, signal.SIG_DFL)
@@ -165,9 +243,16 @@ def _child(request: Mapping[str, Any], fds: Sequence[int], closing: Sequence[Any
         importlib.reload(textual.constants)  # TEXTUAL_* of this game's environment
         argv = [str(a) for a in request["argv"]]
         sys.argv = ["mac-tui", *argv]
-        from ..cli import main
+        if template is not None and clones(request, template):
+            from ..players import assessor
 
-        status = main(argv)
+            if assessor.nice_level() is not None:  # as `play` does, while single-threaded
+                assessor.start()
+            status = template.resume()
+        else:
+            from ..cli import main
+
+            status = main(argv)
     except SystemExit as exc:
         code = exc.code
         status = code if isinstance(code, int) else (0 if code is None else 1)
@@ -211,14 +296,16 @@ def _send(sock: socket.socket, doc: Mapping[str, Any], fds: Sequence[int] = ()) 
         socket.send_fds(sock, [json.dumps(doc).encode()], list(fds))
 
 
-def serve(sock: socket.socket) -> int:
+def serve(sock: socket.socket, clones: bool = False) -> int:
     """The zygote's loop: fork a game per request, report pids and exit statuses; end when
-    the server's end of the socket closes."""
+    the server's end of the socket closes. With `clones`, games in a terminal are clones of
+    a template held at its title (`hold_template`)."""
     import gc
     import selectors
     import threading
 
     warm_up()
+    template = hold_template() if clones else None
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
@@ -229,7 +316,7 @@ def serve(sock: socket.socket) -> int:
     selector.register(wake_r, selectors.EVENT_READ)
     gc.collect()
     gc.freeze()  # the warm objects stay out of the children's collections: fewer copied pages
-    _send(sock, {"ready": os.getpid()})
+    _send(sock, {"ready": os.getpid(), "clones": template is not None})
     wake = os.fdopen(wake_r, "rb", buffering=0)
     while True:
         for key, _ in selector.select():
@@ -261,7 +348,7 @@ def serve(sock: socket.socket) -> int:
                 _send(sock, {"id": ident, "error": str(exc)})
                 continue
             if pid == 0:
-                _child(request, fds, [selector, sock, wake])
+                _child(request, fds, [selector, sock, wake], template)
             try:
                 pidfd = os.pidfd_open(pid)
             except OSError:
@@ -284,9 +371,10 @@ def _reap(sock: socket.socket) -> None:
 
 
 def main(argv: Sequence[str]) -> int:
+    """`FD [--clones]`: serve on socket FD; with `--clones`, hold a template to clone."""
     sock = socket.socket(fileno=int(argv[0]))
     try:
-        return serve(sock)
+        return serve(sock, "--clones" in argv[1:])
     finally:
         sock.close()
 

@@ -11,12 +11,23 @@ cache for the whole process, which its re-parses use too. Rule sets are read-onl
 (Textual applies them to nodes, it never changes them), so sharing them is safe. A game forked
 from the server's zygote (`server/zygote_main.py`) starts with the cache already filled by
 `warm`: its title screen and every screen after it parse no CSS at all.
+
+`SharedStylesheet.epoch` counts the changes of the style sheet that may change the styles of
+nodes already styled: new variables (a theme), CSS read from a file, a source changed, a new
+source that is not scoped. A widget class's scoped CSS (Textual's default for a widget's
+`DEFAULT_CSS`) matches only nodes of that class and nodes inside them; Textual adds it as the
+first such node is registered, before styling it, so no node styled before it came can match
+it, and it is no such change. `style_basis` is what the screens and widgets that keep styles
+(`internals.RestylesOnChange`, `widgets/focus_styles`) key them under: a new parse of the
+sheet for scoped CSS of a new widget class (a dialog's, the battle screen's) then leaves
+what they kept good.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
+from pathlib import PurePath
 
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
@@ -34,10 +45,33 @@ class SharedStylesheet(Stylesheet):
     def __init__(self, *, variables: dict[str, str] | None = None) -> None:
         super().__init__(variables=variables)
         self._variables_key = frozenset(self._variables.items())
+        self.epoch = 0  # see the module docstring
 
     def set_variables(self, variables: dict[str, str]) -> None:
+        key = frozenset(variables.items())
+        if key != self._variables_key:
+            self.epoch += 1
         super().set_variables(variables)
-        self._variables_key = frozenset(variables.items())
+        self._variables_key = key
+
+    def read(self, filename: str | PurePath) -> None:
+        super().read(filename)
+        self.epoch += 1
+
+    def add_source(
+        self,
+        css: str,
+        read_from: CSSLocation | None = None,
+        is_default_css: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> None:
+        location = ("", str(hash(css))) if read_from is None else read_from
+        before = self.source.get(location)
+        super().add_source(css, location, is_default_css, tie_breaker, scope)
+        after = self.source.get(location)
+        if after != before and (before is not None or after is None or not after.scope):
+            self.epoch += 1
 
     def _parse_rules(
         self,
@@ -77,6 +111,19 @@ class SharedStylesheet(Stylesheet):
         self._rules_map = None
         self.source = fresh.source
         self._require_parse = False
+
+
+def style_basis(sheet: Stylesheet) -> object:
+    """What the styles of nodes already styled depend on, of `sheet`: compare two with
+    `same_basis`. For a `SharedStylesheet` the sheet and its `epoch`; for another, its rules
+    (any new parse counts)."""
+    if isinstance(sheet, SharedStylesheet):
+        return (sheet, sheet.epoch)
+    return sheet.rules
+
+
+def same_basis(a: object, b: object) -> bool:
+    return a is b or (isinstance(a, tuple) and a == b)
 
 
 def cached_sources() -> int:

@@ -5,17 +5,30 @@ digest of each of those Textual functions' source and fails when the pinned vers
 changes, so an upgrade looks at every piece here again (besides the behaviour it tests).
 `RELIES_ON` also lists what the earlier pieces rely on, which live beside the widgets they
 serve (`screens/base.LaidOnce`, `widgets/uniform`, `widgets/kept_strips`,
-`widgets/focus_styles`, `widgets/table`, `csscache`), so the same test covers them.
+`widgets/focus_styles`, `widgets/table`, `csscache`, `template`), so the same test covers
+them.
 
-- `RestylesOnChange` (a screen shown again, as the battle's history page): Textual restyles
-  every node of a screen that is pushed (`Screen._on_screen_resume` calls
-  `update_node_styles` when `events.ScreenResume.refresh_styles`, true for every push), 1.5 ms
-  for the history page at 80x24 though nothing it is styled from changed while it was away.
-  The mixin's own handler runs before `Screen`'s (Textual dispatches a message to the
-  handlers of the class's MRO in order, `MessagePump._get_dispatch_methods`) and turns the
-  restyle off when the screen was styled already under the same style sheet and the same
-  classes and pseudo-classes of the app and the screen. A change of class or focus inside
-  the screen restyles the nodes concerned by itself, as always.
+- `RestylesOnChange` (every `GameScreen`, the dialogs, the day report, the debrief, the
+  battle's history page): Textual restyles every node of a screen that is pushed
+  (`Screen._on_screen_resume` calls `update_node_styles` when
+  `events.ScreenResume.refresh_styles`, true for every push), though a new screen's nodes were
+  styled a moment before, as they were mounted (`App._register` applies the style sheet to
+  each widget it registers, after adding the CSS of the widget's classes,
+  `Widget._post_register`), and a screen shown again was styled when it was last shown: 8 ms
+  of a battle screen's 70, 1.5 ms for the history page at 80x24. The mixin's own handler runs
+  before `Screen`'s (Textual dispatches a message to the handlers of the class's MRO in
+  order, `MessagePump._get_dispatch_methods`) and turns the restyle off when nothing the
+  screen's nodes are styled from changed since they were styled (at its compose, for its
+  first showing; at its last showing after that): the style sheet (`csscache.style_basis`:
+  its variables, and no CSS that may match nodes already styled; a widget class's scoped CSS,
+  which matches only nodes of that class and inside them, registered and so styled after it
+  came, is no such change), the classes and pseudo-classes of the app and the screen. What
+  Textual leaves to a full restyle is done still: the nodes whose rules depend on their place
+  among their siblings or on the focus inside them (`:first-child`, `:odd`, `:focus-within`...,
+  which change with no restyle of their own; `Stylesheet.apply` marks such nodes) are
+  restyled, and the scrollbars shown are styled as `Stylesheet.update_nodes` styles them. A
+  change of class or focus inside the screen restyles the nodes concerned by itself, as
+  always.
 - `SpanCompositor` (every `GameScreen`'s compositor, under `screens/base.LaidOnce`): a partial
   repaint in Textual (`Compositor.render_partial_update`) draws every widget that overlaps
   the *box around* all the changed areas, each in full (`Compositor._get_renders`), and then
@@ -80,10 +93,13 @@ from textual import events
 from textual._compositor import ChopsUpdate, Compositor, ReflowResult
 from textual._styles_cache import StylesCache
 from textual.css.styles import StylesBase
+from textual.css.stylesheet import Stylesheet
 from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+
+from .csscache import same_basis, style_basis
 
 if TYPE_CHECKING:
     _ScreenMixin = Screen[Any]  # what the mixin is mixed into
@@ -116,11 +132,19 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
     "csscache.SharedStylesheet": (
         "textual.css.stylesheet:Stylesheet._parse_rules",
         "textual.css.stylesheet:Stylesheet.reparse",
+        "textual.css.stylesheet:Stylesheet.add_source",
+        "textual.css.stylesheet:Stylesheet.set_variables",
+        "textual.css.stylesheet:Stylesheet.read",
     ),
     "RestylesOnChange": (
         "textual.screen:Screen._on_screen_resume",
         "textual.message_pump:MessagePump._get_dispatch_methods",
         "textual.app:App.push_screen",
+        "textual.app:App._register",
+        "textual.widget:Widget._post_register",
+        "textual.widget:Widget._on_compose",
+        "textual.css.stylesheet:Stylesheet.apply",
+        "textual.css.stylesheet:Stylesheet.update_nodes",
     ),
     "OneFrame": (
         "textual.screen:Screen._on_idle",
@@ -151,6 +175,14 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._compositor:Compositor.update_widgets",
         "textual._compositor:Compositor.find_widget",
     ),
+    "template.Template, template.HeldDriver, template.busy": (
+        "textual.app:App._process_messages",
+        "textual.app:App.run_async",
+        "textual.app:App._on_resize",
+        "textual.app:App._on_idle",
+        "textual.drivers.linux_driver:LinuxDriver.start_application_mode",
+        "textual.screen:Screen._on_timer_update",
+    ),
     "KeepsStyledLines": (
         "textual._styles_cache:StylesCache.render_widget",
         "textual._styles_cache:StylesCache.render",
@@ -160,28 +192,68 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Pseudo-classes that change with no restyle of their own (`Stylesheet.apply` marks the nodes
+#: whose rules use them); they are left out of a screen's look, and such nodes are restyled.
+UNTRACKED_PSEUDO_CLASSES = frozenset(Stylesheet._EXCLUDE_PSEUDO_CLASSES_FROM_CACHE)
+
+
 class RestylesOnChange(_ScreenMixin):
-    """A screen restyled when it is shown again only if its style sheet or its own or the
-    app's classes changed meanwhile (see the module docstring). Comes first among the bases."""
+    """A screen restyled when it is shown only if what its nodes are styled from changed since
+    they were styled (see the module docstring). Comes first among the bases."""
 
     _styled_under: tuple[object, ...] | None = None
 
     def _style_look(self) -> tuple[object, ...]:
         app = self.app
         return (
-            app.stylesheet.rules,  # a new style sheet (a theme, new CSS) is a new list
+            style_basis(app.stylesheet),  # its variables and the CSS that may match (csscache)
             frozenset(app.classes),
-            frozenset(app.get_pseudo_classes()),
+            frozenset(app.get_pseudo_classes()) - UNTRACKED_PSEUDO_CLASSES,
             frozenset(self.classes),
-            frozenset(self.get_pseudo_classes()),
+            frozenset(self.get_pseudo_classes()) - UNTRACKED_PSEUDO_CLASSES,
         )
 
+    async def _on_compose(self, event: events.Compose) -> None:
+        """Before Textual composes the screen (its own `_on_compose` runs next): the screen
+        itself is styled, its children will be as they are mounted."""
+        self._styled_under = self._style_look()
+
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        look = self._style_look()
         kept = self._styled_under
-        if kept is not None and all(a is b or a == b for a, b in zip(kept, look, strict=True)):
+        look = self._style_look()
+        if (
+            event.refresh_styles
+            and kept is not None
+            and self.is_attached
+            and same_basis(kept[0], look[0])
+            and kept[1:] == look[1:]
+        ):
             event.refresh_styles = False  # `Screen._on_screen_resume`, next, skips it
+            self._restyle_untracked()
         self._styled_under = look
+
+    def _restyle_untracked(self) -> None:
+        """What a full restyle would change: the nodes styled from untracked pseudo-classes,
+        and the scrollbars shown (`Stylesheet.update_nodes`)."""
+        sheet = self.app.stylesheet
+        for node in self.walk_children(with_self=True):
+            if node._has_order_style or node._has_odd_or_even or node._has_focus_within:
+                sheet.update_nodes((node,), animate=False)  # the node and its scrollbars
+            elif isinstance(node, Widget) and node.is_scrollable:
+                style_scrollbars(node)
+
+
+def style_scrollbars(widget: Widget) -> None:
+    """Style the scrollbars `widget` shows, as `Stylesheet.update_nodes` styles them."""
+    apply = widget.app.stylesheet.apply
+    vertical = widget.show_vertical_scrollbar and widget.scrollbar_size_vertical
+    horizontal = widget.show_horizontal_scrollbar and widget.scrollbar_size_horizontal
+    if vertical:
+        apply(widget.vertical_scrollbar)
+    if horizontal:
+        apply(widget.horizontal_scrollbar)
+    if vertical and horizontal:
+        apply(widget.scrollbar_corner)
 
 
 class ParksChildren:

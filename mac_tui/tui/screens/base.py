@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from ..host import GameHost, host
-from ..internals import OneFrame, SpanCompositor
+from ..internals import OneFrame, RestylesOnChange, SpanCompositor
 from ..widgets.uniform import UniformLines
 
 PALETTE_KEY_MIN_WIDTH = 100  # narrower, the footer keeps its room for the screen's own keys
@@ -68,7 +68,7 @@ class LaidOnce(SpanCompositor):
         return result
 
 
-class GameScreen(OneFrame, UniformLines, Explains, Screen[None]):
+class GameScreen(RestylesOnChange, OneFrame, UniformLines, Explains, Screen[None]):
     """A screen that draws the game state; `refresh_view` redraws it after every change."""
 
     def __init__(

@@ -11,9 +11,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ..glyphs import glyphs_for
+from ..internals import RestylesOnChange
 
 
-class DayReportScreen(ModalScreen[None]):
+class DayReportScreen(RestylesOnChange, ModalScreen[None]):
     BINDINGS = [Binding("escape,enter,space,d", "close", "Close", id="report.close")]
     DEFAULT_CSS = """
     DayReportScreen { align: center middle; }

@@ -11,10 +11,11 @@ from textual.widgets import Static
 from ...campaign.debrief import debrief_text
 from ..glyphs import glyphs_for
 from ..host import host
+from ..internals import RestylesOnChange
 from ..widgets.footer import GameFooter
 
 
-class DebriefScreen(Screen[None]):
+class DebriefScreen(RestylesOnChange, Screen[None]):
     BINDINGS = [Binding("escape,enter,q", "leave", "Title screen", id="debrief.leave")]
     DEFAULT_CSS = """
     DebriefScreen VerticalScroll { padding: 1 2; }

@@ -16,6 +16,7 @@ from textual.widgets import Button, DataTable, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..glyphs import glyphs_for
+from ..internals import RestylesOnChange
 from .table import GameTable
 
 DIALOG_CSS = """
@@ -57,7 +58,7 @@ def _press_aside(dialog: ModalScreen[str | None], aside: Aside | None) -> None:
     aside.press(done)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(RestylesOnChange, ModalScreen[bool]):
     """Yes/no: `y`/Enter confirms, `n`/Escape cancels."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
@@ -88,7 +89,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(value)
 
 
-class AskScreen(ModalScreen[str | None]):
+class AskScreen(RestylesOnChange, ModalScreen[str | None]):
     """A line of text: Enter accepts (an empty line takes the suggestion shown in the field,
     when there is one), Escape cancels."""
 
@@ -135,7 +136,7 @@ class AskScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ChooseScreen(ModalScreen[str | None]):
+class ChooseScreen(RestylesOnChange, ModalScreen[str | None]):
     """Pick one of several options (arrows + Enter, or a click); Escape cancels."""
 
     DEFAULT_CSS = (
@@ -176,7 +177,7 @@ class ChooseScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class TableChooseScreen(ModalScreen[str | None]):
+class TableChooseScreen(RestylesOnChange, ModalScreen[str | None]):
     """Pick one row of a table (arrows, Home/End, Enter, or a click); Escape cancels. Each
     row has a value (what the dialog answers) and its cells; columns are as wide as their
     widest cell, so nothing is cut."""

@@ -7,8 +7,9 @@ widget without children the outcome depends only on the style sheet and on the c
 pseudo-classes of the widget and its ancestors (the app's dark or light, the glyphs' class on
 the screen...). So the rules found are kept under those, and put back when the focus comes
 to the same widget in the same surroundings again, with the component styles; the scrollbars
-are styled as Textual styles them. A new style sheet (a theme, a widget class's default CSS
-added) is another key, so nothing kept is ever put back out of its time. A widget whose rules
+are styled as Textual styles them. A style sheet that may style the widget otherwise (a
+theme, CSS that is not a new widget class's scoped CSS: `csscache.style_basis`) is another
+key, so nothing kept is ever put back out of its time. A widget whose rules
 depend on its place among its siblings (`:first-child`, `:odd`...) is matched every time.
 
 The mixin comes first among the bases and is no widget itself: Textual takes a class's CSS
@@ -19,16 +20,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual.css.model import RuleSet
 from textual.css.styles import RenderStyles, RulesMap
 from textual.css.stylesheet import Stylesheet
 from textual.widget import Widget
 
+from ..csscache import same_basis, style_basis
+
 KEPT = 16  # looks kept per widget (focused or not, in a few surroundings)
 
 Look = tuple[object, ...]
-# (style sheet, rules, component styles, what the widget derived from them: `restored_look`)
-Kept = tuple[list[RuleSet], RulesMap, dict[str, RenderStyles], dict[str, object]]
+# (style sheet's basis, rules, component styles, what the widget derived from them:
+# `restored_look`)
+Kept = tuple[object, RulesMap, dict[str, RenderStyles], dict[str, object]]
 
 if TYPE_CHECKING:
     _Mixin = Widget  # what the mixin is mixed into
@@ -58,10 +61,10 @@ class KeepsFocusStyles(_Mixin):
             return
         if not hasattr(self, "_focus_styles"):
             self._focus_styles = {}
-        sheet = self.app.stylesheet.rules
+        sheet = style_basis(self.app.stylesheet)
         look = self._look()
         kept = self._focus_styles.get(look)
-        if kept is None or kept[0] is not sheet:
+        if kept is None or not same_basis(kept[0], sheet):
             super().watch_has_focus(has_focus)  # the style sheet matched against it
             if len(self._focus_styles) >= KEPT:
                 self._focus_styles.clear()

@@ -86,7 +86,7 @@ class TrackMap(HexMap):
             if start is None and unit is not None and unit.pos is not None:
                 start = unit.pos
             self._cursor = start if start is not None else track.at(0)
-            self.post_message(self.CursorMoved(self, self._cursor))
+            self.moved(self._cursor)
         self._redraw()
 
     def set_cursor(self, h: Hex) -> None:
@@ -97,7 +97,7 @@ class TrackMap(HexMap):
             return
         self._cursor = h
         self._redraw()
-        self.post_message(self.CursorMoved(self, h))
+        self.moved(h)
 
     def step_cursor(self, direction: str) -> None:
         step = {"e": 1, "ne": 1, "se": 1, "w": -1, "nw": -1, "sw": -1}.get(direction, 0)
