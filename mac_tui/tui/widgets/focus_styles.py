@@ -30,7 +30,7 @@ from textual.dom import DOMNode
 from textual.widget import Widget
 
 from ..csscache import same_basis, style_basis
-from ..internals import UNTRACKED_PSEUDO_CLASSES, style_scrollbars
+from ..internals import UNTRACKED_PSEUDO_CLASSES
 
 KEPT = 16  # looks kept per widget (focused or not, in a few surroundings)
 
@@ -115,4 +115,27 @@ class KeepsFocusStyles(_Mixin):
             Stylesheet.replace_rules(self, rules)  # and notify_style_update
         finally:
             self.restored_look = None
-        style_scrollbars(self)  # the scrollbars shown, styled as Textual styles them
+        self._restyle_scrollbars(notes)
+
+    def _restyle_scrollbars(self, notes: dict[str, object]) -> None:
+        """The scrollbars shown, styled as Textual's `update_nodes` styles them: matched
+        once per look and the scrollbar's own classes and pseudo-classes, then put back."""
+        vertical = self.show_vertical_scrollbar and self.scrollbar_size_vertical
+        horizontal = self.show_horizontal_scrollbar and self.scrollbar_size_horizontal
+        bars: list[tuple[str, Widget]] = []
+        if vertical:
+            bars.append(("vertical", self.vertical_scrollbar))
+        if horizontal:
+            bars.append(("horizontal", self.horizontal_scrollbar))
+        if vertical and horizontal:
+            bars.append(("corner", self.scrollbar_corner))
+        kept = notes.setdefault("scrollbars", {})
+        assert isinstance(kept, dict)
+        for name, bar in bars:
+            own = (frozenset(bar.classes), frozenset(bar.get_pseudo_classes()))
+            found = kept.get(name)
+            if found is not None and found[0] == own:
+                Stylesheet.replace_rules(bar, found[1])
+                continue
+            self.app.stylesheet.apply(bar)
+            kept[name] = (own, RulesMap(**bar.styles.base._rules))
