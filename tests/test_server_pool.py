@@ -65,6 +65,36 @@ def started(server: ServerProcess, name: str) -> tuple[int, bool]:
     return int(pid), bool(pooled)
 
 
+def ascii_alice(server: ServerProcess, key: Path) -> SshTerminal:
+    """alice, whose settings are in her folder before she logs in (ASCII glyphs), logging in
+    at 100x30 with NO_COLOR."""
+    (server.data / "players" / "alice").mkdir(parents=True)
+    (server.data / "players" / "alice" / "config.toml").write_text('glyphs = "ascii"\n')
+    return SshTerminal(
+        "alice",
+        server.port,
+        key,
+        cols=100,
+        rows=30,
+        options=["SendEnv=NO_COLOR"],
+        env={"NO_COLOR": "1"},
+    )
+
+
+def alices_own(server: ServerProcess, alice: SshTerminal) -> int:
+    """Her game at its title is hers (her settings, NO_COLOR, size, folder, lock): its pid."""
+    title(alice)
+    alice.settle()
+    text = alice.text()
+    assert "+----" in text and "▔" not in text, text  # her ASCII setting
+    assert colour_codes(bytes(alice.raw)) == []  # her NO_COLOR: not one colour code
+    assert text.splitlines()[-1].rstrip().endswith("^p palette"), text  # 100 wide
+    pid = started(server, "alice")[0]
+    assert os.readlink(f"/proc/{pid}/cwd") == str(server.data / "players" / "alice")
+    assert PlayerLock.take(server.data / "players" / "alice" / "game.lock") is None  # hers
+    return pid
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server with a pool of two games, both waiting."""
@@ -83,30 +113,10 @@ def test_a_login_gets_a_waiting_game_made_its_own(
     first_two = waiting(server)[:2]
     for pid in first_two:  # a waiting game is in the pool's folder, no player's
         assert os.readlink(f"/proc/{pid}/cwd") == str(data / "pool")
-    # alice's settings are in her folder before she logs in: ASCII glyphs
-    (data / "players" / "alice").mkdir(parents=True)
-    (data / "players" / "alice" / "config.toml").write_text('glyphs = "ascii"\n')
-
-    alice = SshTerminal(
-        "alice",
-        server.port,
-        keys["alice"],
-        cols=100,
-        rows=30,
-        options=["SendEnv=NO_COLOR"],
-        env={"NO_COLOR": "1"},
-    )
+    alice = ascii_alice(server, keys["alice"])
     terms.append(alice)
-    title(alice)
-    pid, pooled = started(server, "alice")
-    assert pooled and pid in first_two, server.log()
-    alice.settle()
-    text = alice.text()
-    assert "+----" in text and "▔" not in text, text  # her ASCII setting
-    assert colour_codes(bytes(alice.raw)) == []  # her NO_COLOR: not one colour code
-    assert alice.text().splitlines()[-1].rstrip().endswith("^p palette"), text  # 100 wide
-    assert os.readlink(f"/proc/{pid}/cwd") == str(data / "players" / "alice")
-    assert PlayerLock.take(data / "players" / "alice" / "game.lock") is None  # she holds it
+    pid = alices_own(server, alice)
+    assert started(server, "alice")[1] and pid in first_two, server.log()
 
     new_campaign(alice, "Pool Wolves")
     alice.settle()

@@ -406,7 +406,7 @@ async def run_server(options: SSHOptions) -> int:
         return 2
     state = ServerState(options, data, store)
     if options.warm_start and SUPPORTED:
-        state.zygote = Zygote(LOG.info)
+        state.zygote = Zygote(LOG.info, clones=True)
         await state.zygote.start()
         if options.pool > 0:
             state.pool = start_pool(state.zygote, options.pool, data, state.store_url)

@@ -54,6 +54,8 @@ RESTART_DELAY = 2.0  # seconds before a zygote that has gone is started again
 MAX_RESTARTS = 5  # ... at most this many times (a zygote that keeps dying stays gone)
 STATUS_WAIT = 2.0  # seconds to wait for a child's status once its pidfd says it has gone
 
+CLONES_ENV = "MAC_TUI_CLONES"  # "0" in the server's environment: no template (tui/template.py)
+
 SUPPORTED = sys.platform == "linux" and hasattr(os, "pidfd_open")
 
 
@@ -127,7 +129,7 @@ def zygote_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
     """The zygote's own environment: the server's data override and paths, nothing else
     (each game gets its own in the child)."""
     base = os.environ if base is None else base
-    keep = ("PATH", "TZ", "MAC_TUI_DATA", "PYTHONPATH")
+    keep = ("PATH", "TZ", "MAC_TUI_DATA", "PYTHONPATH", CLONES_ENV)
     env = {key: base[key] for key in keep if key in base}
     env.update(LANG="C.UTF-8", PYTHONIOENCODING="utf-8")
     return env
@@ -136,8 +138,9 @@ def zygote_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
 class Zygote:
     """The server's handle on its zygote: `start` it (in the background), `spawn` games."""
 
-    def __init__(self, log: Callable[[str], None] | None = None) -> None:
+    def __init__(self, log: Callable[[str], None] | None = None, clones: bool = False) -> None:
         self.log = log or (lambda text: None)
+        self.clones = clones  # games in a terminal cloned from a held title (tui/template.py)
         self.process: asyncio.subprocess.Process | None = None
         self.sock: socket.socket | None = None
         self.ready = asyncio.Event()
@@ -162,6 +165,7 @@ class Zygote:
                 "-m",
                 "mac_tui.server.zygote_main",
                 str(theirs.fileno()),
+                *(["--clones"] if self.clones else []),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 env=zygote_env(),
@@ -205,7 +209,8 @@ class Zygote:
     def _message(self, doc: dict[str, Any], fds: list[int]) -> None:
         if "ready" in doc:
             self.ready.set()
-            self.log(f"warm start: the zygote is ready (pid {doc['ready']})")
+            clones = "; SSH games are cloned from its title" if doc.get("clones") else ""
+            self.log(f"warm start: the zygote is ready (pid {doc['ready']}){clones}")
         elif "exit" in doc:
             pid, status = int(doc["exit"]), int(doc.get("status", 0))
             child = self._children.pop(pid, None)

@@ -2,7 +2,9 @@
 
 It imports what every game imports (`warm_up`), tells the server it is ready on the Unix socket
 FD, then forks one game per request: the child becomes the game (`_child`: its session, its
-terminal, its environment, folder and stdio) and runs `mac_tui.cli.main`. The zygote reports
+terminal, its environment, folder and stdio) and runs `mac_tui.cli.main`; for `serve ssh`
+(`--clones`) the zygote first runs a game of its own to its title and holds it there, and a
+game in a terminal resumes a copy of it instead (`tui/template.py`). The zygote reports
 each child's pid (with a pidfd) and, once it has reaped it, its exit status; it ends when the
 server's end of the socket closes. Nothing imports this module: the server starts it by name.
 """
@@ -18,9 +20,12 @@ import socket
 import sys
 from collections.abc import Mapping, Sequence
 from types import FunctionType, MethodType
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from .zygote import MAX_FDS, MAX_MESSAGE
+from .zygote import CLONES_ENV, MAX_FDS, MAX_MESSAGE
+
+if TYPE_CHECKING:
+    from ..tui.template import Template
 
 T = TypeVar("T")
 
@@ -162,6 +167,25 @@ def warm_css() -> int:
     return csscache.warm(css_sources(app), variable_sets)
 
 
+def hold_template() -> Template | None:
+    """The game that SSH games are cloned from (`tui/template.py`), held at its title; None
+    when the server said not to (`MAC_TUI_CLONES=0`) or it could not be made."""
+    if os.environ.get(CLONES_ENV, "1") == "0":
+        return None
+    try:
+        from ..tui.template import Template
+
+        return Template.build()
+    except Exception:
+        return None
+
+
+def clones(request: Mapping[str, Any], template: Template | None) -> bool:
+    """Whether the game asked for is a clone of the template: a game in a terminal
+    (`serve ssh`'s) started as `play` with nothing more."""
+    return template is not None and bool(request.get("tty")) and request.get("argv") == ["play"]
+
+
 def _open_fds() -> list[int]:
     for folder in ("/proc/self/fd", "/dev/fd"):
         with contextlib.suppress(OSError):
@@ -169,12 +193,20 @@ def _open_fds() -> list[int]:
     return list(range(3, 256))
 
 
-def _child(request: Mapping[str, Any], fds: Sequence[int], closing: Sequence[Any]) -> NoReturn:
-    """In the forked child: become the game (see the module's text), run it, exit."""
+def _child(
+    request: Mapping[str, Any],
+    fds: Sequence[int],
+    closing: Sequence[Any],
+    template: Template | None = None,
+) -> NoReturn:
+    """In the forked child: become the game (see the module's text), run it (a clone of
+    `template`, or a new game), exit."""
     status: int = 1
     try:
         for thing in closing:
             thing.close()
+        if template is not None:
+            template.forget()  # the template loop's descriptors: never shared with the zygote
         signal.set_wakeup_fd(-1)
         for sig in (signal.SIGCHLD, signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT):
             signal.signal(sig, signal.SIG_DFL)
@@ -211,9 +243,16 @@ def _child(request: Mapping[str, Any], fds: Sequence[int], closing: Sequence[Any
         importlib.reload(textual.constants)  # TEXTUAL_* of this game's environment
         argv = [str(a) for a in request["argv"]]
         sys.argv = ["mac-tui", *argv]
-        from ..cli import main
+        if template is not None and clones(request, template):
+            from ..players import assessor
 
-        status = main(argv)
+            if assessor.nice_level() is not None:  # as `play` does, while single-threaded
+                assessor.start()
+            status = template.resume()
+        else:
+            from ..cli import main
+
+            status = main(argv)
     except SystemExit as exc:
         code = exc.code
         status = code if isinstance(code, int) else (0 if code is None else 1)
@@ -257,14 +296,16 @@ def _send(sock: socket.socket, doc: Mapping[str, Any], fds: Sequence[int] = ()) 
         socket.send_fds(sock, [json.dumps(doc).encode()], list(fds))
 
 
-def serve(sock: socket.socket) -> int:
+def serve(sock: socket.socket, clones: bool = False) -> int:
     """The zygote's loop: fork a game per request, report pids and exit statuses; end when
-    the server's end of the socket closes."""
+    the server's end of the socket closes. With `clones`, games in a terminal are clones of
+    a template held at its title (`hold_template`)."""
     import gc
     import selectors
     import threading
 
     warm_up()
+    template = hold_template() if clones else None
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
@@ -275,7 +316,7 @@ def serve(sock: socket.socket) -> int:
     selector.register(wake_r, selectors.EVENT_READ)
     gc.collect()
     gc.freeze()  # the warm objects stay out of the children's collections: fewer copied pages
-    _send(sock, {"ready": os.getpid()})
+    _send(sock, {"ready": os.getpid(), "clones": template is not None})
     wake = os.fdopen(wake_r, "rb", buffering=0)
     while True:
         for key, _ in selector.select():
@@ -307,7 +348,7 @@ def serve(sock: socket.socket) -> int:
                 _send(sock, {"id": ident, "error": str(exc)})
                 continue
             if pid == 0:
-                _child(request, fds, [selector, sock, wake])
+                _child(request, fds, [selector, sock, wake], template)
             try:
                 pidfd = os.pidfd_open(pid)
             except OSError:
@@ -330,9 +371,10 @@ def _reap(sock: socket.socket) -> None:
 
 
 def main(argv: Sequence[str]) -> int:
+    """`FD [--clones]`: serve on socket FD; with `--clones`, hold a template to clone."""
     sock = socket.socket(fileno=int(argv[0]))
     try:
-        return serve(sock)
+        return serve(sock, "--clones" in argv[1:])
     finally:
         sock.close()
 

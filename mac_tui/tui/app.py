@@ -27,6 +27,7 @@ from textual.binding import Binding
 from textual.command import Provider
 from textual.dom import DOMNode
 from textual.driver import Driver
+from textual.geometry import Size
 from textual.screen import Screen
 
 from ..game import Accepted, Command, Event
@@ -99,8 +100,13 @@ class MacApp(App[None]):
         clock: Clock | None = None,
         options: GameOptions | None = None,
         new: NewGame | None = None,
+        held: bool = False,
     ) -> None:
         super().__init__()
+        # The zygote's template (template.py): run to its title, then held there for clones.
+        self.template = held
+        self.held = False  # ... and it is there, its event loop paused
+        self._drawn_at: Size | None = None  # a clone's size, drawn before its driver says it
         self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # csscache.py
         self._honour_no_color()
         self.clock: Clock = clock or SystemClock()  # what the enemy's turns are paced by
@@ -142,7 +148,8 @@ class MacApp(App[None]):
         for theme in THEMES:
             self.register_theme(theme)
         self.apply_settings(self.settings)
-        self._install_signal_handlers()
+        if not self.template:
+            self._install_signal_handlers()
         from .screens.title import TitleScreen
 
         self.push_screen(TitleScreen())
@@ -156,12 +163,52 @@ class MacApp(App[None]):
             self.notify(self._settings_problem, severity="warning", timeout=8)
         self.check_size()
         self.collector.start()
+        self._join_server()
+        if self.template:
+            from .template import SETTLE
+
+            self.set_timer(SETTLE, self._hold)
+
+    def _join_server(self) -> None:
+        """A server's game: listen to the server's link; a game of the pool says when its
+        title is drawn."""
         if self.pool is not None:
             pool = self.pool
             pool.gone = self.exit  # the server went before any player came: nothing to save
             pool.listen()
             if pool.waiting:
                 self.call_after_refresh(lambda: pool.say({"ready": os.getpid()}))
+
+    def _hold(self) -> None:
+        """The template's title is drawn and nothing is left to do: pause here, its event
+        loop stopped (template.py)."""
+        import asyncio
+
+        from .template import SETTLE, busy
+
+        if busy(self):
+            self.set_timer(SETTLE, self._hold)
+            return
+        self.held = True
+        asyncio.get_running_loop().stop()
+
+    def start_clone(self, repaint: bool = True) -> None:
+        """In a game cloned from the template (template.py), with its terminal driver
+        started: become this process's game, as a game started for it would be (its signal
+        handlers, the server's link), then the player's (`take_player`); a game of the pool
+        waits for its player instead. Without `repaint`, the cells are drawn by the layout at
+        the terminal's own size, which its driver has reported. With it (the terminal has the
+        template's size), every cell is drawn here, and the driver's report of that same size
+        is let go (`on_event`): Textual would lay the screens out again for it and draw
+        every cell a second time."""
+        self.template = False
+        self._install_signal_handlers()
+        self.pool = PoolLink.from_env(self.attach, self.repaint_all)
+        self._join_server()
+        if self.pool is None or not self.pool.waiting:
+            if repaint:
+                self._drawn_at = self.size
+            self.take_player(repaint)
 
     def on_unmount(self) -> None:
         self.collector.stop()
@@ -197,6 +244,14 @@ class MacApp(App[None]):
         os.environ.update(env)
         with contextlib.suppress(OSError):
             os.chdir(cwd)
+        self.take_player()
+
+    def take_player(self, repaint: bool = True) -> None:
+        """Become the game of the player whose environment this process has (`attach`, or
+        a clone's: template.py): their saves, settings and terminal's colours, every cell
+        drawn again. Settings the same as those the game is drawn with (the defaults, most
+        players') are not applied again: nothing of the picture would change."""
+        drawn_with = self.settings
         settings, problem = load_settings()
         self.settings = self.options.apply(settings)
         self.saves = self.options.saves or saves_dir()
@@ -205,17 +260,19 @@ class MacApp(App[None]):
         console._color_system = console._detect_color_system()
         was_no_color = self.no_color
         self._honour_no_color()
-        self.apply_settings(self.settings)
+        if self.settings != drawn_with:
+            self.apply_settings(self.settings)
         if self.no_color != was_no_color:
             self.refresh_css(animate=False)
         if problem:
             self.notify(problem, severity="warning", timeout=8)
-        self.repaint_all()
+        if repaint:
+            self.repaint_all()
 
     def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
         """Textual's writing of a frame to the terminal: none while the game waits for its
         player (their terminal gets every cell once the game is theirs, in their colours)."""
-        if self.pool is not None and not self.pool.attached:
+        if self.template or (self.pool is not None and not self.pool.attached):
             return
         super()._display(screen, renderable)
 
@@ -242,6 +299,10 @@ class MacApp(App[None]):
         # whose bindings are all greyed says why, asked before any binding runs.
         bubbled = isinstance(event, events.Key) and event.is_forwarded
         refused = self.refused_key(event.key) if isinstance(event, events.Key) and bubbled else None
+        if isinstance(event, events.Resize) and self._drawn_at is not None:
+            drawn_at, self._drawn_at = self._drawn_at, None
+            if event.size == drawn_at:
+                return  # a clone's first size report: drawn at that size (`start_clone`)
         # Textual's own resize handler stops the event before an `on_resize` here would see
         # it; look at every resize on its way in instead (shrinking below 80x24 included).
         await super().on_event(event)

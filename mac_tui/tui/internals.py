@@ -5,7 +5,8 @@ digest of each of those Textual functions' source and fails when the pinned vers
 changes, so an upgrade looks at every piece here again (besides the behaviour it tests).
 `RELIES_ON` also lists what the earlier pieces rely on, which live beside the widgets they
 serve (`screens/base.LaidOnce`, `widgets/uniform`, `widgets/kept_strips`,
-`widgets/focus_styles`, `widgets/table`, `csscache`), so the same test covers them.
+`widgets/focus_styles`, `widgets/table`, `csscache`, `template`), so the same test covers
+them.
 
 - `RestylesOnChange` (every `GameScreen`, the dialogs, the day report, the debrief, the
   battle's history page): Textual restyles every node of a screen that is pushed
@@ -70,6 +71,18 @@ serve (`screens/base.LaidOnce`, `widgets/uniform`, `widgets/kept_strips`,
   Not while the screen lays out or paints a frame (`OneFrame.framing`): Textual forgets the
   dirty widgets after a frame, so a repaint asked for then takes Textual's way (and
   `OneFrame` draws it in the frame if it can).
+- `ParksChildren` (the hub's section stack, whose sections take turns): Textual sends a Hide
+  to every widget of a subtree taken out of the layout (`display` off) and a Show and a
+  Resize to every widget of one put back (`Screen._refresh_layout`, from the reflow's hidden
+  and shown widgets), though nothing of it changed meanwhile: a hub section key so cost some
+  forty messages. `SpanCompositor.reflow` leaves out of them the widgets a `ParksChildren`
+  container parks or brings back at the size they had when parked (`Widget._size`): no Hide
+  (its handler releases a scrollbar's mouse grab and blurs, and the hub moves the focus
+  itself), no Show (its handler passes it to the scrollbars), and a Resize only for a new
+  size (the terminal's changed meanwhile). A widget never laid out gets them as in Textual.
+  And a parked widget that asks for a repaint (a table blurred as its section leaves)
+  does not throw away the map of the screen (`SpanCompositor.update_widgets`); `OneFrame`
+  waits for no widget that is not displayed, as nothing of it is painted.
 - `KeepsStyledLines` (the widgets whose lines are kept as the same `Strip` objects: the battle's
   side panel, the tables, `KeepsStrips`' widgets): Textual styles each line a widget repaints
   again (`StylesCache.render_line`: its background, the box of border, padding and outline,
@@ -91,12 +104,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from textual import events
-from textual._compositor import ChopsUpdate, Compositor
+from textual._compositor import ChopsUpdate, Compositor, ReflowResult
 from textual._styles_cache import StylesCache
 from textual.css.styles import StylesBase
 from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
@@ -129,6 +142,12 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.widgets._data_table:DataTable.notify_style_update",
         "textual.widgets._data_table:DataTable._on_resize",
         "textual.widgets._data_table:DataTable.render_line",
+        "textual.dom:DOMNode._selector_names",
+        "textual.css.model:RuleSet._post_parse",
+        "textual.css.stylesheet:Stylesheet._process_component_classes",
+        "textual.widgets._data_table:DataTable._render_line_in_row",
+        "textual.css.stylesheet:Stylesheet.apply",
+        "textual.css.stylesheet:Stylesheet.update_nodes",
     ),
     "csscache.SharedStylesheet": (
         "textual.css.stylesheet:Stylesheet._parse_rules",
@@ -165,6 +184,24 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._compositor:Compositor.update_widgets",
         "textual._compositor:Compositor.full_map",
         "textual._compositor:Compositor.find_widget",
+    ),
+    "ParksChildren": (
+        "textual._compositor:Compositor.reflow",
+        "textual.screen:Screen._refresh_layout",
+        "textual.widget:Widget._size_updated",
+        "textual.widget:Widget._on_hide",
+        "textual.widget:Widget._on_show",
+        "textual.widget:Widget.size",
+        "textual._compositor:Compositor.update_widgets",
+        "textual._compositor:Compositor.find_widget",
+    ),
+    "template.Template, template.HeldDriver, template.busy": (
+        "textual.app:App._process_messages",
+        "textual.app:App.run_async",
+        "textual.app:App._on_resize",
+        "textual.app:App._on_idle",
+        "textual.drivers.linux_driver:LinuxDriver.start_application_mode",
+        "textual.screen:Screen._on_timer_update",
     ),
     "PaintsDirect": (
         "textual.widget:Widget.refresh",
@@ -248,6 +285,31 @@ def style_scrollbars(widget: Widget) -> None:
         apply(widget.scrollbar_corner)
 
 
+class ParksChildren:
+    """A container whose children take turns: one displayed, the others parked with
+    `display` off (see `SpanCompositor.reflow`). A marker; comes first among the bases."""
+
+
+def under_parking(widget: Widget) -> bool:
+    """Whether `widget` lies inside a child of a `ParksChildren` container."""
+    node: Any = widget
+    while (up := node.parent) is not None:
+        if isinstance(up, ParksChildren):
+            return True
+        node = up
+    return False
+
+
+def parked(widget: Widget) -> bool:
+    """Whether `widget` lies inside a parked (not displayed) child of a `ParksChildren`."""
+    node: Any = widget
+    while (up := node.parent) is not None:
+        if isinstance(up, ParksChildren):
+            return not node.display
+        node = up
+    return False
+
+
 class SpanCompositor(Compositor):
     """Textual's compositor, drawing for a partial repaint only the lines a changed span
     shows (see the module docstring)."""
@@ -255,8 +317,28 @@ class SpanCompositor(Compositor):
     def update_widgets(self, widgets: set[Widget]) -> None:
         stale = self._full_map_invalidated
         super().update_widgets(widgets)
-        if not stale and self._full_map_invalidated and widgets <= self._full_map.keys():
-            self._full_map_invalidated = False  # out of sight, not new: the map holds them
+        if not stale and self._full_map_invalidated:
+            known = self._full_map.keys()
+            if all(w in known or parked(w) for w in widgets):
+                self._full_map_invalidated = False  # out of sight or parked, not new
+
+    def reflow(self, parent: Widget, size: Size) -> ReflowResult:
+        """Textual's new layout, without the Hide, Show and Resize events of the widgets a
+        `ParksChildren` container parks or brings back at the size they had."""
+        result = super().reflow(parent, size)
+        if not (result.hidden or result.shown):
+            return result
+        hidden = {w for w in result.hidden if not parked(w)}
+        shown: set[Widget] = set()
+        resized = set(result.resized)
+        placed = self._full_map
+        for widget in result.shown:
+            laid = widget._size  # the size of its last layout (`Widget._size_updated`)
+            if not laid or not under_parking(widget):
+                shown.add(widget)  # new: shown and sized as Textual does
+            elif placed[widget].region.size != laid:
+                resized.add(widget)
+        return ReflowResult(hidden, shown, resized)
 
     def render_partial_update(self) -> ChopsUpdate | None:
         update_regions = self._dirty_regions.copy()
@@ -327,13 +409,14 @@ SETTLE_TURNS = 8  # event-loop turns a screen's repaint waits for its widgets, a
 def unsettled(screen: Screen[Any]) -> bool:
     """Whether a widget of `screen` still has messages to handle, or a repaint or a new
     layout asked for that it has not handed to the screen yet."""
-    for node in screen.walk_children(with_self=False):
-        if (
-            not node._message_queue.empty()
-            or getattr(node, "_repaint_required", False)
-            or getattr(node, "_layout_required", False)
-        ):
+    waiting = list(screen._nodes)
+    while waiting:
+        node = waiting.pop()
+        if not node.display:
+            continue  # nothing of it is painted (a parked hub section)
+        if not node._message_queue.empty() or node._repaint_required or node._layout_required:
             return True
+        waiting.extend(node._nodes)
     return False
 
 
