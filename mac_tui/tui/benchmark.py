@@ -348,23 +348,36 @@ BATTLE_KEYS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("a refused key (v: nothing to vent), between cursor moves", ("v", "l", "v", "h"), "v"),
     ("the battle log page (L, then Esc)", ("L", "escape"), "L"),
     ("the threat view (t, then Esc)", ("t", "escape"), "t"),
+    ("Move mode entry (m, then Esc)", ("m", "escape"), "m"),
+    ("leaving fire mode (Esc after f)", ("f", "escape"), "escape"),
+    ("back from the battle log page (Esc after L)", ("L", "escape"), "escape"),
 )
 
 
 def run_battle_keys(seed: int, *, presses: int, gap: float) -> None:
-    """Each key of `BATTLE_KEYS` on the battle screen at 80x24, its CPU from key to repaint
-    beside the empty app's."""
+    """Each key of `BATTLE_KEYS` on the battle screen at 80x24 and 120x40, its CPU from key
+    to repaint beside the empty app's."""
     base = empty_app_baseline(max(presses, 20), gap)
     print(f"empty Textual app, a key that changes one line ({len(base.cpu)}): {base.summary()}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         factory = battle_factory(battle_save(seed, folder), folder)
-        for what, cycle, key in BATTLE_KEYS:
-            lead = ("f",) if key == "tab" else ()
-            keys = (*lead, *(cycle * (max(presses, 20) // len(cycle) + 1)))
-            t = asyncio.run(measure(factory, keys, gap=gap, warmup=6, timed=key.__eq__))
-            print(f"80x24 {what} ({len(t.cpu)}): {t.summary()}")
-            print(f"      cpu median {ratio(t, base)}")
+        for width, height in SIZES:
+            for what, cycle, key in BATTLE_KEYS:
+                lead = ("f",) if key == "tab" else ()
+                keys = (*lead, *(cycle * (max(presses, 20) // len(cycle) + 1)))
+                t = asyncio.run(
+                    measure(
+                        factory,
+                        keys,
+                        size=(width, height),
+                        gap=gap,
+                        warmup=6,
+                        timed=key.__eq__,
+                    )
+                )
+                print(f"{width}x{height} {what} ({len(t.cpu)}): {t.summary()}")
+                print(f"      cpu median {ratio(t, base)}")
 
 
 def run_battle_screen(seed: int, *, presses: int, gap: float) -> None:
