@@ -33,6 +33,15 @@ the key's first picture, `settled` the cost of all it shows.
 The host is swappable: `measure(app_factory, keys, size=...)` takes any App whose focused
 widget reacts to `keys` with a repaint (a key that repaints nothing is counted as missed), so
 the same code can time the full battle screen later.
+
+Last figures (2026-11-28, speed14b, load 1.5-2.5, `run_battle_screen` and `run_battle_keys`
+as `bench tui` runs them; CPU medians, the empty app's key 1.74 ms): at 80x24 f 2.96 ms
+(1.7x; was 4.11), Tab 2.97 (1.7x; 4.27), c 2.92 (1.7x; 4.10), L 2.49 (1.4x; 5.83), t 2.71
+(1.6x; 4.13), v 2.08 (1.2x), m 2.97 (1.7x), Esc out of fire mode 2.86 (1.6x), Esc back from
+the log page 2.95 (1.7x), an idle cursor move 1.52 (was 2.20), the Move-mode cursor 2.71
+(3.33); at 120x40 f, Tab, c, t and m 3.3-3.4 (1.9x), L 2.81, Esc back from the log page 3.52
+(2.0x), aiming p95 3.63 (was 8.15). Where the CPU went and what cut it: docs/architecture.md
+(the battle's priority keys, `PaintsDirect`, `HexMap.held()`).
 """
 
 from __future__ import annotations
