@@ -410,13 +410,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_campaign(CAMPAIGN_SEED if args.seed is None else args.seed)
     elif args.what == "tui":
         from .tui.benchmark import run as bench_tui
-        from .tui.benchmark import run_battle_keys, run_battle_screen, run_hub
+        from .tui.benchmark import run_battle_keys, run_battle_screen, run_hub, run_hub_keys
 
         seed = 1 if args.seed is None else args.seed
         bench_tui(seed)
         run_battle_screen(seed, presses=120, gap=0.05)
         run_battle_keys(seed, presses=60, gap=0.05)
         run_hub(CAMPAIGN_SEED, presses=120, gap=0.05)
+        run_hub_keys(CAMPAIGN_SEED, presses=24, gap=0.05)
     elif args.what == "ssh":
         from .extras import SSH_MODULES, missing_extra
 

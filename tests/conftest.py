@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, settings
 
 from mac_tui.tui import app as tui_app
 from mac_tui.tui.pacing import ManualClock
+from mac_tui.tui.screens import hub as tui_hub
 
 from .pgserver import PgServer, find_bindir
 
@@ -30,6 +31,14 @@ def manual_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     enemy's turns) happens until the test advances the clock (tests/pacing.py), so no test
     depends on how fast the machine is. A test may still hand the app a clock of its own."""
     monkeypatch.setattr(tui_app, "SystemClock", ManualClock)
+
+
+@pytest.fixture(autouse=True)
+def no_prebuild(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hub builds the sections not shown yet in the player's pauses (wall-clock time):
+    in tests only when a test says (`HubScreen._prebuild`), so what a test sees never
+    depends on how fast the machine is."""
+    monkeypatch.setattr(tui_hub, "PREBUILD_TIMED", False)
 
 
 @pytest.fixture(scope="session")

@@ -186,3 +186,50 @@ async def test_switching_sections_draws_a_section_only_when_its_state_changed(
         await pilot.press("1", "2")
         await pilot.pause()
         assert len(drawn) == 1
+
+
+async def test_the_hub_builds_the_sections_not_shown_yet_in_a_pause(tmp_path: Path) -> None:
+    """In a pause of the input the hub builds, fills and lays out the sections not shown yet,
+    one at a time, and parks them; a key then shows each as one seen before, the same
+    picture as a section built by its key."""
+    from mac_tui.tui.screens.hub import SectionStack
+    from mac_tui.tui.screens.sections import section_classes
+
+    pictures: dict[str, list[str]] = {}
+    for prebuilt in (False, True):
+        app = make_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.start_session(copy(wide_session()), tmp_path / "wide.json")
+            app.show_game()
+            await pilot.pause()
+            hub = app.screen
+            assert isinstance(hub, HubScreen)
+            stack = hub.query_one(SectionStack)
+            names = [cls.__name__ for cls in section_classes()]
+            assert [stack.opened(n) for n in names] == [True] + [False] * (len(names) - 1)
+            if prebuilt:
+                await pilot.press("down", "up")
+                await hub._prebuild()  # an input just came: nothing built yet
+                assert not stack.opened(names[1])
+                app.collector.last_input = app.collector.now() - 10  # a pause
+                for _ in names[1:]:
+                    await hub._prebuild()
+                    await pilot.pause()
+                sections = [stack.get_child_by_id(name) for name in names[1:]]
+                for _ in range(100):  # parked after the frame that lays it out (Textual's clock)
+                    if not any(section.display for section in sections):
+                        break
+                    await pilot.pause(0.01)
+                for section in sections:
+                    assert not section.display and section._drawn is not None
+                    assert section._size  # laid out once, out of sight
+                assert stack.current == names[0]
+            for key in "2345671":
+                await pilot.press(key)
+                await pilot.pause()
+                await app.workers.wait_for_complete()  # the board's threat ratings
+                await pilot.pause()
+                assert stack.current is not None
+                pictures.setdefault(key, []).append(screen_text(app))
+    for key, (built_by_key, prebuilt_picture) in pictures.items():
+        assert prebuilt_picture == built_by_key, key

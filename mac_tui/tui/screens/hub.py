@@ -5,6 +5,7 @@ Number keys switch sections; `d` advances a day and shows the day report.
 
 from __future__ import annotations
 
+import asyncio
 from functools import cache
 
 import attrs
@@ -12,12 +13,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
 from textual.content import Content
+from textual.geometry import Size
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ...campaign.commands import AdvanceDay
 from ..config import Settings
 from ..glyphs import glyphs_for
+from ..internals import ParksChildren
 from ..widgets.footer import GameFooter
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
@@ -60,24 +64,23 @@ def tabs_content(current: str) -> Content:
     return Content.from_markup("".join(parts))
 
 
-OFF_SCREEN = 10_000  # columns: where the hidden sections wait, at their full size
+class SectionStack(ParksChildren, UniformLines, Container):
+    """The hub's sections, the current one displayed and the others parked (`display`
+    off: out of the layout, which so arranges one section, not seven). Parking and bringing
+    back send no Hide, Show or Resize events (`internals.ParksChildren`: a section brought
+    back at the size it had is only painted), and its tables keep the lines they rendered
+    (`GameTable`), so a switch lays out and paints the section in front and nothing else.
 
-
-class SectionStack(UniformLines, Container):
-    """The hub's sections laid one over another, the current one visible: the others are
-    hidden but keep their place and size (their height too while the stack's changes), so
-    switching lays nothing out anew and a section's tables keep the lines they rendered
-    (Textual's `ContentSwitcher` hides with `display`, and a widget shown again is resized,
-    which makes a table render every row afresh).
-
-    A section is built the first time it is shown (`open`): the hub opens with its first
-    section only. Building all seven took most of the hub's 0.16 s of CPU as it opened
-    (roster alone: 0.06 s), paid by every campaign started or loaded, on a server's shared
-    cores; a section shown for the first time costs its own build (10-35 ms) once."""
+    A section is built the first time it is shown (`open`), or before, in a pause of the
+    input (`HubScreen._prebuild`): the hub opens with its first section only. Building all
+    seven took most of the hub's 0.16 s of CPU as it opened (roster alone: 0.06 s), paid by
+    every campaign started or loaded, on a server's shared cores; a section shown for the
+    first time before it was built costs its own build (10-100 ms: the finances' year-long
+    ledger) once, one built in a pause a first layout and paint (15-25 ms)."""
 
     DEFAULT_CSS = """
     SectionStack { height: 1fr; }
-    SectionStack > * { position: absolute; width: 100%; height: 100%; }
+    SectionStack > * { width: 100%; height: 100%; }
     """
 
     # The stack's own lines lie under the section in front: a switch lays out, not repaints.
@@ -86,6 +89,7 @@ class SectionStack(UniformLines, Container):
     def __init__(self, *, id: str | None = None, initial: str | None = None) -> None:
         super().__init__(id=id)
         self._initial = initial
+        self._building: dict[str, asyncio.Future[None]] = {}  # sections being mounted
 
     def on_mount(self) -> None:
         self.set_reactive(SectionStack.current, self._initial)
@@ -98,28 +102,43 @@ class SectionStack(UniformLines, Container):
         return any(child.id == name for child in self.children)
 
     async def open(self, name: str) -> None:
-        """Build section `name` (hidden, in its place) if it has not been yet."""
+        """Build section `name` (parked) if it has not been yet (and wait for it to be
+        mounted, should its build be under way: the hub's prebuild)."""
+        building = self._building.get(name)
+        if building is not None:
+            await building
+            return
         if self.opened(name):
             return
         for cls in section_classes():
             if cls.__name__ == name:
                 section = cls(id=name)
-                section.styles.offset = (OFF_SCREEN, 0)
+                section.display = False
                 section.can_focus_children = False
-                await self.mount(section)
+                self._building[name] = mounted = asyncio.ensure_future(self.mount(section)())
+                try:
+                    await mounted
+                finally:
+                    del self._building[name]
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # A new height (the message line under it took a line more or less): the section in
+        # front is laid out at it in the same layout; nothing to lay out a second time.
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def _place(self, current: str | None) -> None:
         for child in self.children:
             here = child.id == current
-            child.styles.offset = (0, 0) if here else (OFF_SCREEN, 0)
-            child.can_focus_children = here  # the hidden ones are out of the focus chain
-            # A hidden section keeps the height it has: when the stack's changes (the message
-            # line under it takes a line more or less for another section's hint), only the
-            # section in front is laid out and drawn at the new height, not all seven.
-            if here:
-                child.styles.height = "100%"
-            elif child.size.height:
-                child.styles.height = child.size.height
+            if child.display != here:
+                child.display = here
+                child.can_focus_children = here  # the parked ones are out of the focus chain
+
+
+PREBUILD_PAUSE = 0.5  # seconds without input before a section not shown yet is built
+PREBUILD_NEXT = 0.05  # seconds between two such builds
+PREBUILD_TIMED = True  # False: only when asked (`HubScreen._prebuild`: the tests)
 
 
 class HubScreen(GameScreen):
@@ -167,6 +186,41 @@ class HubScreen(GameScreen):
         self.refresh_view()
         self.focus_section()
         self.show_hint()
+        self._prebuild_later(PREBUILD_PAUSE)
+
+    def _prebuild_later(self, delay: float) -> None:
+        if PREBUILD_TIMED:
+            self.set_timer(delay, self._prebuild, name="hub-prebuild")
+
+    async def _prebuild(self) -> None:
+        """Build (and fill) the next section not built yet, parked, once no input has come for
+        `PREBUILD_PAUSE` seconds, then look again shortly: the player reading the hub pays
+        for the first showings, not a key. An input meanwhile puts the rest off to the next
+        pause, so a key waits for one section's build at most."""
+        if not self.is_attached:
+            return
+        collector = getattr(self.app, "collector", None)
+        quiet = collector.now() - collector.last_input if collector is not None else 1e9
+        if quiet < PREBUILD_PAUSE or not self.is_current:
+            self._prebuild_later(PREBUILD_PAUSE)
+            return
+        stack = self.query_one(SectionStack)
+        name = next((c.__name__ for c in section_classes() if not stack.opened(c.__name__)), None)
+        if name is None:
+            return  # all built
+        await stack.open(name)
+        section = stack.get_child_by_id(name)
+        if isinstance(section, Section):
+            section.redraw()
+            section.display = True  # laid out once, below the section in front (out of sight)
+            self.call_after_refresh(self._park, section)
+        self._prebuild_later(PREBUILD_NEXT)
+
+    def _park(self, section: Section) -> None:
+        """Park a section built in a pause, once it has been laid out (unless a key brought
+        it to the front meanwhile)."""
+        if section.id != self.query_one(SectionStack).current:
+            section.display = False
 
     # ---- drawing ------------------------------------------------------------------------
     def refresh_view(self) -> None:
@@ -217,8 +271,8 @@ class HubScreen(GameScreen):
         waits one), so the switch and the focus are painted in one frame."""
         section = self.current_section()
         if section is not None:
-            focusable = [w for w in section.query("*") if w.can_focus]
-            self.set_focus(focusable[0] if focusable else section)
+            first = next((w for w in section.walk_children(Widget) if w.can_focus), None)
+            self.set_focus(first or section)
 
     # ---- actions ------------------------------------------------------------------------
     async def action_section_number(self, number: int) -> None:
