@@ -11,9 +11,9 @@ are styled as Textual styles them. A style sheet that may style the widget other
 theme, CSS that is not a new widget class's scoped CSS: `csscache.style_basis`) is another
 key, so nothing kept is ever put back out of its time. The pseudo-classes of place and of focus
 within (`internals.UNTRACKED_PSEUDO_CLASSES`) are left out of the ancestry's look when no rule
-that may match the widget or its component classes names one: a screen's place among the
-app's screens changes as dialogs come and go (the hub's table given the focus back as the
-launch's confirmation closes was matched afresh for it). A widget whose rules
+that may match the widget, its component classes or its scrollbars names one: a screen's
+place among the app's screens changes as dialogs come and go (the hub's table given the focus
+back as the launch's confirmation closes was matched afresh for it). A widget whose rules
 depend on its place among its siblings (`:first-child`, `:odd`...) is matched every time.
 
 The mixin comes first among the bases and is no widget itself: Textual takes a class's CSS
@@ -22,11 +22,13 @@ type names and component classes from its first widget base only.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from textual.css.styles import RenderStyles, RulesMap
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
+from textual.scrollbar import ScrollBar, ScrollBarCorner
 from textual.widget import Widget
 
 from ..csscache import same_basis, style_basis
@@ -43,6 +45,12 @@ if TYPE_CHECKING:
     _Mixin = Widget  # what the mixin is mixed into
 else:
     _Mixin = object
+
+
+@cache
+def _scrollbar_names() -> frozenset[str]:
+    """The selector names a widget's scrollbars (and their corner) are matched under."""
+    return frozenset(ScrollBar(vertical=True)._selector_names | ScrollBarCorner()._selector_names)
 
 
 class KeepsFocusStyles(_Mixin):
@@ -73,8 +81,9 @@ class KeepsFocusStyles(_Mixin):
         )
 
     def _placed_rules(self) -> bool:
-        """Whether a rule that may match the widget or one of its component classes names a
-        pseudo-class of place or of focus within (decided once per style sheet basis)."""
+        """Whether a rule that may match the widget, one of its component classes or its
+        scrollbars names a pseudo-class of place or of focus within (decided once per style
+        sheet basis)."""
         sheet = self.app.stylesheet
         basis = style_basis(sheet)
         known: tuple[object, bool] | None = getattr(self, "_placed", None)
@@ -83,6 +92,7 @@ class KeepsFocusStyles(_Mixin):
         names = set(self._selector_names)
         for component in self._get_component_classes():
             names |= DOMNode(classes=component)._selector_names
+        names |= _scrollbar_names()  # its scrollbars' rules too
         rules_map = sheet.rules_map
         placed = self._has_focus_within or any(
             not rule.pseudo_classes.isdisjoint(UNTRACKED_PSEUDO_CLASSES)
