@@ -106,6 +106,7 @@ class MacApp(App[None]):
         # The zygote's template (template.py): run to its title, then held there for clones.
         self.template = held
         self.held = False  # ... and it is there, its event loop paused
+        self._hold_tries = 0
         self._drawn_at: Size | None = None  # a clone's size, drawn before its driver says it
         self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # csscache.py
         self._honour_no_color()
@@ -181,12 +182,14 @@ class MacApp(App[None]):
 
     def _hold(self) -> None:
         """The template's title is drawn and nothing is left to do: pause here, its event
-        loop stopped (template.py)."""
+        loop stopped (template.py). Work that never ends (none is known) is left to the
+        clones after `SETTLE_TRIES` looks."""
         import asyncio
 
-        from .template import SETTLE, busy
+        from .template import SETTLE, SETTLE_TRIES, busy
 
-        if busy(self):
+        self._hold_tries += 1
+        if busy(self) and self._hold_tries < SETTLE_TRIES:
             self.set_timer(SETTLE, self._hold)
             return
         self.held = True
