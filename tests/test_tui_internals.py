@@ -46,6 +46,9 @@ def _count_frames(app: App[Any]) -> list[object]:
 #: sha256 (first 16 hex digits) of the source of each Textual function `internals.py` relies
 #: on, in Textual 8.2.8. A new Textual changes some: read the piece again, then the digest.
 DIGESTS = {
+    "textual.screen:Screen._on_timer_update": "421401660de142c5",
+    "textual.screen:Screen._on_update": "8d962c0761ddb02e",
+    "textual.widget:Widget.refresh": "b1ce3392c9c00870",
     "textual._compositor:Compositor.reflow": "a08580a81a779473",
     "textual._compositor:Compositor.full_map": "cecfd00ffbfaf055",
     "textual.widget:Widget.render_line": "36df21323c2e9fea",
@@ -67,6 +70,9 @@ DIGESTS = {
     "textual.css.stylesheet:Stylesheet.add_source": "35414b4abacdb833",
     "textual.css.stylesheet:Stylesheet.set_variables": "f8c97f5d9d755f56",
     "textual.css.stylesheet:Stylesheet.read": "5a77e42edd01e13d",
+    "textual.dom:DOMNode._selector_names": "c8a0af3ed6ba049b",
+    "textual.css.model:RuleSet._post_parse": "1ff0b6bb5f546e70",
+    "textual.css.stylesheet:Stylesheet._process_component_classes": "852b5e4b93c6fc25",
     "textual.screen:Screen._on_screen_resume": "f39caa8ec4424d3c",
     "textual.message_pump:MessagePump._get_dispatch_methods": "42cf0aeddecf314f",
     "textual.app:App.push_screen": "d14a25c7a650f288",
@@ -97,7 +103,6 @@ DIGESTS = {
     "textual.app:App._on_resize": "62d14429be32aa53",
     "textual.app:App._on_idle": "7a5964d20aa71eda",
     "textual.drivers.linux_driver:LinuxDriver.start_application_mode": "7c41f5ba11a8ef05",
-    "textual.screen:Screen._on_timer_update": "421401660de142c5",
 }
 
 

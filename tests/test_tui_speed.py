@@ -121,6 +121,48 @@ async def test_a_table_restyled_for_focus_from_kept_rules_looks_as_one_matched_a
         assert styles_of(one) == fresh
 
 
+class PlacedTables(Tables):
+    """Tables whose cursor's colour follows their screen's place among the app's screens."""
+
+    CSS = "Screen:last-child GameTable > .datatable--cursor { background: red; }"
+
+
+@pytest.mark.parametrize("app_class", [Tables, PlacedTables])
+async def test_kept_focus_styles_outlast_a_screens_new_place_unless_a_rule_names_places(
+    app_class: type[Tables],
+) -> None:
+    """A dialog shown once stays among the app's screens (installed), so the tables' screen is
+    no longer its last one: a table none of whose rules names a place keeps its focus styles;
+    one whose rules do is matched again, and both look as if matched afresh."""
+    app = app_class()
+    async with app.run_test(size=(60, 20)) as pilot:
+        one, two = app.query_one("#one", GameTable), app.query_one("#two", GameTable)
+        for table in (one, two, one, two, one):
+            table.focus()
+            await pilot.pause()
+        before = styles_of(one)
+        kept = len(one._focus_styles)
+        app.install_screen(Screen(), name="dialog")
+        await app.push_screen("dialog")
+        await pilot.pause()
+        app.pop_screen()
+        await pilot.pause()
+        assert "last-child" not in app.screen.get_pseudo_classes()
+        two.focus()
+        await pilot.pause()
+        one.focus()
+        await pilot.pause()
+        assert (len(one._focus_styles) > kept) == (app_class is PlacedTables)
+        seen = styles_of(one)
+        assert (seen != before) == (app_class is PlacedTables)  # the cursor's colour went
+        one._focus_styles.clear()
+        two.focus()
+        await pilot.pause()
+        one.focus()
+        await pilot.pause()
+        assert styles_of(one) == seen  # as matched afresh
+
+
 async def test_a_table_drawn_from_kept_cells_is_drawn_as_from_none() -> None:
     """A table keeps its rendered cells across focus changes (and a look seen for the first
     time adds to them): what it draws from them is what it draws with every cache empty,

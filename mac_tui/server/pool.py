@@ -1,11 +1,12 @@
 """Games started ahead of their players: a login gets a game that is at its title screen already.
 
-Forking a game from the warm zygote (`zygote.py`) still costs it about 65 ms of CPU before its
-title screen is drawn (Textual's app, the title's widgets and their styles, the first frame),
-and 50 players logging in together pay that 50 times over on the same cores as their SSH
-handshakes. The pool pays it before they come: `GamePool` keeps `size` games (`--pool`) forked
-by the zygote, each in a PTY of its own, with a neutral environment (the folder `DATA/pool`,
-no player's saves, settings or store) and drawn at 80x24. A game of the pool says when its
+A game cloned from the zygote's template (`tui/template.py`) still costs 10-25 ms of CPU before
+its title screen is drawn (65 ms forked without the template: Textual's app, the title's
+widgets and their styles, the first frame), and 50 players logging in together pay that 50
+times over on the same cores as their SSH handshakes. The pool pays it before they come:
+`GamePool` keeps `size` games (`--pool`) forked by the zygote, each in a PTY of its own, with a
+neutral environment (the folder `DATA/pool`, no player's saves, settings or store) and drawn
+at 80x24. A game of the pool says when its
 title is drawn (`tui/pooled.py`); the server keeps what it wrote (the terminal's set-up and
 that first frame) to pass on to the player who gets it.
 
@@ -19,9 +20,9 @@ the pool. With no ready game, the login forks a game of its own as before.
 The pool refills one game at a time, and only once no login has taken a game for `QUIET`
 seconds, so a burst of logins is not slowed by the games that will serve the next one. (A game
 of the pool cannot simply run at a low priority: an unprivileged process cannot take a lower
-nice value back, and the game becomes a player's.) Each waiting game holds about 47 MB
-resident, 18 MB of it its own (the rest shared with the zygote and the other games), and its
-threat-assessment helper 8 MB more. The server's stop ends them (nothing to save).
+nice value back, and the game becomes a player's.) Each waiting game holds about 52 MB
+resident, 12 MB of it its own (the rest shared with the zygote, its template and the other
+games), and its threat-assessment helper 8 MB more. The server's stop ends them (nothing to save).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from pathlib import Path
 from ..tui.pooled import WAITING_ENV
 from .zygote import WarmProcess, Zygote, game_terminal
 
-DEFAULT_POOL = 4  # games waiting (`--pool`); each holds some 26 MB of its own, helper included
+DEFAULT_POOL = 4  # games waiting (`--pool`); each holds some 20 MB of its own, helper included
 POOL_COLS, POOL_ROWS = 80, 24
 EARLY_CAP = 1024 * 1024  # a waiting game that writes more than this is ended
 READY_TIMEOUT = 60.0  # seconds a game of the pool may take to draw its title

@@ -27,6 +27,7 @@ from textual.binding import Binding
 from textual.command import Provider
 from textual.dom import DOMNode
 from textual.driver import Driver
+from textual.geometry import Size
 from textual.screen import Screen
 
 from ..game import Accepted, Command, Event
@@ -105,6 +106,8 @@ class MacApp(App[None]):
         # The zygote's template (template.py): run to its title, then held there for clones.
         self.template = held
         self.held = False  # ... and it is there, its event loop paused
+        self._hold_tries = 0
+        self._drawn_at: Size | None = None  # a clone's size, drawn before its driver says it
         self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # csscache.py
         self._honour_no_color()
         self.clock: Clock = clock or SystemClock()  # what the enemy's turns are paced by
@@ -179,12 +182,14 @@ class MacApp(App[None]):
 
     def _hold(self) -> None:
         """The template's title is drawn and nothing is left to do: pause here, its event
-        loop stopped (template.py)."""
+        loop stopped (template.py). Work that never ends (none is known) is left to the
+        clones after `SETTLE_TRIES` looks."""
         import asyncio
 
-        from .template import SETTLE, busy
+        from .template import SETTLE, SETTLE_TRIES, busy
 
-        if busy(self):
+        self._hold_tries += 1
+        if busy(self) and self._hold_tries < SETTLE_TRIES:
             self.set_timer(SETTLE, self._hold)
             return
         self.held = True
@@ -195,12 +200,17 @@ class MacApp(App[None]):
         started: become this process's game, as a game started for it would be (its signal
         handlers, the server's link), then the player's (`take_player`); a game of the pool
         waits for its player instead. Without `repaint`, the cells are drawn by the layout at
-        the terminal's own size, which its driver has reported."""
+        the terminal's own size, which its driver has reported. With it (the terminal has the
+        template's size), every cell is drawn here, and the driver's report of that same size
+        is let go (`on_event`): Textual would lay the screens out again for it and draw
+        every cell a second time."""
         self.template = False
         self._install_signal_handlers()
         self.pool = PoolLink.from_env(self.attach, self.repaint_all)
         self._join_server()
         if self.pool is None or not self.pool.waiting:
+            if repaint:
+                self._drawn_at = self.size
             self.take_player(repaint)
 
     def on_unmount(self) -> None:
@@ -302,6 +312,10 @@ class MacApp(App[None]):
         # whose bindings are all greyed says why, asked before any binding runs.
         bubbled = isinstance(event, events.Key) and event.is_forwarded
         refused = self.refused_key(event.key) if isinstance(event, events.Key) and bubbled else None
+        if isinstance(event, events.Resize) and self._drawn_at is not None:
+            drawn_at, self._drawn_at = self._drawn_at, None
+            if event.size == drawn_at:
+                return  # a clone's first size report: drawn at that size (`start_clone`)
         # Textual's own resize handler stops the event before an `on_resize` here would see
         # it; look at every resize on its way in instead (shrinking below 80x24 included).
         await super().on_event(event)

@@ -37,7 +37,9 @@ them.
   included. `SpanCompositor` draws only the widgets under a changed span, and of each only
   the lines that hold one, then fills the chops as `Compositor._render_chops` does (front to
   back, the first strip for a cut wins) and hands the same spans to the same `ChopsUpdate`:
-  the bytes written are the same, only lines no span shows are not drawn. And a repaint of
+  the bytes written are the same, only lines no span shows are not drawn, nor the lines of a
+  widget the widgets in front of it (drawn first) cover on every cut (a container under its
+  children: its strips would win no cut). And a repaint of
   a widget that is laid out but out of sight (a hub section's table that lost the focus as its
   section went off the screen) does not throw away the map of the whole screen
   (`Compositor.update_widgets` drops it for any widget not in sight, so that the next widget
@@ -57,6 +59,18 @@ them.
   layout, after the widgets' repaints were collected) is drawn in that frame, not in a second
   one of its own (`Screen._compositor_refresh` draws what the compositor was told; the
   widget's repaint would reach it as a message only after the frame, `Widget._check_refresh`).
+- `PaintsDirect` (the battle's map, side panel and one-line texts, and every screen's footer:
+  the widgets a battle key repaints): Textual's `Widget.refresh` marks the widget and prompts
+  its message queue; on the queue's next turn its idle handler (`Widget._check_refresh`)
+  posts `messages.Update` to the screen, whose handler (`Screen._on_update`) adds the widget
+  to the screen's dirty widgets and prompts the screen's queue: two messages and two turns
+  of the event loop per widget repainted, some 0.05 ms each, four widgets for a battle key
+  that changes mode. The mixin's `refresh` adds the widget to its screen's dirty widgets at
+  once when that is all Textual would do (a repaint only: no layout, styles or scrolling
+  asked for; the widget shown; its screen in front and laid out), and prompts the screen.
+  Not while the screen lays out or paints a frame (`OneFrame.framing`): Textual forgets the
+  dirty widgets after a frame, so a repaint asked for then takes Textual's way (and
+  `OneFrame` draws it in the frame if it can).
 - `ParksChildren` (the hub's section stack, whose sections take turns): Textual sends a Hide
   to every widget of a subtree taken out of the layout (`display` off) and a Show and a
   Resize to every widget of one put back (`Screen._refresh_layout`, from the reflow's hidden
@@ -87,13 +101,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from textual import events
 from textual._compositor import ChopsUpdate, Compositor, ReflowResult
 from textual._styles_cache import StylesCache
 from textual.css.styles import StylesBase
 from textual.css.stylesheet import Stylesheet
+from textual.dom import NoScreen
 from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.strip import Strip
@@ -103,8 +118,10 @@ from .csscache import same_basis, style_basis
 
 if TYPE_CHECKING:
     _ScreenMixin = Screen[Any]  # what the mixin is mixed into
+    _WidgetMixin = Widget
 else:
     _ScreenMixin = object
+    _WidgetMixin = object
 
 #: The Textual functions the pieces above rely on, by piece (their digests are in the test);
 #: and those the earlier pieces rely on, which live beside what they serve (named by module).
@@ -125,6 +142,9 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.widgets._data_table:DataTable.notify_style_update",
         "textual.widgets._data_table:DataTable._on_resize",
         "textual.widgets._data_table:DataTable.render_line",
+        "textual.dom:DOMNode._selector_names",
+        "textual.css.model:RuleSet._post_parse",
+        "textual.css.stylesheet:Stylesheet._process_component_classes",
         "textual.widgets._data_table:DataTable._render_line_in_row",
         "textual.css.stylesheet:Stylesheet.apply",
         "textual.css.stylesheet:Stylesheet.update_nodes",
@@ -182,6 +202,15 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.app:App._on_idle",
         "textual.drivers.linux_driver:LinuxDriver.start_application_mode",
         "textual.screen:Screen._on_timer_update",
+    ),
+    "PaintsDirect": (
+        "textual.widget:Widget.refresh",
+        "textual.widget:Widget._check_refresh",
+        "textual.screen:Screen._on_update",
+        "textual.screen:Screen._on_idle",
+        "textual.screen:Screen._on_timer_update",
+        "textual.screen:Screen._refresh_layout",
+        "textual.screen:Screen._compositor_refresh",
     ),
     "KeepsStyledLines": (
         "textual._styles_cache:StylesCache.render_widget",
@@ -322,13 +351,18 @@ class SpanCompositor(Compositor):
         return ChopsUpdate(chops, spans, chop_ends)
 
     def _span_renders(
-        self, spans: Sequence[tuple[int, int, int]]
+        self,
+        spans: Sequence[tuple[int, int, int]],
+        chops: Sequence[Mapping[int, Strip | None]],
     ) -> Iterable[tuple[Region, list[Strip]]]:
         """(the part drawn, its lines) of each visible widget under a span, front to back:
-        the widget's visible part from its first line under a span to its last."""
+        the widget's visible part from its first line under a span to its last, leaving out
+        the lines where the widgets in front of it (drawn before it, into `chops`) hide it
+        already (a container under its children), and the widget when they hide it all."""
         by_row: dict[int, list[tuple[int, int]]] = {}
         for y, x1, x2 in spans:
             by_row.setdefault(y, []).append((x1, x2))
+        cuts = self.cuts
         for widget, (region, clip) in self.visible_widgets.items():
             seen = region.intersection(clip)
             left, right = seen.x, seen.right
@@ -338,6 +372,7 @@ class SpanCompositor(Compositor):
                 y
                 for y in seen.line_range
                 if any(x1 < right and x2 > left for x1, x2 in by_row.get(y, ()))
+                and any(chops[y].get(cut) is None for cut in cuts[y] if left <= cut < right)
             ]
             if not rows:
                 continue
@@ -353,7 +388,7 @@ class SpanCompositor(Compositor):
         cuts = self.cuts
         chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
         shown = {y for y, _, _ in spans}
-        for part, strips in self._span_renders(spans):
+        for part, strips in self._span_renders(spans, chops):
             first_cut, last_cut = part.column_span
             render_x = part.x
             for y, strip in zip(part.line_range, strips, strict=False):
@@ -390,6 +425,21 @@ class OneFrame(_ScreenMixin):
     docstring). Comes first among the bases."""
 
     _settle_turns = 0
+    framing = False  # laying out or painting a frame (`PaintsDirect` waits its turn then)
+
+    def _on_timer_update(self) -> None:
+        self.framing = True
+        try:
+            super()._on_timer_update()
+        finally:
+            self.framing = False
+
+    def _refresh_layout(self, *args: Any, **kwargs: Any) -> None:
+        framing, self.framing = self.framing, True
+        try:
+            super()._refresh_layout(*args, **kwargs)
+        finally:
+            self.framing = framing
 
     async def _on_idle(self, event: events.Idle) -> None:
         if (
@@ -417,6 +467,58 @@ class OneFrame(_ScreenMixin):
                     widget._repaint_required = False
                 self._compositor.update_widgets(late)
         super()._compositor_refresh()
+
+
+def paints_direct(widget: Widget) -> Screen[Any] | None:
+    """The screen a repaint of `widget` may go to at once (`PaintsDirect`), or None: the
+    widget is mounted, shown, asks for nothing else (styles, scrolling, a layout), and its
+    screen is in front, laid out, a `OneFrame` screen and not in the middle of a frame."""
+    if (
+        not widget._is_mounted
+        or widget._closing
+        or widget._layout_required
+        or widget._refresh_styles_required
+        or widget._scroll_required
+        or not widget.display
+    ):
+        return None
+    try:
+        screen = widget.screen
+    except NoScreen:
+        return None
+    if (
+        not isinstance(screen, OneFrame)
+        or screen.framing
+        or screen is not widget.app.screen
+        or screen not in screen._compositor
+    ):
+        return None
+    return screen
+
+
+class PaintsDirect(_WidgetMixin):
+    """A widget whose repaint goes to its screen at once (see the module docstring). Comes
+    first among the bases."""
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        screen = None if layout or recompose or not repaint else paints_direct(self)
+        if screen is None:
+            return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+        # `Widget.refresh`, less its `check_idle`; then what `Widget._check_refresh` and
+        # `Screen._on_update` would do, a message and a turn of the widget's queue later
+        self._layout_cache.clear()
+        self._set_dirty(*regions)
+        self.clear_cached_dimensions()
+        self._rich_style_cache.clear()
+        screen._dirty_widgets.add(self)
+        screen.check_idle()
+        return self
 
 
 STYLED_KEPT = 1024  # styled lines kept per widget (a panel's pictures, a table's rows)
@@ -471,12 +573,6 @@ class StyledLines(StylesCache):
             self._styled.clear()
         self._styled[key] = (line, styled)  # the line kept with it: its id names no other
         return styled
-
-
-if TYPE_CHECKING:
-    _WidgetMixin = Widget  # what the mixin is mixed into
-else:
-    _WidgetMixin = object
 
 
 class KeepsStyledLines(_WidgetMixin):

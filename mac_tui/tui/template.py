@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 COLS, ROWS = 80, 24  # the template's size (the clone lays it out again at the player's)
 SETTLE = 0.1  # seconds the template waits, after its title, for Textual's work to be done
+SETTLE_TRIES = 50  # ... this many times at most
 
 
 def busy(app: MacApp) -> bool:

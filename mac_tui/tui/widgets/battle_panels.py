@@ -31,7 +31,7 @@ from ...combat.preview import FirePreview, MovePreview
 from ...combat.state import Battle, Unit
 from ..battle_words import engine_text, overload_text, place_name, spend_text
 from ..glyphs import Glyphs, glyphs
-from ..internals import KeepsStyledLines
+from ..internals import KeepsStyledLines, PaintsDirect
 from ..threat_view import ThreatReport, threat_lines
 from .frame_lines import frame_lines
 from .hex_picture import frame_label
@@ -110,7 +110,7 @@ def line_key(lines: list[Text], index: int) -> LineKey:
     return (line.plain, str(line.style), tuple(line.spans))
 
 
-class SidePanel(KeepsStyledLines, ScrollView, can_focus=False):
+class SidePanel(PaintsDirect, KeepsStyledLines, ScrollView, can_focus=False):
     """The panel column's one panel: a frame (`show_frame`), a shot's preview
     (`show_target`) or the threat view (`show_threat`), drawn with the line API from lines
     built for its width. Switching what it shows repaints it, never a new layout of the

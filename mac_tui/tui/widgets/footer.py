@@ -32,6 +32,7 @@ from textual.events import Click
 from textual.screen import Screen
 from textual.widget import Widget
 
+from ..internals import PaintsDirect
 from .kept_strips import KeepsStrips
 
 HELP_ID = "app.help"
@@ -47,7 +48,7 @@ def key_width(display: str, description: str) -> int:
     return cell_len(display) + (1 + cell_len(description) if description else 0) + 1
 
 
-class GameFooter(KeepsStrips, Widget):
+class GameFooter(PaintsDirect, KeepsStrips, Widget):
     """One line naming the keys of the screen in front (see the module docstring)."""
 
     DEFAULT_CSS = """

@@ -41,7 +41,8 @@ the widget: keys, mouse, cursor, sizing and repainting.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -56,6 +57,7 @@ from textual.widget import Widget
 
 from ...combat.state import Battle
 from ...hexgrid import Hex, from_offset, to_offset
+from ..internals import KeepsStyledLines, PaintsDirect
 from .focus_styles import KeepsFocusStyles
 from .hex_picture import (
     COMPONENT_CLASSES,
@@ -82,12 +84,13 @@ from .hex_picture import (
 
 __all__ = ["HexMap", "Layout", "Overlay", "drawing_size", "frame_label", "legend"]
 
+LINES_KEPT = 1024  # drawn lines kept by their signature (the overlays of a few keys)
 RULER_ROW = -1  # the ruler's line, among the rows `_redraw` is given
 #: The keypad's digits as hex directions (5 is the centre: no step).
 NUMPAD = {"7": "nw", "9": "ne", "4": "w", "6": "e", "1": "sw", "3": "se", "8": "up", "2": "down"}
 
 
-class HexMap(KeepsFocusStyles, Widget, can_focus=True):
+class HexMap(PaintsDirect, KeepsStyledLines, KeepsFocusStyles, Widget, can_focus=True):
     """The hex map of the battle screens. `show()` gives it a battle to draw; the cursor moves
     with the keys and the mouse and is reported by `CursorMoved`; Enter or a second click on
     the cursor's hex posts `Picked`."""
@@ -209,7 +212,11 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
         # drawing caches
         self._sigs: list[LineSig | None] = []
         self._strips: dict[int, Strip] = {}
+        self._by_sig: dict[LineSig, Strip] = {}  # lines drawn lately, by their signature
         self._styles: dict[StyleKey, Style] = {}
+        self._held: set[int] | None = None  # rows to redraw at the end of `held()`
+        self._held_all = False  # ... all of them
+        self._held_full = False  # ... and every line refreshed
 
     # ---- public API ---------------------------------------------------------------------
     @property
@@ -306,6 +313,25 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
         self._redraw(rows)
         self.moved(h)
 
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """The rows that `show` and `set_cursor` change inside the block are computed once, at
+        its end (a key that moves the cursor and changes the overlay: the cursor's rows are
+        not computed under the old overlay first)."""
+        if self._held is not None:
+            yield
+            return
+        self._held, self._held_all, self._held_full = set(), False, False
+        try:
+            yield
+        finally:
+            rows, every, full = self._held, self._held_all, self._held_full
+            self._held = None
+            if every or full:
+                self._redraw(full=full)
+            elif rows:
+                self._redraw(rows)
+
     def moved(self, h: Hex) -> None:
         """Say the cursor is on `h`: `CursorMoved`, posted to the screen, where the hosts
         handle it, rather than to the map, whence it would climb through each container
@@ -389,6 +415,7 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
         super().notify_style_update()
         self._styles.clear()
         self._strips.clear()
+        self._by_sig.clear()
 
     # ---- keys and mouse -----------------------------------------------------------------
     def action_step(self, direction: str) -> None:
@@ -440,7 +467,14 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
 
     def _redraw(self, rows: Iterable[int] | None = None, *, full: bool = False) -> None:
         """Recompute the signatures of `rows` (all rows when None) and refresh the lines that
-        changed (every line when `full`)."""
+        changed (every line when `full`); inside `held()`, at its end."""
+        if self._held is not None:
+            if rows is None:
+                self._held_all = True
+            else:
+                self._held.update(rows)
+            self._held_full = self._held_full or full
+            return
         scene = self._scene
         if scene is None:
             return
@@ -489,7 +523,13 @@ class HexMap(KeepsFocusStyles, Widget, can_focus=True):
         sig = self._sigs[y] if 0 <= y < len(self._sigs) else None
         if sig is None:
             return Strip([])
-        style = self._style
-        strip = Strip([Segment(text, style(key)) for text, key in sig])
+        strip = self._by_sig.get(sig)
+        if strip is None:
+            style = self._style
+            strip = Strip([Segment(text, style(key)) for text, key in sig])
+            if len(self._by_sig) >= LINES_KEPT:
+                self._by_sig.clear()
+            # the same line drawn again is the same object (its styled copy is kept with it)
+            self._by_sig[sig] = strip
         self._strips[y] = strip
         return strip

@@ -28,6 +28,7 @@ from ....ruleset import format_ruleset
 from ...battle_text import objectives_line
 from ...battle_words import first_fit, hex_name
 from ...glyphs import glyphs, plain
+from ...internals import PaintsDirect
 from ...widgets.battle_panels import InitiativeTrack, SidePanel
 from ...widgets.footer import GameFooter
 from ...widgets.hex_picture import objective_hexes
@@ -67,7 +68,7 @@ BattleScreen #message.warning { color: $warning; text-style: bold; }
 """
 
 
-class TextLine(KeepsStrips, Widget):
+class TextLine(PaintsDirect, KeepsStrips, Widget):
     """One line of plain text that repaints without asking for a new layout (a `Static`
     would), so the message line can follow the cursor cheaply; the same words are the same
     `Text`, whose strips `KeepsStrips` keeps (a mode's prompt and the one before it again)."""

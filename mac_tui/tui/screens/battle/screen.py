@@ -380,6 +380,10 @@ class BattleScreen(GameScreen):
 
     # ---- modes and the map's messages ---------------------------------------------------
     def action_act_mode(self, name: str) -> None:
+        with self.view.hexmap.held():  # the cursor and the overlay drawn at once
+            self._act_mode(name)
+
+    def _act_mode(self, name: str) -> None:
         if name in ("move", "sprint"):
             self.mode = Moving() if name == "move" else Sprinting()
         elif name == "reverse":  # O4.3
@@ -416,16 +420,18 @@ class BattleScreen(GameScreen):
             self.draw_focus()
 
     def action_cancel(self) -> None:
-        self.mode = Idle()
-        self.cursor_to_actor()
-        self.draw()
+        with self.view.hexmap.held():
+            self.mode = Idle()
+            self.cursor_to_actor()
+            self.draw()
 
     def action_next_target(self, step: int = 1) -> None:
         if isinstance(self.mode, Aiming):
-            self.mode, at = self.mode.cycled(self.moment, step)
-            if at is not None:
-                self.view.hexmap.set_cursor(at)
-            self.draw_focus()
+            with self.view.hexmap.held():
+                self.mode, at = self.mode.cycled(self.moment, step)
+                if at is not None:
+                    self.view.hexmap.set_cursor(at)
+                self.draw_focus()
 
     def action_group(self, group: int) -> None:
         if isinstance(self.mode, Aiming):
