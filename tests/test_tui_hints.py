@@ -65,6 +65,35 @@ async def test_hints_follow_the_section_and_h_switches_them_off(
         assert message(app).startswith("Hint: Gunnery adds to hit chances")
 
 
+async def test_h_redraws_nothing_but_the_message_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hints on or off change no theme, keys or glyphs: the app is not drawn again (the
+    glyphs' redraw of every widget); a change of glyphs still is."""
+    from mac_tui.tui import glyphs
+    from mac_tui.tui.screens.settings import change_settings
+
+    redraws: list[bool] = []
+    apply = glyphs.apply_glyphs
+
+    def counted(app: object, ascii: bool) -> None:
+        redraws.append(ascii)
+        apply(app, ascii)
+
+    monkeypatch.setattr(glyphs, "apply_glyphs", counted)
+    app = MacApp(saves=tmp_path / "saves", settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "enter", "enter")
+        await pilot.pause()
+        before = len(redraws)
+        await pilot.press("H", "H")
+        await pilot.pause()
+        assert len(redraws) == before and message(app).startswith("Hint:")
+        change_settings(app, Settings(hints=app.settings.hints, glyphs="ascii"))
+        await pilot.pause()
+        assert redraws[before:] == [True]
+
+
 async def test_the_settings_screen_switches_hints(tmp_path: Path, config_file: Path) -> None:
     app = MacApp(saves=tmp_path / "saves", settings=Settings())
     async with app.run_test(size=(80, 24)) as pilot:

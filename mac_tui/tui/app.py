@@ -219,10 +219,20 @@ class MacApp(App[None]):
 
         give_up()  # a board's threat assessment waited for elsewhere keeps the game no longer
 
+    _drawn_settings: tuple[object, ...] | None = None  # (theme, keys, glyphs) last applied
+
     def apply_settings(self, settings: Settings) -> None:
+        """Take `settings`; the theme, the keys and the glyphs only when one of them changed
+        (the hub's hints on or off, `H`, or the enemy's pace redraw nothing of the app: the
+        glyphs' redraw of every widget of every screen cost 10-20 ms)."""
         self.settings = settings
         names = {t.name for t in THEMES} | set(self.available_themes)
-        self.theme = settings.theme if settings.theme in names else THEMES[0].name
+        theme = settings.theme if settings.theme in names else THEMES[0].name
+        drawn = (theme, settings.keys, settings.glyphs)
+        if drawn == self._drawn_settings and self.theme == theme:
+            return
+        self._drawn_settings = drawn
+        self.theme = theme
         if settings.keys:
             self.set_keymap(dict(settings.keys))
         from .glyphs import apply_glyphs

@@ -513,15 +513,17 @@ HUB_KEYS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
 def run_hub_keys(seed: int = 14, *, presses: int = 40, gap: float = 0.05) -> None:
     """Each group of `HUB_KEYS` on the hub of a year's campaign, at 80x24 and 120x40: every
     key's CPU from key to repaint beside the empty app's. `H` saves the settings: to a
-    temporary folder here (XDG_CONFIG_HOME), never the player's."""
+    temporary file here (MAC_TUI_CONFIG), never the player's."""
     import os
+
+    from .config import CONFIG_ENV
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         save = hub_save(seed, folder)
         factory = hub_factory(save, folder)
-        config = os.environ.get("XDG_CONFIG_HOME")
-        os.environ["XDG_CONFIG_HOME"] = str(folder / "config")
+        config = os.environ.get(CONFIG_ENV)
+        os.environ[CONFIG_ENV] = str(folder / "config.toml")
         try:
             print(
                 f"The hub's other keys (seed {seed}'s year, each key {presses // 2} times or "
@@ -557,9 +559,9 @@ def run_hub_keys(seed: int = 14, *, presses: int = 40, gap: float = 0.05) -> Non
             )
         finally:
             if config is None:
-                del os.environ["XDG_CONFIG_HOME"]
+                del os.environ[CONFIG_ENV]
             else:
-                os.environ["XDG_CONFIG_HOME"] = config
+                os.environ[CONFIG_ENV] = config
 
 
 def main(argv: Sequence[str] | None = None) -> int:
