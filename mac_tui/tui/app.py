@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 MESSAGES_KEPT = 200  # the message log's length (reports are built from events, not from it)
+HOLD_SETTLE = 0.1  # seconds the zygote's template waits, after its title, for Textual's work
+HOLD_TRIES = 50  # ... this many times at most (template.py)
 
 
 def slug(text: str) -> str:
@@ -166,9 +168,7 @@ class MacApp(App[None]):
         self.collector.start()
         self._join_server()
         if self.template:
-            from .template import SETTLE
-
-            self.set_timer(SETTLE, self._hold)
+            self.set_timer(HOLD_SETTLE, self._hold)
 
     def _join_server(self) -> None:
         """A server's game: listen to the server's link; a game of the pool says when its
@@ -183,14 +183,14 @@ class MacApp(App[None]):
     def _hold(self) -> None:
         """The template's title is drawn and nothing is left to do: pause here, its event
         loop stopped (template.py). Work that never ends (none is known) is left to the
-        clones after `SETTLE_TRIES` looks."""
+        clones after `HOLD_TRIES` looks."""
         import asyncio
 
-        from .template import SETTLE, SETTLE_TRIES, busy
+        from .internals import unsettled_app
 
         self._hold_tries += 1
-        if busy(self) and self._hold_tries < SETTLE_TRIES:
-            self.set_timer(SETTLE, self._hold)
+        if unsettled_app(self) and self._hold_tries < HOLD_TRIES:
+            self.set_timer(HOLD_SETTLE, self._hold)
             return
         self.held = True
         asyncio.get_running_loop().stop()

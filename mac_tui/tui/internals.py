@@ -106,6 +106,7 @@ from typing import TYPE_CHECKING, Any, Self
 from textual import events
 from textual._compositor import ChopsUpdate, Compositor, ReflowResult
 from textual._styles_cache import StylesCache
+from textual.app import App
 from textual.css.styles import StylesBase
 from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
@@ -195,7 +196,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._compositor:Compositor.update_widgets",
         "textual._compositor:Compositor.find_widget",
     ),
-    "template.Template, template.HeldDriver, template.busy": (
+    "template.Template, template.HeldDriver, unsettled_app": (
         "textual.app:App._process_messages",
         "textual.app:App.run_async",
         "textual.app:App._on_resize",
@@ -581,3 +582,19 @@ class KeepsStyledLines(_WidgetMixin):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._styles_cache = StyledLines()
+
+
+def unsettled_app(app: App[Any]) -> bool:
+    """Whether the app still has work to do before its picture is final: messages waiting,
+    a layout, scroll or repaint asked for (the second frame Textual asks for itself); what
+    the zygote's template (template.py) waits out before it holds."""
+    screen: Any = app.screen
+    return bool(
+        not app._message_queue.empty()
+        or not screen._message_queue.empty()
+        or screen._layout_required
+        or screen._scroll_required
+        or screen._repaint_required
+        or screen._dirty_widgets
+        or unsettled(screen)
+    )

@@ -51,25 +51,6 @@ if TYPE_CHECKING:
     from .app import MacApp
 
 COLS, ROWS = 80, 24  # the template's size (the clone lays it out again at the player's)
-SETTLE = 0.1  # seconds the template waits, after its title, for Textual's work to be done
-SETTLE_TRIES = 50  # ... this many times at most
-
-
-def busy(app: MacApp) -> bool:
-    """Whether the app still has work to do before its picture is final: messages waiting,
-    a layout, scroll or repaint asked for (the second frame Textual asks for itself)."""
-    from .internals import unsettled
-
-    screen: Any = app.screen
-    return bool(
-        not app._message_queue.empty()
-        or not screen._message_queue.empty()
-        or screen._layout_required
-        or screen._scroll_required
-        or screen._repaint_required
-        or screen._dirty_widgets
-        or unsettled(screen)
-    )
 
 
 def terminal_size(driver: Driver) -> tuple[int, int]:

@@ -15,7 +15,8 @@
 - It keeps its rendered lines when only its height changes (a hub section's message line
   taking two lines instead of one): Textual's table forgets them on every resize, though each
   is kept by the width it was drawn at. Its rows (which fill the width) are forgotten when it
-  is drawn at another width than the last time, not on a resize: Textual's first resize of a
+  is drawn at another width or virtual size (its columns measured anew) than the last time,
+  not on a resize: Textual's first resize of a
   table, handled after the frame that first showed it, made a hub section's second visit
   draw every visible cell again (3-4 ms a key).
 - It finds its own style once per repaint, not once per line (Textual's table asks for it on
@@ -32,7 +33,7 @@ from typing import Any, ClassVar
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
@@ -51,7 +52,8 @@ class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
         super().__init__(**kwargs)
         # component styles drawn with, by (focus state, the table's style)
         self._drawn_styles: dict[tuple[object, ...], tuple[object, ...]] = {}
-        self._drawn_width: int | None = None  # the width its cached rows were drawn at
+        # the width and virtual size its cached rows were drawn at
+        self._drawn_at: tuple[int, Size] | None = None
         self._painting: Style | None = None  # the table's style, while it repaints
         # a style update whose component styles are not checked yet (`_check_styles`)
         self._unchecked: tuple[dict[str, object] | None] | None = None
@@ -63,11 +65,14 @@ class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._check_styles()
-        width = self.size.width
-        if width != self._drawn_width:
-            if self._drawn_width is not None:
-                self._update_count += 1  # rows drawn at another width (what a resize does)
-            self._drawn_width = width
+        # Rows drawn at another width, or with other column widths (Textual measures the
+        # columns of new rows when idle, maybe after a frame drew them: the new virtual size
+        # is what tells), are drawn anew: what Textual's table does on every resize.
+        drawn_at = (self.size.width, self.virtual_size)
+        if drawn_at != self._drawn_at:
+            if self._drawn_at is not None:
+                self._update_count += 1
+            self._drawn_at = drawn_at
         self._painting = None
         self._painting = self.rich_style  # one style for every line of this repaint
         try:
@@ -76,7 +81,7 @@ class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
             self._painting = None
 
     def _on_resize(self, event: events.Resize) -> None:
-        event.prevent_default()  # not DataTable's: `render_lines` sees a new width itself
+        event.prevent_default()  # not DataTable's: `render_lines` sees a new size itself
 
     def action_first_row(self) -> None:
         if self.row_count:
