@@ -378,3 +378,23 @@ async def test_a_table_draws_its_cells_once_for_its_first_frame_and_its_focus_ch
                 counts.append(len(one._cell_render_cache))
         assert counts == sorted(counts)  # never thrown away
         assert counts[-1] == counts[2]  # both focus states drawn in the first round: no more
+
+
+def test_a_servers_game_builds_no_hub_section_in_its_pauses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A local game builds the hub's other sections while its player reads; a server's
+    (`$MAC_TUI_STORE` set) does not: its pauses are the other players' time on the host."""
+    from types import SimpleNamespace
+
+    import mac_tui.tui.screens.hub as tui_hub
+
+    monkeypatch.setattr(tui_hub, "PREBUILD_TIMED", True)  # as in play (the tests' fixture)
+    timers: list[float] = []
+    hub: Any = SimpleNamespace(set_timer=lambda delay, *_a, **_k: timers.append(delay))
+    monkeypatch.delenv("MAC_TUI_STORE", raising=False)
+    tui_hub.HubScreen._prebuild_later(hub, tui_hub.PREBUILD_PAUSE)
+    assert timers == [tui_hub.PREBUILD_PAUSE]
+    monkeypatch.setenv("MAC_TUI_STORE", "sqlite:///store.db")
+    tui_hub.HubScreen._prebuild_later(hub, tui_hub.PREBUILD_PAUSE)
+    assert timers == [tui_hub.PREBUILD_PAUSE]

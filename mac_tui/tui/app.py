@@ -34,7 +34,7 @@ from ..game import Accepted, Command, Event
 from ..ruleset import Ruleset, format_ruleset
 from ..save import SaveFile
 from ..session import Session, Verdict, saves_dir, verify
-from .config import GameOptions, Settings, load_settings
+from .config import GameOptions, Settings, load_settings, server_game
 from .csscache import SharedStylesheet
 from .gcpace import IdleCollector
 from .host import GameHost
@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 MESSAGES_KEPT = 200  # the message log's length (reports are built from events, not from it)
+
+
 HOLD_SETTLE = 0.1  # seconds the zygote's template waits, after its title, for Textual's work
 HOLD_TRIES = 50  # ... this many times at most (template.py)
 
@@ -622,7 +624,7 @@ class MacApp(App[None]):
         """In a server's game (`$MAC_TUI_STORE` set by the server): index the save just
         written, with its verified figures, in the server's store (`server.store.report`; in a
         thread of its own, so the game never waits for it)."""
-        if self.session is None or self.save_path is None or not os.environ.get("MAC_TUI_STORE"):
+        if self.session is None or self.save_path is None or not server_game():
             return
         if self._reporter is None:
             from ..server.store.report import SaveReporter

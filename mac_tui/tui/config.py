@@ -173,3 +173,9 @@ def save_change(before: Settings, after: Settings, path: Path | None = None) -> 
     saved = attrs.evolve(load_settings(path)[0], **changed)
     save_settings(saved, path)
     return saved
+
+
+def server_game() -> bool:
+    """Whether this game is a server's (`serve ssh`/`serve web` set `$MAC_TUI_STORE` for
+    its games): its CPU is the host's, shared with the other players'."""
+    return bool(os.environ.get("MAC_TUI_STORE"))

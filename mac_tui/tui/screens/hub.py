@@ -19,7 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ...campaign.commands import AdvanceDay
-from ..config import Settings
+from ..config import Settings, server_game
 from ..glyphs import glyphs_for
 from ..internals import ParksChildren
 from ..widgets.footer import GameFooter
@@ -76,7 +76,8 @@ class SectionStack(ParksChildren, UniformLines, Container):
     seven took most of the hub's 0.16 s of CPU as it opened (roster alone: 0.06 s), paid by
     every campaign started or loaded, on a server's shared cores; a section shown for the
     first time before it was built costs its own build (10-100 ms: the finances' year-long
-    ledger) once, one built in a pause a first layout and paint (15-25 ms)."""
+    ledger) once, one built in a pause a first layout and paint (15-25 ms). A server's game
+    builds none in pauses (`HubScreen._prebuild_later`)."""
 
     DEFAULT_CSS = """
     SectionStack { height: 1fr; }
@@ -189,7 +190,11 @@ class HubScreen(GameScreen):
         self._prebuild_later(PREBUILD_PAUSE)
 
     def _prebuild_later(self, delay: float) -> None:
-        if PREBUILD_TIMED:
+        # Not in a server's game: its pauses are other players' keys on the host's shared
+        # cores (six sections, some 155 ms of CPU a game, whether its player opens them or
+        # not: 50 paced players' keys p95 rose by a few ms); a section costs its build once,
+        # when first shown, as before.
+        if PREBUILD_TIMED and not server_game():
             self.set_timer(delay, self._prebuild, name="hub-prebuild")
 
     async def _prebuild(self) -> None:
