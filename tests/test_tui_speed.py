@@ -391,7 +391,9 @@ def test_a_servers_game_builds_no_hub_section_in_its_pauses(
 
     monkeypatch.setattr(tui_hub, "PREBUILD_TIMED", True)  # as in play (the tests' fixture)
     timers: list[float] = []
-    hub: Any = SimpleNamespace(set_timer=lambda delay, *_a, **_k: timers.append(delay))
+    hub: Any = SimpleNamespace(
+        set_timer=lambda delay, *_a, **_k: timers.append(delay), _prebuild=None
+    )
     monkeypatch.delenv("MAC_TUI_STORE", raising=False)
     tui_hub.HubScreen._prebuild_later(hub, tui_hub.PREBUILD_PAUSE)
     assert timers == [tui_hub.PREBUILD_PAUSE]
