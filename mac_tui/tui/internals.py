@@ -83,6 +83,9 @@ them.
   And a parked widget that asks for a repaint (a table blurred as its section leaves)
   does not throw away the map of the screen (`SpanCompositor.update_widgets`); `OneFrame`
   waits for no widget that is not displayed, as nothing of it is painted.
+- `SizedInItsLayout` (the message line, the hub's section stack): a widget given a new size by
+  a layout asks for a layout of its own (`Widget._size_updated`), drawn in a second frame,
+  though the layout that sized it already placed what is in it; the mixin asks for none.
 - `KeepsStyledLines` (the widgets whose lines are kept as the same `Strip` objects: the battle's
   side panel, the tables, `KeepsStrips`' widgets): Textual styles each line a widget repaints
   again (`StylesCache.render_line`: its background, the box of border, padding and outline,
@@ -213,6 +216,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._refresh_layout",
         "textual.screen:Screen._compositor_refresh",
     ),
+    "SizedInItsLayout": ("textual.widget:Widget._size_updated",),
     "KeepsStyledLines": (
         "textual._styles_cache:StylesCache.render_widget",
         "textual._styles_cache:StylesCache.render",
@@ -582,6 +586,18 @@ class KeepsStyledLines(_WidgetMixin):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._styles_cache = StyledLines()
+
+
+class SizedInItsLayout(_WidgetMixin):
+    """A widget whose new size comes from a layout that already places what is in it (the
+    message line, whose words asked for it; the hub's section stack, whose section in front
+    is laid out at it in the same layout): `Widget._size_updated` asks for no layout of its
+    own, which Textual would do in a second one. Comes first among the bases."""
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
 
 
 def unsettled_app(app: App[Any]) -> bool:

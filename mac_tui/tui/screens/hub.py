@@ -13,7 +13,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
 from textual.content import Content
-from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
@@ -21,7 +20,7 @@ from textual.widgets import Static
 from ...campaign.commands import AdvanceDay
 from ..config import Settings, server_game
 from ..glyphs import glyphs_for
-from ..internals import ParksChildren
+from ..internals import ParksChildren, SizedInItsLayout
 from ..widgets.footer import GameFooter
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
@@ -64,7 +63,7 @@ def tabs_content(current: str) -> Content:
     return Content.from_markup("".join(parts))
 
 
-class SectionStack(ParksChildren, UniformLines, Container):
+class SectionStack(SizedInItsLayout, ParksChildren, UniformLines, Container):
     """The hub's sections, the current one displayed and the others parked (`display`
     off: out of the layout, which so arranges one section, not seven). Parking and bringing
     back send no Hide, Show or Resize events (`internals.ParksChildren`: a section brought
@@ -121,13 +120,6 @@ class SectionStack(ParksChildren, UniformLines, Container):
                     await mounted
                 finally:
                     del self._building[name]
-
-    def _size_updated(
-        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
-    ) -> bool:
-        # A new height (the message line under it took a line more or less): the section in
-        # front is laid out at it in the same layout; nothing to lay out a second time.
-        return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def _place(self, current: str | None) -> None:
         for child in self.children:

@@ -13,16 +13,16 @@ asks for a layout), though the line's height comes from its words, never from th
 
 from __future__ import annotations
 
-from textual.geometry import Size
 from textual.visual import Visual
 from textual.widgets import Static
 
+from ..internals import SizedInItsLayout
 from .kept_strips import KeepsStrips
 
 KEPT = 16  # texts kept (the hub's seven hints, and what the sections say)
 
 
-class MessageLine(KeepsStrips, Static):
+class MessageLine(SizedInItsLayout, KeepsStrips, Static):
     """See the module docstring."""
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -55,9 +55,3 @@ class MessageLine(KeepsStrips, Static):
             )
         if height != before.height:
             self.refresh(layout=True)
-
-    def _size_updated(
-        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
-    ) -> bool:
-        # The new size of a layout the line's words asked for: nothing to lay out again.
-        return super()._size_updated(size, virtual_size, container_size, layout=False)
