@@ -11,6 +11,7 @@ loop descriptors are each clone's own).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pyte
@@ -54,6 +55,17 @@ def cells(term: SshTerminal) -> list[list[pyte.screens.Char]]:
     return [[screen.buffer[y][x] for x in range(screen.columns)] for y in range(screen.lines)]
 
 
+def first_frame_rows(output: str) -> int:
+    """How many rows the first whole frame has: Textual draws one row after row from column
+    1 (row 1, row 2, ... to its last); a partial update or a lone cursor home is not one."""
+    rows = [int(row) for row in re.findall(r"\x1b\[(\d+);1H", output)]
+    start = next(i for i in range(len(rows) - 1) if rows[i : i + 2] == [1, 2])
+    end = start + 1
+    while end < len(rows) and rows[end] == rows[end - 1] + 1:
+        end += 1
+    return rows[end - 1]
+
+
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
 def test_a_clone_draws_what_a_new_game_draws(
     keys: dict[str, Path],
@@ -70,6 +82,9 @@ def test_a_clone_draws_what_a_new_game_draws(
                 title(term)
                 term.settle()
                 pictures.append((term.text(), cells(term)))
+                # One title frame, at the terminal's size: none first at the template's.
+                # Its first whole frame fills the terminal: none at the template's size first.
+                assert first_frame_rows(term.output()) == size[1], term.output()
             finally:
                 term.close()
         finally:

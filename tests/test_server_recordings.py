@@ -75,8 +75,9 @@ def test_a_recorded_game_plays_back_as_the_player_saw_it(tmp_path: Path) -> None
         terms.append(watch)
         assert watch.wait_for("live games"), watch.text()
         watch.send("\t")  # the recordings
-        assert watch.wait_for("rita"), watch.text()
-        assert "recordings, newest first" in watch.text()
+        assert watch.wait_for(
+            lambda: "rita" in (t := watch.text()) and "recordings, newest first" in t
+        ), watch.text()
         watch.send("1")
         assert watch.wait_for(lambda: "rita 20" in watch.screen.display[24]), watch.text()
         watch.send("e")  # to the end, as fast as the server feeds it

@@ -112,6 +112,8 @@ class MacApp(App[None]):
         self.held = False  # ... and it is there, its event loop paused
         self._hold_tries = 0
         self._drawn_at: Size | None = None  # a clone's size, drawn before its driver says it
+        self._unsized = False  # a clone not yet laid out at its terminal's size: draw nothing
+        self._sized = False  # ... whose terminal's size has come
         self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # csscache.py
         self._honour_no_color()
         self.clock: Clock = clock or SystemClock()  # what the enemy's turns are paced by
@@ -202,7 +204,8 @@ class MacApp(App[None]):
         started: become this process's game, as a game started for it would be (its signal
         handlers, the server's link), then the player's (`take_player`); a game of the pool
         waits for its player instead. Without `repaint`, the cells are drawn by the layout at
-        the terminal's own size, which its driver has reported. With it (the terminal has the
+        the terminal's own size once its driver has reported it, and no frame before (the
+        template's size is not the terminal's). With it (the terminal has the
         template's size), every cell is drawn here, and the driver's report of that same size
         is let go (`on_event`): Textual would lay the screens out again for it and draw
         every cell a second time."""
@@ -213,6 +216,8 @@ class MacApp(App[None]):
         if self.pool is None or not self.pool.waiting:
             if repaint:
                 self._drawn_at = self.size
+            else:
+                self._unsized = True  # no frame at the template's size until the terminal's
             self.take_player(repaint)
 
     def on_unmount(self) -> None:
@@ -286,9 +291,14 @@ class MacApp(App[None]):
 
     def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
         """Textual's writing of a frame to the terminal: none while the game waits for its
-        player (their terminal gets every cell once the game is theirs, in their colours)."""
+        player (their terminal gets every cell once the game is theirs, in their colours), nor
+        while a clone waits for its terminal's size (`start_clone`)."""
         if self.template or (self.pool is not None and not self.pool.attached):
             return
+        if self._unsized:
+            if not self._sized or screen._compositor.size != self.size:
+                return  # a frame laid out at the template's size, not the terminal's
+            self._unsized = False
         super()._display(screen, renderable)
 
     def repaint_all(self) -> None:
@@ -314,6 +324,8 @@ class MacApp(App[None]):
         # whose bindings are all greyed says why, asked before any binding runs.
         bubbled = isinstance(event, events.Key) and event.is_forwarded
         refused = self.refused_key(event.key) if isinstance(event, events.Key) and bubbled else None
+        if isinstance(event, events.Resize):
+            self._sized = True
         if isinstance(event, events.Resize) and self._drawn_at is not None:
             drawn_at, self._drawn_at = self._drawn_at, None
             if event.size == drawn_at:
