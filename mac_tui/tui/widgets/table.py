@@ -38,11 +38,11 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
 
-from ..internals import KeepsStyledLines
+from ..internals import KeepsStyledLines, ScrollbarsOnChange
 from .focus_styles import KeepsFocusStyles
 
 
-class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
+class GameTable(ScrollbarsOnChange, KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("home", "first_row", "First row", show=False),
         Binding("end", "last_row", "Last row", show=False),
