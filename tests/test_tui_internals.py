@@ -754,3 +754,60 @@ async def test_a_tables_scrollbars_follow_what_they_show_and_only_that() -> None
             await pilot.resize_terminal(*size)
             await pilot.pause()
             assert scrollbars(ours) == scrollbars(theirs)
+
+
+async def test_the_hubs_footer_token_names_all_its_keys_follow(tmp_path: Path) -> None:
+    """Through the sections and their own keys (cursors over rows whose keys are legal or
+    not, the market's view, a launch plan and its lance and pay, the finances' views, a day
+    passing), the footer's line is the one its keys read afresh give, though it reads them
+    only for a new token (or focus)."""
+    import attrs
+
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+    from mac_tui.tui.widgets.footer import footer_token
+
+    from .wide import wide_session
+
+    session = wide_session()  # frames of every status, a stock some of which is too dear
+    campaign = session.state.campaign
+    assert campaign is not None
+    session.state = attrs.evolve(session.state, campaign=attrs.evolve(campaign, credits=150_000))
+    down = ("down",) * 7
+    walk = (
+        *("1", *down, "up", "2", *down, "end", "1", "up", "2", "home", "1", "down"),
+        *("3", *down, "tab", *down, "tab", "up", "3", "2", "3"),
+        *("6", "down", "enter", *("space", "down") * 5, "right", "left", "escape", "up"),
+        *("6", "enter", "space", "1", "6", "escape"),
+        *("5", "right", "down", "1", "5", "7", "c", "l", "1", "7"),
+        *("d", "escape", "1", "2", "3", "6", "down", "7", "5", "left", "4"),
+    )
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_session(session, tmp_path / "wide.json")
+        app.show_game()
+        await pilot.pause()
+        footer = app.screen.query_one(GameFooter)
+        reads = 0
+        fitted = footer.fitted
+
+        def counted(width: int) -> Any:
+            nonlocal reads
+            reads += 1
+            return fitted(width)
+
+        footer.fitted = counted  # type: ignore[method-assign]
+        tokened = 0
+        for key in walk:
+            await pilot.press(key)
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if app.screen is not footer.screen:
+                continue  # the day report
+            shows = footer._shows
+            assert shows is not None
+            assert shows[1] == footer._signature(fitted(footer.size.width)), key
+            tokened += footer_token(app.screen) is not None
+        assert tokened > len(walk) // 2  # most sections say what their keys follow
+        assert reads < len(walk)  # and the keys are not read for every one
