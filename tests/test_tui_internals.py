@@ -113,6 +113,13 @@ DIGESTS = {
     "textual.scroll_view:ScrollView._size_updated": "1606ca15d9392999",
     "textual.widget:Widget._scroll_update": "edb9f6257285830d",
     "textual.widget:Widget._refresh_scrollbars": "4e52a14aae901b5b",
+    "textual._node_list:NodeList.updated": "af8ba8b23e185fda",
+    "textual._node_list:NodeList.displayed": "0a785f585ad11aea",
+    "textual.css._style_properties:StringEnumProperty.__set__": "b1e616ec27239dc0",
+    "textual.dom:DOMNode.display": "e53e8426f2d1efc6",
+    "textual.widget:Widget.arrange": "e876510bea8f9a59",
+    "textual.screen:Screen.arrange": "10756f26100a7b5c",
+    "textual.widget:Widget.first_child": "8e0c6838a02295d4",
 }
 
 
@@ -811,3 +818,69 @@ async def test_the_hubs_footer_token_names_all_its_keys_follow(tmp_path: Path) -
             tokened += footer_token(app.screen) is not None
         assert tokened > len(walk) // 2  # most sections say what their keys follow
         assert reads < len(walk)  # and the keys are not read for every one
+
+
+async def test_a_section_key_arranges_the_stack_alone_and_as_a_fresh_layout_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ParksChildren.place`: a section key arranges the section stack anew, not the screen
+    nor the section coming back (but all three when the hint's new height gives the stack
+    another height), and every widget is where a layout with no arrangement kept puts it."""
+    import textual.screen
+    import textual.widget
+    from textual.cache import FIFOCache
+
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+    from mac_tui.tui.screens.hub import SectionStack
+    from mac_tui.tui.widgets.message_line import MessageLine
+
+    from .wide import YEAR
+
+    arranged: list[object] = []
+    for module in (textual.widget, textual.screen):
+        real = module.arrange
+
+        def counted(widget: Any, *args: Any, real: Any = real, **kwargs: Any) -> Any:
+            arranged.append(widget)
+            return real(widget, *args, **kwargs)
+
+        monkeypatch.setattr(module, "arrange", counted)
+
+    def placed(screen: Any) -> dict[object, object]:
+        return {w: (g.region, g.clip) for w, g in screen._compositor.full_map.items()}
+
+    path = tmp_path / "year.json"
+    shutil.copy(YEAR, path)
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off", hints=True), load=path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for key in "2345671":  # each section shown once
+            await pilot.press(key)
+            await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        stack = screen.query_one(SectionStack)
+        message = screen.query_one(MessageLine)
+        screens = 0
+        for key in "273615472":
+            height = message.size.height
+            arranged.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            if message.size.height == height:
+                assert arranged == [stack], key
+            else:  # the hint took another number of lines: the stack, another height
+                assert screen in arranged and stack in arranged
+                screens += 1
+            kept = placed(screen)
+            caches = {}
+            for node in screen.walk_children(with_self=True):  # a layout with none kept
+                caches[node] = node._arrangement_cache
+                node._arrangement_cache = FIFOCache(4)
+            screen._refresh_layout()
+            assert placed(screen) == kept, key
+            for node, cache in caches.items():  # (the next key with the ones it had)
+                node._arrangement_cache = cache
+        assert 0 < screens < 9  # the finances' hint takes one line at 120 columns, others two

@@ -82,7 +82,18 @@ them.
   size (the terminal's changed meanwhile). A widget never laid out gets them as in Textual.
   And a parked widget that asks for a repaint (a table blurred as its section leaves)
   does not throw away the map of the screen (`SpanCompositor.update_widgets`); `OneFrame`
-  waits for no widget that is not displayed, as nothing of it is painted.
+  waits for no widget that is not displayed, as nothing of it is painted. And a child parked
+  or brought back (`ParksChildren.place`) is no change to the children of the child itself
+  nor of the container's ancestors: Textual counts a change of `display` as one to the
+  children of the node, of its parent and of every ancestor up to the screen
+  (`NodeList.updated`), whose count keys each one's arrangement (`Widget.arrange`,
+  `Screen.arrange`), its list of displayed children and its children's pseudo-classes of
+  place, so a hub section key arranged the screen, the stack and the section anew, though
+  only the stack's displayed children changed. `place` puts back the counts of the child and
+  of the ancestors above a container whose size does not follow its children (no auto width
+  or height, climbing while that holds): their arrangements are kept (0.3 ms of a section
+  key), and still made anew whenever Textual clears them (a child asking for a layout clears
+  its ancestors' arrangements, `Widget._check_refresh`).
 - `focus_unparked` (the hub's section keys): Textual moves the focus with a Blur to the widget
   that had it and a Focus to the new one (`Screen.set_focus`); each handler restyles its widget
   for `:focus` (and its scrollbars), repaints it and sends a DescendantBlur or DescendantFocus
@@ -213,6 +224,14 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._compositor:Compositor.find_widget",
     ),
     "ParksChildren": (
+        "textual._node_list:NodeList.updated",
+        "textual._node_list:NodeList.displayed",
+        "textual.css._style_properties:StringEnumProperty.__set__",
+        "textual.dom:DOMNode.display",
+        "textual.widget:Widget.arrange",
+        "textual.screen:Screen.arrange",
+        "textual.widget:Widget.first_child",
+        "textual.widget:Widget._check_refresh",
         "textual._compositor:Compositor.reflow",
         "textual.screen:Screen._refresh_layout",
         "textual.widget:Widget._size_updated",
@@ -325,9 +344,24 @@ def style_scrollbars(widget: Widget) -> None:
         apply(widget.scrollbar_corner)
 
 
-class ParksChildren:
+class ParksChildren(_WidgetMixin):
     """A container whose children take turns: one displayed, the others parked with
-    `display` off (see `SpanCompositor.reflow`). A marker; comes first among the bases."""
+    `display` off (see `SpanCompositor.reflow`). Comes first among the bases."""
+
+    def place(self, child: Widget, displayed: bool) -> None:
+        """`child.display = displayed`, counted as a change to this container's children
+        only (see the module docstring)."""
+        counts = [child._nodes]
+        node: Any = self
+        while not node.styles.auto_dimensions and not isinstance(node, Screen):
+            node = node.parent
+            if not isinstance(node, Widget):
+                break
+            counts.append(node._nodes)
+        kept = [(nodes, nodes._updates) for nodes in counts]
+        child.display = displayed
+        for nodes, updates in kept:
+            nodes._updates = updates
 
 
 def under_parking(widget: Widget) -> bool:

@@ -125,7 +125,7 @@ class SectionStack(SizedInItsLayout, ParksChildren, UniformLines, Container):
         for child in self.children:
             here = child.id == current
             if child.display != here:
-                child.display = here
+                self.place(child, here)  # the screen's and the section's arrangements kept
                 child.can_focus_children = here  # the parked ones are out of the focus chain
 
 
