@@ -598,6 +598,28 @@ def styled_screen(app: App[Any]) -> str:
     return console.end_capture()
 
 
+def year_app(tmp_path: Path, name: str, **settings: Any) -> Any:
+    """The game opening a copy of the golden year's save (its hub)."""
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+
+    from .wide import YEAR
+
+    path = tmp_path / f"{name}.json"
+    shutil.copy(YEAR, path)
+    return MacApp(saves=tmp_path, settings=Settings(animation="off", **settings), load=path)
+
+
+async def show_every_section(app: Any, pilot: Any) -> None:
+    """Each hub section shown once (built and filled), the board's ratings in."""
+    await pilot.pause()
+    for key in "2345671":
+        await pilot.press(key)
+        await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def note_focus_events(widget: Any, now: list[str], noted: list[tuple[str, str, str]]) -> None:
     """Note each Focus and Blur posted to `widget` while `now` names a key."""
     from textual import events
@@ -624,11 +646,7 @@ async def test_a_hub_section_key_moves_the_focus_without_a_round_and_looks_as_wi
     where it puts it."""
     from textual.widget import Widget
 
-    from mac_tui.tui.app import MacApp
-    from mac_tui.tui.config import Settings
     from mac_tui.tui.screens import hub
-
-    from .wide import YEAR
 
     walk = ("2", "down", "3", "down", "1", "end", "7", "c", "1", "2", "7", "l", "3", "6", "1")
     seen: dict[str, list[tuple[str, object, str]]] = {}
@@ -638,16 +656,9 @@ async def test_a_hub_section_key_moves_the_focus_without_a_round_and_looks_as_wi
             monkeypatch.setattr(hub, "focus_unparked", lambda screen, w: screen.set_focus(w))
         else:
             monkeypatch.undo()
-        path = tmp_path / f"{way}.json"
-        shutil.copy(YEAR, path)
-        app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+        app = year_app(tmp_path, way)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            for key in "2345671":  # each section shown once
-                await pilot.press(key)
-                await pilot.pause()
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await show_every_section(app, pilot)
             now: list[str] = []  # the key pressed, while the events are noted
             for widget in app.screen.query(Widget):
                 if widget.can_focus:
@@ -830,12 +841,8 @@ async def test_a_section_key_arranges_the_stack_alone_and_as_a_fresh_layout_woul
     import textual.widget
     from textual.cache import FIFOCache
 
-    from mac_tui.tui.app import MacApp
-    from mac_tui.tui.config import Settings
     from mac_tui.tui.screens.hub import SectionStack
     from mac_tui.tui.widgets.message_line import MessageLine
-
-    from .wide import YEAR
 
     arranged: list[object] = []
     for module in (textual.widget, textual.screen):
@@ -850,16 +857,9 @@ async def test_a_section_key_arranges_the_stack_alone_and_as_a_fresh_layout_woul
     def placed(screen: Any) -> dict[object, object]:
         return {w: (g.region, g.clip) for w, g in screen._compositor.full_map.items()}
 
-    path = tmp_path / "year.json"
-    shutil.copy(YEAR, path)
-    app = MacApp(saves=tmp_path, settings=Settings(animation="off", hints=True), load=path)
+    app = year_app(tmp_path, "year", hints=True)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        for key in "2345671":  # each section shown once
-            await pilot.press(key)
-            await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await show_every_section(app, pilot)
         screen = app.screen
         stack = screen.query_one(SectionStack)
         message = screen.query_one(MessageLine)
