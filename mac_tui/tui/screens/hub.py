@@ -272,7 +272,10 @@ class HubScreen(GameScreen):
 
         settings = getattr(self.app, "settings", None)
         current = settings if isinstance(settings, Settings) else Settings()
-        change_settings(self.app, attrs.evolve(current, hints=not current.hints))
+        # the file written once the message line is painted
+        change_settings(
+            self.app, attrs.evolve(current, hints=not current.hints), save_after_frame=True
+        )
         if current.hints:
             self.show_message("Hints off (H, or the settings screen, turns them on again)")
         else:
