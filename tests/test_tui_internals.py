@@ -103,6 +103,14 @@ DIGESTS = {
     "textual.app:App._on_resize": "62d14429be32aa53",
     "textual.app:App._on_idle": "7a5964d20aa71eda",
     "textual.drivers.linux_driver:LinuxDriver.start_application_mode": "7c41f5ba11a8ef05",
+    "textual.content:Content._wrap_and_format": "6bf904d927f5bf29",
+    "textual.content:Content.from_rich_text": "c020ee200876be41",
+    "textual.content:Content.render_strips": "5595f673f3a2e010",
+    "textual.content:Content.split": "f61a09f0e3573298",
+    "textual.content:_FormattedLine.to_strip": "5393b649ee150522",
+    "textual.visual:Visual.to_strips": "237262d432caa6c4",
+    "textual.widget:Widget._exchange_repaint_regions": "a2d797888f08a6a7",
+    "textual.widget:Widget._set_dirty": "9c280366b8986cc8",
 }
 
 
@@ -493,6 +501,7 @@ async def test_a_parked_hub_section_comes_back_at_the_stacks_size(tmp_path: Path
         await pilot.press("1")
         await pilot.pause()
         assert roster.size == stack.size and roster.region == stack.region
+        print("DBG", roster.size, stack.size, resizes, before)
         assert [type(m) for m in resizes] == [events.Resize]  # a new size: a Resize
 
 
