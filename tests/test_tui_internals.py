@@ -111,6 +111,7 @@ DIGESTS = {
     "textual.visual:Visual.to_strips": "237262d432caa6c4",
     "textual.widget:Widget._exchange_repaint_regions": "a2d797888f08a6a7",
     "textual.widget:Widget._set_dirty": "9c280366b8986cc8",
+    "textual.widget:Widget.render_lines": "1f2a11f3d51846d9",
     "textual.screen:Screen.set_focus": "56cfb5778970531a",
     "textual.screen:Screen._update_focus_styles": "cc50d6be558c8751",
     "textual.screen:Screen._watch_focused": "91fed3126821f9a2",

@@ -363,9 +363,16 @@ async def test_a_new_picture_draws_and_repaints_only_the_lines_that_changed() ->
         widget.picture = Text("one\nTWO\nthree\nfour\nfive")
         widget.refresh()
         assert widget._exchange_repaint_regions() == [Region(0, 4, 12, 1)]
-        widget.styles.background = "red"  # a new look: every row
+        widget.styles.background = "red"  # a new look: the whole widget
         widget.refresh()
-        assert len(widget._exchange_repaint_regions()) == 8
+        assert widget._exchange_repaint_regions() == {widget.outer_size.region}
+        widget.render_lines(Region(0, 0, 12, 8))  # drawn in it
+        widget.styles.tint = "blue 20%"  # what the styles cache adds: the whole widget
+        widget.refresh()
+        assert widget._exchange_repaint_regions() == {widget.outer_size.region}
+        widget.render_lines(Region(0, 0, 12, 8))
+        widget.refresh()
+        assert widget._exchange_repaint_regions() == []
         widget.styles.padding = (0, 1)  # rows no longer lines: the whole widget, as Textual
         await pilot.pause()
         widget.refresh()

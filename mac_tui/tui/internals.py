@@ -133,7 +133,10 @@ them.
   the widget last gave for that row (`render_line` notes each); the styles cache was cleared
   by the whole refresh, so every row drawn is drawn anew (`StylesCache.render_widget`). Only
   for a widget drawn with no border, padding or outline (its rows are its lines), and never
-  when a size or look changed (every line is then a new object anyway).
+  when its size or look changed: a new visual style (the focus's background) makes every line
+  a new object, and what the styles cache adds to a line (the backgrounds under it, tint,
+  opacity, the app's line filters) is noted as the widget is drawn (`Widget.render_lines`)
+  and compared.
 """
 
 from __future__ import annotations
@@ -264,6 +267,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
     ),
     "RepaintsChangedRows": (
         "textual.widget:Widget._set_dirty",
+        "textual.widget:Widget.render_lines",
         "textual.widget:Widget._exchange_repaint_regions",
         "textual._compositor:Compositor.update_widgets",
         "textual.screen:Screen._refresh_layout",
@@ -724,9 +728,11 @@ def line_strips(widget: Widget, line: Content, y: int, width: int, style: Any) -
 class RepaintsChangedRows(_WidgetMixin):
     """A widget whose whole repaint is narrowed to the rows whose line changed (see the module
     docstring): `_rows_now` gives its rows as they would be drawn now (or None: repaint all),
-    `render_line` notes each row it gives (`_painted`). Comes first among the bases."""
+    `render_line` notes each row it gives (`_note_painted`), and `render_lines` the look the
+    rows were styled in. Comes first among the bases."""
 
     _painted: dict[int, Strip]
+    _painted_look: tuple[object, ...] | None = None
 
     def _rows_now(self, size: Size) -> Sequence[Strip] | None:
         """The widget's rows at `size` as they would be drawn now (None: repaint all). Its
@@ -740,6 +746,22 @@ class RepaintsChangedRows(_WidgetMixin):
         except AttributeError:
             self._painted = {y: line}
 
+    def _look(self) -> tuple[object, ...]:
+        """What the styles cache styles a row with besides the row itself (the visual style,
+        which the focus may change, is in the row's strips)."""
+        styles = self.styles
+        return (
+            self.background_colors,
+            styles.tint,
+            styles.text_opacity,
+            self.opacity,
+            tuple(self.get_line_filters()),
+        )
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._painted_look = self._look()
+        return super().render_lines(crop)
+
     def _exchange_repaint_regions(self) -> Collection[Region]:
         regions = super()._exchange_repaint_regions()
         size = self._size  # its last layout's; no `region` here (see `_rows_now`)
@@ -747,7 +769,12 @@ class RepaintsChangedRows(_WidgetMixin):
             return regions
         rows = self._rows_now(size)
         painted = getattr(self, "_painted", None)
-        if rows is None or painted is None or len(rows) != size.height:
+        if (
+            rows is None
+            or painted is None
+            or len(rows) != size.height
+            or self._look() != self._painted_look
+        ):
             return regions
         return [
             Region(0, y, size.width, 1) for y, row in enumerate(rows) if painted.get(y) is not row

@@ -32,6 +32,7 @@ from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..widgets.dialogs import ConfirmScreen, TableChooseScreen
 from ..widgets.frame_diagram import FrameDiagram
+from ..widgets.kept_strips import KeptStatic
 from ..widgets.section import Section
 from .refit_view import (
     WEAPON_COLUMNS,
@@ -52,7 +53,7 @@ from .refit_view import (
 )
 
 
-class FrameBar(Static):
+class FrameBar(KeptStatic):
     """The frame picked, with ◀ and ▶ to click through the frames."""
 
     class Step(Message):
@@ -130,9 +131,9 @@ class RefitSection(Section):
         with Horizontal(id="refit-body"):
             with VerticalScroll(id="refit-left", can_focus=False):
                 yield FrameDiagram(id="refit-diagram")
-                yield Static("", id="refit-detail")
+                yield KeptStatic("", id="refit-detail")
             with VerticalScroll(id="refit-budget", can_focus=False):
-                yield Static("", id="refit-budget-text")
+                yield KeptStatic("", id="refit-budget-text")
 
     # ---- the model ----------------------------------------------------------------------
     def frame(self) -> Frame | None:
@@ -260,15 +261,22 @@ class RefitSection(Section):
         if frame is None:
             return
         self.cursor = step_cursor(frame, self.staged(frame), self.cursor, direction)
-        self.refresh_view()
+        self._draw_cursor(frame)
 
     def action_ends(self, end: int) -> None:
         """Home/End: the first or the last stop (the head's first slot, the last item)."""
         frame = self.frame()
         targets = self.targets(frame) if frame is not None else []
-        if targets:
+        if frame is not None and targets:
             self.cursor = targets[end]
-            self.refresh_view()
+            self._draw_cursor(frame)
+
+    def _draw_cursor(self, frame: Frame) -> None:
+        """What a cursor move changes: the diagram, the lines under it and the keys' legality
+        (the frame bar and the reactor panel do not follow the cursor)."""
+        self._draw_diagram(frame)
+        self._draw_detail(frame)
+        self.refresh_bindings()
 
     def action_undo(self) -> None:
         frame = self.frame()

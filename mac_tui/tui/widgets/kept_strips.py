@@ -173,7 +173,7 @@ class KeptStatic(SizedInItsLayout, KeepsStrips, Static):
         text = content if isinstance(content, Text) else Text(str(content))
         if text == self._text and text.style == self._text.style:
             return
-        width = self.content_size.width
+        width = laid_size(self).width
         before = self._line_count(width)
         self._text = text
         after = self._line_count(width)
@@ -193,6 +193,14 @@ class KeptStatic(SizedInItsLayout, KeepsStrips, Static):
     @property
     def visual(self) -> Visual:
         return visualize(self, self._text)
+
+    @property
+    def content(self) -> VisualType:
+        return self._text
+
+    @content.setter
+    def content(self, content: VisualType) -> None:
+        self.update(content)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         count = self._line_count(width)
