@@ -250,6 +250,7 @@ class GalaxySection(Section):
         return self.query_one(StarMap).text()
 
     def on_star_map_selected(self, message: StarMap.Selected) -> None:
+        message.stop()  # nothing above the section listens: no climb through the stack
         self.selected = message.system
         self.refresh_view()
 

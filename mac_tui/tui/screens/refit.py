@@ -95,12 +95,14 @@ class RefitSection(Section):
         Binding(
             "left_square_bracket", "frame(-1)", "Prev frame", id="refit.prev_frame", show=False
         ),
-        Binding("up", "move('up')", "Up", id="refit.up", show=False),
-        Binding("down", "move('down')", "Down", id="refit.down", show=False),
-        Binding("left", "move('left')", "Left", id="refit.left", show=False),
-        Binding("right", "move('right')", "Right", id="refit.right", show=False),
-        Binding("home", "ends(0)", "First", id="refit.first", show=False),
-        Binding("end", "ends(-1)", "Last", id="refit.last", show=False),
+        # The cursor's keys are priority bindings: Textual runs them as the key reaches the
+        # app, not after it went down to the diagram and climbed back (four message hops).
+        Binding("up", "move('up')", "Up", id="refit.up", show=False, priority=True),
+        Binding("down", "move('down')", "Down", id="refit.down", show=False, priority=True),
+        Binding("left", "move('left')", "Left", id="refit.left", show=False, priority=True),
+        Binding("right", "move('right')", "Right", id="refit.right", show=False, priority=True),
+        Binding("home", "ends(0)", "First", id="refit.first", show=False, priority=True),
+        Binding("end", "ends(-1)", "Last", id="refit.last", show=False, priority=True),
         Binding("enter,i", "install", "Fit", id="refit.install"),
         Binding("e", "add_equipment", "Equip", id="refit.add_equipment"),
         Binding("x,delete", "remove", "Remove", id="refit.remove"),

@@ -107,7 +107,7 @@ class FrameDiagram(PaintsDirect, KeepsStrips, Widget, can_focus=True):
         self.glyphs: Glyphs = UNICODE  # the form the last `lines` drew in
         self._hits: list[Hit] = []
         # the last drawn: width, glyphs, the lines and hits, the lines joined (the picture)
-        self._drawn: tuple[int, Glyphs, tuple[list[Text], list[Hit]], Text] | None = None
+        self._drawn: tuple[int, Glyphs, tuple[list[Text], list[Hit]], Text | None] | None = None
 
     def show(
         self,
@@ -159,17 +159,14 @@ class FrameDiagram(PaintsDirect, KeepsStrips, Widget, can_focus=True):
     def lines(self, width: int) -> tuple[list[Text], list[Hit]]:
         """The diagram as lines of text at this width, and where the keyed cells are (drawn
         once per `show`, width and glyphs: a focus change draws nothing again)."""
-        return self._picture(width)[0]
-
-    def _picture(self, width: int) -> tuple[tuple[list[Text], list[Hit]], Text]:
         g = glyphs_for(self)
         drawn = self._drawn
         if drawn is not None and drawn[0] == width and drawn[1] is g:
             self.glyphs = g
-            return drawn[2], drawn[3]
+            return drawn[2]
         result = self._lines(width, g)
-        self._drawn = (width, g, result, Text("\n").join(result[0]))
-        return result, self._drawn[3]
+        self._drawn = (width, g, result, None)
+        return result
 
     def _lines(self, width: int, g: Glyphs) -> tuple[list[Text], list[Hit]]:
         self.glyphs = g
@@ -247,14 +244,25 @@ class FrameDiagram(PaintsDirect, KeepsStrips, Widget, can_focus=True):
         return len(self.lines(width)[0])
 
     def render(self) -> Text:
+        lines, self._hits = self.kept_picture()
+        assert self._drawn is not None
+        width, g, result, text = self._drawn
+        if text is None:
+            text = Text("\n").join(lines)
+            self._drawn = (width, g, result, text)
+        return text
+
+    def kept_picture(self) -> tuple[list[Text], list[Hit]]:
+        """The lines and hits at the widget's width (kept), its lines held apart."""
         size = laid_size(self)
-        (_lines, self._hits), picture = self._picture(size.width or self._size.width)
+        picture = self.lines(size.width or self._size.width)
+        self._hits = picture[1]
         return picture
 
-    def picture_lines(self, picture: Text) -> Iterable[Text]:
+    def picture_lines(self, picture: object) -> Iterable[Text] | None:
         drawn = self._drawn
-        if drawn is not None and drawn[3] is picture:
-            return drawn[2][0]  # held apart already
+        if drawn is not None and drawn[2] is picture:
+            return drawn[2][0]
         return super().picture_lines(picture)
 
     def key_at(self, x: int, y: int) -> Hashable | None:

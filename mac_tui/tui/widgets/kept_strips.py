@@ -14,10 +14,10 @@ A new picture (a rich `Text`, left and top aligned) is drawn line by line: each 
 are kept under what the line shows (its words, its styles, its place and the widget's width
 and look, `internals.line_strips`), so a star map whose selection moved draws two of its lines
 again, not 35, and a panel whose last lines changed draws those. The lines of a picture are
-its text's lines (`picture_lines`, which a widget holding them apart already may give), and a
-line that was drawn before is the same `Strip` again, so the styled line Textual keeps for it
-is too (`internals.KeepsStyledLines`), and a whole repaint of the widget writes only the rows
-whose line changed (`internals.RepaintsChangedRows`) when it says so
+its text's lines (`kept_picture` and `picture_lines`: a widget holding them apart already may
+give them), and a line that was drawn before is the same `Strip` again, so the styled line
+Textual keeps for it is too (`internals.KeepsStyledLines`), and a whole repaint of the widget
+writes only the rows whose line changed (`internals.RepaintsChangedRows`) when it says so
 (`REPAINTS_CHANGED_ROWS`).
 
 `KeptStatic` is a `Static` of this kind whose `update` lays the screen out again only when the
@@ -75,15 +75,23 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
     #: lines: the star map, the refit bay's; a one-line widget gains nothing by it).
     REPAINTS_CHANGED_ROWS = False
 
-    def picture_lines(self, picture: Text) -> Iterable[Text]:
-        """The lines of `picture`, as Textual splits them (a widget that holds its picture's
-        lines apart may give them instead)."""
-        return picture.split("\n", allow_blank=True)
+    def kept_picture(self) -> object:
+        """What the widget shows now, the same object while it is the same: its `render()`
+        (a widget that holds its picture apart may give that instead, with its lines:
+        `picture_lines`)."""
+        return self.render()
+
+    def picture_lines(self, picture: object) -> Iterable[Text] | None:
+        """The lines of `picture` as Textual splits a rich `Text` (None: a picture of another
+        kind, drawn whole)."""
+        if isinstance(picture, Text):
+            return picture.split("\n", allow_blank=True)
+        return None
 
     def _strips(self, size: Size | None = None) -> list[Strip]:
         """The picture's lines at the widget's size (or `size`) and look (kept)."""
-        picture = self.render()
-        width, height = self.size if size is None else size
+        picture = self.kept_picture()
+        width, height = laid_size(self) if size is None else size
         style = self.visual_style
         key = (id(picture), width, height, style, self.styles.content_align)
         if not hasattr(self, "_kept_strips"):
@@ -92,7 +100,7 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
         if kept is None or self.text_selection is not None:
             strips = self._by_line(picture, width, height, style)
             if strips is None:
-                visual = visualize(self, picture)
+                visual = visualize(self, self.render())
                 strips = Visual.to_strips(self, visual, width, height, style)
             if len(self._kept_strips) >= KEPT:
                 del self._kept_strips[next(iter(self._kept_strips))]  # the oldest
@@ -105,8 +113,9 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
     ) -> list[Strip] | None:
         """The picture drawn line by line, each line's strips kept (see the module docstring),
         its first `height` lines (all of them for None), or None when it must be drawn whole."""
+        lines = self.picture_lines(picture)
         if (
-            not isinstance(picture, Text)
+            lines is None
             or self.text_selection is not None
             or self.screen._selecting
             or self.styles.content_align != LEFT_TOP
@@ -120,7 +129,7 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
         look = (width, style, self.app.theme)
         console = self.app.console
         strips: list[Strip] = []
-        for y, line in enumerate(self.picture_lines(picture)):
+        for y, line in enumerate(lines):
             if height is not None and len(strips) >= height:
                 break
             key = (y, _signature(line), look)
@@ -152,7 +161,7 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
 
     def render_line(self, y: int) -> Strip:
         lines = self._strips()
-        line = lines[y] if 0 <= y < len(lines) else self._blank_row(self.size.width)
+        line = lines[y] if 0 <= y < len(lines) else self._blank_row(laid_size(self).width)
         self._note_painted(y, line)
         return line
 
@@ -166,8 +175,19 @@ class KeptStatic(SizedInItsLayout, KeepsStrips, Static):
         super().__init__(id=id)
         self._text = Text(text) if isinstance(text, str) else text
 
+    _split: tuple[Text, list[Text]] | None = None
+
     def render(self) -> Text:
         return self._text
+
+    def picture_lines(self, picture: object) -> Iterable[Text] | None:
+        """The text's lines, split once per text (`update` counts them before and after)."""
+        if not isinstance(picture, Text):
+            return None
+        split = self._split
+        if split is None or split[0] is not picture:
+            split = self._split = (picture, list(picture.split("\n", allow_blank=True)))
+        return split[1]
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
         text = content if isinstance(content, Text) else Text(str(content))

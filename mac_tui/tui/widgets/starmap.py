@@ -296,6 +296,9 @@ def draw_map(
     return MapPicture(lines, hits, placed)
 
 
+_EMPTY = Text("")  # the map before the section shows a place
+
+
 # ---- choosing a system ---------------------------------------------------------------------
 def nearest_in_direction(origin: str, dx: int, dy: int) -> str | None:
     """The system closest to `origin` in a direction (galaxy coordinates, y down), favouring
@@ -326,11 +329,14 @@ class StarMap(PaintsDirect, KeepsStrips, Widget, can_focus=True):
     StarMap { width: 1fr; height: 1fr; }
     StarMap:focus { background: $boost; }
     """
+    # The arrows are priority bindings (as the hub's tables' cursors): Textual runs them as
+    # the key reaches the app, not after it went down to the map and climbed back through
+    # the section, the stack and the screen (five message hops).
     BINDINGS = [
-        Binding("up", "move(0, -1)", "North", show=False, id="galaxy.north"),
-        Binding("down", "move(0, 1)", "South", show=False, id="galaxy.south"),
-        Binding("left", "move(-1, 0)", "West", show=False, id="galaxy.west"),
-        Binding("right", "move(1, 0)", "East", show=False, id="galaxy.east"),
+        Binding("up", "move(0, -1)", "North", show=False, id="galaxy.north", priority=True),
+        Binding("down", "move(0, 1)", "South", show=False, id="galaxy.south", priority=True),
+        Binding("left", "move(-1, 0)", "West", show=False, id="galaxy.west", priority=True),
+        Binding("right", "move(1, 0)", "East", show=False, id="galaxy.east", priority=True),
         Binding("tab", "cycle(1)", "Next", id="galaxy.next"),
         Binding("shift+tab", "cycle(-1)", "Previous system", show=False, id="galaxy.previous"),
         Binding("enter", "activate", "Go", id="galaxy.go"),
@@ -353,16 +359,17 @@ class StarMap(PaintsDirect, KeepsStrips, Widget, can_focus=True):
         self.route: tuple[str, ...] = ()
         self.order: tuple[str, ...] = ()
         self._hits: dict[tuple[int, int], str] = {}
-        self._drawn: tuple[tuple[object, ...], MapPicture, Text] | None = None  # the last
+        # the last drawn: its key, the picture, and its lines joined once asked for
+        self._drawn: tuple[tuple[object, ...], MapPicture, Text | None] | None = None
 
     def show(self, here: str, selected: str, route: Iterable[str], order: Iterable[str]) -> None:
         self.here, self.selected = here, selected
         self.route, self.order = tuple(route), tuple(order)
         self.refresh()
 
-    def _picture(self) -> tuple[MapPicture, Text]:
-        """The map and its text, drawn once per size, place, selection, route, glyphs and
-        accent (a focus change, a hub section coming forward, draws nothing again)."""
+    def picture(self) -> MapPicture:
+        """The map, drawn once per size, place, selection, route, glyphs and accent (a focus
+        change, a hub section coming forward, draws nothing again)."""
         settings = getattr(self.app, "settings", None)
         glyphs = getattr(settings, "glyphs", "unicode")
         accent = self.app.current_theme.accent or "yellow"
@@ -370,33 +377,46 @@ class StarMap(PaintsDirect, KeepsStrips, Widget, can_focus=True):
         width, height = max(size.width, 1), max(size.height, 1)
         key = (width, height, self.here, self.selected, self.route, glyphs, accent)
         if self._drawn is None or self._drawn[0] != key:
-            picture = draw_map(
-                width,
-                height,
-                here=self.here,
-                selected=self.selected,
-                route=self.route,
-                glyphs=glyphs,
-                accent=accent,
+            self._drawn = (
+                key,
+                draw_map(
+                    width,
+                    height,
+                    here=self.here,
+                    selected=self.selected,
+                    route=self.route,
+                    glyphs=glyphs,
+                    accent=accent,
+                ),
+                None,
             )
-            self._drawn = (key, picture, Text("\n", end="").join(picture.lines))
-        return self._drawn[1], self._drawn[2]
+        return self._drawn[1]
 
-    def picture(self) -> MapPicture:
-        return self._picture()[0]
+    def kept_picture(self) -> object:
+        if not self.here:
+            return _EMPTY
+        picture = self.picture()
+        self._hits = picture.hits
+        return picture
+
+    def picture_lines(self, picture: object) -> Iterable[Text] | None:
+        if isinstance(picture, MapPicture):
+            return picture.lines  # held apart already
+        return super().picture_lines(picture)
 
     def render(self) -> Text:
+        """The map as one text (what Textual would draw; the lines are drawn from the
+        picture, `kept_picture`)."""
         if not self.here:
-            return Text("")
-        picture, text = self._picture()
+            return _EMPTY
+        picture = self.picture()
         self._hits = picture.hits
+        assert self._drawn is not None
+        key, _, text = self._drawn
+        if text is None:
+            text = Text("\n", end="").join(picture.lines)
+            self._drawn = (key, picture, text)
         return text
-
-    def picture_lines(self, picture: Text) -> Iterable[Text]:
-        drawn = self._drawn
-        if drawn is not None and drawn[2] is picture:
-            return drawn[1].lines  # held apart already
-        return super().picture_lines(picture)
 
     def text(self) -> str:
         """The map as plain text (what a screen reader or a test sees)."""
