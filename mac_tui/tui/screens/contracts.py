@@ -189,6 +189,17 @@ class ContractsSection(Section):
     def rows(self) -> list[ContractRow]:
         return contract_rows(self.campaign)
 
+    def footer_token(self) -> object:
+        """What `check_action` reads: the contract planned, the lance and pay chosen, the
+        rows under the board's and the lance's cursors (the rows drawn from the state)."""
+        return (
+            self.contract_id,
+            tuple(self.selected),
+            self.level,
+            self.query_one("#contracts", DataTable).cursor_row,
+            self.query_one("#lance", DataTable).cursor_row,
+        )
+
     def highlighted_row(self) -> ContractRow | None:
         table = self.query_one("#contracts", DataTable)
         rows = self.rows()

@@ -38,11 +38,11 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
 
-from ..internals import KeepsStyledLines
+from ..internals import KeepsStyledLines, ScrollbarsOnChange
 from .focus_styles import KeepsFocusStyles
 
 
-class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
+class GameTable(ScrollbarsOnChange, KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
     # Priority bindings: Textual runs them as the key reaches the app; a table's own keys
     # would otherwise go down to the table and climb back through the section, the stack and
     # the screen (five message hops) before its bindings ran. Only the focused table's are
