@@ -21,7 +21,7 @@ from ...campaign.commands import AdvanceDay
 from ..config import Settings, server_game
 from ..glyphs import glyphs_for
 from ..internals import ParksChildren, SizedInItsLayout
-from ..widgets.footer import GameFooter
+from ..widgets.footer import GameFooter, Same
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
 from ..widgets.section import Section
@@ -174,6 +174,19 @@ class HubScreen(GameScreen):
         section = self.current_section() if self.is_mounted else None
         own = getattr(section, "FOOTER_DROP", ()) if section is not None else ()
         return ("app.quit", "hub.menu", *own)
+
+    def footer_token(self) -> object:
+        """What the footer's keys and their legality follow (`GameFooter`): the game state
+        (the hub's `check_action` and the section's read it; compared as the very object),
+        the settings (the keys' names) and what the section in front says its
+        `check_action` reads besides (`Section.footer_token`; None there: None here, read
+        every time). The app's keys are always live."""
+        section = self.current_section()
+        session = self.game.session
+        own = section.footer_token() if section is not None else None
+        if own is None or section is None or session is None:
+            return None
+        return (Same(session.state), self.game.settings, section.id, own)
 
     def on_mount(self) -> None:
         self.refresh_view()

@@ -297,6 +297,10 @@ class MarketSection(Section):
         self.action_view(event.view)
 
     # ---- legality -----------------------------------------------------------------------
+    def footer_token(self) -> object:
+        # what `check_action` reads besides the state (`stock` and `inventory` are its rows)
+        return (self.market_view, self.query_one(DataTable).cursor_row)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if getattr(self.app, "session", None) is None or self.state.campaign is None:
             return None

@@ -134,6 +134,9 @@ class RosterSection(Section):
         return frames[table.cursor_row]
 
     # ---- legality -----------------------------------------------------------------------
+    def footer_token(self) -> object:
+        return self.query_one(DataTable).cursor_row  # `selected()`, what `check_action` reads
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if getattr(self.app, "session", None) is None or self.state.campaign is None:
             return None

@@ -47,6 +47,12 @@ class Section(UniformLines, Vertical):
     def refresh_view(self) -> None:
         """Redraw from the current state."""
 
+    def footer_token(self) -> object:
+        """What, besides the game state and the settings, the section's `check_action` reads
+        (its table's cursor, a view of its own...): the hub's footer reads no keys again
+        while it is the same (`HubScreen.footer_token`). None: unknown, read every time."""
+        return None
+
     def redraw(self) -> None:
         """`refresh_view` unless the section already shows this very state with these
         settings (switching to a section that has not changed draws nothing again: its
