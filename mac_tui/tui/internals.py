@@ -59,6 +59,9 @@ them.
   layout, after the widgets' repaints were collected) is drawn in that frame, not in a second
   one of its own (`Screen._compositor_refresh` draws what the compositor was told; the
   widget's repaint would reach it as a message only after the frame, `Widget._check_refresh`).
+  And a scrollbar the layout gave a new size asks for no second layout (its new virtual size
+  does, `Widget._size_updated`, though its parent arranges it and nothing is in it): a table
+  whose height a key changed (its detail lines took one more) was painted twice.
 - `PaintsDirect` (the battle's map, side panel and one-line texts, and every screen's footer:
   the widgets a battle key repaints): Textual's `Widget.refresh` marks the widget and prompts
   its message queue; on the queue's next turn its idle handler (`Widget._check_refresh`)
@@ -138,6 +141,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
 from textual.geometry import Region, Size
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -173,6 +177,9 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.css.model:RuleSet._post_parse",
         "textual.css.stylesheet:Stylesheet._process_component_classes",
         "textual.widgets._data_table:DataTable._render_line_in_row",
+        "textual.widgets._data_table:DataTable._render_line",
+        "textual.widgets._data_table:DataTable._should_highlight",
+        "textual.widgets._data_table:DataTable._set_hover_cursor",
         "textual.css.stylesheet:Stylesheet.apply",
         "textual.css.stylesheet:Stylesheet.update_nodes",
     ),
@@ -194,6 +201,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.css.stylesheet:Stylesheet.update_nodes",
     ),
     "OneFrame": (
+        "textual.widget:Widget._size_updated",
         "textual.screen:Screen._on_idle",
         "textual.message_pump:MessagePump._process_messages_loop",
         "textual.widget:Widget._check_refresh",
@@ -527,6 +535,13 @@ class OneFrame(_ScreenMixin):
             super()._refresh_layout(*args, **kwargs)
         finally:
             self.framing = framing
+        # A scrollbar the layout gave a new size asked for a layout of its own (its virtual
+        # size, `Widget._size_updated`): a second one, in a frame of its own, though the
+        # layout that sized it placed it (its parent arranges it; nothing is in it). Its
+        # repaint is drawn in this frame (`_compositor_refresh`).
+        for widget in self._compositor.visible_widgets:
+            if isinstance(widget, ScrollBar) and widget._layout_required:
+                widget._layout_required = False
 
     async def _on_idle(self, event: events.Idle) -> None:
         if (
