@@ -216,6 +216,24 @@ class RefitSection(Section):
         self.query_one("#refit-budget-text", Static).update(text)
 
     # ---- legality -----------------------------------------------------------------------
+    def footer_token(self) -> object:
+        """What `check_action` reads besides the state: the frame, the cursor and what is
+        staged for the frame (a cursor move over slots of one kind reads no key again)."""
+        if getattr(self.app, "session", None) is None or self.state.campaign is None:
+            return None
+        frame = self.frame()
+        if frame is None:
+            return ()
+        s = self.staged(frame)
+        return (
+            frame.id,
+            self.cursor,
+            s.base,
+            tuple(s.weapons),
+            tuple(s.equipment),
+            bool(s.history),
+        )
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if getattr(self.app, "session", None) is None or self.state.campaign is None:
             return None
