@@ -310,9 +310,9 @@ class HubScreen(GameScreen):
         if session is None:
             return
         if self.game.act(AdvanceDay(days)):
-            from .dayreport import DayReportScreen
+            from .dayreport import show_day_report
 
-            self.app.push_screen(DayReportScreen(self.game.last_report()))
+            show_day_report(self.app, self.game.last_report())
 
     def action_menu(self) -> None:
         self.game.show_title()
