@@ -104,6 +104,11 @@ DIGESTS = {
     "textual.app:App._on_idle": "7a5964d20aa71eda",
     "textual.drivers.linux_driver:LinuxDriver.start_application_mode": "7c41f5ba11a8ef05",
     "textual.app:App._background_screens": "d925a6b094052092",
+    "textual.screen:Screen.set_focus": "56cfb5778970531a",
+    "textual.screen:Screen._update_focus_styles": "cc50d6be558c8751",
+    "textual.screen:Screen._watch_focused": "91fed3126821f9a2",
+    "textual.widget:Widget._on_focus": "5319a4d73a1e3881",
+    "textual.widget:Widget._on_blur": "fff76a4c61b96628",
 }
 
 
@@ -608,3 +613,93 @@ async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
             await pilot.press("escape")
             await pilot.pause(0.05)
         assert reports[0] is reports[1]  # kept, not composed again
+
+
+def styled_screen(app: App[Any]) -> str:
+    """The whole screen with its colours and styles, as the terminal would show it."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True)
+    console.begin_capture()
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
+    return console.end_capture()
+
+
+def note_focus_events(widget: Any, now: list[str], noted: list[tuple[str, str, str]]) -> None:
+    """Note each Focus and Blur posted to `widget` while `now` names a key."""
+    from textual import events
+
+    post = widget.post_message
+
+    def posted(message: Any) -> bool:
+        if now and isinstance(message, events.Focus | events.Blur):
+            noted.append((now[0], type(message).__name__, str(widget.id)))
+        return bool(post(message))
+
+    widget.post_message = posted
+
+
+async def test_a_hub_section_key_moves_the_focus_without_a_round_and_looks_as_with_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`focus_unparked`: once each section has been shown, a section key gives the focus to
+    the section coming back with no Focus or Blur to any widget (the parked one keeps its
+    look, the one coming back has it still), but to a widget that had the focus as its
+    section was parked and does not take it now (the finances' chart: blurred as it is seen
+    again); and every screen through a walk of section keys, cursor moves and a finances
+    view is the screen Textual's own focus change (`Screen.set_focus`) paints, the focus
+    where it puts it."""
+    from textual.widget import Widget
+
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+    from mac_tui.tui.screens import hub
+
+    from .wide import YEAR
+
+    walk = ("2", "down", "3", "down", "1", "end", "7", "c", "1", "2", "7", "l", "3", "6", "1")
+    seen: dict[str, list[tuple[str, object, str]]] = {}
+    rounds: list[tuple[str, str, str]] = []
+    for way in ("textual", "unparked"):
+        if way == "textual":
+            monkeypatch.setattr(hub, "focus_unparked", lambda screen, w: screen.set_focus(w))
+        else:
+            monkeypatch.undo()
+        path = tmp_path / f"{way}.json"
+        shutil.copy(YEAR, path)
+        app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for key in "2345671":  # each section shown once
+                await pilot.press(key)
+                await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            now: list[str] = []  # the key pressed, while the events are noted
+            for widget in app.screen.query(Widget):
+                if widget.can_focus:
+                    note_focus_events(widget, now if way == "unparked" else [], rounds)
+            screens = seen[way] = []
+            for key in walk:
+                now[:] = [key]
+                await pilot.press(key)
+                await pilot.pause()
+                focused = app.focused
+                assert focused is not None and focused.has_focus
+                stack = app.screen.query_one(hub.SectionStack)
+                front = stack.get_child_by_id(str(stack.current))
+                assert [w for w in front.walk_children(Widget) if w.has_focus] == [focused]
+                screens.append((key, focused.id, styled_screen(app)))
+            now.clear()  # (the app's closing blurs as it goes)
+    assert seen["unparked"] == seen["textual"]
+    assert rounds == [
+        ("c", "Blur", "ledger"),  # the view's own focus change: Textual's
+        ("c", "Focus", "credit-chart"),
+        ("7", "Blur", "credit-chart"),  # parked with the focus, seen again without it
+        ("7", "Focus", "ledger"),
+    ]

@@ -94,6 +94,20 @@ them.
   And a parked widget that asks for a repaint (a table blurred as its section leaves)
   does not throw away the map of the screen (`SpanCompositor.update_widgets`); `OneFrame`
   waits for no widget that is not displayed, as nothing of it is painted.
+- `focus_unparked` (the hub's section keys): Textual moves the focus with a Blur to the widget
+  that had it and a Focus to the new one (`Screen.set_focus`); each handler restyles its widget
+  for `:focus` (and its scrollbars), repaints it and sends a DescendantBlur or DescendantFocus
+  up through every ancestor to the app (`Widget._on_blur`, `Widget._on_focus`): a hub section
+  key did both, to two tables, some 2.5 ms of its 6.9. When the widget losing the focus lies
+  in a child a `ParksChildren` container has just parked (nobody sees it), it keeps the look
+  of focus it has (`has_focus`, so its `:focus` styles and the lines drawn with them), and the
+  widget taking the focus gets no Focus event when it has that look already (it had the focus
+  as its section was parked): only `Screen.focused` changes, which refreshes the bindings as
+  `set_focus` does (`Screen._watch_focused`). A widget of the child coming back that kept the
+  look of focus but does not take the focus now is blurred as Textual would have blurred it
+  (it is seen again). Nothing in the hub handles the Descendant events; nodes styled from
+  `:focus-within` (`Screen._update_focus_styles`) take Textual's way, as does any other move
+  of the focus. The scroll into view that `set_focus` asks for is asked for the same way.
 - `SizedInItsLayout` (the message line, the hub's section stack): a widget given a new size by
   a layout asks for a layout of its own (`Widget._size_updated`), drawn in a second frame,
   though the layout that sized it already placed what is in it; the mixin asks for none.
@@ -236,6 +250,13 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._compositor_refresh",
     ),
     "SizedInItsLayout": ("textual.widget:Widget._size_updated",),
+    "focus_unparked": (
+        "textual.screen:Screen.set_focus",
+        "textual.screen:Screen._update_focus_styles",
+        "textual.screen:Screen._watch_focused",
+        "textual.widget:Widget._on_focus",
+        "textual.widget:Widget._on_blur",
+    ),
     "KeepsStyledLines": (
         "textual._styles_cache:StylesCache.render_widget",
         "textual._styles_cache:StylesCache.render",
@@ -332,6 +353,53 @@ def parked(widget: Widget) -> bool:
             return not node.display
         node = up
     return False
+
+
+def parking_place(widget: Widget) -> tuple[ParksChildren, Widget] | None:
+    """The `ParksChildren` container `widget` lies in and the child of it that holds it."""
+    node: Any = widget
+    while (up := node.parent) is not None:
+        if isinstance(up, ParksChildren):
+            return up, node
+        node = up
+    return None
+
+
+def focus_unparked(screen: Screen[Any], widget: Widget) -> None:
+    """`screen.set_focus(widget)`, but with no Blur to a widget that had the focus and has just
+    been parked, nor a Focus to `widget` when it has the look of focus already (see the
+    module docstring)."""
+    was = screen.focused
+    if widget is was:
+        return
+    leaving = parking_place(was) if was is not None else None
+    if (
+        was is None
+        or leaving is None
+        or leaving[1].display
+        or not widget.focusable
+        or any(node._has_focus_within for node in was.ancestors_with_self)
+        or any(node._has_focus_within for node in widget.ancestors_with_self)
+    ):
+        screen.set_focus(widget)
+        return
+    stack, child = leaving
+    kept: dict[Widget, Widget] = stack.__dict__.setdefault("_focus_kept", {})
+    kept[child] = was  # it keeps the look of focus while parked
+    coming = parking_place(widget)
+    if coming is not None and coming[0] is stack:
+        left = kept.pop(coming[1], None)
+        if left is not None and left is not widget and left.has_focus:
+            left.post_message(events.Blur())  # seen again without the focus
+    screen.focused = widget  # `_watch_focused`: the bindings refreshed
+    if not widget.has_focus:
+        widget.post_message(events.Focus())
+
+    def scroll_to_center(widget: Widget) -> None:  # as `Screen.set_focus` asks for it
+        if screen.focused is widget and not screen.can_view_entire(widget):
+            screen.scroll_to_center(widget, origin_visible=True)
+
+    screen.call_later(scroll_to_center, widget)
 
 
 class SpanCompositor(Compositor):

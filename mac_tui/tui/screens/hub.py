@@ -20,7 +20,7 @@ from textual.widgets import Static
 from ...campaign.commands import AdvanceDay
 from ..config import Settings, server_game
 from ..glyphs import glyphs_for
-from ..internals import ParksChildren, SizedInItsLayout
+from ..internals import ParksChildren, SizedInItsLayout, focus_unparked
 from ..widgets.footer import GameFooter
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
@@ -142,7 +142,16 @@ class HubScreen(GameScreen):
     PALETTE_SKIP = ("section_number",)  # the palette offers "Go to <section>" instead
     BINDINGS = [
         *(
-            Binding(str(i), f"section_number({i})", f"Section {i}", show=False, id=f"hub.{i}")
+            # priority: run as the key reaches the app, not after it went down to the focused
+            # table and climbed back through the section, the stack and the screen
+            Binding(
+                str(i),
+                f"section_number({i})",
+                f"Section {i}",
+                show=False,
+                id=f"hub.{i}",
+                priority=True,
+            )
             for i in range(1, 10)
         ),
         Binding("d", "advance_day", "Next day", id="hub.advance_day"),
@@ -265,11 +274,13 @@ class HubScreen(GameScreen):
 
     def focus_section(self) -> None:
         """Focus the section's first focusable widget now, not on the next tick (`focus()`
-        waits one), so the switch and the focus are painted in one frame."""
+        waits one), so the switch and the focus are painted in one frame; the section just
+        parked keeps its look of focus, and the one coming back has it still
+        (`internals.focus_unparked`: no Blur and Focus round)."""
         section = self.current_section()
         if section is not None:
             first = next((w for w in section.walk_children(Widget) if w.can_focus), None)
-            self.set_focus(first or section)
+            focus_unparked(self, first or section)
 
     # ---- actions ------------------------------------------------------------------------
     async def action_section_number(self, number: int) -> None:

@@ -32,6 +32,7 @@ from ...campaign.market import (
 from ...campaign.state import count_of
 from ...catalog import catalog
 from ..glyphs import glyphs_for
+from ..widgets.detail import DetailPane
 from ..widgets.dialogs import AskScreen, ConfirmScreen
 from ..widgets.section import Section
 from ..widgets.table import GameTable
@@ -150,7 +151,7 @@ class MarketSection(Section):
     def compose(self) -> ComposeResult:
         yield ViewSwitch("", id="market-view")
         yield GameTable(id="market-table", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="market-detail", classes="detail")
+        yield DetailPane(id="market-detail", classes="detail")
 
     # ---- drawing ------------------------------------------------------------------------
     def refresh_view(self) -> None:
@@ -224,7 +225,7 @@ class MarketSection(Section):
         self.query_one(ViewSwitch).update("".join(parts) + tail)
 
     def show_detail(self) -> None:
-        detail = self.query_one("#market-detail", Static)
+        detail = self.query_one("#market-detail", DetailPane)
         c = self.campaign
         lines: list[str] = []
         if self.market_view == "stock":
@@ -260,7 +261,7 @@ class MarketSection(Section):
                 reason = sell_refusal(c, i.kind, i.item, 1)
                 if reason:
                     lines.append(f"Sell (s) greyed: {reason}.")
-        detail.update(glyphs_for(self).text("\n".join(lines)))
+        detail.show(glyphs_for(self).text("\n".join(lines)))
 
     def _held(self, kind: str, item: str) -> int:
         c = self.campaign

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from ...campaign.commands import Assign, Hire, Train, Unassign
 from ...campaign.common import campaign_refusal
@@ -15,6 +15,7 @@ from ...campaign.state import Frame, Pilot
 from ...catalog import catalog
 from ...combat.formations import slots
 from ..glyphs import glyphs_for
+from ..widgets.detail import DetailPane
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
 from ..widgets.table import GameTable
@@ -100,7 +101,7 @@ class PilotsSection(Section):
 
     def compose(self) -> ComposeResult:
         yield GameTable(id="pilots", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="pilot-detail", classes="detail")
+        yield DetailPane(id="pilot-detail", classes="detail")
 
     # ---- drawing ------------------------------------------------------------------------
     def refresh_view(self) -> None:
@@ -130,7 +131,7 @@ class PilotsSection(Section):
         self.refresh_bindings()
 
     def show_detail(self) -> None:
-        detail = self.query_one("#pilot-detail", Static)
+        detail = self.query_one("#pilot-detail", DetailPane)
         c = self.campaign
         pilot = self.selected()
         lines: list[str] = []
@@ -162,7 +163,7 @@ class PilotsSection(Section):
             lines.append(f"Hire (h) greyed: {reason}.")
         else:
             lines.append(f"Hire (h): {hire_terms()}.")
-        detail.update(glyphs_for(self).text("\n".join(lines)))
+        detail.show(glyphs_for(self).text("\n".join(lines)))
 
     def on_data_table_row_highlighted(self) -> None:
         self.show_detail()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from ...campaign.commands import Assign, RenameFrame, Repair, SellFrame, Unassign
 from ...campaign.market import frame_sale_price, sell_frame_refusal
@@ -14,6 +14,7 @@ from ...campaign.repair import damage_ratio_percent, full_armor, plan_repair
 from ...campaign.state import Frame
 from ...catalog import catalog
 from ..glyphs import glyphs_for
+from ..widgets.detail import DetailPane
 from ..widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
 from ..widgets.table import GameTable
@@ -67,7 +68,7 @@ class RosterSection(Section):
 
     def compose(self) -> ComposeResult:
         yield GameTable(id="frames", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="frame-detail")
+        yield DetailPane(id="frame-detail")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -99,9 +100,9 @@ class RosterSection(Section):
 
     def show_detail(self) -> None:
         frame = self.selected()
-        detail = self.query_one("#frame-detail", Static)
+        detail = self.query_one("#frame-detail", DetailPane)
         if frame is None:
-            detail.update("No frames. Buy a chassis at a market (3).")
+            detail.show("No frames. Buy a chassis at a market (3).")
             return
         cat = catalog()
         weapons = ", ".join(
@@ -119,7 +120,7 @@ class RosterSection(Section):
         ]
         quote = plan_repair(self.campaign, frame.id)
         lines.append(f"Repair: {quote}" if isinstance(quote, str) else "")
-        detail.update(glyphs_for(self).text("\n".join(lines)))
+        detail.show(glyphs_for(self).text("\n".join(lines)))
 
     def on_data_table_row_highlighted(self) -> None:
         self.show_detail()

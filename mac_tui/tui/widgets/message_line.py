@@ -13,6 +13,7 @@ asks for a layout), though the line's height comes from its words, never from th
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.visual import Visual
 from textual.widgets import Static
 
@@ -25,22 +26,24 @@ KEPT = 16  # texts kept (the hub's seven hints, and what the sections say)
 class MessageLine(SizedInItsLayout, KeepsStrips, Static):
     """See the module docstring."""
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("", id=id)
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__("", id=id, classes=classes)
         self._pictures: dict[str, Visual] = {}
         self._heights: dict[tuple[int, int], int] = {}  # (picture's id, width) -> lines
 
-    def say(self, text: str, warning: bool = False) -> None:
-        """Show `text` (markup, as a `Static`'s); a new layout only for a new height."""
+    def say(self, text: str | Text, warning: bool = False) -> None:
+        """Show `text` (markup, as a `Static`'s, or a Rich `Text`, whose picture is not kept);
+        a new layout only for a new height."""
         before = self.content_size
-        picture = self._pictures.get(text)
+        picture = self._pictures.get(text) if isinstance(text, str) else None
         if picture is None:
             self.update(text, layout=False)
             picture = self.visual
-            if len(self._pictures) >= KEPT:
-                del self._pictures[next(iter(self._pictures))]  # the oldest
-                self._heights.clear()
-            self._pictures[text] = picture
+            if isinstance(text, str):
+                if len(self._pictures) >= KEPT:
+                    del self._pictures[next(iter(self._pictures))]  # the oldest
+                    self._heights.clear()
+                self._pictures[text] = picture
         else:
             self.update(picture, layout=False)
         self.set_class(warning, "warning")

@@ -7,6 +7,7 @@ ones that are not legal now through `check_action`, asking the engine why, never
 from __future__ import annotations
 
 from textual.containers import Vertical
+from textual.widgets import DataTable
 
 from ...campaign.state import Campaign
 from ...game import Command
@@ -60,3 +61,9 @@ class Section(UniformLines, Vertical):
 
     def on_show(self) -> None:
         self.redraw()
+
+    def _on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """A table's highlight ends with its section (the section's own handler, if it has
+        one, runs too): nothing above a section reads it, and each table cursor move would
+        climb three more message queues (the stack, the screen, the app)."""
+        event.stop()

@@ -43,9 +43,17 @@ from .focus_styles import KeepsFocusStyles
 
 
 class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
+    # Priority bindings: Textual runs them as the key reaches the app; a table's own keys
+    # would otherwise go down to the table and climb back through the section, the stack and
+    # the screen (five message hops) before its bindings ran. Only the focused table's are
+    # in the chain, and it is first among the non-priority bindings anyway.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("home", "first_row", "First row", show=False),
-        Binding("end", "last_row", "Last row", show=False),
+        Binding("up", "cursor_up", "Cursor up", show=False, priority=True),
+        Binding("down", "cursor_down", "Cursor down", show=False, priority=True),
+        Binding("pageup", "page_up", "Page up", show=False, priority=True),
+        Binding("pagedown", "page_down", "Page down", show=False, priority=True),
+        Binding("home", "first_row", "First row", show=False, priority=True),
+        Binding("end", "last_row", "Last row", show=False, priority=True),
     ]
 
     def __init__(self, **kwargs: Any) -> None:
