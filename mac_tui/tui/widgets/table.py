@@ -40,9 +40,10 @@ from textual.widgets import DataTable
 
 from ..internals import KeepsStyledLines
 from .focus_styles import KeepsFocusStyles
+from .kept_rows import KeepsRows
 
 
-class GameTable(KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
+class GameTable(KeepsRows, KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
     # Priority bindings: Textual runs them as the key reaches the app; a table's own keys
     # would otherwise go down to the table and climb back through the section, the stack and
     # the screen (five message hops) before its bindings ran. Only the focused table's are
