@@ -73,6 +73,17 @@ async def test_the_app_collects_as_usual_once_closed(tmp_path: Path) -> None:
     assert gc.isenabled()
 
 
+#: A data table's caches of what it rendered.
+TABLE_CACHES = (
+    "_row_render_cache",
+    "_cell_render_cache",
+    "_row_renderable_cache",
+    "_line_cache",
+    "_offset_cache",
+    "_ordered_row_cache",
+)
+
+
 class Tables(App[None]):
     def compose(self) -> ComposeResult:
         for name in ("one", "two"):
@@ -171,22 +182,13 @@ async def test_a_table_drawn_from_kept_cells_is_drawn_as_from_none() -> None:
     from textual.cache import LRUCache
     from textual.geometry import Region
 
-    caches = (
-        "_row_render_cache",
-        "_cell_render_cache",
-        "_row_renderable_cache",
-        "_line_cache",
-        "_offset_cache",
-        "_ordered_row_cache",
-    )
-
     def drawn(table: GameTable) -> list[list[Segment]]:
         return [list(strip) for strip in table.render_lines(Region(0, 0, *table.size))]
 
     def afresh(table: GameTable) -> list[list[Segment]]:
         """Drawn with empty caches, the table's own put back after (so they keep growing)."""
-        kept = {name: getattr(table, name) for name in caches}
-        for name in caches:
+        kept = {name: getattr(table, name) for name in TABLE_CACHES}
+        for name in TABLE_CACHES:
             setattr(table, name, LRUCache(1000))
         table._styles_cache.clear()
         try:

@@ -59,6 +59,9 @@ them.
   layout, after the widgets' repaints were collected) is drawn in that frame, not in a second
   one of its own (`Screen._compositor_refresh` draws what the compositor was told; the
   widget's repaint would reach it as a message only after the frame, `Widget._check_refresh`).
+  And a scrollbar the layout gave a new size asks for no second layout (its new virtual size
+  does, `Widget._size_updated`, though its parent arranges it and nothing is in it): a table
+  whose height a key changed (its detail lines took one more) was painted twice.
 - `PaintsOverScreens` (the day report, over the hub): a modal screen shows the screens behind
   it through its translucent background (`Screen.render` draws them, tinted, as its own
   background: `BackgroundScreen`, every widget of the hub each time), so what changed behind
@@ -111,6 +114,15 @@ them.
 - `SizedInItsLayout` (the message line, the hub's section stack): a widget given a new size by
   a layout asks for a layout of its own (`Widget._size_updated`), drawn in a second frame,
   though the layout that sized it already placed what is in it; the mixin asks for none.
+- `ScrollbarsOnChange` (the tables): a layout hands every widget it places its size, its
+  container's and a virtual size (`Widget._size_updated`); a scroll view compares that virtual
+  size, which it never uses (it scrolls over its own), with its own, finds them different
+  every time and so updates its scrollbars and repaints them on every layout that places it
+  (`ScrollView._size_updated`, `Widget._scroll_update`): a hub section's table drew its
+  scrollbar anew at each section key, 0.6 ms. The mixin updates them only when what they
+  follow changed since the last update (the size, the container's size, its own virtual size,
+  the gutter, the overflow and scrollbar styles, the scrollbars shown), and only once they
+  settled (Textual's `_scrollbar_changes`, which steers the next update, is empty).
 - `KeepsStyledLines` (the widgets whose lines are kept as the same `Strip` objects: the battle's
   side panel, the tables, `KeepsStrips`' widgets): Textual styles each line a widget repaints
   again (`StylesCache.render_line`: its background, the box of border, padding and outline,
@@ -140,6 +152,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
 from textual.geometry import Region, Size
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -175,6 +188,9 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.css.model:RuleSet._post_parse",
         "textual.css.stylesheet:Stylesheet._process_component_classes",
         "textual.widgets._data_table:DataTable._render_line_in_row",
+        "textual.widgets._data_table:DataTable._render_line",
+        "textual.widgets._data_table:DataTable._should_highlight",
+        "textual.widgets._data_table:DataTable._set_hover_cursor",
         "textual.css.stylesheet:Stylesheet.apply",
         "textual.css.stylesheet:Stylesheet.update_nodes",
     ),
@@ -196,6 +212,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.css.stylesheet:Stylesheet.update_nodes",
     ),
     "OneFrame": (
+        "textual.widget:Widget._size_updated",
         "textual.screen:Screen._on_idle",
         "textual.message_pump:MessagePump._process_messages_loop",
         "textual.widget:Widget._check_refresh",
@@ -250,6 +267,11 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._compositor_refresh",
     ),
     "SizedInItsLayout": ("textual.widget:Widget._size_updated",),
+    "ScrollbarsOnChange": (
+        "textual.scroll_view:ScrollView._size_updated",
+        "textual.widget:Widget._scroll_update",
+        "textual.widget:Widget._refresh_scrollbars",
+    ),
     "focus_unparked": (
         "textual.screen:Screen.set_focus",
         "textual.screen:Screen._update_focus_styles",
@@ -532,6 +554,13 @@ class OneFrame(_ScreenMixin):
             super()._refresh_layout(*args, **kwargs)
         finally:
             self.framing = framing
+        # A scrollbar the layout gave a new size asked for a layout of its own (its virtual
+        # size, `Widget._size_updated`): a second one, in a frame of its own, though the
+        # layout that sized it placed it (its parent arranges it; nothing is in it). Its
+        # repaint is drawn in this frame (`_compositor_refresh`).
+        for widget in self._compositor.visible_widgets:
+            if isinstance(widget, ScrollBar) and widget._layout_required:
+                widget._layout_required = False
 
     def _unsettled(self) -> bool:
         return unsettled(self)
@@ -730,6 +759,37 @@ class SizedInItsLayout(_WidgetMixin):
         self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
     ) -> bool:
         return super()._size_updated(size, virtual_size, container_size, layout=False)
+
+
+class ScrollbarsOnChange(_WidgetMixin):
+    """A scroll view (a table) whose scrollbars are updated by a layout only when what they
+    show may have changed (see the module docstring). Comes first among the bases."""
+
+    _scrolled_for: tuple[object, ...] | None = None
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        styles = self.styles
+        seen = (
+            size,
+            container_size,
+            self.virtual_size,  # its own (the layout's is not what a scroll view scrolls)
+            styles.gutter.totals,
+            styles.overflow_x,
+            styles.overflow_y,
+            styles.scrollbar_size_vertical,
+            styles.scrollbar_size_horizontal,
+            self.show_vertical_scrollbar,
+            self.show_horizontal_scrollbar,
+        )
+        if seen == self._scrolled_for and self._size == size:
+            return self._container_size != container_size  # what Textual would answer
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        # kept only when the scrollbars settled (Textual's `_scrollbar_changes` otherwise
+        # steers the next update, which must run)
+        self._scrolled_for = None if self._scrollbar_changes else seen
+        return resized
 
 
 def unsettled_app(app: App[Any]) -> bool:

@@ -30,6 +30,7 @@ from ...model import GameState
 from ...players.assess import assess, peek
 from ..glyphs import glyphs_for
 from ..host import host
+from ..widgets.detail import DetailPane
 from ..widgets.dialogs import ConfirmScreen
 from ..widgets.kept_rows import same_content
 from ..widgets.section import Section
@@ -163,20 +164,23 @@ class ContractsSection(Section):
         self.contract_id: str | None = None  # the contract being planned, None: the board
         self.level = catalog().default_payout_level().level
         self.selected: list[str] = []
+        # the board's briefings drawn in this state (the same one again: the same picture)
+        self._briefed_in: GameState | None = None
+        self._briefings: dict[tuple[object, ...], Text] = {}
 
     def compose(self) -> ComposeResult:
         with ContentSwitcher(id="contracts-switcher", initial="board"):
             with Vertical(id="board"):
                 yield GameTable(id="contracts", cursor_type="row", zebra_stripes=True)
                 with VerticalScroll(id="contract-detail-box", can_focus=False):
-                    yield Static("", id="contract-detail")
+                    yield DetailPane(id="contract-detail")
             with Vertical(id="launch"):
                 yield Static("", id="launch-head")
                 yield PayoutSlider("", id="payout")
                 yield Static("", id="preview")
                 yield Static("", id="launch-threat")
                 yield GameTable(id="lance", cursor_type="row", zebra_stripes=True)
-                yield Static("", id="lance-detail", classes="detail")
+                yield DetailPane(id="lance-detail", classes="detail")
                 yield Static("", id="launch-status")
 
     def on_mount(self) -> None:
@@ -197,6 +201,17 @@ class ContractsSection(Section):
 
     def rows(self) -> list[ContractRow]:
         return contract_rows(self.campaign)
+
+    def footer_token(self) -> object:
+        """What `check_action` reads: the contract planned, the lance and pay chosen, the
+        rows under the board's and the lance's cursors (the rows drawn from the state)."""
+        return (
+            self.contract_id,
+            tuple(self.selected),
+            self.level,
+            self.query_one("#contracts", DataTable).cursor_row,
+            self.query_one("#lance", DataTable).cursor_row,
+        )
 
     def highlighted_row(self) -> ContractRow | None:
         table = self.query_one("#contracts", DataTable)
@@ -258,11 +273,11 @@ class ContractsSection(Section):
         self.request_threats([(r.id, lance) for r in self.rows()])
 
     def show_contract_detail(self) -> None:
-        detail = self.query_one("#contract-detail", Static)
+        detail = self.query_one("#contract-detail", DetailPane)
         r = self.highlighted_row()
         if r is None:
             days = catalog().missions.contracts.refresh_days
-            detail.update(
+            detail.show(
                 "No contracts on the board. A new board is posted on arrival at a location "
                 f"and every {days} days."
             )
@@ -272,8 +287,15 @@ class ContractsSection(Section):
         g = glyphs_for(self)
         lance = self.default_lance()
         known, assessment = peek(self.state, r.id, lance)
-        threat = threat_text(self.campaign, lance, assessment, known, g)
-        detail.update(g.rich(contract_detail(self.campaign, r, contract, threat, g)))
+        if self._briefed_in is not self.state:
+            self._briefed_in, self._briefings = self.state, {}
+        key = (r.id, known, g)  # the state's, with its default lance
+        text = self._briefings.get(key)
+        if text is None:
+            threat = threat_text(self.campaign, lance, assessment, known, g)
+            text = g.rich(contract_detail(self.campaign, r, contract, threat, g))
+            self._briefings[key] = text
+        detail.show(text)  # the same text again: the pane's kept picture
 
     def default_lance(self) -> list[str]:
         """The frames a launch starts with: the first that can deploy and carry a weapon, up
@@ -374,23 +396,23 @@ class ContractsSection(Section):
         self.show_launch_status()
 
     def show_frame_detail(self) -> None:
-        detail = self.query_one("#lance-detail", Static)
+        detail = self.query_one("#lance-detail", DetailPane)
         frame = self.highlighted_frame()
         if frame is None:
-            detail.update("No frames. Buy a chassis at a market (3).")
+            detail.show("No frames. Buy a chassis at a market (3).")
             return
         c = self.campaign
         blocker = deploy_blocker(c, frame.id)
         g = glyphs_for(self)
         if blocker:
-            detail.update(g.text(f"{g.no} {frame.name} cannot deploy: {blocker}."))
+            detail.show(g.text(f"{g.no} {frame.name} cannot deploy: {blocker}."))
             return
         warnings = "".join(f" {g.warn} {w}." for w in frame_warnings(c, frame.id))
         if frame.id in self.selected:
             text = f"{g.ok} {frame.name} ({frame.pilot}) is in the lance. Space removes it."
         else:
             text = f"{frame.name} ({frame.pilot}) can deploy. Space adds it."
-        detail.update(g.text(text + warnings))
+        detail.show(g.text(text + warnings))
 
     def show_launch_status(self) -> None:
         status = self.query_one("#launch-status", Static)

@@ -304,6 +304,9 @@ class FinancesSection(Section):
         totals.add_row(Text("Net", style="bold"), self._money(income + spent), key="net")
 
     # ---- actions ------------------------------------------------------------------------
+    def footer_token(self) -> object:
+        return ()  # `check_action` reads the state only
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if getattr(self.app, "session", None) is None or self.state.campaign is None:
             return None

@@ -21,7 +21,7 @@ from ...campaign.commands import AdvanceDay
 from ..config import Settings, server_game
 from ..glyphs import glyphs_for
 from ..internals import ParksChildren, SizedInItsLayout, focus_unparked
-from ..widgets.footer import GameFooter
+from ..widgets.footer import GameFooter, Same
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
 from ..widgets.section import Section
@@ -183,6 +183,19 @@ class HubScreen(GameScreen):
         section = self.current_section() if self.is_mounted else None
         own = getattr(section, "FOOTER_DROP", ()) if section is not None else ()
         return ("app.quit", "hub.menu", *own)
+
+    def footer_token(self) -> object:
+        """What the footer's keys follow (`GameFooter`): the section in front and what its
+        `check_action` reads (`Section.footer_token`), the state (the sections' and the
+        hub's `check_action`, compared as the very object) and the settings (the keys'
+        names); None when the section does not say."""
+        section = self.current_section() if self.is_mounted else None
+        own = section.footer_token() if section is not None else None
+        if section is None or own is None:
+            return None
+        session = self.game.session
+        state = session.state if session is not None else None
+        return (section.id, Same(state), self.game.settings, own)
 
     def on_mount(self) -> None:
         self.refresh_view()

@@ -269,6 +269,10 @@ class MarketSection(Section):
             return sum(1 for f in c.frames if f.chassis == item)
         return count_of(c.weapons if kind == "weapon" else c.equipment, item)
 
+    def footer_token(self) -> object:
+        # the view and the row under the cursor (the rows are drawn from the state)
+        return (self.market_view, self.query_one(DataTable).cursor_row)
+
     def selected_stock(self) -> MarketRow | None:
         row = self.query_one(DataTable).cursor_row
         ok = self.market_view == "stock" and 0 <= row < len(self.stock)

@@ -173,6 +173,9 @@ class PilotsSection(Section):
         if self.check_action("assign", ()):
             self.action_assign()
 
+    def footer_token(self) -> object:
+        return self.query_one(DataTable).cursor_row  # `selected()`, of the state's pilots
+
     def selected(self) -> Pilot | None:
         table = self.query_one(DataTable)
         pilots = self.campaign.pilots

@@ -120,6 +120,9 @@ class RosterSection(Section):
         self.show_detail()
         self.refresh_bindings()
 
+    def footer_token(self) -> object:
+        return self.query_one(DataTable).cursor_row  # `selected()`, of the state's frames
+
     def selected(self) -> Frame | None:
         table = self.query_one(DataTable)
         frames = self.campaign.frames

@@ -225,6 +225,22 @@ class GameFooter(PaintsDirect, KeepsStrips, Widget):
         return next((key for start, end, key in self._hits if start <= x < end), None)
 
 
+class Same:
+    """An object as a key that is equal only to itself (hashed by its identity, not its
+    fields); it holds the object, so its identity names no other meanwhile."""
+
+    __slots__ = ("thing",)
+
+    def __init__(self, thing: object) -> None:
+        self.thing = thing
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.thing is self.thing
+
+    def __hash__(self) -> int:
+        return id(self.thing)
+
+
 def footer_token(screen: Screen[object]) -> object:
     """What the screen's keys and their legality follow (`footer_token()`, when the screen
     has one: the same token, with the same focus, is the same line), else None."""

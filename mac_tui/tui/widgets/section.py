@@ -47,6 +47,12 @@ class Section(UniformLines, Vertical):
     def refresh_view(self) -> None:
         """Redraw from the current state."""
 
+    def footer_token(self) -> object:
+        """What the section's `check_action` reads besides the game's state and the settings
+        (its cursor, its view...): with the same token the hub's footer reads no key again
+        (`HubScreen.footer_token`). None: not said, the keys are read every time."""
+        return None
+
     def redraw(self) -> None:
         """`refresh_view` unless the section already shows this very state with these
         settings (switching to a section that has not changed draws nothing again: its

@@ -50,6 +50,7 @@ from ...pacing import Pending
 from ...tutorial_hints import hint_forms
 from ...widgets.battle_panels import SidePanel
 from ...widgets.dialogs import ChooseScreen, ConfirmScreen
+from ...widgets.footer import Same
 from ...widgets.hexmap import HexMap
 from ...widgets.history import HistoryScreen
 from ..base import GameScreen
@@ -723,22 +724,6 @@ class BattleScreen(GameScreen):
             ),
             done,
         )
-
-
-class Same:
-    """An object as a key that is equal only to itself (hashed by its identity, not its
-    fields); it holds the object, so its identity names no other meanwhile."""
-
-    __slots__ = ("thing",)
-
-    def __init__(self, thing: object) -> None:
-        self.thing = thing
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Same) and other.thing is self.thing
-
-    def __hash__(self) -> int:
-        return id(self.thing)
 
 
 def _shown(battle: Battle, unit_id: str) -> bool:
