@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mac_tui.game import parse_command
 from mac_tui.players.autorun import AutoRun, autoplay
 from mac_tui.save import read_save, state_hash, to_json
 from mac_tui.savetext import KeptJson, SaveText, StateHashes
@@ -150,3 +151,16 @@ def test_a_part_written_again_unchanged_keeps_what_is_inside_it(
     value = {**value, "status": {"day": 2}}  # a new value (what is given is never changed)
     assert kept.text(value) == json.dumps(value, indent=1, sort_keys=True)
     assert written == [2]
+
+
+def test_a_primed_session_saves_the_same_bytes(tmp_path: Path) -> None:
+    """`Session.prime` (the hub's pause after a load) works the text out ahead: the next
+    command's save is still `to_json`'s bytes."""
+    run = played()
+    path = tmp_path / "game.json"
+    run.session.save(path)
+    session = Session.load(path)
+    session.prime()
+    assert session.apply(parse_command("advance-day 1")).accepted
+    session.save(path)
+    assert path.read_text() == to_json(session.to_save())
