@@ -170,3 +170,49 @@ async def test_the_hubs_footer_shows_the_legality_of_the_row_and_reads_it_once_a
                 assert shown[1] == footer._signature(fitted(footer.size.width)), (section, key)
         assert reads
         assert all(a != b for n, a in enumerate(reads) for b in reads[:n])  # none read twice
+
+
+async def test_the_markets_tab_shows_the_other_table_filled_again_only_after_a_change(
+    tmp_path: Path,
+) -> None:
+    """A table per view: Tab shows the other one in one frame, filled from the state the
+    first time and again only once the state changed (a day passed); each shows its view's
+    rows and keeps its cursor."""
+    from mac_tui.tui.screens.market import MarketSection
+
+    path = tmp_path / "year.json"
+    shutil.copy(YEAR, path)
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("3")
+        await pilot.pause()
+        market = app.screen.query_one(MarketSection)
+        fills: list[str] = []
+        fill = market._fill
+
+        def counted() -> None:
+            fills.append(market.market_view)
+            fill()
+
+        market._fill = counted  # type: ignore[method-assign]
+        frames = _count_frames(app)
+        await pilot.press("down")
+        for view in ("inventory", "stock", "inventory", "stock"):
+            painted = len(frames)
+            await pilot.press("tab")
+            await pilot.pause()
+            assert market.market_view == view and len(frames) - painted == 1
+            table = market.table()
+            assert table.display and app.screen.focused is table
+            rows = market.stock if view == "stock" else market.inventory
+            assert [str(table.get_row_at(n)[1]) for n in range(table.row_count)] == [
+                r.name for r in rows
+            ]
+        assert fills == ["inventory"]  # the stock was filled as the section opened
+        assert market.table().cursor_row == 1  # the stock's cursor where it was
+        await pilot.press("d", "escape")  # a day passes: the state is new
+        await pilot.pause()
+        await pilot.press("tab")
+        await pilot.pause()
+        assert fills == ["inventory", "stock", "inventory"]
