@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from rich.segment import Segment
+from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult
 from textual.cache import LRUCache
@@ -90,6 +91,45 @@ async def test_a_row_cursor_table_draws_from_kept_lines_what_it_draws_from_none(
         assert drawn(table) == afresh(table)
 
 
+def cells(app: App[Any]) -> list[list[tuple[str, object]]]:
+    """The screen as Textual's compositor draws it whole: (character, style) per cell."""
+    strips = app.screen._compositor.render_strips()
+    return [
+        [(seg.text[i], seg.style) for seg in strip for i in range(len(seg.text))]
+        for strip in strips
+    ]
+
+
+def painted(frames: list[object]) -> set[tuple[int, int]]:
+    """The cells the frames wrote to the terminal."""
+    out: set[tuple[int, int]] = set()
+    for frame in frames:
+        if isinstance(frame, ChopsUpdate):
+            out.update((y, x) for y, x1, x2 in frame.spans for x in range(x1, x2))
+        else:
+            assert isinstance(frame, LayoutUpdate)
+            out.update((y, x) for y in frame.region.line_range for x in frame.region.column_range)
+    return out
+
+
+async def press_painting_all_it_changes(app: App[Any], pilot: Any, key: str) -> int:
+    """Press `key`: every cell whose picture it changed is written by its frames (none is
+    left as it was on the terminal); the number of frames."""
+    before = cells(app)
+    frames = _count_frames(app)
+    await pilot.press(key)
+    await pilot.pause()
+    after = cells(app)
+    changed = {
+        (y, x)
+        for y, (old, new) in enumerate(zip(before, after, strict=True))
+        for x in range(max(len(old), len(new)))
+        if old[x : x + 1] != new[x : x + 1]
+    }
+    assert changed <= painted(frames), (key, sorted(changed - painted(frames))[:5])
+    return len(frames)
+
+
 #: The detail pane of each section with a table cursor, and what it names of the row.
 DETAILS = {"1": "#frame-detail", "2": "#pilot-detail", "3": "#market-detail"}
 
@@ -100,7 +140,8 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
 ) -> None:
     """A year's hub: each table key (cursor, Home/End, pages) paints one frame; it lays the
     screen out only when the detail lines took another height (the table then another
-    height), never a second time for the table's scrollbar; the detail names the row."""
+    height), never a second time for the table's scrollbar; the detail names the row; every
+    cell it changed is written."""
     path = tmp_path / "year.json"
     shutil.copy(YEAR, path)
     app = MacApp(saves=tmp_path, settings=Settings(animation="off", hints=True), load=path)
@@ -117,7 +158,6 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
             return reflow(*args)
 
         hub._compositor.reflow = counted  # type: ignore[method-assign]
-        frames = _count_frames(app)
         for section, selector in DETAILS.items():
             await pilot.press(section)
             await pilot.pause()
@@ -126,11 +166,9 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
             table = shown.query_one(GameTable)
             detail = hub.query_one(selector, DetailPane)
             for key in ("down", "down", "up", "end", "pageup", "home", "pagedown", "down"):
-                height, frame_count, laid = detail.size.height, len(frames), len(reflows)
-                row = table.cursor_row
-                await pilot.press(key)
-                await pilot.pause()
-                assert len(frames) - frame_count == (table.cursor_row != row), (section, key)
+                height, laid, row = detail.size.height, len(reflows), table.cursor_row
+                frames = await press_painting_all_it_changes(app, pilot, key)
+                assert frames == (table.cursor_row != row), (section, key)
                 assert len(reflows) - laid == (detail.size.height != height), (section, key)
                 name = str(table.get_row_at(table.cursor_row)[0 if section != "3" else 1])
                 assert name.split(" ")[-1] in str(detail.render()), (section, key, name)
@@ -196,13 +234,10 @@ async def test_the_markets_tab_shows_the_other_table_filled_again_only_after_a_c
             fill()
 
         market._fill = counted  # type: ignore[method-assign]
-        frames = _count_frames(app)
         await pilot.press("down")
         for view in ("inventory", "stock", "inventory", "stock"):
-            painted = len(frames)
-            await pilot.press("tab")
-            await pilot.pause()
-            assert market.market_view == view and len(frames) - painted == 1
+            assert await press_painting_all_it_changes(app, pilot, "tab") == 1
+            assert market.market_view == view
             table = market.table()
             assert table.display and app.screen.focused is table
             rows = market.stock if view == "stock" else market.inventory
