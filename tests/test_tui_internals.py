@@ -16,14 +16,16 @@ import pytest
 from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.screen import Screen
-from textual.widgets import Label, Static
+from textual.widgets import DataTable, Label, Static
 
 from mac_tui.tui.csscache import SharedStylesheet
 from mac_tui.tui.internals import (
     RELIES_ON,
     KeepsStyledLines,
     RestylesOnChange,
+    ScrollbarsOnChange,
     StyledLines,
 )
 from mac_tui.tui.widgets.footer import GameFooter
@@ -111,6 +113,9 @@ DIGESTS = {
     "textual.screen:Screen._watch_focused": "91fed3126821f9a2",
     "textual.widget:Widget._on_focus": "5319a4d73a1e3881",
     "textual.widget:Widget._on_blur": "fff76a4c61b96628",
+    "textual.scroll_view:ScrollView._size_updated": "1606ca15d9392999",
+    "textual.widget:Widget._scroll_update": "edb9f6257285830d",
+    "textual.widget:Widget._refresh_scrollbars": "4e52a14aae901b5b",
 }
 
 
@@ -662,3 +667,150 @@ async def test_a_hub_section_key_moves_the_focus_without_a_round_and_looks_as_wi
         ("7", "Blur", "credit-chart"),  # parked with the focus, seen again without it
         ("7", "Focus", "ledger"),
     ]
+
+
+class KeptBars(ScrollbarsOnChange, DataTable[str]):
+    pass
+
+
+class TwoTables(App[None]):
+    """The same rows in Textual's table and in one whose scrollbars change only on change,
+    side by side under a head whose height changes (neither focused: they look alike)."""
+
+    AUTO_FOCUS = None
+    CSS = """
+    #head { height: 1; }
+    #head.tall { height: 4; }
+    Horizontal { height: 1fr; }
+    DataTable { width: 1fr; height: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        from textual.containers import Horizontal
+
+        yield Static("head", id="head")
+        with Horizontal():
+            yield DataTable(id="theirs")
+            yield KeptBars(id="ours")
+
+    def on_mount(self) -> None:
+        for table in self.query(DataTable):
+            table.add_columns("name", "value", "a long column heading")
+            table.add_rows([(f"row {i}", str(i * i), "x" * (i % 9)) for i in range(20)])
+
+
+def scrollbars(table: DataTable[str]) -> tuple[object, ...]:
+    """What a table's scrollbars show, and how."""
+    shown = (table.show_vertical_scrollbar, table.show_horizontal_scrollbar)
+    bars = []
+    for bar, on in ((table.vertical_scrollbar, shown[0]), (table.horizontal_scrollbar, shown[1])):
+        if on:
+            lines = bar.render_lines(Region(0, 0, *bar.size))
+            bars.append(
+                (bar.window_size, bar.window_virtual_size, bar.position, [list(x) for x in lines])
+            )
+    return (shown, table.container_size, table.scrollable_content_region.size, *bars)
+
+
+async def test_a_tables_scrollbars_follow_what_they_show_and_only_that() -> None:
+    """Through layouts that change nothing of the tables, a shorter and taller head, more
+    rows, a scroll and new terminal sizes, the scrollbars of a `ScrollbarsOnChange` table are
+    Textual's table's; a layout that changes nothing of them does not update them."""
+    app = TwoTables()
+    async with app.run_test(size=(60, 16)) as pilot:
+        await pilot.pause()
+        theirs = app.query_one("#theirs", DataTable)
+        ours = app.query_one("#ours", KeptBars)
+        updated: list[DataTable[str]] = []
+        for table in (theirs, ours):
+            for bar in (table.vertical_scrollbar, table.horizontal_scrollbar):
+                bar.refresh = (  # type: ignore[method-assign]
+                    lambda *a, t=table, f=bar.refresh, **k: (updated.append(t), f(*a, **k))[1]
+                )
+        head = app.query_one("#head", Static)
+
+        async def step(change: Any) -> None:
+            updated.clear()
+            await change()
+            await pilot.pause()
+            assert scrollbars(ours) == scrollbars(theirs)
+
+        async def relayout() -> None:
+            app.screen.refresh(layout=True)
+
+        async def tall() -> None:
+            head.toggle_class("tall")
+
+        async def rows() -> None:
+            for table in (theirs, ours):
+                table.add_rows([(f"more {i}", str(i), "y" * i) for i in range(8)])
+
+        async def scroll() -> None:
+            for table in (theirs, ours):
+                table.scroll_to(y=3, animate=False)
+
+        await step(relayout)
+        assert theirs in updated and ours not in updated  # nothing changed: not updated
+        for change in (tall, tall, rows, scroll, tall, relayout):
+            await step(change)
+        for size in ((60, 30), (40, 12), (60, 16)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert scrollbars(ours) == scrollbars(theirs)
+
+
+async def test_the_hubs_footer_token_names_all_its_keys_follow(tmp_path: Path) -> None:
+    """Through the sections and their own keys (cursors over rows whose keys are legal or
+    not, the market's view, a launch plan and its lance and pay, the finances' views, a day
+    passing), the footer's line is the one its keys read afresh give, though it reads them
+    only for a new token (or focus)."""
+    import attrs
+
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+    from mac_tui.tui.widgets.footer import footer_token
+
+    from .wide import wide_session
+
+    session = wide_session()  # frames of every status, a stock some of which is too dear
+    campaign = session.state.campaign
+    assert campaign is not None
+    session.state = attrs.evolve(session.state, campaign=attrs.evolve(campaign, credits=150_000))
+    down = ("down",) * 7
+    walk = (
+        *("1", *down, "up", "2", *down, "end", "1", "up", "2", "home", "1", "down"),
+        *("3", *down, "tab", *down, "tab", "up", "3", "2", "3"),
+        *("6", "down", "enter", *("space", "down") * 5, "right", "left", "escape", "up"),
+        *("6", "enter", "space", "1", "6", "escape"),
+        *("5", "right", "down", "1", "5", "7", "c", "l", "1", "7"),
+        *("d", "escape", "1", "2", "3", "6", "down", "7", "5", "left", "4"),
+    )
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_session(session, tmp_path / "wide.json")
+        app.show_game()
+        await pilot.pause()
+        footer = app.screen.query_one(GameFooter)
+        reads = 0
+        fitted = footer.fitted
+
+        def counted(width: int) -> Any:
+            nonlocal reads
+            reads += 1
+            return fitted(width)
+
+        footer.fitted = counted  # type: ignore[method-assign]
+        tokened = 0
+        for key in walk:
+            await pilot.press(key)
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if app.screen is not footer.screen:
+                continue  # the day report
+            shows = footer._shows
+            assert shows is not None
+            assert shows[1] == footer._signature(fitted(footer.size.width)), key
+            tokened += footer_token(app.screen) is not None
+        assert tokened > len(walk) // 2  # most sections say what their keys follow
+        assert reads < len(walk)  # and the keys are not read for every one

@@ -193,6 +193,17 @@ class ContractsSection(Section):
     def rows(self) -> list[ContractRow]:
         return contract_rows(self.campaign)
 
+    def footer_token(self) -> object:
+        """What `check_action` reads: the contract planned, the lance and pay chosen, the
+        rows under the board's and the lance's cursors (the rows drawn from the state)."""
+        return (
+            self.contract_id,
+            tuple(self.selected),
+            self.level,
+            self.query_one("#contracts", DataTable).cursor_row,
+            self.query_one("#lance", DataTable).cursor_row,
+        )
+
     def highlighted_row(self) -> ContractRow | None:
         table = self.query_one("#contracts", DataTable)
         rows = self.rows()
@@ -440,17 +451,6 @@ class ContractsSection(Section):
             self.action_toggle_frame()
 
     # ---- legality -----------------------------------------------------------------------
-    def footer_token(self) -> object:
-        """What `check_action` reads besides the state: the contract planned, the rows
-        highlighted, the lance and the payout level (`launch_refusal`)."""
-        return (
-            self.contract_id,
-            self.query_one("#contracts", DataTable).cursor_row,
-            self.query_one("#lance", DataTable).cursor_row,
-            tuple(self.selected),
-            self.level,
-        )
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if getattr(self.app, "session", None) is None or self.state.campaign is None:
             return None

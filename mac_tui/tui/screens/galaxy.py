@@ -225,6 +225,9 @@ class GalaxySection(Section):
             )
 
     # ---- legality -----------------------------------------------------------------------
+    def footer_token(self) -> object:
+        return self.selected
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action not in ("travel", "jump"):
             return True

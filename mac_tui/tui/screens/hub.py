@@ -185,17 +185,17 @@ class HubScreen(GameScreen):
         return ("app.quit", "hub.menu", *own)
 
     def footer_token(self) -> object:
-        """What the footer's keys and their legality follow (`GameFooter`): the game state
-        (the hub's `check_action` and the section's read it; compared as the very object),
-        the settings (the keys' names) and what the section in front says its
-        `check_action` reads besides (`Section.footer_token`; None there: None here, read
-        every time). The app's keys are always live."""
-        section = self.current_section()
-        session = self.game.session
+        """What the footer's keys follow (`GameFooter`): the section in front and what its
+        `check_action` reads (`Section.footer_token`), the state (the sections' and the
+        hub's `check_action`, compared as the very object) and the settings (the keys'
+        names); None when the section does not say."""
+        section = self.current_section() if self.is_mounted else None
         own = section.footer_token() if section is not None else None
-        if own is None or section is None or session is None:
+        if section is None or own is None:
             return None
-        return (Same(session.state), self.game.settings, section.id, own)
+        session = self.game.session
+        state = session.state if session is not None else None
+        return (section.id, Same(state), self.game.settings, own)
 
     def on_mount(self) -> None:
         self.refresh_view()

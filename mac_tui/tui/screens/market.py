@@ -284,6 +284,10 @@ class MarketSection(Section):
             return sum(1 for f in c.frames if f.chassis == item)
         return count_of(c.weapons if kind == "weapon" else c.equipment, item)
 
+    def footer_token(self) -> object:
+        # the view and the row under the cursor (the rows are drawn from the state)
+        return (self.market_view, self.table().cursor_row)
+
     def selected_stock(self) -> MarketRow | None:
         row = self.table().cursor_row
         ok = self.market_view == "stock" and 0 <= row < len(self.stock)
@@ -312,10 +316,6 @@ class MarketSection(Section):
         self.action_view(event.view)
 
     # ---- legality -----------------------------------------------------------------------
-    def footer_token(self) -> object:
-        # what `check_action` reads besides the state (`stock` and `inventory` are its rows)
-        return (self.market_view, self.table().cursor_row)
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if getattr(self.app, "session", None) is None or self.state.campaign is None:
             return None

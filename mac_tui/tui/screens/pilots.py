@@ -173,6 +173,9 @@ class PilotsSection(Section):
         if self.check_action("assign", ()):
             self.action_assign()
 
+    def footer_token(self) -> object:
+        return self.query_one(DataTable).cursor_row  # `selected()`, of the state's pilots
+
     def selected(self) -> Pilot | None:
         table = self.query_one(DataTable)
         pilots = self.campaign.pilots
@@ -181,9 +184,6 @@ class PilotsSection(Section):
         return pilots[table.cursor_row]
 
     # ---- legality -----------------------------------------------------------------------
-    def footer_token(self) -> object:
-        return self.query_one(DataTable).cursor_row  # `selected()`, what `check_action` reads
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if getattr(self.app, "session", None) is None or self.state.campaign is None:
             return None

@@ -126,6 +126,9 @@ class RosterSection(Section):
         self.show_detail()
         self.refresh_bindings()
 
+    def footer_token(self) -> object:
+        return self.query_one(DataTable).cursor_row  # `selected()`, of the state's frames
+
     def selected(self) -> Frame | None:
         table = self.query_one(DataTable)
         frames = self.campaign.frames
@@ -134,9 +137,6 @@ class RosterSection(Section):
         return frames[table.cursor_row]
 
     # ---- legality -----------------------------------------------------------------------
-    def footer_token(self) -> object:
-        return self.query_one(DataTable).cursor_row  # `selected()`, what `check_action` reads
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if getattr(self.app, "session", None) is None or self.state.campaign is None:
             return None

@@ -227,8 +227,7 @@ class GameFooter(PaintsDirect, KeepsStrips, Widget):
 
 class Same:
     """An object as a key that is equal only to itself (hashed by its identity, not its
-    fields): a token's game state or battle moment, whose fields would cost far more to
-    compare and hash; it holds the object, so its identity names no other meanwhile."""
+    fields); it holds the object, so its identity names no other meanwhile."""
 
     __slots__ = ("thing",)
 

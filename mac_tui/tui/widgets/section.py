@@ -48,9 +48,9 @@ class Section(UniformLines, Vertical):
         """Redraw from the current state."""
 
     def footer_token(self) -> object:
-        """What, besides the game state and the settings, the section's `check_action` reads
-        (its table's cursor, a view of its own...): the hub's footer reads no keys again
-        while it is the same (`HubScreen.footer_token`). None: unknown, read every time."""
+        """What the section's `check_action` reads besides the game's state and the settings
+        (its cursor, its view...): with the same token the hub's footer reads no key again
+        (`HubScreen.footer_token`). None: not said, the keys are read every time."""
         return None
 
     def redraw(self) -> None:
