@@ -251,3 +251,31 @@ async def test_the_markets_tab_shows_the_other_table_filled_again_only_after_a_c
         await pilot.press("tab")
         await pilot.pause()
         assert fills == ["inventory", "stock", "inventory"]
+
+
+async def test_the_finances_views_switch_in_one_frame_drawing_nothing_from_the_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """l, c and u show a view drawn from the state already: one frame writing every cell it
+    changes, the state not drawn again, the chart's picture made once per size."""
+    import mac_tui.tui.screens.finances as finances
+
+    path = tmp_path / "year.json"
+    shutil.copy(YEAR, path)
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("7")
+        await pilot.pause()
+        section = app.screen.query_one(finances.FinancesSection)
+        redraws: list[str] = []
+        charts: list[int] = []
+        chart_lines = finances.chart_lines
+        monkeypatch.setattr(section, "refresh_view", lambda: redraws.append(section.view))
+        monkeypatch.setattr(finances, "chart_lines", lambda *a: charts.append(1) or chart_lines(*a))
+        for key, view in (("c", "chart"), ("l", "ledger"), ("u", "upkeep"), ("c", "chart")):
+            assert await press_painting_all_it_changes(app, pilot, key) == 1
+            assert section.view == view
+            focused = {"ledger": "#ledger", "chart": "#credit-chart", "upkeep": "#upkeep-table"}
+            assert app.screen.focused is section.query_one(focused[view])
+        assert redraws == [] and charts == [1]
