@@ -130,6 +130,13 @@ async def press_painting_all_it_changes(app: App[Any], pilot: Any, key: str) -> 
     return len(frames)
 
 
+def year_app(folder: Path, *, hints: bool = False) -> MacApp:
+    """The game opening a year of play (tests/wide.py), saved in `folder`."""
+    path = folder / "year.json"
+    shutil.copy(YEAR, path)
+    return MacApp(saves=folder, settings=Settings(animation="off", hints=hints), load=path)
+
+
 #: The detail pane of each section with a table cursor, and what it names of the row.
 DETAILS = {"1": "#frame-detail", "2": "#pilot-detail", "3": "#market-detail"}
 
@@ -142,9 +149,7 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
     screen out only when the detail lines took another height (the table then another
     height), never a second time for the table's scrollbar; the detail names the row; every
     cell it changed is written."""
-    path = tmp_path / "year.json"
-    shutil.copy(YEAR, path)
-    app = MacApp(saves=tmp_path, settings=Settings(animation="off", hints=True), load=path)
+    app = year_app(tmp_path, hints=True)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -180,9 +185,7 @@ async def test_the_hubs_footer_shows_the_legality_of_the_row_and_reads_it_once_a
     """The hub's footer token (the state, the settings, the section's own: its row...):
     after every table key the footer shows each key's legality as read afresh, and a row
     seen before with the same state is not read again."""
-    path = tmp_path / "year.json"
-    shutil.copy(YEAR, path)
-    app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+    app = year_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -218,9 +221,7 @@ async def test_the_markets_tab_shows_the_other_table_filled_again_only_after_a_c
     rows and keeps its cursor."""
     from mac_tui.tui.screens.market import MarketSection
 
-    path = tmp_path / "year.json"
-    shutil.copy(YEAR, path)
-    app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+    app = year_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("3")
@@ -260,9 +261,7 @@ async def test_the_finances_views_switch_in_one_frame_drawing_nothing_from_the_s
     changes, the state not drawn again, the chart's picture made once per size."""
     import mac_tui.tui.screens.finances as finances
 
-    path = tmp_path / "year.json"
-    shutil.copy(YEAR, path)
-    app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+    app = year_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("7")
