@@ -111,6 +111,13 @@ them.
   (it is seen again). Nothing in the hub handles the Descendant events; nodes styled from
   `:focus-within` (`Screen._update_focus_styles`) take Textual's way, as does any other move
   of the focus. The scroll into view that `set_focus` asks for is asked for the same way.
+- `focus_in_place` (the market's view key): `Screen.set_focus` sets the screen's `focused`
+  reactive, which asks for a repaint of the whole screen (`Screen._on_timer_update` then
+  draws every widget, a full update), though what a focus change changes repaints itself:
+  the widgets whose look follows the focus are restyled (`Screen._update_focus_styles`,
+  `Widget.watch_has_focus`), and a table shown in another's place is laid out and drawn by
+  the layout. The focus is set as Textual sets it, less that repaint (unless one was asked
+  for already).
 - `SizedInItsLayout` (the message line, the hub's section stack): a widget given a new size by
   a layout asks for a layout of its own (`Widget._size_updated`), drawn in a second frame,
   though the layout that sized it already placed what is in it; the mixin asks for none.
@@ -309,6 +316,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._refresh_layout",
         "textual._styles_cache:StylesCache.render_widget",
     ),
+    "focus_in_place": ("textual.screen:Screen.set_focus", "textual.screen:Screen._on_timer_update"),
     "ScrollbarsOnChange": (
         "textual.scroll_view:ScrollView._size_updated",
         "textual.widget:Widget._scroll_update",
@@ -427,6 +435,15 @@ def parking_place(widget: Widget) -> tuple[ParksChildren, Widget] | None:
             return up, node
         node = up
     return None
+
+
+def focus_in_place(screen: Screen[Any], widget: Widget) -> None:
+    """`screen.set_focus(widget)` without the repaint of the whole screen that Textual's
+    `Screen.focused` reactive asks for (see the module docstring)."""
+    asked = screen._repaint_required
+    screen.set_focus(widget)
+    if not asked:
+        screen._repaint_required = False
 
 
 def focus_unparked(screen: Screen[Any], widget: Widget) -> None:
