@@ -28,29 +28,31 @@ class MessageLine(SizedInItsLayout, KeepsStrips, Static):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__("", id=id, classes=classes)
-        self._pictures: dict[str, Visual] = {}
+        # text (a Rich `Text` by its id) -> (the text, its picture)
+        self._pictures: dict[object, tuple[str | Text, Visual]] = {}
         self._heights: dict[tuple[int, int], int] = {}  # (picture's id, width) -> lines
 
     def say(self, text: str | Text, warning: bool = False) -> None:
-        """Show `text` (markup, as a `Static`'s, or a Rich `Text`, whose picture is not kept);
-        a new layout only for a new height."""
+        """Show `text` (markup, as a `Static`'s, or a Rich `Text`: the same object again is
+        the same picture); a new layout only for a new height."""
         before = self.content_size
-        picture = self._pictures.get(text) if isinstance(text, str) else None
-        if picture is None:
+        name = text if isinstance(text, str) else id(text)
+        kept = self._pictures.get(name)  # (a `Text` is kept with it: its id is no other's)
+        if kept is None:
             self.update(text, layout=False)
             picture = self.visual
-            if isinstance(text, str):
-                if len(self._pictures) >= KEPT:
-                    del self._pictures[next(iter(self._pictures))]  # the oldest
-                    self._heights.clear()
-                self._pictures[text] = picture
+            if len(self._pictures) >= KEPT:
+                del self._pictures[next(iter(self._pictures))]  # the oldest
+                self._heights.clear()
+            self._pictures[name] = (text, picture)
         else:
+            picture = kept[1]
             self.update(picture, layout=False)
         self.set_class(warning, "warning")
         if not before.width:
             self.refresh(layout=True)
             return
-        key = (id(picture), before.width)
+        key = (id(picture), before.width)  # (a kept picture's id is its own)
         height = self._heights.get(key)
         if height is None:
             height = self._heights[key] = self.get_content_height(

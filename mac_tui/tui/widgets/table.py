@@ -24,15 +24,30 @@
 - It styles itself for focus once per focus state (`KeepsFocusStyles`, focus_styles.py), and
   works its style signature out once per kept look (the rich styles of a dozen component
   classes, asked of the ancestors' backgrounds on every focus and blur otherwise).
+- A row cursor's line is kept by whether the cursor (and the hover) is on its row, not by
+  where they are: Textual keys a rendered row and line by the cursor's and the hover's
+  coordinates, so every cursor move made each row drawn next (a page scrolled, Home, End) a
+  new line from its cells and a new `Strip`, styled again (`KeepsStyledLines` keeps a styled
+  line by the very line). A row cursor's look of a row follows only whether it is on it
+  (`DataTable._should_highlight` compares rows), so a row the cursor is not on is drawn with
+  the cursor "elsewhere", one key for all such places: a line drawn before comes back as
+  the same `Strip`.
+- A key that hides the hover cursor (every cursor key: `DataTable._set_hover_cursor(False)`)
+  repaints the hover's row only when the hover was shown: Textual repaints it on every key
+  (row 0, under the mouse or not), one more line drawn and composed a key.
 """
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any, ClassVar
 
+from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual._segment_tools import line_crop
 from textual.binding import Binding, BindingType
+from textual.coordinate import Coordinate
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -40,9 +55,13 @@ from textual.widgets import DataTable
 
 from ..internals import KeepsStyledLines, ScrollbarsOnChange
 from .focus_styles import KeepsFocusStyles
+from .kept_rows import KeepsRows
+
+#: Where a row cursor (or hover) is not, for a row it is not on: no row's coordinate.
+ELSEWHERE = Coordinate(-2, -2)
 
 
-class GameTable(ScrollbarsOnChange, KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
+class GameTable(KeepsRows, ScrollbarsOnChange, KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
     # Priority bindings: Textual runs them as the key reaches the app; a table's own keys
     # would otherwise go down to the table and climb back through the section, the stack and
     # the screen (five message hops) before its bindings ran. Only the focused table's are
@@ -87,6 +106,53 @@ class GameTable(ScrollbarsOnChange, KeepsStyledLines, KeepsFocusStyles, DataTabl
             return super().render_lines(crop)
         finally:
             self._painting = None
+
+    def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
+        """`DataTable._render_line`, its cursor and hover "elsewhere" on a row neither is on
+        (a row cursor's; see the module docstring)."""
+        if self.cursor_type != "row":
+            return super()._render_line(y, x1, x2, base_style)
+        width = self.size.width
+        try:
+            row_key, y_offset_in_row = self._get_offsets(y)
+        except LookupError:
+            return Strip.blank(width, base_style)
+        row = self._row_locations.get(row_key) if row_key in self._row_locations else -1
+        cursor, hover = self.cursor_coordinate, self.hover_coordinate
+        cursor = cursor if cursor.row == row else ELSEWHERE
+        hover = hover if hover.row == row else ELSEWHERE
+        cache_key = (
+            y,
+            x1,
+            x2,
+            width,
+            cursor,
+            hover,
+            base_style,
+            self.cursor_type,
+            self._show_hover_cursor,
+            self._update_count,
+            self._pseudo_class_state,
+        )
+        if cache_key in self._line_cache:
+            return self._line_cache[cache_key]
+        fixed, scrollable = self._render_line_in_row(
+            row_key, y_offset_in_row, base_style, cursor_location=cursor, hover_location=hover
+        )
+        fixed_width = sum(
+            column.get_render_width(self) for column in self.ordered_columns[: self.fixed_columns]
+        )
+        fixed_line: list[Segment] = list(chain.from_iterable(fixed)) if fixed else []
+        scrollable_line: list[Segment] = list(chain.from_iterable(scrollable))
+        segments = fixed_line + line_crop(scrollable_line, x1 + fixed_width, x2, width)
+        strip = Strip(segments).adjust_cell_length(width, base_style).simplify()
+        self._line_cache[cache_key] = strip
+        return strip
+
+    def _set_hover_cursor(self, active: bool) -> None:
+        if not active and not self._show_hover_cursor:
+            return  # hidden already: its row looks the same (see the module docstring)
+        super()._set_hover_cursor(active)
 
     def _on_resize(self, event: events.Resize) -> None:
         event.prevent_default()  # not DataTable's: `render_lines` sees a new size itself
