@@ -475,7 +475,10 @@ def hub_factory(save: Path, folder: Path) -> Callable[[], App[Any]]:
 
 
 def run_hub(seed: int = 14, *, presses: int = 120, gap: float = 0.05) -> None:
-    """The hub's section keys (1-7) against the empty app's keys, at 80x24 and 120x40."""
+    """The hub's section keys (1-7) against the empty app's keys, at 80x24 and 120x40. Last
+    figures (2026-11-28, sect14, load 1-2): CPU median 3.68 ms (2.1x the empty app's key) at
+    80x24, 4.00 (2.2x) at 120x40, p95 4.4 and 5.7 (they were 6.9 and 6.7 ms); before and after
+    and where the CPU goes: docs/architecture.md, the hub's figures."""
     walk = (SECTION_WALK * (presses // len(SECTION_WALK) + 1))[:presses]
     empty_keys = tuple(str(i % 7 + 1) for i in range(presses))
     with tempfile.TemporaryDirectory() as tmp:
