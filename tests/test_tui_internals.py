@@ -109,6 +109,7 @@ DIGESTS = {
     "textual.app:App._on_idle": "7a5964d20aa71eda",
     "textual.drivers.linux_driver:LinuxDriver.start_application_mode": "7c41f5ba11a8ef05",
     "textual.app:App._background_screens": "d925a6b094052092",
+    "textual.app:App._get_screen": "e253c005c0065e23",
     "textual.screen:Screen.set_focus": "56cfb5778970531a",
     "textual.screen:Screen._update_focus_styles": "cc50d6be558c8751",
     "textual.screen:Screen._watch_focused": "91fed3126821f9a2",
@@ -580,6 +581,26 @@ async def test_every_hub_key_of_a_long_campaign_paints_one_frame(tmp_path: Path)
             assert len(frames) - before == 1, key
 
 
+def year_app(tmp_path: Path) -> Any:
+    """The game opening a year of the autopilot's campaign (tests/wide.py), in the hub."""
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+
+    from .wide import YEAR
+
+    path = tmp_path / "year.json"
+    shutil.copy(YEAR, path)
+    return MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+
+
+def drawn_afresh(app: App[Any]) -> object:
+    """The screen in front (with the screens showing through it) as Textual's compositor
+    draws it from scratch, in the terminal's bytes."""
+    fresh = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    assert fresh is not None
+    return fresh.render_segments(app.console)  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize("key", ["d", "w"])
 async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
     tmp_path: Path, key: str
@@ -588,15 +609,9 @@ async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
     report and the hub under it come in one frame (`PaintsOverScreens`), and it is the whole
     picture: what Textual's compositor draws of the screen afterwards, from scratch. The
     report is the app's kept one, filled again (a second day shows its own lines)."""
-    from mac_tui.tui.app import MacApp
-    from mac_tui.tui.config import Settings
     from mac_tui.tui.screens.dayreport import DayReportScreen
 
-    from .wide import YEAR
-
-    path = tmp_path / "year.json"
-    shutil.copy(YEAR, path)
-    app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+    app = year_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -612,12 +627,7 @@ async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
             assert report.lines == app.last_report()
             reports.append(report)
             assert len(frames) == 1
-            console = app.console
-            shown = frames[0].render_segments(console)  # type: ignore[attr-defined]
-            fresh = report._compositor.render_update(
-                full=True, screen_stack=app._background_screens
-            )
-            assert fresh is not None and fresh.render_segments(console) == shown
+            assert frames[0].render_segments(app.console) == drawn_afresh(app)  # type: ignore[attr-defined]
             await pilot.press("escape")
             await pilot.pause(0.05)
         assert reports[0] is reports[1]  # kept, not composed again
@@ -858,3 +868,33 @@ async def test_the_hubs_footer_token_names_all_its_keys_follow(tmp_path: Path) -
             tokened += footer_token(app.screen) is not None
         assert tokened > len(walk) // 2  # most sections say what their keys follow
         assert reads < len(walk)  # and the keys are not read for every one
+
+
+async def test_the_day_report_made_in_a_pause_is_the_first_days_in_one_frame(
+    tmp_path: Path,
+) -> None:
+    """The hub's first pause makes the day report (`start_offscreen`: composed, mounted and
+    laid out, not shown: nothing painted) and works the save's text out; the first day then
+    shows that very report in one frame, the picture Textual draws of it from scratch."""
+    from mac_tui.tui.screens.dayreport import KEPT_NAME, DayReportScreen
+    from mac_tui.tui.screens.hub import HubScreen
+
+    app = year_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        hub = app.screen
+        assert isinstance(hub, HubScreen)
+        frames = _count_frames(app)
+        app.collector.last_input = app.collector.now() - 10  # a pause
+        await hub._prebuild()
+        await pilot.pause()
+        assert frames == []  # made out of sight
+        report = app.get_screen(KEPT_NAME)
+        assert isinstance(report, DayReportScreen) and report.is_mounted
+        assert report.size == app.size
+        await pilot.press("d")
+        await pilot.pause(0.05)
+        assert app.screen is report and report.lines == app.last_report()
+        assert len(frames) == 1
+        assert frames[0].render_segments(app.console) == drawn_afresh(app)  # type: ignore[attr-defined]
