@@ -603,6 +603,19 @@ def year_app(tmp_path: Path) -> Any:
     return MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
 
 
+def words(terminal: str) -> str:
+    """The characters of a frame's bytes, without the terminal's control sequences."""
+    import re
+
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", terminal)
+
+
+def new_date(app: Any) -> str:
+    from mac_tui.campaign.calendar import date_text
+
+    return str(date_text(app.session.state.campaign.day))
+
+
 def drawn_afresh(app: App[Any]) -> object:
     """The screen in front (with the screens showing through it) as Textual's compositor
     draws it from scratch, in the terminal's bytes."""
@@ -637,7 +650,9 @@ async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
             assert report.lines == app.last_report()
             reports.append(report)
             assert len(frames) == 1
-            assert frames[0].render_segments(app.console) == drawn_afresh(app)  # type: ignore[attr-defined]
+            written = frames[0].render_segments(app.console)  # type: ignore[attr-defined]
+            assert written == drawn_afresh(app)
+            assert new_date(app) in words(written)  # the hub's status under it is the day's
             await pilot.press("escape")
             await pilot.pause(0.05)
         assert reports[0] is reports[1]  # kept, not composed again
