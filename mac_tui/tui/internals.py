@@ -73,6 +73,14 @@ them.
   the screens behind it (their widgets' messages, a layout or repaint asked for), and its
   frame first takes in what they have to show (their layout, their repaint handed on as
   Textual hands it), so the report and the hub under it come in one frame.
+- `start_offscreen` (the kept day report): Textual composes and mounts a screen's widgets
+  when it is first pushed (`App.push_screen` registers a screen that is not running yet,
+  `App._get_screen`), so the first day after the game opened paid for the report's compose.
+  The function starts an installed screen the same way, in a pause, without pushing it: its
+  widgets are composed, styled and mounted then, and laid out at the app's size
+  (`Screen._refresh_layout`, which paints only a screen in front), so its first push finds
+  it running and sized, as any later one (a first push lays a new screen out, then again
+  for the Resize that layout sends it, the screens behind it too).
 - `PaintsDirect` (the battle's map, side panel and one-line texts, and every screen's footer:
   the widgets a battle key repaints): Textual's `Widget.refresh` marks the widget and prompts
   its message queue; on the queue's next turn its idle handler (`Widget._check_refresh`)
@@ -309,6 +317,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._refresh_layout",
         "textual.screen:Screen._on_idle",
     ),
+    "start_offscreen": ("textual.app:App._get_screen", "textual.app:App.push_screen"),
     "PaintsDirect": (
         "textual.widget:Widget.refresh",
         "textual.widget:Widget._check_refresh",
@@ -726,6 +735,16 @@ class PaintsOverScreens(OneFrame):
             # is in this frame, and it is repainted whole when it comes back to the front.
             screen._repaint_required = False
         super()._on_timer_update()
+
+
+async def start_offscreen(app: App[Any], screen: Screen[Any]) -> None:
+    """Start the installed `screen` (compose and mount its widgets) without showing it, as
+    its first push would, and lay it out at the app's size (see the module docstring)."""
+    if screen.is_running:
+        return
+    await app._get_screen(screen)[1]
+    if screen.is_attached and screen._size != app.size:
+        screen._refresh_layout(app.size)  # not in front: nothing is painted
 
 
 def paints_direct(widget: Widget) -> Screen[Any] | None:
