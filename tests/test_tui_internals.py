@@ -108,6 +108,16 @@ DIGESTS = {
     "textual.app:App._on_resize": "62d14429be32aa53",
     "textual.app:App._on_idle": "7a5964d20aa71eda",
     "textual.drivers.linux_driver:LinuxDriver.start_application_mode": "7c41f5ba11a8ef05",
+    "textual.content:Content._wrap_and_format": "6bf904d927f5bf29",
+    "textual.content:Content.from_rich_text": "c020ee200876be41",
+    "textual.content:Content.render_strips": "5595f673f3a2e010",
+    "textual.content:Content.split": "f61a09f0e3573298",
+    "textual.content:_FormattedLine.to_strip": "5393b649ee150522",
+    "textual.visual:Visual.to_strips": "237262d432caa6c4",
+    "textual.widget:Widget._exchange_repaint_regions": "a2d797888f08a6a7",
+    "textual.widget:Widget._set_dirty": "9c280366b8986cc8",
+    "textual.widget:Widget.render_lines": "1f2a11f3d51846d9",
+    "textual.app:App._background_screens": "d925a6b094052092",
     "textual.screen:Screen.set_focus": "56cfb5778970531a",
     "textual.screen:Screen._update_focus_styles": "cc50d6be558c8751",
     "textual.screen:Screen._watch_focused": "91fed3126821f9a2",
@@ -506,6 +516,7 @@ async def test_a_parked_hub_section_comes_back_at_the_stacks_size(tmp_path: Path
         await pilot.press("1")
         await pilot.pause()
         assert roster.size == stack.size and roster.region == stack.region
+        print("DBG", roster.size, stack.size, resizes, before)
         assert [type(m) for m in resizes] == [events.Resize]  # a new size: a Resize
 
 
@@ -577,6 +588,49 @@ async def test_every_hub_key_of_a_long_campaign_paints_one_frame(tmp_path: Path)
             await pilot.press(key)
             await pilot.pause(0.05)
             assert len(frames) - before == 1, key
+
+
+@pytest.mark.parametrize("key", ["d", "w"])
+async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
+    tmp_path: Path, key: str
+) -> None:
+    """d (or w): the hub's status and section change as the day report opens over them; the
+    report and the hub under it come in one frame (`PaintsOverScreens`), and it is the whole
+    picture: what Textual's compositor draws of the screen afterwards, from scratch. The
+    report is the app's kept one, filled again (a second day shows its own lines)."""
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+    from mac_tui.tui.screens.dayreport import DayReportScreen
+
+    from .wide import YEAR
+
+    path = tmp_path / "year.json"
+    shutil.copy(YEAR, path)
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.press(key, "escape")  # the report's first showing composes it
+        await pilot.pause(0.05)
+        reports: list[object] = []
+        for _ in range(2):
+            frames = _count_frames(app)
+            await pilot.press(key)
+            await pilot.pause(0.05)
+            report = app.screen
+            assert isinstance(report, DayReportScreen)
+            assert report.lines == app.last_report()
+            reports.append(report)
+            assert len(frames) == 1
+            console = app.console
+            shown = frames[0].render_segments(console)  # type: ignore[attr-defined]
+            fresh = report._compositor.render_update(
+                full=True, screen_stack=app._background_screens
+            )
+            assert fresh is not None and fresh.render_segments(console) == shown
+            await pilot.press("escape")
+            await pilot.pause(0.05)
+        assert reports[0] is reports[1]  # kept, not composed again
 
 
 def styled_screen(app: App[Any]) -> str:
@@ -762,8 +816,8 @@ async def test_a_tables_scrollbars_follow_what_they_show_and_only_that() -> None
 async def test_the_hubs_footer_token_names_all_its_keys_follow(tmp_path: Path) -> None:
     """Through the sections and their own keys (cursors over rows whose keys are legal or
     not, the market's view, a launch plan and its lance and pay, the finances' views, a day
-    passing), the footer's line is the one its keys read afresh give, though it reads them
-    only for a new token (or focus)."""
+    passing, the refit bay's cursor, a staged removal and its undo), the footer's line is the
+    one its keys read afresh give, though it reads them only for a new token (or focus)."""
     import attrs
 
     from mac_tui.tui.app import MacApp
@@ -784,6 +838,7 @@ async def test_the_hubs_footer_token_names_all_its_keys_follow(tmp_path: Path) -
         *("6", "enter", "space", "1", "6", "escape"),
         *("5", "right", "down", "1", "5", "7", "c", "l", "1", "7"),
         *("d", "escape", "1", "2", "3", "6", "down", "7", "5", "left", "4"),
+        *("right", "down", "x", "left", "u", "right_square_bracket", "end", "home", "up"),
     )
     app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -23,7 +23,7 @@ from textual.widget import Widget
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import Settings
 from mac_tui.tui.gcpace import IDLE, MAX_INPUTS, IdleCollector
-from mac_tui.tui.widgets.kept_strips import KeepsStrips
+from mac_tui.tui.widgets.kept_strips import KeepsStrips, KeptStatic
 from mac_tui.tui.widgets.table import GameTable
 from mac_tui.tui.widgets.uniform import UniformLines, uniform
 
@@ -308,6 +308,137 @@ async def test_a_picture_is_turned_into_lines_once_per_picture_size_and_look() -
         assert widget.render_line(5).text == " " * 20  # below the picture: blank
         widget.picture = old  # the one before: its lines are still kept
         assert widget.render_line(0) is focused
+
+
+#: Pictures whose lines wrap, are blank, end the text, carry a base style and spans across
+#: lines: drawn line by line they must be what Textual draws of them whole.
+PICTURES = (
+    Text("one\ntwo\nthree"),
+    Text.assemble(("a long line that wraps at the width", "bold red"), "\n\nshort\n"),
+    Text("styled across\nlines", style="italic"),
+    Text.assemble("x", ("y\nz", "reverse blue"), "\n", ("tail", "underline")),
+    Text("tabs\tand  spaces   that wrap here and there\n"),
+)
+
+
+class Lines(Picture):
+    """A picture drawn line by line, wrapped to its width, repainted by the rows changed."""
+
+    DEFAULT_CSS = "Lines { height: 8; width: 12; background: $panel; }"
+    REPAINTS_CHANGED_ROWS = True
+    picture = PICTURES[0]
+
+
+async def test_a_picture_drawn_line_by_line_is_what_textual_draws_of_it_whole() -> None:
+    app = App[None]()
+    async with app.run_test(size=(20, 10)) as pilot:
+        widget = Lines()
+        await app.mount(widget)
+        await pilot.pause()
+        for picture in PICTURES:
+            widget.picture = picture
+            style = widget.visual_style
+            whole = Visual.to_strips(widget, visualize(widget, picture), 12, 8, style)
+            mine = [widget.render_line(y) for y in range(len(whole))]
+            assert segments(mine) == segments(whole)  # the text and its styles' meta offsets
+
+
+async def test_a_new_picture_draws_and_repaints_only_the_lines_that_changed() -> None:
+    app = App[None]()
+    async with app.run_test(size=(20, 10)) as pilot:
+        widget = Lines()
+        widget.picture = Text("one\ntwo\nthree\nfour")
+        await app.mount(widget)
+        await pilot.pause()
+        before = [widget.render_line(y) for y in range(8)]  # painted
+        widget.picture = Text("one\nTWO\nthree\nfour")
+        widget.refresh()  # a whole repaint of it...
+        assert widget._exchange_repaint_regions() == [Region(0, 1, 12, 1)]  # ...writes row 1
+        after = [widget.render_line(y) for y in range(8)]
+        assert [a is b for a, b in zip(before, after, strict=True)] == [
+            True,
+            False,
+            *[True] * 6,
+        ]  # the unchanged lines and the blank rows below: the same strips
+        widget.refresh()
+        assert widget._exchange_repaint_regions() == []  # nothing changed since
+        widget.picture = Text("one\nTWO\nthree\nfour\nfive")
+        widget.refresh()
+        assert widget._exchange_repaint_regions() == [Region(0, 4, 12, 1)]
+        widget.styles.background = "red"  # a new look: the whole widget
+        widget.refresh()
+        assert widget._exchange_repaint_regions() == {widget.outer_size.region}
+        widget.render_lines(Region(0, 0, 12, 8))  # drawn in it
+        widget.styles.tint = "blue 20%"  # what the styles cache adds: the whole widget
+        widget.refresh()
+        assert widget._exchange_repaint_regions() == {widget.outer_size.region}
+        widget.render_lines(Region(0, 0, 12, 8))
+        widget.refresh()
+        assert widget._exchange_repaint_regions() == []
+        widget.styles.padding = (0, 1)  # rows no longer lines: the whole widget, as Textual
+        await pilot.pause()
+        widget.refresh()
+        assert widget._exchange_repaint_regions() == {widget.outer_size.region}
+
+
+async def test_a_narrowed_repaint_leaves_the_terminal_as_a_whole_one_would() -> None:
+    """What the frames write, played on a terminal (pyte), shows each picture whole."""
+    import pyte
+    from textual._compositor import CompositorUpdate
+
+    app = App[None]()
+    terminal = pyte.Screen(20, 10)
+    stream = pyte.Stream(terminal)
+    async with app.run_test(size=(20, 10)) as pilot:
+        display = app._display
+
+        def shown(screen: Any, update: Any) -> None:
+            if isinstance(update, CompositorUpdate):
+                stream.feed(update.render_segments(app.console))
+            display(screen, update)
+
+        app._display = shown  # type: ignore[method-assign]
+        widget = Lines()
+        widget.picture = Text("one\ntwo\nthree")
+        await app.mount(widget)
+        await pilot.pause()
+        for text in ("one\nTWO\nthree", "a longer line here\ntwo", "x", "one\ntwo\nthree"):
+            widget.picture = Text(text)
+            widget.refresh()
+            await pilot.pause()
+            whole = Visual.to_strips(
+                widget, visualize(widget, widget.picture), 12, 8, widget.visual_style
+            )
+            rows = [strip.text.ljust(12) for strip in whole] + [" " * 12] * (8 - len(whole))
+            assert [line[:12] for line in terminal.display[:8]] == rows
+
+
+async def test_a_kept_static_lays_out_only_for_a_new_number_of_lines() -> None:
+    app = App[None]()
+    async with app.run_test(size=(20, 10)) as pilot:
+        widget = KeptStatic("one\ntwo")
+        await app.mount(widget)
+        await pilot.pause()
+        asked: list[bool] = []
+        refresh = widget.refresh
+
+        def counted(*regions: Region, **kwargs: Any) -> Any:
+            asked.append(bool(kwargs.get("layout")))
+            return refresh(*regions, **kwargs)
+
+        widget.refresh = counted  # type: ignore[method-assign]
+        widget.update(Text("one\ntwo"))  # the text shown: nothing
+        assert asked == []
+        widget.update(Text("one\nTWO"))  # as many lines: a repaint, no layout
+        assert asked == [False]
+        widget.update(Text("one\ntwo\nthree"))  # one more: a layout
+        assert asked == [False, True]
+        await pilot.pause()
+        assert widget.size.height == 3
+        assert widget.get_content_height(app.size, app.size, 20) == 3
+        widget.update("a line of words that wraps at twenty")  # two lines wrapped
+        await pilot.pause()
+        assert widget.size.height == 2 and str(widget.render()).startswith("a line")
 
 
 def draw(*tables: GameTable) -> None:

@@ -62,6 +62,17 @@ them.
   And a scrollbar the layout gave a new size asks for no second layout (its new virtual size
   does, `Widget._size_updated`, though its parent arranges it and nothing is in it): a table
   whose height a key changed (its detail lines took one more) was painted twice.
+- `PaintsOverScreens` (the day report, over the hub): a modal screen shows the screens behind
+  it through its translucent background (`Screen.render` draws them, tinted, as its own
+  background: `BackgroundScreen`, every widget of the hub each time), so what changed behind
+  it reaches the terminal only through the modal's own frame. Textual lays out and repaints
+  a screen behind on its own update timer and hands the changed regions on to the screen in
+  front (`Screen._compositor_refresh`, which then paints again): a day (`d`) changed the
+  hub's status and section as the report opened, and the report was painted two or three
+  times, the whole hub drawn and tinted each time. The mixin, a `OneFrame`, waits as well for
+  the screens behind it (their widgets' messages, a layout or repaint asked for), and its
+  frame first takes in what they have to show (their layout, their repaint handed on as
+  Textual hands it), so the report and the hub under it come in one frame.
 - `PaintsDirect` (the battle's map, side panel and one-line texts, and every screen's footer:
   the widgets a battle key repaints): Textual's `Widget.refresh` marks the widget and prompts
   its message queue; on the queue's next turn its idle handler (`Widget._check_refresh`)
@@ -131,18 +142,44 @@ them.
   or opacity (the styled line is then a function of those alone; otherwise it styles as
   Textual does): the same line comes back as the same object, whose filtered copy and
   compositor cuts Textual keeps on it.
+- `line_strips` (`widgets/kept_strips.KeepsStrips`: the star map, the refit bay's diagram and
+  panels, the galaxy's panel, the footer...): Textual turns a widget's whole picture into lines
+  on every repaint (`Visual.to_strips` -> `Content.render_strips`, which wraps and formats
+  each line of the picture in turn, `Content._wrap_and_format`, and turns each into a strip,
+  `_FormattedLine.to_strip`), though a cursor move on the star map changes two of its 35
+  lines. `line_strips` gives the strips of one line of a picture, the very ones the whole
+  picture's render gives for it: the line is wrapped and formatted alone (its index `y` in
+  the picture set on the formatted lines, as `_wrap_and_format` numbers them: the strips'
+  style meta carries the offset a text selection reads), and the widget's link style applied
+  as `Visual.to_strips` does. Only for a picture without a text selection, aligned left and
+  top (`Visual.to_strips` aligns the whole picture otherwise).
+- `RepaintsChangedRows` (`KeepsStrips`' widgets: their lines kept as the same `Strip`
+  objects): a widget's `refresh()` marks all of it dirty (`Widget._set_dirty`), and the
+  compositor redraws and writes every line of it, though a cursor move on the star map
+  changes two lines of 35 and a refit bay's cursor one or two of the diagram's. When the
+  compositor collects the widget's dirty regions (`Compositor.update_widgets` calls
+  `Widget._exchange_repaint_regions`, before a frame's layout in `Screen._refresh_layout`),
+  a whole-widget repaint is narrowed to the rows whose line is not the very `Strip` object
+  the widget last gave for that row (`render_line` notes each); the styles cache was cleared
+  by the whole refresh, so every row drawn is drawn anew (`StylesCache.render_widget`). Only
+  for a widget drawn with no border, padding or outline (its rows are its lines), and never
+  when its size or look changed: a new visual style (the focus's background) makes every line
+  a new object, and what the styles cache adds to a line (the backgrounds under it, tint,
+  opacity, the app's line filters) is noted as the widget is drawn (`Widget.render_lines`)
+  and compared.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from textual import events
 from textual._compositor import ChopsUpdate, Compositor, ReflowResult
 from textual._styles_cache import StylesCache
 from textual.app import App
+from textual.content import Content
 from textual.css.styles import StylesBase
 from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
@@ -245,6 +282,14 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.drivers.linux_driver:LinuxDriver.start_application_mode",
         "textual.screen:Screen._on_timer_update",
     ),
+    "PaintsOverScreens": (
+        "textual.app:App._background_screens",
+        "textual.screen:Screen.render",
+        "textual.screen:Screen._on_timer_update",
+        "textual.screen:Screen._compositor_refresh",
+        "textual.screen:Screen._refresh_layout",
+        "textual.screen:Screen._on_idle",
+    ),
     "PaintsDirect": (
         "textual.widget:Widget.refresh",
         "textual.widget:Widget._check_refresh",
@@ -255,6 +300,22 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._compositor_refresh",
     ),
     "SizedInItsLayout": ("textual.widget:Widget._size_updated",),
+    "line_strips": (
+        "textual.visual:Visual.to_strips",
+        "textual.content:Content.render_strips",
+        "textual.content:Content._wrap_and_format",
+        "textual.content:Content.split",
+        "textual.content:Content.from_rich_text",
+        "textual.content:_FormattedLine.to_strip",
+    ),
+    "RepaintsChangedRows": (
+        "textual.widget:Widget._set_dirty",
+        "textual.widget:Widget.render_lines",
+        "textual.widget:Widget._exchange_repaint_regions",
+        "textual._compositor:Compositor.update_widgets",
+        "textual.screen:Screen._refresh_layout",
+        "textual._styles_cache:StylesCache.render_widget",
+    ),
     "focus_in_place": ("textual.screen:Screen.set_focus", "textual.screen:Screen._on_timer_update"),
     "ScrollbarsOnChange": (
         "textual.scroll_view:ScrollView._size_updated",
@@ -560,12 +621,15 @@ class OneFrame(_ScreenMixin):
             if isinstance(widget, ScrollBar) and widget._layout_required:
                 widget._layout_required = False
 
+    def _unsettled(self) -> bool:
+        return unsettled(self)
+
     async def _on_idle(self, event: events.Idle) -> None:
         if (
             self._settle_turns < SETTLE_TURNS
             and (self._layout_required or self._repaint_required or self._dirty_widgets)
             and self.is_active
-            and unsettled(self)
+            and self._unsettled()
         ):
             self._settle_turns += 1
             event.prevent_default()  # not `Screen._on_idle` yet: asked again next turn
@@ -586,6 +650,48 @@ class OneFrame(_ScreenMixin):
                     widget._repaint_required = False
                 self._compositor.update_widgets(late)
         super()._compositor_refresh()
+
+
+def asks_for_a_frame(screen: Screen[Any]) -> bool:
+    """Whether `screen` has a layout or repaint asked for and not yet painted."""
+    return bool(screen._layout_required or screen._repaint_required or screen._dirty_widgets)
+
+
+class PaintsOverScreens(OneFrame):
+    """A screen whose frame waits for the screens behind it and takes in what they have to
+    show (see the module docstring). Comes first among the bases."""
+
+    def _behind(self) -> list[Screen[Any]]:
+        app = self.app
+        if app.screen is not self:
+            return []
+        return [screen for screen in app._background_screens if screen is not self]
+
+    def _unsettled(self) -> bool:
+        return unsettled(self) or any(
+            asks_for_a_frame(screen) or unsettled(screen) for screen in self._behind()
+        )
+
+    def _on_timer_update(self) -> None:
+        for screen in self._behind():
+            # What their update timer would do (`Screen._on_timer_update`); behind, their
+            # frame is handed on to this one (`Screen._compositor_refresh`).
+            if screen._layout_required:
+                screen._refresh_layout()
+                screen._layout_required = False
+                screen._dirty_widgets.clear()
+            if screen._repaint_required:
+                screen._dirty_widgets.clear()
+                screen._dirty_widgets.add(screen)
+                screen._repaint_required = False
+            if screen._dirty_widgets:
+                screen._compositor.update_widgets(screen._dirty_widgets)
+                screen._compositor_refresh()
+            # Textual's hand-on asks the screen behind to repaint itself whole at its next
+            # update (which it would hand on again, and this one paint again): what it shows
+            # is in this frame, and it is repainted whole when it comes back to the front.
+            screen._repaint_required = False
+        super()._on_timer_update()
 
 
 def paints_direct(widget: Widget) -> Screen[Any] | None:
@@ -700,6 +806,89 @@ class KeepsStyledLines(_WidgetMixin):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._styles_cache = StyledLines()
+
+
+def line_strips(widget: Widget, line: Content, y: int, width: int, style: Any) -> list[Strip]:
+    """The strips of line `y` of a picture drawn by `widget` at `width` in the visual `style`,
+    the ones `Visual.to_strips(widget, picture, width, None, style)` gives for that line (see
+    the module docstring; the caller makes sure there is no text selection and the picture
+    is aligned left and top)."""
+    if not width:
+        return []
+    get_rule = widget.styles.get
+    formatted = line._wrap_and_format(
+        width,
+        align=get_rule("text_align", "left"),  # type: ignore[arg-type]
+        overflow=get_rule("text_overflow", "fold"),  # type: ignore[arg-type]
+        no_wrap=get_rule("text_wrap", "wrap") == "nowrap",
+        line_pad=get_rule("line_pad", 0),  # type: ignore[arg-type]
+        tab_size=8,
+        get_style=widget._get_style,
+    )
+    strips = []
+    for piece in formatted:
+        piece.y = y  # its line's place in the whole picture
+        strips.append(Strip(*piece.to_strip(style)))
+    if widget.auto_links and not widget.is_container and not widget.screen._selecting:
+        link_style = widget.link_style
+        strips = [strip._apply_link_style(link_style) for strip in strips]
+    return strips
+
+
+class RepaintsChangedRows(_WidgetMixin):
+    """A widget whose whole repaint is narrowed to the rows whose line changed (see the module
+    docstring): `_rows_now` gives its rows as they would be drawn now (or None: repaint all),
+    `render_line` notes each row it gives (`_note_painted`), and `render_lines` the look the
+    rows were styled in. Comes first among the bases."""
+
+    _painted: dict[int, Strip]
+    _painted_look: tuple[object, ...] | None = None
+
+    def _rows_now(self, size: Size) -> Sequence[Strip] | None:
+        """The widget's rows at `size` as they would be drawn now (None: repaint all). Its
+        region is not to be asked for here (`Widget.region` may arrange the whole screen
+        while the compositor collects the repaints)."""
+        return None
+
+    def _note_painted(self, y: int, line: Strip) -> None:
+        try:
+            self._painted[y] = line
+        except AttributeError:
+            self._painted = {y: line}
+
+    def _look(self) -> tuple[object, ...]:
+        """What the styles cache styles a row with besides the row itself (the visual style,
+        which the focus may change, is in the row's strips)."""
+        styles = self.styles
+        return (
+            self.background_colors,
+            styles.tint,
+            styles.text_opacity,
+            self.opacity,
+            tuple(self.get_line_filters()),
+        )
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._painted_look = self._look()
+        return super().render_lines(crop)
+
+    def _exchange_repaint_regions(self) -> Collection[Region]:
+        regions = super()._exchange_repaint_regions()
+        size = self._size  # its last layout's; no `region` here (see `_rows_now`)
+        if size.region not in regions or any(self.styles.gutter):
+            return regions
+        rows = self._rows_now(size)
+        painted = getattr(self, "_painted", None)
+        if (
+            rows is None
+            or painted is None
+            or len(rows) != size.height
+            or self._look() != self._painted_look
+        ):
+            return regions
+        return [
+            Region(0, y, size.width, 1) for y, row in enumerate(rows) if painted.get(y) is not row
+        ]
 
 
 class SizedInItsLayout(_WidgetMixin):

@@ -8,6 +8,7 @@ engine (`travel.destinations`, `route_plan`, `travel_refusal`, `jump_refusal`).
 
 from __future__ import annotations
 
+from attrs import define, field
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -22,6 +23,7 @@ from ...campaign.state import Campaign
 from ...campaign.timeflow import daily_upkeep
 from ...campaign.travel import (
     Destination,
+    RoutePlan,
     current_system,
     destinations,
     jump_refusal,
@@ -33,10 +35,50 @@ from ...game import Command
 from ..glyphs import glyphs_for
 from ..host import host
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
+from ..widgets.kept_strips import KeptStatic
 from ..widgets.section import Section
 from ..widgets.starmap import StarMap, faction_colour, faction_label, faction_marker
 
 NARROW_PANEL, WIDE_PANEL = 30, 42
+
+
+@define
+class _Asked:
+    """The engine's answers about one campaign state (a state is never changed: a command
+    makes a new one), asked once: a cursor move on the map asks for the routes to every
+    system (the Tab order), to the selected one (the map, the panel, the keys' legality) and
+    for the trips from here several times over."""
+
+    campaign: Campaign | None = None
+    plans: dict[str, RoutePlan | None] = field(factory=dict)
+    trips: list[Destination] | None = None
+    order: list[str] | None = None
+
+
+_ASKED = _Asked()
+
+
+def _asked(campaign: Campaign) -> _Asked:
+    if _ASKED.campaign is not campaign:
+        _ASKED.campaign, _ASKED.trips, _ASKED.order = campaign, None, None
+        _ASKED.plans.clear()
+    return _ASKED
+
+
+def plan_to(campaign: Campaign, system: str) -> RoutePlan | None:
+    """`travel.route_plan`, asked once per campaign state and system."""
+    plans = _asked(campaign).plans
+    if system not in plans:
+        plans[system] = route_plan(campaign, system)
+    return plans[system]
+
+
+def trips_from(campaign: Campaign) -> list[Destination]:
+    """`travel.destinations`, asked once per campaign state."""
+    asked = _asked(campaign)
+    if asked.trips is None:
+        asked.trips = destinations(campaign)
+    return asked.trips
 
 
 def offers(place_id: str) -> str:
@@ -66,7 +108,7 @@ def next_hop(campaign: Campaign, target: str) -> str | None:
     the first jump of the quickest route; None for the current system or no route."""
     if target == current_system(campaign):
         return None
-    plan = route_plan(campaign, target)
+    plan = plan_to(campaign, target)
     return plan.hops[0].to if plan is not None and plan.hops else None
 
 
@@ -74,7 +116,7 @@ def panel_text(campaign: Campaign, selected: str) -> Text:
     """The side panel: this system's locations and travel, then the selected system."""
     cat = catalog()
     here = current_system(campaign)
-    trips = {d.id: d for d in destinations(campaign)}
+    trips = {d.id: d for d in trips_from(campaign)}
     text = system_heading(here, "@")
     travel = [d for d in trips.values() if d.kind == "travel"]
     for place in cat.places_in(here):
@@ -104,7 +146,7 @@ def _selected_text(campaign: Campaign, selected: str, trips: dict[str, Destinati
         return text
     text.append("\n")
     text.append_text(system_heading(selected, ">"))
-    plan = route_plan(campaign, selected)
+    plan = plan_to(campaign, selected)
     if selected in trips:
         d = trips[selected]
         text.append(f"\nJump: {d.fuel} fuel, {days_text(d.days)}", style="bold")
@@ -130,13 +172,20 @@ def _selected_text(campaign: Campaign, selected: str, trips: dict[str, Destinati
 
 def jump_order(campaign: Campaign) -> list[str]:
     """Tab order: the current system, its neighbours, then the rest by travel days."""
+    asked = _asked(campaign)
+    if asked.order is None:
+        asked.order = _jump_order(campaign)
+    return asked.order
+
+
+def _jump_order(campaign: Campaign) -> list[str]:
     cat = catalog()
     here = current_system(campaign)
     neighbours = [other for other, _ in cat.routes_from(here)]
     rest = [s.id for s in cat.galaxy.system if s.id != here and s.id not in neighbours]
 
     def days(system: str) -> tuple[int, str]:
-        plan = route_plan(campaign, system)
+        plan = plan_to(campaign, system)
         return (plan.days if plan else 999, cat.systems[system].name)
 
     return [here, *neighbours, *sorted(rest, key=days)]
@@ -176,7 +225,7 @@ class GalaxySection(Section):
         with Horizontal():
             yield StarMap(id="starmap")
             with VerticalScroll(id="galaxy-side", can_focus=False):
-                yield Static("", id="galaxy-panel")
+                yield KeptStatic("", id="galaxy-panel")
 
     def on_resize(self, event: events.Resize) -> None:
         side = self.query_one("#galaxy-side")
@@ -190,7 +239,7 @@ class GalaxySection(Section):
         here = current_system(c)
         if self.selected not in catalog().systems:
             self.selected = here
-        plan = route_plan(c, self.selected) if self.selected != here else None
+        plan = plan_to(c, self.selected) if self.selected != here else None
         route = plan.systems if plan else ()
         self.query_one(StarMap).show(here, self.selected, route, jump_order(c))
         g = glyphs_for(self)
@@ -201,6 +250,7 @@ class GalaxySection(Section):
         return self.query_one(StarMap).text()
 
     def on_star_map_selected(self, message: StarMap.Selected) -> None:
+        message.stop()  # nothing above the section listens: no climb through the stack
         self.selected = message.system
         self.refresh_view()
 
@@ -212,7 +262,7 @@ class GalaxySection(Section):
         elif message.system in {other for other, _ in catalog().routes_from(current_system(c))}:
             self.action_jump()
         else:
-            plan = route_plan(c, message.system)
+            plan = plan_to(c, message.system)
             if plan is None:
                 self.say(f"No route to {catalog().systems[message.system].name}.", warning=True)
                 return
@@ -235,7 +285,7 @@ class GalaxySection(Section):
             return None
         c = self.campaign
         if action == "travel":
-            trips = [d for d in destinations(c) if d.kind == "travel"]
+            trips = [d for d in trips_from(c) if d.kind == "travel"]
             return True if any(d.affordable for d in trips) else None
         hop = next_hop(c, self.selected)
         return True if hop and jump_refusal(c, hop) is None else None
@@ -243,7 +293,7 @@ class GalaxySection(Section):
     # ---- actions ------------------------------------------------------------------------
     def action_travel(self) -> None:
         c = self.campaign
-        trips = [d for d in destinations(c) if d.kind == "travel"]
+        trips = [d for d in trips_from(c) if d.kind == "travel"]
         if not trips:
             self.say("Refused: there is no other location in this system", warning=True)
             return
@@ -275,10 +325,10 @@ class GalaxySection(Section):
             self.say(f"Refused: {reason}", warning=True)
             return
         cat = catalog()
-        trip = next(d for d in destinations(c) if d.kind == "jump" and d.id == hop)
+        trip = next(d for d in trips_from(c) if d.kind == "jump" and d.id == hop)
         towards = ""
         if hop != self.selected:
-            plan = route_plan(c, self.selected)
+            plan = plan_to(c, self.selected)
             jumps = len(plan.hops) if plan else 0
             towards = f" (1 of {jumps} to {cat.systems[self.selected].name})"
         text = "\n".join(
@@ -300,6 +350,6 @@ class GalaxySection(Section):
     def trip(self, command: Command) -> None:
         """Travel or jump, then show the day report of the way."""
         if self.act(command):
-            from .dayreport import DayReportScreen
+            from .dayreport import show_day_report
 
-            self.app.push_screen(DayReportScreen(host(self).last_report()))
+            show_day_report(self.app, host(self).last_report())

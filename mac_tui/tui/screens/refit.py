@@ -32,6 +32,7 @@ from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..widgets.dialogs import ConfirmScreen, TableChooseScreen
 from ..widgets.frame_diagram import FrameDiagram
+from ..widgets.kept_strips import KeptStatic
 from ..widgets.section import Section
 from .refit_view import (
     WEAPON_COLUMNS,
@@ -52,7 +53,7 @@ from .refit_view import (
 )
 
 
-class FrameBar(Static):
+class FrameBar(KeptStatic):
     """The frame picked, with ◀ and ▶ to click through the frames."""
 
     class Step(Message):
@@ -94,12 +95,14 @@ class RefitSection(Section):
         Binding(
             "left_square_bracket", "frame(-1)", "Prev frame", id="refit.prev_frame", show=False
         ),
-        Binding("up", "move('up')", "Up", id="refit.up", show=False),
-        Binding("down", "move('down')", "Down", id="refit.down", show=False),
-        Binding("left", "move('left')", "Left", id="refit.left", show=False),
-        Binding("right", "move('right')", "Right", id="refit.right", show=False),
-        Binding("home", "ends(0)", "First", id="refit.first", show=False),
-        Binding("end", "ends(-1)", "Last", id="refit.last", show=False),
+        # The cursor's keys are priority bindings: Textual runs them as the key reaches the
+        # app, not after it went down to the diagram and climbed back (four message hops).
+        Binding("up", "move('up')", "Up", id="refit.up", show=False, priority=True),
+        Binding("down", "move('down')", "Down", id="refit.down", show=False, priority=True),
+        Binding("left", "move('left')", "Left", id="refit.left", show=False, priority=True),
+        Binding("right", "move('right')", "Right", id="refit.right", show=False, priority=True),
+        Binding("home", "ends(0)", "First", id="refit.first", show=False, priority=True),
+        Binding("end", "ends(-1)", "Last", id="refit.last", show=False, priority=True),
         Binding("enter,i", "install", "Fit", id="refit.install"),
         Binding("e", "add_equipment", "Equip", id="refit.add_equipment"),
         Binding("x,delete", "remove", "Remove", id="refit.remove"),
@@ -130,9 +133,9 @@ class RefitSection(Section):
         with Horizontal(id="refit-body"):
             with VerticalScroll(id="refit-left", can_focus=False):
                 yield FrameDiagram(id="refit-diagram")
-                yield Static("", id="refit-detail")
+                yield KeptStatic("", id="refit-detail")
             with VerticalScroll(id="refit-budget", can_focus=False):
-                yield Static("", id="refit-budget-text")
+                yield KeptStatic("", id="refit-budget-text")
 
     # ---- the model ----------------------------------------------------------------------
     def frame(self) -> Frame | None:
@@ -213,6 +216,24 @@ class RefitSection(Section):
         self.query_one("#refit-budget-text", Static).update(text)
 
     # ---- legality -----------------------------------------------------------------------
+    def footer_token(self) -> object:
+        """What `check_action` reads besides the state: the frame, the cursor and what is
+        staged for the frame (a cursor move over slots of one kind reads no key again)."""
+        if getattr(self.app, "session", None) is None or self.state.campaign is None:
+            return None
+        frame = self.frame()
+        if frame is None:
+            return ()
+        s = self.staged(frame)
+        return (
+            frame.id,
+            self.cursor,
+            s.base,
+            tuple(s.weapons),
+            tuple(s.equipment),
+            bool(s.history),
+        )
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if getattr(self.app, "session", None) is None or self.state.campaign is None:
             return None
@@ -260,15 +281,22 @@ class RefitSection(Section):
         if frame is None:
             return
         self.cursor = step_cursor(frame, self.staged(frame), self.cursor, direction)
-        self.refresh_view()
+        self._draw_cursor(frame)
 
     def action_ends(self, end: int) -> None:
         """Home/End: the first or the last stop (the head's first slot, the last item)."""
         frame = self.frame()
         targets = self.targets(frame) if frame is not None else []
-        if targets:
+        if frame is not None and targets:
             self.cursor = targets[end]
-            self.refresh_view()
+            self._draw_cursor(frame)
+
+    def _draw_cursor(self, frame: Frame) -> None:
+        """What a cursor move changes: the diagram, the lines under it and the keys' legality
+        (the frame bar and the reactor panel do not follow the cursor)."""
+        self._draw_diagram(frame)
+        self._draw_detail(frame)
+        self.refresh_bindings()
 
     def action_undo(self) -> None:
         frame = self.frame()

@@ -19,7 +19,7 @@ and the cursor is `>`.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from attrs import frozen
 from rich.text import Text
@@ -30,6 +30,8 @@ from textual.widget import Widget
 
 from ...catalog import catalog
 from ..glyphs import UNICODE, Glyphs, glyphs_for
+from ..internals import PaintsDirect
+from .kept_strips import KeepsStrips, laid_size
 
 BODY = ("left_arm", "left_torso", "center_torso", "right_torso", "right_arm")
 HEAD, LEGS = "head", "legs"
@@ -62,8 +64,12 @@ def cell_text(cell: Cell, room: int, g: Glyphs = UNICODE) -> str:
     return cell.text.ljust(room)
 
 
-class FrameDiagram(Widget, can_focus=True):
-    """The seven locations of a frame with a few lines of text each."""
+class FrameDiagram(PaintsDirect, KeepsStrips, Widget, can_focus=True):
+    """The seven locations of a frame with a few lines of text each. A cursor move draws and
+    writes only the lines it changes (`KeepsStrips`), and asks for a new layout only when the
+    diagram's number of lines changes."""
+
+    REPAINTS_CHANGED_ROWS = True
 
     DEFAULT_CSS = """
     FrameDiagram { height: auto; width: 1fr; text-wrap: nowrap; text-overflow: clip; }
@@ -100,7 +106,8 @@ class FrameDiagram(Widget, can_focus=True):
         self.cursor: Hashable | None = None
         self.glyphs: Glyphs = UNICODE  # the form the last `lines` drew in
         self._hits: list[Hit] = []
-        self._drawn: tuple[int, Glyphs, tuple[list[Text], list[Hit]]] | None = None  # the last
+        # the last drawn: width, glyphs, the lines and hits, the lines joined (the picture)
+        self._drawn: tuple[int, Glyphs, tuple[list[Text], list[Hit]], Text | None] | None = None
 
     def show(
         self,
@@ -113,13 +120,16 @@ class FrameDiagram(Widget, can_focus=True):
     ) -> None:
         """Draw these boxes (by location id; a location left out is not drawn, except the
         body's, drawn empty). `titles` replace the location abbreviations on the borders."""
+        width = laid_size(self).width
+        before = len(self.lines(width)[0]) if width and self.is_mounted else None
         self.boxes = {loc: tuple(cells) for loc, cells in boxes.items()}
         self.titles = dict(titles or {})
         self.extra = tuple(extra)
         self.extra_label = extra_label
         self.cursor = cursor
         self._drawn = None
-        self.refresh(layout=True)
+        after = len(self.lines(width)[0]) if before is not None else None
+        self.refresh(layout=before is None or after != before)
 
     # ---- layout -----------------------------------------------------------------------------
     def inner_width(self, width: int) -> int:
@@ -155,7 +165,7 @@ class FrameDiagram(Widget, can_focus=True):
             self.glyphs = g
             return drawn[2]
         result = self._lines(width, g)
-        self._drawn = (width, g, result)
+        self._drawn = (width, g, result, None)
         return result
 
     def _lines(self, width: int, g: Glyphs) -> tuple[list[Text], list[Hit]]:
@@ -234,8 +244,26 @@ class FrameDiagram(Widget, can_focus=True):
         return len(self.lines(width)[0])
 
     def render(self) -> Text:
-        lines, self._hits = self.lines(self.content_size.width or self.size.width)
-        return Text("\n").join(lines)
+        lines, self._hits = self.kept_picture()
+        assert self._drawn is not None
+        width, g, result, text = self._drawn
+        if text is None:
+            text = Text("\n").join(lines)
+            self._drawn = (width, g, result, text)
+        return text
+
+    def kept_picture(self) -> tuple[list[Text], list[Hit]]:
+        """The lines and hits at the widget's width (kept), its lines held apart."""
+        size = laid_size(self)
+        picture = self.lines(size.width or self._size.width)
+        self._hits = picture[1]
+        return picture
+
+    def picture_lines(self, picture: object) -> Iterable[Text] | None:
+        drawn = self._drawn
+        if drawn is not None and drawn[2] is picture:
+            return drawn[2][0]
+        return super().picture_lines(picture)
 
     def key_at(self, x: int, y: int) -> Hashable | None:
         """The key of the cell drawn at this content offset, if any."""

@@ -12,11 +12,11 @@ without a terminal.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Sequence
 
 from attrs import frozen
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -25,7 +25,8 @@ from textual.widget import Widget
 
 from ...catalog import catalog
 from ..glyphs import glyphs
-from .kept_strips import KeepsStrips
+from ..internals import PaintsDirect
+from .kept_strips import KeepsStrips, laid_size
 
 CONTESTED_COLOUR = "medium_purple"
 MARKERS = {"crucible": "C", "directorate": "D", "outer_reach": "O"}
@@ -170,6 +171,74 @@ class MapPicture:
     placed: dict[str, Placed]
 
 
+Cell = tuple[int, int]
+
+
+@frozen
+class _Base:
+    """What a map of one size and glyph set draws whatever the selection: the places, every
+    route's dots (dim), which routes cover each cell, and the lines drawn before (a row of
+    cells and styles -> its Text, so an unchanged row is the same Text)."""
+
+    placed: dict[str, Placed]
+    markers: frozenset[Cell]
+    cells: dict[tuple[str, str], list[Cell]]  # a route's cells from its first end, markers out
+    covers: dict[Cell, tuple[tuple[str, str], ...]]  # the routes whose dots a cell shows
+    chars: list[list[str]]  # every route dim
+    styles: list[list[str]]
+    texts: dict[tuple[tuple[str, ...], tuple[str, ...]], Text]
+
+
+BASES_KEPT = 8  # sizes and glyph sets kept (the two panel widths, a resize...)
+ROWS_KEPT = 512  # a base's rows kept
+
+
+def _route_cells(placed: dict[str, Placed], markers: frozenset[Cell], a: str, b: str) -> list[Cell]:
+    pa, pb = placed[a], placed[b]
+    return [c for c in bresenham((pa.col, pa.row), (pb.col, pb.row)) if c not in markers]
+
+
+@functools.lru_cache(maxsize=BASES_KEPT)
+def _base(width: int, rows: int, dot: str) -> _Base:
+    placed = place_systems(width, rows)
+    markers = frozenset((p.col, p.row) for p in placed.values())
+    chars = [[" "] * width for _ in range(rows)]
+    styles = [[""] * width for _ in range(rows)]
+    cells: dict[tuple[str, str], list[Cell]] = {}
+    covers: dict[Cell, list[tuple[str, str]]] = {}
+    for route in catalog().galaxy.route:
+        pair = (route.a, route.b)
+        cells[pair] = _route_cells(placed, markers, *pair)
+        for c, r in cells[pair]:
+            chars[r][c], styles[r][c] = dot, "dim"
+            covers.setdefault((c, r), []).append(pair)
+    return _Base(
+        placed,
+        markers,
+        cells,
+        {cell: tuple(pairs) for cell, pairs in covers.items()},
+        chars,
+        styles,
+        {},
+    )
+
+
+def _row_text(base: _Base, chars: list[str], styles: list[str]) -> Text:
+    key = (tuple(chars), tuple(styles))
+    text = base.texts.get(key)
+    if text is None:
+        text = Text(no_wrap=True, end="")
+        start = 0
+        for end in range(1, len(chars) + 1):
+            if end == len(chars) or styles[end] != styles[start]:
+                text.append("".join(chars[start:end]), style=styles[start] or None)
+                start = end
+        if len(base.texts) >= ROWS_KEPT:
+            base.texts.clear()
+        base.texts[key] = text
+    return text
+
+
 def draw_map(
     width: int,
     height: int,
@@ -180,27 +249,26 @@ def draw_map(
     glyphs: str = "unicode",
     accent: str = "yellow",
 ) -> MapPicture:
-    """The map as `height` lines of `width` cells (the last one a legend when there is room)."""
+    """The map as `height` lines of `width` cells (the last one a legend when there is room).
+    The places and the routes' dots of a size are worked out once (`_base`), and a row
+    drawn before is the same Text again."""
     cat = catalog()
     rows = height - 1 if height >= 8 else height
-    placed = place_systems(width, rows)
     dot, heavy = DOTS.get(glyphs, DOTS["ascii"])
-    chars = [[" "] * width for _ in range(rows)]
-    styles: list[list[Style | str]] = [[""] * width for _ in range(rows)]
+    base = _base(width, rows, dot)
+    placed, markers = base.placed, base.markers
+    chars = [row[:] for row in base.chars]
+    styles = [row[:] for row in base.styles]
     planned = set(itertools.pairwise(route)) | {(b, a) for a, b in itertools.pairwise(route)}
-    markers = {(p.col, p.row) for p in placed.values()}
-
-    def line(a: str, b: str, char: str, style: str) -> None:
-        pa, pb = placed[a], placed[b]
-        for c, r in bresenham((pa.col, pa.row), (pb.col, pb.row)):
-            if (c, r) not in markers:
-                chars[r][c], styles[r][c] = char, style
-
-    for route_ in cat.galaxy.route:
-        if (route_.a, route_.b) not in planned:
-            line(route_.a, route_.b, dot, "dim")
-    for a, b in itertools.pairwise(route):
-        line(a, b, heavy, f"bold {accent}")
+    if planned:  # a planned route's dim dots go, where no other route's lie
+        for pair, cells in base.cells.items():
+            if pair in planned:
+                for c, r in cells:
+                    if all(other in planned for other in base.covers[(c, r)]):
+                        chars[r][c], styles[r][c] = " ", ""
+        for a, b in itertools.pairwise(route):
+            for c, r in _route_cells(placed, markers, a, b):
+                chars[r][c], styles[r][c] = heavy, f"bold {accent}"
     for p in placed.values():  # a blank cell either side of each name keeps it readable
         for c in (p.label_col - 1, p.label_col + len(p.label)):
             if 0 <= c < width and (c, p.label_row) not in markers:
@@ -222,17 +290,13 @@ def draw_map(
             c = p.label_col + i
             chars[p.label_row][c], styles[p.label_row][c] = ch, label_style
             hits[(c, p.label_row)] = p.system
-    lines = []
-    for row in range(rows):
-        text = Text(no_wrap=True, end="")
-        for style, group in itertools.groupby(
-            zip(chars[row], styles[row], strict=True), key=lambda cs: cs[1]
-        ):
-            text.append("".join(ch for ch, _ in group), style=style or None)
-        lines.append(text)
+    lines = [_row_text(base, chars[row], styles[row]) for row in range(rows)]
     if rows < height:
         lines.append(legend(width))
     return MapPicture(lines, hits, placed)
+
+
+_EMPTY = Text("")  # the map before the section shows a place
 
 
 # ---- choosing a system ---------------------------------------------------------------------
@@ -253,19 +317,26 @@ def nearest_in_direction(origin: str, dx: int, dy: int) -> str | None:
     return None if best is None else best[1]
 
 
-class StarMap(KeepsStrips, Widget, can_focus=True):
+class StarMap(PaintsDirect, KeepsStrips, Widget, can_focus=True):
     """The galaxy map; the section sets `here`, `route` and `order` and listens for
-    `StarMap.Selected` and `StarMap.Activated`."""
+    `StarMap.Selected` and `StarMap.Activated`. A new selection or route draws and writes only
+    the lines it changes (`KeepsStrips`: the old and the new selected name, the route's
+    dots)."""
+
+    REPAINTS_CHANGED_ROWS = True
 
     DEFAULT_CSS = """
     StarMap { width: 1fr; height: 1fr; }
     StarMap:focus { background: $boost; }
     """
+    # The arrows are priority bindings (as the hub's tables' cursors): Textual runs them as
+    # the key reaches the app, not after it went down to the map and climbed back through
+    # the section, the stack and the screen (five message hops).
     BINDINGS = [
-        Binding("up", "move(0, -1)", "North", show=False, id="galaxy.north"),
-        Binding("down", "move(0, 1)", "South", show=False, id="galaxy.south"),
-        Binding("left", "move(-1, 0)", "West", show=False, id="galaxy.west"),
-        Binding("right", "move(1, 0)", "East", show=False, id="galaxy.east"),
+        Binding("up", "move(0, -1)", "North", show=False, id="galaxy.north", priority=True),
+        Binding("down", "move(0, 1)", "South", show=False, id="galaxy.south", priority=True),
+        Binding("left", "move(-1, 0)", "West", show=False, id="galaxy.west", priority=True),
+        Binding("right", "move(1, 0)", "East", show=False, id="galaxy.east", priority=True),
         Binding("tab", "cycle(1)", "Next", id="galaxy.next"),
         Binding("shift+tab", "cycle(-1)", "Previous system", show=False, id="galaxy.previous"),
         Binding("enter", "activate", "Go", id="galaxy.go"),
@@ -288,42 +359,63 @@ class StarMap(KeepsStrips, Widget, can_focus=True):
         self.route: tuple[str, ...] = ()
         self.order: tuple[str, ...] = ()
         self._hits: dict[tuple[int, int], str] = {}
-        self._drawn: tuple[tuple[object, ...], MapPicture, Text] | None = None  # the last
+        # the last drawn: its key, the picture, and its lines joined once asked for
+        self._drawn: tuple[tuple[object, ...], MapPicture, Text | None] | None = None
 
     def show(self, here: str, selected: str, route: Iterable[str], order: Iterable[str]) -> None:
         self.here, self.selected = here, selected
         self.route, self.order = tuple(route), tuple(order)
         self.refresh()
 
-    def _picture(self) -> tuple[MapPicture, Text]:
-        """The map and its text, drawn once per size, place, selection, route, glyphs and
-        accent (a focus change, a hub section coming forward, draws nothing again)."""
+    def picture(self) -> MapPicture:
+        """The map, drawn once per size, place, selection, route, glyphs and accent (a focus
+        change, a hub section coming forward, draws nothing again)."""
         settings = getattr(self.app, "settings", None)
         glyphs = getattr(settings, "glyphs", "unicode")
         accent = self.app.current_theme.accent or "yellow"
-        width, height = max(self.content_size.width, 1), max(self.content_size.height, 1)
+        size = laid_size(self)
+        width, height = max(size.width, 1), max(size.height, 1)
         key = (width, height, self.here, self.selected, self.route, glyphs, accent)
         if self._drawn is None or self._drawn[0] != key:
-            picture = draw_map(
-                width,
-                height,
-                here=self.here,
-                selected=self.selected,
-                route=self.route,
-                glyphs=glyphs,
-                accent=accent,
+            self._drawn = (
+                key,
+                draw_map(
+                    width,
+                    height,
+                    here=self.here,
+                    selected=self.selected,
+                    route=self.route,
+                    glyphs=glyphs,
+                    accent=accent,
+                ),
+                None,
             )
-            self._drawn = (key, picture, Text("\n", end="").join(picture.lines))
-        return self._drawn[1], self._drawn[2]
+        return self._drawn[1]
 
-    def picture(self) -> MapPicture:
-        return self._picture()[0]
+    def kept_picture(self) -> object:
+        if not self.here:
+            return _EMPTY
+        picture = self.picture()
+        self._hits = picture.hits
+        return picture
+
+    def picture_lines(self, picture: object) -> Iterable[Text] | None:
+        if isinstance(picture, MapPicture):
+            return picture.lines  # held apart already
+        return super().picture_lines(picture)
 
     def render(self) -> Text:
+        """The map as one text (what Textual would draw; the lines are drawn from the
+        picture, `kept_picture`)."""
         if not self.here:
-            return Text("")
-        picture, text = self._picture()
+            return _EMPTY
+        picture = self.picture()
         self._hits = picture.hits
+        assert self._drawn is not None
+        key, _, text = self._drawn
+        if text is None:
+            text = Text("\n", end="").join(picture.lines)
+            self._drawn = (key, picture, text)
         return text
 
     def text(self) -> str:
