@@ -101,6 +101,7 @@ DIGESTS = {
     "textual.widget:Widget.size": "68fb062c7a876cd9",
     "textual.widgets._data_table:DataTable._render_line_in_row": "669cc46a7ca119d2",
     "textual.widgets._data_table:DataTable._render_line": "a32c6991165cea90",
+    "textual.widget:Widget.vertical_scrollbar": "6b140a728f0b50e4",
     "textual.widgets._data_table:DataTable._should_highlight": "2a8620abc38ccc4b",
     "textual.widgets._data_table:DataTable._set_hover_cursor": "39cec18b5b5f5841",
     "textual.app:App._process_messages": "7934609529be85be",
