@@ -772,8 +772,8 @@ async def test_a_tables_scrollbars_follow_what_they_show_and_only_that() -> None
 async def test_the_hubs_footer_token_names_all_its_keys_follow(tmp_path: Path) -> None:
     """Through the sections and their own keys (cursors over rows whose keys are legal or
     not, the market's view, a launch plan and its lance and pay, the finances' views, a day
-    passing, the refit bay's cursor, a staged removal and its undo), the footer's line is the one its keys read afresh give, though it reads them
-    only for a new token (or focus)."""
+    passing, the refit bay's cursor, a staged removal and its undo), the footer's line is the
+    one its keys read afresh give, though it reads them only for a new token (or focus)."""
     import attrs
 
     from mac_tui.tui.app import MacApp

@@ -154,6 +154,7 @@ them.
 from __future__ import annotations
 
 import asyncio
+import bisect
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
@@ -499,16 +500,19 @@ class SpanCompositor(Compositor):
         by_row: dict[int, list[tuple[int, int]]] = {}
         for y, x1, x2 in spans:
             by_row.setdefault(y, []).append((x1, x2))
+        span_rows = sorted(by_row)  # only the rows with a span are looked at
         cuts = self.cuts
         for widget, (region, clip) in self.visible_widgets.items():
             seen = region.intersection(clip)
             left, right = seen.x, seen.right
             if not seen.width:
                 continue
+            first = bisect.bisect_left(span_rows, seen.y)
+            last = bisect.bisect_left(span_rows, seen.bottom)
             rows = [
                 y
-                for y in seen.line_range
-                if any(x1 < right and x2 > left for x1, x2 in by_row.get(y, ()))
+                for y in span_rows[first:last]
+                if any(x1 < right and x2 > left for x1, x2 in by_row[y])
                 and any(chops[y].get(cut) is None for cut in cuts[y] if left <= cut < right)
             ]
             if not rows:
