@@ -192,7 +192,15 @@ class SaveFile:
         )
 
 
-def to_doc(save: SaveFile) -> dict[str, Any]:
+def to_doc(
+    save: SaveFile,
+    *,
+    commands: list[str] | None = None,
+    snapshot: dict[str, Any] | None = None,
+    snapshot_hash: str | None = None,
+) -> dict[str, Any]:
+    """The file's document; `commands` (their text), `snapshot` (the state's data) and its
+    hash given when already known (`savetext.SaveText`)."""
     doc = {
         "magic": MAGIC,
         "format": FORMAT_VERSION,
@@ -201,10 +209,10 @@ def to_doc(save: SaveFile) -> dict[str, Any]:
         "made_by": save.made_by,
         "header": save.header,
         "seed": save.seed,
-        "commands": [format_command(c) for c in save.commands],
+        "commands": [format_command(c) for c in save.commands] if commands is None else commands,
         "checkpoints": list(save.checkpoints),
-        "snapshot": state_to_data(save.state),
-        "snapshot_hash": state_hash(save.state),
+        "snapshot": state_to_data(save.state) if snapshot is None else snapshot,
+        "snapshot_hash": state_hash(save.state) if snapshot_hash is None else snapshot_hash,
     }
     if save.state.ruleset:  # O0.1; a core game's file is as it always was
         doc["ruleset"] = format_ruleset(save.state.ruleset)

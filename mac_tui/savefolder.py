@@ -104,16 +104,22 @@ def _keep_previous(path: Path, suffix: str) -> None:
 
 
 def write_save(
-    path: Path, save: SaveFile, *, previous: str = BACKUP, exclusive: bool = False
+    path: Path,
+    save: SaveFile,
+    *,
+    previous: str = BACKUP,
+    exclusive: bool = False,
+    text: Callable[[SaveFile], str] = to_json,
 ) -> None:
     """Write `save` at `path` so that a complete `path` exists at every instant.
 
     The current file is kept as `path + previous` (`.bak`; `.damaged` for a file the game could
     not read) before the new one replaces it in a single `os.replace`. `exclusive`: create
-    `path`, never replace it (FileExistsError when it exists)."""
+    `path`, never replace it (FileExistsError when it exists). `text` writes the file's text
+    (`to_json`, or a session's `savetext.SaveText.of`: the same bytes)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = to_json(save).encode()
+    data = text(save).encode()
     _step("begin")
     tmp = _write_temp(path, data)
     try:
@@ -171,7 +177,7 @@ def glob_escape(text: str) -> str:
     return "".join(f"[{c}]" if c in "*?[]" else c for c in text)
 
 
-def create_save(path: Path, save: SaveFile) -> Path:
+def create_save(path: Path, save: SaveFile, text: Callable[[SaveFile], str] = to_json) -> Path:
     """Write a new save at `path`, or at `stem-2.json`, `stem-3.json`... when that name is
     taken (by a save, or by a backup or temp file of one): an existing save is never
     replaced. Returns where it was written."""
@@ -182,7 +188,7 @@ def create_save(path: Path, save: SaveFile) -> Path:
         if recovery_candidates(candidate) or os.path.lexists(candidate):
             continue
         try:
-            write_save(candidate, save, exclusive=True)
+            write_save(candidate, save, exclusive=True, text=text)
         except FileExistsError:
             continue
         return candidate

@@ -43,7 +43,16 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("players", ("mac_tui.players", "mac_tui.bots", "mac_tui.script")),
-    ("sessions", ("mac_tui.session", "mac_tui.save", "mac_tui.savefolder", "mac_tui.snapshot")),
+    (
+        "sessions",
+        (
+            "mac_tui.session",
+            "mac_tui.save",
+            "mac_tui.savefolder",
+            "mac_tui.savetext",
+            "mac_tui.snapshot",
+        ),
+    ),
     ("engine", ("mac_tui.game",)),
     ("rules", ("mac_tui.combat", "mac_tui.campaign")),
     (

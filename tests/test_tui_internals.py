@@ -117,6 +117,7 @@ DIGESTS = {
     "textual.widget:Widget._exchange_repaint_regions": "a2d797888f08a6a7",
     "textual.widget:Widget._set_dirty": "9c280366b8986cc8",
     "textual.widget:Widget.render_lines": "1f2a11f3d51846d9",
+    "textual.app:App._background_screens": "d925a6b094052092",
     "textual.screen:Screen.set_focus": "56cfb5778970531a",
     "textual.screen:Screen._update_focus_styles": "cc50d6be558c8751",
     "textual.screen:Screen._watch_focused": "91fed3126821f9a2",
@@ -587,6 +588,49 @@ async def test_every_hub_key_of_a_long_campaign_paints_one_frame(tmp_path: Path)
             await pilot.press(key)
             await pilot.pause(0.05)
             assert len(frames) - before == 1, key
+
+
+@pytest.mark.parametrize("key", ["d", "w"])
+async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
+    tmp_path: Path, key: str
+) -> None:
+    """d (or w): the hub's status and section change as the day report opens over them; the
+    report and the hub under it come in one frame (`PaintsOverScreens`), and it is the whole
+    picture: what Textual's compositor draws of the screen afterwards, from scratch. The
+    report is the app's kept one, filled again (a second day shows its own lines)."""
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+    from mac_tui.tui.screens.dayreport import DayReportScreen
+
+    from .wide import YEAR
+
+    path = tmp_path / "year.json"
+    shutil.copy(YEAR, path)
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.press(key, "escape")  # the report's first showing composes it
+        await pilot.pause(0.05)
+        reports: list[object] = []
+        for _ in range(2):
+            frames = _count_frames(app)
+            await pilot.press(key)
+            await pilot.pause(0.05)
+            report = app.screen
+            assert isinstance(report, DayReportScreen)
+            assert report.lines == app.last_report()
+            reports.append(report)
+            assert len(frames) == 1
+            console = app.console
+            shown = frames[0].render_segments(console)  # type: ignore[attr-defined]
+            fresh = report._compositor.render_update(
+                full=True, screen_stack=app._background_screens
+            )
+            assert fresh is not None and fresh.render_segments(console) == shown
+            await pilot.press("escape")
+            await pilot.pause(0.05)
+        assert reports[0] is reports[1]  # kept, not composed again
 
 
 def styled_screen(app: App[Any]) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from rich.segment import Segment
+from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult
 from textual.cache import LRUCache
@@ -90,6 +91,52 @@ async def test_a_row_cursor_table_draws_from_kept_lines_what_it_draws_from_none(
         assert drawn(table) == afresh(table)
 
 
+def cells(app: App[Any]) -> list[list[tuple[str, object]]]:
+    """The screen as Textual's compositor draws it whole: (character, style) per cell."""
+    strips = app.screen._compositor.render_strips()
+    return [
+        [(seg.text[i], seg.style) for seg in strip for i in range(len(seg.text))]
+        for strip in strips
+    ]
+
+
+def painted(frames: list[object]) -> set[tuple[int, int]]:
+    """The cells the frames wrote to the terminal."""
+    out: set[tuple[int, int]] = set()
+    for frame in frames:
+        if isinstance(frame, ChopsUpdate):
+            out.update((y, x) for y, x1, x2 in frame.spans for x in range(x1, x2))
+        else:
+            assert isinstance(frame, LayoutUpdate)
+            out.update((y, x) for y in frame.region.line_range for x in frame.region.column_range)
+    return out
+
+
+async def press_painting_all_it_changes(app: App[Any], pilot: Any, key: str) -> int:
+    """Press `key`: every cell whose picture it changed is written by its frames (none is
+    left as it was on the terminal); the number of frames."""
+    before = cells(app)
+    frames = _count_frames(app)
+    await pilot.press(key)
+    await pilot.pause()
+    after = cells(app)
+    changed = {
+        (y, x)
+        for y, (old, new) in enumerate(zip(before, after, strict=True))
+        for x in range(max(len(old), len(new)))
+        if old[x : x + 1] != new[x : x + 1]
+    }
+    assert changed <= painted(frames), (key, sorted(changed - painted(frames))[:5])
+    return len(frames)
+
+
+def year_app(folder: Path, *, hints: bool = False) -> MacApp:
+    """The game opening a year of play (tests/wide.py), saved in `folder`."""
+    path = folder / "year.json"
+    shutil.copy(YEAR, path)
+    return MacApp(saves=folder, settings=Settings(animation="off", hints=hints), load=path)
+
+
 #: The detail pane of each section with a table cursor, and what it names of the row.
 DETAILS = {"1": "#frame-detail", "2": "#pilot-detail", "3": "#market-detail"}
 
@@ -100,10 +147,9 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
 ) -> None:
     """A year's hub: each table key (cursor, Home/End, pages) paints one frame; it lays the
     screen out only when the detail lines took another height (the table then another
-    height), never a second time for the table's scrollbar; the detail names the row."""
-    path = tmp_path / "year.json"
-    shutil.copy(YEAR, path)
-    app = MacApp(saves=tmp_path, settings=Settings(animation="off", hints=True), load=path)
+    height), never a second time for the table's scrollbar; the detail names the row; every
+    cell it changed is written."""
+    app = year_app(tmp_path, hints=True)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -117,7 +163,6 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
             return reflow(*args)
 
         hub._compositor.reflow = counted  # type: ignore[method-assign]
-        frames = _count_frames(app)
         for section, selector in DETAILS.items():
             await pilot.press(section)
             await pilot.pause()
@@ -126,11 +171,9 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
             table = shown.query_one(GameTable)
             detail = hub.query_one(selector, DetailPane)
             for key in ("down", "down", "up", "end", "pageup", "home", "pagedown", "down"):
-                height, frame_count, laid = detail.size.height, len(frames), len(reflows)
-                row = table.cursor_row
-                await pilot.press(key)
-                await pilot.pause()
-                assert len(frames) - frame_count == (table.cursor_row != row), (section, key)
+                height, laid, row = detail.size.height, len(reflows), table.cursor_row
+                frames = await press_painting_all_it_changes(app, pilot, key)
+                assert frames == (table.cursor_row != row), (section, key)
                 assert len(reflows) - laid == (detail.size.height != height), (section, key)
                 name = str(table.get_row_at(table.cursor_row)[0 if section != "3" else 1])
                 assert name.split(" ")[-1] in str(detail.render()), (section, key, name)
@@ -142,9 +185,7 @@ async def test_the_hubs_footer_shows_the_legality_of_the_row_and_reads_it_once_a
     """The hub's footer token (the state, the settings, the section's own: its row...):
     after every table key the footer shows each key's legality as read afresh, and a row
     seen before with the same state is not read again."""
-    path = tmp_path / "year.json"
-    shutil.copy(YEAR, path)
-    app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+    app = year_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -170,3 +211,70 @@ async def test_the_hubs_footer_shows_the_legality_of_the_row_and_reads_it_once_a
                 assert shown[1] == footer._signature(fitted(footer.size.width)), (section, key)
         assert reads
         assert all(a != b for n, a in enumerate(reads) for b in reads[:n])  # none read twice
+
+
+async def test_the_markets_tab_shows_the_other_table_filled_again_only_after_a_change(
+    tmp_path: Path,
+) -> None:
+    """A table per view: Tab shows the other one in one frame, filled from the state the
+    first time and again only once the state changed (a day passed); each shows its view's
+    rows and keeps its cursor."""
+    from mac_tui.tui.screens.market import MarketSection
+
+    app = year_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("3")
+        await pilot.pause()
+        market = app.screen.query_one(MarketSection)
+        fills: list[str] = []
+        fill = market._fill
+
+        def counted() -> None:
+            fills.append(market.market_view)
+            fill()
+
+        market._fill = counted  # type: ignore[method-assign]
+        await pilot.press("down")
+        for view in ("inventory", "stock", "inventory", "stock"):
+            assert await press_painting_all_it_changes(app, pilot, "tab") == 1
+            assert market.market_view == view
+            table = market.table()
+            assert table.display and app.screen.focused is table
+            rows = market.stock if view == "stock" else market.inventory
+            assert [str(table.get_row_at(n)[1]) for n in range(table.row_count)] == [
+                r.name for r in rows
+            ]
+        assert fills == ["inventory"]  # the stock was filled as the section opened
+        assert market.table().cursor_row == 1  # the stock's cursor where it was
+        await pilot.press("d", "escape")  # a day passes: the state is new
+        await pilot.pause()
+        await pilot.press("tab")
+        await pilot.pause()
+        assert fills == ["inventory", "stock", "inventory"]
+
+
+async def test_the_finances_views_switch_in_one_frame_drawing_nothing_from_the_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """l, c and u show a view drawn from the state already: one frame writing every cell it
+    changes, the state not drawn again, the chart's picture made once per size."""
+    import mac_tui.tui.screens.finances as finances
+
+    app = year_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("7")
+        await pilot.pause()
+        section = app.screen.query_one(finances.FinancesSection)
+        redraws: list[str] = []
+        charts: list[int] = []
+        chart_lines = finances.chart_lines
+        monkeypatch.setattr(section, "refresh_view", lambda: redraws.append(section.view))
+        monkeypatch.setattr(finances, "chart_lines", lambda *a: charts.append(1) or chart_lines(*a))
+        for key, view in (("c", "chart"), ("l", "ledger"), ("u", "upkeep"), ("c", "chart")):
+            assert await press_painting_all_it_changes(app, pilot, key) == 1
+            assert section.view == view
+            focused = {"ledger": "#ledger", "chart": "#credit-chart", "upkeep": "#upkeep-table"}
+            assert app.screen.focused is section.query_one(focused[view])
+        assert redraws == [] and charts == [1]

@@ -42,6 +42,15 @@ the log page 2.95 (1.7x), an idle cursor move 1.52 (was 2.20), the Move-mode cur
 (3.33); at 120x40 f, Tab, c, t and m 3.3-3.4 (1.9x), L 2.81, Esc back from the log page 3.52
 (2.0x), aiming p95 3.63 (was 8.15). Where the CPU went and what cut it: docs/architecture.md
 (the battle's priority keys, `PaintsDirect`, `HexMap.held()`).
+
+The hub's keys that let time pass or open a view (day14, `run_hub_keys`' groups alone, CPU
+medians before -> after, the empty app's key 1.6 ms): at 80x24 `d` 33.4 -> 9.3 ms (settled
+p95 49.4 -> 10.1), `w` 35.7 -> 10.6 (settled p95 67.6 -> 11.5), Esc closing the day report
+8.5 -> 3.6, the launch plan's Enter 16.4 -> 8.8 and Esc 13.9 -> 9.1; at 120x40 `d` 33.0 ->
+9.5, `w` 35.2 -> 10.9, Enter 16.8 -> 9.1, Esc 15.0 -> 9.4. The day's work is all counted:
+its save is written before the key's frame (nothing is left for after it), and the report and
+the hub under it are one frame, checked against Textual's own picture of the screen
+(tests/test_tui_internals.py). Details: docs/architecture.md (the hub's figures).
 """
 
 from __future__ import annotations

@@ -62,6 +62,17 @@ them.
   And a scrollbar the layout gave a new size asks for no second layout (its new virtual size
   does, `Widget._size_updated`, though its parent arranges it and nothing is in it): a table
   whose height a key changed (its detail lines took one more) was painted twice.
+- `PaintsOverScreens` (the day report, over the hub): a modal screen shows the screens behind
+  it through its translucent background (`Screen.render` draws them, tinted, as its own
+  background: `BackgroundScreen`, every widget of the hub each time), so what changed behind
+  it reaches the terminal only through the modal's own frame. Textual lays out and repaints
+  a screen behind on its own update timer and hands the changed regions on to the screen in
+  front (`Screen._compositor_refresh`, which then paints again): a day (`d`) changed the
+  hub's status and section as the report opened, and the report was painted two or three
+  times, the whole hub drawn and tinted each time. The mixin, a `OneFrame`, waits as well for
+  the screens behind it (their widgets' messages, a layout or repaint asked for), and its
+  frame first takes in what they have to show (their layout, their repaint handed on as
+  Textual hands it), so the report and the hub under it come in one frame.
 - `PaintsDirect` (the battle's map, side panel and one-line texts, and every screen's footer:
   the widgets a battle key repaints): Textual's `Widget.refresh` marks the widget and prompts
   its message queue; on the queue's next turn its idle handler (`Widget._check_refresh`)
@@ -100,6 +111,13 @@ them.
   (it is seen again). Nothing in the hub handles the Descendant events; nodes styled from
   `:focus-within` (`Screen._update_focus_styles`) take Textual's way, as does any other move
   of the focus. The scroll into view that `set_focus` asks for is asked for the same way.
+- `focus_in_place` (the market's view key): `Screen.set_focus` sets the screen's `focused`
+  reactive, which asks for a repaint of the whole screen (`Screen._on_timer_update` then
+  draws every widget, a full update), though what a focus change changes repaints itself:
+  the widgets whose look follows the focus are restyled (`Screen._update_focus_styles`,
+  `Widget.watch_has_focus`), and a table shown in another's place is laid out and drawn by
+  the layout. The focus is set as Textual sets it, less that repaint (unless one was asked
+  for already).
 - `SizedInItsLayout` (the message line, the hub's section stack): a widget given a new size by
   a layout asks for a layout of its own (`Widget._size_updated`), drawn in a second frame,
   though the layout that sized it already placed what is in it; the mixin asks for none.
@@ -265,6 +283,14 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.drivers.linux_driver:LinuxDriver.start_application_mode",
         "textual.screen:Screen._on_timer_update",
     ),
+    "PaintsOverScreens": (
+        "textual.app:App._background_screens",
+        "textual.screen:Screen.render",
+        "textual.screen:Screen._on_timer_update",
+        "textual.screen:Screen._compositor_refresh",
+        "textual.screen:Screen._refresh_layout",
+        "textual.screen:Screen._on_idle",
+    ),
     "PaintsDirect": (
         "textual.widget:Widget.refresh",
         "textual.widget:Widget._check_refresh",
@@ -291,6 +317,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._refresh_layout",
         "textual._styles_cache:StylesCache.render_widget",
     ),
+    "focus_in_place": ("textual.screen:Screen.set_focus", "textual.screen:Screen._on_timer_update"),
     "ScrollbarsOnChange": (
         "textual.scroll_view:ScrollView._size_updated",
         "textual.widget:Widget._scroll_update",
@@ -409,6 +436,15 @@ def parking_place(widget: Widget) -> tuple[ParksChildren, Widget] | None:
             return up, node
         node = up
     return None
+
+
+def focus_in_place(screen: Screen[Any], widget: Widget) -> None:
+    """`screen.set_focus(widget)` without the repaint of the whole screen that Textual's
+    `Screen.focused` reactive asks for (see the module docstring)."""
+    asked = screen._repaint_required
+    screen.set_focus(widget)
+    if not asked:
+        screen._repaint_required = False
 
 
 def focus_unparked(screen: Screen[Any], widget: Widget) -> None:
@@ -589,12 +625,15 @@ class OneFrame(_ScreenMixin):
             if isinstance(widget, ScrollBar) and widget._layout_required:
                 widget._layout_required = False
 
+    def _unsettled(self) -> bool:
+        return unsettled(self)
+
     async def _on_idle(self, event: events.Idle) -> None:
         if (
             self._settle_turns < SETTLE_TURNS
             and (self._layout_required or self._repaint_required or self._dirty_widgets)
             and self.is_active
-            and unsettled(self)
+            and self._unsettled()
         ):
             self._settle_turns += 1
             event.prevent_default()  # not `Screen._on_idle` yet: asked again next turn
@@ -615,6 +654,48 @@ class OneFrame(_ScreenMixin):
                     widget._repaint_required = False
                 self._compositor.update_widgets(late)
         super()._compositor_refresh()
+
+
+def asks_for_a_frame(screen: Screen[Any]) -> bool:
+    """Whether `screen` has a layout or repaint asked for and not yet painted."""
+    return bool(screen._layout_required or screen._repaint_required or screen._dirty_widgets)
+
+
+class PaintsOverScreens(OneFrame):
+    """A screen whose frame waits for the screens behind it and takes in what they have to
+    show (see the module docstring). Comes first among the bases."""
+
+    def _behind(self) -> list[Screen[Any]]:
+        app = self.app
+        if app.screen is not self:
+            return []
+        return [screen for screen in app._background_screens if screen is not self]
+
+    def _unsettled(self) -> bool:
+        return unsettled(self) or any(
+            asks_for_a_frame(screen) or unsettled(screen) for screen in self._behind()
+        )
+
+    def _on_timer_update(self) -> None:
+        for screen in self._behind():
+            # What their update timer would do (`Screen._on_timer_update`); behind, their
+            # frame is handed on to this one (`Screen._compositor_refresh`).
+            if screen._layout_required:
+                screen._refresh_layout()
+                screen._layout_required = False
+                screen._dirty_widgets.clear()
+            if screen._repaint_required:
+                screen._dirty_widgets.clear()
+                screen._dirty_widgets.add(screen)
+                screen._repaint_required = False
+            if screen._dirty_widgets:
+                screen._compositor.update_widgets(screen._dirty_widgets)
+                screen._compositor_refresh()
+            # Textual's hand-on asks the screen behind to repaint itself whole at its next
+            # update (which it would hand on again, and this one paint again): what it shows
+            # is in this frame, and it is repainted whole when it comes back to the front.
+            screen._repaint_required = False
+        super()._on_timer_update()
 
 
 def paints_direct(widget: Widget) -> Screen[Any] | None:

@@ -103,9 +103,9 @@ def run_command(app: Any, command: Command) -> bool:
     if _mode(app) != before:
         app.show_game()
     elif isinstance(command, TRIPS):
-        from .screens.dayreport import DayReportScreen
+        from .screens.dayreport import show_day_report
 
-        app.push_screen(DayReportScreen(app.last_report()))
+        show_day_report(app, app.last_report())
     return True
 
 

@@ -32,6 +32,7 @@ from ..glyphs import glyphs_for
 from ..host import host
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import ConfirmScreen
+from ..widgets.kept_rows import same_content
 from ..widgets.section import Section
 from ..widgets.table import GameTable
 from .contracts_view import (
@@ -71,6 +72,13 @@ def picks_text(n: int) -> str:
     return "no salvage" if n == 0 else f"{n} pick{'s' if n != 1 else ''}"
 
 
+def show(widget: Static, content: str | Text) -> None:
+    """`widget.update(content)`, unless it shows that already (the launch plan opened again,
+    the same contract: no new layout of its lines)."""
+    if not same_content(widget, content):
+        widget.update(content)
+
+
 class PayoutSlider(Static):
     """The payout level as a row of clickable steps; the chosen one bracketed and bold."""
 
@@ -85,11 +93,12 @@ class PayoutSlider(Static):
         chosen = cat.payout_level(level)
         factor = f"{chosen.picks_halves / 2:g}"
         g = glyphs_for(self)
-        self.update(
+        show(
+            self,
             f"Payout [@click=step_down]{g.prev}[/]"
             + "".join(steps)
             + f"[@click=step_up]{g.next}[/] [b]{chosen.name}[/b]: {chosen.credit_percent}% pay, "
-            f"salvage x{factor}  [dim]({g.left_key}/{g.right_key} or -/+)[/dim]"
+            f"salvage x{factor}  [dim]({g.left_key}/{g.right_key} or -/+)[/dim]",
         )
 
     def action_set_level(self, level: int) -> None:
@@ -247,18 +256,16 @@ class ContractsSection(Section):
         self.refresh_bindings()
 
     def draw_board(self) -> None:
-        table = self.query_one("#contracts", DataTable)
-        row = table.cursor_row
-        table.clear()
+        table = self.query_one("#contracts", GameTable)
         c = self.campaign
         lance = self.default_lance()
+        rows = []
         for r in self.rows():
             contract = find_contract(c, r.id)
             assert contract is not None
             known, assessment = peek(self.state, r.id, lance)
-            table.add_row(*board_cells(r, contract, threat_cell(assessment, known)), key=r.id)
-        if table.row_count:
-            table.move_cursor(row=min(max(row, 0), table.row_count - 1))
+            rows.append((r.id, board_cells(r, contract, threat_cell(assessment, known))))
+        table.fill(rows)  # the same rows (back from the launch plan): kept as drawn
         height = max(2, table.row_count + 1)  # the header and every row: no more, no less
         if table.styles.height is None or table.styles.height.value != height:
             table.styles.height = height
@@ -333,7 +340,7 @@ class ContractsSection(Section):
             f for f in self.selected if any(fr.id == f for fr in c.frames)
         ]  # frames sold meanwhile drop out
         g = glyphs_for(self)
-        self.query_one("#launch-head", Static).update(g.rich(launch_head(row, contract, g)))
+        show(self.query_one("#launch-head", Static), g.rich(launch_head(row, contract, g)))
         self.query_one(PayoutSlider).show(self.level)
         preview = reward_preview(c, contract, self.level)
         d = contract.difficulty
@@ -344,26 +351,26 @@ class ContractsSection(Section):
 
         win_picks = scaled_picks(base_picks("victory", d), self.level)
         out_picks = scaled_picks(base_picks("withdrawal", d), self.level)
-        self.query_one("#preview", Static).update(
+        show(
+            self.query_one("#preview", Static),
             f"Victory {money('victory')} (no losses {money('victory_no_losses')}) {g.sep} "
             f"{picks_text(win_picks)}\n"
             f"Withdrawal {money('withdrawal')} {g.sep} {picks_text(out_picks)} {g.sep} "
-            f"Defeat {money('defeat')}"
+            f"Defeat {money('defeat')}",
         )
         ids = self.frame_ids()
         known, assessment = peek(self.state, contract.id, ids)
         threat = threat_text(c, ids, assessment, known, g)
-        self.query_one("#launch-threat", Static).update(g.rich(threat))
+        show(self.query_one("#launch-threat", Static), g.rich(threat))
         self.request_threats([(contract.id, ids)])
         self.draw_lance()
 
     def draw_lance(self) -> None:
-        table = self.query_one("#lance", DataTable)
-        row = table.cursor_row
-        table.clear()
+        table = self.query_one("#lance", GameTable)
         cat = catalog()
         c = self.campaign
         g = glyphs_for(self)
+        rows: list[tuple[str, tuple[object, ...]]] = []
         for f in c.frames:
             reason = frame_deploy_refusal(c, f.id)
             warning = short_warning(c, f.id) if reason is None else None
@@ -374,23 +381,17 @@ class ContractsSection(Section):
             else:
                 mark = "[ ]"
             ch = cat.chassis[f.chassis]
-            table.add_row(
-                Text(mark),
-                frame_name(f),
-                ch.designation,
-                f.pilot or "-",
-                f"{deployment_cost(c, [f.id]):,}",
-                (
-                    f"{g.no} {short_reason(c, f)}"
-                    if reason
-                    else f"{g.warn} {warning}"
-                    if warning
-                    else f"{g.ok} ready"
-                ),
-                key=f.id,
+            status = (
+                f"{g.no} {short_reason(c, f)}"
+                if reason
+                else f"{g.warn} {warning}"
+                if warning
+                else f"{g.ok} ready"
             )
-        if table.row_count:
-            table.move_cursor(row=min(max(row, 0), table.row_count - 1))
+            cost = f"{deployment_cost(c, [f.id]):,}"
+            cells = (Text(mark), frame_name(f), ch.designation, f.pilot or "-", cost, status)
+            rows.append((f.id, cells))
+        table.fill(rows)  # the lance as it was (the plan opened again): kept as drawn
         self.show_frame_detail()
         self.show_launch_status()
 
@@ -420,7 +421,7 @@ class ContractsSection(Section):
         ids = self.frame_ids()
         g = glyphs_for(self)
         if reason:
-            status.update(g.text(f"{g.no} Cannot launch: {reason}"))
+            show(status, g.text(f"{g.no} Cannot launch: {reason}"))
         else:
             cost = deployment_cost(self.campaign, ids)
             text = (
@@ -433,7 +434,7 @@ class ContractsSection(Section):
             warned = [w for f in ids for w in frame_warnings(self.campaign, f)]
             if warned:
                 text += f"\n{g.warn} " + f"; {g.warn} ".join(warned)
-            status.update(g.text(text))
+            show(status, g.text(text))
         status.set_class(reason is not None, "refused")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

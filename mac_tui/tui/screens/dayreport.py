@@ -1,20 +1,28 @@
-"""The day report: what happened while time passed (upkeep, repairs, healing, markets...)."""
+"""The day report: what happened while time passed (upkeep, repairs, healing, markets...).
+
+`show_day_report` opens it. One report screen is kept by the app (installed) and filled again
+for each report: a day (`d`) costs no new screen, no compose of its widgets, no styling of
+them (see `RestylesOnChange`), only the new text laid out and drawn.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ..glyphs import glyphs_for
-from ..internals import RestylesOnChange
+from ..internals import PaintsOverScreens, RestylesOnChange
+
+KEPT_NAME = "day-report"  # the kept report's name among the app's installed screens
 
 
-class DayReportScreen(RestylesOnChange, ModalScreen[None]):
+class DayReportScreen(RestylesOnChange, PaintsOverScreens, ModalScreen[None]):
     BINDINGS = [Binding("escape,enter,space,d", "close", "Close", id="report.close")]
     DEFAULT_CSS = """
     DayReportScreen { align: center middle; }
@@ -33,8 +41,31 @@ class DayReportScreen(RestylesOnChange, ModalScreen[None]):
         with Vertical():
             yield Label("[b]Day report[/b]  (Enter to close)")
             with VerticalScroll():
-                text = "\n".join(self.lines) or "A quiet day."
-                yield Static(glyphs_for(self.app).text(text))
+                yield Static(self._text(), id="report-text")
+
+    def _text(self) -> str:
+        text = "\n".join(self.lines) or "A quiet day."
+        return glyphs_for(self.app).text(text)
+
+    def reopen(self, lines: Sequence[str]) -> None:
+        """Show `lines` instead, from the top (the kept screen, before it is pushed again)."""
+        self.lines = list(lines)
+        self.query_one("#report-text", Static).update(self._text())
+        self.query_one(VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def show_day_report(app: App[Any], lines: Sequence[str]) -> None:
+    """Push the day report of `lines`: the app's kept report, filled again (a new one the
+    first time, and while the kept one is already open)."""
+    kept = app.get_screen(KEPT_NAME) if app.is_screen_installed(KEPT_NAME) else None
+    if isinstance(kept, DayReportScreen) and kept.is_mounted and kept not in app.screen_stack:
+        kept.reopen(lines)
+        app.push_screen(kept)
+        return
+    report = DayReportScreen(lines)
+    if kept is None:
+        app.install_screen(report, name=KEPT_NAME)
+    app.push_screen(report)

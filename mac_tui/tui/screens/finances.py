@@ -17,6 +17,8 @@ from ...campaign.ledger import category_totals, daily_balances
 from ...campaign.timeflow import daily_upkeep, frame_upkeep
 from ...catalog import catalog
 from ..glyphs import UNICODE, glyphs, glyphs_for
+from ..internals import focus_in_place
+from ..widgets.kept_strips import KeepsStrips
 from ..widgets.section import Section
 from ..widgets.status import pack
 from ..widgets.table import GameTable
@@ -95,8 +97,10 @@ def chart_lines(
     return lines
 
 
-class CreditChart(Widget):
-    """Credits at the end of each day since day 1, sized to the room it has."""
+class CreditChart(KeepsStrips, Widget):
+    """Credits at the end of each day since day 1, sized to the room it has: the same
+    picture while the points, the size and the glyphs are (its lines kept, `KeepsStrips`),
+    so showing the chart again draws nothing anew."""
 
     can_focus = True  # so the section's keys still work while the chart is the view
 
@@ -108,6 +112,9 @@ class CreditChart(Widget):
         super().__init__(id=id, classes=classes)
         self.points: list[tuple[int, int]] = []
         self.ascii_only = False
+        self._drawn: tuple[object, ...] | None = None  # (size, ascii) of `_picture`
+        self._drawn_points: object = None  # and its points (the very list)
+        self._picture = Text()
 
     def show(self, points: list[tuple[int, int]], ascii_only: bool) -> None:
         self.points = points
@@ -116,7 +123,12 @@ class CreditChart(Widget):
 
     def render(self) -> Text:
         size = self.content_size
-        return Text("\n".join(chart_lines(self.points, size.width, size.height, self.ascii_only)))
+        drawn = (size, self.ascii_only)
+        if drawn != self._drawn or self._drawn_points is not self.points:
+            lines = chart_lines(self.points, size.width, size.height, self.ascii_only)
+            self._picture = Text("\n".join(lines))
+            self._drawn, self._drawn_points = drawn, self.points
+        return self._picture
 
 
 class ViewTabs(Static):
@@ -135,11 +147,12 @@ class FinancesSection(Section):
         "c a chart of credits at the end of each day, u the daily upkeep of each frame and "
         f"the money by category over the last {TOTAL_DAYS} days. v cycles the views."
     )
+    # priority: run as the key reaches the app (see `GameTable`'s keys)
     BINDINGS = [
-        Binding("l", "view('ledger')", "Ledger", id="finances.ledger"),
-        Binding("c", "view('chart')", "Chart", id="finances.chart"),
-        Binding("u", "view('upkeep')", "Upkeep", id="finances.upkeep"),
-        Binding("v", "cycle_view", "Next view", id="finances.cycle", show=False),
+        Binding("l", "view('ledger')", "Ledger", id="finances.ledger", priority=True),
+        Binding("c", "view('chart')", "Chart", id="finances.chart", priority=True),
+        Binding("u", "view('upkeep')", "Upkeep", id="finances.upkeep", priority=True),
+        Binding("v", "cycle_view", "Next view", id="finances.cycle", show=False, priority=True),
     ]
     DEFAULT_CSS = """
     FinancesSection #fin-views { height: 1; background: $surface; }
@@ -313,10 +326,13 @@ class FinancesSection(Section):
         return True
 
     def action_view(self, view: str) -> None:
+        """Show `view`: every view is drawn from the state already (`refresh_view`, on every
+        change of it), so only the tabs change, and the focus (without Textual's repaint of
+        the whole screen, `internals.focus_in_place`)."""
         self.query_one("#fin-switcher", ContentSwitcher).current = view
-        self.refresh_view()
+        self._draw_tabs()
         focus = {"ledger": "#ledger", "chart": "#credit-chart", "upkeep": "#upkeep-table"}
-        self.query_one(focus[view]).focus()
+        focus_in_place(self.screen, self.query_one(focus[view], Widget))
 
     def action_cycle_view(self) -> None:
         names = [v for v, _, _ in VIEWS]

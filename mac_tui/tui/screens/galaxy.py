@@ -352,6 +352,6 @@ class GalaxySection(Section):
     def trip(self, command: Command) -> None:
         """Travel or jump, then show the day report of the way."""
         if self.act(command):
-            from .dayreport import DayReportScreen
+            from .dayreport import show_day_report
 
-            self.app.push_screen(DayReportScreen(host(self).last_report()))
+            show_day_report(self.app, host(self).last_report())

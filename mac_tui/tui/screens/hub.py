@@ -211,6 +211,8 @@ class HubScreen(GameScreen):
         if PREBUILD_TIMED and not server_game():
             self.set_timer(delay, self._prebuild, name="hub-prebuild")
 
+    _primed = False  # the session's save text worked out in a pause (`_prebuild`)
+
     async def _prebuild(self) -> None:
         """Build (and fill) the next section not built yet, parked, once no input has come for
         `PREBUILD_PAUSE` seconds, then look again shortly: the player reading the hub pays
@@ -222,6 +224,14 @@ class HubScreen(GameScreen):
         quiet = collector.now() - collector.last_input if collector is not None else 1e9
         if quiet < PREBUILD_PAUSE or not self.is_current:
             self._prebuild_later(PREBUILD_PAUSE)
+            return
+        session = self.game.session
+        if session is not None and not self._primed:
+            # The first: the save's text and the state's hash worked out ahead, so the first
+            # day (d) after a load encodes only what it changes (`Session.prime`).
+            self._primed = True
+            session.prime()
+            self._prebuild_later(PREBUILD_NEXT)
             return
         stack = self.query_one(SectionStack)
         name = next((c.__name__ for c in section_classes() if not stack.opened(c.__name__)), None)
@@ -334,9 +344,9 @@ class HubScreen(GameScreen):
         if session is None:
             return
         if self.game.act(AdvanceDay(days)):
-            from .dayreport import DayReportScreen
+            from .dayreport import show_day_report
 
-            self.app.push_screen(DayReportScreen(self.game.last_report()))
+            show_day_report(self.app, self.game.last_report())
 
     def action_menu(self) -> None:
         self.game.show_title()

@@ -32,6 +32,7 @@ from ...campaign.market import (
 from ...campaign.state import count_of
 from ...catalog import catalog
 from ..glyphs import glyphs_for
+from ..internals import focus_in_place
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import AskScreen, ConfirmScreen
 from ..widgets.section import Section
@@ -133,8 +134,9 @@ class MarketSection(Section):
         "f buys fuel. Prices include your standing discount with the local faction."
     )
     BINDINGS = [
-        Binding("tab", "view('inventory')", "Inventory", id="market.inventory"),
-        Binding("tab", "view('stock')", "Stock", id="market.stock"),
+        # priority: run as the key reaches the app (see `GameTable`'s keys)
+        Binding("tab", "view('inventory')", "Inventory", id="market.inventory", priority=True),
+        Binding("tab", "view('stock')", "Stock", id="market.stock", priority=True),
         Binding("b", "buy", "Buy", id="market.buy"),
         Binding("s", "sell", "Sell", id="market.sell"),
         Binding("f", "fuel", "Fuel", id="market.fuel"),
@@ -143,15 +145,24 @@ class MarketSection(Section):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.market_view: View = "stock"
-        self._cursor: dict[View, int] = {"stock": 0, "inventory": 0}
-        self._pending: int | None = None
         self.stock: tuple[MarketRow, ...] = ()
         self.inventory: tuple[InventoryRow, ...] = ()
+        self._filled: dict[View, object] = {}  # the state each view's table was filled from
 
     def compose(self) -> ComposeResult:
         yield ViewSwitch("", id="market-view")
+        # A table per view, the other one hidden: Tab shows the other, filled again only when
+        # the state changed since (refilling the one table cost 13-16 ms a Tab, two frames)
         yield GameTable(id="market-table", cursor_type="row", zebra_stripes=True)
+        inventory = GameTable(id="market-inventory", cursor_type="row", zebra_stripes=True)
+        inventory.display = inventory.can_focus = False  # (the hub focuses the focusable)
+        yield inventory
         yield DetailPane(id="market-detail", classes="detail")
+
+    def table(self) -> DataTable[Cell]:
+        """The table of the view shown."""
+        name = "#market-table" if self.market_view == "stock" else "#market-inventory"
+        return self.query_one(name, GameTable)
 
     # ---- drawing ------------------------------------------------------------------------
     def refresh_view(self) -> None:
@@ -160,9 +171,16 @@ class MarketSection(Section):
         c = self.campaign
         self.stock = market_rows(c)
         self.inventory = inventory_rows(c)
-        table = self.query_one(DataTable)
-        row = table.cursor_row if self._pending is None else self._pending
-        self._pending = None
+        self._fill()
+        self.show_switch()
+        self.show_detail()
+        self.refresh_bindings()
+
+    def _fill(self) -> None:
+        """Fill the table of the view shown from the rows of the state (its cursor kept)."""
+        table = self.table()
+        self._filled[self.market_view] = self.state
+        row = table.cursor_row
         if self.market_view == "stock":
             labels = ["Kind", "Item", "Qty", "List", "Yours", "Gate"]
             fill_table(table, labels, [self._stock_cells(r) for r in self.stock])
@@ -181,9 +199,6 @@ class MarketSection(Section):
             fill_table(table, labels, cells)
         if table.row_count:
             table.move_cursor(row=min(max(row, 0), table.row_count - 1))
-        self.show_switch()
-        self.show_detail()
-        self.refresh_bindings()
 
     def _stock_cells(self, r: MarketRow) -> tuple[Cell, ...]:
         if r.locked:
@@ -271,15 +286,15 @@ class MarketSection(Section):
 
     def footer_token(self) -> object:
         # the view and the row under the cursor (the rows are drawn from the state)
-        return (self.market_view, self.query_one(DataTable).cursor_row)
+        return (self.market_view, self.table().cursor_row)
 
     def selected_stock(self) -> MarketRow | None:
-        row = self.query_one(DataTable).cursor_row
+        row = self.table().cursor_row
         ok = self.market_view == "stock" and 0 <= row < len(self.stock)
         return self.stock[row] if ok else None
 
     def selected_inventory(self) -> InventoryRow | None:
-        row = self.query_one(DataTable).cursor_row
+        row = self.table().cursor_row
         ok = self.market_view == "inventory" and 0 <= row < len(self.inventory)
         return self.inventory[row] if ok else None
 
@@ -325,12 +340,21 @@ class MarketSection(Section):
 
     # ---- actions ------------------------------------------------------------------------
     def action_view(self, view: str) -> None:
-        table = self.query_one(DataTable)
-        self._cursor[self.market_view] = table.cursor_row
-        self.market_view = "inventory" if view == "inventory" else "stock"
-        self._pending = self._cursor[self.market_view]
-        self.refresh_view()
-        table.focus()
+        """Show the other view's table (filled again only if the state changed since)."""
+        shown: View = "inventory" if view == "inventory" else "stock"
+        if shown == self.market_view:
+            return
+        hidden = self.table()
+        hidden.display = hidden.can_focus = False
+        self.market_view = shown
+        table = self.table()
+        table.display = table.can_focus = True
+        if self._filled.get(shown) is not self.state:
+            self._fill()
+        self.show_switch()
+        self.show_detail()
+        self.refresh_bindings()
+        focus_in_place(self.screen, table)
 
     def _ask_quantity(self, prompt: str, default: int, then: Callable[[int], object]) -> None:
         def answered(text: str | None) -> None:

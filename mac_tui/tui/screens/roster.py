@@ -78,23 +78,17 @@ class RosterSection(Section):
     def refresh_view(self) -> None:
         if getattr(self.app, "session", None) is None:
             return
-        table = self.query_one(DataTable)
-        row = table.cursor_row
-        table.clear()
+        table = self.query_one(GameTable)
         cat = catalog()
+        rows = []
         for f in self.campaign.frames:
             quote = plan_repair(self.campaign, f.id)
             repair = "-" if isinstance(quote, str) else f"{quote.cost:,}/{quote.days}d"
-            table.add_row(
-                frame_name(f),
-                cat.chassis[f.chassis].designation,
-                frame_status(f),
-                f.pilot or "-",
-                repair,
-                key=f.id,
+            designation = cat.chassis[f.chassis].designation
+            rows.append(
+                (f.id, (frame_name(f), designation, frame_status(f), f.pilot or "-", repair))
             )
-        if self.campaign.frames:
-            table.move_cursor(row=min(row, len(self.campaign.frames) - 1))
+        table.fill(rows)  # a day that changed no frame: the rows kept as drawn
         self.show_detail()
         self.refresh_bindings()
 

@@ -99,6 +99,7 @@ class StatusBar(Static):
         super().__init__("", id=id)
         self._state: GameState | None = None
         self._shown: tuple[int, int, bool] | None = None
+        self._lines = 0  # the lines of the text shown
 
     def show(self, state: GameState) -> None:
         width = max(20, (self.size.width or self.app.size.width) - 2)
@@ -106,7 +107,12 @@ class StatusBar(Static):
         if key == self._shown:
             return  # the same state at the same width: nothing to redraw
         self._state, self._shown = state, key
-        self.update(status_text(state, is_ascii(self), width))
+        text = status_text(state, is_ascii(self), width)
+        lines = len(text.plain.splitlines())
+        # A new layout only for another number of lines (a day passing changes the words,
+        # rarely their lines: the day report opens over the hub with no layout of the hub).
+        self.update(text, layout=lines != self._lines)
+        self._lines = lines
 
     def on_resize(self, event: Resize) -> None:
         if self._state is not None:

@@ -55,12 +55,13 @@ from textual.widgets import DataTable
 
 from ..internals import KeepsStyledLines, ScrollbarsOnChange
 from .focus_styles import KeepsFocusStyles
+from .kept_rows import KeepsRows
 
 #: Where a row cursor (or hover) is not, for a row it is not on: no row's coordinate.
 ELSEWHERE = Coordinate(-2, -2)
 
 
-class GameTable(ScrollbarsOnChange, KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
+class GameTable(KeepsRows, ScrollbarsOnChange, KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
     # Priority bindings: Textual runs them as the key reaches the app; a table's own keys
     # would otherwise go down to the table and climb back through the section, the stack and
     # the screen (five message hops) before its bindings ran. Only the focused table's are
