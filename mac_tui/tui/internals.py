@@ -166,7 +166,10 @@ them.
   when its size or look changed: a new visual style (the focus's background) makes every line
   a new object, and what the styles cache adds to a line (the backgrounds under it, tint,
   opacity, the app's line filters) is noted as the widget is drawn (`Widget.render_lines`)
-  and compared.
+  and compared. `laid_size` is a widget's content size from its last layout
+  (`Widget._size`), which the narrowing asks for instead of the region; `selecting` says
+  whether a text selection is being made on the screen (`Screen._selecting`), when a picture
+  is drawn whole as `Visual.to_strips` draws it.
 """
 
 from __future__ import annotations
@@ -309,6 +312,8 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.content:Content.from_rich_text",
         "textual.content:_FormattedLine.to_strip",
     ),
+    "laid_size": ("textual.widget:Widget._size_updated",),
+    "selecting": ("textual.visual:Visual.to_strips",),
     "RepaintsChangedRows": (
         "textual.widget:Widget._set_dirty",
         "textual.widget:Widget.render_lines",
@@ -812,6 +817,21 @@ class KeepsStyledLines(_WidgetMixin):
         self._styles_cache = StyledLines()
 
 
+def laid_size(widget: Widget) -> Size:
+    """The widget's content size as its last layout gave it (`Widget._size`, set by
+    `Widget._size_updated`), without asking the compositor for its region, which may arrange
+    the whole screen anew while a frame collects its repaints (`RepaintsChangedRows`)."""
+    width, height = widget._size
+    gutter = widget.styles.gutter
+    return Size(max(0, width - gutter.width), max(0, height - gutter.height))
+
+
+def selecting(widget: Widget) -> bool:
+    """Whether a text selection is being made on the widget's screen (`Screen._selecting`,
+    which `Visual.to_strips` reads: a picture is then drawn whole, as Textual draws it)."""
+    return bool(widget.screen._selecting)
+
+
 def line_strips(widget: Widget, line: Content, y: int, width: int, style: Any) -> list[Strip]:
     """The strips of line `y` of a picture drawn by `widget` at `width` in the visual `style`,
     the ones `Visual.to_strips(widget, picture, width, None, style)` gives for that line (see
@@ -833,7 +853,7 @@ def line_strips(widget: Widget, line: Content, y: int, width: int, style: Any) -
     for piece in formatted:
         piece.y = y  # its line's place in the whole picture
         strips.append(Strip(*piece.to_strip(style)))
-    if widget.auto_links and not widget.is_container and not widget.screen._selecting:
+    if widget.auto_links and not widget.is_container and not selecting(widget):
         link_style = widget.link_style
         strips = [strip._apply_link_style(link_style) for strip in strips]
     return strips

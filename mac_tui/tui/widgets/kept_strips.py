@@ -39,7 +39,14 @@ from textual.visual import Visual, VisualType, visualize
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..internals import KeepsStyledLines, RepaintsChangedRows, SizedInItsLayout, line_strips
+from ..internals import (
+    KeepsStyledLines,
+    RepaintsChangedRows,
+    SizedInItsLayout,
+    laid_size,
+    line_strips,
+    selecting,
+)
 
 if TYPE_CHECKING:
     _Mixin = Widget  # what the mixin is mixed into
@@ -50,15 +57,6 @@ KEPT = 8  # pictures kept per widget (a battle mode's footer and the one it retu
 LINES_KEPT = 512  # lines kept per widget, by what they show
 Kept = tuple[list[Strip], object]  # the strips and the picture itself
 LEFT_TOP = ("left", "top")
-
-
-def laid_size(widget: Widget) -> Size:
-    """The widget's content size as its last layout gave it, without asking the compositor
-    for its region (which may arrange the whole screen anew while a frame collects its
-    repaints: `internals.RepaintsChangedRows`)."""
-    width, height = widget._size
-    gutter = widget.styles.gutter
-    return Size(max(0, width - gutter.width), max(0, height - gutter.height))
 
 
 def _signature(line: Text) -> tuple[object, ...]:
@@ -117,7 +115,7 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
         if (
             lines is None
             or self.text_selection is not None
-            or self.screen._selecting
+            or selecting(self)
             or self.styles.content_align != LEFT_TOP
         ):
             return None
