@@ -41,6 +41,7 @@ from textual.widgets import Static
 
 from ..internals import (
     KeepsStyledLines,
+    PaintsDirect,
     RepaintsChangedRows,
     SizedInItsLayout,
     laid_size,
@@ -164,10 +165,11 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
         return line
 
 
-class KeptStatic(SizedInItsLayout, KeepsStrips, Static):
+class KeptStatic(PaintsDirect, SizedInItsLayout, KeepsStrips, Static):
     """A `Static` whose lines are kept (`KeepsStrips`) and whose `update` asks for a new layout
-    only when its number of lines changes (see the module docstring). Its text is a rich
-    `Text` or plain words (no markup)."""
+    only when its number of lines changes (see the module docstring), its repaint handed to
+    the screen at once (`internals.PaintsDirect`). Its text is a rich `Text` or plain words
+    (no markup)."""
 
     def __init__(self, text: Text | str = "", *, id: str | None = None) -> None:
         super().__init__(id=id)
