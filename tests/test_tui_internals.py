@@ -599,18 +599,6 @@ async def test_every_hub_key_of_a_long_campaign_paints_one_frame(tmp_path: Path)
             assert len(frames) - before == 1, key
 
 
-def year_app(tmp_path: Path) -> Any:
-    """The game opening a year of the autopilot's campaign (tests/wide.py), in the hub."""
-    from mac_tui.tui.app import MacApp
-    from mac_tui.tui.config import Settings
-
-    from .wide import YEAR
-
-    path = tmp_path / "year.json"
-    shutil.copy(YEAR, path)
-    return MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
-
-
 def drawn_afresh(app: App[Any]) -> object:
     """The screen in front (with the screens showing through it) as Textual's compositor
     draws it from scratch, in the terminal's bytes."""
@@ -629,7 +617,7 @@ async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
     report is the app's kept one, filled again (a second day shows its own lines)."""
     from mac_tui.tui.screens.dayreport import DayReportScreen
 
-    app = year_app(tmp_path)
+    app = year_app(tmp_path, "year")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -962,7 +950,7 @@ async def test_the_day_report_made_in_a_pause_is_the_first_days_in_one_frame(
     from mac_tui.tui.screens.dayreport import KEPT_NAME, DayReportScreen
     from mac_tui.tui.screens.hub import HubScreen
 
-    app = year_app(tmp_path)
+    app = year_app(tmp_path, "year")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()

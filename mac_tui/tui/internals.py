@@ -190,12 +190,16 @@ them.
   when its size or look changed: a new visual style (the focus's background) makes every line
   a new object, and what the styles cache adds to a line (the backgrounds under it, tint,
   opacity, the app's line filters) is noted as the widget is drawn (`Widget.render_lines`)
-  and compared.
+  and compared. `laid_size` is a widget's content size from its last layout
+  (`Widget._size`), which the narrowing asks for instead of the region; `selecting` says
+  whether a text selection is being made on the screen (`Screen._selecting`), when a picture
+  is drawn whole as `Visual.to_strips` draws it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
@@ -341,6 +345,8 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.content:Content.from_rich_text",
         "textual.content:_FormattedLine.to_strip",
     ),
+    "laid_size": ("textual.widget:Widget._size_updated",),
+    "selecting": ("textual.visual:Visual.to_strips",),
     "RepaintsChangedRows": (
         "textual.widget:Widget._set_dirty",
         "textual.widget:Widget.render_lines",
@@ -588,16 +594,19 @@ class SpanCompositor(Compositor):
         by_row: dict[int, list[tuple[int, int]]] = {}
         for y, x1, x2 in spans:
             by_row.setdefault(y, []).append((x1, x2))
+        span_rows = sorted(by_row)  # only the rows with a span are looked at
         cuts = self.cuts
         for widget, (region, clip) in self.visible_widgets.items():
             seen = region.intersection(clip)
             left, right = seen.x, seen.right
             if not seen.width:
                 continue
+            first = bisect.bisect_left(span_rows, seen.y)
+            last = bisect.bisect_left(span_rows, seen.bottom)
             rows = [
                 y
-                for y in seen.line_range
-                if any(x1 < right and x2 > left for x1, x2 in by_row.get(y, ()))
+                for y in span_rows[first:last]
+                if any(x1 < right and x2 > left for x1, x2 in by_row[y])
                 and any(chops[y].get(cut) is None for cut in cuts[y] if left <= cut < right)
             ]
             if not rows:
@@ -871,6 +880,21 @@ class KeepsStyledLines(_WidgetMixin):
         self._styles_cache = StyledLines()
 
 
+def laid_size(widget: Widget) -> Size:
+    """The widget's content size as its last layout gave it (`Widget._size`, set by
+    `Widget._size_updated`), without asking the compositor for its region, which may arrange
+    the whole screen anew while a frame collects its repaints (`RepaintsChangedRows`)."""
+    width, height = widget._size
+    gutter = widget.styles.gutter
+    return Size(max(0, width - gutter.width), max(0, height - gutter.height))
+
+
+def selecting(widget: Widget) -> bool:
+    """Whether a text selection is being made on the widget's screen (`Screen._selecting`,
+    which `Visual.to_strips` reads: a picture is then drawn whole, as Textual draws it)."""
+    return bool(widget.screen._selecting)
+
+
 def line_strips(widget: Widget, line: Content, y: int, width: int, style: Any) -> list[Strip]:
     """The strips of line `y` of a picture drawn by `widget` at `width` in the visual `style`,
     the ones `Visual.to_strips(widget, picture, width, None, style)` gives for that line (see
@@ -892,7 +916,7 @@ def line_strips(widget: Widget, line: Content, y: int, width: int, style: Any) -
     for piece in formatted:
         piece.y = y  # its line's place in the whole picture
         strips.append(Strip(*piece.to_strip(style)))
-    if widget.auto_links and not widget.is_container and not widget.screen._selecting:
+    if widget.auto_links and not widget.is_container and not selecting(widget):
         link_style = widget.link_style
         strips = [strip._apply_link_style(link_style) for strip in strips]
     return strips
