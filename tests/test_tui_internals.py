@@ -941,6 +941,8 @@ async def test_a_section_key_arranges_the_stack_alone_and_as_a_fresh_layout_woul
             for node, cache in caches.items():  # (the next key with the ones it had)
                 node._arrangement_cache = cache
         assert 0 < screens < 9  # the finances' hint takes one line at 120 columns, others two
+
+
 async def test_the_day_report_made_in_a_pause_is_the_first_days_in_one_frame(
     tmp_path: Path,
 ) -> None:
