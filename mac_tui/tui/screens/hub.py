@@ -125,7 +125,7 @@ class SectionStack(SizedInItsLayout, ParksChildren, UniformLines, Container):
         for child in self.children:
             here = child.id == current
             if child.display != here:
-                child.display = here
+                self.place(child, here)  # the screen's and the section's arrangements kept
                 child.can_focus_children = here  # the parked ones are out of the focus chain
 
 
@@ -286,7 +286,10 @@ class HubScreen(GameScreen):
 
         settings = getattr(self.app, "settings", None)
         current = settings if isinstance(settings, Settings) else Settings()
-        change_settings(self.app, attrs.evolve(current, hints=not current.hints))
+        # the file written once the message line is painted
+        change_settings(
+            self.app, attrs.evolve(current, hints=not current.hints), save_after_frame=True
+        )
         if current.hints:
             self.show_message("Hints off (H, or the settings screen, turns them on again)")
         else:
