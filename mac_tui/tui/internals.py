@@ -73,6 +73,14 @@ them.
   the screens behind it (their widgets' messages, a layout or repaint asked for), and its
   frame first takes in what they have to show (their layout, their repaint handed on as
   Textual hands it), so the report and the hub under it come in one frame.
+- `start_offscreen` (the kept day report): Textual composes and mounts a screen's widgets
+  when it is first pushed (`App.push_screen` registers a screen that is not running yet,
+  `App._get_screen`), so the first day after the game opened paid for the report's compose.
+  The function starts an installed screen the same way, in a pause, without pushing it: its
+  widgets are composed, styled and mounted then, and laid out at the app's size
+  (`Screen._refresh_layout`, which paints only a screen in front), so its first push finds
+  it running and sized, as any later one (a first push lays a new screen out, then again
+  for the Resize that layout sends it, the screens behind it too).
 - `PaintsDirect` (the battle's map, side panel and one-line texts, and every screen's footer:
   the widgets a battle key repaints): Textual's `Widget.refresh` marks the widget and prompts
   its message queue; on the queue's next turn its idle handler (`Widget._check_refresh`)
@@ -96,7 +104,18 @@ them.
   size (the terminal's changed meanwhile). A widget never laid out gets them as in Textual.
   And a parked widget that asks for a repaint (a table blurred as its section leaves)
   does not throw away the map of the screen (`SpanCompositor.update_widgets`); `OneFrame`
-  waits for no widget that is not displayed, as nothing of it is painted.
+  waits for no widget that is not displayed, as nothing of it is painted. And a child parked
+  or brought back (`ParksChildren.place`) is no change to the children of the child itself
+  nor of the container's ancestors: Textual counts a change of `display` as one to the
+  children of the node, of its parent and of every ancestor up to the screen
+  (`NodeList.updated`), whose count keys each one's arrangement (`Widget.arrange`,
+  `Screen.arrange`), its list of displayed children and its children's pseudo-classes of
+  place, so a hub section key arranged the screen, the stack and the section anew, though
+  only the stack's displayed children changed. `place` puts back the counts of the child and
+  of the ancestors above a container whose size does not follow its children (no auto width
+  or height, climbing while that holds): their arrangements are kept (0.3 ms of a section
+  key), and still made anew whenever Textual clears them (a child asking for a layout clears
+  its ancestors' arrangements, `Widget._check_refresh`).
 - `focus_unparked` (the hub's section keys): Textual moves the focus with a Blur to the widget
   that had it and a Focus to the new one (`Screen.set_focus`); each handler restyles its widget
   for `:focus` (and its scrollbars), repaints it and sends a DescendantBlur or DescendantFocus
@@ -111,6 +130,11 @@ them.
   (it is seen again). Nothing in the hub handles the Descendant events; nodes styled from
   `:focus-within` (`Screen._update_focus_styles`) take Textual's way, as does any other move
   of the focus. The scroll into view that `set_focus` asks for is asked for the same way.
+- `KeptScrollBar` (the tables' vertical scrollbars, `KeepsBarLines`): a scrollbar whose thumb
+  moved is drawn whole, each of its lines a new `Strip` styled again (`StylesCache.render_line`)
+  though all but three or four are the same track line: a page of the ledger at 120x40 spent
+  a third of its 4.3 ms there. Its lines alike are made the same strip (kept by their
+  segments), so `KeepsStyledLines` styles each once.
 - `focus_in_place` (the market's view key): `Screen.set_focus` sets the screen's `focused`
   reactive, which asks for a repaint of the whole screen (`Screen._on_timer_update` then
   draws every widget, a full update), though what a focus change changes repaints itself:
@@ -269,6 +293,14 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._compositor:Compositor.find_widget",
     ),
     "ParksChildren": (
+        "textual._node_list:NodeList.updated",
+        "textual._node_list:NodeList.displayed",
+        "textual.css._style_properties:StringEnumProperty.__set__",
+        "textual.dom:DOMNode.display",
+        "textual.widget:Widget.arrange",
+        "textual.screen:Screen.arrange",
+        "textual.widget:Widget.first_child",
+        "textual.widget:Widget._check_refresh",
         "textual._compositor:Compositor.reflow",
         "textual.screen:Screen._refresh_layout",
         "textual.widget:Widget._size_updated",
@@ -294,6 +326,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._refresh_layout",
         "textual.screen:Screen._on_idle",
     ),
+    "start_offscreen": ("textual.app:App._get_screen", "textual.app:App.push_screen"),
     "PaintsDirect": (
         "textual.widget:Widget.refresh",
         "textual.widget:Widget._check_refresh",
@@ -321,6 +354,11 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._compositor:Compositor.update_widgets",
         "textual.screen:Screen._refresh_layout",
         "textual._styles_cache:StylesCache.render_widget",
+    ),
+    "KeptScrollBar, KeepsBarLines": (
+        "textual.widget:Widget.vertical_scrollbar",
+        "textual.widget:Widget.render_line",
+        "textual._styles_cache:StylesCache.render_line",
     ),
     "focus_in_place": ("textual.screen:Screen.set_focus", "textual.screen:Screen._on_timer_update"),
     "ScrollbarsOnChange": (
@@ -408,9 +446,24 @@ def style_scrollbars(widget: Widget) -> None:
         apply(widget.scrollbar_corner)
 
 
-class ParksChildren:
+class ParksChildren(_WidgetMixin):
     """A container whose children take turns: one displayed, the others parked with
-    `display` off (see `SpanCompositor.reflow`). A marker; comes first among the bases."""
+    `display` off (see `SpanCompositor.reflow`). Comes first among the bases."""
+
+    def place(self, child: Widget, displayed: bool) -> None:
+        """`child.display = displayed`, counted as a change to this container's children
+        only (see the module docstring)."""
+        counts = [child._nodes]
+        node: Any = self
+        while not node.styles.auto_dimensions and not isinstance(node, Screen):
+            node = node.parent
+            if not isinstance(node, Widget):
+                break
+            counts.append(node._nodes)
+        kept = [(nodes, nodes._updates) for nodes in counts]
+        child.display = displayed
+        for nodes, updates in kept:
+            nodes._updates = updates
 
 
 def under_parking(widget: Widget) -> bool:
@@ -703,6 +756,16 @@ class PaintsOverScreens(OneFrame):
         super()._on_timer_update()
 
 
+async def start_offscreen(app: App[Any], screen: Screen[Any]) -> None:
+    """Start the installed `screen` (compose and mount its widgets) without showing it, as
+    its first push would, and lay it out at the app's size (see the module docstring)."""
+    if screen.is_running:
+        return
+    await app._get_screen(screen)[1]
+    if screen.is_attached and screen._size != app.size:
+        screen._refresh_layout(app.size)  # not in front: nothing is painted
+
+
 def paints_direct(widget: Widget) -> Screen[Any] | None:
     """The screen a repaint of `widget` may go to at once (`PaintsDirect`), or None: the
     widget is mounted, shown, asks for nothing else (styles, scrolling, a layout), and its
@@ -925,6 +988,43 @@ class SizedInItsLayout(_WidgetMixin):
         self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
     ) -> bool:
         return super()._size_updated(size, virtual_size, container_size, layout=False)
+
+
+INTERNED_KEPT = 256  # distinct lines a scrollbar keeps (a track, a thumb and its two ends)
+
+
+class KeptScrollBar(KeepsStyledLines, ScrollBar):
+    """A scrollbar whose lines alike are the same `Strip` (see the module docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._interned: dict[tuple[object, ...], Strip] = {}
+
+    def render_line(self, y: int) -> Strip:
+        line = super().render_line(y)
+        key = tuple(line)
+        kept = self._interned.get(key)
+        if kept is None:
+            if len(self._interned) >= INTERNED_KEPT:
+                self._interned.clear()
+            kept = self._interned[key] = line
+        return kept
+
+
+class KeepsBarLines(_WidgetMixin):
+    """A scroll view whose vertical scrollbar is a `KeptScrollBar`: Textual's
+    `Widget.vertical_scrollbar`, less the class. Comes first among the bases."""
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        if self._vertical_scrollbar is not None:
+            return self._vertical_scrollbar
+        self._vertical_scrollbar = bar = KeptScrollBar(
+            vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
+        )
+        bar.display = False
+        self.app._start_widget(self, bar)
+        return bar
 
 
 class ScrollbarsOnChange(_WidgetMixin):
