@@ -101,6 +101,7 @@ DIGESTS = {
     "textual.widget:Widget.size": "68fb062c7a876cd9",
     "textual.widgets._data_table:DataTable._render_line_in_row": "669cc46a7ca119d2",
     "textual.widgets._data_table:DataTable._render_line": "a32c6991165cea90",
+    "textual.widget:Widget.vertical_scrollbar": "6b140a728f0b50e4",
     "textual.widgets._data_table:DataTable._should_highlight": "2a8620abc38ccc4b",
     "textual.widgets._data_table:DataTable._set_hover_cursor": "39cec18b5b5f5841",
     "textual.app:App._process_messages": "7934609529be85be",
@@ -118,6 +119,7 @@ DIGESTS = {
     "textual.widget:Widget._set_dirty": "9c280366b8986cc8",
     "textual.widget:Widget.render_lines": "1f2a11f3d51846d9",
     "textual.app:App._background_screens": "d925a6b094052092",
+    "textual.app:App._get_screen": "e253c005c0065e23",
     "textual.screen:Screen.set_focus": "56cfb5778970531a",
     "textual.screen:Screen._update_focus_styles": "cc50d6be558c8751",
     "textual.screen:Screen._watch_focused": "91fed3126821f9a2",
@@ -597,6 +599,27 @@ async def test_every_hub_key_of_a_long_campaign_paints_one_frame(tmp_path: Path)
             assert len(frames) - before == 1, key
 
 
+def words(terminal: str) -> str:
+    """The characters of a frame's bytes, without the terminal's control sequences."""
+    import re
+
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", terminal)
+
+
+def new_date(app: Any) -> str:
+    from mac_tui.campaign.calendar import date_text
+
+    return str(date_text(app.session.state.campaign.day))
+
+
+def drawn_afresh(app: App[Any]) -> object:
+    """The screen in front (with the screens showing through it) as Textual's compositor
+    draws it from scratch, in the terminal's bytes."""
+    fresh = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    assert fresh is not None
+    return fresh.render_segments(app.console)  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize("key", ["d", "w"])
 async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
     tmp_path: Path, key: str
@@ -605,15 +628,9 @@ async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
     report and the hub under it come in one frame (`PaintsOverScreens`), and it is the whole
     picture: what Textual's compositor draws of the screen afterwards, from scratch. The
     report is the app's kept one, filled again (a second day shows its own lines)."""
-    from mac_tui.tui.app import MacApp
-    from mac_tui.tui.config import Settings
     from mac_tui.tui.screens.dayreport import DayReportScreen
 
-    from .wide import YEAR
-
-    path = tmp_path / "year.json"
-    shutil.copy(YEAR, path)
-    app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+    app = year_app(tmp_path, "year")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -629,12 +646,9 @@ async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
             assert report.lines == app.last_report()
             reports.append(report)
             assert len(frames) == 1
-            console = app.console
-            shown = frames[0].render_segments(console)  # type: ignore[attr-defined]
-            fresh = report._compositor.render_update(
-                full=True, screen_stack=app._background_screens
-            )
-            assert fresh is not None and fresh.render_segments(console) == shown
+            written = frames[0].render_segments(app.console)  # type: ignore[attr-defined]
+            assert written == drawn_afresh(app)
+            assert new_date(app) in words(written)  # the hub's status under it is the day's
             await pilot.press("escape")
             await pilot.pause(0.05)
         assert reports[0] is reports[1]  # kept, not composed again
@@ -942,3 +956,33 @@ async def test_a_section_key_arranges_the_stack_alone_and_as_a_fresh_layout_woul
             for node, cache in caches.items():  # (the next key with the ones it had)
                 node._arrangement_cache = cache
         assert 0 < screens < 9  # the finances' hint takes one line at 120 columns, others two
+
+
+async def test_the_day_report_made_in_a_pause_is_the_first_days_in_one_frame(
+    tmp_path: Path,
+) -> None:
+    """The hub's first pause makes the day report (`start_offscreen`: composed, mounted and
+    laid out, not shown: nothing painted) and works the save's text out; the first day then
+    shows that very report in one frame, the picture Textual draws of it from scratch."""
+    from mac_tui.tui.screens.dayreport import KEPT_NAME, DayReportScreen
+    from mac_tui.tui.screens.hub import HubScreen
+
+    app = year_app(tmp_path, "year")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        hub = app.screen
+        assert isinstance(hub, HubScreen)
+        frames = _count_frames(app)
+        app.collector.last_input = app.collector.now() - 10  # a pause
+        await hub._prebuild()
+        await pilot.pause()
+        assert frames == []  # made out of sight
+        report = app.get_screen(KEPT_NAME)
+        assert isinstance(report, DayReportScreen) and report.is_mounted
+        assert report.size == app.size
+        await pilot.press("d")
+        await pilot.pause(0.05)
+        assert app.screen is report and report.lines == app.last_report()
+        assert len(frames) == 1
+        assert frames[0].render_segments(app.console) == drawn_afresh(app)  # type: ignore[attr-defined]

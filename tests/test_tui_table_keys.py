@@ -278,3 +278,66 @@ async def test_the_finances_views_switch_in_one_frame_drawing_nothing_from_the_s
             focused = {"ledger": "#ledger", "chart": "#credit-chart", "upkeep": "#upkeep-table"}
             assert app.screen.focused is section.query_one(focused[view])
         assert redraws == [] and charts == [1]
+
+
+async def test_the_pilot_sheet_is_built_once_and_opened_again_on_each_pilot(
+    tmp_path: Path,
+) -> None:
+    """s opens the installed sheet again (no new screen) on the pilot highlighted now; the
+    sheet and the hub under it are written whole as they change."""
+    from mac_tui.tui.screens.pilot_sheet import PilotSheetScreen, sheet_lines
+
+    app = year_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("2")
+        await pilot.pause()
+        sheets: list[object] = []
+        for row in range(3):
+            await press_painting_all_it_changes(app, pilot, "s")
+            sheet = app.screen
+            assert isinstance(sheet, PilotSheetScreen)
+            sheets.append(sheet)
+            assert app.session is not None and app.session.state.campaign is not None
+            c = app.session.state.campaign
+            assert sheet.lines == sheet_lines(c, c.pilots[row])
+            assert c.pilots[row].callsign in str(sheet.query_one("#sheet").render())
+            await press_painting_all_it_changes(app, pilot, "escape")
+            assert isinstance(app.screen, HubScreen)
+            await pilot.press("down")
+        assert all(s is sheets[0] for s in sheets)
+
+
+async def test_a_tables_scrollbar_draws_alike_lines_as_one_strip_as_textual_draws_them() -> None:
+    """The table's vertical scrollbar (`KeptScrollBar`) gives its lines alike as one strip:
+    what it draws, page after page, is what Textual's scrollbar draws with no cache."""
+    from textual.scrollbar import ScrollBar
+    from textual.widget import Widget
+
+    from mac_tui.tui.internals import KeptScrollBar
+
+    app = Rows()
+    async with app.run_test(size=(30, 12)) as pilot:
+        table = app.query_one(GameTable)
+        table.focus()
+        await pilot.pause()
+        bar = table.vertical_scrollbar
+        assert isinstance(bar, KeptScrollBar) and bar.display
+        for key in ("pagedown", "pagedown", "end", "pageup", "home", "down"):
+            await pilot.press(key)
+            await pilot.pause()
+            region = Region(0, 0, *bar.size)
+            kept = bar.render_lines(region)
+            track = [line for line in kept if line is kept[-1]]
+            assert len(track) > 1  # the track's lines: one strip, styled once
+            styles = bar._styles_cache
+            bar._styles_cache = StylesCache()
+            bar.render_line = partial(Widget.render_line, bar)  # type: ignore[method-assign]
+            bar._set_dirty()
+            try:
+                afresh = bar.render_lines(region)
+            finally:
+                del bar.render_line
+                bar._styles_cache = styles
+            assert [list(a) for a in kept] == [list(b) for b in afresh], key
+            assert isinstance(bar, ScrollBar)

@@ -73,6 +73,14 @@ them.
   the screens behind it (their widgets' messages, a layout or repaint asked for), and its
   frame first takes in what they have to show (their layout, their repaint handed on as
   Textual hands it), so the report and the hub under it come in one frame.
+- `start_offscreen` (the kept day report): Textual composes and mounts a screen's widgets
+  when it is first pushed (`App.push_screen` registers a screen that is not running yet,
+  `App._get_screen`), so the first day after the game opened paid for the report's compose.
+  The function starts an installed screen the same way, in a pause, without pushing it: its
+  widgets are composed, styled and mounted then, and laid out at the app's size
+  (`Screen._refresh_layout`, which paints only a screen in front), so its first push finds
+  it running and sized, as any later one (a first push lays a new screen out, then again
+  for the Resize that layout sends it, the screens behind it too).
 - `PaintsDirect` (the battle's map, side panel and one-line texts, and every screen's footer:
   the widgets a battle key repaints): Textual's `Widget.refresh` marks the widget and prompts
   its message queue; on the queue's next turn its idle handler (`Widget._check_refresh`)
@@ -122,6 +130,11 @@ them.
   (it is seen again). Nothing in the hub handles the Descendant events; nodes styled from
   `:focus-within` (`Screen._update_focus_styles`) take Textual's way, as does any other move
   of the focus. The scroll into view that `set_focus` asks for is asked for the same way.
+- `KeptScrollBar` (the tables' vertical scrollbars, `KeepsBarLines`): a scrollbar whose thumb
+  moved is drawn whole, each of its lines a new `Strip` styled again (`StylesCache.render_line`)
+  though all but three or four are the same track line: a page of the ledger at 120x40 spent
+  a third of its 4.3 ms there. Its lines alike are made the same strip (kept by their
+  segments), so `KeepsStyledLines` styles each once.
 - `focus_in_place` (the market's view key): `Screen.set_focus` sets the screen's `focused`
   reactive, which asks for a repaint of the whole screen (`Screen._on_timer_update` then
   draws every widget, a full update), though what a focus change changes repaints itself:
@@ -177,12 +190,16 @@ them.
   when its size or look changed: a new visual style (the focus's background) makes every line
   a new object, and what the styles cache adds to a line (the backgrounds under it, tint,
   opacity, the app's line filters) is noted as the widget is drawn (`Widget.render_lines`)
-  and compared.
+  and compared. `laid_size` is a widget's content size from its last layout
+  (`Widget._size`), which the narrowing asks for instead of the region; `selecting` says
+  whether a text selection is being made on the screen (`Screen._selecting`), when a picture
+  is drawn whole as `Visual.to_strips` draws it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
@@ -309,6 +326,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._refresh_layout",
         "textual.screen:Screen._on_idle",
     ),
+    "start_offscreen": ("textual.app:App._get_screen", "textual.app:App.push_screen"),
     "PaintsDirect": (
         "textual.widget:Widget.refresh",
         "textual.widget:Widget._check_refresh",
@@ -327,6 +345,8 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.content:Content.from_rich_text",
         "textual.content:_FormattedLine.to_strip",
     ),
+    "laid_size": ("textual.widget:Widget._size_updated",),
+    "selecting": ("textual.visual:Visual.to_strips",),
     "RepaintsChangedRows": (
         "textual.widget:Widget._set_dirty",
         "textual.widget:Widget.render_lines",
@@ -334,6 +354,11 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._compositor:Compositor.update_widgets",
         "textual.screen:Screen._refresh_layout",
         "textual._styles_cache:StylesCache.render_widget",
+    ),
+    "KeptScrollBar, KeepsBarLines": (
+        "textual.widget:Widget.vertical_scrollbar",
+        "textual.widget:Widget.render_line",
+        "textual._styles_cache:StylesCache.render_line",
     ),
     "focus_in_place": ("textual.screen:Screen.set_focus", "textual.screen:Screen._on_timer_update"),
     "ScrollbarsOnChange": (
@@ -569,16 +594,19 @@ class SpanCompositor(Compositor):
         by_row: dict[int, list[tuple[int, int]]] = {}
         for y, x1, x2 in spans:
             by_row.setdefault(y, []).append((x1, x2))
+        span_rows = sorted(by_row)  # only the rows with a span are looked at
         cuts = self.cuts
         for widget, (region, clip) in self.visible_widgets.items():
             seen = region.intersection(clip)
             left, right = seen.x, seen.right
             if not seen.width:
                 continue
+            first = bisect.bisect_left(span_rows, seen.y)
+            last = bisect.bisect_left(span_rows, seen.bottom)
             rows = [
                 y
-                for y in seen.line_range
-                if any(x1 < right and x2 > left for x1, x2 in by_row.get(y, ()))
+                for y in span_rows[first:last]
+                if any(x1 < right and x2 > left for x1, x2 in by_row[y])
                 and any(chops[y].get(cut) is None for cut in cuts[y] if left <= cut < right)
             ]
             if not rows:
@@ -728,6 +756,16 @@ class PaintsOverScreens(OneFrame):
         super()._on_timer_update()
 
 
+async def start_offscreen(app: App[Any], screen: Screen[Any]) -> None:
+    """Start the installed `screen` (compose and mount its widgets) without showing it, as
+    its first push would, and lay it out at the app's size (see the module docstring)."""
+    if screen.is_running:
+        return
+    await app._get_screen(screen)[1]
+    if screen.is_attached and screen._size != app.size:
+        screen._refresh_layout(app.size)  # not in front: nothing is painted
+
+
 def paints_direct(widget: Widget) -> Screen[Any] | None:
     """The screen a repaint of `widget` may go to at once (`PaintsDirect`), or None: the
     widget is mounted, shown, asks for nothing else (styles, scrolling, a layout), and its
@@ -842,6 +880,21 @@ class KeepsStyledLines(_WidgetMixin):
         self._styles_cache = StyledLines()
 
 
+def laid_size(widget: Widget) -> Size:
+    """The widget's content size as its last layout gave it (`Widget._size`, set by
+    `Widget._size_updated`), without asking the compositor for its region, which may arrange
+    the whole screen anew while a frame collects its repaints (`RepaintsChangedRows`)."""
+    width, height = widget._size
+    gutter = widget.styles.gutter
+    return Size(max(0, width - gutter.width), max(0, height - gutter.height))
+
+
+def selecting(widget: Widget) -> bool:
+    """Whether a text selection is being made on the widget's screen (`Screen._selecting`,
+    which `Visual.to_strips` reads: a picture is then drawn whole, as Textual draws it)."""
+    return bool(widget.screen._selecting)
+
+
 def line_strips(widget: Widget, line: Content, y: int, width: int, style: Any) -> list[Strip]:
     """The strips of line `y` of a picture drawn by `widget` at `width` in the visual `style`,
     the ones `Visual.to_strips(widget, picture, width, None, style)` gives for that line (see
@@ -863,7 +916,7 @@ def line_strips(widget: Widget, line: Content, y: int, width: int, style: Any) -
     for piece in formatted:
         piece.y = y  # its line's place in the whole picture
         strips.append(Strip(*piece.to_strip(style)))
-    if widget.auto_links and not widget.is_container and not widget.screen._selecting:
+    if widget.auto_links and not widget.is_container and not selecting(widget):
         link_style = widget.link_style
         strips = [strip._apply_link_style(link_style) for strip in strips]
     return strips
@@ -935,6 +988,43 @@ class SizedInItsLayout(_WidgetMixin):
         self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
     ) -> bool:
         return super()._size_updated(size, virtual_size, container_size, layout=False)
+
+
+INTERNED_KEPT = 256  # distinct lines a scrollbar keeps (a track, a thumb and its two ends)
+
+
+class KeptScrollBar(KeepsStyledLines, ScrollBar):
+    """A scrollbar whose lines alike are the same `Strip` (see the module docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._interned: dict[tuple[object, ...], Strip] = {}
+
+    def render_line(self, y: int) -> Strip:
+        line = super().render_line(y)
+        key = tuple(line)
+        kept = self._interned.get(key)
+        if kept is None:
+            if len(self._interned) >= INTERNED_KEPT:
+                self._interned.clear()
+            kept = self._interned[key] = line
+        return kept
+
+
+class KeepsBarLines(_WidgetMixin):
+    """A scroll view whose vertical scrollbar is a `KeptScrollBar`: Textual's
+    `Widget.vertical_scrollbar`, less the class. Comes first among the bases."""
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        if self._vertical_scrollbar is not None:
+            return self._vertical_scrollbar
+        self._vertical_scrollbar = bar = KeptScrollBar(
+            vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
+        )
+        bar.display = False
+        self.app._start_widget(self, bar)
+        return bar
 
 
 class ScrollbarsOnChange(_WidgetMixin):

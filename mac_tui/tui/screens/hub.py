@@ -228,9 +228,13 @@ class HubScreen(GameScreen):
         session = self.game.session
         if session is not None and not self._primed:
             # The first: the save's text and the state's hash worked out ahead, so the first
-            # day (d) after a load encodes only what it changes (`Session.prime`).
+            # day (d) after a load encodes only what it changes (`Session.prime`), and the
+            # day report made.
             self._primed = True
             session.prime()
+            from .dayreport import prepare_day_report
+
+            await prepare_day_report(self.app)  # and the day report's screen, not shown
             self._prebuild_later(PREBUILD_NEXT)
             return
         stack = self.query_one(SectionStack)

@@ -3,8 +3,10 @@ there is a hiring hall, seat a pilot in a frame or take him out of it."""
 
 from __future__ import annotations
 
+import contextlib
+
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding
 from textual.widgets import DataTable
 
@@ -98,6 +100,8 @@ class PilotsSection(Section):
         Binding("t", "train", "Train", id="pilots.train"),
         Binding("s", "sheet", "Sheet", id="pilots.sheet"),
     ]
+
+    _sheet: PilotSheetScreen | None = None  # the pilot sheet, installed once opened
 
     def compose(self) -> ComposeResult:
         yield GameTable(id="pilots", cursor_type="row", zebra_stripes=True)
@@ -287,8 +291,25 @@ class PilotsSection(Section):
 
     def action_sheet(self) -> None:
         pilot = self.selected()
-        if pilot is not None:
-            self.app.push_screen(PilotSheetScreen(self.campaign, pilot))
+        if pilot is None:
+            return
+        if self._sheet is None:
+            self._sheet = PilotSheetScreen(self.campaign, pilot)
+            # Installed, the sheet is kept between two openings: s builds no widgets again.
+            self.app.install_screen(self._sheet, name=self._sheet_name)
+        else:
+            self._sheet.reopen(self.campaign, pilot)
+        self.app.push_screen(self._sheet)
+
+    @property
+    def _sheet_name(self) -> str:
+        return f"pilot-sheet-{id(self)}"
+
+    def on_unmount(self) -> None:
+        if self._sheet is not None:
+            self._sheet = None
+            with contextlib.suppress(ScreenStackError):  # open still: the app closing
+                self.app.uninstall_screen(self._sheet_name)
 
     def action_unassign(self) -> None:
         pilot = self.selected()

@@ -53,7 +53,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
 
-from ..internals import KeepsStyledLines, ScrollbarsOnChange
+from ..internals import KeepsBarLines, KeepsStyledLines, ScrollbarsOnChange
 from .focus_styles import KeepsFocusStyles
 from .kept_rows import KeepsRows
 
@@ -61,7 +61,9 @@ from .kept_rows import KeepsRows
 ELSEWHERE = Coordinate(-2, -2)
 
 
-class GameTable(KeepsRows, ScrollbarsOnChange, KeepsStyledLines, KeepsFocusStyles, DataTable[Any]):
+class GameTable(
+    KeepsRows, ScrollbarsOnChange, KeepsBarLines, KeepsStyledLines, KeepsFocusStyles, DataTable[Any]
+):
     # Priority bindings: Textual runs them as the key reaches the app; a table's own keys
     # would otherwise go down to the table and climb back through the section, the stack and
     # the screen (five message hops) before its bindings ran. Only the focused table's are
