@@ -65,6 +65,26 @@ async def test_hints_follow_the_section_and_h_switches_them_off(
         assert message(app).startswith("Hint: Gunnery adds to hit chances")
 
 
+async def test_h_then_an_end_before_its_frame_still_writes_the_file(
+    tmp_path: Path, config_file: Path
+) -> None:
+    """`H` writes the file once its change is painted, or at the game's end if that comes
+    first (a quit in the same turn of the event loop); each change is written once."""
+    from mac_tui.tui.screens.hub import HubScreen
+
+    app = MacApp(saves=tmp_path / "saves", settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "enter", "enter")
+        await pilot.pause()
+        hub = app.screen
+        assert isinstance(hub, HubScreen)
+        hub.action_toggle_hints()
+        assert app.unsaved_settings and not config_file.exists()  # not before the frame
+        app.exit()
+    assert load_settings(config_file)[0].hints is False
+    assert app.unsaved_settings == []
+
+
 async def test_h_redraws_nothing_but_the_message_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,7 +15,7 @@ import gc
 import os
 import re
 import signal
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,6 +112,8 @@ class MacApp(App[None]):
         self.held = False  # ... and it is there, its event loop paused
         self._hold_tries = 0
         self._drawn_at: Size | None = None  # a clone's size, drawn before its driver says it
+        # settings changes to write once painted (`change_settings`); each writes once
+        self.unsaved_settings: list[Callable[[], None]] = []
         self._unsized = False  # a clone not yet laid out at its terminal's size: draw nothing
         self._sized = False  # ... whose terminal's size has come
         self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # csscache.py
@@ -221,6 +223,8 @@ class MacApp(App[None]):
             self.take_player(repaint)
 
     def on_unmount(self) -> None:
+        for save in list(self.unsaved_settings):  # a change whose frame never came (`H`, quit)
+            save()
         self.collector.stop()
         from ..players.assess import give_up
 

@@ -86,7 +86,8 @@ def change_settings(app: App[Any], new: Settings, *, save_after_frame: bool = Fa
     on the command line stays out of the file); a file that cannot be written is reported.
     The settings screen and the hub's hint key (`H`) change settings through here. With
     `save_after_frame` the file is written once the change is painted (`H`: reading and
-    writing the file, some 2 ms of CPU and system time, would otherwise come first)."""
+    writing the file, some 2 ms of CPU and system time, would otherwise come first), or at
+    the app's end when that comes first (`MacApp.unsaved_settings`)."""
     settings = getattr(app, "settings", None)
     before = settings if isinstance(settings, Settings) else Settings()
     apply = getattr(app, "apply_settings", None)
@@ -98,13 +99,23 @@ def change_settings(app: App[Any], new: Settings, *, save_after_frame: bool = Fa
     if isinstance(options, GameOptions):
         app.options = options.changed_by_player(new)  # type: ignore[attr-defined]
 
+    unsaved = getattr(app, "unsaved_settings", None)
+    done = False
+
     def save() -> None:
+        nonlocal done
+        if done:
+            return
+        done = True
+        if isinstance(unsaved, list) and save in unsaved:
+            unsaved.remove(save)
         try:
             save_change(before, new)
         except OSError as exc:
             app.notify(f"Could not save {config_path()}: {exc}", severity="error")
 
-    if save_after_frame:
+    if save_after_frame and isinstance(unsaved, list):
+        unsaved.append(save)  # written at the app's end if it comes before the frame
         app.call_after_refresh(save)
     else:
         save()
