@@ -20,6 +20,11 @@ check the text against `json.dumps` on every state they reach (tests/test_savete
 `SaveText` is the document (`save.to_doc`) of one session's saves: the commands' text kept as
 the log grows, the snapshot and its hash given by the caller when known (`Session` hashes each
 state once, when it is reached, with its own `KeptJson`), the rest as `to_json` makes it.
+
+For a year's campaign a day's checkpoint and autosave so encode some 2 ms of CPU together
+(15 ms before); what is kept to do so (the last document's data and texts) is about 3 MB.
+The first save after a load encodes it all (some 20 ms): the hub works it out in a pause
+(`Session.prime`).
 """
 
 from __future__ import annotations

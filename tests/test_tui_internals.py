@@ -119,6 +119,7 @@ DIGESTS = {
     "textual.widget:Widget._set_dirty": "9c280366b8986cc8",
     "textual.widget:Widget.render_lines": "1f2a11f3d51846d9",
     "textual.app:App._background_screens": "d925a6b094052092",
+    "textual.app:App._get_screen": "e253c005c0065e23",
     "textual.screen:Screen.set_focus": "56cfb5778970531a",
     "textual.screen:Screen._update_focus_styles": "cc50d6be558c8751",
     "textual.screen:Screen._watch_focused": "91fed3126821f9a2",
@@ -127,6 +128,13 @@ DIGESTS = {
     "textual.scroll_view:ScrollView._size_updated": "1606ca15d9392999",
     "textual.widget:Widget._scroll_update": "edb9f6257285830d",
     "textual.widget:Widget._refresh_scrollbars": "4e52a14aae901b5b",
+    "textual._node_list:NodeList.updated": "af8ba8b23e185fda",
+    "textual._node_list:NodeList.displayed": "0a785f585ad11aea",
+    "textual.css._style_properties:StringEnumProperty.__set__": "b1e616ec27239dc0",
+    "textual.dom:DOMNode.display": "e53e8426f2d1efc6",
+    "textual.widget:Widget.arrange": "e876510bea8f9a59",
+    "textual.screen:Screen.arrange": "10756f26100a7b5c",
+    "textual.widget:Widget.first_child": "8e0c6838a02295d4",
 }
 
 
@@ -591,6 +599,14 @@ async def test_every_hub_key_of_a_long_campaign_paints_one_frame(tmp_path: Path)
             assert len(frames) - before == 1, key
 
 
+def drawn_afresh(app: App[Any]) -> object:
+    """The screen in front (with the screens showing through it) as Textual's compositor
+    draws it from scratch, in the terminal's bytes."""
+    fresh = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    assert fresh is not None
+    return fresh.render_segments(app.console)  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize("key", ["d", "w"])
 async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
     tmp_path: Path, key: str
@@ -599,15 +615,9 @@ async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
     report and the hub under it come in one frame (`PaintsOverScreens`), and it is the whole
     picture: what Textual's compositor draws of the screen afterwards, from scratch. The
     report is the app's kept one, filled again (a second day shows its own lines)."""
-    from mac_tui.tui.app import MacApp
-    from mac_tui.tui.config import Settings
     from mac_tui.tui.screens.dayreport import DayReportScreen
 
-    from .wide import YEAR
-
-    path = tmp_path / "year.json"
-    shutil.copy(YEAR, path)
-    app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+    app = year_app(tmp_path, "year")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -623,12 +633,7 @@ async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
             assert report.lines == app.last_report()
             reports.append(report)
             assert len(frames) == 1
-            console = app.console
-            shown = frames[0].render_segments(console)  # type: ignore[attr-defined]
-            fresh = report._compositor.render_update(
-                full=True, screen_stack=app._background_screens
-            )
-            assert fresh is not None and fresh.render_segments(console) == shown
+            assert frames[0].render_segments(app.console) == drawn_afresh(app)  # type: ignore[attr-defined]
             await pilot.press("escape")
             await pilot.pause(0.05)
         assert reports[0] is reports[1]  # kept, not composed again
@@ -647,6 +652,28 @@ def styled_screen(app: App[Any]) -> str:
         app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
     )
     return console.end_capture()
+
+
+def year_app(tmp_path: Path, name: str, **settings: Any) -> Any:
+    """The game opening a copy of the golden year's save (its hub)."""
+    from mac_tui.tui.app import MacApp
+    from mac_tui.tui.config import Settings
+
+    from .wide import YEAR
+
+    path = tmp_path / f"{name}.json"
+    shutil.copy(YEAR, path)
+    return MacApp(saves=tmp_path, settings=Settings(animation="off", **settings), load=path)
+
+
+async def show_every_section(app: Any, pilot: Any) -> None:
+    """Each hub section shown once (built and filled), the board's ratings in."""
+    await pilot.pause()
+    for key in "2345671":
+        await pilot.press(key)
+        await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
 
 
 def note_focus_events(widget: Any, now: list[str], noted: list[tuple[str, str, str]]) -> None:
@@ -675,11 +702,7 @@ async def test_a_hub_section_key_moves_the_focus_without_a_round_and_looks_as_wi
     where it puts it."""
     from textual.widget import Widget
 
-    from mac_tui.tui.app import MacApp
-    from mac_tui.tui.config import Settings
     from mac_tui.tui.screens import hub
-
-    from .wide import YEAR
 
     walk = ("2", "down", "3", "down", "1", "end", "7", "c", "1", "2", "7", "l", "3", "6", "1")
     seen: dict[str, list[tuple[str, object, str]]] = {}
@@ -689,16 +712,9 @@ async def test_a_hub_section_key_moves_the_focus_without_a_round_and_looks_as_wi
             monkeypatch.setattr(hub, "focus_unparked", lambda screen, w: screen.set_focus(w))
         else:
             monkeypatch.undo()
-        path = tmp_path / f"{way}.json"
-        shutil.copy(YEAR, path)
-        app = MacApp(saves=tmp_path, settings=Settings(animation="off"), load=path)
+        app = year_app(tmp_path, way)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            for key in "2345671":  # each section shown once
-                await pilot.press(key)
-                await pilot.pause()
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await show_every_section(app, pilot)
             now: list[str] = []  # the key pressed, while the events are noted
             for widget in app.screen.query(Widget):
                 if widget.can_focus:
@@ -870,3 +886,88 @@ async def test_the_hubs_footer_token_names_all_its_keys_follow(tmp_path: Path) -
             tokened += footer_token(app.screen) is not None
         assert tokened > len(walk) // 2  # most sections say what their keys follow
         assert reads < len(walk)  # and the keys are not read for every one
+
+
+async def test_a_section_key_arranges_the_stack_alone_and_as_a_fresh_layout_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ParksChildren.place`: a section key arranges the section stack anew, not the screen
+    nor the section coming back (but all three when the hint's new height gives the stack
+    another height), and every widget is where a layout with no arrangement kept puts it."""
+    import textual.screen
+    import textual.widget
+    from textual.cache import FIFOCache
+
+    from mac_tui.tui.screens.hub import SectionStack
+    from mac_tui.tui.widgets.message_line import MessageLine
+
+    arranged: list[object] = []
+    for module in (textual.widget, textual.screen):
+        real = module.arrange
+
+        def counted(widget: Any, *args: Any, real: Any = real, **kwargs: Any) -> Any:
+            arranged.append(widget)
+            return real(widget, *args, **kwargs)
+
+        monkeypatch.setattr(module, "arrange", counted)
+
+    def placed(screen: Any) -> dict[object, object]:
+        return {w: (g.region, g.clip) for w, g in screen._compositor.full_map.items()}
+
+    app = year_app(tmp_path, "year", hints=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await show_every_section(app, pilot)
+        screen = app.screen
+        stack = screen.query_one(SectionStack)
+        message = screen.query_one(MessageLine)
+        screens = 0
+        for key in "273615472":
+            height = message.size.height
+            arranged.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            if message.size.height == height:
+                assert arranged == [stack], key
+            else:  # the hint took another number of lines: the stack, another height
+                assert screen in arranged and stack in arranged
+                screens += 1
+            kept = placed(screen)
+            caches = {}
+            for node in screen.walk_children(with_self=True):  # a layout with none kept
+                caches[node] = node._arrangement_cache
+                node._arrangement_cache = FIFOCache(4)
+            screen._refresh_layout()
+            assert placed(screen) == kept, key
+            for node, cache in caches.items():  # (the next key with the ones it had)
+                node._arrangement_cache = cache
+        assert 0 < screens < 9  # the finances' hint takes one line at 120 columns, others two
+
+
+async def test_the_day_report_made_in_a_pause_is_the_first_days_in_one_frame(
+    tmp_path: Path,
+) -> None:
+    """The hub's first pause makes the day report (`start_offscreen`: composed, mounted and
+    laid out, not shown: nothing painted) and works the save's text out; the first day then
+    shows that very report in one frame, the picture Textual draws of it from scratch."""
+    from mac_tui.tui.screens.dayreport import KEPT_NAME, DayReportScreen
+    from mac_tui.tui.screens.hub import HubScreen
+
+    app = year_app(tmp_path, "year")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        hub = app.screen
+        assert isinstance(hub, HubScreen)
+        frames = _count_frames(app)
+        app.collector.last_input = app.collector.now() - 10  # a pause
+        await hub._prebuild()
+        await pilot.pause()
+        assert frames == []  # made out of sight
+        report = app.get_screen(KEPT_NAME)
+        assert isinstance(report, DayReportScreen) and report.is_mounted
+        assert report.size == app.size
+        await pilot.press("d")
+        await pilot.pause(0.05)
+        assert app.screen is report and report.lines == app.last_report()
+        assert len(frames) == 1
+        assert frames[0].render_segments(app.console) == drawn_afresh(app)  # type: ignore[attr-defined]

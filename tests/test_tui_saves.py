@@ -320,3 +320,49 @@ async def test_a_save_of_older_rules_loads_and_says_so_not_that_it_was_edited(
             f"old.json was made by {made_by}; it is saved in format 4 from now on; its commands "
             "were played under older rules, so no replay checks it."
         ]
+
+
+@pytest.mark.parametrize("after", ["frame", "sighup", "next day"])
+async def test_a_day_is_on_disk_before_its_frame_and_a_hang_up_or_the_next_day_finds_it(
+    saves: Path, after: str
+) -> None:
+    """The autosave of a day (written part by part, `savetext`) is done on the key's path:
+    when the day report's frame goes out, the file already holds the day, byte for byte the
+    text `to_json` writes of the game; a hang-up right after it (`save_and_exit`) writes
+    nothing older, and the next day's save is the next state, in order."""
+    from mac_tui.save import to_json
+    from mac_tui.tui.benchmark import hub_factory
+
+    from .wide import YEAR
+
+    path = saves / "year.json"
+    shutil.copy(YEAR, path)
+    app = hub_factory(path, saves)()
+    assert isinstance(app, MacApp)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        on_disk: list[str] = []
+        display = app._display
+
+        def shown(screen: Any, update: Any) -> None:
+            on_disk.append(path.read_text())  # as the frame goes out
+            display(screen, update)
+
+        app._display = shown  # type: ignore[method-assign,assignment]
+        await pilot.press("d")
+        await pilot.pause(0.05)
+        assert app.session is not None and isinstance(app.screen, DayReportScreen)
+        day = app.session.state
+        assert on_disk and on_disk[0] == to_json(app.session.to_save())
+        if after == "sighup":
+            app.save_and_exit()
+            await pilot.pause()
+            assert read_save(path).state == day
+        elif after == "next day":
+            await pilot.press("escape", "d")
+            await pilot.pause(0.05)
+            assert read_save(path).state == app.session.state != day
+            assert read_save(path.with_name(path.name + ".bak")).state == day
+        else:
+            assert read_save(path).state == day

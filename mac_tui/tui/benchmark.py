@@ -43,11 +43,29 @@ the log page 2.95 (1.7x), an idle cursor move 1.52 (was 2.20), the Move-mode cur
 (2.0x), aiming p95 3.63 (was 8.15). Where the CPU went and what cut it: docs/architecture.md
 (the battle's priority keys, `PaintsDirect`, `HexMap.held()`).
 
+The hub's galaxy and refit cursors (map14, `run_hub_keys`' two groups alone, 40 presses, back
+to back at load 2.2-2.5: the session's start 5aeee58 -> after; CPU medians, the empty app's key
+1.52-1.57 ms in the same run): the galaxy map's arrows at 80x24 10.06/9.84 -> 3.70/3.60 ms,
+at 120x40 13.23/13.42 -> 3.31/3.18 (p95 14.8 -> 4.7); the refit bay's arrows at 80x24
+8.75/8.71 -> 3.43/3.53, at 120x40 8.67/8.28 -> 3.37/3.39. Where a galaxy key's 13-14 ms went
+(120x40): the star map turning its whole 35-line picture into strips again, 7 ms; the map
+drawn again, 1 ms; the panel's new layout and lines, 1.7 ms; the routes asked of the engine
+a dozen times, 0.8; the key's climb through five message queues, 0.4. What cut it: a picture
+drawn line by line with each line kept by what it shows, and a whole repaint narrowed to the
+rows that changed (`internals.line_strips`, `RepaintsChangedRows`, `KeepsStrips`), the map's
+places and dots once per size, `KeptStatic` panels, routes once per campaign state, priority
+arrow bindings. The battle keys in the same two runs (24 presses, 10-20 samples a key) did
+not move: at 120x40 Esc out of fire mode 3.25 -> 3.26, Esc back from the log page 3.14 ->
+3.36 (the full repaint of the battle screen under the page: its chops and terminal encoding
+are most of it, as for any screen switch), f 3.21 -> 3.40, Tab 3.35 -> 3.22, c 3.24 -> 3.26,
+m 3.24 -> 3.30 (the lead's 4.37 and 4.94 for the Esc keys were taken under load).
+
 The hub's keys that let time pass or open a view (day14, `run_hub_keys`' groups alone, CPU
 medians before -> after, the empty app's key 1.6 ms): at 80x24 `d` 33.4 -> 9.3 ms (settled
 p95 49.4 -> 10.1), `w` 35.7 -> 10.6 (settled p95 67.6 -> 11.5), Esc closing the day report
 8.5 -> 3.6, the launch plan's Enter 16.4 -> 8.8 and Esc 13.9 -> 9.1; at 120x40 `d` 33.0 ->
-9.5, `w` 35.2 -> 10.9, Enter 16.8 -> 9.1, Esc 15.0 -> 9.4. The day's work is all counted:
+9.5, `w` 35.2 -> 10.9, Enter 16.8 -> 9.1, Esc 15.0 -> 9.4; the first `d` after a load
+(not timed here: the warm-up) 42 -> 14-17. The day's work is all counted:
 its save is written before the key's frame (nothing is left for after it), and the report and
 the hub under it are one frame, checked against Textual's own picture of the screen
 (tests/test_tui_internals.py). Details: docs/architecture.md (the hub's figures).

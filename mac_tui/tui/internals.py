@@ -73,6 +73,14 @@ them.
   the screens behind it (their widgets' messages, a layout or repaint asked for), and its
   frame first takes in what they have to show (their layout, their repaint handed on as
   Textual hands it), so the report and the hub under it come in one frame.
+- `start_offscreen` (the kept day report): Textual composes and mounts a screen's widgets
+  when it is first pushed (`App.push_screen` registers a screen that is not running yet,
+  `App._get_screen`), so the first day after the game opened paid for the report's compose.
+  The function starts an installed screen the same way, in a pause, without pushing it: its
+  widgets are composed, styled and mounted then, and laid out at the app's size
+  (`Screen._refresh_layout`, which paints only a screen in front), so its first push finds
+  it running and sized, as any later one (a first push lays a new screen out, then again
+  for the Resize that layout sends it, the screens behind it too).
 - `PaintsDirect` (the battle's map, side panel and one-line texts, and every screen's footer:
   the widgets a battle key repaints): Textual's `Widget.refresh` marks the widget and prompts
   its message queue; on the queue's next turn its idle handler (`Widget._check_refresh`)
@@ -96,7 +104,18 @@ them.
   size (the terminal's changed meanwhile). A widget never laid out gets them as in Textual.
   And a parked widget that asks for a repaint (a table blurred as its section leaves)
   does not throw away the map of the screen (`SpanCompositor.update_widgets`); `OneFrame`
-  waits for no widget that is not displayed, as nothing of it is painted.
+  waits for no widget that is not displayed, as nothing of it is painted. And a child parked
+  or brought back (`ParksChildren.place`) is no change to the children of the child itself
+  nor of the container's ancestors: Textual counts a change of `display` as one to the
+  children of the node, of its parent and of every ancestor up to the screen
+  (`NodeList.updated`), whose count keys each one's arrangement (`Widget.arrange`,
+  `Screen.arrange`), its list of displayed children and its children's pseudo-classes of
+  place, so a hub section key arranged the screen, the stack and the section anew, though
+  only the stack's displayed children changed. `place` puts back the counts of the child and
+  of the ancestors above a container whose size does not follow its children (no auto width
+  or height, climbing while that holds): their arrangements are kept (0.3 ms of a section
+  key), and still made anew whenever Textual clears them (a child asking for a layout clears
+  its ancestors' arrangements, `Widget._check_refresh`).
 - `focus_unparked` (the hub's section keys): Textual moves the focus with a Blur to the widget
   that had it and a Focus to the new one (`Screen.set_focus`); each handler restyles its widget
   for `:focus` (and its scrollbars), repaints it and sends a DescendantBlur or DescendantFocus
@@ -171,12 +190,16 @@ them.
   when its size or look changed: a new visual style (the focus's background) makes every line
   a new object, and what the styles cache adds to a line (the backgrounds under it, tint,
   opacity, the app's line filters) is noted as the widget is drawn (`Widget.render_lines`)
-  and compared.
+  and compared. `laid_size` is a widget's content size from its last layout
+  (`Widget._size`), which the narrowing asks for instead of the region; `selecting` says
+  whether a text selection is being made on the screen (`Screen._selecting`), when a picture
+  is drawn whole as `Visual.to_strips` draws it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
@@ -270,6 +293,14 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._compositor:Compositor.find_widget",
     ),
     "ParksChildren": (
+        "textual._node_list:NodeList.updated",
+        "textual._node_list:NodeList.displayed",
+        "textual.css._style_properties:StringEnumProperty.__set__",
+        "textual.dom:DOMNode.display",
+        "textual.widget:Widget.arrange",
+        "textual.screen:Screen.arrange",
+        "textual.widget:Widget.first_child",
+        "textual.widget:Widget._check_refresh",
         "textual._compositor:Compositor.reflow",
         "textual.screen:Screen._refresh_layout",
         "textual.widget:Widget._size_updated",
@@ -295,6 +326,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.screen:Screen._refresh_layout",
         "textual.screen:Screen._on_idle",
     ),
+    "start_offscreen": ("textual.app:App._get_screen", "textual.app:App.push_screen"),
     "PaintsDirect": (
         "textual.widget:Widget.refresh",
         "textual.widget:Widget._check_refresh",
@@ -313,6 +345,8 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.content:Content.from_rich_text",
         "textual.content:_FormattedLine.to_strip",
     ),
+    "laid_size": ("textual.widget:Widget._size_updated",),
+    "selecting": ("textual.visual:Visual.to_strips",),
     "RepaintsChangedRows": (
         "textual.widget:Widget._set_dirty",
         "textual.widget:Widget.render_lines",
@@ -412,9 +446,24 @@ def style_scrollbars(widget: Widget) -> None:
         apply(widget.scrollbar_corner)
 
 
-class ParksChildren:
+class ParksChildren(_WidgetMixin):
     """A container whose children take turns: one displayed, the others parked with
-    `display` off (see `SpanCompositor.reflow`). A marker; comes first among the bases."""
+    `display` off (see `SpanCompositor.reflow`). Comes first among the bases."""
+
+    def place(self, child: Widget, displayed: bool) -> None:
+        """`child.display = displayed`, counted as a change to this container's children
+        only (see the module docstring)."""
+        counts = [child._nodes]
+        node: Any = self
+        while not node.styles.auto_dimensions and not isinstance(node, Screen):
+            node = node.parent
+            if not isinstance(node, Widget):
+                break
+            counts.append(node._nodes)
+        kept = [(nodes, nodes._updates) for nodes in counts]
+        child.display = displayed
+        for nodes, updates in kept:
+            nodes._updates = updates
 
 
 def under_parking(widget: Widget) -> bool:
@@ -545,16 +594,19 @@ class SpanCompositor(Compositor):
         by_row: dict[int, list[tuple[int, int]]] = {}
         for y, x1, x2 in spans:
             by_row.setdefault(y, []).append((x1, x2))
+        span_rows = sorted(by_row)  # only the rows with a span are looked at
         cuts = self.cuts
         for widget, (region, clip) in self.visible_widgets.items():
             seen = region.intersection(clip)
             left, right = seen.x, seen.right
             if not seen.width:
                 continue
+            first = bisect.bisect_left(span_rows, seen.y)
+            last = bisect.bisect_left(span_rows, seen.bottom)
             rows = [
                 y
-                for y in seen.line_range
-                if any(x1 < right and x2 > left for x1, x2 in by_row.get(y, ()))
+                for y in span_rows[first:last]
+                if any(x1 < right and x2 > left for x1, x2 in by_row[y])
                 and any(chops[y].get(cut) is None for cut in cuts[y] if left <= cut < right)
             ]
             if not rows:
@@ -704,6 +756,16 @@ class PaintsOverScreens(OneFrame):
         super()._on_timer_update()
 
 
+async def start_offscreen(app: App[Any], screen: Screen[Any]) -> None:
+    """Start the installed `screen` (compose and mount its widgets) without showing it, as
+    its first push would, and lay it out at the app's size (see the module docstring)."""
+    if screen.is_running:
+        return
+    await app._get_screen(screen)[1]
+    if screen.is_attached and screen._size != app.size:
+        screen._refresh_layout(app.size)  # not in front: nothing is painted
+
+
 def paints_direct(widget: Widget) -> Screen[Any] | None:
     """The screen a repaint of `widget` may go to at once (`PaintsDirect`), or None: the
     widget is mounted, shown, asks for nothing else (styles, scrolling, a layout), and its
@@ -818,6 +880,21 @@ class KeepsStyledLines(_WidgetMixin):
         self._styles_cache = StyledLines()
 
 
+def laid_size(widget: Widget) -> Size:
+    """The widget's content size as its last layout gave it (`Widget._size`, set by
+    `Widget._size_updated`), without asking the compositor for its region, which may arrange
+    the whole screen anew while a frame collects its repaints (`RepaintsChangedRows`)."""
+    width, height = widget._size
+    gutter = widget.styles.gutter
+    return Size(max(0, width - gutter.width), max(0, height - gutter.height))
+
+
+def selecting(widget: Widget) -> bool:
+    """Whether a text selection is being made on the widget's screen (`Screen._selecting`,
+    which `Visual.to_strips` reads: a picture is then drawn whole, as Textual draws it)."""
+    return bool(widget.screen._selecting)
+
+
 def line_strips(widget: Widget, line: Content, y: int, width: int, style: Any) -> list[Strip]:
     """The strips of line `y` of a picture drawn by `widget` at `width` in the visual `style`,
     the ones `Visual.to_strips(widget, picture, width, None, style)` gives for that line (see
@@ -839,7 +916,7 @@ def line_strips(widget: Widget, line: Content, y: int, width: int, style: Any) -
     for piece in formatted:
         piece.y = y  # its line's place in the whole picture
         strips.append(Strip(*piece.to_strip(style)))
-    if widget.auto_links and not widget.is_container and not widget.screen._selecting:
+    if widget.auto_links and not widget.is_container and not selecting(widget):
         link_style = widget.link_style
         strips = [strip._apply_link_style(link_style) for strip in strips]
     return strips

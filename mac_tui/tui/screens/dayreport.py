@@ -2,7 +2,8 @@
 
 `show_day_report` opens it. One report screen is kept by the app (installed) and filled again
 for each report: a day (`d`) costs no new screen, no compose of its widgets, no styling of
-them (see `RestylesOnChange`), only the new text laid out and drawn.
+them (see `RestylesOnChange`), only the new text laid out and drawn. The hub makes it in a
+pause (`prepare_day_report`), so not even the first day composes it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ..glyphs import glyphs_for
-from ..internals import PaintsOverScreens, RestylesOnChange
+from ..internals import PaintsOverScreens, RestylesOnChange, start_offscreen
 
 KEPT_NAME = "day-report"  # the kept report's name among the app's installed screens
 
@@ -55,6 +56,15 @@ class DayReportScreen(RestylesOnChange, PaintsOverScreens, ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+async def prepare_day_report(app: App[Any]) -> None:
+    """Make the app's kept report now (in a pause of the player's: the hub's), composed,
+    mounted and laid out but not shown, so that the first day does not compose it."""
+    if not app.is_screen_installed(KEPT_NAME):
+        report = DayReportScreen([])
+        app.install_screen(report, name=KEPT_NAME)
+        await start_offscreen(app, report)
 
 
 def show_day_report(app: App[Any], lines: Sequence[str]) -> None:

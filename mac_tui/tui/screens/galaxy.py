@@ -276,7 +276,9 @@ class GalaxySection(Section):
 
     # ---- legality -----------------------------------------------------------------------
     def footer_token(self) -> object:
-        return self.selected
+        """The one key whose legality follows the selection: j (the selection itself would
+        have the footer read its keys on every cursor move)."""
+        return ("jump", self.check_action("jump", ()))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action not in ("travel", "jump"):

@@ -125,7 +125,7 @@ class SectionStack(SizedInItsLayout, ParksChildren, UniformLines, Container):
         for child in self.children:
             here = child.id == current
             if child.display != here:
-                child.display = here
+                self.place(child, here)  # the screen's and the section's arrangements kept
                 child.can_focus_children = here  # the parked ones are out of the focus chain
 
 
@@ -228,9 +228,13 @@ class HubScreen(GameScreen):
         session = self.game.session
         if session is not None and not self._primed:
             # The first: the save's text and the state's hash worked out ahead, so the first
-            # day (d) after a load encodes only what it changes (`Session.prime`).
+            # day (d) after a load encodes only what it changes (`Session.prime`), and the
+            # day report made.
             self._primed = True
             session.prime()
+            from .dayreport import prepare_day_report
+
+            await prepare_day_report(self.app)  # and the day report's screen, not shown
             self._prebuild_later(PREBUILD_NEXT)
             return
         stack = self.query_one(SectionStack)
@@ -282,7 +286,10 @@ class HubScreen(GameScreen):
 
         settings = getattr(self.app, "settings", None)
         current = settings if isinstance(settings, Settings) else Settings()
-        change_settings(self.app, attrs.evolve(current, hints=not current.hints))
+        # the file written once the message line is painted
+        change_settings(
+            self.app, attrs.evolve(current, hints=not current.hints), save_after_frame=True
+        )
         if current.hints:
             self.show_message("Hints off (H, or the settings screen, turns them on again)")
         else:

@@ -81,10 +81,12 @@ def binding_rows(settings: Settings, app: type[App[Any]]) -> list[tuple[str, str
     return sorted(seen.values())
 
 
-def change_settings(app: App[Any], new: Settings) -> None:
+def change_settings(app: App[Any], new: Settings, *, save_after_frame: bool = False) -> None:
     """Apply a change at once and save it (only the setting changed: one given for this run
     on the command line stays out of the file); a file that cannot be written is reported.
-    The settings screen and the hub's hint key (`H`) change settings through here."""
+    The settings screen and the hub's hint key (`H`) change settings through here. With
+    `save_after_frame` the file is written once the change is painted (`H`: reading and
+    writing the file, some 2 ms of CPU and system time, would otherwise come first)."""
     settings = getattr(app, "settings", None)
     before = settings if isinstance(settings, Settings) else Settings()
     apply = getattr(app, "apply_settings", None)
@@ -95,10 +97,17 @@ def change_settings(app: App[Any], new: Settings) -> None:
     options = getattr(app, "options", None)
     if isinstance(options, GameOptions):
         app.options = options.changed_by_player(new)  # type: ignore[attr-defined]
-    try:
-        save_change(before, new)
-    except OSError as exc:
-        app.notify(f"Could not save {config_path()}: {exc}", severity="error")
+
+    def save() -> None:
+        try:
+            save_change(before, new)
+        except OSError as exc:
+            app.notify(f"Could not save {config_path()}: {exc}", severity="error")
+
+    if save_after_frame:
+        app.call_after_refresh(save)
+    else:
+        save()
 
 
 class SettingsScreen(Screen[None]):

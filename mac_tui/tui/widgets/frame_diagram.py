@@ -30,8 +30,8 @@ from textual.widget import Widget
 
 from ...catalog import catalog
 from ..glyphs import UNICODE, Glyphs, glyphs_for
-from ..internals import PaintsDirect
-from .kept_strips import KeepsStrips, laid_size
+from ..internals import PaintsDirect, laid_size
+from .kept_strips import KeepsStrips
 
 BODY = ("left_arm", "left_torso", "center_torso", "right_torso", "right_arm")
 HEAD, LEGS = "head", "legs"
@@ -255,7 +255,7 @@ class FrameDiagram(PaintsDirect, KeepsStrips, Widget, can_focus=True):
     def kept_picture(self) -> tuple[list[Text], list[Hit]]:
         """The lines and hits at the widget's width (kept), its lines held apart."""
         size = laid_size(self)
-        picture = self.lines(size.width or self._size.width)
+        picture = self.lines(size.width or self.outer_size.width)
         self._hits = picture[1]
         return picture
 

@@ -39,7 +39,15 @@ from textual.visual import Visual, VisualType, visualize
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..internals import KeepsStyledLines, RepaintsChangedRows, SizedInItsLayout, line_strips
+from ..internals import (
+    KeepsStyledLines,
+    PaintsDirect,
+    RepaintsChangedRows,
+    SizedInItsLayout,
+    laid_size,
+    line_strips,
+    selecting,
+)
 
 if TYPE_CHECKING:
     _Mixin = Widget  # what the mixin is mixed into
@@ -50,15 +58,6 @@ KEPT = 8  # pictures kept per widget (a battle mode's footer and the one it retu
 LINES_KEPT = 512  # lines kept per widget, by what they show
 Kept = tuple[list[Strip], object]  # the strips and the picture itself
 LEFT_TOP = ("left", "top")
-
-
-def laid_size(widget: Widget) -> Size:
-    """The widget's content size as its last layout gave it, without asking the compositor
-    for its region (which may arrange the whole screen anew while a frame collects its
-    repaints: `internals.RepaintsChangedRows`)."""
-    width, height = widget._size
-    gutter = widget.styles.gutter
-    return Size(max(0, width - gutter.width), max(0, height - gutter.height))
 
 
 def _signature(line: Text) -> tuple[object, ...]:
@@ -117,7 +116,7 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
         if (
             lines is None
             or self.text_selection is not None
-            or self.screen._selecting
+            or selecting(self)
             or self.styles.content_align != LEFT_TOP
         ):
             return None
@@ -166,10 +165,11 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
         return line
 
 
-class KeptStatic(SizedInItsLayout, KeepsStrips, Static):
+class KeptStatic(PaintsDirect, SizedInItsLayout, KeepsStrips, Static):
     """A `Static` whose lines are kept (`KeepsStrips`) and whose `update` asks for a new layout
-    only when its number of lines changes (see the module docstring). Its text is a rich
-    `Text` or plain words (no markup)."""
+    only when its number of lines changes (see the module docstring), its repaint handed to
+    the screen at once (`internals.PaintsDirect`). Its text is a rich `Text` or plain words
+    (no markup)."""
 
     def __init__(self, text: Text | str = "", *, id: str | None = None) -> None:
         super().__init__(id=id)

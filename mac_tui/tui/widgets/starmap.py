@@ -25,8 +25,8 @@ from textual.widget import Widget
 
 from ...catalog import catalog
 from ..glyphs import glyphs
-from ..internals import PaintsDirect
-from .kept_strips import KeepsStrips, laid_size
+from ..internals import PaintsDirect, laid_size
+from .kept_strips import KeepsStrips
 
 CONTESTED_COLOUR = "medium_purple"
 MARKERS = {"crucible": "C", "directorate": "D", "outer_reach": "O"}
