@@ -93,7 +93,8 @@ them.
   Not while the screen lays out or paints a frame (`OneFrame.framing`): Textual forgets the
   dirty widgets after a frame, so a repaint asked for then takes Textual's way (and
   `OneFrame` draws it in the frame if it can).
-- `ParksChildren` (the hub's section stack, whose sections take turns): Textual sends a Hide
+- `ParksChildren` (the hub's section stack, whose sections take turns, and the contracts
+  section's board and launch plan): Textual sends a Hide
   to every widget of a subtree taken out of the layout (`display` off) and a Show and a
   Resize to every widget of one put back (`Screen._refresh_layout`, from the reflow's hidden
   and shown widgets), though nothing of it changed meanwhile: a hub section key so cost some
@@ -116,9 +117,10 @@ them.
   or height, climbing while that holds): their arrangements are kept (0.3 ms of a section
   key), and still made anew whenever Textual clears them (a child asking for a layout clears
   its ancestors' arrangements, `Widget._check_refresh`).
-- `focus_unparked` (the hub's section keys): Textual moves the focus with a Blur to the widget
-  that had it and a Focus to the new one (`Screen.set_focus`); each handler restyles its widget
-  for `:focus` (and its scrollbars), repaints it and sends a DescendantBlur or DescendantFocus
+- `focus_unparked` (the hub's section keys, the launch plan's Enter and Esc): Textual moves
+  the focus with a Blur to the widget that had it and a Focus to the new one
+  (`Screen.set_focus`); each handler restyles its widget for `:focus`
+  (and its scrollbars), repaints it and sends a DescendantBlur or DescendantFocus
   up through every ancestor to the app (`Widget._on_blur`, `Widget._on_focus`): a hub section
   key did both, to two tables, some 2.5 ms of its 6.9. When the widget losing the focus lies
   in a child a `ParksChildren` container has just parked (nobody sees it), it keeps the look
@@ -200,7 +202,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from textual import events
@@ -486,14 +488,14 @@ def parked(widget: Widget) -> bool:
     return False
 
 
-def parking_place(widget: Widget) -> tuple[ParksChildren, Widget] | None:
-    """The `ParksChildren` container `widget` lies in and the child of it that holds it."""
+def parking_places(widget: Widget) -> Iterator[tuple[ParksChildren, Widget]]:
+    """Each `ParksChildren` container `widget` lies in (the innermost first) and the child of
+    it that holds it."""
     node: Any = widget
     while (up := node.parent) is not None:
         if isinstance(up, ParksChildren):
-            return up, node
+            yield up, node
         node = up
-    return None
 
 
 def focus_in_place(screen: Screen[Any], widget: Widget) -> None:
@@ -512,11 +514,12 @@ def focus_unparked(screen: Screen[Any], widget: Widget) -> None:
     was = screen.focused
     if widget is was:
         return
-    leaving = parking_place(was) if was is not None else None
+    # the innermost container that has just parked the child holding `was`
+    parked_in = () if was is None else parking_places(was)
+    leaving = next((place for place in parked_in if not place[1].display), None)
     if (
         was is None
         or leaving is None
-        or leaving[1].display
         or not widget.focusable
         or any(node._has_focus_within for node in was.ancestors_with_self)
         or any(node._has_focus_within for node in widget.ancestors_with_self)
@@ -526,8 +529,8 @@ def focus_unparked(screen: Screen[Any], widget: Widget) -> None:
     stack, child = leaving
     kept: dict[Widget, Widget] = stack.__dict__.setdefault("_focus_kept", {})
     kept[child] = was  # it keeps the look of focus while parked
-    coming = parking_place(widget)
-    if coming is not None and coming[0] is stack:
+    coming = next((p for p in parking_places(widget) if p[0] is stack), None)
+    if coming is not None:
         left = kept.pop(coming[1], None)
         if left is not None and left is not widget and left.has_focus:
             left.post_message(events.Blur())  # seen again without the focus
