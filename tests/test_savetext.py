@@ -9,13 +9,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mac_tui.game import parse_command
 from mac_tui.players.autorun import AutoRun, autoplay
-from mac_tui.save import read_save, state_hash, to_json
+from mac_tui.save import from_json, make_converter, read_save, state_hash, state_to_data, to_json
 from mac_tui.savetext import KeptJson, SaveText, StateHashes
 from mac_tui.session import Session, checkpoint, verify
 
@@ -164,3 +165,27 @@ def test_a_primed_session_saves_the_same_bytes(tmp_path: Path) -> None:
     assert session.apply(parse_command("advance-day 1")).accepted
     session.save(path)
     assert path.read_text() == to_json(session.to_save())
+
+
+def test_the_ledger_kept_from_the_last_state_is_each_entry_s_data() -> None:
+    """`state_to_data` keeps the ledger's data from the last ledger unstructured: the ledger
+    grown, cut short (an earlier state) or made of other objects gives each entry's data."""
+    run = played()
+    one = make_converter()  # entries one by one: not the kept ledger's way
+    session = Session.new(run.session.seed)
+    states = []
+    for command in run.session.commands:
+        assert session.apply(command).accepted
+        if command.to_text().startswith("advance"):
+            states.append(session.state)
+    loaded = from_json(to_json(run.session.to_save())).state  # equal entries, other objects
+    last = states[-1].campaign
+    assert last is not None and len(last.ledger) > 10
+    first = attrs.evolve(last.ledger[0], amount=last.ledger[0].amount + 1)
+    other = attrs.evolve(
+        states[-1], campaign=attrs.evolve(last, ledger=(first, *last.ledger[1:]))
+    )  # the same length, an entry changed
+    for state in [*states[::5], states[3], states[-1], other, loaded, states[0]]:
+        assert state.campaign is not None
+        data = state_to_data(state)["campaign"]["ledger"]
+        assert data == [one.unstructure(e) for e in state.campaign.ledger]
