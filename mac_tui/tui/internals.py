@@ -603,15 +603,25 @@ class SpanCompositor(Compositor):
                 continue
             first = bisect.bisect_left(span_rows, seen.y)
             last = bisect.bisect_left(span_rows, seen.bottom)
-            rows = [
-                y
-                for y in span_rows[first:last]
-                if any(x1 < right and x2 > left for x1, x2 in by_row[y])
-                and any(chops[y].get(cut) is None for cut in cuts[y] if left <= cut < right)
-            ]
-            if not rows:
+            top = bottom = -1
+            for y in span_rows[first:last]:
+                for x1, x2 in by_row[y]:
+                    if x1 < right and x2 > left:
+                        break
+                else:
+                    continue  # no span of this row under the widget
+                row_cuts, line = cuts[y], chops[y]
+                start = bisect.bisect_left(row_cuts, left)
+                for cut in row_cuts[start : bisect.bisect_left(row_cuts, right, start)]:
+                    if line.get(cut) is None:
+                        break
+                else:
+                    continue  # hidden on this row by what is in front of it
+                if top < 0:
+                    top = y
+                bottom = y + 1
+            if top < 0:
                 continue
-            top, bottom = rows[0], rows[-1] + 1
             part = Region(left, top, seen.width, bottom - top)
             crop = Region(left - region.x, top - region.y, seen.width, bottom - top)
             yield part, widget.render_lines(crop)
@@ -629,8 +639,9 @@ class SpanCompositor(Compositor):
             for y, strip in zip(part.line_range, strips, strict=False):
                 if y not in shown:
                     continue
-                line = chops[y]
-                final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+                line, row_cuts = chops[y], cuts[y]
+                start = bisect.bisect_left(row_cuts, first_cut)
+                final_cuts = row_cuts[start : bisect.bisect_right(row_cuts, last_cut, start)]
                 pieces = strip.divide([cut - render_x for cut in final_cuts[1:]])
                 for cut, piece in zip(final_cuts, pieces, strict=False):
                     if line.get(cut) is None:
