@@ -93,7 +93,8 @@ them.
   Not while the screen lays out or paints a frame (`OneFrame.framing`): Textual forgets the
   dirty widgets after a frame, so a repaint asked for then takes Textual's way (and
   `OneFrame` draws it in the frame if it can).
-- `ParksChildren` (the hub's section stack, whose sections take turns): Textual sends a Hide
+- `ParksChildren` (the hub's section stack, whose sections take turns, and the contracts
+  section's board and launch plan): Textual sends a Hide
   to every widget of a subtree taken out of the layout (`display` off) and a Show and a
   Resize to every widget of one put back (`Screen._refresh_layout`, from the reflow's hidden
   and shown widgets), though nothing of it changed meanwhile: a hub section key so cost some
@@ -116,9 +117,10 @@ them.
   or height, climbing while that holds): their arrangements are kept (0.3 ms of a section
   key), and still made anew whenever Textual clears them (a child asking for a layout clears
   its ancestors' arrangements, `Widget._check_refresh`).
-- `focus_unparked` (the hub's section keys): Textual moves the focus with a Blur to the widget
-  that had it and a Focus to the new one (`Screen.set_focus`); each handler restyles its widget
-  for `:focus` (and its scrollbars), repaints it and sends a DescendantBlur or DescendantFocus
+- `focus_unparked` (the hub's section keys, the launch plan's Enter and Esc): Textual moves
+  the focus with a Blur to the widget that had it and a Focus to the new one
+  (`Screen.set_focus`); each handler restyles its widget for `:focus`
+  (and its scrollbars), repaints it and sends a DescendantBlur or DescendantFocus
   up through every ancestor to the app (`Widget._on_blur`, `Widget._on_focus`): a hub section
   key did both, to two tables, some 2.5 ms of its 6.9. When the widget losing the focus lies
   in a child a `ParksChildren` container has just parked (nobody sees it), it keeps the look
@@ -130,6 +132,12 @@ them.
   (it is seen again). Nothing in the hub handles the Descendant events; nodes styled from
   `:focus-within` (`Screen._update_focus_styles`) take Textual's way, as does any other move
   of the focus. The scroll into view that `set_focus` asks for is asked for the same way.
+  A `ParksChildren` container may lie in a child of another (the market's two tables, the
+  finances' views in `ParkingSwitcher`, in the hub's section stack): a widget is parked when
+  the child holding it at any depth is, and the focus leaving a view parked moves as it
+  leaves a section parked (`focus_in_place`, the view keys, goes through `focus_unparked`).
+- `ParkingSwitcher` (the finances' views): Textual's `ContentSwitcher` shows a view by setting
+  `display` (`ContentSwitcher.watch_current`); it parks and brings back its views instead.
 - `KeptScrollBar` (the tables' vertical scrollbars, `KeepsBarLines`): a scrollbar whose thumb
   moved is drawn whole, each of its lines a new `Strip` styled again (`StylesCache.render_line`)
   though all but three or four are the same track line: a page of the ledger at 120x40 spent
@@ -200,7 +208,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from textual import events
@@ -216,6 +224,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets import ContentSwitcher
 
 from .csscache import same_basis, style_basis
 
@@ -366,6 +375,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.widget:Widget._scroll_update",
         "textual.widget:Widget._refresh_scrollbars",
     ),
+    "ParkingSwitcher": ("textual.widgets._content_switcher:ContentSwitcher.watch_current",),
     "focus_unparked": (
         "textual.screen:Screen.set_focus",
         "textual.screen:Screen._update_focus_styles",
@@ -466,6 +476,18 @@ class ParksChildren(_WidgetMixin):
             nodes._updates = updates
 
 
+class ParkingSwitcher(ParksChildren, ContentSwitcher):
+    """Textual's `ContentSwitcher` whose views are parked and brought back
+    (`ParksChildren.place`) rather than hidden and shown: a view key sends no Hide, Show or
+    Resize, and the focus moved by `focus_in_place` makes no Blur and Focus round."""
+
+    def watch_current(self, old: str | None, new: str | None) -> None:
+        with self.app.batch_update():
+            for child in self.children:
+                if child.id in (old, new) and child.display != (child.id == new):
+                    self.place(child, child.id == new)
+
+
 def under_parking(widget: Widget) -> bool:
     """Whether `widget` lies inside a child of a `ParksChildren` container."""
     node: Any = widget
@@ -476,31 +498,28 @@ def under_parking(widget: Widget) -> bool:
     return False
 
 
+def parking_places(widget: Widget) -> Iterator[tuple[ParksChildren, Widget]]:
+    """Each `ParksChildren` container `widget` lies in (a view's inside a hub section),
+    innermost first, with the child of it that holds `widget`."""
+    node: Any = widget
+    while (up := node.parent) is not None:
+        if isinstance(up, ParksChildren):
+            yield up, node
+        node = up
+
+
 def parked(widget: Widget) -> bool:
-    """Whether `widget` lies inside a parked (not displayed) child of a `ParksChildren`."""
-    node: Any = widget
-    while (up := node.parent) is not None:
-        if isinstance(up, ParksChildren):
-            return not node.display
-        node = up
-    return False
-
-
-def parking_place(widget: Widget) -> tuple[ParksChildren, Widget] | None:
-    """The `ParksChildren` container `widget` lies in and the child of it that holds it."""
-    node: Any = widget
-    while (up := node.parent) is not None:
-        if isinstance(up, ParksChildren):
-            return up, node
-        node = up
-    return None
+    """Whether `widget` lies inside a parked (not displayed) child of a `ParksChildren`, at
+    any depth (a view parked in a section shown, or a section parked)."""
+    return any(not child.display for _, child in parking_places(widget))
 
 
 def focus_in_place(screen: Screen[Any], widget: Widget) -> None:
     """`screen.set_focus(widget)` without the repaint of the whole screen that Textual's
-    `Screen.focused` reactive asks for (see the module docstring)."""
+    `Screen.focused` reactive asks for, and with no Blur and Focus round when a view parked
+    keeps the focus's look (`focus_unparked`; see the module docstring)."""
     asked = screen._repaint_required
-    screen.set_focus(widget)
+    focus_unparked(screen, widget)
     if not asked:
         screen._repaint_required = False
 
@@ -512,11 +531,12 @@ def focus_unparked(screen: Screen[Any], widget: Widget) -> None:
     was = screen.focused
     if widget is was:
         return
-    leaving = parking_place(was) if was is not None else None
+    # the innermost container that has just parked the child holding `was`
+    parked_in = () if was is None else parking_places(was)
+    leaving = next((place for place in parked_in if not place[1].display), None)
     if (
         was is None
         or leaving is None
-        or leaving[1].display
         or not widget.focusable
         or any(node._has_focus_within for node in was.ancestors_with_self)
         or any(node._has_focus_within for node in widget.ancestors_with_self)
@@ -526,9 +546,9 @@ def focus_unparked(screen: Screen[Any], widget: Widget) -> None:
     stack, child = leaving
     kept: dict[Widget, Widget] = stack.__dict__.setdefault("_focus_kept", {})
     kept[child] = was  # it keeps the look of focus while parked
-    coming = parking_place(widget)
-    if coming is not None and coming[0] is stack:
-        left = kept.pop(coming[1], None)
+    coming = next((child for up, child in parking_places(widget) if up is stack), None)
+    if coming is not None:
+        left = kept.pop(coming, None)
         if left is not None and left is not widget and left.has_focus:
             left.post_message(events.Blur())  # seen again without the focus
     screen.focused = widget  # `_watch_focused`: the bindings refreshed

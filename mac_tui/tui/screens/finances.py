@@ -17,7 +17,7 @@ from ...campaign.ledger import category_totals, daily_balances
 from ...campaign.timeflow import daily_upkeep, frame_upkeep
 from ...catalog import catalog
 from ..glyphs import UNICODE, glyphs, glyphs_for
-from ..internals import focus_in_place
+from ..internals import ParkingSwitcher, focus_in_place
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.section import Section
 from ..widgets.status import pack
@@ -166,7 +166,7 @@ class FinancesSection(Section):
 
     def compose(self) -> ComposeResult:
         yield ViewTabs("", id="fin-views")
-        with ContentSwitcher(id="fin-switcher", initial="ledger"):
+        with ParkingSwitcher(id="fin-switcher", initial="ledger"):
             yield GameTable(id="ledger", cursor_type="row", zebra_stripes=True)
             with Vertical(id="chart"):
                 yield Static("", id="chart-title")

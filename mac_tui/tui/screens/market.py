@@ -32,7 +32,7 @@ from ...campaign.market import (
 from ...campaign.state import count_of
 from ...catalog import catalog
 from ..glyphs import glyphs_for
-from ..internals import focus_in_place
+from ..internals import ParksChildren, focus_in_place
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import AskScreen, ConfirmScreen
 from ..widgets.section import Section
@@ -119,7 +119,7 @@ class ViewSwitch(Static):
         self.post_message(self.Picked("inventory" if view == "inventory" else "stock"))
 
 
-class MarketSection(Section):
+class MarketSection(ParksChildren, Section):
     TITLE = "Market"
     KEY = "3"
     HINT = (
@@ -345,10 +345,12 @@ class MarketSection(Section):
         if shown == self.market_view:
             return
         hidden = self.table()
-        hidden.display = hidden.can_focus = False
+        self.place(hidden, False)  # parked: no Hide, and it keeps its look of focus
+        hidden.can_focus = False
         self.market_view = shown
         table = self.table()
-        table.display = table.can_focus = True
+        self.place(table, True)
+        table.can_focus = True
         if self._filled.get(shown) is not self.state:
             self._fill()
         self.show_switch()
