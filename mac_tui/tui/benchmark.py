@@ -63,9 +63,9 @@ m 3.24 -> 3.30 (the lead's 4.37 and 4.94 for the Esc keys were taken under load)
 The hub's keys that let time pass or open a view (day14, `run_hub_keys`' groups alone, CPU
 medians before -> after, the empty app's key 1.6 ms): at 80x24 `d` 33.4 -> 9.3 ms (settled
 p95 49.4 -> 10.1), `w` 35.7 -> 10.6 (settled p95 67.6 -> 11.5), Esc closing the day report
-8.5 -> 3.6, the launch plan's Enter 16.4 -> 8.8 and Esc 13.9 -> 9.1; at 120x40 `d` 33.0 ->
-9.5, `w` 35.2 -> 10.9, Enter 16.8 -> 9.1, Esc 15.0 -> 9.4; the first `d` after a load
-(not timed here: the warm-up) 42 -> 14-17. The day's work is all counted:
+8.5 -> 3.6, the launch plan's Enter 16.4 -> 8.8 (day14b: 5.4) and Esc 13.9 -> 9.1 (5.8); at
+120x40 `d` 33.0 -> 9.5, `w` 35.2 -> 10.9, Enter 16.8 -> 9.1 (6.0), Esc 15.0 -> 9.4 (6.5); the
+first `d` after a load (not timed here: the warm-up) 42 -> 14-17. The day's work is all counted:
 its save is written before the key's frame (nothing is left for after it), and the report and
 the hub under it are one frame, checked against Textual's own picture of the screen
 (tests/test_tui_internals.py). Details: docs/architecture.md (the hub's figures).

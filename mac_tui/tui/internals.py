@@ -93,7 +93,8 @@ them.
   Not while the screen lays out or paints a frame (`OneFrame.framing`): Textual forgets the
   dirty widgets after a frame, so a repaint asked for then takes Textual's way (and
   `OneFrame` draws it in the frame if it can).
-- `ParksChildren` (the hub's section stack, whose sections take turns): Textual sends a Hide
+- `ParksChildren` (the hub's section stack, whose sections take turns, and the contracts
+  section's board and launch plan): Textual sends a Hide
   to every widget of a subtree taken out of the layout (`display` off) and a Show and a
   Resize to every widget of one put back (`Screen._refresh_layout`, from the reflow's hidden
   and shown widgets), though nothing of it changed meanwhile: a hub section key so cost some
@@ -116,9 +117,10 @@ them.
   or height, climbing while that holds): their arrangements are kept (0.3 ms of a section
   key), and still made anew whenever Textual clears them (a child asking for a layout clears
   its ancestors' arrangements, `Widget._check_refresh`).
-- `focus_unparked` (the hub's section keys): Textual moves the focus with a Blur to the widget
-  that had it and a Focus to the new one (`Screen.set_focus`); each handler restyles its widget
-  for `:focus` (and its scrollbars), repaints it and sends a DescendantBlur or DescendantFocus
+- `focus_unparked` (the hub's section keys, the launch plan's Enter and Esc): Textual moves
+  the focus with a Blur to the widget that had it and a Focus to the new one
+  (`Screen.set_focus`); each handler restyles its widget for `:focus`
+  (and its scrollbars), repaints it and sends a DescendantBlur or DescendantFocus
   up through every ancestor to the app (`Widget._on_blur`, `Widget._on_focus`): a hub section
   key did both, to two tables, some 2.5 ms of its 6.9. When the widget losing the focus lies
   in a child a `ParksChildren` container has just parked (nobody sees it), it keeps the look
@@ -512,13 +514,6 @@ def parked(widget: Widget) -> bool:
     return any(not child.display for _, child in parking_places(widget))
 
 
-def parking_place(widget: Widget) -> tuple[ParksChildren, Widget] | None:
-    """The innermost `ParksChildren` container `widget` lies in whose child holding it is
-    parked, else the innermost one, with that child."""
-    places = list(parking_places(widget))
-    return next((p for p in places if not p[1].display), places[0] if places else None)
-
-
 def focus_in_place(screen: Screen[Any], widget: Widget) -> None:
     """`screen.set_focus(widget)` without the repaint of the whole screen that Textual's
     `Screen.focused` reactive asks for, and with no Blur and Focus round when a view parked
@@ -536,11 +531,12 @@ def focus_unparked(screen: Screen[Any], widget: Widget) -> None:
     was = screen.focused
     if widget is was:
         return
-    leaving = parking_place(was) if was is not None else None
+    # the innermost container that has just parked the child holding `was`
+    parked_in = () if was is None else parking_places(was)
+    leaving = next((place for place in parked_in if not place[1].display), None)
     if (
         was is None
         or leaving is None
-        or leaving[1].display
         or not widget.focusable
         or any(node._has_focus_within for node in was.ancestors_with_self)
         or any(node._has_focus_within for node in widget.ancestors_with_self)

@@ -9,8 +9,8 @@ from functools import partial
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
-from textual.widgets import ContentSwitcher, DataTable, Static
+from textual.containers import Container, Vertical, VerticalScroll
+from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...campaign.accept import (
@@ -30,6 +30,7 @@ from ...model import GameState
 from ...players.assess import assess, peek
 from ..glyphs import glyphs_for
 from ..host import host
+from ..internals import ParksChildren, focus_unparked
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import ConfirmScreen
 from ..widgets.kept_rows import same_content
@@ -111,6 +112,19 @@ class PayoutSlider(Static):
         self.query_ancestor(ContractsSection).action_payout(1)
 
 
+class PlanSwitch(ParksChildren, Container):
+    """The board and the launch plan, one displayed and the other parked, as the hub's
+    sections are (`internals.ParksChildren`: bringing one back at the size it had is only a
+    paint, no Hide, Show or Resize round; with `internals.focus_unparked`, no Blur and Focus
+    round for the two tables either)."""
+
+    def show(self, name: str) -> None:
+        for child in self.children:
+            here = child.id == name
+            if child.display != here:
+                self.place(child, here)
+
+
 class ContractsSection(Section):
     TITLE = "Contracts"
     KEY = "6"
@@ -169,12 +183,13 @@ class ContractsSection(Section):
         self._briefings: dict[tuple[object, ...], Text] = {}
 
     def compose(self) -> ComposeResult:
-        with ContentSwitcher(id="contracts-switcher", initial="board"):
+        with PlanSwitch(id="contracts-switcher"):
             with Vertical(id="board"):
                 yield GameTable(id="contracts", cursor_type="row", zebra_stripes=True)
                 with VerticalScroll(id="contract-detail-box", can_focus=False):
                     yield DetailPane(id="contract-detail")
-            with Vertical(id="launch"):
+            with Vertical(id="launch") as launch:
+                launch.display = False
                 yield Static("", id="launch-head")
                 yield PayoutSlider("", id="payout")
                 yield Static("", id="preview")
@@ -247,8 +262,7 @@ class ContractsSection(Section):
             self.contract_id = None  # the board was posted again, or the contract taken
             if self.query_one("#lance", DataTable).has_focus:
                 self.query_one("#contracts", DataTable).focus()
-        switcher = self.query_one("#contracts-switcher", ContentSwitcher)
-        switcher.current = "launch" if self.planning else "board"
+        self.query_one(PlanSwitch).show("launch" if self.planning else "board")
         if self.planning:
             self.draw_launch()
         else:
@@ -480,7 +494,7 @@ class ContractsSection(Section):
             self.level = catalog().default_payout_level().level
         self.contract_id = contract_id
         self.refresh_view()
-        self.query_one("#lance", DataTable).focus()
+        focus_unparked(self.screen, self.query_one("#lance", DataTable))
 
     def action_open(self) -> None:
         row = self.highlighted_row()
@@ -490,7 +504,7 @@ class ContractsSection(Section):
     def action_back(self) -> None:
         self.contract_id = None
         self.refresh_view()
-        self.query_one("#contracts", DataTable).focus()
+        focus_unparked(self.screen, self.query_one("#contracts", DataTable))
 
     def set_payout(self, level: int) -> None:
         levels = [p.level for p in catalog().economy.payout_level]
