@@ -16,7 +16,7 @@ from ...campaign.calendar import date_text
 from ...campaign.ledger import category_totals, daily_balances
 from ...campaign.timeflow import daily_upkeep, frame_upkeep
 from ...catalog import catalog
-from ..glyphs import UNICODE, glyphs, glyphs_for
+from ..glyphs import UNICODE, glyphs, glyphs_for, markup_content
 from ..internals import ParkingSwitcher, focus_in_place
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.section import Section
@@ -224,7 +224,7 @@ class FinancesSection(Section):
                 parts.append(f"[reverse bold]{glyphs_for(self).current}{text}[/]")
             else:
                 parts.append(f"[@click=view('{view}')] {text}[/]")
-        self.query_one(ViewTabs).update("".join(parts))
+        self.query_one(ViewTabs).update(markup_content("".join(parts)), layout=False)  # one line
 
     def _money(self, amount: int, text: str | None = None) -> Text:
         theme = self.app.current_theme

@@ -31,7 +31,7 @@ from ...campaign.market import (
 )
 from ...campaign.state import count_of
 from ...catalog import catalog
-from ..glyphs import glyphs_for
+from ..glyphs import glyphs_for, markup_content
 from ..internals import ParksChildren, focus_in_place
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import AskScreen, ConfirmScreen
@@ -237,7 +237,8 @@ class MarketSection(ParksChildren, Section):
             tail = f"  {g.none} NO MARKET at {catalog().places[c.place].name}"
         else:
             tail = f"  Fuel {c.fuel}/{capacity} at {fuel_price:,} cr/unit"
-        self.query_one(ViewSwitch).update("".join(parts) + tail)
+        line = markup_content("".join(parts) + tail)
+        self.query_one(ViewSwitch).update(line, layout=False)  # one line: no layout
 
     def show_detail(self) -> None:
         detail = self.query_one("#market-detail", DetailPane)
