@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import partial
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -28,7 +29,7 @@ from ...campaign.state import Campaign, Contract, Frame
 from ...catalog import catalog
 from ...model import GameState
 from ...players.assess import assess, peek
-from ..glyphs import glyphs_for
+from ..glyphs import Glyphs, glyphs_for
 from ..host import host
 from ..internals import ParksChildren, focus_unparked
 from ..widgets.detail import DetailPane
@@ -181,6 +182,12 @@ class ContractsSection(Section):
         # the board's briefings drawn in this state (the same one again: the same picture)
         self._briefed_in: GameState | None = None
         self._briefings: dict[tuple[object, ...], Text] = {}
+        # the state whose board is drawn with every threat known (the same again: kept)
+        self._board_in: GameState | None = None
+        self._lance_of: tuple[GameState | None, list[str]] = (None, [])
+        # the launch plan's texts and lance rows worked out in this state, by what they show
+        self._planned_in: GameState | None = None
+        self._planned: dict[tuple[object, ...], Any] = {}
 
     def compose(self) -> ComposeResult:
         with PlanSwitch(id="contracts-switcher"):
@@ -270,19 +277,28 @@ class ContractsSection(Section):
         self.refresh_bindings()
 
     def draw_board(self) -> None:
+        """The board's rows; the same state again, its threats all known when drawn (back
+        from the launch plan): the rows as they are, no threat looked up or asked for."""
+        state = self.state
+        if self._board_in is state:
+            self.show_contract_detail()
+            return
         table = self.query_one("#contracts", GameTable)
         c = self.campaign
         lance = self.default_lance()
         rows = []
+        all_known = True
         for r in self.rows():
             contract = find_contract(c, r.id)
             assert contract is not None
-            known, assessment = peek(self.state, r.id, lance)
+            known, assessment = peek(state, r.id, lance)
+            all_known = all_known and known
             rows.append((r.id, board_cells(r, contract, threat_cell(assessment, known))))
         table.fill(rows)  # the same rows (back from the launch plan): kept as drawn
         height = max(2, table.row_count + 1)  # the header and every row: no more, no less
         if table.styles.height is None or table.styles.height.value != height:
             table.styles.height = height
+        self._board_in = state if all_known else None
         self.show_contract_detail()
         self.request_threats([(r.id, lance) for r in self.rows()])
 
@@ -314,10 +330,14 @@ class ContractsSection(Section):
     def default_lance(self) -> list[str]:
         """The frames a launch starts with: the first that can deploy and carry a weapon, up
         to a lance (an unarmed frame can still be added by hand, with a warning)."""
-        most = catalog().missions.lance.max_frames
-        c = self.campaign
-        ready = [f for f in c.frames if frame_deploy_refusal(c, f.id) is None]
-        return [f.id for f in ready if f.weapons][:most]
+        state, lance = self._lance_of
+        if state is not self.state:
+            most = catalog().missions.lance.max_frames
+            c = self.campaign
+            ready = [f for f in c.frames if frame_deploy_refusal(c, f.id) is None]
+            lance = [f.id for f in ready if f.weapons][:most]
+            self._lance_of = (self.state, lance)
+        return list(lance)
 
     # ---- the threat, assessed in a worker thread ------------------------------------------
     def request_threats(self, wanted: list[tuple[str, list[str]]]) -> None:
@@ -354,9 +374,35 @@ class ContractsSection(Section):
             f for f in self.selected if any(fr.id == f for fr in c.frames)
         ]  # frames sold meanwhile drop out
         g = glyphs_for(self)
-        show(self.query_one("#launch-head", Static), g.rich(launch_head(row, contract, g)))
+        memo = self.planned()
+        key: tuple[object, ...] = ("head", contract.id, g)
+        if key not in memo:
+            memo[key] = g.rich(launch_head(row, contract, g))
+        show(self.query_one("#launch-head", Static), memo[key])
         self.query_one(PayoutSlider).show(self.level)
-        preview = reward_preview(c, contract, self.level)
+        key = ("preview", contract.id, self.level, g)
+        if key not in memo:
+            memo[key] = self.preview_text(contract, g)
+        show(self.query_one("#preview", Static), memo[key])
+        ids = self.frame_ids()
+        known, assessment = peek(self.state, contract.id, ids)
+        key = ("threat", contract.id, tuple(ids), known, g)
+        if key not in memo:
+            memo[key] = g.rich(threat_text(c, ids, assessment, known, g))
+        show(self.query_one("#launch-threat", Static), memo[key])
+        if not known:
+            self.request_threats([(contract.id, ids)])
+        self.draw_lance()
+
+    def planned(self) -> dict[tuple[object, ...], Any]:
+        """What the launch plan worked out in this state, by what it shows."""
+        if self._planned_in is not self.state:
+            self._planned_in, self._planned = self.state, {}
+        return self._planned
+
+    def preview_text(self, contract: Contract, g: Glyphs) -> str:
+        """The rewards at the pay level chosen: money and salvage picks per outcome."""
+        preview = reward_preview(self.campaign, contract, self.level)
         d = contract.difficulty
 
         def money(key: str) -> str:
@@ -365,25 +411,27 @@ class ContractsSection(Section):
 
         win_picks = scaled_picks(base_picks("victory", d), self.level)
         out_picks = scaled_picks(base_picks("withdrawal", d), self.level)
-        show(
-            self.query_one("#preview", Static),
+        return (
             f"Victory {money('victory')} (no losses {money('victory_no_losses')}) {g.sep} "
             f"{picks_text(win_picks)}\n"
             f"Withdrawal {money('withdrawal')} {g.sep} {picks_text(out_picks)} {g.sep} "
-            f"Defeat {money('defeat')}",
+            f"Defeat {money('defeat')}"
         )
-        ids = self.frame_ids()
-        known, assessment = peek(self.state, contract.id, ids)
-        threat = threat_text(c, ids, assessment, known, g)
-        show(self.query_one("#launch-threat", Static), g.rich(threat))
-        self.request_threats([(contract.id, ids)])
-        self.draw_lance()
 
     def draw_lance(self) -> None:
         table = self.query_one("#lance", GameTable)
+        g = glyphs_for(self)
+        key = ("lance", tuple(self.selected), g)
+        memo = self.planned()
+        if key not in memo:
+            memo[key] = self.lance_rows(g)
+        table.fill(memo[key])  # the lance as it was (the plan opened again): kept as drawn
+        self.show_frame_detail()
+        self.show_launch_status()
+
+    def lance_rows(self, g: Glyphs) -> list[tuple[str, tuple[object, ...]]]:
         cat = catalog()
         c = self.campaign
-        g = glyphs_for(self)
         rows: list[tuple[str, tuple[object, ...]]] = []
         for f in c.frames:
             reason = frame_deploy_refusal(c, f.id)
@@ -405,9 +453,7 @@ class ContractsSection(Section):
             cost = f"{deployment_cost(c, [f.id]):,}"
             cells = (Text(mark), frame_name(f), ch.designation, f.pilot or "-", cost, status)
             rows.append((f.id, cells))
-        table.fill(rows)  # the lance as it was (the plan opened again): kept as drawn
-        self.show_frame_detail()
-        self.show_launch_status()
+        return rows
 
     def show_frame_detail(self) -> None:
         detail = self.query_one("#lance-detail", DetailPane)
