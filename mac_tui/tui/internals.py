@@ -132,6 +132,12 @@ them.
   (it is seen again). Nothing in the hub handles the Descendant events; nodes styled from
   `:focus-within` (`Screen._update_focus_styles`) take Textual's way, as does any other move
   of the focus. The scroll into view that `set_focus` asks for is asked for the same way.
+  A `ParksChildren` container may lie in a child of another (the market's two tables, the
+  finances' views in `ParkingSwitcher`, in the hub's section stack): a widget is parked when
+  the child holding it at any depth is, and the focus leaving a view parked moves as it
+  leaves a section parked (`focus_in_place`, the view keys, goes through `focus_unparked`).
+- `ParkingSwitcher` (the finances' views): Textual's `ContentSwitcher` shows a view by setting
+  `display` (`ContentSwitcher.watch_current`); it parks and brings back its views instead.
 - `KeptScrollBar` (the tables' vertical scrollbars, `KeepsBarLines`): a scrollbar whose thumb
   moved is drawn whole, each of its lines a new `Strip` styled again (`StylesCache.render_line`)
   though all but three or four are the same track line: a page of the ledger at 120x40 spent
@@ -218,6 +224,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets import ContentSwitcher
 
 from .csscache import same_basis, style_basis
 
@@ -368,6 +375,7 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.widget:Widget._scroll_update",
         "textual.widget:Widget._refresh_scrollbars",
     ),
+    "ParkingSwitcher": ("textual.widgets._content_switcher:ContentSwitcher.watch_current",),
     "focus_unparked": (
         "textual.screen:Screen.set_focus",
         "textual.screen:Screen._update_focus_styles",
@@ -468,6 +476,18 @@ class ParksChildren(_WidgetMixin):
             nodes._updates = updates
 
 
+class ParkingSwitcher(ParksChildren, ContentSwitcher):
+    """Textual's `ContentSwitcher` whose views are parked and brought back
+    (`ParksChildren.place`) rather than hidden and shown: a view key sends no Hide, Show or
+    Resize, and the focus moved by `focus_in_place` makes no Blur and Focus round."""
+
+    def watch_current(self, old: str | None, new: str | None) -> None:
+        with self.app.batch_update():
+            for child in self.children:
+                if child.id in (old, new) and child.display != (child.id == new):
+                    self.place(child, child.id == new)
+
+
 def under_parking(widget: Widget) -> bool:
     """Whether `widget` lies inside a child of a `ParksChildren` container."""
     node: Any = widget
@@ -478,19 +498,9 @@ def under_parking(widget: Widget) -> bool:
     return False
 
 
-def parked(widget: Widget) -> bool:
-    """Whether `widget` lies inside a parked (not displayed) child of a `ParksChildren`."""
-    node: Any = widget
-    while (up := node.parent) is not None:
-        if isinstance(up, ParksChildren):
-            return not node.display
-        node = up
-    return False
-
-
 def parking_places(widget: Widget) -> Iterator[tuple[ParksChildren, Widget]]:
-    """Each `ParksChildren` container `widget` lies in (the innermost first) and the child of
-    it that holds it."""
+    """Each `ParksChildren` container `widget` lies in (a view's inside a hub section),
+    innermost first, with the child of it that holds `widget`."""
     node: Any = widget
     while (up := node.parent) is not None:
         if isinstance(up, ParksChildren):
@@ -498,11 +508,18 @@ def parking_places(widget: Widget) -> Iterator[tuple[ParksChildren, Widget]]:
         node = up
 
 
+def parked(widget: Widget) -> bool:
+    """Whether `widget` lies inside a parked (not displayed) child of a `ParksChildren`, at
+    any depth (a view parked in a section shown, or a section parked)."""
+    return any(not child.display for _, child in parking_places(widget))
+
+
 def focus_in_place(screen: Screen[Any], widget: Widget) -> None:
     """`screen.set_focus(widget)` without the repaint of the whole screen that Textual's
-    `Screen.focused` reactive asks for (see the module docstring)."""
+    `Screen.focused` reactive asks for, and with no Blur and Focus round when a view parked
+    keeps the focus's look (`focus_unparked`; see the module docstring)."""
     asked = screen._repaint_required
-    screen.set_focus(widget)
+    focus_unparked(screen, widget)
     if not asked:
         screen._repaint_required = False
 
@@ -529,9 +546,9 @@ def focus_unparked(screen: Screen[Any], widget: Widget) -> None:
     stack, child = leaving
     kept: dict[Widget, Widget] = stack.__dict__.setdefault("_focus_kept", {})
     kept[child] = was  # it keeps the look of focus while parked
-    coming = next((p for p in parking_places(widget) if p[0] is stack), None)
+    coming = next((child for up, child in parking_places(widget) if up is stack), None)
     if coming is not None:
-        left = kept.pop(coming[1], None)
+        left = kept.pop(coming, None)
         if left is not None and left is not widget and left.has_focus:
             left.post_message(events.Blur())  # seen again without the focus
     screen.focused = widget  # `_watch_focused`: the bindings refreshed
@@ -606,15 +623,25 @@ class SpanCompositor(Compositor):
                 continue
             first = bisect.bisect_left(span_rows, seen.y)
             last = bisect.bisect_left(span_rows, seen.bottom)
-            rows = [
-                y
-                for y in span_rows[first:last]
-                if any(x1 < right and x2 > left for x1, x2 in by_row[y])
-                and any(chops[y].get(cut) is None for cut in cuts[y] if left <= cut < right)
-            ]
-            if not rows:
+            top = bottom = -1
+            for y in span_rows[first:last]:
+                for x1, x2 in by_row[y]:
+                    if x1 < right and x2 > left:
+                        break
+                else:
+                    continue  # no span of this row under the widget
+                row_cuts, line = cuts[y], chops[y]
+                start = bisect.bisect_left(row_cuts, left)
+                for cut in row_cuts[start : bisect.bisect_left(row_cuts, right, start)]:
+                    if line.get(cut) is None:
+                        break
+                else:
+                    continue  # hidden on this row by what is in front of it
+                if top < 0:
+                    top = y
+                bottom = y + 1
+            if top < 0:
                 continue
-            top, bottom = rows[0], rows[-1] + 1
             part = Region(left, top, seen.width, bottom - top)
             crop = Region(left - region.x, top - region.y, seen.width, bottom - top)
             yield part, widget.render_lines(crop)
@@ -632,8 +659,9 @@ class SpanCompositor(Compositor):
             for y, strip in zip(part.line_range, strips, strict=False):
                 if y not in shown:
                     continue
-                line = chops[y]
-                final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+                line, row_cuts = chops[y], cuts[y]
+                start = bisect.bisect_left(row_cuts, first_cut)
+                final_cuts = row_cuts[start : bisect.bisect_right(row_cuts, last_cut, start)]
                 pieces = strip.divide([cut - render_x for cut in final_cuts[1:]])
                 for cut, piece in zip(final_cuts, pieces, strict=False):
                     if line.get(cut) is None:

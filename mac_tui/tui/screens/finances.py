@@ -16,8 +16,8 @@ from ...campaign.calendar import date_text
 from ...campaign.ledger import category_totals, daily_balances
 from ...campaign.timeflow import daily_upkeep, frame_upkeep
 from ...catalog import catalog
-from ..glyphs import UNICODE, glyphs, glyphs_for
-from ..internals import focus_in_place
+from ..glyphs import UNICODE, glyphs, glyphs_for, markup_content
+from ..internals import ParkingSwitcher, focus_in_place
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.section import Section
 from ..widgets.status import pack
@@ -166,7 +166,7 @@ class FinancesSection(Section):
 
     def compose(self) -> ComposeResult:
         yield ViewTabs("", id="fin-views")
-        with ContentSwitcher(id="fin-switcher", initial="ledger"):
+        with ParkingSwitcher(id="fin-switcher", initial="ledger"):
             yield GameTable(id="ledger", cursor_type="row", zebra_stripes=True)
             with Vertical(id="chart"):
                 yield Static("", id="chart-title")
@@ -224,7 +224,7 @@ class FinancesSection(Section):
                 parts.append(f"[reverse bold]{glyphs_for(self).current}{text}[/]")
             else:
                 parts.append(f"[@click=view('{view}')] {text}[/]")
-        self.query_one(ViewTabs).update("".join(parts))
+        self.query_one(ViewTabs).update(markup_content("".join(parts)), layout=False)  # one line
 
     def _money(self, amount: int, text: str | None = None) -> Text:
         theme = self.app.current_theme

@@ -31,8 +31,8 @@ from ...campaign.market import (
 )
 from ...campaign.state import count_of
 from ...catalog import catalog
-from ..glyphs import glyphs_for
-from ..internals import focus_in_place
+from ..glyphs import glyphs_for, markup_content
+from ..internals import ParksChildren, focus_in_place
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import AskScreen, ConfirmScreen
 from ..widgets.section import Section
@@ -119,7 +119,7 @@ class ViewSwitch(Static):
         self.post_message(self.Picked("inventory" if view == "inventory" else "stock"))
 
 
-class MarketSection(Section):
+class MarketSection(ParksChildren, Section):
     TITLE = "Market"
     KEY = "3"
     HINT = (
@@ -237,7 +237,8 @@ class MarketSection(Section):
             tail = f"  {g.none} NO MARKET at {catalog().places[c.place].name}"
         else:
             tail = f"  Fuel {c.fuel}/{capacity} at {fuel_price:,} cr/unit"
-        self.query_one(ViewSwitch).update("".join(parts) + tail)
+        line = markup_content("".join(parts) + tail)
+        self.query_one(ViewSwitch).update(line, layout=False)  # one line: no layout
 
     def show_detail(self) -> None:
         detail = self.query_one("#market-detail", DetailPane)
@@ -345,10 +346,12 @@ class MarketSection(Section):
         if shown == self.market_view:
             return
         hidden = self.table()
-        hidden.display = hidden.can_focus = False
+        self.place(hidden, False)  # parked: no Hide, and it keeps its look of focus
+        hidden.can_focus = False
         self.market_view = shown
         table = self.table()
-        table.display = table.can_focus = True
+        self.place(table, True)
+        table.can_focus = True
         if self._filled.get(shown) is not self.state:
             self._fill()
         self.show_switch()
