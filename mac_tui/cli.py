@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -540,12 +539,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     if args.load is not None and _load("play", args.load) is None:
         return 2  # the game would only open to say the same
+    from .players.assessor import play_level
+    from .players.assessor import start as start_assessor
     from .tui.app import NewGame, run
 
-    if os.environ.get("MAC_TUI_ASSESS_NICE"):  # a server's game: see players/assessor.py
-        from .players.assessor import start as start_assessor
-
-        start_assessor()
+    level = play_level()  # a server's game's, or a local game's: see players/assessor.py
+    if level is not None:
+        start_assessor(level)
     run(
         Path(args.load) if args.load else None,
         options=options,

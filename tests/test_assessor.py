@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from mac_tui.players.assessor import nice_level
+from mac_tui.players.assessor import PLAY_NICE, nice_level, play_level
 from mac_tui.server.loadtest import process_gone, wait_until
 
 SCRIPT = """
@@ -133,6 +133,14 @@ def test_the_setting_names_a_nice_level_or_none() -> None:
     assert nice_level({"MAC_TUI_ASSESS_NICE": "0"}) is None
     assert nice_level({"MAC_TUI_ASSESS_NICE": "yes"}) is None
     assert nice_level({}) is None
+
+
+def test_a_local_game_has_a_helper_unless_the_setting_says_none() -> None:
+    assert play_level({}) == PLAY_NICE  # `mac-tui play` on a player's own machine
+    assert 0 < PLAY_NICE < 19
+    assert play_level({"MAC_TUI_ASSESS_NICE": "19"}) == 19  # a server's game
+    assert play_level({"MAC_TUI_ASSESS_NICE": "0"}) is None  # asked for none
+    assert play_level({"MAC_TUI_ASSESS_NICE": "no"}) is None
 
 
 SETTERS = r"""
