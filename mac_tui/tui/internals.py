@@ -490,12 +490,7 @@ class ParkingSwitcher(ParksChildren, ContentSwitcher):
 
 def under_parking(widget: Widget) -> bool:
     """Whether `widget` lies inside a child of a `ParksChildren` container."""
-    node: Any = widget
-    while (up := node.parent) is not None:
-        if isinstance(up, ParksChildren):
-            return True
-        node = up
-    return False
+    return next(parking_places(widget), None) is not None
 
 
 def parking_places(widget: Widget) -> Iterator[tuple[ParksChildren, Widget]]:
