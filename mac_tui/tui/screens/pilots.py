@@ -3,10 +3,10 @@ there is a hiring hall, seat a pilot in a frame or take him out of it."""
 
 from __future__ import annotations
 
-import contextlib
+from functools import cached_property
 
 from rich.text import Text
-from textual.app import ComposeResult, ScreenStackError
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable
 
@@ -19,6 +19,7 @@ from ...combat.formations import slots
 from ..glyphs import glyphs_for
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
+from ..widgets.kept_screen import KeptScreen
 from ..widgets.section import Section
 from ..widgets.table import GameTable
 from .market import fill_table
@@ -101,7 +102,10 @@ class PilotsSection(Section):
         Binding("s", "sheet", "Sheet", id="pilots.sheet"),
     ]
 
-    _sheet: PilotSheetScreen | None = None  # the pilot sheet, installed once opened
+    @cached_property
+    def _sheet(self) -> KeptScreen[PilotSheetScreen]:
+        """The pilot sheet, installed once opened."""
+        return KeptScreen(self, "pilot-sheet")
 
     def compose(self) -> ComposeResult:
         yield GameTable(id="pilots", cursor_type="row", zebra_stripes=True)
@@ -293,23 +297,14 @@ class PilotsSection(Section):
         pilot = self.selected()
         if pilot is None:
             return
-        if self._sheet is None:
-            self._sheet = PilotSheetScreen(self.campaign, pilot)
-            # Installed, the sheet is kept between two openings: s builds no widgets again.
-            self.app.install_screen(self._sheet, name=self._sheet_name)
-        else:
-            self._sheet.reopen(self.campaign, pilot)
-        self.app.push_screen(self._sheet)
-
-    @property
-    def _sheet_name(self) -> str:
-        return f"pilot-sheet-{id(self)}"
+        campaign = self.campaign
+        # Installed, the sheet is kept between two openings: s builds no widgets again.
+        self._sheet.open(
+            lambda: PilotSheetScreen(campaign, pilot), lambda s: s.reopen(campaign, pilot)
+        )
 
     def on_unmount(self) -> None:
-        if self._sheet is not None:
-            self._sheet = None
-            with contextlib.suppress(ScreenStackError):  # open still: the app closing
-                self.app.uninstall_screen(self._sheet_name)
+        self._sheet.forget()
 
     def action_unassign(self) -> None:
         pilot = self.selected()

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import attrs
 from textual import work
-from textual.app import ComposeResult, ScreenStackError
+from textual.app import ComposeResult
 
 from ....campaign.commands import Accept
 from ....combat import facing, track
@@ -53,6 +53,7 @@ from ...widgets.dialogs import ChooseScreen, ConfirmScreen
 from ...widgets.footer import Same
 from ...widgets.hexmap import HexMap
 from ...widgets.history import HistoryScreen
+from ...widgets.kept_screen import KeptScreen
 from ..base import GameScreen
 from . import commanders, layout, orders
 from .actions import ACTIONS
@@ -125,7 +126,7 @@ class BattleScreen(GameScreen):
         self.before: GameState | None = None  # the state the next command is given in
         self.history = BattleHistory()  # every order of the battle (rebuilt on a resume)
         self.last_enemy: tuple[Decision, str] | None = None  # the enemy's last decision, its frame
-        self._history_page: HistoryScreen | None = None  # L's page, once opened
+        self._history_page: KeptScreen[HistoryScreen] = KeptScreen(self, "battle-history")  # L's
         self.ready = False  # composed and mounted: the widgets can be queried
         self.view = layout.BattleView(self)
         self.lessons: set[str] | None = None  # the tutorial's steps done (None: no tutorial)
@@ -356,28 +357,16 @@ class BattleScreen(GameScreen):
             f"Battle log {glyphs_for(self).sep} {self.view.title()} {glyphs_for(self).sep} {where}"
         )
         lines = self.history_lines()
-        if self._history_page is None:
-            self._history_page = HistoryScreen(title, lines)
-            # Installed, the page is kept between two openings: L costs no new widgets.
-            self.app.install_screen(self._history_page, name=self._history_name)
-        else:
-            self._history_page.reopen(title, lines)
-        self.app.push_screen(self._history_page)
-
-    @property
-    def _history_name(self) -> str:
-        return f"battle-history-{id(self)}"
+        # Installed, the page is kept between two openings: L costs no new widgets.
+        self._history_page.open(
+            lambda: HistoryScreen(title, lines), lambda page: page.reopen(title, lines)
+        )
 
     def on_unmount(self) -> None:
         if self.interrupt_pending is not None:
             self.interrupt_pending.cancel()
             self.interrupt_pending = None
-        if self._history_page is None:
-            return
-        self._history_page = None
-        # Still open, the app is closing: it uninstalls the page on its way out.
-        with contextlib.suppress(ScreenStackError):
-            self.app.uninstall_screen(self._history_name)
+        self._history_page.forget()
 
     # ---- modes and the map's messages ---------------------------------------------------
     def action_act_mode(self, name: str) -> None:
