@@ -137,6 +137,9 @@ DIGESTS = {
     "textual.widget:Widget.arrange": "e876510bea8f9a59",
     "textual.screen:Screen.arrange": "10756f26100a7b5c",
     "textual.widget:Widget.first_child": "8e0c6838a02295d4",
+    # tab14
+    "textual._styles_cache:StylesCache.clear": "a9e24439a441c22a",
+    "textual._styles_cache:StylesCache.set_dirty": "78552ddea7506bd9",
 }
 
 

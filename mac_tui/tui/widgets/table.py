@@ -53,7 +53,12 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
 
-from ..internals import KeepsBarLines, KeepsStyledLines, ScrollbarsOnChange
+from ..internals import (
+    KeepsBarLines,
+    KeepsLinesOnNewHeight,
+    KeepsStyledLines,
+    ScrollbarsOnChange,
+)
 from .focus_styles import KeepsFocusStyles
 from .kept_rows import KeepsRows
 
@@ -62,7 +67,13 @@ ELSEWHERE = Coordinate(-2, -2)
 
 
 class GameTable(
-    KeepsRows, ScrollbarsOnChange, KeepsBarLines, KeepsStyledLines, KeepsFocusStyles, DataTable[Any]
+    KeepsRows,
+    KeepsLinesOnNewHeight,
+    ScrollbarsOnChange,
+    KeepsBarLines,
+    KeepsStyledLines,
+    KeepsFocusStyles,
+    DataTable[Any],
 ):
     # Priority bindings: Textual runs them as the key reaches the app; a table's own keys
     # would otherwise go down to the table and climb back through the section, the stack and
