@@ -309,9 +309,11 @@ async def test_the_pilot_sheet_is_built_once_and_opened_again_on_each_pilot(
 
 
 async def test_a_tables_scrollbar_draws_alike_lines_as_one_strip_as_textual_draws_them() -> None:
-    """The table's vertical scrollbar (`KeptScrollBar`) gives its lines alike as one strip:
-    what it draws, page after page, is what Textual's scrollbar draws with no cache."""
-    from textual.scrollbar import ScrollBar
+    """The table's vertical scrollbar (`KeptScrollBar`) gives its lines alike as one strip,
+    and a picture drawn before (its thumb where it was) as the same lines: what it draws,
+    page after page, is what Textual's scrollbar draws with no cache."""
+    from textual.scrollbar import ScrollBar, ScrollBarRender
+    from textual.strip import Strip
     from textual.widget import Widget
 
     from mac_tui.tui.internals import KeptScrollBar
@@ -323,24 +325,45 @@ async def test_a_tables_scrollbar_draws_alike_lines_as_one_strip_as_textual_draw
         await pilot.pause()
         bar = table.vertical_scrollbar
         assert isinstance(bar, KeptScrollBar) and bar.display
-        for key in ("pagedown", "pagedown", "end", "pageup", "home", "down"):
-            await pilot.press(key)
-            await pilot.pause()
-            region = Region(0, 0, *bar.size)
-            kept = bar.render_lines(region)
-            track = [line for line in kept if line is kept[-1]]
-            assert len(track) > 1  # the track's lines: one strip, styled once
-            styles = bar._styles_cache
-            bar._styles_cache = StylesCache()
-            bar.render_line = partial(Widget.render_line, bar)  # type: ignore[method-assign]
-            bar._set_dirty()
-            try:
-                afresh = bar.render_lines(region)
-            finally:
-                del bar.render_line
-                bar._styles_cache = styles
-            assert [list(a) for a in kept] == [list(b) for b in afresh], key
-            assert isinstance(bar, ScrollBar)
+        pictures: dict[object, list[Strip]] = {  # the thumb's place: the lines drawn there
+            (bar.position, bar.window_size): bar.render_lines(Region(0, 0, *bar.size))
+        }
+        drawn_bars: list[object] = []
+        draw = ScrollBarRender.__rich_console__
+        ScrollBarRender.__rich_console__ = (  # type: ignore[method-assign]
+            lambda bar, *a: (drawn_bars.append(bar), draw(bar, *a))[1]
+        )
+        try:
+            for key in ("pagedown", "pagedown", "end", "pageup", "home", "end", "home", "down"):
+                drawn_bars.clear()
+                await pilot.press(key)
+                await pilot.pause()
+                region = Region(0, 0, *bar.size)
+                kept = bar.render_lines(region)
+                track = [line for line in kept if line is kept[-1]]
+                assert len(track) > 1  # the track's lines: one strip, styled once
+                place = (bar.position, bar.window_size)
+                if place in pictures:  # drawn before: the same lines, not drawn again
+                    assert all(a is b for a, b in zip(pictures[place], kept, strict=True))
+                    assert drawn_bars == [], key
+                else:
+                    assert drawn_bars, key
+                pictures[place] = kept
+                styles = bar._styles_cache
+                bar._styles_cache = StylesCache()
+                bar.render_line = partial(Widget.render_line, bar)  # type: ignore[method-assign]
+                bar._render_content = partial(Widget._render_content, bar)  # type: ignore[method-assign]
+                bar._set_dirty()
+                try:
+                    afresh = bar.render_lines(region)
+                finally:
+                    del bar.render_line, bar._render_content
+                    bar._styles_cache = styles
+                    bar._set_dirty()
+                assert [list(a) for a in kept] == [list(b) for b in afresh], key
+        finally:
+            ScrollBarRender.__rich_console__ = draw  # type: ignore[method-assign]
+        assert isinstance(bar, ScrollBar)
 
 
 # ---- tab14: lines kept through a new height and a view switch ---------------------------------
