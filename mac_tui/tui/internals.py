@@ -82,8 +82,9 @@ them.
   it running and sized, as any later one (a first push lays a new screen out, then again
   for the Resize that layout sends it, the screens behind it too).
 - `PaintsDirect` (the battle's map, side panel and one-line texts, and every screen's footer:
-  the widgets a battle key repaints): Textual's `Widget.refresh` marks the widget and prompts
-  its message queue; on the queue's next turn its idle handler (`Widget._check_refresh`)
+  the widgets a battle key repaints; since tab14 the tables and their vertical scrollbars):
+  Textual's `Widget.refresh` marks the widget and prompts its message queue; on the queue's
+  next turn its idle handler (`Widget._check_refresh`)
   posts `messages.Update` to the screen, whose handler (`Screen._on_update`) adds the widget
   to the screen's dirty widgets and prompts the screen's queue: two messages and two turns
   of the event loop per widget repainted, some 0.05 ms each, four widgets for a battle key
@@ -1075,7 +1076,7 @@ INTERNED_KEPT = 256  # distinct lines a scrollbar keeps (a track, a thumb and it
 PICTURES_KEPT = 16  # pictures a scrollbar keeps (its thumb at the top and the bottom...)
 
 
-class KeptScrollBar(KeepsStyledLines, ScrollBar):
+class KeptScrollBar(PaintsDirect, KeepsStyledLines, ScrollBar):
     """A scrollbar whose lines alike are the same `Strip`, and whose pictures drawn before
     come back as the same lines (see the module docstring)."""
 
