@@ -232,6 +232,17 @@ them.
   plain one (`KeepsStyledLines`), but `StyledLines` styles only plain ones: the detail pane's
   three lines were styled anew at each cursor key and view key, 0.17 ms of the market's Tab
   at 120x40 (0.08 since). `StyledPaddedLines` keeps them too, the padding in each one's key.
+- `KeepsPages` (the tables, their scrollbars): a scroll refreshes a table whole, and a thumb
+  that moved its scrollbar, so each of their lines went through the styles cache again
+  (`StylesCache.render` -> `render_line`) though the page shown was one shown a key before
+  (the pilots' Home and End at 80x24 take turns between two pages: 0.25 ms for the table's
+  and the bar's 15 lines each). A widget says what its lines are drawn from
+  (`_page_key`: a table's rows, scroll, cursor, hover, style and the clears of its line
+  cache; a bar's picture), and a whole repaint of a page drawn before, in the same place,
+  size, backgrounds and line filters (`Widget.render_lines`, a plain box only), gives back
+  the lines it gave then, and leaves the styles cache as that render left it (the page's
+  styled lines in it, none of them to draw again), so a later partial repaint draws as
+  Textual would.
 """
 
 from __future__ import annotations
@@ -447,6 +458,12 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
     "KeepsPaddedLines, StyledPaddedLines, padded_box": (
         "textual._styles_cache:StylesCache.render_line",
         "textual._styles_cache:StylesCache.render",
+    ),
+    "KeepsPages": (
+        "textual.widget:Widget.render_lines",
+        "textual._styles_cache:StylesCache.render_widget",
+        "textual._styles_cache:StylesCache.render",
+        "textual.widgets._data_table:DataTable._render_line",
     ),
     "widgets/table.GameTable (its `Repaint`)": (
         "textual.widgets._data_table:DataTable.render_lines",
@@ -1086,11 +1103,58 @@ class SizedInItsLayout(_WidgetMixin):
         return super()._size_updated(size, virtual_size, container_size, layout=False)
 
 
+# ---- tab14: a whole repaint of what was shown before gives back the lines given then -------
+PAGES_KEPT = 8  # pages a widget keeps (a table's first and last page, a bar's two thumbs...)
+
+
+class KeepsPages(_WidgetMixin):
+    """A widget whose whole repaint gives back the very lines it gave before when it shows
+    the same page (`_page_key`) in the same place and look (see the module docstring).
+    Comes first among the bases."""
+
+    _pages: dict[tuple[object, ...], tuple[list[Strip], dict[int, Strip]]] | None = None
+
+    def _page_key(self) -> object | None:
+        """What the widget's lines are drawn from now, all of it (None: nothing kept)."""
+        return None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        key = self._page_key()
+        if key is None or not plain_box(self.styles, None, self.opacity):
+            return super().render_lines(crop)
+        base_background, background = self.background_colors
+        seen = (
+            key,
+            crop,
+            self._size,
+            base_background,
+            background,
+            tuple(self.get_line_filters()),
+        )
+        pages = self._pages
+        if pages is None:
+            pages = self._pages = {}
+        cache = self._styles_cache
+        kept = pages.get(seen)
+        if kept is None:
+            lines = super().render_lines(crop)
+            styled = {y: cache._cache[y] for y in crop.line_range if y in cache._cache}
+            if len(pages) >= PAGES_KEPT:
+                del pages[next(iter(pages))]  # the oldest
+            pages[seen] = (lines, styled)
+            return list(lines)
+        lines, styled = kept
+        # the styles cache as the render would leave it: those lines styled, none to draw
+        cache._cache.update(styled)
+        cache._dirty_lines.difference_update(crop.line_range)
+        return list(lines)
+
+
 INTERNED_KEPT = 256  # distinct lines a scrollbar keeps (a track, a thumb and its two ends)
 PICTURES_KEPT = 16  # pictures a scrollbar keeps (its thumb at the top and the bottom...)
 
 
-class KeptScrollBar(PaintsDirect, KeepsStyledLines, ScrollBar):
+class KeptScrollBar(KeepsPages, PaintsDirect, KeepsStyledLines, ScrollBar):
     """A scrollbar whose lines alike are the same `Strip`, and whose pictures drawn before
     come back as the same lines (see the module docstring)."""
 
@@ -1113,6 +1177,9 @@ class KeptScrollBar(PaintsDirect, KeepsStyledLines, ScrollBar):
                 self._pictures[key] = lines
         self._render_cache = type(self._render_cache)(self.size, lines)
         self._dirty_regions.clear()
+
+    def _page_key(self) -> object | None:
+        return self._picture_key()
 
     def _picture_key(self) -> tuple[object, ...] | None:
         """What the bar's picture is drawn from (`ScrollBar.render`'s renderer and its
