@@ -1098,3 +1098,43 @@ def unsettled_app(app: App[Any]) -> bool:
         or screen._dirty_widgets
         or unsettled(screen)
     )
+
+
+# ---- dw14: the day report hides the hub ------------------------------------------------------
+class HidesScreensBehind(_ScreenMixin):
+    """A screen whose opaque background hides the screens behind it, which are then none of
+    Textual's frame work while it is in front (`screens_behind`, `MacApp._background_screens`).
+
+    Textual counts the screen under the one in front as showing through it whatever the
+    front one's background (`App._background_screens` looks at the opacity of the screens
+    behind, not of the one in front), so the screen behind stays current
+    (`Screen.is_current`): its widgets' repaints and layouts run on its own update timer and
+    are handed to the screen in front (`Screen._compositor_refresh` refreshes those regions of
+    it), which paints them again, the very cells it showed, in a frame of its own. The day
+    report is opaque (`Screen { background: $background; }`, app.tcss): the hub under it shows
+    nothing, yet each day's hub redraw under it was laid out, painted and handed on. Behind a
+    `HidesScreensBehind` screen with an opaque background there is no screen in Textual's
+    eyes: the one behind keeps what its widgets ask for (its dirty widgets, a layout) until it
+    is in front again, when Textual lays it out for a new size and repaints it whole
+    (`Screen._on_screen_resume`, `Screen._on_idle`). What the screen in front draws is the same:
+    an opaque background draws no screen behind it (`Screen.render`)."""
+
+
+def screens_behind(app: App[Any], screens: list[Screen[Any]]) -> list[Screen[Any]]:
+    """`App._background_screens` (Textual's answer, `screens`): none while a
+    `HidesScreensBehind` screen with an opaque background is in front."""
+    stack = app._screen_stack
+    front = stack[-1] if stack else None
+    if isinstance(front, HidesScreensBehind) and front.styles.background.a == 1:
+        return []
+    return screens
+
+
+RELIES_ON["HidesScreensBehind, screens_behind (dw14)"] = (
+    "textual.app:App._background_screens",
+    "textual.screen:Screen.is_current",
+    "textual.screen:Screen._compositor_refresh",
+    "textual.screen:Screen._on_screen_resume",
+    "textual.screen:Screen._on_idle",
+    "textual.screen:Screen.render",
+)

@@ -347,13 +347,19 @@ class HubScreen(GameScreen):
         self._advance(7)
 
     def _advance(self, days: int) -> None:
+        """Let `days` pass and show their report. The hub under the report (which hides it)
+        shows the day once the report's frame is out (`show_day_report`'s `behind`), not on
+        the key's path: the report is the whole picture."""
         session = self.game.session
         if session is None:
             return
-        if self.game.act(AdvanceDay(days)):
+        if self.game.act(AdvanceDay(days), draw=False):
             from .dayreport import show_day_report
 
-            show_day_report(self.app, self.game.last_report())
+            campaign = session.state.campaign
+            if campaign is None or campaign.ended:
+                self.game.show_outcome()  # the debrief comes first, under the report, as ever
+            show_day_report(self.app, self.game.last_report(), behind=self.game.show_outcome)
 
     def action_menu(self) -> None:
         self.game.show_title()
