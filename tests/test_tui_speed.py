@@ -13,12 +13,13 @@ import pytest
 from rich.segment import Segment
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
+from textual.widgets import Static
 
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import Settings
@@ -413,20 +414,26 @@ async def test_a_narrowed_repaint_leaves_the_terminal_as_a_whole_one_would() -> 
             assert [line[:12] for line in terminal.display[:8]] == rows
 
 
+def layouts_asked(widget: Widget) -> list[bool]:
+    """Whether each `refresh` of `widget` from now on asks for a layout."""
+    asked: list[bool] = []
+    refresh = widget.refresh
+
+    def counted(*regions: Region, **kwargs: Any) -> Any:
+        asked.append(bool(kwargs.get("layout")))
+        return refresh(*regions, **kwargs)
+
+    widget.refresh = counted  # type: ignore[method-assign]
+    return asked
+
+
 async def test_a_kept_static_lays_out_only_for_a_new_number_of_lines() -> None:
     app = App[None]()
     async with app.run_test(size=(20, 10)) as pilot:
         widget = KeptStatic("one\ntwo")
         await app.mount(widget)
         await pilot.pause()
-        asked: list[bool] = []
-        refresh = widget.refresh
-
-        def counted(*regions: Region, **kwargs: Any) -> Any:
-            asked.append(bool(kwargs.get("layout")))
-            return refresh(*regions, **kwargs)
-
-        widget.refresh = counted  # type: ignore[method-assign]
+        asked = layouts_asked(widget)
         widget.update(Text("one\ntwo"))  # the text shown: nothing
         assert asked == []
         widget.update(Text("one\nTWO"))  # as many lines: a repaint, no layout
@@ -439,6 +446,61 @@ async def test_a_kept_static_lays_out_only_for_a_new_number_of_lines() -> None:
         widget.update("a line of words that wraps at twenty")  # two lines wrapped
         await pilot.pause()
         assert widget.size.height == 2 and str(widget.render()).startswith("a line")
+
+
+class FillingPanel(KeptStatic):
+    FILLS_HEIGHT = True
+    REPAINTS_CHANGED_ROWS = True
+
+
+class Columns(App[None]):
+    """A kept panel that fills its column beside a Static with the same text, each in a
+    scrolling column as the galaxy's panel is."""
+
+    CSS = """
+    VerticalScroll { width: 20; height: 8; padding: 0 1; background: $surface; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with VerticalScroll(id="kept"):
+                yield FillingPanel("one")
+            with VerticalScroll(id="textual"):
+                yield Static("one", id="static")
+
+
+def column(app: App[Any], name: str) -> list[list[Segment]]:
+    """The rows of a column as the screen shows them (its segments, simplified)."""
+    region = app.screen.query_one(f"#{name}").region
+    rows = app.screen._compositor.render_strips()[region.y : region.bottom]
+    return [list(Segment.simplify(row.crop(region.x, region.right))) for row in rows]
+
+
+async def test_a_kept_static_that_fills_its_column_looks_as_a_static_would() -> None:
+    app = Columns()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        panel, static = app.query_one(FillingPanel), app.query_one("#static", Static)
+        assert panel.size.height == 8  # the column's height, one line of text in it
+        asked = layouts_asked(panel)
+        texts = (
+            Text("one\ntwo\nthree"),
+            Text.assemble(("a long line that wraps", "bold"), "\nshort"),
+            Text("one"),
+            Text("\n".join(f"line {i}" for i in range(12))),  # too tall: it scrolls
+            Text("two\nlines"),
+        )
+        laid_out = []
+        for text in texts:
+            asked.clear()
+            panel.update(text)
+            static.update(text)
+            laid_out.append(any(asked))
+            await pilot.pause()
+            assert column(app, "kept") == column(app, "textual")
+            assert panel.size.height == max(8, static.size.height)
+        # a new number of lines that fit lays nothing out; too many for the column, and back
+        assert laid_out == [False, False, False, True, True]
 
 
 def draw(*tables: GameTable) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from attrs import frozen
 from rich.text import Text
@@ -319,9 +319,9 @@ def nearest_in_direction(origin: str, dx: int, dy: int) -> str | None:
 
 class StarMap(PaintsDirect, KeepsStrips, Widget, can_focus=True):
     """The galaxy map; the section sets `here`, `route` and `order` and listens for
-    `StarMap.Selected` and `StarMap.Activated`. A new selection or route draws and writes only
-    the lines it changes (`KeepsStrips`: the old and the new selected name, the route's
-    dots)."""
+    `StarMap.Selected` (or is told at once: `on_selected`) and `StarMap.Activated`. A new
+    selection or route draws and writes only the lines it changes (`KeepsStrips`: the old and
+    the new selected name, the route's dots)."""
 
     REPAINTS_CHANGED_ROWS = True
 
@@ -352,8 +352,11 @@ class StarMap(PaintsDirect, KeepsStrips, Widget, can_focus=True):
             super().__init__()
             self.system = system
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(
+        self, *, id: str | None = None, on_selected: Callable[[str], None] | None = None
+    ) -> None:
         super().__init__(id=id)
+        self.on_selected = on_selected  # told a new selection at once, in the Selected's place
         self.here = ""
         self.selected = ""
         self.route: tuple[str, ...] = ()
@@ -427,7 +430,10 @@ class StarMap(PaintsDirect, KeepsStrips, Widget, can_focus=True):
         if system and system != self.selected:
             self.selected = system
             self.refresh()
-            self.post_message(self.Selected(system))
+            if self.on_selected is not None:
+                self.on_selected(system)
+            else:
+                self.post_message(self.Selected(system))
 
     def action_move(self, dx: int, dy: int) -> None:
         target = nearest_in_direction(self.selected or self.here, dx, dy)
