@@ -6,7 +6,8 @@ them (see `RestylesOnChange`), only the new text laid out and drawn. The hub mak
 pause (`prepare_day_report`), so not even the first day composes it. The report's background
 is opaque: the hub under it shows nothing, and is drawn once the report's frame is out (or as
 the report closes, should that come first), out of Textual's frame work meanwhile
-(`internals.HidesScreensBehind`).
+(`internals.HidesScreensBehind`); the background, one colour, is drawn for one line and
+repeated (`UniformLines`: 0.5 ms of a day's frame at 120x40 before).
 """
 
 from __future__ import annotations
@@ -22,11 +23,14 @@ from textual.widgets import Label, Static
 
 from ..glyphs import glyphs_for
 from ..internals import HidesScreensBehind, PaintsOverScreens, RestylesOnChange, start_offscreen
+from ..widgets.uniform import UniformLines
 
 KEPT_NAME = "day-report"  # the kept report's name among the app's installed screens
 
 
-class DayReportScreen(HidesScreensBehind, RestylesOnChange, PaintsOverScreens, ModalScreen[None]):
+class DayReportScreen(
+    HidesScreensBehind, RestylesOnChange, PaintsOverScreens, UniformLines, ModalScreen[None]
+):
     BINDINGS = [Binding("escape,enter,space,d", "close", "Close", id="report.close")]
     DEFAULT_CSS = """
     DayReportScreen { align: center middle; }
