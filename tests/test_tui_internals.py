@@ -1013,9 +1013,11 @@ async def test_the_hub_under_the_day_report_is_drawn_after_its_frame_and_shows_t
     tmp_path: Path, pause: bool
 ) -> None:
     """d: the report's frame is all that is painted (`HidesScreensBehind`: no frame of the hub
-    under it, whose redraw comes once the frame is out); Esc then shows the hub with the
-    day's status in one frame, the picture Textual draws of it from scratch. A player quicker
+    under it, whose redraw comes once the frame is out, its lines drawn then too); Esc then
+    shows the hub with the day's status in one frame, the picture Textual draws of it from
+    scratch. A player quicker
     than the frame (no pause between d and Esc) finds the hub drawn all the same."""
+    from mac_tui.tui.internals import kept_styled_lines
     from mac_tui.tui.screens.dayreport import DayReportScreen
     from mac_tui.tui.screens.hub import HubScreen
     from mac_tui.tui.widgets.status import StatusBar
@@ -1035,8 +1037,10 @@ async def test_the_hub_under_the_day_report_is_drawn_after_its_frame_and_shows_t
             assert isinstance(app.screen, DayReportScreen)
             assert app._background_screens == [] and not hub.is_current
             assert len(frames) == 1  # the report's, nothing of the hub's redraw after it
-            status = words(str(hub.query_one(StatusBar).render()))
-            assert new_date(app) in status  # drawn behind, after the frame
+            bar = hub.query_one(StatusBar)
+            assert new_date(app) in words(str(bar.render()))  # drawn behind, after the frame
+            lines, dirty = kept_styled_lines(bar)
+            assert len(lines) == bar.size.height and not dirty  # its lines drawn (`warm_lines`)
             await pilot.press("escape")
         else:
             await pilot.press("d", "escape")

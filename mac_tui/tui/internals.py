@@ -1219,8 +1219,32 @@ def screens_behind(app: App[Any], screens: list[Screen[Any]]) -> list[Screen[Any
     return screens
 
 
-RELIES_ON["HidesScreensBehind, screens_behind (dw14)"] = (
+def warm_lines(screen: Screen[Any]) -> None:
+    """Draw the widgets of `screen`, hidden behind a `HidesScreensBehind` screen, as its next
+    frame will (`Compositor._get_renders`: each visible widget's visible part), so that frame
+    finds their lines in their styles caches (`StylesCache.render_widget` keeps each line
+    until the widget changes). The hub under the day report, redrawn after the report's frame
+    (its status line, message line, section), is so drawn in that pause and not by the Esc
+    that brings it back (0.9 ms of its frame). Nothing when a layout is due (the lines would
+    be drawn at sizes about to change) or the screen is in sight."""
+    if screen.is_current or screen._layout_required:
+        return
+    visible = screen._compositor.visible_widgets
+    if any(widget._layout_required for widget in visible):
+        return
+    for widget, (region, clip) in visible.items():
+        if widget is screen:
+            continue  # its background: one line, repeated (`UniformLines`)
+        x, y, width, height = region.intersection(clip)
+        if width and height:
+            widget.render_lines(Region(x - region.x, y - region.y, width, height))
+
+
+RELIES_ON["HidesScreensBehind, screens_behind, warm_lines (dw14)"] = (
     "textual.app:App._background_screens",
+    "textual._compositor:Compositor._get_renders",
+    "textual._compositor:Compositor.visible_widgets",
+    "textual._styles_cache:StylesCache.render_widget",
     "textual.screen:Screen.is_current",
     "textual.screen:Screen._compositor_refresh",
     "textual.screen:Screen._on_screen_resume",

@@ -22,7 +22,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ..glyphs import glyphs_for
-from ..internals import HidesScreensBehind, PaintsOverScreens, RestylesOnChange, start_offscreen
+from ..internals import (
+    HidesScreensBehind,
+    PaintsOverScreens,
+    RestylesOnChange,
+    start_offscreen,
+    warm_lines,
+)
 from ..widgets.uniform import UniformLines
 
 KEPT_NAME = "day-report"  # the kept report's name among the app's installed screens
@@ -46,11 +52,16 @@ class DayReportScreen(
         self.lines = list(lines)
         self.behind: Callable[[], None] | None = None  # draws the screens behind, once
 
-    def draw_behind(self) -> None:
-        """Draw the screens behind (`show_day_report`'s `behind`) if they are not yet."""
+    def draw_behind(self, warm: bool = False) -> None:
+        """Draw the screens behind (`show_day_report`'s `behind`) if they are not yet; `warm`:
+        and the lines of the one right behind, for the frame that shows it again
+        (`internals.warm_lines`)."""
         behind, self.behind = self.behind, None
         if behind is not None:
             behind()
+            stack = self.app.screen_stack
+            if warm and len(stack) > 1 and stack[-1] is self:
+                warm_lines(stack[-2])
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -100,4 +111,4 @@ def show_day_report(
     report.behind = behind
     app.push_screen(report)
     if behind is not None:
-        app.call_after_refresh(report.draw_behind)
+        app.call_after_refresh(report.draw_behind, warm=True)
