@@ -139,6 +139,7 @@ DIGESTS = {
     "textual.widget:Widget.first_child": "8e0c6838a02295d4",
     # dw14
     "textual.screen:Screen.is_current": "a5de932fa47c5f24",
+    "textual.screen:Screen._watch_stack_updates": "5a84cc9409593408",
     # tab14
     "textual._styles_cache:StylesCache.clear": "a9e24439a441c22a",
     "textual._styles_cache:StylesCache.set_dirty": "78552ddea7506bd9",
@@ -1014,12 +1015,14 @@ async def test_the_hub_under_the_day_report_is_drawn_after_its_frame_and_shows_t
 ) -> None:
     """d: the report's frame is all that is painted (`HidesScreensBehind`: no frame of the hub
     under it, whose redraw comes once the frame is out, its lines drawn then too); Esc then
-    shows the hub with the day's status in one frame, the picture Textual draws of it from
-    scratch. A player quicker
-    than the frame (no pause between d and Esc) finds the hub drawn all the same."""
+    shows the hub with the day's status and the keys as the day leaves them in one frame, the
+    picture Textual draws of it from scratch (its footer not told of the push while hidden,
+    `BindingsWhenShown`: its keys read in the pause). A player quicker than the frame (no
+    pause between d and Esc) finds the hub drawn all the same."""
     from mac_tui.tui.internals import kept_styled_lines
     from mac_tui.tui.screens.dayreport import DayReportScreen
     from mac_tui.tui.screens.hub import HubScreen
+    from mac_tui.tui.widgets.footer import GameFooter
     from mac_tui.tui.widgets.status import StatusBar
 
     app = year_app(tmp_path, "year")
@@ -1049,5 +1052,9 @@ async def test_the_hub_under_the_day_report_is_drawn_after_its_frame_and_shows_t
         last = frames[-1].render_segments(app.console)  # type: ignore[attr-defined]
         assert last == drawn_afresh(app)
         assert new_date(app) in hub._compositor.render_strips()[0].text  # the status line
+        footer = hub.query_one(GameFooter)
+        shown = footer._shows
+        assert shown is not None  # its line shows the keys as the day leaves them
+        assert shown[1] == footer._signature(footer.fitted(footer.size.width))
         if pause:
             assert len(frames) == 2  # the report's, then the hub's

@@ -1240,7 +1240,22 @@ def warm_lines(screen: Screen[Any]) -> None:
             widget.render_lines(Region(x - region.x, y - region.y, width, height))
 
 
-RELIES_ON["HidesScreensBehind, screens_behind, warm_lines (dw14)"] = (
+class BindingsWhenShown(_ScreenMixin):
+    """A screen that tells its footer of a push or pop of the screen stack only while it is
+    in sight. Textual refreshes a screen's bindings whenever it is suspended or resumed
+    (`Screen._watch_stack_updates`), and the hub's footer then reads every key's legality
+    for the new state (`GameFooter`, some 0.4 ms: the roster asks the engine for each frame's
+    repair), though under the day report (`HidesScreensBehind`) nothing of it shows. Out of
+    sight it is not told; back in sight it is, as ever (the day report has its keys read in
+    the pause after its frame, `dayreport.DayReportScreen.draw_behind`)."""
+
+    def _watch_stack_updates(self) -> None:
+        if self.is_current:
+            super()._watch_stack_updates()  # type: ignore[no-untyped-call]
+
+
+RELIES_ON["HidesScreensBehind, screens_behind, warm_lines, BindingsWhenShown (dw14)"] = (
+    "textual.screen:Screen._watch_stack_updates",
     "textual.app:App._background_screens",
     "textual._compositor:Compositor._get_renders",
     "textual._compositor:Compositor.visible_widgets",

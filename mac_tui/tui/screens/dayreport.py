@@ -61,7 +61,9 @@ class DayReportScreen(
             behind()
             stack = self.app.screen_stack
             if warm and len(stack) > 1 and stack[-1] is self:
-                warm_lines(stack[-2])
+                below = stack[-2]
+                below.refresh_bindings()  # its footer's keys read now, not by Esc
+                warm_lines(below)
 
     def compose(self) -> ComposeResult:
         with Vertical():

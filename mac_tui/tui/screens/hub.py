@@ -20,7 +20,7 @@ from textual.widgets import Static
 from ...campaign.commands import AdvanceDay
 from ..config import Settings, server_game
 from ..glyphs import glyphs_for
-from ..internals import ParksChildren, SizedInItsLayout, focus_unparked
+from ..internals import BindingsWhenShown, ParksChildren, SizedInItsLayout, focus_unparked
 from ..widgets.footer import GameFooter, Same
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
@@ -134,7 +134,7 @@ PREBUILD_NEXT = 0.05  # seconds between two such builds
 PREBUILD_TIMED = True  # False: only when asked (`HubScreen._prebuild`: the tests)
 
 
-class HubScreen(GameScreen):
+class HubScreen(BindingsWhenShown, GameScreen):
     HELP = (
         "Keys 1-7 switch sections (or click their names); d lets a day pass, w a week; "
         "ctrl+p searches every command."
