@@ -634,8 +634,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="WORD",
         help="only the hub's other keys, the groups of HUB_KEYS whose name holds a WORD",
     )
+    p.add_argument(
+        "--hub-sections",
+        action="store_true",
+        help="only the hub's section keys 1-7 against the empty app's key (`run_hub`)",
+    )
     args = p.parse_args(argv)
     start_like_play()
+    if args.hub_sections:
+        run_hub(presses=args.presses, gap=args.gap)
+        return 0
     if args.hub_keys:
         run_hub_keys(presses=args.presses // 3, gap=args.gap, only=args.hub_keys)
         return 0
