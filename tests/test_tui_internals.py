@@ -137,6 +137,16 @@ DIGESTS = {
     "textual.widget:Widget.arrange": "e876510bea8f9a59",
     "textual.screen:Screen.arrange": "10756f26100a7b5c",
     "textual.widget:Widget.first_child": "8e0c6838a02295d4",
+    # tab14
+    "textual._styles_cache:StylesCache.clear": "a9e24439a441c22a",
+    "textual._styles_cache:StylesCache.set_dirty": "78552ddea7506bd9",
+    "textual.widget:Widget._render_content": "50c545576ca20403",
+    "textual.scrollbar:ScrollBar.render": "43a56156a9a6cc05",
+    "textual.scrollbar:ScrollBar._render_bar": "1f4e4e637581fc4f",
+    "textual.scrollbar:ScrollBarRender.__rich_console__": "39854fc82928d647",
+    "textual.widgets._data_table:DataTable.render_lines": "4e0ae4f0a9bd61c0",
+    "textual.widgets._data_table:DataTable._get_offsets": "9b28e6f6d6b488ff",
+    "textual.widgets._data_table:DataTable._y_offsets": "fa5c0f8cda9f6cbd",
 }
 
 

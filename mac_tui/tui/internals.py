@@ -142,7 +142,11 @@ them.
   moved is drawn whole, each of its lines a new `Strip` styled again (`StylesCache.render_line`)
   though all but three or four are the same track line: a page of the ledger at 120x40 spent
   a third of its 4.3 ms there. Its lines alike are made the same strip (kept by their
-  segments), so `KeepsStyledLines` styles each once.
+  segments), so `KeepsStyledLines` styles each once. And a picture drawn before (tab14: the
+  thumb where it was, at the same size, with the same figures and colours, what
+  `ScrollBar.render` hands its `ScrollBarRender`) comes back as the same lines without being
+  drawn again (`Widget._render_content` renders the bar whole on every refresh): a Home or
+  End on the pilots at 80x24 drew the bar's 15 lines in 0.45 ms, 0.13 since.
 - `focus_in_place` (the market's view key): `Screen.set_focus` sets the screen's `focused`
   reactive, which asks for a repaint of the whole screen (`Screen._on_timer_update` then
   draws every widget, a full update), though what a focus change changes repaints itself:
@@ -202,6 +206,25 @@ them.
   (`Widget._size`), which the narrowing asks for instead of the region; `selecting` says
   whether a text selection is being made on the screen (`Screen._selecting`), when a picture
   is drawn whole as `Visual.to_strips` draws it.
+- `place_keeping_lines` (tab14: the market's two tables, the finances' views through
+  `ParkingSwitcher`): a widget's `display` turned on or off refreshes it whole
+  (`StringEnumProperty.__set__` -> `Widget.refresh` -> `Widget._set_dirty`), which empties its
+  styles cache (`StylesCache.clear`), so a view brought back drew every line again through
+  the widget's `render_line` and styled it (the finances' ledger, 33 lines at 120x40, 0.5 ms
+  of `l`), though nothing of it changed while it was parked. The lines the styles cache held
+  and the ones it had to draw again are put back as they were just before the change of
+  `display`: anything that changed the widget while it was parked refreshed it then and
+  emptied the cache itself, and the compositor still draws the whole view (its place on the
+  screen is new in the layout), from those lines.
+- `KeepsLinesOnNewHeight` (the tables): a layout that gives a widget a new size refreshes it
+  whole (`Widget._size_updated`, `ScrollView._size_updated` -> `Widget._set_dirty`), so a
+  table whose detail lines took one line more or less (a Home or End in the pilots or the
+  market at 120x40) drew all its lines again. When only the height changed (the same width,
+  and where it is scrolled to, its scrollbars and gutter the same after the layout as before),
+  and the widget is drawn with nothing but its background (`plain_box`: no border, padding or
+  outline, whose lines follow the height: `StylesCache.render_line`), its lines above the
+  old bottom are kept as they were (a table's line follows its width, scroll offset and rows,
+  never its height: `DataTable.render_line`); the lines below are drawn.
 """
 
 from __future__ import annotations
@@ -221,7 +244,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
 from textual.geometry import Region, Size
 from textual.screen import Screen
-from textual.scrollbar import ScrollBar
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
@@ -389,6 +412,38 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._styles_cache:StylesCache.render_line",
         "textual.widget:Widget.__init__",
     ),
+    # tab14
+    "place_keeping_lines, kept_styled_lines, put_back_styled_lines": (
+        "textual.css._style_properties:StringEnumProperty.__set__",
+        "textual.dom:DOMNode.display",
+        "textual.widget:Widget.refresh",
+        "textual.widget:Widget._set_dirty",
+        "textual._styles_cache:StylesCache.clear",
+        "textual._styles_cache:StylesCache.set_dirty",
+        "textual._styles_cache:StylesCache.render",
+    ),
+    "KeepsLinesOnNewHeight": (
+        "textual.widget:Widget._size_updated",
+        "textual.scroll_view:ScrollView._size_updated",
+        "textual.widget:Widget._scroll_update",
+        "textual.widget:Widget._set_dirty",
+        "textual._styles_cache:StylesCache.render_line",
+        "textual.widgets._data_table:DataTable.render_line",
+    ),
+    "KeptScrollBar (its pictures kept)": (
+        "textual.widget:Widget._render_content",
+        "textual.widget:Widget.render_line",
+        "textual.scrollbar:ScrollBar.render",
+        "textual.scrollbar:ScrollBar._render_bar",
+        "textual.scrollbar:ScrollBarRender.__rich_console__",
+    ),
+    "widgets/table.GameTable (its `Repaint`)": (
+        "textual.widgets._data_table:DataTable.render_lines",
+        "textual.widgets._data_table:DataTable.render_line",
+        "textual.widgets._data_table:DataTable._render_line",
+        "textual.widgets._data_table:DataTable._get_offsets",
+        "textual.widgets._data_table:DataTable._y_offsets",
+    ),
 }
 
 
@@ -485,7 +540,7 @@ class ParkingSwitcher(ParksChildren, ContentSwitcher):
         with self.app.batch_update():
             for child in self.children:
                 if child.id in (old, new) and child.display != (child.id == new):
-                    self.place(child, child.id == new)
+                    place_keeping_lines(self, child, child.id == new)
 
 
 def under_parking(widget: Widget) -> bool:
@@ -1017,17 +1072,51 @@ class SizedInItsLayout(_WidgetMixin):
 
 
 INTERNED_KEPT = 256  # distinct lines a scrollbar keeps (a track, a thumb and its two ends)
+PICTURES_KEPT = 16  # pictures a scrollbar keeps (its thumb at the top and the bottom...)
 
 
 class KeptScrollBar(KeepsStyledLines, ScrollBar):
-    """A scrollbar whose lines alike are the same `Strip` (see the module docstring)."""
+    """A scrollbar whose lines alike are the same `Strip`, and whose pictures drawn before
+    come back as the same lines (see the module docstring)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._interned: dict[tuple[object, ...], Strip] = {}
+        self._pictures: dict[tuple[object, ...], list[Strip]] = {}
 
-    def render_line(self, y: int) -> Strip:
-        line = super().render_line(y)
+    def _render_content(self) -> None:
+        """`Widget._render_content`: the lines of the picture (each line alike the same
+        strip), those kept for it when it was drawn before."""
+        key = self._picture_key()
+        lines = self._pictures.get(key) if key is not None else None
+        if lines is None:
+            super()._render_content()
+            lines = [self._intern(line) for line in self._render_cache.lines]
+            if key is not None:
+                if len(self._pictures) >= PICTURES_KEPT:
+                    del self._pictures[next(iter(self._pictures))]  # the oldest
+                self._pictures[key] = lines
+        self._render_cache = type(self._render_cache)(self.size, lines)
+        self._dirty_regions.clear()
+
+    def _picture_key(self) -> tuple[object, ...] | None:
+        """What the bar's picture is drawn from (`ScrollBar.render`'s renderer and its
+        figures, the size and the visual style), or None when it is no `ScrollBarRender`."""
+        bar = self.render()
+        if type(bar) is not ScrollBarRender:
+            return None
+        return (
+            self.size,
+            self.visual_style,
+            bar.virtual_size,
+            bar.window_size,
+            bar.position,
+            bar.thickness,
+            bar.vertical,
+            bar.style,
+        )
+
+    def _intern(self, line: Strip) -> Strip:
         key = tuple(line)
         kept = self._interned.get(key)
         if kept is None:
@@ -1098,3 +1187,68 @@ def unsettled_app(app: App[Any]) -> bool:
         or screen._dirty_widgets
         or unsettled(screen)
     )
+
+
+# ---- tab14: the tables' kept lines through a view switch and a new height ------------------
+def kept_styled_lines(widget: Widget) -> tuple[dict[int, Strip], set[int]]:
+    """The lines `widget`'s styles cache holds and the ones it has to draw again (a copy)."""
+    cache = widget._styles_cache
+    return dict(cache._cache), set(cache._dirty_lines)
+
+
+def put_back_styled_lines(
+    widget: Widget, kept: tuple[dict[int, Strip], set[int]], below: int | None = None
+) -> None:
+    """Put the lines `kept_styled_lines` took back in `widget`'s styles cache (those above
+    line `below` only, if given), as they were then."""
+    lines, dirty = kept
+    cache = widget._styles_cache
+    if below is not None:
+        lines = {y: line for y, line in lines.items() if y < below}
+        dirty = {y for y in dirty if y < below} | {y for y in cache._dirty_lines if y >= below}
+        lines.update((y, line) for y, line in cache._cache.items() if y >= below)
+    cache._cache.clear()
+    cache._cache.update(lines)
+    cache._dirty_lines.clear()
+    cache._dirty_lines.update(dirty)
+
+
+def place_keeping_lines(container: ParksChildren, child: Widget, displayed: bool) -> None:
+    """`container.place(child, displayed)`, the child's styled lines kept (see the module
+    docstring: `place_keeping_lines`)."""
+    kept = kept_styled_lines(child)
+    container.place(child, displayed)
+    put_back_styled_lines(child, kept)
+
+
+class KeepsLinesOnNewHeight(_WidgetMixin):
+    """A widget whose styled lines above its old bottom are kept when a layout gives it only
+    another height (see the module docstring). Comes first among the bases."""
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        old = self._size
+        if (
+            not old
+            or old == size
+            or old.width != size.width
+            or not plain_box(self.styles, None, self.opacity)
+        ):
+            return super()._size_updated(size, virtual_size, container_size, layout)
+        before = self._height_look()
+        kept = kept_styled_lines(self)
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if self._height_look() == before:
+            put_back_styled_lines(self, kept, below=min(old.height, size.height))
+        return resized
+
+    def _height_look(self) -> tuple[object, ...]:
+        """What a line's picture may follow besides the widget's height: where it is
+        scrolled to, its scrollbars and gutter."""
+        return (
+            self.scroll_offset,
+            self.show_vertical_scrollbar,
+            self.show_horizontal_scrollbar,
+            self.styles.gutter,
+        )
