@@ -1022,10 +1022,12 @@ class RepaintsChangedRows(_WidgetMixin):
     """A widget whose whole repaint is narrowed to the rows whose line changed (see the module
     docstring): `_rows_now` gives its rows as they would be drawn now (or None: repaint all),
     `render_line` notes each row it gives (`_note_painted`), and `render_lines` the look the
-    rows were styled in. Comes first among the bases."""
+    rows were styled in. Comes first among the bases. One whose `REPAINTS_CHANGED_ROWS` is
+    off repaints as Textual does and notes nothing (a one-line widget gains nothing by it)."""
 
     _painted: dict[int, Strip]
     _painted_look: tuple[object, ...] | None = None
+    REPAINTS_CHANGED_ROWS = True
 
     def _rows_now(self, size: Size) -> Sequence[Strip] | None:
         """The widget's rows at `size` as they would be drawn now (None: repaint all). Its
@@ -1052,11 +1054,14 @@ class RepaintsChangedRows(_WidgetMixin):
         )
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._painted_look = self._look()
+        if self.REPAINTS_CHANGED_ROWS:
+            self._painted_look = self._look()
         return super().render_lines(crop)
 
     def _exchange_repaint_regions(self) -> Collection[Region]:
         regions = super()._exchange_repaint_regions()
+        if not self.REPAINTS_CHANGED_ROWS:
+            return regions
         size = self._size  # its last layout's; no `region` here (see `_rows_now`)
         if size.region not in regions or any(self.styles.gutter):
             return regions
