@@ -1060,6 +1060,8 @@ async def test_the_hub_under_the_day_report_is_drawn_after_its_frame_and_shows_t
         assert shown[1] == footer._signature(footer.fitted(footer.size.width))
         if pause:
             assert len(frames) == 2  # the report's, then the hub's
+
+
 # ---- tab14 -------------------------------------------------------------------------------------
 class PaddedLines(KeepsPaddedLines, KeepsStyledLines, Static):
     """Lines kept, padded at their left and right too."""
