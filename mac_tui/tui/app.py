@@ -39,6 +39,7 @@ from .config import GameOptions, Settings, load_settings, server_game
 from .csscache import SharedStylesheet
 from .gcpace import IdleCollector
 from .host import GameHost
+from .internals import screens_behind
 from .pacing import Clock, SystemClock
 from .pooled import PoolLink
 from .screens.base import GameScreen
@@ -305,6 +306,12 @@ class MacApp(App[None]):
                 return  # a frame laid out at the template's size, not the terminal's
             self._unsized = False
         super()._display(screen, renderable)
+
+    @property
+    def _background_screens(self) -> list[Screen[object]]:
+        """Textual's screens showing through the one in front; none behind the day report,
+        which hides them (`internals.HidesScreensBehind`)."""
+        return screens_behind(self, super()._background_screens)
 
     def repaint_all(self) -> None:
         """Draw every cell of the screen again at the next refresh (a new terminal, or a
@@ -576,8 +583,10 @@ class MacApp(App[None]):
         else:
             title.start(new.name, random_seed() if new.seed is None else new.seed, new.rules)
 
-    def act(self, command: Command) -> bool:
-        """Apply a command for the player. Refusals show their reason; nothing changes."""
+    def act(self, command: Command, *, draw: bool = True) -> bool:
+        """Apply a command for the player. Refusals show their reason; nothing changes. With
+        `draw` False the outcome is left for `show_outcome` (the hub's day, hidden under its
+        report until the report's frame is out)."""
         if self.session is None:
             return False
         outcome = self.session.apply(command)
@@ -586,9 +595,20 @@ class MacApp(App[None]):
             return False
         self.last_events = outcome.events
         self.record()
-        self.report(outcome.events)
-        self.redraw()
+        self._outcome_due = True
+        if draw:
+            self.show_outcome()
         return True
+
+    _outcome_due = False  # the last command's outcome is not on the screens yet
+
+    def show_outcome(self) -> None:
+        """The last command's outcome on the screens, unless it is there already: its last
+        event on the message line, every screen redrawn."""
+        if self._outcome_due:
+            self._outcome_due = False
+            self.report(self.last_events)
+            self.redraw()
 
     def report(self, events: Sequence[Event]) -> None:
         lines = [e.describe() for e in events]

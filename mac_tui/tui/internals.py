@@ -1039,10 +1039,12 @@ class RepaintsChangedRows(_WidgetMixin):
     """A widget whose whole repaint is narrowed to the rows whose line changed (see the module
     docstring): `_rows_now` gives its rows as they would be drawn now (or None: repaint all),
     `render_line` notes each row it gives (`_note_painted`), and `render_lines` the look the
-    rows were styled in. Comes first among the bases."""
+    rows were styled in. Comes first among the bases. One whose `REPAINTS_CHANGED_ROWS` is
+    off repaints as Textual does and notes nothing (a one-line widget gains nothing by it)."""
 
     _painted: dict[int, Strip]
     _painted_look: tuple[object, ...] | None = None
+    REPAINTS_CHANGED_ROWS = True
 
     def _rows_now(self, size: Size) -> Sequence[Strip] | None:
         """The widget's rows at `size` as they would be drawn now (None: repaint all). Its
@@ -1069,11 +1071,14 @@ class RepaintsChangedRows(_WidgetMixin):
         )
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._painted_look = self._look()
+        if self.REPAINTS_CHANGED_ROWS:
+            self._painted_look = self._look()
         return super().render_lines(crop)
 
     def _exchange_repaint_regions(self) -> Collection[Region]:
         regions = super()._exchange_repaint_regions()
+        if not self.REPAINTS_CHANGED_ROWS:
+            return regions
         size = self._size  # its last layout's; no `region` here (see `_rows_now`)
         if size.region not in regions or any(self.styles.gutter):
             return regions
@@ -1269,6 +1274,85 @@ def unsettled_app(app: App[Any]) -> bool:
         or screen._dirty_widgets
         or unsettled(screen)
     )
+
+
+# ---- dw14: the day report hides the hub ------------------------------------------------------
+class HidesScreensBehind(_ScreenMixin):
+    """A screen whose opaque background hides the screens behind it, which are then none of
+    Textual's frame work while it is in front (`screens_behind`, `MacApp._background_screens`).
+
+    Textual counts the screen under the one in front as showing through it whatever the
+    front one's background (`App._background_screens` looks at the opacity of the screens
+    behind, not of the one in front), so the screen behind stays current
+    (`Screen.is_current`): its widgets' repaints and layouts run on its own update timer and
+    are handed to the screen in front (`Screen._compositor_refresh` refreshes those regions of
+    it), which paints them again, the very cells it showed, in a frame of its own. The day
+    report is opaque (`Screen { background: $background; }`, app.tcss): the hub under it shows
+    nothing, yet each day's hub redraw under it was laid out, painted and handed on. Behind a
+    `HidesScreensBehind` screen with an opaque background there is no screen in Textual's
+    eyes: the one behind keeps what its widgets ask for (its dirty widgets, a layout) until it
+    is in front again, when Textual lays it out for a new size and repaints it whole
+    (`Screen._on_screen_resume`, `Screen._on_idle`). What the screen in front draws is the same:
+    an opaque background draws no screen behind it (`Screen.render`)."""
+
+
+def screens_behind(app: App[Any], screens: list[Screen[Any]]) -> list[Screen[Any]]:
+    """`App._background_screens` (Textual's answer, `screens`): none while a
+    `HidesScreensBehind` screen with an opaque background is in front."""
+    stack = app._screen_stack
+    front = stack[-1] if stack else None
+    if isinstance(front, HidesScreensBehind) and front.styles.background.a == 1:
+        return []
+    return screens
+
+
+def warm_lines(screen: Screen[Any]) -> None:
+    """Draw the widgets of `screen`, hidden behind a `HidesScreensBehind` screen, as its next
+    frame will (`Compositor._get_renders`: each visible widget's visible part), so that frame
+    finds their lines in their styles caches (`StylesCache.render_widget` keeps each line
+    until the widget changes). The hub under the day report, redrawn after the report's frame
+    (its status line, message line, section), is so drawn in that pause and not by the Esc
+    that brings it back (0.9 ms of its frame). Nothing when a layout is due (the lines would
+    be drawn at sizes about to change) or the screen is in sight."""
+    if screen.is_current or screen._layout_required:
+        return
+    visible = screen._compositor.visible_widgets
+    if any(widget._layout_required for widget in visible):
+        return
+    for widget, (region, clip) in visible.items():
+        if widget is screen:
+            continue  # its background: one line, repeated (`UniformLines`)
+        x, y, width, height = region.intersection(clip)
+        if width and height:
+            widget.render_lines(Region(x - region.x, y - region.y, width, height))
+
+
+class BindingsWhenShown(_ScreenMixin):
+    """A screen that tells its footer of a push or pop of the screen stack only while it is
+    in sight. Textual refreshes a screen's bindings whenever it is suspended or resumed
+    (`Screen._watch_stack_updates`), and the hub's footer then reads every key's legality
+    for the new state (`GameFooter`, some 0.4 ms: the roster asks the engine for each frame's
+    repair), though under the day report (`HidesScreensBehind`) nothing of it shows. Out of
+    sight it is not told; back in sight it is, as ever (the day report has its keys read in
+    the pause after its frame, `dayreport.DayReportScreen.draw_behind`)."""
+
+    def _watch_stack_updates(self) -> None:
+        if self.is_current:
+            super()._watch_stack_updates()  # type: ignore[no-untyped-call]
+
+
+RELIES_ON["HidesScreensBehind, screens_behind, warm_lines, BindingsWhenShown (dw14)"] = (
+    "textual.screen:Screen._watch_stack_updates",
+    "textual.app:App._background_screens",
+    "textual._compositor:Compositor._get_renders",
+    "textual._compositor:Compositor.visible_widgets",
+    "textual._styles_cache:StylesCache.render_widget",
+    "textual.screen:Screen.is_current",
+    "textual.screen:Screen._compositor_refresh",
+    "textual.screen:Screen._on_screen_resume",
+    "textual.screen:Screen._on_idle",
+    "textual.screen:Screen.render",
+)
 
 
 # ---- tab14: the tables' kept lines through a view switch and a new height ------------------
