@@ -556,3 +556,69 @@ async def test_a_page_shown_again_is_the_lines_given_then_and_a_change_draws_ane
         assert await step(cursor_colour) != []
         assert await step(hover) != []
         assert await step(end) != []  # the hover's page is another
+
+
+class Noting(App[None]):
+    """Rows highlighted in a game table, one with a handler of its own, and Textual's table,
+    each in a container that notes what reaches it."""
+
+    def compose(self) -> ComposeResult:
+        from textual.containers import Vertical
+
+        for table in (
+            GameTable(id="game", cursor_type="row"),
+            OwnHandler(id="own", cursor_type="row"),
+            DataTable(id="theirs", cursor_type="row"),
+        ):
+            with Vertical():
+                yield table
+
+    def on_mount(self) -> None:
+        self.noted: list[tuple[str | None, str | None, int, object]] = []
+        for table in self.query(DataTable):
+            table.add_columns("n")
+            table.add_rows([(str(i),) for i in range(9)])
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        parent = event.control.parent
+        assert parent is not None
+        self.noted.append((event.control.id, parent.id, event.cursor_row, event.row_key.value))
+
+
+class OwnHandler(GameTable):
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        assert self.app is not None
+        self.app.noted.append((self.id, "itself", event.cursor_row, event.row_key.value))  # type: ignore[attr-defined]
+
+
+async def test_a_row_highlighted_reaches_the_tables_ancestors_as_textuals_does() -> None:
+    """`BubblesAtOnce`: a game table's RowHighlighted, handed to its parent at once (not
+    queued on the table), reaches the handlers above it as Textual's table's does (the same
+    rows and keys), and one of the table's own as well (then it goes Textual's way); a
+    prevented one reaches nobody."""
+    app = Noting()
+    async with app.run_test(size=(40, 30)) as pilot:
+        await pilot.pause()
+        reached: dict[str, list[object]] = {}
+        for name in ("game", "own", "theirs"):
+            table = app.query_one(f"#{name}", DataTable)
+            app.noted.clear()
+            queued: list[type] = []
+            queue = table._message_queue
+            put = queue.put_nowait
+            queue.put_nowait = lambda m, p=put, q=queued: (q.append(type(m)), p(m))[1]  # type: ignore[method-assign]
+            table.move_cursor(row=3)
+            await pilot.pause()
+            table.move_cursor(row=8)
+            await pilot.pause()
+            with table.prevent(DataTable.RowHighlighted):
+                table.move_cursor(row=5)
+            await pilot.pause()
+            del queue.put_nowait
+            reached[name] = [(row, key) for _, where, row, key in app.noted if where != "itself"]
+            # the game table's went to the container at once, not through its own queue
+            assert (DataTable.RowHighlighted in queued) == (name != "game"), name
+            if name == "own":
+                assert [n[1] for n in app.noted].count("itself") == 2
+        assert len(reached["theirs"]) == 2
+        assert reached["game"] == reached["own"] == reached["theirs"]

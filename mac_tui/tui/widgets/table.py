@@ -37,6 +37,8 @@
   cursor and the hover, its rows' offsets), not once per line as `DataTable.render_line` and
   `_render_line` do (a dozen reactive reads and region look-ups a line, and a walk over the
   rows' locations to find one: the pilots' 15 lines at 80x24 0.26 ms, 0.11 since).
+- A row highlighted goes to the section at once (`internals.BubblesAtOnce`), not through a
+  turn of the table's own queue that only handed it on.
 - A page shown before (a Home or End back, a scroll back) gives back the lines given then
   (`internals.KeepsPages`, `_page_key`), kept while its line cache is (`LineCache` counts its
   clears: new component styles, a theme).
@@ -68,6 +70,7 @@ from textual.widgets import DataTable
 from textual.widgets._data_table import CursorType, RowKey
 
 from ..internals import (
+    BubblesAtOnce,
     KeepsBarLines,
     KeepsLinesOnNewHeight,
     KeepsPages,
@@ -113,6 +116,7 @@ class LineCache(LRUCache[Any, Strip]):
 
 class GameTable(
     KeepsRows,
+    BubblesAtOnce,
     KeepsPages,
     PaintsDirect,
     KeepsLinesOnNewHeight,
@@ -134,6 +138,10 @@ class GameTable(
         Binding("home", "first_row", "First row", show=False, priority=True),
         Binding("end", "last_row", "Last row", show=False, priority=True),
     ]
+
+    #: A row highlighted goes to the section at once (`internals.BubblesAtOnce`): the table
+    #: has no handler of its own for it, and its dispatch there was a turn of its queue.
+    BUBBLES_AT_ONCE = (DataTable.RowHighlighted,)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
