@@ -74,6 +74,13 @@ first `d` after a load (not timed here: the warm-up) 42 -> 14-17. The day's work
 its save is written before the key's frame (nothing is left for after it), and the report and
 the hub under it are one frame, checked against Textual's own picture of the screen
 (tests/test_tui_internals.py). Details: docs/architecture.md (the hub's figures).
+
+The hub's table keys (tab14, `run_hub_keys`' "market view", "market table Home", "pilots table
+Home" and "finances" groups, main ad6c2e7 and after back to back at load 1.2-1.7, CPU medians,
+the empty app's key 1.66-1.78 ms): pilots Home/End at 80x24 4.2-4.4 -> 3.4-3.6 ms, at 120x40
+3.9-4.0 -> 3.1-3.3; market Home/End 3.3-4.7 -> 2.4-2.7 and 3.8-3.9 -> 3.0-3.1; the market's
+Tab 3.9-4.1 -> 3.2-3.3 and 4.1-4.4 -> 3.2; the finances' l 3.7-3.9 -> 3.1-3.3 and 4.2-5.3 ->
+3.3-3.5. Where the CPU went and what cut it: docs/architecture.md (the tables' keys over 2x).
 """
 
 from __future__ import annotations
