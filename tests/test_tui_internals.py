@@ -1063,9 +1063,9 @@ async def test_the_hub_under_the_day_report_is_drawn_after_its_frame_and_shows_t
 async def test_a_day_report_of_as_many_short_lines_is_drawn_without_a_layout_and_right(
     tmp_path: Path,
 ) -> None:
-    """The kept report filled again with as many lines as before, none wrapping, asks for no
-    layout; one with more lines, or a line that wraps, does: each frame is the picture
-    Textual draws of the report from scratch."""
+    """The kept report filled again with a text of as many rows as before (a long line wraps
+    to two) asks for no layout; one of another number of rows does: each frame is the
+    picture Textual draws of the report from scratch, every line of the text in it."""
     from textual._compositor import Compositor
     from textual.widgets import Static
 
@@ -1089,8 +1089,9 @@ async def test_a_day_report_of_as_many_short_lines_is_drawn_without_a_layout_and
                 (["one", "two", "three"], True),  # the first showing
                 (["four", "five", "six"], False),
                 (["seven", "eight", "nine", "ten"], True),
+                (["x", long, "z"], False),  # four rows: the long line takes two
                 (["x", "y", long, "z"], True),
-                (["x", "y", "w", "z"], True),
+                (["a", "b", "c", "d", "e"], False),
             ):
                 frames = _count_frames(app)
                 reflows.clear()
