@@ -1110,3 +1110,32 @@ async def test_a_day_report_of_as_many_short_lines_is_drawn_without_a_layout_and
                 await pilot.pause(0.05)
         finally:
             Compositor.reflow = reflow  # type: ignore[method-assign]
+
+
+async def test_a_terminal_resized_under_the_day_report_finds_the_hub_at_its_new_size(
+    tmp_path: Path,
+) -> None:
+    """The hub hidden under the report gets no Resize while it is (`HidesScreensBehind`);
+    back in front it is laid out at the terminal's new size: the picture Textual draws of it
+    from scratch, the day's status in its first line."""
+    from mac_tui.tui.screens.dayreport import DayReportScreen
+    from mac_tui.tui.screens.hub import HubScreen
+
+    app = year_app(tmp_path, "year")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        hub = app.screen
+        assert isinstance(hub, HubScreen)
+        await pilot.press("d")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, DayReportScreen)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause(0.05)
+        assert app.screen._compositor.size == (120, 40)
+        frames = _count_frames(app)
+        await pilot.press("escape")
+        await pilot.pause(0.05)
+        assert app.screen is hub and hub._compositor.size == (120, 40)
+        assert frames and frames[-1].render_segments(app.console) == drawn_afresh(app)  # type: ignore[attr-defined]
+        assert new_date(app) in hub._compositor.render_strips()[0].text
