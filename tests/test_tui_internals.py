@@ -23,10 +23,12 @@ from textual.widgets import DataTable, Label, Static
 from mac_tui.tui.csscache import SharedStylesheet
 from mac_tui.tui.internals import (
     RELIES_ON,
+    KeepsPaddedLines,
     KeepsStyledLines,
     RestylesOnChange,
     ScrollbarsOnChange,
     StyledLines,
+    StyledPaddedLines,
     parked,
 )
 from mac_tui.tui.widgets.footer import GameFooter
@@ -1139,3 +1141,48 @@ async def test_a_terminal_resized_under_the_day_report_finds_the_hub_at_its_new_
         assert app.screen is hub and hub._compositor.size == (120, 40)
         assert frames and frames[-1].render_segments(app.console) == drawn_afresh(app)  # type: ignore[attr-defined]
         assert new_date(app) in hub._compositor.render_strips()[0].text
+
+
+# ---- tab14 -------------------------------------------------------------------------------------
+class PaddedLines(KeepsPaddedLines, KeepsStyledLines, Static):
+    """Lines kept, padded at their left and right too."""
+
+
+class PaddedBoxes(App[None]):
+    CSS = """
+    PaddedLines { height: 3; background: $surface; }
+    #sides { padding: 0 1; }
+    #left { padding: 0 0 0 2; }
+    #tall { padding: 1 1; }
+    #boxed { height: 5; border: round $accent; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield PaddedLines("one\ntwo [b]bold[/]", id="sides")
+        yield PaddedLines("one\ntwo [b]bold[/]", id="left")
+        yield PaddedLines("one", id="tall")
+        yield PaddedLines("one\ntwo", id="boxed")
+
+
+async def test_lines_padded_at_their_sides_are_textuals_and_come_back_as_the_same_object() -> None:
+    """`StyledPaddedLines`: a widget padded at its left and right only keeps its styled
+    lines as a plain one does (the same objects again), and they are Textual's; padding
+    above or below, or a border, are styled by Textual each time."""
+    from textual._styles_cache import StylesCache
+    from textual.geometry import Region
+
+    app = PaddedBoxes()
+    async with app.run_test(size=(30, 16)) as pilot:
+        await pilot.pause()
+        for widget in app.query(PaddedLines):
+            assert isinstance(widget._styles_cache, StyledPaddedLines)
+            whole = Region(0, 0, *widget.size)
+            kept = widget.render_lines(whole)
+            widget._styles_cache.clear()
+            again = widget.render_lines(whole)
+            textuals = StylesCache().render_widget(widget, whole)
+            assert (
+                [list(s) for s in kept] == [list(s) for s in textuals] == [list(s) for s in again]
+            ), widget.id
+            same = [a is b for a, b in zip(kept, again, strict=True)]
+            assert all(same) if widget.id in ("sides", "left") else not all(same), widget.id

@@ -382,23 +382,29 @@ async def test_a_new_picture_draws_and_repaints_only_the_lines_that_changed() ->
         assert widget._exchange_repaint_regions() == {widget.outer_size.region}
 
 
-async def test_a_narrowed_repaint_leaves_the_terminal_as_a_whole_one_would() -> None:
-    """What the frames write, played on a terminal (pyte), shows each picture whole."""
+def played_on_a_terminal(app: App[Any]) -> Any:
+    """A terminal (pyte) the app's frames are played on from now on."""
     import pyte
     from textual._compositor import CompositorUpdate
 
-    app = App[None]()
-    terminal = pyte.Screen(20, 10)
+    terminal = pyte.Screen(*app.size)
     stream = pyte.Stream(terminal)
+    display = app._display
+
+    def shown(screen: Any, update: Any) -> None:
+        if isinstance(update, CompositorUpdate):
+            stream.feed(update.render_segments(app.console))
+        display(screen, update)
+
+    app._display = shown  # type: ignore[method-assign]
+    return terminal
+
+
+async def test_a_narrowed_repaint_leaves_the_terminal_as_a_whole_one_would() -> None:
+    """What the frames write, played on a terminal (pyte), shows each picture whole."""
+    app = App[None]()
     async with app.run_test(size=(20, 10)) as pilot:
-        display = app._display
-
-        def shown(screen: Any, update: Any) -> None:
-            if isinstance(update, CompositorUpdate):
-                stream.feed(update.render_segments(app.console))
-            display(screen, update)
-
-        app._display = shown  # type: ignore[method-assign]
+        terminal = played_on_a_terminal(app)
         widget = Lines()
         widget.picture = Text("one\ntwo\nthree")
         await app.mount(widget)
@@ -412,6 +418,40 @@ async def test_a_narrowed_repaint_leaves_the_terminal_as_a_whole_one_would() -> 
             )
             rows = [strip.text.ljust(12) for strip in whole] + [" " * 12] * (8 - len(whole))
             assert [line[:12] for line in terminal.display[:8]] == rows
+
+
+def cells(terminal: Any) -> list[list[object]]:
+    """Every cell of a pyte terminal: its character, colours and attributes."""
+    return [[terminal.buffer[y][x] for x in range(terminal.columns)] for y in range(terminal.lines)]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_battle_keys_frames_leave_the_terminal_as_the_screen_drawn_whole(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """A round of battle keys (the panel switching pictures, scrolled or not, the map's
+    overlays shown again): what the frames wrote, played on a terminal (pyte), is what the
+    whole screen drawn anew shows, after every key."""
+    import pyte
+
+    from mac_tui.tui.benchmark import battle_factory, battle_save
+
+    width, height = size
+    app = battle_factory(battle_save(1, tmp_path), tmp_path)()
+    async with app.run_test(size=size) as pilot:
+        terminal = played_on_a_terminal(app)
+        app.screen.refresh()
+        await pilot.pause()
+        keys = ("f", "tab", "tab", "escape", "c", "escape", "shift+down", "f", "escape")
+        for key in (*keys, "t", "escape", "m", "escape", "l", "f", "tab", "escape", "h"):
+            await pilot.press(key)
+            await pilot.pause()
+            for widget in app.screen.walk_children(with_self=True):
+                widget._styles_cache.clear()  # drawn anew, not from the lines kept
+            whole = pyte.Screen(width, height)
+            update = app.screen._compositor.render_full_update()
+            pyte.Stream(whole).feed(update.render_segments(app.console))
+            assert cells(terminal) == cells(whole), key
 
 
 def layouts_asked(widget: Widget) -> list[bool]:

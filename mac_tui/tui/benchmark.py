@@ -402,16 +402,27 @@ BATTLE_KEYS: tuple[tuple[str, tuple[str, ...], str], ...] = (
 )
 
 
-def run_battle_keys(seed: int, *, presses: int, gap: float) -> None:
+def run_battle_keys(
+    seed: int,
+    *,
+    presses: int,
+    gap: float,
+    only: Sequence[str] = (),
+    sizes: Sequence[tuple[int, int]] = SIZES,
+) -> None:
     """Each key of `BATTLE_KEYS` on the battle screen at 80x24 and 120x40, its CPU from key
-    to repaint beside the empty app's."""
+    to repaint beside the empty app's (`only`: the keys whose description holds one of these
+    words, `sizes`: those sizes alone; `python -m mac_tui.tui.benchmark --battle-keys fire
+    Tab --size 120x40`)."""
     base = empty_app_baseline(max(presses, 20), gap)
     print(f"empty Textual app, a key that changes one line ({len(base.cpu)}): {base.summary()}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         factory = battle_factory(battle_save(seed, folder), folder)
-        for width, height in SIZES:
+        for width, height in sizes:
             for what, cycle, key in BATTLE_KEYS:
+                if only and not any(word in what for word in only):
+                    continue
                 lead = ("f",) if key == "tab" else ()
                 keys = (*lead, *(cycle * (max(presses, 20) // len(cycle) + 1)))
                 t = asyncio.run(
@@ -629,9 +640,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="WORD",
         help="only the hub's other keys, the groups of HUB_KEYS whose name holds a WORD",
     )
+    p.add_argument(
+        "--hub-sections",
+        action="store_true",
+        help="only the hub's section keys 1-7 against the empty app's key (`run_hub`)",
+    )
+    p.add_argument(
+        "--battle-keys",
+        nargs="+",
+        metavar="WORD",
+        help="only the battle screen's keys, those of BATTLE_KEYS whose description holds a "
+        "WORD ('all': every one), as `bench tui` times them",
+    )
+    p.add_argument(
+        "--size",
+        choices=[f"{w}x{h}" for w, h in SIZES],
+        help="with --battle-keys: this size alone",
+    )
     args = p.parse_args(argv)
+    if args.hub_sections:
+        run_hub(presses=args.presses, gap=args.gap)
+        return 0
     if args.hub_keys:
         run_hub_keys(presses=args.presses // 3, gap=args.gap, only=args.hub_keys)
+        return 0
+    if args.battle_keys:
+        sizes = [s for s in SIZES if args.size in (None, f"{s[0]}x{s[1]}")]
+        only = () if "all" in args.battle_keys else args.battle_keys
+        run_battle_keys(args.seed, presses=args.presses // 2, gap=args.gap, only=only, sizes=sizes)
         return 0
     run(args.seed, presses=args.presses, gap=args.gap)
     run_battle_screen(args.seed, presses=args.presses, gap=args.gap)

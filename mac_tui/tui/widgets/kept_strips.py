@@ -189,7 +189,7 @@ class KeptStatic(PaintsDirect, SizedInItsLayout, KeepsStrips, Static):
         self._text = Text(text) if isinstance(text, str) else text
 
     _split: tuple[Text, list[Text]] | None = None
-    _counted: tuple[Text, int, int] | None = None  # text, width, its number of lines
+    _counted: dict[int, tuple[Text, int, int]] | None = None  # the last texts' line counts
     _offered = 0  # the height the last layout offered (`FILLS_HEIGHT`)
 
     def render(self) -> Text:
@@ -232,16 +232,22 @@ class KeptStatic(PaintsDirect, SizedInItsLayout, KeepsStrips, Static):
 
     def _line_count(self, width: int) -> int | None:
         """How many lines the text makes at `width` (None when unknown: not laid out, or
-        drawn whole); counted once per text and width."""
+        drawn whole); counted once per text and width (the last few texts')."""
         if not width or not self.is_mounted:
             return None
-        counted = self._counted
-        if counted is not None and counted[0] is self._text and counted[1] == width:
+        text = self._text
+        if self._counted is None:
+            self._counted = {}
+        counted = self._counted.get(id(text))
+        if counted is not None and counted[0] is text and counted[1] == width:
             return counted[2]
-        lines = self._by_line(self._text, width, None, self.visual_style)
+        lines = self._by_line(text, width, None, self.visual_style)
         if lines is None:
             return None
-        self._counted = (self._text, width, len(lines))
+        if len(self._counted) >= KEPT:
+            del self._counted[next(iter(self._counted))]  # the oldest
+        # The text is kept with its count, so its id names no other object meanwhile.
+        self._counted[id(text)] = (text, width, len(lines))
         return len(lines)
 
     @property
