@@ -68,19 +68,20 @@ p95 49.4 -> 10.1), `w` 35.7 -> 10.6 (settled p95 67.6 -> 11.5), Esc closing the 
 first `d` after a load (not timed here: the warm-up) 42 -> 14-17. Details: docs/architecture.md
 (the hub's figures).
 
-Then (dw14, `flock /tmp/mac-bench.lock nice -n 5 python -m mac_tui.tui.benchmark --hub-keys
-"a day" "a week" --presses 72`, main ad6c2e7 -> dw14, load 1.6-2.0, CPU medians; the empty
-app's key 1.6-1.75 ms): at 80x24 `d` 9.5 -> 4.0, `w` 11.2 -> 6.0, Esc on the report 3.5-3.7 ->
-2.8-2.9; at 120x40 `d` 11.4 -> 5.3, `w` 13.2 -> 6.4 (settled p95 14.4 -> 8.7), Esc 4.0-4.2 ->
-3.0-3.3. What a key counts now: the command, its line in the save's journal, fsynced
-(`journal.py`: the day is on disk when its frame goes out), and the report's one frame. What
-it no longer counts comes once that frame is out, in the pause after it: the whole save file
-(and the checkpoint hash), the hub's redraw under the opaque report, the hub's footer keys and
-its lines (`dayreport.show_day_report`'s `behind`, `internals.warm_lines`); the CPU of that
-pause is not a key's, as a background worker's is not. The bench keeps the contracts board's
-threat assessment in a thread of the game: the assessor's helper process (which `mac-tui play`
-starts) ran its battles beside the timed thread on this 2-core machine and slowed that thread
-itself, 2-3x its CPU time while a board was rated (`w` at 80x24 11.3 ms, Esc 7.8).
+Then (dw14, `flock /tmp/mac-bench.lock nice -n 5 python -m mac_tui.tui.benchmark --hub-keys "a day"
+"a week" --presses 72`, main ad6c2e7 and dw14 taking turns twice, load 1.3-2.0, CPU medians; the
+empty app's key 1.5-2.1 ms): at 80x24 `d` 8.3, 9.5 -> 3.75, 4.75, `w` 10.9, 12.1 -> 5.4, 5.1, Esc on
+the report 3.5-3.8 -> 2.8-3.0; at 120x40 `d` 9.2, 9.7 -> 4.7, 4.2, `w` 11.8, 12.0 -> 5.5, 5.1
+(settled p95 13.0, 13.1 -> 6.2, 6.1), Esc 3.5-3.8 -> 3.0-3.1. What a key counts now: the command,
+its line in the save's journal, fsynced (`journal.py`: the day is on disk when its frame goes out),
+and the report's one frame. What it no longer counts comes once that frame is out, in the pause
+after it: the whole save file (and the checkpoint hash), the hub's redraw under the opaque report,
+the hub's footer keys and its lines (`dayreport.show_day_report`'s `behind`,
+`internals.warm_lines`); the CPU of that pause is not a key's, as a background worker's is not. The
+bench keeps the contracts board's threat assessment in a thread of the game: the assessor's helper
+process (which `mac-tui play` starts) ran its battles beside the timed thread on this 2-core machine
+and slowed that thread itself, 2-3x its CPU time while a board was rated (`w` at 80x24 11.3 ms, Esc
+7.8).
 """
 
 from __future__ import annotations
