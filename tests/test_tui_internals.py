@@ -137,6 +137,17 @@ DIGESTS = {
     "textual.widget:Widget.arrange": "e876510bea8f9a59",
     "textual.screen:Screen.arrange": "10756f26100a7b5c",
     "textual.widget:Widget.first_child": "8e0c6838a02295d4",
+    # hub14
+    "textual.css.styles:RenderStyles.set_rule": "6a75e68810eda731",
+    "textual.css.styles:Styles.set_rule": "61760a8fcaf2790e",
+    "textual.screen:Screen._on_layout": "55209a37fad6f883",
+    "textual.widget:Widget._clear_arrangement_cache": "27aabc1d93d409b0",
+    "textual._callback:count_parameters": "1cfb1fbbe594186f",
+    "textual._callback:_invoke": "ba8877e0e21e21ab",
+    "textual.message_pump:MessagePump.call_later": "39889507a37008f1",
+    "textual.widget:Widget.scroll_to_widget": "642e9783efa1d6dc",
+    "textual.widget:Widget.max_scroll_x": "6de53c30be96b918",
+    "textual.widget:Widget.max_scroll_y": "c2776ff59114a2c0",
 }
 
 

@@ -20,7 +20,7 @@ from textual.widgets import Static
 from ...campaign.commands import AdvanceDay
 from ..config import Settings, server_game
 from ..glyphs import glyphs_for
-from ..internals import ParksChildren, SizedInItsLayout, focus_unparked
+from ..internals import PaintsDirect, ParksChildren, SizedInItsLayout, focus_unparked
 from ..widgets.footer import GameFooter, Same
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
@@ -31,9 +31,10 @@ from .base import GameScreen
 from .sections import section_classes
 
 
-class SectionTabs(KeepsStrips, Static):
+class SectionTabs(PaintsDirect, KeepsStrips, Static):
     """One line naming the sections with their keys; the current one highlighted (a picture
-    per section, whose strips `KeepsStrips` keeps: a section key draws no tab line anew)."""
+    per section, whose strips `KeepsStrips` keeps: a section key draws no tab line anew),
+    its repaint handed to the screen at once (`internals.PaintsDirect`)."""
 
     DEFAULT_CSS = """
     SectionTabs { height: 1; background: $surface; }

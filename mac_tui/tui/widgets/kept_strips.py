@@ -149,6 +149,9 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
             blank = self._blank = ((width, rich_style), Strip.blank(width, rich_style))
         return blank[1]
 
+    def _narrows(self) -> bool:
+        return self.REPAINTS_CHANGED_ROWS
+
     def _rows_now(self, size: Size) -> Sequence[Strip] | None:
         if not self.REPAINTS_CHANGED_ROWS or self.text_selection is not None:
             return None
