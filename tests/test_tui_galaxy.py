@@ -7,6 +7,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from rich.text import Text
 
 from mac_tui.catalog import catalog
 from mac_tui.tui.app import MacApp
@@ -15,9 +16,12 @@ from mac_tui.tui.screens.dayreport import DayReportScreen
 from mac_tui.tui.screens.galaxy import GalaxySection
 from mac_tui.tui.widgets.dialogs import ChooseScreen, ConfirmScreen
 from mac_tui.tui.widgets.starmap import (
+    DOTS,
     StarMap,
     bresenham,
     draw_map,
+    faction_colour,
+    faction_marker,
     nearest_in_direction,
     place_systems,
 )
@@ -78,6 +82,90 @@ def test_the_planned_route_is_drawn_with_heavier_dots() -> None:
     )
     assert "*" not in "".join(line.plain for line in plain.lines)
     assert "•" in "".join(line.plain for line in planned.lines)
+
+
+def cells_drawn_whole(
+    width: int, height: int, here: str, selected: str, route: tuple[str, ...], dots: str
+) -> list[list[tuple[str, str]]]:
+    """The map's rows cell by cell, every cell drawn in the order the map's rules lay them
+    (every route's dots, a planned route's dots, a name's blank cells, then the markers and
+    names): what a picture drawn from its kept rows must show."""
+    rows = height - 1
+    placed = place_systems(width, rows)
+    markers = {(p.col, p.row) for p in placed.values()}
+    grid = [[(" ", "")] * width for _ in range(rows)]
+
+    def way(a: str, b: str) -> list[tuple[int, int]]:
+        pa, pb = placed[a], placed[b]
+        return [c for c in bresenham((pa.col, pa.row), (pb.col, pb.row)) if c not in markers]
+
+    dot, heavy = DOTS[dots]
+    for r in catalog().galaxy.route:
+        for c, row in way(r.a, r.b):
+            grid[row][c] = (dot, "dim")
+    planned = set(itertools.pairwise(route)) | {(b, a) for a, b in itertools.pairwise(route)}
+    drawn_dim = {
+        cell: [(r.a, r.b) for r in catalog().galaxy.route if cell in way(r.a, r.b)]
+        for r0 in catalog().galaxy.route
+        for cell in way(r0.a, r0.b)
+    }
+    for cell, pairs in drawn_dim.items():
+        if pairs and all(pair in planned for pair in pairs):
+            grid[cell[1]][cell[0]] = (" ", "")
+    for a, b in itertools.pairwise(route):
+        for c, row in way(a, b):
+            grid[row][c] = (heavy, "bold yellow")
+    for p in placed.values():
+        for c in (p.label_col - 1, p.label_col + len(p.label)):
+            if 0 <= c < width and (c, p.label_row) not in markers:
+                grid[p.label_row][c] = (" ", "")
+    for p in placed.values():
+        faction = catalog().systems[p.system].faction
+        colour = faction_colour(faction)
+        mark = "@" if p.system == here else faction_marker(faction)
+        grid[p.row][p.col] = (mark, f"bold {colour}" + (" reverse" if p.system == here else ""))
+        style = colour
+        if p.system == selected:
+            style = f"bold reverse {colour}"
+        elif p.system == here:
+            style = f"bold underline {colour}"
+        for i, ch in enumerate(p.label):
+            grid[p.label_row][p.label_col + i] = (ch, style)
+    return grid
+
+
+def cells_of(line: Text) -> list[tuple[str, str]]:
+    styles = [""] * len(line.plain)
+    for span in line.spans:
+        for i in range(span.start, span.end):
+            styles[i] = str(span.style)
+    return list(zip(line.plain, styles, strict=True))
+
+
+def path(a: str, b: str) -> tuple[str, ...]:
+    """The fewest jumps from a to b along the catalogue's routes."""
+    paths = {a: (a,)}
+    todo = [a]
+    while todo:
+        here = todo.pop(0)
+        for other, _ in catalog().routes_from(here):
+            if other not in paths:
+                paths[other] = (*paths[here], other)
+                todo.append(other)
+    return paths[b]
+
+
+@pytest.mark.parametrize(("size", "dots"), [((50, 19), "unicode"), ((78, 36), "ascii")])
+def test_a_picture_drawn_from_kept_rows_shows_every_cell_as_one_drawn_whole(
+    size: tuple[int, int], dots: str
+) -> None:
+    width, height = size
+    systems = [s.id for s in catalog().galaxy.system]
+    for here, selected in itertools.product(systems, systems):
+        route = path(here, selected) if here != selected else ()
+        picture = draw_map(width, height, here=here, selected=selected, route=route, glyphs=dots)
+        whole = cells_drawn_whole(width, height, here, selected, route, dots)
+        assert [cells_of(line) for line in picture.lines[:-1]] == whole, (here, selected)
 
 
 def test_arrows_pick_the_nearest_system_that_way() -> None:

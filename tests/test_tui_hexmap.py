@@ -15,7 +15,7 @@ from mac_tui.combat.skirmish import make_state
 from mac_tui.combat.state import Battle
 from mac_tui.hexgrid import Hex, from_offset, to_offset
 from mac_tui.tui.battle_words import hex_name
-from mac_tui.tui.widgets.hex_picture import GUTTER, MARKS, TOP
+from mac_tui.tui.widgets.hex_picture import GUTTER, MARKS, TOP, Painter, Scene
 from mac_tui.tui.widgets.hexmap import HexMap, Overlay, legend
 
 
@@ -303,6 +303,47 @@ async def test_a_cursor_move_repaints_only_its_two_lines() -> None:
         regions.clear()
         hexmap.show(big_battle(), overlay=Overlay(reach=frozenset({off(1, 1), off(9, 9)})))
         assert sorted(r.y for r in regions) == [TOP + 2, TOP + 9]
+
+
+async def test_a_map_drawn_from_kept_rows_shows_what_one_drawn_anew_shows() -> None:
+    """Overlays shown again, the cursor and the hover moving among them: every line of the map
+    is the line a new scene of the battle, painted whole, has there."""
+    battle = big_battle()
+    overlays = (
+        Overlay(),
+        Overlay(reach=frozenset(off(c, r) for c in range(4) for r in range(5))),
+        Overlay(
+            targets=frozenset({off(19, 13)}),
+            target=off(19, 13),
+            los=(off(5, 4), off(10, 8)),
+            los_penalty=frozenset({off(10, 8)}),
+        ),
+        Overlay(path=(off(1, 0), off(2, 1), off(3, 1))),
+    )
+    cursors = (off(0, 0), off(3, 1), off(19, 13), off(10, 8))
+    app = Host(battle, ascii_glyphs=False, active="P1")
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.pause()
+        hexmap = app.query_one(HexMap)
+        assert hexmap.map_layout == "roomy"
+        for step in range(24):
+            overlay = overlays[step % len(overlays)]
+            cursor = cursors[step * 3 % len(cursors)]
+            with hexmap.held():  # as a battle key shows them
+                hexmap.show(battle, active="P1", overlay=overlay)
+                hexmap.set_cursor(cursor)
+            if step % 5 == 0:
+                hexmap._set_hover(off(step % 20, 3))
+            scene = Scene.of(battle, "P1", overlay)
+            painter = Painter(ascii_glyphs=False)
+            layout = hexmap.map_layout
+            anew = [painter.ruler_line(scene, layout, hexmap.cursor)] + [
+                line
+                for row in range(14)
+                for line in painter.row_lines(scene, row, layout, hexmap.cursor, hexmap.hover)
+            ]
+            assert hexmap._sigs == anew, step
+            await pilot.pause()
 
 
 # ---- keys and mouse ----------------------------------------------------------------------------

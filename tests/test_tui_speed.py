@@ -13,12 +13,13 @@ import pytest
 from rich.segment import Segment
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
+from textual.widgets import Static
 
 from mac_tui.tui.app import MacApp
 from mac_tui.tui.config import Settings
@@ -381,23 +382,29 @@ async def test_a_new_picture_draws_and_repaints_only_the_lines_that_changed() ->
         assert widget._exchange_repaint_regions() == {widget.outer_size.region}
 
 
-async def test_a_narrowed_repaint_leaves_the_terminal_as_a_whole_one_would() -> None:
-    """What the frames write, played on a terminal (pyte), shows each picture whole."""
+def played_on_a_terminal(app: App[Any]) -> Any:
+    """A terminal (pyte) the app's frames are played on from now on."""
     import pyte
     from textual._compositor import CompositorUpdate
 
-    app = App[None]()
-    terminal = pyte.Screen(20, 10)
+    terminal = pyte.Screen(*app.size)
     stream = pyte.Stream(terminal)
+    display = app._display
+
+    def shown(screen: Any, update: Any) -> None:
+        if isinstance(update, CompositorUpdate):
+            stream.feed(update.render_segments(app.console))
+        display(screen, update)
+
+    app._display = shown  # type: ignore[method-assign]
+    return terminal
+
+
+async def test_a_narrowed_repaint_leaves_the_terminal_as_a_whole_one_would() -> None:
+    """What the frames write, played on a terminal (pyte), shows each picture whole."""
+    app = App[None]()
     async with app.run_test(size=(20, 10)) as pilot:
-        display = app._display
-
-        def shown(screen: Any, update: Any) -> None:
-            if isinstance(update, CompositorUpdate):
-                stream.feed(update.render_segments(app.console))
-            display(screen, update)
-
-        app._display = shown  # type: ignore[method-assign]
+        terminal = played_on_a_terminal(app)
         widget = Lines()
         widget.picture = Text("one\ntwo\nthree")
         await app.mount(widget)
@@ -413,20 +420,60 @@ async def test_a_narrowed_repaint_leaves_the_terminal_as_a_whole_one_would() -> 
             assert [line[:12] for line in terminal.display[:8]] == rows
 
 
+def cells(terminal: Any) -> list[list[object]]:
+    """Every cell of a pyte terminal: its character, colours and attributes."""
+    return [[terminal.buffer[y][x] for x in range(terminal.columns)] for y in range(terminal.lines)]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_battle_keys_frames_leave_the_terminal_as_the_screen_drawn_whole(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """A round of battle keys (the panel switching pictures, scrolled or not, the map's
+    overlays shown again): what the frames wrote, played on a terminal (pyte), is what the
+    whole screen drawn anew shows, after every key."""
+    import pyte
+
+    from mac_tui.tui.benchmark import battle_factory, battle_save
+
+    width, height = size
+    app = battle_factory(battle_save(1, tmp_path), tmp_path)()
+    async with app.run_test(size=size) as pilot:
+        terminal = played_on_a_terminal(app)
+        app.screen.refresh()
+        await pilot.pause()
+        keys = ("f", "tab", "tab", "escape", "c", "escape", "shift+down", "f", "escape")
+        for key in (*keys, "t", "escape", "m", "escape", "l", "f", "tab", "escape", "h"):
+            await pilot.press(key)
+            await pilot.pause()
+            for widget in app.screen.walk_children(with_self=True):
+                widget._styles_cache.clear()  # drawn anew, not from the lines kept
+            whole = pyte.Screen(width, height)
+            update = app.screen._compositor.render_full_update()
+            pyte.Stream(whole).feed(update.render_segments(app.console))
+            assert cells(terminal) == cells(whole), key
+
+
+def layouts_asked(widget: Widget) -> list[bool]:
+    """Whether each `refresh` of `widget` from now on asks for a layout."""
+    asked: list[bool] = []
+    refresh = widget.refresh
+
+    def counted(*regions: Region, **kwargs: Any) -> Any:
+        asked.append(bool(kwargs.get("layout")))
+        return refresh(*regions, **kwargs)
+
+    widget.refresh = counted  # type: ignore[method-assign]
+    return asked
+
+
 async def test_a_kept_static_lays_out_only_for_a_new_number_of_lines() -> None:
     app = App[None]()
     async with app.run_test(size=(20, 10)) as pilot:
         widget = KeptStatic("one\ntwo")
         await app.mount(widget)
         await pilot.pause()
-        asked: list[bool] = []
-        refresh = widget.refresh
-
-        def counted(*regions: Region, **kwargs: Any) -> Any:
-            asked.append(bool(kwargs.get("layout")))
-            return refresh(*regions, **kwargs)
-
-        widget.refresh = counted  # type: ignore[method-assign]
+        asked = layouts_asked(widget)
         widget.update(Text("one\ntwo"))  # the text shown: nothing
         assert asked == []
         widget.update(Text("one\nTWO"))  # as many lines: a repaint, no layout
@@ -439,6 +486,61 @@ async def test_a_kept_static_lays_out_only_for_a_new_number_of_lines() -> None:
         widget.update("a line of words that wraps at twenty")  # two lines wrapped
         await pilot.pause()
         assert widget.size.height == 2 and str(widget.render()).startswith("a line")
+
+
+class FillingPanel(KeptStatic):
+    FILLS_HEIGHT = True
+    REPAINTS_CHANGED_ROWS = True
+
+
+class Columns(App[None]):
+    """A kept panel that fills its column beside a Static with the same text, each in a
+    scrolling column as the galaxy's panel is."""
+
+    CSS = """
+    VerticalScroll { width: 20; height: 8; padding: 0 1; background: $surface; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with VerticalScroll(id="kept"):
+                yield FillingPanel("one")
+            with VerticalScroll(id="textual"):
+                yield Static("one", id="static")
+
+
+def column(app: App[Any], name: str) -> list[list[Segment]]:
+    """The rows of a column as the screen shows them (its segments, simplified)."""
+    region = app.screen.query_one(f"#{name}").region
+    rows = app.screen._compositor.render_strips()[region.y : region.bottom]
+    return [list(Segment.simplify(row.crop(region.x, region.right))) for row in rows]
+
+
+async def test_a_kept_static_that_fills_its_column_looks_as_a_static_would() -> None:
+    app = Columns()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        panel, static = app.query_one(FillingPanel), app.query_one("#static", Static)
+        assert panel.size.height == 8  # the column's height, one line of text in it
+        asked = layouts_asked(panel)
+        texts = (
+            Text("one\ntwo\nthree"),
+            Text.assemble(("a long line that wraps", "bold"), "\nshort"),
+            Text("one"),
+            Text("\n".join(f"line {i}" for i in range(12))),  # too tall: it scrolls
+            Text("two\nlines"),
+        )
+        laid_out = []
+        for text in texts:
+            asked.clear()
+            panel.update(text)
+            static.update(text)
+            laid_out.append(any(asked))
+            await pilot.pause()
+            assert column(app, "kept") == column(app, "textual")
+            assert panel.size.height == max(8, static.size.height)
+        # a new number of lines that fit lays nothing out; too many for the column, and back
+        assert laid_out == [False, False, False, True, True]
 
 
 def draw(*tables: GameTable) -> None:

@@ -309,9 +309,11 @@ async def test_the_pilot_sheet_is_built_once_and_opened_again_on_each_pilot(
 
 
 async def test_a_tables_scrollbar_draws_alike_lines_as_one_strip_as_textual_draws_them() -> None:
-    """The table's vertical scrollbar (`KeptScrollBar`) gives its lines alike as one strip:
-    what it draws, page after page, is what Textual's scrollbar draws with no cache."""
-    from textual.scrollbar import ScrollBar
+    """The table's vertical scrollbar (`KeptScrollBar`) gives its lines alike as one strip,
+    and a picture drawn before (its thumb where it was) as the same lines: what it draws,
+    page after page, is what Textual's scrollbar draws with no cache."""
+    from textual.scrollbar import ScrollBar, ScrollBarRender
+    from textual.strip import Strip
     from textual.widget import Widget
 
     from mac_tui.tui.internals import KeptScrollBar
@@ -323,21 +325,181 @@ async def test_a_tables_scrollbar_draws_alike_lines_as_one_strip_as_textual_draw
         await pilot.pause()
         bar = table.vertical_scrollbar
         assert isinstance(bar, KeptScrollBar) and bar.display
-        for key in ("pagedown", "pagedown", "end", "pageup", "home", "down"):
-            await pilot.press(key)
+        pictures: dict[object, list[Strip]] = {  # the thumb's place: the lines drawn there
+            (bar.position, bar.window_size): bar.render_lines(Region(0, 0, *bar.size))
+        }
+        drawn_bars: list[object] = []
+        draw = ScrollBarRender.__rich_console__
+        ScrollBarRender.__rich_console__ = (  # type: ignore[method-assign]
+            lambda bar, *a: (drawn_bars.append(bar), draw(bar, *a))[1]
+        )
+        try:
+            for key in ("pagedown", "pagedown", "end", "pageup", "home", "end", "home", "down"):
+                drawn_bars.clear()
+                await pilot.press(key)
+                await pilot.pause()
+                region = Region(0, 0, *bar.size)
+                kept = bar.render_lines(region)
+                track = [line for line in kept if line is kept[-1]]
+                assert len(track) > 1  # the track's lines: one strip, styled once
+                place = (bar.position, bar.window_size)
+                if place in pictures:  # drawn before: the same lines, not drawn again
+                    assert all(a is b for a, b in zip(pictures[place], kept, strict=True))
+                    assert drawn_bars == [], key
+                else:
+                    assert drawn_bars, key
+                pictures[place] = kept
+                styles = bar._styles_cache
+                bar._styles_cache = StylesCache()
+                bar.render_line = partial(Widget.render_line, bar)  # type: ignore[method-assign]
+                bar._render_content = partial(Widget._render_content, bar)  # type: ignore[method-assign]
+                bar._set_dirty()
+                try:
+                    afresh = bar.render_lines(region)
+                finally:
+                    del bar.render_line, bar._render_content
+                    bar._styles_cache = styles
+                    bar._set_dirty()
+                assert [list(a) for a in kept] == [list(b) for b in afresh], key
+        finally:
+            ScrollBarRender.__rich_console__ = draw  # type: ignore[method-assign]
+        assert isinstance(bar, ScrollBar)
+
+
+# ---- tab14: lines kept through a new height and a view switch ---------------------------------
+class Grows(App[None]):
+    """A game table under a head whose height changes: the table takes another height."""
+
+    CSS = """
+    #head { height: 1; }
+    #head.tall { height: 4; }
+    GameTable { height: 1fr; }
+    """
+
+    def __init__(self, rows: int) -> None:
+        super().__init__()
+        self.rows = rows
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import Static
+
+        yield Static("head", id="head")
+        yield GameTable(id="rows", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(GameTable)
+        table.add_columns("n", "square")
+        table.add_rows([(str(i), str(i * i)) for i in range(self.rows)])
+
+
+@pytest.mark.parametrize("rows", [6, 10, 40])
+async def test_a_table_given_another_height_draws_as_with_no_cache_drawing_only_new_lines(
+    rows: int,
+) -> None:
+    """A layout that gives the table only another height (its head taller, then shorter),
+    through cursor keys and scrolls: what it draws is what a table with no cache draws. Rows
+    that fit either way: a taller table draws only its new lines, a shorter one none; a
+    scrollbar that comes or goes (10 rows) or a scroll the new height moves (40, at the end)
+    draws it whole."""
+    app = Grows(rows)
+    async with app.run_test(size=(30, 14)) as pilot:
+        table = app.query_one(GameTable)
+        table.focus()
+        await pilot.pause()
+        head = app.query_one("#head")
+        drew: list[int] = []
+        render_line = table.render_line
+
+        def noted(y: int) -> Any:
+            drew.append(y)
+            return render_line(y)
+
+        table.render_line = noted  # type: ignore[method-assign]
+        for step in ("tall", "tall", "down", "tall", "end", "tall", "tall", "home", "tall"):
+            height = table.size.height
+            drew.clear()
+            if step == "tall":
+                head.toggle_class("tall")
+            else:
+                await pilot.press(step)
             await pilot.pause()
-            region = Region(0, 0, *bar.size)
-            kept = bar.render_lines(region)
-            track = [line for line in kept if line is kept[-1]]
-            assert len(track) > 1  # the track's lines: one strip, styled once
-            styles = bar._styles_cache
-            bar._styles_cache = StylesCache()
-            bar.render_line = partial(Widget.render_line, bar)  # type: ignore[method-assign]
-            bar._set_dirty()
-            try:
-                afresh = bar.render_lines(region)
-            finally:
-                del bar.render_line
-                bar._styles_cache = styles
-            assert [list(a) for a in kept] == [list(b) for b in afresh], key
-            assert isinstance(bar, ScrollBar)
+            new = sorted(set(drew))  # the lines the frame drew anew
+            assert drawn(table) == afresh(table), step
+            if step == "tall" and rows == 6:
+                assert new == list(range(height, table.size.height)), new
+            if step == "tall" and rows == 10:
+                assert len(new) == table.size.height  # a scrollbar came or went
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_view_brought_back_draws_its_kept_lines_as_with_no_cache(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """The finances' views and the market's two tables: a table brought back unchanged draws
+    none of its lines again (they were kept while it was parked), and what it shows is what
+    a table with no cache draws; each key writes every cell it changes, in one frame."""
+    app = year_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        seen: set[object] = set()  # the tables shown before
+        for section, keys in (("7", "culcul"), ("3", ("tab",) * 4)):
+            await pilot.press(section)
+            await pilot.pause()
+            seen.add(app.screen.focused)
+            drew: list[int] = []
+            for key in keys:
+                shown = app.screen.focused
+                drew.clear()
+                for table in app.screen.query(GameTable):
+                    table.render_line = (  # type: ignore[method-assign]
+                        lambda y, t=table, d=drew: (d.append(y), type(t).render_line(t, y))[1]
+                    )
+                assert await press_painting_all_it_changes(app, pilot, key) == 1
+                for table in app.screen.query(GameTable):
+                    del table.render_line
+                new = list(drew)
+                table = app.screen.focused
+                assert table is not shown
+                if isinstance(table, GameTable):
+                    assert drawn(table) == afresh(table), (section, key)
+                    if table in seen:
+                        assert new == [], (section, key)
+                seen.add(table)
+
+
+async def test_home_and_end_land_where_textuals_move_cursor_lands() -> None:
+    """Home and End (which skip Textual's scroll of the row the cursor leaves) end with the
+    cursor and the scroll where `DataTable.move_cursor` puts them, from any row, any scroll
+    (the row left in view or not) and either height of the table."""
+    from textual.coordinate import Coordinate
+
+    app = Grows(40)
+    async with app.run_test(size=(30, 14)) as pilot:
+        table = app.query_one(GameTable)
+        table.focus()
+        await pilot.pause()
+        head = app.query_one("#head")
+
+        async def place(row: int, scroll: int, tall: bool) -> None:
+            head.set_class(tall, "tall")
+            await pilot.pause()
+            table.cursor_coordinate = Coordinate(row, 0)
+            await pilot.pause()
+            table.scroll_to(y=scroll, animate=False, immediate=True)
+            await pilot.pause()
+
+        for tall in (False, True):
+            for row in (0, 5, 39):
+                for scroll in (0, 20, 40):
+                    for key, to in (("home", 0), ("end", 39)):
+                        await place(row, scroll, tall)
+                        await pilot.press(key)
+                        await pilot.pause()
+                        ours = (table.cursor_coordinate, table.scroll_offset)
+                        await place(row, scroll, tall)
+                        DataTable.move_cursor(table, row=to)
+                        await pilot.pause()
+                        theirs = (table.cursor_coordinate, table.scroll_offset)
+                        assert ours == theirs, (tall, row, scroll, key)
+                        assert drawn(table) == afresh(table)

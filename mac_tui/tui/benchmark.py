@@ -23,7 +23,12 @@ the latency is then the work itself. With `gap=0` (a storm of keys) the latency 
 up to one frame (16.7 ms) of pacing. `cpu` is the CPU time of the app's event loop over the
 same interval (`time.thread_time` in the loop's thread), i.e. the key's work without any
 waiting; background workers (the contracts board's threat assessment, a save's check by
-replay) run in threads of their own and are not counted as a key's cost.
+replay) run in threads of their own and are not counted as a key's cost. As in `mac-tui play`,
+the threat assessment's battles run in the assessor's helper process (`start_like_play`, the
+entry points call it first; `MAC_TUI_ASSESS_NICE=0`: none, in a thread as before): in a thread
+of the bench they held Python's lock under the keys, which no player's game does since
+6e755ce, and `w`'s settled p95 at 120x40 was 21.5 ms in `bench tui` for a median of 14.8
+(`run_hub_keys` on `w` alone, 37 presses: 11.3-11.7 ms p95 with the helper, 17-27 without).
 
 A key may cause more than one frame (a focus change's events reach the widgets after the
 first repaint, and they paint again): `settled` is the CPU time from the key to the last of
@@ -390,16 +395,27 @@ BATTLE_KEYS: tuple[tuple[str, tuple[str, ...], str], ...] = (
 )
 
 
-def run_battle_keys(seed: int, *, presses: int, gap: float) -> None:
+def run_battle_keys(
+    seed: int,
+    *,
+    presses: int,
+    gap: float,
+    only: Sequence[str] = (),
+    sizes: Sequence[tuple[int, int]] = SIZES,
+) -> None:
     """Each key of `BATTLE_KEYS` on the battle screen at 80x24 and 120x40, its CPU from key
-    to repaint beside the empty app's."""
+    to repaint beside the empty app's (`only`: the keys whose description holds one of these
+    words, `sizes`: those sizes alone; `python -m mac_tui.tui.benchmark --battle-keys fire
+    Tab --size 120x40`)."""
     base = empty_app_baseline(max(presses, 20), gap)
     print(f"empty Textual app, a key that changes one line ({len(base.cpu)}): {base.summary()}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         factory = battle_factory(battle_save(seed, folder), folder)
-        for width, height in SIZES:
+        for width, height in sizes:
             for what, cycle, key in BATTLE_KEYS:
+                if only and not any(word in what for word in only):
+                    continue
                 lead = ("f",) if key == "tab" else ()
                 keys = (*lead, *(cycle * (max(presses, 20) // len(cycle) + 1)))
                 t = asyncio.run(
@@ -606,6 +622,18 @@ def run_hub_keys(
                 os.environ[CONFIG_ENV] = config
 
 
+def start_like_play() -> None:
+    """Start what `mac-tui play` starts before its app (`cli.cmd_play`): the threat
+    assessment's helper process (`players/assessor.py`, at the level `play_level` says), so
+    the board's battles are fought where a player's game fights them, not in a thread of the
+    process timed. Call first, while the process has a single thread (else nothing starts)."""
+    from ..players.assessor import play_level, start
+
+    level = play_level()
+    if level is not None:
+        start(level)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mac_tui.tui.benchmark")
     p.add_argument("--seed", type=int, default=1)
@@ -622,12 +650,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="only the hub's section keys 1-7 against the empty app's key (`run_hub`)",
     )
+    p.add_argument(
+        "--battle-keys",
+        nargs="+",
+        metavar="WORD",
+        help="only the battle screen's keys, those of BATTLE_KEYS whose description holds a "
+        "WORD ('all': every one), as `bench tui` times them",
+    )
+    p.add_argument(
+        "--size",
+        choices=[f"{w}x{h}" for w, h in SIZES],
+        help="with --battle-keys: this size alone",
+    )
     args = p.parse_args(argv)
+    start_like_play()
     if args.hub_sections:
         run_hub(presses=args.presses, gap=args.gap)
         return 0
     if args.hub_keys:
         run_hub_keys(presses=args.presses // 3, gap=args.gap, only=args.hub_keys)
+        return 0
+    if args.battle_keys:
+        sizes = [s for s in SIZES if args.size in (None, f"{s[0]}x{s[1]}")]
+        only = () if "all" in args.battle_keys else args.battle_keys
+        run_battle_keys(args.seed, presses=args.presses // 2, gap=args.gap, only=only, sizes=sizes)
         return 0
     run(args.seed, presses=args.presses, gap=args.gap)
     run_battle_screen(args.seed, presses=args.presses, gap=args.gap)

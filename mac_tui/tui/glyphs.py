@@ -27,7 +27,6 @@ from rich.segment import Segment
 from rich.text import Span, Text
 from textual.binding import Binding
 from textual.color import Color
-from textual.content import Content
 from textual.filter import LineFilter
 from textual.keys import format_key
 from textual.scrollbar import ScrollBar, ScrollBarRender
@@ -344,13 +343,6 @@ def key_display(binding: Binding, unicode_display: str, ascii: bool) -> str:
 
 
 # ---- the Textual side ----------------------------------------------------------------------
-@lru_cache(256)
-def markup_content(markup: str) -> Content:
-    """`markup` parsed as `Static.update` parses a string (`Content.from_markup`), once per
-    text: a view line that takes turns between a few texts (the market's, the finances')."""
-    return Content.from_markup(markup)
-
-
 @lru_cache(4096)
 def ascii_cells(text: str) -> str:
     """`text` in ASCII, each character in as many cells as it took (a wide one in two)."""

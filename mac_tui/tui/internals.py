@@ -82,8 +82,9 @@ them.
   it running and sized, as any later one (a first push lays a new screen out, then again
   for the Resize that layout sends it, the screens behind it too).
 - `PaintsDirect` (the battle's map, side panel and one-line texts, and every screen's footer:
-  the widgets a battle key repaints): Textual's `Widget.refresh` marks the widget and prompts
-  its message queue; on the queue's next turn its idle handler (`Widget._check_refresh`)
+  the widgets a battle key repaints; since tab14 the tables and their vertical scrollbars):
+  Textual's `Widget.refresh` marks the widget and prompts its message queue; on the queue's
+  next turn its idle handler (`Widget._check_refresh`)
   posts `messages.Update` to the screen, whose handler (`Screen._on_update`) adds the widget
   to the screen's dirty widgets and prompts the screen's queue: two messages and two turns
   of the event loop per widget repainted, some 0.05 ms each, four widgets for a battle key
@@ -123,7 +124,13 @@ them.
   the child's queue, two messages and a turn of the loop per child, though the new layout
   paints what it moved (the reflow marks the regions of every widget placed anew) and a child
   brought back at its size draws the lines it kept (0.15 ms of a section key; the launch
-  plan's Enter and Esc too).
+  plan's Enter and Esc too; `place_keeping_lines` then finds the child's lines as they
+  were). And the container's arrangement is kept by the children displayed as well as by
+  its size (`ParksChildren.arrange`; Textual keys it by the children's count, which each
+  `place` moves on, so a section key arranged the stack anew though it had arranged it for
+  that section before, 0.1 ms): kept while only `place` changed the children (a mount, a
+  removal or a `display` set another way starts afresh), and forgotten whenever Textual
+  clears the container's arrangements (a child asking for a layout, `Widget._check_refresh`).
 - `focus_unparked` (the hub's section keys, the launch plan's Enter and Esc): Textual moves
   the focus with a Blur to the widget that had it and a Focus to the new one
   (`Screen.set_focus`); each handler restyles its widget for `:focus`
@@ -149,7 +156,11 @@ them.
   moved is drawn whole, each of its lines a new `Strip` styled again (`StylesCache.render_line`)
   though all but three or four are the same track line: a page of the ledger at 120x40 spent
   a third of its 4.3 ms there. Its lines alike are made the same strip (kept by their
-  segments), so `KeepsStyledLines` styles each once.
+  segments), so `KeepsStyledLines` styles each once. And a picture drawn before (tab14: the
+  thumb where it was, at the same size, with the same figures and colours, what
+  `ScrollBar.render` hands its `ScrollBarRender`) comes back as the same lines without being
+  drawn again (`Widget._render_content` renders the bar whole on every refresh): a Home or
+  End on the pilots at 80x24 drew the bar's 15 lines in 0.45 ms, 0.13 since.
 - `focus_in_place` (the market's view key): `Screen.set_focus` sets the screen's `focused`
   reactive, which asks for a repaint of the whole screen (`Screen._on_timer_update` then
   draws every widget, a full update), though what a focus change changes repaints itself:
@@ -209,6 +220,31 @@ them.
   (`Widget._size`), which the narrowing asks for instead of the region; `selecting` says
   whether a text selection is being made on the screen (`Screen._selecting`), when a picture
   is drawn whole as `Visual.to_strips` draws it.
+- `place_keeping_lines` (tab14: the market's two tables, the finances' views through
+  `ParkingSwitcher`): a widget's `display` turned on or off refreshes it whole
+  (`StringEnumProperty.__set__` -> `Widget.refresh` -> `Widget._set_dirty`), which empties its
+  styles cache (`StylesCache.clear`), so a view brought back drew every line again through
+  the widget's `render_line` and styled it (the finances' ledger, 33 lines at 120x40, 0.5 ms
+  of `l`), though nothing of it changed while it was parked. The lines the styles cache held
+  and the ones it had to draw again are put back as they were just before the change of
+  `display`: anything that changed the widget while it was parked refreshed it then and
+  emptied the cache itself, and the compositor still draws the whole view (its place on the
+  screen is new in the layout), from those lines.
+- `KeepsLinesOnNewHeight` (the tables): a layout that gives a widget a new size refreshes it
+  whole (`Widget._size_updated`, `ScrollView._size_updated` -> `Widget._set_dirty`), so a
+  table whose detail lines took one line more or less (a Home or End in the pilots or the
+  market at 120x40) drew all its lines again. When only the height changed (the same width,
+  and where it is scrolled to, its scrollbars and gutter the same after the layout as before),
+  and the widget is drawn with nothing but its background (`plain_box`: no border, padding or
+  outline, whose lines follow the height: `StylesCache.render_line`), its lines above the
+  old bottom are kept as they were (a table's line follows its width, scroll offset and rows,
+  never its height: `DataTable.render_line`); the lines below are drawn.
+- `KeepsPaddedLines` (the detail panes under the tables, the market's view line): a widget
+  padded at the left and right only (`padded_box`) is styled by `StylesCache.render_line`
+  from each line alone too (the line padded with the inner background, `line_pad`), as a
+  plain one (`KeepsStyledLines`), but `StyledLines` styles only plain ones: the detail pane's
+  three lines were styled anew at each cursor key and view key, 0.17 ms of the market's Tab
+  at 120x40 (0.08 since). `StyledPaddedLines` keeps them too, the padding in each one's key.
 """
 
 from __future__ import annotations
@@ -227,9 +263,10 @@ from textual.content import Content
 from textual.css.styles import StylesBase
 from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
-from textual.geometry import Region, Size
+from textual.geometry import Region, Size, Spacing
+from textual.layout import DockArrangeResult
 from textual.screen import Screen
-from textual.scrollbar import ScrollBar
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
@@ -397,6 +434,42 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._styles_cache:StylesCache.render_line",
         "textual.widget:Widget.__init__",
     ),
+    # tab14
+    "place_keeping_lines, kept_styled_lines, put_back_styled_lines": (
+        "textual.css._style_properties:StringEnumProperty.__set__",
+        "textual.dom:DOMNode.display",
+        "textual.widget:Widget.refresh",
+        "textual.widget:Widget._set_dirty",
+        "textual._styles_cache:StylesCache.clear",
+        "textual._styles_cache:StylesCache.set_dirty",
+        "textual._styles_cache:StylesCache.render",
+    ),
+    "KeepsLinesOnNewHeight": (
+        "textual.widget:Widget._size_updated",
+        "textual.scroll_view:ScrollView._size_updated",
+        "textual.widget:Widget._scroll_update",
+        "textual.widget:Widget._set_dirty",
+        "textual._styles_cache:StylesCache.render_line",
+        "textual.widgets._data_table:DataTable.render_line",
+    ),
+    "KeptScrollBar (its pictures kept)": (
+        "textual.widget:Widget._render_content",
+        "textual.widget:Widget.render_line",
+        "textual.scrollbar:ScrollBar.render",
+        "textual.scrollbar:ScrollBar._render_bar",
+        "textual.scrollbar:ScrollBarRender.__rich_console__",
+    ),
+    "KeepsPaddedLines, StyledPaddedLines, padded_box": (
+        "textual._styles_cache:StylesCache.render_line",
+        "textual._styles_cache:StylesCache.render",
+    ),
+    "widgets/table.GameTable (its `Repaint`)": (
+        "textual.widgets._data_table:DataTable.render_lines",
+        "textual.widgets._data_table:DataTable.render_line",
+        "textual.widgets._data_table:DataTable._render_line",
+        "textual.widgets._data_table:DataTable._get_offsets",
+        "textual.widgets._data_table:DataTable._y_offsets",
+    ),
     # ---- hub14 ----
     "call_later_counted, scroll_focus_into_view": (
         "textual._callback:count_parameters",
@@ -406,6 +479,14 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.widget:Widget.scroll_to_widget",
         "textual.widget:Widget.max_scroll_x",
         "textual.widget:Widget.max_scroll_y",
+    ),
+    "ParksChildren.arrange (kept by the children displayed)": (
+        "textual.widget:Widget.arrange",
+        "textual.widget:Widget._check_refresh",
+        "textual.widget:Widget._clear_arrangement_cache",
+        "textual._node_list:NodeList.displayed",
+        "textual._node_list:NodeList.updated",
+        "textual._compositor:Compositor.reflow",
     ),
     "ParksChildren.place (the rule set and the layout asked for directly)": (
         "textual.css.styles:RenderStyles.set_rule",
@@ -488,6 +569,31 @@ class ParksChildren(_WidgetMixin):
     """A container whose children take turns: one displayed, the others parked with
     `display` off (see `SpanCompositor.reflow`). Comes first among the bases."""
 
+    # The children's count (`NodeList._updates`) as `place` last left it: the arrangements
+    # kept by displayed child hold while nothing else changed the children (hub14).
+    _placed_updates: int | None = None
+    _arranged: dict[tuple[object, ...], DockArrangeResult] | None = None
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        """`Widget.arrange`, kept by the children displayed as well as by the size (Textual
+        keys it by the children's count, which each `place` moves on: a section key
+        arranged the stack anew for a section it had arranged before; see the module
+        docstring)."""
+        nodes = self._nodes
+        kept = self._arranged
+        if kept is None or nodes._updates != self._placed_updates:
+            kept = self._arranged = {}  # a child mounted, removed or shown by another way
+            self._placed_updates = nodes._updates
+        key = (size, optimal, self.screen.size, tuple(nodes.displayed))
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = super().arrange(size, optimal)
+        return found
+
+    def _clear_arrangement_cache(self) -> None:
+        self._arranged = None  # a child asked for a layout (`Widget._check_refresh`)...
+        super()._clear_arrangement_cache()
+
     def place(self, child: Widget, displayed: bool) -> None:
         """`child.display = displayed`, counted as a change to this container's children
         only, and the screen asked for its new layout at once (see the module docstring)."""
@@ -504,15 +610,20 @@ class ParksChildren(_WidgetMixin):
         # repaint and its two messages (hub14): the new layout paints what it moved.
         if not child.styles.set_rule("display", "block" if displayed else "none"):
             return
-        self._nodes._updates += 1  # this container's displayed children changed
+        nodes = self._nodes
+        placed = nodes._updates == self._placed_updates
+        nodes._updates += 1  # this container's displayed children changed
+        if placed:
+            self._placed_updates = nodes._updates  # its kept arrangements hold (`arrange`)
         child._layout_updates += 1
+        self._layout_updates += 1
         node: Any = self
-        while isinstance(node, Widget):  # `Widget._check_refresh`'s arrangements cleared
+        while node.styles.auto_dimensions:  # `Widget._check_refresh`'s arrangements cleared
+            node = node.parent
+            if not isinstance(node, Widget):
+                break
             node._clear_arrangement_cache()
             node._layout_updates += 1
-            if not node.styles.auto_dimensions:
-                break
-            node = node.parent
         screen._layout_required = True  # `Screen._on_layout`
         screen.check_idle()
 
@@ -540,7 +651,7 @@ class ParkingSwitcher(ParksChildren, ContentSwitcher):
         with self.app.batch_update():
             for child in self.children:
                 if child.id in (old, new) and child.display != (child.id == new):
-                    self.place(child, child.id == new)
+                    place_keeping_lines(self, child, child.id == new)
 
 
 def under_parking(widget: Widget) -> bool:
@@ -958,20 +1069,24 @@ class StyledLines(StylesCache):
         self._styled: dict[tuple[object, ...], tuple[Strip, Strip]] = {}
 
     def render(self, styles: StylesBase, *args: Any, **kwargs: Any) -> list[Strip]:
-        self._plain = plain_box(styles, kwargs.get("padding"), kwargs.get("opacity", 1.0))
+        self._plain = self._plain_box(styles, kwargs.get("padding"), kwargs.get("opacity", 1.0))
         try:
             return super().render(styles, *args, **kwargs)
         finally:
             self._plain = False
 
+    def _plain_box(self, styles: StylesBase, padding: Any, opacity: float) -> bool:
+        """Whether each line is styled from itself alone (`plain_box`)."""
+        return plain_box(styles, padding, opacity)
+
     def render_line(self, styles: StylesBase, y: int, *args: Any) -> Strip:
         # (size, content_size, padding, base_background, background, render_content_line,
         # border_title, border_subtitle, opacity, ansi_theme, native_ansi)
-        size, content_size, _padding, base_background, background, render_content_line = args[:6]
+        size, content_size, padding, base_background, background, render_content_line = args[:6]
         if not self._plain or y >= content_size.height:
             return super().render_line(styles, y, *args)
         line = render_content_line(y)
-        key = (id(line), content_size.width, size.width, base_background, background)
+        key = (id(line), content_size.width, size.width, padding, base_background, background)
         kept = self._styled.get(key)
         if kept is not None and kept[0] is line:
             return kept[1]
@@ -1038,10 +1153,12 @@ class RepaintsChangedRows(_WidgetMixin):
     """A widget whose whole repaint is narrowed to the rows whose line changed (see the module
     docstring): `_rows_now` gives its rows as they would be drawn now (or None: repaint all),
     `render_line` notes each row it gives (`_note_painted`), and `render_lines` the look the
-    rows were styled in. Comes first among the bases."""
+    rows were styled in. Comes first among the bases. One whose `REPAINTS_CHANGED_ROWS` is
+    off repaints as Textual does and notes nothing (a one-line widget gains nothing by it)."""
 
     _painted: dict[int, Strip]
     _painted_look: tuple[object, ...] | None = None
+    REPAINTS_CHANGED_ROWS = True
 
     def _rows_now(self, size: Size) -> Sequence[Strip] | None:
         """The widget's rows at `size` as they would be drawn now (None: repaint all). Its
@@ -1067,22 +1184,19 @@ class RepaintsChangedRows(_WidgetMixin):
             tuple(self.get_line_filters()),
         )
 
-    def _narrows(self) -> bool:
-        """Whether a whole repaint may be narrowed at all (`_rows_now` may give rows): the
-        look is noted on every repaint only for a widget that may (hub14)."""
-        return True
-
     def render_lines(self, crop: Region) -> list[Strip]:
-        if self._narrows():
+        if self.REPAINTS_CHANGED_ROWS:
             self._painted_look = self._look()
         return super().render_lines(crop)
 
     def _exchange_repaint_regions(self) -> Collection[Region]:
         regions = super()._exchange_repaint_regions()
+        if not self.REPAINTS_CHANGED_ROWS:
+            return regions
         size = self._size  # its last layout's; no `region` here (see `_rows_now`)
         if size.region not in regions or any(self.styles.gutter):
             return regions
-        rows = self._rows_now(size) if self._narrows() else None
+        rows = self._rows_now(size)
         painted = getattr(self, "_painted", None)
         if (
             rows is None
@@ -1109,17 +1223,51 @@ class SizedInItsLayout(_WidgetMixin):
 
 
 INTERNED_KEPT = 256  # distinct lines a scrollbar keeps (a track, a thumb and its two ends)
+PICTURES_KEPT = 16  # pictures a scrollbar keeps (its thumb at the top and the bottom...)
 
 
-class KeptScrollBar(KeepsStyledLines, ScrollBar):
-    """A scrollbar whose lines alike are the same `Strip` (see the module docstring)."""
+class KeptScrollBar(PaintsDirect, KeepsStyledLines, ScrollBar):
+    """A scrollbar whose lines alike are the same `Strip`, and whose pictures drawn before
+    come back as the same lines (see the module docstring)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._interned: dict[tuple[object, ...], Strip] = {}
+        self._pictures: dict[tuple[object, ...], list[Strip]] = {}
 
-    def render_line(self, y: int) -> Strip:
-        line = super().render_line(y)
+    def _render_content(self) -> None:
+        """`Widget._render_content`: the lines of the picture (each line alike the same
+        strip), those kept for it when it was drawn before."""
+        key = self._picture_key()
+        lines = self._pictures.get(key) if key is not None else None
+        if lines is None:
+            super()._render_content()
+            lines = [self._intern(line) for line in self._render_cache.lines]
+            if key is not None:
+                if len(self._pictures) >= PICTURES_KEPT:
+                    del self._pictures[next(iter(self._pictures))]  # the oldest
+                self._pictures[key] = lines
+        self._render_cache = type(self._render_cache)(self.size, lines)
+        self._dirty_regions.clear()
+
+    def _picture_key(self) -> tuple[object, ...] | None:
+        """What the bar's picture is drawn from (`ScrollBar.render`'s renderer and its
+        figures, the size and the visual style), or None when it is no `ScrollBarRender`."""
+        bar = self.render()
+        if type(bar) is not ScrollBarRender:
+            return None
+        return (
+            self.size,
+            self.visual_style,
+            bar.virtual_size,
+            bar.window_size,
+            bar.position,
+            bar.thickness,
+            bar.vertical,
+            bar.style,
+        )
+
+    def _intern(self, line: Strip) -> Strip:
         key = tuple(line)
         kept = self._interned.get(key)
         if kept is None:
@@ -1190,3 +1338,178 @@ def unsettled_app(app: App[Any]) -> bool:
         or screen._dirty_widgets
         or unsettled(screen)
     )
+
+
+# ---- dw14: the day report hides the hub ------------------------------------------------------
+class HidesScreensBehind(_ScreenMixin):
+    """A screen whose opaque background hides the screens behind it, which are then none of
+    Textual's frame work while it is in front (`screens_behind`, `MacApp._background_screens`).
+
+    Textual counts the screen under the one in front as showing through it whatever the
+    front one's background (`App._background_screens` looks at the opacity of the screens
+    behind, not of the one in front), so the screen behind stays current
+    (`Screen.is_current`): its widgets' repaints and layouts run on its own update timer and
+    are handed to the screen in front (`Screen._compositor_refresh` refreshes those regions of
+    it), which paints them again, the very cells it showed, in a frame of its own. The day
+    report is opaque (`Screen { background: $background; }`, app.tcss): the hub under it shows
+    nothing, yet each day's hub redraw under it was laid out, painted and handed on. Behind a
+    `HidesScreensBehind` screen with an opaque background there is no screen in Textual's
+    eyes: the one behind keeps what its widgets ask for (its dirty widgets, a layout) until it
+    is in front again, when Textual lays it out for a new size and repaints it whole
+    (`Screen._on_screen_resume`, `Screen._on_idle`). What the screen in front draws is the same:
+    an opaque background draws no screen behind it (`Screen.render`)."""
+
+
+def screens_behind(app: App[Any], screens: list[Screen[Any]]) -> list[Screen[Any]]:
+    """`App._background_screens` (Textual's answer, `screens`): none while a
+    `HidesScreensBehind` screen with an opaque background is in front."""
+    stack = app._screen_stack
+    front = stack[-1] if stack else None
+    if isinstance(front, HidesScreensBehind) and front.styles.background.a == 1:
+        return []
+    return screens
+
+
+def warm_lines(screen: Screen[Any]) -> None:
+    """Draw the widgets of `screen`, hidden behind a `HidesScreensBehind` screen, as its next
+    frame will (`Compositor._get_renders`: each visible widget's visible part), so that frame
+    finds their lines in their styles caches (`StylesCache.render_widget` keeps each line
+    until the widget changes). The hub under the day report, redrawn after the report's frame
+    (its status line, message line, section), is so drawn in that pause and not by the Esc
+    that brings it back (0.9 ms of its frame). Nothing when a layout is due (the lines would
+    be drawn at sizes about to change) or the screen is in sight."""
+    if screen.is_current or screen._layout_required:
+        return
+    visible = screen._compositor.visible_widgets
+    if any(widget._layout_required for widget in visible):
+        return
+    for widget, (region, clip) in visible.items():
+        if widget is screen:
+            continue  # its background: one line, repeated (`UniformLines`)
+        x, y, width, height = region.intersection(clip)
+        if width and height:
+            widget.render_lines(Region(x - region.x, y - region.y, width, height))
+
+
+class BindingsWhenShown(_ScreenMixin):
+    """A screen that tells its footer of a push or pop of the screen stack only while it is
+    in sight. Textual refreshes a screen's bindings whenever it is suspended or resumed
+    (`Screen._watch_stack_updates`), and the hub's footer then reads every key's legality
+    for the new state (`GameFooter`, some 0.4 ms: the roster asks the engine for each frame's
+    repair), though under the day report (`HidesScreensBehind`) nothing of it shows. Out of
+    sight it is not told; back in sight it is, as ever (the day report has its keys read in
+    the pause after its frame, `dayreport.DayReportScreen.draw_behind`)."""
+
+    def _watch_stack_updates(self) -> None:
+        if self.is_current:
+            super()._watch_stack_updates()  # type: ignore[no-untyped-call]
+
+
+RELIES_ON["HidesScreensBehind, screens_behind, warm_lines, BindingsWhenShown (dw14)"] = (
+    "textual.screen:Screen._watch_stack_updates",
+    "textual.app:App._background_screens",
+    "textual._compositor:Compositor._get_renders",
+    "textual._compositor:Compositor.visible_widgets",
+    "textual._styles_cache:StylesCache.render_widget",
+    "textual.screen:Screen.is_current",
+    "textual.screen:Screen._compositor_refresh",
+    "textual.screen:Screen._on_screen_resume",
+    "textual.screen:Screen._on_idle",
+    "textual.screen:Screen.render",
+)
+
+
+# ---- tab14: the tables' kept lines through a view switch and a new height ------------------
+def kept_styled_lines(widget: Widget) -> tuple[dict[int, Strip], set[int]]:
+    """The lines `widget`'s styles cache holds and the ones it has to draw again (a copy)."""
+    cache = widget._styles_cache
+    return dict(cache._cache), set(cache._dirty_lines)
+
+
+def put_back_styled_lines(
+    widget: Widget, kept: tuple[dict[int, Strip], set[int]], below: int | None = None
+) -> None:
+    """Put the lines `kept_styled_lines` took back in `widget`'s styles cache (those above
+    line `below` only, if given), as they were then."""
+    lines, dirty = kept
+    cache = widget._styles_cache
+    if below is not None:
+        lines = {y: line for y, line in lines.items() if y < below}
+        dirty = {y for y in dirty if y < below} | {y for y in cache._dirty_lines if y >= below}
+        lines.update((y, line) for y, line in cache._cache.items() if y >= below)
+    cache._cache.clear()
+    cache._cache.update(lines)
+    cache._dirty_lines.clear()
+    cache._dirty_lines.update(dirty)
+
+
+def place_keeping_lines(container: ParksChildren, child: Widget, displayed: bool) -> None:
+    """`container.place(child, displayed)`, the child's styled lines kept (see the module
+    docstring: `place_keeping_lines`)."""
+    kept = kept_styled_lines(child)
+    container.place(child, displayed)
+    put_back_styled_lines(child, kept)
+
+
+class KeepsLinesOnNewHeight(_WidgetMixin):
+    """A widget whose styled lines above its old bottom are kept when a layout gives it only
+    another height (see the module docstring). Comes first among the bases."""
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        old = self._size
+        if (
+            not old
+            or old == size
+            or old.width != size.width
+            or not plain_box(self.styles, None, self.opacity)
+        ):
+            return super()._size_updated(size, virtual_size, container_size, layout)
+        before = self._height_look()
+        kept = kept_styled_lines(self)
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if self._height_look() == before:
+            put_back_styled_lines(self, kept, below=min(old.height, size.height))
+        return resized
+
+    def _height_look(self) -> tuple[object, ...]:
+        """What a line's picture may follow besides the widget's height: where it is
+        scrolled to, its scrollbars and gutter."""
+        return (
+            self.scroll_offset,
+            self.show_vertical_scrollbar,
+            self.show_horizontal_scrollbar,
+            self.styles.gutter,
+        )
+
+
+# ---- tab14: lines padded left and right kept as the plain ones ------------------------------
+def padded_box(styles: StylesBase, padding: Any, opacity: float) -> bool:
+    """Whether a widget draws its lines with nothing but their background and a padding at
+    their left and right (`plain_box` but for that padding): each styled line is then made
+    from the line alone (`StylesCache.render_line`: `line_pad` with the inner background)."""
+    if padding is None:
+        padding = styles.padding
+    top, _right, bottom, _left = padding
+    return not top and not bottom and plain_box(styles, NO_PADDING, opacity)
+
+
+NO_PADDING = Spacing(0, 0, 0, 0)
+
+
+class StyledPaddedLines(StyledLines):
+    """`StyledLines` that keeps the lines of a widget padded at their left and right too
+    (`padded_box`; the padding is in the key of each)."""
+
+    def _plain_box(self, styles: StylesBase, padding: Any, opacity: float) -> bool:
+        return padded_box(styles, padding, opacity)
+
+
+class KeepsPaddedLines(_WidgetMixin):
+    """A widget whose styles cache is a `StyledPaddedLines` (see the module docstring).
+    Comes first among the bases, before `KeepsStyledLines`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._styles_cache = StyledPaddedLines()

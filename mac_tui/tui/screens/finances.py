@@ -16,12 +16,13 @@ from ...campaign.calendar import date_text
 from ...campaign.ledger import category_totals, daily_balances
 from ...campaign.timeflow import daily_upkeep, frame_upkeep
 from ...catalog import catalog
-from ..glyphs import UNICODE, glyphs, glyphs_for, markup_content
+from ..glyphs import UNICODE, glyphs, glyphs_for
 from ..internals import ParkingSwitcher, focus_in_place
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.section import Section
 from ..widgets.status import pack
 from ..widgets.table import GameTable
+from ..widgets.view_line import ViewLine
 
 VIEWS = (("ledger", "l", "Ledger"), ("chart", "c", "Chart"), ("upkeep", "u", "Upkeep & totals"))
 TOTAL_DAYS = 30
@@ -131,7 +132,7 @@ class CreditChart(KeepsStrips, Widget):
         return self._picture
 
 
-class ViewTabs(Static):
+class ViewTabs(ViewLine):
     """One line naming the views with their keys; a click switches the view."""
 
     def action_view(self, view: str) -> None:
@@ -165,7 +166,7 @@ class FinancesSection(Section):
     """
 
     def compose(self) -> ComposeResult:
-        yield ViewTabs("", id="fin-views")
+        yield ViewTabs(id="fin-views")
         with ParkingSwitcher(id="fin-switcher", initial="ledger"):
             yield GameTable(id="ledger", cursor_type="row", zebra_stripes=True)
             with Vertical(id="chart"):
@@ -224,7 +225,7 @@ class FinancesSection(Section):
                 parts.append(f"[reverse bold]{glyphs_for(self).current}{text}[/]")
             else:
                 parts.append(f"[@click=view('{view}')] {text}[/]")
-        self.query_one(ViewTabs).update(markup_content("".join(parts)), layout=False)  # one line
+        self.query_one(ViewTabs).show("".join(parts))
 
     def _money(self, amount: int, text: str | None = None) -> Text:
         theme = self.app.current_theme

@@ -32,7 +32,7 @@ from ...campaign.travel import (
 )
 from ...catalog import catalog
 from ...game import Command
-from ..glyphs import glyphs_for
+from ..glyphs import glyphs, is_ascii
 from ..host import host
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.kept_strips import KeptStatic
@@ -53,6 +53,7 @@ class _Asked:
     plans: dict[str, RoutePlan | None] = field(factory=dict)
     trips: list[Destination] | None = None
     order: list[str] | None = None
+    panels: dict[tuple[str, bool], Text] = field(factory=dict)  # (selected, ascii) -> panel
 
 
 _ASKED = _Asked()
@@ -62,6 +63,7 @@ def _asked(campaign: Campaign) -> _Asked:
     if _ASKED.campaign is not campaign:
         _ASKED.campaign, _ASKED.trips, _ASKED.order = campaign, None, None
         _ASKED.plans.clear()
+        _ASKED.panels.clear()
     return _ASKED
 
 
@@ -79,6 +81,16 @@ def trips_from(campaign: Campaign) -> list[Destination]:
     if asked.trips is None:
         asked.trips = destinations(campaign)
     return asked.trips
+
+
+def panel_of(campaign: Campaign, selected: str, ascii_glyphs: bool) -> Text:
+    """`panel_text` in the glyphs asked for, made once per campaign state and selection (the
+    same `Text` again: the panel finds it shown already, or its lines kept)."""
+    panels = _asked(campaign).panels
+    key = (selected, ascii_glyphs)
+    if key not in panels:
+        panels[key] = glyphs(ascii_glyphs).rich(panel_text(campaign, selected))
+    return panels[key]
 
 
 def offers(place_id: str) -> str:
@@ -191,6 +203,16 @@ def _jump_order(campaign: Campaign) -> list[str]:
     return [here, *neighbours, *sorted(rest, key=days)]
 
 
+class GalaxyPanel(KeptStatic):
+    """The side panel's text: as tall as its column while it fits, so a system whose panel
+    has another number of lines than the last one's lays nothing out again
+    (`KeptStatic.FILLS_HEIGHT`), and a new text writes only the rows that changed (the
+    current system's lines above stay)."""
+
+    FILLS_HEIGHT = True
+    REPAINTS_CHANGED_ROWS = True
+
+
 class GalaxySection(Section):
     TITLE = "Galaxy"
     KEY = "5"
@@ -223,9 +245,9 @@ class GalaxySection(Section):
 
     def compose(self) -> ComposeResult:
         with Horizontal():
-            yield StarMap(id="starmap")
+            yield StarMap(id="starmap", on_selected=self.selected_on_map)
             with VerticalScroll(id="galaxy-side", can_focus=False):
-                yield KeptStatic("", id="galaxy-panel")
+                yield GalaxyPanel("", id="galaxy-panel")
 
     def on_resize(self, event: events.Resize) -> None:
         side = self.query_one("#galaxy-side")
@@ -242,16 +264,17 @@ class GalaxySection(Section):
         plan = plan_to(c, self.selected) if self.selected != here else None
         route = plan.systems if plan else ()
         self.query_one(StarMap).show(here, self.selected, route, jump_order(c))
-        g = glyphs_for(self)
-        self.query_one("#galaxy-panel", Static).update(g.rich(panel_text(c, self.selected)))
+        panel = panel_of(c, self.selected, is_ascii(self))
+        self.query_one("#galaxy-panel", Static).update(panel)
         self.refresh_bindings()
 
     def map_text(self) -> str:
         return self.query_one(StarMap).text()
 
-    def on_star_map_selected(self, message: StarMap.Selected) -> None:
-        message.stop()  # nothing above the section listens: no climb through the stack
-        self.selected = message.system
+    def selected_on_map(self, system: str) -> None:
+        """The map's new selection, told at once (`StarMap(on_selected=...)`: no message
+        climbing from the map through the row to the section)."""
+        self.selected = system
         self.refresh_view()
 
     def on_star_map_activated(self, message: StarMap.Activated) -> None:

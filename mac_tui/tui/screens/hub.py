@@ -20,7 +20,14 @@ from textual.widgets import Static
 from ...campaign.commands import AdvanceDay
 from ..config import Settings, server_game
 from ..glyphs import glyphs_for
-from ..internals import PaintsDirect, ParksChildren, SizedInItsLayout, focus_unparked
+from ..internals import (
+    BindingsWhenShown,
+    KeepsPaddedLines,
+    PaintsDirect,
+    ParksChildren,
+    SizedInItsLayout,
+    focus_unparked,
+)
 from ..widgets.footer import GameFooter, Same
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
@@ -49,6 +56,12 @@ class SectionTabs(PaintsDirect, KeepsStrips, Static):
             return
         self._shown = current
         self.update(tabs_content(current), layout=False)
+
+
+class HubMessageLine(KeepsPaddedLines, MessageLine):
+    """The hub's message line, padded at the sides: its lines styled once and kept as the
+    detail panes' are (`internals.KeepsPaddedLines`), so a section's hint coming back is
+    not styled again."""
 
 
 @cache
@@ -135,7 +148,7 @@ PREBUILD_NEXT = 0.05  # seconds between two such builds
 PREBUILD_TIMED = True  # False: only when asked (`HubScreen._prebuild`: the tests)
 
 
-class HubScreen(GameScreen):
+class HubScreen(BindingsWhenShown, GameScreen):
     HELP = (
         "Keys 1-7 switch sections (or click their names); d lets a day pass, w a week; "
         "ctrl+p searches every command."
@@ -174,7 +187,7 @@ class HubScreen(GameScreen):
         first = section_classes()[0]
         with SectionStack(id="sections", initial=first.__name__):
             yield first(id=first.__name__)  # the others as they are first shown
-        yield MessageLine(id="message")
+        yield HubMessageLine(id="message")
         yield GameFooter()
 
     @property
@@ -348,13 +361,19 @@ class HubScreen(GameScreen):
         self._advance(7)
 
     def _advance(self, days: int) -> None:
+        """Let `days` pass and show their report. The hub under the report (which hides it)
+        shows the day once the report's frame is out (`show_day_report`'s `behind`), not on
+        the key's path: the report is the whole picture."""
         session = self.game.session
         if session is None:
             return
-        if self.game.act(AdvanceDay(days)):
+        if self.game.act(AdvanceDay(days), draw=False):
             from .dayreport import show_day_report
 
-            show_day_report(self.app, self.game.last_report())
+            campaign = session.state.campaign
+            if campaign is None or campaign.ended:
+                self.game.show_outcome()  # the debrief comes first, under the report, as ever
+            show_day_report(self.app, self.game.last_report(), behind=self.game.show_outcome)
 
     def action_menu(self) -> None:
         self.game.show_title()

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from ...campaign.commands import Buy, BuyFuel, Sell
 from ...campaign.common import campaign_refusal
@@ -31,12 +31,13 @@ from ...campaign.market import (
 )
 from ...campaign.state import count_of
 from ...catalog import catalog
-from ..glyphs import glyphs_for, markup_content
-from ..internals import ParksChildren, focus_in_place
+from ..glyphs import glyphs_for
+from ..internals import ParksChildren, focus_in_place, place_keeping_lines
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import AskScreen, ConfirmScreen
 from ..widgets.section import Section
 from ..widgets.table import GameTable
+from ..widgets.view_line import ViewLine
 
 View = Literal["stock", "inventory"]
 KIND_LABEL = {"weapon": "Weapon", "chassis": "Chassis", "equipment": "Equipment"}
@@ -105,7 +106,7 @@ def item_facts(kind: str, item: str) -> str:
     return f"{e.name}: {e.category}{slot} · space {e.space} · energy {e.energy} · {e.description}"
 
 
-class ViewSwitch(Static):
+class ViewSwitch(ViewLine):
     """One line: the two views (click to switch), fuel, or why there is no market."""
 
     DEFAULT_CSS = "ViewSwitch { height: 1; padding: 0 1; background: $surface; }"
@@ -150,7 +151,7 @@ class MarketSection(ParksChildren, Section):
         self._filled: dict[View, object] = {}  # the state each view's table was filled from
 
     def compose(self) -> ComposeResult:
-        yield ViewSwitch("", id="market-view")
+        yield ViewSwitch(id="market-view")
         # A table per view, the other one hidden: Tab shows the other, filled again only when
         # the state changed since (refilling the one table cost 13-16 ms a Tab, two frames)
         yield GameTable(id="market-table", cursor_type="row", zebra_stripes=True)
@@ -237,8 +238,7 @@ class MarketSection(ParksChildren, Section):
             tail = f"  {g.none} NO MARKET at {catalog().places[c.place].name}"
         else:
             tail = f"  Fuel {c.fuel}/{capacity} at {fuel_price:,} cr/unit"
-        line = markup_content("".join(parts) + tail)
-        self.query_one(ViewSwitch).update(line, layout=False)  # one line: no layout
+        self.query_one(ViewSwitch).show("".join(parts) + tail)
 
     def show_detail(self) -> None:
         detail = self.query_one("#market-detail", DetailPane)
@@ -346,11 +346,11 @@ class MarketSection(ParksChildren, Section):
         if shown == self.market_view:
             return
         hidden = self.table()
-        self.place(hidden, False)  # parked: no Hide, and it keeps its look of focus
+        place_keeping_lines(self, hidden, False)  # parked: no Hide, keeps its look of focus
         hidden.can_focus = False
         self.market_view = shown
         table = self.table()
-        self.place(table, True)
+        place_keeping_lines(self, table, True)  # its lines drawn before kept
         table.can_focus = True
         if self._filled.get(shown) is not self.state:
             self._fill()

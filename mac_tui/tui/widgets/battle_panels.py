@@ -110,6 +110,10 @@ def line_key(lines: list[Text], index: int) -> LineKey:
     return (line.plain, str(line.style), tuple(line.spans))
 
 
+def _key_at(keys: list[LineKey], index: int) -> LineKey:
+    return keys[index] if 0 <= index < len(keys) else None
+
+
 class SidePanel(PaintsDirect, KeepsStyledLines, ScrollView, can_focus=False):
     """The panel column's one panel: a frame (`show_frame`), a shot's preview
     (`show_target`) or the threat view (`show_threat`), drawn with the line API from lines
@@ -133,6 +137,7 @@ class SidePanel(PaintsDirect, KeepsStyledLines, ScrollView, can_focus=False):
         self._cache: tuple[int, list[Text]] | None = None
         self._built: list[tuple[Shown, int, Palette, list[Text]]] = []  # the last built
         self._strips: dict[tuple[int, LineKey], Strip] = {}  # drawn lines, by their text
+        self._keys: dict[int, tuple[list[Text], list[LineKey]]] = {}  # `_line_keys`
         self._kind_drawn = ""
         self._drawing: tuple[Style, int] | None = None  # style and width, while repainting
 
@@ -168,13 +173,18 @@ class SidePanel(PaintsDirect, KeepsStyledLines, ScrollView, can_focus=False):
             self._changed(shown)
 
     def _changed(self, shown: Shown) -> None:
-        """A new picture: the lines that differ from the last one's are repainted."""
+        """A new picture: the lines that differ from the last one's are repainted (a picture
+        of another kind starts at its top: when the panel was scrolled, all of it is)."""
         kind = str(shown[0])
         before = self._cache
         self.kind, self._shown = kind, shown
         self._cache = None
         width = self.draw_width()
-        if before is None or before[0] != width or kind != self._kind_drawn:
+        if (
+            before is None
+            or before[0] != width
+            or (kind != self._kind_drawn and self.scroll_y != 0)
+        ):
             self.scroll_to(y=0, animate=False, immediate=True)
             self._resized()
             self.refresh()
@@ -183,10 +193,27 @@ class SidePanel(PaintsDirect, KeepsStyledLines, ScrollView, can_focus=False):
         self._resized()
         top = int(self.scroll_y)
         old = before[1]
-        for y in range(self.size.height):
-            i = top + y
-            if line_key(old, i) != line_key(lines, i):
-                self.refresh(Region(0, y, self.size.width, 1))
+        width, height = self.size
+        old_keys, new_keys = self._line_keys(old), self._line_keys(lines)
+        changed = [
+            Region(0, y, width, 1)
+            for y in range(height)
+            if _key_at(old_keys, top + y) != _key_at(new_keys, top + y)
+        ]
+        if changed:
+            self.refresh(*changed)  # one repaint asked for, of the lines that differ
+
+    def _line_keys(self, lines: list[Text]) -> list[LineKey]:
+        """What each line of a built picture looks like (`line_key`), worked out once per
+        picture (the last few kept, as the pictures are)."""
+        kept = self._keys.get(id(lines))
+        if kept is not None and kept[0] is lines:
+            return kept[1]
+        keys = [line_key(lines, i) for i in range(len(lines))]
+        if len(self._keys) >= PICTURES_KEPT * 2:
+            del self._keys[next(iter(self._keys))]  # the oldest
+        self._keys[id(lines)] = (lines, keys)  # the picture kept with them: its id is its own
+        return keys
 
     # ---- its lines -------------------------------------------------------------------------
     def build(self, width: int) -> list[Text]:

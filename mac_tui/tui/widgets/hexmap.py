@@ -85,6 +85,8 @@ from .hex_picture import (
 __all__ = ["HexMap", "Layout", "Overlay", "drawing_size", "frame_label", "legend"]
 
 LINES_KEPT = 1024  # drawn lines kept by their signature (the overlays of a few keys)
+SCENES_KEPT = 16  # overlays of one battle state whose scenes are kept (a mode's, Tab's...)
+ROWS_KEPT = 2048  # map rows' lines kept, by scene, row and layout
 RULER_ROW = -1  # the ruler's line, among the rows `_redraw` is given
 #: The keypad's digits as hex directions (5 is the centre: no step).
 NUMPAD = {"7": "nw", "9": "ne", "4": "w", "6": "e", "1": "sw", "3": "se", "8": "up", "2": "down"}
@@ -214,6 +216,11 @@ class HexMap(PaintsDirect, KeepsStyledLines, KeepsFocusStyles, Widget, can_focus
         self._strips: dict[int, Strip] = {}
         self._by_sig: dict[LineSig, Strip] = {}  # lines drawn lately, by their signature
         self._styles: dict[StyleKey, Style] = {}
+        # the scenes of this battle's frames under each overlay shown lately, and the lines
+        # of their rows drawn without cursor or hover (a mode's overlay shown again: f, Esc,
+        # f... draws none of its rows again)
+        self._scenes: dict[Overlay, Scene] = {}
+        self._rows: dict[tuple[int, int, Layout], tuple[Scene, list[LineSig]]] = {}
         self._held: set[int] | None = None  # rows to redraw at the end of `held()`
         self._held_all = False  # ... all of them
         self._held_full = False  # ... and every line refreshed
@@ -227,6 +234,7 @@ class HexMap(PaintsDirect, KeepsStyledLines, KeepsFocusStyles, Widget, can_focus
     def ascii_glyphs(self, value: bool) -> None:
         if value != self._painter.ascii:
             self._painter = Painter(value)
+            self._rows.clear()
             self._redraw()
 
     @property
@@ -271,11 +279,7 @@ class HexMap(PaintsDirect, KeepsStyledLines, KeepsFocusStyles, Widget, can_focus
         before = self._scene
         same_battle = battle is self._battle and before is not None and before.active == active
         self._battle = battle
-        self._scene = scene = (
-            before.with_overlay(overlay)
-            if same_battle and before is not None
-            else Scene.of(battle, active, overlay)
-        )
+        self._scene = scene = self._scene_under(battle, active, overlay, same_battle)
         self._width, self._height = bmap.width, bmap.height
         if resized:
             start = self._pending_cursor if self._contains(self._pending_cursor) else None
@@ -295,6 +299,39 @@ class HexMap(PaintsDirect, KeepsStyledLines, KeepsFocusStyles, Widget, can_focus
             self._redraw(before.overlay.rows_changed(overlay))  # only what the overlay touches
         else:
             self._redraw()
+
+    def _scene_under(
+        self, battle: Battle, active: str | None, overlay: Overlay, same_battle: bool
+    ) -> Scene:
+        """The scene of `battle` under `overlay`: the one made for it before while the battle
+        and the active frame are the same (its rows' lines kept with it), else a new one."""
+        before = self._scene
+        if not same_battle or before is None:
+            self._scenes.clear()
+            self._rows.clear()
+            scene = Scene.of(battle, active, overlay)
+        else:
+            scene = self._scenes.get(overlay) or before.with_overlay(overlay)
+        if len(self._scenes) >= SCENES_KEPT:
+            self._scenes.clear()
+        self._scenes[overlay] = scene
+        return scene
+
+    def _row_lines(self, scene: Scene, row: int) -> list[LineSig]:
+        """The lines of a map row (`Painter.row_lines`), kept per scene for a row with
+        neither the cursor nor the hover on it (those are drawn every time)."""
+        cursor, hover, layout = self._cursor, self._hover, self._layout
+        if cursor.r == row or (hover is not None and hover.r == row):
+            return self._painter.row_lines(scene, row, layout, cursor, hover)
+        key = (id(scene), row, layout)
+        kept = self._rows.get(key)
+        if kept is not None and kept[0] is scene:
+            return kept[1]
+        lines = self._painter.row_lines(scene, row, layout, cursor, hover)
+        if len(self._rows) >= ROWS_KEPT:
+            self._rows.clear()
+        self._rows[key] = (scene, lines)  # the scene kept with them: its id names no other
+        return lines
 
     def set_cursor(self, h: Hex) -> None:
         """Move the cursor (ignored off the map); repaints the old and new lines only.
@@ -494,8 +531,7 @@ class HexMap(PaintsDirect, KeepsStyledLines, KeepsFocusStyles, Widget, can_focus
                 continue
             if not 0 <= row < self._height:
                 continue
-            row_lines = self._painter.row_lines(scene, row, self._layout, self._cursor, self._hover)
-            for i, sig in enumerate(row_lines):
+            for i, sig in enumerate(self._row_lines(scene, row)):
                 y = TOP + row * lines + i
                 if self._sigs[y] != sig:
                     self._sigs[y] = sig

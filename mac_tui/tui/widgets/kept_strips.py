@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.style import Style
 from rich.text import Text
 from textual.content import Content
 from textual.geometry import Size
@@ -141,16 +142,17 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
             del strips[height:]
         return strips
 
+    def _blank_style(self) -> Style:
+        """The style of a blank row below the picture (as Textual pads a picture)."""
+        return self.visual_style.rich_style
+
     def _blank_row(self, width: int) -> Strip:
         """A blank row below the picture, the same object while the width and look are."""
-        rich_style = self.visual_style.rich_style
+        rich_style = self._blank_style()
         blank = self._blank
         if blank is None or blank[0] != (width, rich_style):
             blank = self._blank = ((width, rich_style), Strip.blank(width, rich_style))
         return blank[1]
-
-    def _narrows(self) -> bool:
-        return self.REPAINTS_CHANGED_ROWS
 
     def _rows_now(self, size: Size) -> Sequence[Strip] | None:
         if not self.REPAINTS_CHANGED_ROWS or self.text_selection is not None:
@@ -172,13 +174,23 @@ class KeptStatic(PaintsDirect, SizedInItsLayout, KeepsStrips, Static):
     """A `Static` whose lines are kept (`KeepsStrips`) and whose `update` asks for a new layout
     only when its number of lines changes (see the module docstring), its repaint handed to
     the screen at once (`internals.PaintsDirect`). Its text is a rich `Text` or plain words
-    (no markup)."""
+    (no markup).
+
+    One that `FILLS_HEIGHT` is as tall as the height its layout offers it while its lines fit
+    (its rows below them blank, as the container's would be): a new number of lines lays
+    nothing out again until they no longer fit (the galaxy's panel, whose lines follow the
+    system picked)."""
+
+    #: As tall as the layout's offer while the lines fit (see above).
+    FILLS_HEIGHT = False
 
     def __init__(self, text: Text | str = "", *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._text = Text(text) if isinstance(text, str) else text
 
     _split: tuple[Text, list[Text]] | None = None
+    _counted: dict[int, tuple[Text, int, int]] | None = None  # the last texts' line counts
+    _offered = 0  # the height the last layout offered (`FILLS_HEIGHT`)
 
     def render(self) -> Text:
         return self._text
@@ -194,24 +206,49 @@ class KeptStatic(PaintsDirect, SizedInItsLayout, KeepsStrips, Static):
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
         text = content if isinstance(content, Text) else Text(str(content))
-        if text == self._text and text.style == self._text.style:
+        if text is self._text or (text == self._text and text.style == self._text.style):
             return
         width = laid_size(self).width
-        before = self._line_count(width)
+        before = self._height(self._line_count(width))
         self._text = text
-        after = self._line_count(width)
+        after = self._height(self._line_count(width))
         if before is None or after != before:
             self.refresh(layout=True)
         else:
             self.refresh()
 
+    def _blank_style(self) -> Style:
+        """Below the lines of one that fills its height: the background alone, the row its
+        container would draw there."""
+        if not self.FILLS_HEIGHT:
+            return super()._blank_style()
+        return Style(bgcolor=self.visual_style.rich_style.bgcolor)
+
+    def _height(self, lines: int | None) -> int | None:
+        """The content height `lines` lines make (None: unknown)."""
+        if lines is None or not self.FILLS_HEIGHT:
+            return lines
+        return max(lines, self._offered)
+
     def _line_count(self, width: int) -> int | None:
         """How many lines the text makes at `width` (None when unknown: not laid out, or
-        drawn whole)."""
+        drawn whole); counted once per text and width (the last few texts')."""
         if not width or not self.is_mounted:
             return None
-        lines = self._by_line(self._text, width, None, self.visual_style)
-        return None if lines is None else len(lines)
+        text = self._text
+        if self._counted is None:
+            self._counted = {}
+        counted = self._counted.get(id(text))
+        if counted is not None and counted[0] is text and counted[1] == width:
+            return counted[2]
+        lines = self._by_line(text, width, None, self.visual_style)
+        if lines is None:
+            return None
+        if len(self._counted) >= KEPT:
+            del self._counted[next(iter(self._counted))]  # the oldest
+        # The text is kept with its count, so its id names no other object meanwhile.
+        self._counted[id(text)] = (text, width, len(lines))
+        return len(lines)
 
     @property
     def visual(self) -> Visual:
@@ -229,4 +266,7 @@ class KeptStatic(PaintsDirect, SizedInItsLayout, KeepsStrips, Static):
         count = self._line_count(width)
         if count is None:
             return super().get_content_height(container, viewport, width)
+        if self.FILLS_HEIGHT:
+            self._offered = container.height
+            return max(count, container.height)
         return count

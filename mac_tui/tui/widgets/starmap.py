@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from attrs import frozen
+from attrs import field, frozen
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -176,17 +176,24 @@ Cell = tuple[int, int]
 
 @frozen
 class _Base:
-    """What a map of one size and glyph set draws whatever the selection: the places, every
-    route's dots (dim), which routes cover each cell, and the lines drawn before (a row of
-    cells and styles -> its Text, so an unchanged row is the same Text)."""
+    """What a map of one size and glyph set draws whatever the here, selection and route: the
+    places, every route's dots (dim), which routes cover each cell, the cells the markers and
+    names own (their blank cells either side included: no dot is ever drawn there), each row
+    as drawn with no place picked and no route planned, where a click lands, and the lines
+    drawn before (a row of cells and styles -> its Text, so an unchanged row is the same
+    Text)."""
 
     placed: dict[str, Placed]
     markers: frozenset[Cell]
     cells: dict[tuple[str, str], list[Cell]]  # a route's cells from its first end, markers out
     covers: dict[Cell, tuple[tuple[str, str], ...]]  # the routes whose dots a cell shows
-    chars: list[list[str]]  # every route dim
+    owned: frozenset[Cell]  # the markers', the names' and their blank cells'
+    chars: list[list[str]]  # every route dim, every marker and name plain
     styles: list[list[str]]
+    hits: dict[Cell, str]  # (col, row) -> system id, for clicks
     texts: dict[tuple[tuple[str, ...], tuple[str, ...]], Text]
+    ways: dict[tuple[str, str], list[Cell]]  # a route's cells from a to b, markers out
+    rows: list[Text] = field(factory=list)  # `chars` and `styles` as Texts
 
 
 BASES_KEPT = 8  # sizes and glyph sets kept (the two panel widths, a resize...)
@@ -200,27 +207,50 @@ def _route_cells(placed: dict[str, Placed], markers: frozenset[Cell], a: str, b:
 
 @functools.lru_cache(maxsize=BASES_KEPT)
 def _base(width: int, rows: int, dot: str) -> _Base:
+    cat = catalog()
     placed = place_systems(width, rows)
     markers = frozenset((p.col, p.row) for p in placed.values())
     chars = [[" "] * width for _ in range(rows)]
     styles = [[""] * width for _ in range(rows)]
     cells: dict[tuple[str, str], list[Cell]] = {}
     covers: dict[Cell, list[tuple[str, str]]] = {}
-    for route in catalog().galaxy.route:
+    for route in cat.galaxy.route:
         pair = (route.a, route.b)
         cells[pair] = _route_cells(placed, markers, *pair)
         for c, r in cells[pair]:
             chars[r][c], styles[r][c] = dot, "dim"
             covers.setdefault((c, r), []).append(pair)
-    return _Base(
+    owned: set[Cell] = set(markers)
+    for p in placed.values():  # a blank cell either side of each name keeps it readable
+        for c in (p.label_col - 1, p.label_col + len(p.label)):
+            if 0 <= c < width and (c, p.label_row) not in markers:
+                chars[p.label_row][c], styles[p.label_row][c] = " ", ""
+                owned.add((c, p.label_row))
+    hits: dict[Cell, str] = {}
+    for p in placed.values():
+        faction = cat.systems[p.system].faction
+        colour = faction_colour(faction)
+        chars[p.row][p.col], styles[p.row][p.col] = faction_marker(faction), f"bold {colour}"
+        hits[(p.col, p.row)] = p.system
+        for i, ch in enumerate(p.label):
+            c = p.label_col + i
+            chars[p.label_row][c], styles[p.label_row][c] = ch, colour
+            hits[(c, p.label_row)] = p.system
+            owned.add((c, p.label_row))
+    base = _Base(
         placed,
         markers,
         cells,
         {cell: tuple(pairs) for cell, pairs in covers.items()},
+        frozenset(owned),
         chars,
         styles,
+        hits,
+        {},
         {},
     )
+    base.rows.extend(_row_text(base, chars[row], styles[row]) for row in range(rows))
+    return base
 
 
 def _row_text(base: _Base, chars: list[str], styles: list[str]) -> Text:
@@ -239,6 +269,11 @@ def _row_text(base: _Base, chars: list[str], styles: list[str]) -> Text:
     return text
 
 
+@functools.lru_cache(maxsize=BASES_KEPT)
+def _legend(width: int) -> Text:
+    return legend(width)
+
+
 def draw_map(
     width: int,
     height: int,
@@ -250,50 +285,54 @@ def draw_map(
     accent: str = "yellow",
 ) -> MapPicture:
     """The map as `height` lines of `width` cells (the last one a legend when there is room).
-    The places and the routes' dots of a size are worked out once (`_base`), and a row
-    drawn before is the same Text again."""
-    cat = catalog()
+    The places, the routes' dots and the rows with no place picked of a size are worked out
+    once (`_base`); a picture draws again only the rows its here, selection and route change
+    (a row drawn before is the same Text again), the others are the base's."""
     rows = height - 1 if height >= 8 else height
     dot, heavy = DOTS.get(glyphs, DOTS["ascii"])
     base = _base(width, rows, dot)
-    placed, markers = base.placed, base.markers
-    chars = [row[:] for row in base.chars]
-    styles = [row[:] for row in base.styles]
+    placed, owned = base.placed, base.owned
+    changed: dict[int, tuple[list[str], list[str]]] = {}
+
+    def put(c: int, r: int, char: str, style: str) -> None:
+        row = changed.get(r)
+        if row is None:
+            row = changed[r] = (base.chars[r][:], base.styles[r][:])
+        row[0][c], row[1][c] = char, style
+
     planned = set(itertools.pairwise(route)) | {(b, a) for a, b in itertools.pairwise(route)}
     if planned:  # a planned route's dim dots go, where no other route's lie
         for pair, cells in base.cells.items():
             if pair in planned:
                 for c, r in cells:
-                    if all(other in planned for other in base.covers[(c, r)]):
-                        chars[r][c], styles[r][c] = " ", ""
+                    if (c, r) not in owned and all(o in planned for o in base.covers[(c, r)]):
+                        put(c, r, " ", "")
         for a, b in itertools.pairwise(route):
-            for c, r in _route_cells(placed, markers, a, b):
-                chars[r][c], styles[r][c] = heavy, f"bold {accent}"
-    for p in placed.values():  # a blank cell either side of each name keeps it readable
-        for c in (p.label_col - 1, p.label_col + len(p.label)):
-            if 0 <= c < width and (c, p.label_row) not in markers:
-                chars[p.label_row][c], styles[p.label_row][c] = " ", ""
-    hits: dict[tuple[int, int], str] = {}
-    for p in placed.values():
-        faction = cat.systems[p.system].faction
-        colour = faction_colour(faction)
-        mark = HERE_MARKER if p.system == here else faction_marker(faction)
-        mark_style = f"bold {colour}" + (" reverse" if p.system == here else "")
-        chars[p.row][p.col], styles[p.row][p.col] = mark, mark_style
-        hits[(p.col, p.row)] = p.system
-        label_style = colour
+            way = base.ways.get((a, b))
+            if way is None:
+                way = base.ways[(a, b)] = _route_cells(placed, base.markers, a, b)
+            for c, r in way:
+                if (c, r) not in owned:
+                    put(c, r, heavy, f"bold {accent}")
+    cat = catalog()
+    for system in dict.fromkeys((here, selected)):
+        p = placed.get(system or "")
+        if p is None:
+            continue
+        colour = faction_colour(cat.systems[p.system].faction)
+        if p.system == here:
+            put(p.col, p.row, HERE_MARKER, f"bold {colour} reverse")
+        label_style = f"bold underline {colour}"
         if p.system == selected:
             label_style = f"bold reverse {colour}"
-        elif p.system == here:
-            label_style = f"bold underline {colour}"
         for i, ch in enumerate(p.label):
-            c = p.label_col + i
-            chars[p.label_row][c], styles[p.label_row][c] = ch, label_style
-            hits[(c, p.label_row)] = p.system
-    lines = [_row_text(base, chars[row], styles[row]) for row in range(rows)]
+            put(p.label_col + i, p.label_row, ch, label_style)
+    lines = list(base.rows)
+    for r, (chars, styles) in changed.items():
+        lines[r] = _row_text(base, chars, styles)
     if rows < height:
-        lines.append(legend(width))
-    return MapPicture(lines, hits, placed)
+        lines.append(_legend(width))
+    return MapPicture(lines, base.hits, placed)
 
 
 _EMPTY = Text("")  # the map before the section shows a place
@@ -319,9 +358,9 @@ def nearest_in_direction(origin: str, dx: int, dy: int) -> str | None:
 
 class StarMap(PaintsDirect, KeepsStrips, Widget, can_focus=True):
     """The galaxy map; the section sets `here`, `route` and `order` and listens for
-    `StarMap.Selected` and `StarMap.Activated`. A new selection or route draws and writes only
-    the lines it changes (`KeepsStrips`: the old and the new selected name, the route's
-    dots)."""
+    `StarMap.Selected` (or is told at once: `on_selected`) and `StarMap.Activated`. A new
+    selection or route draws and writes only the lines it changes (`KeepsStrips`: the old and
+    the new selected name, the route's dots)."""
 
     REPAINTS_CHANGED_ROWS = True
 
@@ -352,8 +391,11 @@ class StarMap(PaintsDirect, KeepsStrips, Widget, can_focus=True):
             super().__init__()
             self.system = system
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(
+        self, *, id: str | None = None, on_selected: Callable[[str], None] | None = None
+    ) -> None:
         super().__init__(id=id)
+        self.on_selected = on_selected  # told a new selection at once, in the Selected's place
         self.here = ""
         self.selected = ""
         self.route: tuple[str, ...] = ()
@@ -427,7 +469,10 @@ class StarMap(PaintsDirect, KeepsStrips, Widget, can_focus=True):
         if system and system != self.selected:
             self.selected = system
             self.refresh()
-            self.post_message(self.Selected(system))
+            if self.on_selected is not None:
+                self.on_selected(system)
+            else:
+                self.post_message(self.Selected(system))
 
     def action_move(self, dx: int, dy: int) -> None:
         target = nearest_in_direction(self.selected or self.here, dx, dy)

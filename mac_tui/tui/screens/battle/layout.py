@@ -11,6 +11,7 @@ GameFooter  the footer (widgets/footer.py: one line of text, no widget per key)
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -38,6 +39,8 @@ from ...widgets.track_map import TrackMap, track_legend
 from .actions import ACTIONS
 from .modes import Aiming, Deploying, Mode, Threats
 from .moment import Moment
+
+W = TypeVar("W", bound=Widget)
 
 PANEL_WIDTH = 36  # the panel column at its narrowest, with its left padding
 CHROME_LINES = 6  # head, action bar (2), message line, footer; the log's head line
@@ -223,10 +226,25 @@ class BattleView:
         self._lance = ""
         self._bar = ""
         self._focus: tuple[object, ...] = ()  # the (moment, mode, cursor) drawn last
+        self._found: dict[object, Widget] = {}  # `one`'s widgets
+
+    def one(self, selector: str | type[W], kind: type[W]) -> W:
+        """`screen.query_one(selector, kind)`, looked for once while the widget found stays
+        in the screen (a battle key draws some ten widgets: each query walks the screen)."""
+        found = self._found.get(selector)
+        if found is None or found.parent is None or not isinstance(found, kind):
+            screen = self.screen
+            if isinstance(selector, str):
+                found = screen.query_one(selector, kind)
+            else:
+                found = screen.query_one(kind)
+            self._found[selector] = found
+        assert isinstance(found, kind)
+        return found
 
     @property
     def hexmap(self) -> HexMap:
-        return self.screen.query_one(HexMap)
+        return self.one(HexMap, HexMap)
 
     def start(self, battle: Battle | None, ascii_glyphs: bool, history_key: str) -> None:
         """Mounted: the log's head line, the legend in the log (and where a battle resumes),
@@ -285,14 +303,14 @@ class BattleView:
         battle = m.shown
         if battle is None:
             return
-        self.screen.query_one(InitiativeTrack).show(battle, ascii_glyphs=m.ascii)
-        track = self.screen.query_one(InitiativeTrack)
+        track = self.one(InitiativeTrack, InitiativeTrack)
+        track.show(battle, ascii_glyphs=m.ascii)
         room = self.screen.size.width - track.natural_width() - 4
         self._title = title_text(battle, m.contract, m.seed, m.tutorial)
         title = first_fit(room, title_forms(battle, m.contract, m.seed, m.tutorial))
-        self.screen.query_one("#battle-title", TextLine).set(plain(title) if m.ascii else title)
+        self.one("#battle-title", TextLine).set(plain(title) if m.ascii else title)
         self.draw_map(battle, m, mode)
-        bar = self.screen.query_one("#actions", Static)
+        bar = self.one("#actions", Static)
         width = bar.content_size.width or self.screen.size.width - 2
         markup = "Enter: the report" if m.phase == "over" else ACTIONS.bar_markup(mode, m, width)
         if markup != self._bar:
@@ -320,7 +338,7 @@ class BattleView:
         self._focus = picture
         if map_too and mode.follows_cursor:
             self.draw_map(battle, m, mode)
-        lance = self.screen.query_one("#lance", Static)
+        lance = self.one("#lance", Static)
         deploying = battle.phase == "deployment"
         if lance.display != deploying:
             lance.display = deploying
@@ -330,7 +348,7 @@ class BattleView:
             if text != self._lance:
                 self._lance = text
                 lance.update(text)
-        panel = self.screen.query_one(SidePanel)
+        panel = self.one(SidePanel, SidePanel)
         fp = mode.shot_preview(m)
         if isinstance(mode, Threats) and m.battle is not None:
             panel.show_threat(battle, m.threats().report(), ascii_glyphs=m.ascii)
@@ -352,7 +370,7 @@ class BattleView:
         """The first of the message's forms that fits the message line."""
         if isinstance(forms, str):
             return forms
-        room = self.screen.query_one("#message", TextLine).content_size.width
+        room = self.one("#message", TextLine).content_size.width
         room = room or self.screen.size.width - 2
         return first_fit(room, forms)
 
@@ -363,6 +381,6 @@ class BattleView:
         if self._message == (text, warning):
             return
         self._message = (text, warning)
-        msg = self.screen.query_one("#message", TextLine)
+        msg = self.one("#message", TextLine)
         msg.set(plain(text) if ascii_glyphs else text)
         msg.set_class(warning, "warning")
