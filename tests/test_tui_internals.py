@@ -152,6 +152,12 @@ DIGESTS = {
     "textual.widgets._data_table:DataTable.render_lines": "4e0ae4f0a9bd61c0",
     "textual.widgets._data_table:DataTable._get_offsets": "9b28e6f6d6b488ff",
     "textual.widgets._data_table:DataTable._y_offsets": "fa5c0f8cda9f6cbd",
+    "textual.message_pump:MessagePump.post_message": "cbfe6996db2052f4",
+    "textual.message_pump:MessagePump._dispatch_message": "f2be0916fb2d6cb5",
+    "textual.message_pump:MessagePump._on_message": "12c0b6eb18e5ca10",
+    "textual.message:Message._bubble_to": "9458ef4c5856dac5",
+    "textual.widget:Widget.post_message": "f5b8036fc487dfd4",
+    "textual.widgets._data_table:DataTable._highlight_row": "e54b9f8578b89252",
     # hub14
     "textual.css.styles:RenderStyles.set_rule": "6a75e68810eda731",
     "textual.css.styles:Styles.set_rule": "61760a8fcaf2790e",
