@@ -147,6 +147,12 @@ DIGESTS = {
     "textual.widgets._data_table:DataTable.render_lines": "4e0ae4f0a9bd61c0",
     "textual.widgets._data_table:DataTable._get_offsets": "9b28e6f6d6b488ff",
     "textual.widgets._data_table:DataTable._y_offsets": "fa5c0f8cda9f6cbd",
+    # map14b
+    "textual._compositor:Compositor.render_update": "772c6b21953aff0e",
+    "textual._compositor:Compositor.render_full_update": "ce99ccda4d2449b7",
+    "textual.screen:Screen._on_layout": "55209a37fad6f883",
+    "textual.screen:Screen._invoke_later": "d59e2de31d1c3717",
+    "textual.message_pump:MessagePump.call_after_refresh": "f64d61b66efbc730",
 }
 
 
