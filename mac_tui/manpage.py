@@ -41,6 +41,7 @@ FILES = (
     (
         "~/.local/share/mac-tui/saves/",
         "The saves, one NAME.json per campaign or quick battle, with NAME.json.bak beside it "
+        "and NAME.json.journal, the actions since the file was last written whole "
         "(the platform's user data folder).",
     ),
 )

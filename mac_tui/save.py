@@ -182,6 +182,14 @@ def state_hash(state: GameState) -> str:
     return hashlib.sha256(canonical_json(state_to_data(state)).encode()).hexdigest()
 
 
+CHECKPOINT_CHARS = 16
+
+
+def checkpoint(state: GameState) -> str:
+    """The start of `state_hash`, logged after each command (`SaveFile.checkpoints`)."""
+    return state_hash(state)[:CHECKPOINT_CHARS]
+
+
 # ---- the file --------------------------------------------------------------------------------
 @frozen
 class SaveFile:

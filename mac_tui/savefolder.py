@@ -20,6 +20,7 @@ from typing import Any
 
 from attrs import frozen
 
+from . import journal
 from .safefile import Refused, load_json, read_regular
 from .save import MAGIC, SaveError, SaveFile, read_save, refusal_text, to_json
 
@@ -205,12 +206,14 @@ def recovery_candidates(path: Path) -> list[Path]:
 @frozen
 class Loaded:
     """A save as loaded: from `source`, which is `path` unless the campaign was recovered
-    (`notes` then say from what, and why)."""
+    (`notes` then say from what, and why), with the last `journaled` of its commands played
+    from `path`'s journal (`journal.restore`; its notes among `notes`)."""
 
     save: SaveFile
     path: Path
     source: Path
     notes: tuple[str, ...] = ()
+    journaled: int = 0
 
     @property
     def recovered(self) -> bool:
@@ -220,8 +223,24 @@ class Loaded:
 def load_save(path: Path, name: str | None = None) -> Loaded:
     """Read `path`; when it is missing or cannot be used, recover the campaign from the
     newest valid of its `.bak` and temp files (the one with the most commands, then the
-    newest), with a note saying so. SaveError (the main file's) when nothing is usable."""
-    path = Path(path)
+    newest), with a note saying so. SaveError (the main file's) when nothing is usable. The
+    commands of `path`'s journal, played since the file was written, are played after its
+    own (`journal.restore`)."""
+    loaded = _load_file(Path(path), name)
+    shown = str(path) if name is None else name
+    restored = journal.restore(loaded.path, loaded.save, shown)
+    if restored.played == 0 and not restored.notes:
+        return loaded
+    return Loaded(
+        restored.save,
+        loaded.path,
+        loaded.source,
+        loaded.notes + restored.notes,
+        restored.played,
+    )
+
+
+def _load_file(path: Path, name: str | None) -> Loaded:
     shown = str(path) if name is None else name
     try:
         return Loaded(read_save(path, shown), path, path)

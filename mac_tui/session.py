@@ -3,7 +3,10 @@
 This is the driver's bookkeeping (screens, `mac-tui script`), not engine state: the engine
 stays `step(state, command)`. Every accepted command is logged with a checkpoint (the start of
 the state hash after it), so a replay can name the first command where it parts from the save;
-`verify` compares only the end state, and walks the checkpoints only when that differs.
+`verify` compares only the end state, and walks the checkpoints only when that differs. The
+checkpoints of the commands just played are worked out when first asked for (`checkpoints`,
+a save), not as each command is applied: a key that plays a command and records it in the
+save's journal (`record`, `journal.py`) hashes no state before its frame.
 """
 
 from __future__ import annotations
@@ -15,14 +18,13 @@ from typing import Any
 
 from attrs import frozen
 
-from . import __version__
+from . import __version__, journal
 from .game import RULES_VERSION, Accepted, Command, Event, Outcome, step
 from .model import GameState, initial_state
-from .save import SaveFile, state_hash
+from .save import CHECKPOINT_CHARS, SaveFile, checkpoint, state_hash
 from .savefolder import BACKUP, DAMAGED, Loaded, create_save, load_save, write_save
 from .savetext import SaveText
 
-CHECKPOINT_CHARS = 16
 SAVES_ENV = "MAC_TUI_SAVES"
 
 
@@ -34,10 +36,6 @@ def saves_dir() -> Path:
     import platformdirs
 
     return platformdirs.user_data_path("mac-tui", appauthor=False) / "saves"
-
-
-def checkpoint(state: GameState) -> str:
-    return state_hash(state)[:CHECKPOINT_CHARS]
 
 
 def header_for(state: GameState) -> dict[str, Any]:
@@ -90,12 +88,22 @@ class Session:
         self.seed = state.seed
         self.state = state
         self.commands: list[Command] = list(commands)
-        self.checkpoints: list[str] = list(checkpoints)
+        self._checkpoints: list[str] = list(checkpoints)
+        self._unhashed: list[GameState] = []  # the states whose checkpoint is still to come
         self.rules_version = rules_version
         self.made_by = made_by
         self._saved: tuple[Path, int] | None = None  # (file, commands) of the last save
+        self._journaled = 0  # commands on disk at the last save's file: in it or its journal
         self._previous = BACKUP  # how the file now at the save path is kept when replaced
         self._text = SaveText()  # the state's hash and the save's text, kept part by part
+
+    @property
+    def checkpoints(self) -> list[str]:
+        """The checkpoint of each command of the log (those not yet worked out, now)."""
+        for state in self._unhashed:
+            self._checkpoints.append(self._text.hashes.of(state)[1][:CHECKPOINT_CHARS])
+        self._unhashed.clear()
+        return self._checkpoints
 
     @classmethod
     def new(cls, seed: int) -> Session:
@@ -121,7 +129,9 @@ class Session:
             # the file at `path` (if any) is damaged: keep it as .damaged, not as the backup
             session._previous = DAMAGED
         else:
-            session._saved = (Path(path), len(session.commands))
+            # the commands from the journal are in no save file yet: the next save writes them
+            session._saved = (Path(path), len(session.commands) - loaded.journaled)
+            session._journaled = len(session.commands)
         return session, loaded
 
     @classmethod
@@ -133,7 +143,7 @@ class Session:
         if isinstance(outcome, Accepted):
             self.state = outcome.state
             self.commands.append(command)
-            self.checkpoints.append(self._text.hashes.of(self.state)[1][:CHECKPOINT_CHARS])
+            self._unhashed.append(self.state)  # its checkpoint when asked for (`checkpoints`)
         return outcome
 
     def prime(self) -> None:
@@ -167,6 +177,30 @@ class Session:
             return False
         write_save(path, self.to_save(), previous=self._previous, text=self._text.of)
         self._saved, self._previous = (path, len(self.commands)), BACKUP
+        journal.clear(path)  # the save holds every command now
+        self._journaled = len(self.commands)
+        return True
+
+    def record(self, path: Path) -> bool:
+        """Put the commands played since the last save on disk cheaply: a line each at the
+        end of its journal, fsynced (`journal.append`; the whole file is for `save`, later);
+        the whole file when the last save is not at `path` or is gone. True when something
+        was written; OSError when it cannot be."""
+        path = Path(path)
+        saved = self._saved
+        if saved is None or saved[0] != path or not os.path.lexists(path):
+            return self.save(path)
+        done = self._journaled
+        if done >= len(self.commands):
+            return False
+        lines = [journal.line(n, c) for n, c in enumerate(self.commands[done:], start=done)]
+        fresh = done == saved[1]  # nothing journaled since the save: a new journal
+        if fresh:
+            known = self._checkpoints  # the save's, worked out as it was written
+            mark = known[done - 1] if 0 < done <= len(known) else ""
+            lines.insert(0, journal.head(self.seed, done, mark))
+        journal.append(path, lines, fresh=fresh)
+        self._journaled = len(self.commands)
         return True
 
     def create(self, path: Path) -> Path:
@@ -174,6 +208,8 @@ class Session:
         an existing save is never replaced. Returns the file written."""
         written = create_save(Path(path), self.to_save(), text=self._text.of)
         self._saved, self._previous = (written, len(self.commands)), BACKUP
+        journal.clear(written)  # one a game of that name left behind (it is not this one's)
+        self._journaled = len(self.commands)
         return written
 
 

@@ -23,10 +23,12 @@ from textual.widgets import DataTable, Label, Static
 from mac_tui.tui.csscache import SharedStylesheet
 from mac_tui.tui.internals import (
     RELIES_ON,
+    KeepsPaddedLines,
     KeepsStyledLines,
     RestylesOnChange,
     ScrollbarsOnChange,
     StyledLines,
+    StyledPaddedLines,
     parked,
 )
 from mac_tui.tui.widgets.footer import GameFooter
@@ -137,6 +139,9 @@ DIGESTS = {
     "textual.widget:Widget.arrange": "e876510bea8f9a59",
     "textual.screen:Screen.arrange": "10756f26100a7b5c",
     "textual.widget:Widget.first_child": "8e0c6838a02295d4",
+    # dw14
+    "textual.screen:Screen.is_current": "a5de932fa47c5f24",
+    "textual.screen:Screen._watch_stack_updates": "5a84cc9409593408",
     # tab14
     "textual._styles_cache:StylesCache.clear": "a9e24439a441c22a",
     "textual._styles_cache:StylesCache.set_dirty": "78552ddea7506bd9",
@@ -643,9 +648,10 @@ async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
     tmp_path: Path, key: str
 ) -> None:
     """d (or w): the hub's status and section change as the day report opens over them; the
-    report and the hub under it come in one frame (`PaintsOverScreens`), and it is the whole
-    picture: what Textual's compositor draws of the screen afterwards, from scratch. The
-    report is the app's kept one, filled again (a second day shows its own lines)."""
+    report comes in one frame, and it is the whole picture: what Textual's compositor draws
+    of the screen afterwards, from scratch (its background is opaque: the hub under it, drawn
+    after the frame, shows nothing, `HidesScreensBehind`). The report is the app's kept one,
+    filled again (a second day shows its own lines)."""
     from mac_tui.tui.screens.dayreport import DayReportScreen
 
     app = year_app(tmp_path, "year")
@@ -666,7 +672,7 @@ async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
             assert len(frames) == 1
             written = frames[0].render_segments(app.console)  # type: ignore[attr-defined]
             assert written == drawn_afresh(app)
-            assert new_date(app) in words(written)  # the hub's status under it is the day's
+            assert new_date(app) in words(written)  # the report's last line
             await pilot.press("escape")
             await pilot.pause(0.05)
         assert reports[0] is reports[1]  # kept, not composed again
@@ -1008,3 +1014,100 @@ async def test_the_day_report_made_in_a_pause_is_the_first_days_in_one_frame(
         assert app.screen is report and report.lines == app.last_report()
         assert len(frames) == 1
         assert frames[0].render_segments(app.console) == drawn_afresh(app)  # type: ignore[attr-defined]
+
+
+# ---- dw14 ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("pause", [True, False])
+async def test_the_hub_under_the_day_report_is_drawn_after_its_frame_and_shows_the_day_after_it(
+    tmp_path: Path, pause: bool
+) -> None:
+    """d: the report's frame is all that is painted (`HidesScreensBehind`: no frame of the hub
+    under it, whose redraw comes once the frame is out, its lines drawn then too); Esc then
+    shows the hub with the day's status and the keys as the day leaves them in one frame, the
+    picture Textual draws of it from scratch (its footer not told of the push while hidden,
+    `BindingsWhenShown`: its keys read in the pause). A player quicker than the frame (no
+    pause between d and Esc) finds the hub drawn all the same."""
+    from mac_tui.tui.internals import kept_styled_lines
+    from mac_tui.tui.screens.dayreport import DayReportScreen
+    from mac_tui.tui.screens.hub import HubScreen
+    from mac_tui.tui.widgets.footer import GameFooter
+    from mac_tui.tui.widgets.status import StatusBar
+
+    app = year_app(tmp_path, "year")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.press("d", "escape")  # the report's first showing composes it
+        await pilot.pause(0.05)
+        hub = app.screen
+        assert isinstance(hub, HubScreen)
+        frames = _count_frames(app)
+        if pause:
+            await pilot.press("d")
+            await pilot.pause(0.05)
+            assert isinstance(app.screen, DayReportScreen)
+            assert app._background_screens == [] and not hub.is_current
+            assert len(frames) == 1  # the report's, nothing of the hub's redraw after it
+            bar = hub.query_one(StatusBar)
+            assert new_date(app) in words(str(bar.render()))  # drawn behind, after the frame
+            lines, dirty = kept_styled_lines(bar)
+            assert len(lines) == bar.size.height and not dirty  # its lines drawn (`warm_lines`)
+            await pilot.press("escape")
+        else:
+            await pilot.press("d", "escape")
+        await pilot.pause(0.05)
+        assert app.screen is hub and hub.is_current
+        last = frames[-1].render_segments(app.console)  # type: ignore[attr-defined]
+        assert last == drawn_afresh(app)
+        assert new_date(app) in hub._compositor.render_strips()[0].text  # the status line
+        footer = hub.query_one(GameFooter)
+        shown = footer._shows
+        assert shown is not None  # its line shows the keys as the day leaves them
+        assert shown[1] == footer._signature(footer.fitted(footer.size.width))
+        if pause:
+            assert len(frames) == 2  # the report's, then the hub's
+
+
+# ---- tab14 -------------------------------------------------------------------------------------
+class PaddedLines(KeepsPaddedLines, KeepsStyledLines, Static):
+    """Lines kept, padded at their left and right too."""
+
+
+class PaddedBoxes(App[None]):
+    CSS = """
+    PaddedLines { height: 3; background: $surface; }
+    #sides { padding: 0 1; }
+    #left { padding: 0 0 0 2; }
+    #tall { padding: 1 1; }
+    #boxed { height: 5; border: round $accent; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield PaddedLines("one\ntwo [b]bold[/]", id="sides")
+        yield PaddedLines("one\ntwo [b]bold[/]", id="left")
+        yield PaddedLines("one", id="tall")
+        yield PaddedLines("one\ntwo", id="boxed")
+
+
+async def test_lines_padded_at_their_sides_are_textuals_and_come_back_as_the_same_object() -> None:
+    """`StyledPaddedLines`: a widget padded at its left and right only keeps its styled
+    lines as a plain one does (the same objects again), and they are Textual's; padding
+    above or below, or a border, are styled by Textual each time."""
+    from textual._styles_cache import StylesCache
+    from textual.geometry import Region
+
+    app = PaddedBoxes()
+    async with app.run_test(size=(30, 16)) as pilot:
+        await pilot.pause()
+        for widget in app.query(PaddedLines):
+            assert isinstance(widget._styles_cache, StyledPaddedLines)
+            whole = Region(0, 0, *widget.size)
+            kept = widget.render_lines(whole)
+            widget._styles_cache.clear()
+            again = widget.render_lines(whole)
+            textuals = StylesCache().render_widget(widget, whole)
+            assert (
+                [list(s) for s in kept] == [list(s) for s in textuals] == [list(s) for s in again]
+            ), widget.id
+            same = [a is b for a, b in zip(kept, again, strict=True)]
+            assert all(same) if widget.id in ("sides", "left") else not all(same), widget.id

@@ -326,11 +326,14 @@ async def test_a_save_of_older_rules_loads_and_says_so_not_that_it_was_edited(
 async def test_a_day_is_on_disk_before_its_frame_and_a_hang_up_or_the_next_day_finds_it(
     saves: Path, after: str
 ) -> None:
-    """The autosave of a day (written part by part, `savetext`) is done on the key's path:
-    when the day report's frame goes out, the file already holds the day, byte for byte the
-    text `to_json` writes of the game; a hang-up right after it (`save_and_exit`) writes
-    nothing older, and the next day's save is the next state, in order."""
+    """A day is on disk when its frame goes out: the save and its journal (`journal.py`, the
+    line written before the frame) load as the day; once the frame is out the whole file is
+    written, byte for byte the text `to_json` writes of the game, and the journal emptied; a
+    hang-up right after the frame (`save_and_exit`) writes nothing older, and the next day's
+    save is the next state, in order, the day before it the backup."""
+    from mac_tui.journal import journal_path
     from mac_tui.save import to_json
+    from mac_tui.savefolder import load_save
     from mac_tui.tui.benchmark import hub_factory
 
     from .wide import YEAR
@@ -342,27 +345,32 @@ async def test_a_day_is_on_disk_before_its_frame_and_a_hang_up_or_the_next_day_f
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
-        on_disk: list[str] = []
+        on_disk: list[Any] = []
         display = app._display
 
         def shown(screen: Any, update: Any) -> None:
-            on_disk.append(path.read_text())  # as the frame goes out
+            on_disk.append(load_save(path).save.state)  # as the frame goes out
             display(screen, update)
 
         app._display = shown  # type: ignore[method-assign,assignment]
+        before = read_save(path).state
         await pilot.press("d")
-        await pilot.pause(0.05)
-        assert app.session is not None and isinstance(app.screen, DayReportScreen)
+        assert app.session is not None
         day = app.session.state
-        assert on_disk and on_disk[0] == to_json(app.session.to_save())
-        if after == "sighup":
+        if after == "sighup":  # at once: the whole file may not be written yet
             app.save_and_exit()
             await pilot.pause()
             assert read_save(path).state == day
-        elif after == "next day":
+            assert on_disk and on_disk[0] == day != before
+            return
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, DayReportScreen)
+        assert on_disk and on_disk[0] == day != before
+        if after == "next day":
             await pilot.press("escape", "d")
             await pilot.pause(0.05)
             assert read_save(path).state == app.session.state != day
             assert read_save(path.with_name(path.name + ".bak")).state == day
         else:
-            assert read_save(path).state == day
+            assert path.read_text() == to_json(app.session.to_save())
+            assert journal_path(path).read_bytes() == b""

@@ -466,3 +466,40 @@ async def test_a_view_brought_back_draws_its_kept_lines_as_with_no_cache(
                     if table in seen:
                         assert new == [], (section, key)
                 seen.add(table)
+
+
+async def test_home_and_end_land_where_textuals_move_cursor_lands() -> None:
+    """Home and End (which skip Textual's scroll of the row the cursor leaves) end with the
+    cursor and the scroll where `DataTable.move_cursor` puts them, from any row, any scroll
+    (the row left in view or not) and either height of the table."""
+    from textual.coordinate import Coordinate
+
+    app = Grows(40)
+    async with app.run_test(size=(30, 14)) as pilot:
+        table = app.query_one(GameTable)
+        table.focus()
+        await pilot.pause()
+        head = app.query_one("#head")
+
+        async def place(row: int, scroll: int, tall: bool) -> None:
+            head.set_class(tall, "tall")
+            await pilot.pause()
+            table.cursor_coordinate = Coordinate(row, 0)
+            await pilot.pause()
+            table.scroll_to(y=scroll, animate=False, immediate=True)
+            await pilot.pause()
+
+        for tall in (False, True):
+            for row in (0, 5, 39):
+                for scroll in (0, 20, 40):
+                    for key, to in (("home", 0), ("end", 39)):
+                        await place(row, scroll, tall)
+                        await pilot.press(key)
+                        await pilot.pause()
+                        ours = (table.cursor_coordinate, table.scroll_offset)
+                        await place(row, scroll, tall)
+                        DataTable.move_cursor(table, row=to)
+                        await pilot.pause()
+                        theirs = (table.cursor_coordinate, table.scroll_offset)
+                        assert ours == theirs, (tall, row, scroll, key)
+                        assert drawn(table) == afresh(table)

@@ -23,7 +23,12 @@ the latency is then the work itself. With `gap=0` (a storm of keys) the latency 
 up to one frame (16.7 ms) of pacing. `cpu` is the CPU time of the app's event loop over the
 same interval (`time.thread_time` in the loop's thread), i.e. the key's work without any
 waiting; background workers (the contracts board's threat assessment, a save's check by
-replay) run in threads of their own and are not counted as a key's cost.
+replay) run in threads of their own and are not counted as a key's cost. As in `mac-tui play`,
+the threat assessment's battles run in the assessor's helper process (`start_like_play`, the
+entry points call it first; `MAC_TUI_ASSESS_NICE=0`: none, in a thread as before): in a thread
+of the bench they held Python's lock under the keys, which no player's game does since
+6e755ce, and `w`'s settled p95 at 120x40 was 21.5 ms in `bench tui` for a median of 14.8
+(`run_hub_keys` on `w` alone, 37 presses: 11.3-11.7 ms p95 with the helper, 17-27 without).
 
 A key may cause more than one frame (a focus change's events reach the widgets after the
 first repaint, and they paint again): `settled` is the CPU time from the key to the last of
@@ -617,6 +622,18 @@ def run_hub_keys(
                 os.environ[CONFIG_ENV] = config
 
 
+def start_like_play() -> None:
+    """Start what `mac-tui play` starts before its app (`cli.cmd_play`): the threat
+    assessment's helper process (`players/assessor.py`, at the level `play_level` says), so
+    the board's battles are fought where a player's game fights them, not in a thread of the
+    process timed. Call first, while the process has a single thread (else nothing starts)."""
+    from ..players.assessor import play_level, start
+
+    level = play_level()
+    if level is not None:
+        start(level)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mac_tui.tui.benchmark")
     p.add_argument("--seed", type=int, default=1)
@@ -627,6 +644,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         nargs="+",
         metavar="WORD",
         help="only the hub's other keys, the groups of HUB_KEYS whose name holds a WORD",
+    )
+    p.add_argument(
+        "--hub-sections",
+        action="store_true",
+        help="only the hub's section keys 1-7 against the empty app's key (`run_hub`)",
     )
     p.add_argument(
         "--battle-keys",
@@ -641,6 +663,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --battle-keys: this size alone",
     )
     args = p.parse_args(argv)
+    start_like_play()
+    if args.hub_sections:
+        run_hub(presses=args.presses, gap=args.gap)
+        return 0
     if args.hub_keys:
         run_hub_keys(presses=args.presses // 3, gap=args.gap, only=args.hub_keys)
         return 0

@@ -82,8 +82,9 @@ them.
   it running and sized, as any later one (a first push lays a new screen out, then again
   for the Resize that layout sends it, the screens behind it too).
 - `PaintsDirect` (the battle's map, side panel and one-line texts, and every screen's footer:
-  the widgets a battle key repaints): Textual's `Widget.refresh` marks the widget and prompts
-  its message queue; on the queue's next turn its idle handler (`Widget._check_refresh`)
+  the widgets a battle key repaints; since tab14 the tables and their vertical scrollbars):
+  Textual's `Widget.refresh` marks the widget and prompts its message queue; on the queue's
+  next turn its idle handler (`Widget._check_refresh`)
   posts `messages.Update` to the screen, whose handler (`Screen._on_update`) adds the widget
   to the screen's dirty widgets and prompts the screen's queue: two messages and two turns
   of the event loop per widget repainted, some 0.05 ms each, four widgets for a battle key
@@ -225,6 +226,12 @@ them.
   outline, whose lines follow the height: `StylesCache.render_line`), its lines above the
   old bottom are kept as they were (a table's line follows its width, scroll offset and rows,
   never its height: `DataTable.render_line`); the lines below are drawn.
+- `KeepsPaddedLines` (the detail panes under the tables, the market's view line): a widget
+  padded at the left and right only (`padded_box`) is styled by `StylesCache.render_line`
+  from each line alone too (the line padded with the inner background, `line_pad`), as a
+  plain one (`KeepsStyledLines`), but `StyledLines` styles only plain ones: the detail pane's
+  three lines were styled anew at each cursor key and view key, 0.17 ms of the market's Tab
+  at 120x40 (0.08 since). `StyledPaddedLines` keeps them too, the padding in each one's key.
 - `KeepsFullFrame` (map14b: the battle screen under its log page): a screen coming back in
   front repaints whole (`Screen._on_screen_resume` refreshes it; `Compositor.render_update`
   then makes a full update, `render_full_update`: every widget's every line drawn, cut and
@@ -256,7 +263,7 @@ from textual.content import Content
 from textual.css.styles import StylesBase
 from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
-from textual.geometry import Region, Size
+from textual.geometry import Region, Size, Spacing
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
@@ -467,6 +474,10 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.scrollbar:ScrollBar.render",
         "textual.scrollbar:ScrollBar._render_bar",
         "textual.scrollbar:ScrollBarRender.__rich_console__",
+    ),
+    "KeepsPaddedLines, StyledPaddedLines, padded_box": (
+        "textual._styles_cache:StylesCache.render_line",
+        "textual._styles_cache:StylesCache.render",
     ),
     "widgets/table.GameTable (its `Repaint`)": (
         "textual.widgets._data_table:DataTable.render_lines",
@@ -958,20 +969,24 @@ class StyledLines(StylesCache):
         self._styled: dict[tuple[object, ...], tuple[Strip, Strip]] = {}
 
     def render(self, styles: StylesBase, *args: Any, **kwargs: Any) -> list[Strip]:
-        self._plain = plain_box(styles, kwargs.get("padding"), kwargs.get("opacity", 1.0))
+        self._plain = self._plain_box(styles, kwargs.get("padding"), kwargs.get("opacity", 1.0))
         try:
             return super().render(styles, *args, **kwargs)
         finally:
             self._plain = False
 
+    def _plain_box(self, styles: StylesBase, padding: Any, opacity: float) -> bool:
+        """Whether each line is styled from itself alone (`plain_box`)."""
+        return plain_box(styles, padding, opacity)
+
     def render_line(self, styles: StylesBase, y: int, *args: Any) -> Strip:
         # (size, content_size, padding, base_background, background, render_content_line,
         # border_title, border_subtitle, opacity, ansi_theme, native_ansi)
-        size, content_size, _padding, base_background, background, render_content_line = args[:6]
+        size, content_size, padding, base_background, background, render_content_line = args[:6]
         if not self._plain or y >= content_size.height:
             return super().render_line(styles, y, *args)
         line = render_content_line(y)
-        key = (id(line), content_size.width, size.width, base_background, background)
+        key = (id(line), content_size.width, size.width, padding, base_background, background)
         kept = self._styled.get(key)
         if kept is not None and kept[0] is line:
             return kept[1]
@@ -1111,7 +1126,7 @@ INTERNED_KEPT = 256  # distinct lines a scrollbar keeps (a track, a thumb and it
 PICTURES_KEPT = 16  # pictures a scrollbar keeps (its thumb at the top and the bottom...)
 
 
-class KeptScrollBar(KeepsStyledLines, ScrollBar):
+class KeptScrollBar(PaintsDirect, KeepsStyledLines, ScrollBar):
     """A scrollbar whose lines alike are the same `Strip`, and whose pictures drawn before
     come back as the same lines (see the module docstring)."""
 
@@ -1225,6 +1240,85 @@ def unsettled_app(app: App[Any]) -> bool:
     )
 
 
+# ---- dw14: the day report hides the hub ------------------------------------------------------
+class HidesScreensBehind(_ScreenMixin):
+    """A screen whose opaque background hides the screens behind it, which are then none of
+    Textual's frame work while it is in front (`screens_behind`, `MacApp._background_screens`).
+
+    Textual counts the screen under the one in front as showing through it whatever the
+    front one's background (`App._background_screens` looks at the opacity of the screens
+    behind, not of the one in front), so the screen behind stays current
+    (`Screen.is_current`): its widgets' repaints and layouts run on its own update timer and
+    are handed to the screen in front (`Screen._compositor_refresh` refreshes those regions of
+    it), which paints them again, the very cells it showed, in a frame of its own. The day
+    report is opaque (`Screen { background: $background; }`, app.tcss): the hub under it shows
+    nothing, yet each day's hub redraw under it was laid out, painted and handed on. Behind a
+    `HidesScreensBehind` screen with an opaque background there is no screen in Textual's
+    eyes: the one behind keeps what its widgets ask for (its dirty widgets, a layout) until it
+    is in front again, when Textual lays it out for a new size and repaints it whole
+    (`Screen._on_screen_resume`, `Screen._on_idle`). What the screen in front draws is the same:
+    an opaque background draws no screen behind it (`Screen.render`)."""
+
+
+def screens_behind(app: App[Any], screens: list[Screen[Any]]) -> list[Screen[Any]]:
+    """`App._background_screens` (Textual's answer, `screens`): none while a
+    `HidesScreensBehind` screen with an opaque background is in front."""
+    stack = app._screen_stack
+    front = stack[-1] if stack else None
+    if isinstance(front, HidesScreensBehind) and front.styles.background.a == 1:
+        return []
+    return screens
+
+
+def warm_lines(screen: Screen[Any]) -> None:
+    """Draw the widgets of `screen`, hidden behind a `HidesScreensBehind` screen, as its next
+    frame will (`Compositor._get_renders`: each visible widget's visible part), so that frame
+    finds their lines in their styles caches (`StylesCache.render_widget` keeps each line
+    until the widget changes). The hub under the day report, redrawn after the report's frame
+    (its status line, message line, section), is so drawn in that pause and not by the Esc
+    that brings it back (0.9 ms of its frame). Nothing when a layout is due (the lines would
+    be drawn at sizes about to change) or the screen is in sight."""
+    if screen.is_current or screen._layout_required:
+        return
+    visible = screen._compositor.visible_widgets
+    if any(widget._layout_required for widget in visible):
+        return
+    for widget, (region, clip) in visible.items():
+        if widget is screen:
+            continue  # its background: one line, repeated (`UniformLines`)
+        x, y, width, height = region.intersection(clip)
+        if width and height:
+            widget.render_lines(Region(x - region.x, y - region.y, width, height))
+
+
+class BindingsWhenShown(_ScreenMixin):
+    """A screen that tells its footer of a push or pop of the screen stack only while it is
+    in sight. Textual refreshes a screen's bindings whenever it is suspended or resumed
+    (`Screen._watch_stack_updates`), and the hub's footer then reads every key's legality
+    for the new state (`GameFooter`, some 0.4 ms: the roster asks the engine for each frame's
+    repair), though under the day report (`HidesScreensBehind`) nothing of it shows. Out of
+    sight it is not told; back in sight it is, as ever (the day report has its keys read in
+    the pause after its frame, `dayreport.DayReportScreen.draw_behind`)."""
+
+    def _watch_stack_updates(self) -> None:
+        if self.is_current:
+            super()._watch_stack_updates()  # type: ignore[no-untyped-call]
+
+
+RELIES_ON["HidesScreensBehind, screens_behind, warm_lines, BindingsWhenShown (dw14)"] = (
+    "textual.screen:Screen._watch_stack_updates",
+    "textual.app:App._background_screens",
+    "textual._compositor:Compositor._get_renders",
+    "textual._compositor:Compositor.visible_widgets",
+    "textual._styles_cache:StylesCache.render_widget",
+    "textual.screen:Screen.is_current",
+    "textual.screen:Screen._compositor_refresh",
+    "textual.screen:Screen._on_screen_resume",
+    "textual.screen:Screen._on_idle",
+    "textual.screen:Screen.render",
+)
+
+
 # ---- tab14: the tables' kept lines through a view switch and a new height ------------------
 def kept_styled_lines(widget: Widget) -> tuple[dict[int, Strip], set[int]]:
     """The lines `widget`'s styles cache holds and the ones it has to draw again (a copy)."""
@@ -1288,6 +1382,37 @@ class KeepsLinesOnNewHeight(_WidgetMixin):
             self.show_horizontal_scrollbar,
             self.styles.gutter,
         )
+
+
+# ---- tab14: lines padded left and right kept as the plain ones ------------------------------
+def padded_box(styles: StylesBase, padding: Any, opacity: float) -> bool:
+    """Whether a widget draws its lines with nothing but their background and a padding at
+    their left and right (`plain_box` but for that padding): each styled line is then made
+    from the line alone (`StylesCache.render_line`: `line_pad` with the inner background)."""
+    if padding is None:
+        padding = styles.padding
+    top, _right, bottom, _left = padding
+    return not top and not bottom and plain_box(styles, NO_PADDING, opacity)
+
+
+NO_PADDING = Spacing(0, 0, 0, 0)
+
+
+class StyledPaddedLines(StyledLines):
+    """`StyledLines` that keeps the lines of a widget padded at their left and right too
+    (`padded_box`; the padding is in the key of each)."""
+
+    def _plain_box(self, styles: StylesBase, padding: Any, opacity: float) -> bool:
+        return padded_box(styles, padding, opacity)
+
+
+class KeepsPaddedLines(_WidgetMixin):
+    """A widget whose styles cache is a `StyledPaddedLines` (see the module docstring).
+    Comes first among the bases, before `KeepsStyledLines`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._styles_cache = StyledPaddedLines()
 
 
 # ---- map14b: a screen's full frame drawn ahead while another covers it ----------------------

@@ -31,7 +31,7 @@ from ...model import GameState
 from ...players.assess import assess, peek
 from ..glyphs import Glyphs, glyphs_for
 from ..host import host
-from ..internals import ParksChildren, focus_unparked
+from ..internals import ParksChildren, focus_in_place
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import ConfirmScreen
 from ..widgets.kept_rows import same_content
@@ -116,8 +116,8 @@ class PayoutSlider(Static):
 class PlanSwitch(ParksChildren, Container):
     """The board and the launch plan, one displayed and the other parked, as the hub's
     sections are (`internals.ParksChildren`: bringing one back at the size it had is only a
-    paint, no Hide, Show or Resize round; with `internals.focus_unparked`, no Blur and Focus
-    round for the two tables either)."""
+    paint, no Hide, Show or Resize round; with `internals.focus_in_place`, no Blur and Focus
+    round for the two tables either, nor a repaint of the whole screen for the focus)."""
 
     def show(self, name: str) -> None:
         for child in self.children:
@@ -159,7 +159,10 @@ class ContractsSection(Section):
         Binding("enter", "open", "Plan launch", id="contracts.open", priority=True),
         Binding("space", "toggle_frame", "Toggle", id="contracts.toggle"),
         Binding("l", "launch", "Launch", id="contracts.launch"),
-        Binding("escape", "back", "Board", id="contracts.back"),
+        # priority: run as the key reaches the app while the plan is open, not after it
+        # went down to the lance table and climbed back through five message queues; on the
+        # board (`check_action` False) it takes its way to the hub's menu as before
+        Binding("escape", "back", "Board", id="contracts.back", priority=True),
     ]
     DEFAULT_CSS = """
     ContractsSection #contracts-switcher { height: 1fr; }
@@ -540,7 +543,7 @@ class ContractsSection(Section):
             self.level = catalog().default_payout_level().level
         self.contract_id = contract_id
         self.refresh_view()
-        focus_unparked(self.screen, self.query_one("#lance", DataTable))
+        focus_in_place(self.screen, self.query_one("#lance", DataTable))
 
     def action_open(self) -> None:
         row = self.highlighted_row()
@@ -550,7 +553,7 @@ class ContractsSection(Section):
     def action_back(self) -> None:
         self.contract_id = None
         self.refresh_view()
-        focus_unparked(self.screen, self.query_one("#contracts", DataTable))
+        focus_in_place(self.screen, self.query_one("#contracts", DataTable))
 
     def set_payout(self, level: int) -> None:
         levels = [p.level for p in catalog().economy.payout_level]

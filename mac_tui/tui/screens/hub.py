@@ -20,7 +20,7 @@ from textual.widgets import Static
 from ...campaign.commands import AdvanceDay
 from ..config import Settings, server_game
 from ..glyphs import glyphs_for
-from ..internals import ParksChildren, SizedInItsLayout, focus_unparked
+from ..internals import BindingsWhenShown, ParksChildren, SizedInItsLayout, focus_unparked
 from ..widgets.footer import GameFooter, Same
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
@@ -134,7 +134,7 @@ PREBUILD_NEXT = 0.05  # seconds between two such builds
 PREBUILD_TIMED = True  # False: only when asked (`HubScreen._prebuild`: the tests)
 
 
-class HubScreen(GameScreen):
+class HubScreen(BindingsWhenShown, GameScreen):
     HELP = (
         "Keys 1-7 switch sections (or click their names); d lets a day pass, w a week; "
         "ctrl+p searches every command."
@@ -347,13 +347,19 @@ class HubScreen(GameScreen):
         self._advance(7)
 
     def _advance(self, days: int) -> None:
+        """Let `days` pass and show their report. The hub under the report (which hides it)
+        shows the day once the report's frame is out (`show_day_report`'s `behind`), not on
+        the key's path: the report is the whole picture."""
         session = self.game.session
         if session is None:
             return
-        if self.game.act(AdvanceDay(days)):
+        if self.game.act(AdvanceDay(days), draw=False):
             from .dayreport import show_day_report
 
-            show_day_report(self.app, self.game.last_report())
+            campaign = session.state.campaign
+            if campaign is None or campaign.ended:
+                self.game.show_outcome()  # the debrief comes first, under the report, as ever
+            show_day_report(self.app, self.game.last_report(), behind=self.game.show_outcome)
 
     def action_menu(self) -> None:
         self.game.show_title()

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..internals import PaintsDirect
+from ..internals import KeepsPaddedLines, PaintsDirect
 from .message_line import MessageLine
 
 
-class DetailPane(PaintsDirect, MessageLine):
+class DetailPane(KeepsPaddedLines, PaintsDirect, MessageLine):
     """See the module docstring."""
 
     def show(self, text: str | Text) -> None:

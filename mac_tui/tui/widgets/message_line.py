@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.visual import Visual
 from textual.widgets import Static
 
-from ..internals import SizedInItsLayout
+from ..internals import SizedInItsLayout, laid_size
 from .kept_strips import KeepsStrips
 
 KEPT = 16  # texts kept (the hub's seven hints, and what the sections say)
@@ -35,7 +35,7 @@ class MessageLine(SizedInItsLayout, KeepsStrips, Static):
     def say(self, text: str | Text, warning: bool = False) -> None:
         """Show `text` (markup, as a `Static`'s, or a Rich `Text`: the same object again is
         the same picture); a new layout only for a new height."""
-        before = self.content_size
+        before = laid_size(self)  # its last layout's (a parked pane has no region now)
         name = text if isinstance(text, str) else id(text)
         kept = self._pictures.get(name)  # (a `Text` is kept with it: its id is no other's)
         if kept is None:
@@ -47,7 +47,8 @@ class MessageLine(SizedInItsLayout, KeepsStrips, Static):
             self._pictures[name] = (text, picture)
         else:
             picture = kept[1]
-            self.update(picture, layout=False)
+            if picture is not self.visual:  # shown already: nothing to repaint
+                self.update(picture, layout=False)
         self.set_class(warning, "warning")
         if not before.width:
             self.refresh(layout=True)

@@ -37,6 +37,10 @@
   cursor and the hover, its rows' offsets), not once per line as `DataTable.render_line` and
   `_render_line` do (a dozen reactive reads and region look-ups a line, and a walk over the
   rows' locations to find one: the pilots' 15 lines at 80x24 0.26 ms, 0.11 since).
+- Home and End move the cursor as `move_cursor` does less its first step, a scroll of the row
+  the cursor leaves into view: the first and the last row end up scrolled to the same place
+  from anywhere (`_jump`). And its repaints, and its scrollbar's, go to the screen at once
+  (`internals.PaintsDirect`), not through two messages each.
 - A key that hides the hover cursor (every cursor key: `DataTable._set_hover_cursor(False)`)
   repaints the hover's row only when the hover was shown: Textual repaints it on every key
   (row 0, under the mouse or not), one more line drawn and composed a key.
@@ -63,6 +67,7 @@ from ..internals import (
     KeepsBarLines,
     KeepsLinesOnNewHeight,
     KeepsStyledLines,
+    PaintsDirect,
     ScrollbarsOnChange,
 )
 from .focus_styles import KeepsFocusStyles
@@ -92,6 +97,7 @@ class Repaint(NamedTuple):
 
 class GameTable(
     KeepsRows,
+    PaintsDirect,
     KeepsLinesOnNewHeight,
     ScrollbarsOnChange,
     KeepsBarLines,
@@ -246,11 +252,31 @@ class GameTable(
 
     def action_first_row(self) -> None:
         if self.row_count:
-            self.move_cursor(row=0)
+            self._jump(0)
 
     def action_last_row(self) -> None:
         if self.row_count:
-            self.move_cursor(row=self.row_count - 1)
+            self._jump(self.row_count - 1)
+
+    def _jump(self, row: int) -> None:
+        """`move_cursor(row=row)` to the first or the last row, less its scroll of the row the
+        cursor leaves into view, before it scrolls the new one into view: the first row (at
+        the top of the rows) is seen only at the top of the table, the last (at the bottom)
+        only at the bottom, from wherever the table is scrolled, so that first scroll changes
+        nothing of where the table ends up, though it cost a repaint and the scrollbar's
+        (the detail lines taking another height after a Home or End had left the row it
+        went to out of view). Rows of one line only; otherwise, or when the cursor is there
+        already (it is then scrolled into view), Textual's way."""
+        if (
+            row == self.cursor_row
+            or self.cursor_type != "row"
+            or self._require_update_dimensions
+            or self.fixed_rows
+            or len(self._y_offsets) != self.row_count
+        ):
+            self.move_cursor(row=row)
+            return
+        self.cursor_coordinate = Coordinate(row, self.cursor_column)
 
     def _style_signature(self) -> tuple[object, ...]:
         return (

@@ -11,11 +11,11 @@ view shown again draws its line from the strips it had.
 
 from __future__ import annotations
 
-from ..internals import PaintsDirect
+from ..internals import KeepsPaddedLines, PaintsDirect
 from .message_line import MessageLine
 
 
-class ViewLine(PaintsDirect, MessageLine):
+class ViewLine(KeepsPaddedLines, PaintsDirect, MessageLine):
     """See the module docstring. Its text is markup, as a `Static`'s."""
 
     def show(self, markup: str) -> None:
