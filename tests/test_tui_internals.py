@@ -169,6 +169,11 @@ DIGESTS = {
     "textual.widget:Widget.scroll_to_widget": "642e9783efa1d6dc",
     "textual.widget:Widget.max_scroll_x": "6de53c30be96b918",
     "textual.widget:Widget.max_scroll_y": "c2776ff59114a2c0",
+    # map14b
+    "textual._compositor:Compositor.render_update": "772c6b21953aff0e",
+    "textual._compositor:Compositor.render_full_update": "ce99ccda4d2449b7",
+    "textual.screen:Screen._invoke_later": "d59e2de31d1c3717",
+    "textual.message_pump:MessagePump.call_after_refresh": "f64d61b66efbc730",
 }
 
 
