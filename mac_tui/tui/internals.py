@@ -117,7 +117,20 @@ them.
   of the ancestors above a container whose size does not follow its children (no auto width
   or height, climbing while that holds): their arrangements are kept (0.3 ms of a section
   key), and still made anew whenever Textual clears them (a child asking for a layout clears
-  its ancestors' arrangements, `Widget._check_refresh`).
+  its ancestors' arrangements, `Widget._check_refresh`). Since hub14 `place` sets the rule
+  itself and asks the screen for its layout at once (what `Screen._on_layout` does), with
+  the container's arrangement cleared as `Widget._check_refresh` clears it: Textual's setter
+  also repaints the child (its styles cache cleared) and sends an Update and a Layout through
+  the child's queue, two messages and a turn of the loop per child, though the new layout
+  paints what it moved (the reflow marks the regions of every widget placed anew) and a child
+  brought back at its size draws the lines it kept (0.15 ms of a section key; the launch
+  plan's Enter and Esc too; `place_keeping_lines` then finds the child's lines as they
+  were). And the container's arrangement is kept by the children displayed as well as by
+  its size (`ParksChildren.arrange`; Textual keys it by the children's count, which each
+  `place` moves on, so a section key arranged the stack anew though it had arranged it for
+  that section before, 0.1 ms): kept while only `place` changed the children (a mount, a
+  removal or a `display` set another way starts afresh), and forgotten whenever Textual
+  clears the container's arrangements (a child asking for a layout, `Widget._check_refresh`).
 - `focus_unparked` (the hub's section keys, the launch plan's Enter and Esc): Textual moves
   the focus with a Blur to the widget that had it and a Focus to the new one
   (`Screen.set_focus`); each handler restyles its widget for `:focus`
@@ -253,6 +266,20 @@ them.
   as that dispatch would hand it (the prevented kinds noted on it, stopped at a parent that
   sent it). Not while a test's message hook or a subscriber to the widget's messages
   watches its dispatches (`message_hook`, `message_signal`), nor for one not to be dispatched.
+- `KeepsFullFrame` (map14b: the battle screen under its log page): a screen coming back in
+  front repaints whole (`Screen._on_screen_resume` refreshes it; `Compositor.render_update`
+  then makes a full update, `render_full_update`: every widget's every line drawn, cut and
+  joined, 1.4 ms of the battle's 3.3 as Esc closes its log page at 120x40), though nothing of
+  it changed while the page covered it (the battle waits while its log page is open). The
+  screen draws that full frame ahead, as `render_full_update` draws it (`_render_chops` over
+  the whole screen), in the pause after the covering page's frame is painted (the page's
+  `call_after_refresh`: no key waits on it), and hands it to the terminal as its next frame
+  when that is a full one at the same size and nothing of the screen asked for a repaint or
+  a layout meanwhile: a widget's repaint or layout reaches the screen, covered, as a message
+  (`Screen._on_update`, `Screen._on_layout`), and in front, a `PaintsDirect` repaint is a
+  dirty widget the screen's full repaint forgets (`Screen._on_timer_update`); any of them, a
+  new layout, or a widget asking for a repaint during the frame (`OneFrame`'s late ones)
+  drops the kept frame, and the screen is drawn as Textual draws it.
 """
 
 from __future__ import annotations
@@ -260,10 +287,11 @@ from __future__ import annotations
 import asyncio
 import bisect
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
 from textual import events
-from textual._compositor import ChopsUpdate, Compositor, ReflowResult
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, ReflowResult
 from textual._context import message_hook as message_hook_context_var
 from textual._styles_cache import StylesCache
 from textual.app import App
@@ -272,6 +300,7 @@ from textual.css.styles import StylesBase
 from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
 from textual.geometry import Region, Size, Spacing
+from textual.layout import DockArrangeResult
 from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
@@ -461,6 +490,23 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._styles_cache:StylesCache.render_line",
         "textual.widgets._data_table:DataTable.render_line",
     ),
+    # map14b
+    "KeepsFullFrame": (
+        "textual._compositor:Compositor.render_update",
+        "textual._compositor:Compositor.render_full_update",
+        "textual._compositor:Compositor._render_chops",
+        "textual.screen:Screen._on_screen_resume",
+        "textual.screen:Screen._compositor_refresh",
+        "textual.screen:Screen._on_timer_update",
+        "textual.screen:Screen._on_update",
+        "textual.screen:Screen._on_layout",
+        "textual.screen:Screen._refresh_layout",
+        "textual.screen:Screen._invoke_later",
+        "textual.message_pump:MessagePump.call_after_refresh",
+        "textual.message_pump:MessagePump._get_dispatch_methods",
+        "textual.widget:Widget._check_refresh",
+        "textual.app:App._background_screens",
+    ),
     "KeptScrollBar (its pictures kept)": (
         "textual.widget:Widget._render_content",
         "textual.widget:Widget.render_line",
@@ -494,6 +540,34 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual.widgets._data_table:DataTable._render_line",
         "textual.widgets._data_table:DataTable._get_offsets",
         "textual.widgets._data_table:DataTable._y_offsets",
+    ),
+    # ---- hub14 ----
+    "call_later_counted, scroll_focus_into_view": (
+        "textual._callback:count_parameters",
+        "textual._callback:_invoke",
+        "textual.message_pump:MessagePump.call_later",
+        "textual.screen:Screen.set_focus",
+        "textual.widget:Widget.scroll_to_widget",
+        "textual.widget:Widget.max_scroll_x",
+        "textual.widget:Widget.max_scroll_y",
+    ),
+    "ParksChildren.arrange (kept by the children displayed)": (
+        "textual.widget:Widget.arrange",
+        "textual.widget:Widget._check_refresh",
+        "textual.widget:Widget._clear_arrangement_cache",
+        "textual._node_list:NodeList.displayed",
+        "textual._node_list:NodeList.updated",
+        "textual._compositor:Compositor.reflow",
+    ),
+    "ParksChildren.place (the rule set and the layout asked for directly)": (
+        "textual.css.styles:RenderStyles.set_rule",
+        "textual.css.styles:Styles.set_rule",
+        "textual.css._style_properties:StringEnumProperty.__set__",
+        "textual.dom:DOMNode.display",
+        "textual.widget:Widget.refresh",
+        "textual.widget:Widget._check_refresh",
+        "textual.widget:Widget._clear_arrangement_cache",
+        "textual.screen:Screen._on_layout",
     ),
 }
 
@@ -566,9 +640,66 @@ class ParksChildren(_WidgetMixin):
     """A container whose children take turns: one displayed, the others parked with
     `display` off (see `SpanCompositor.reflow`). Comes first among the bases."""
 
+    # The children's count (`NodeList._updates`) as `place` last left it: the arrangements
+    # kept by displayed child hold while nothing else changed the children (hub14).
+    _placed_updates: int | None = None
+    _arranged: dict[tuple[object, ...], DockArrangeResult] | None = None
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        """`Widget.arrange`, kept by the children displayed as well as by the size (Textual
+        keys it by the children's count, which each `place` moves on: a section key
+        arranged the stack anew for a section it had arranged before; see the module
+        docstring)."""
+        nodes = self._nodes
+        kept = self._arranged
+        if kept is None or nodes._updates != self._placed_updates:
+            kept = self._arranged = {}  # a child mounted, removed or shown by another way
+            self._placed_updates = nodes._updates
+        key = (size, optimal, self.screen.size, tuple(nodes.displayed))
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = super().arrange(size, optimal)
+        return found
+
+    def _clear_arrangement_cache(self) -> None:
+        self._arranged = None  # a child asked for a layout (`Widget._check_refresh`)...
+        super()._clear_arrangement_cache()
+
     def place(self, child: Widget, displayed: bool) -> None:
         """`child.display = displayed`, counted as a change to this container's children
-        only (see the module docstring)."""
+        only, and the screen asked for its new layout at once (see the module docstring)."""
+        try:
+            screen = self.screen
+        except NoScreen:
+            screen = None
+        if screen is None or not child.is_mounted:
+            self._place_as_textual(child, displayed)
+            return
+        # What Textual's `display` setter does (`StringEnumProperty.__set__`: the rule set,
+        # `NodeList.updated`, `Widget.refresh(layout=True)` of the child, then its
+        # `Widget._check_refresh` and the screen's `Screen._on_layout`), less the child's
+        # repaint and its two messages (hub14): the new layout paints what it moved.
+        if not child.styles.set_rule("display", "block" if displayed else "none"):
+            return
+        nodes = self._nodes
+        placed = nodes._updates == self._placed_updates
+        nodes._updates += 1  # this container's displayed children changed
+        if placed:
+            self._placed_updates = nodes._updates  # its kept arrangements hold (`arrange`)
+        child._layout_updates += 1
+        self._layout_updates += 1
+        node: Any = self
+        while node.styles.auto_dimensions:  # `Widget._check_refresh`'s arrangements cleared
+            node = node.parent
+            if not isinstance(node, Widget):
+                break
+            node._clear_arrangement_cache()
+            node._layout_updates += 1
+        screen._layout_required = True  # `Screen._on_layout`
+        screen.check_idle()
+
+    def _place_as_textual(self, child: Widget, displayed: bool) -> None:
+        """`place` through Textual's `display` setter (a child not mounted yet)."""
         counts = [child._nodes]
         node: Any = self
         while not node.styles.auto_dimensions and not isinstance(node, Screen):
@@ -656,11 +787,42 @@ def focus_unparked(screen: Screen[Any], widget: Widget) -> None:
     if not widget.has_focus:
         widget.post_message(events.Focus())
 
-    def scroll_to_center(widget: Widget) -> None:  # as `Screen.set_focus` asks for it
-        if screen.focused is widget and not screen.can_view_entire(widget):
-            screen.scroll_to_center(widget, origin_visible=True)
+    call_later_counted(screen, scroll_focus_into_view, screen, widget)
 
-    screen.call_later(scroll_to_center, widget)
+
+def scroll_focus_into_view(screen: Screen[Any], widget: Widget) -> None:
+    """The scroll `Screen.set_focus` asks for, as it asks for it (unless no container of the
+    widget can scroll at all: nothing to scroll, the walk saved)."""
+    if (
+        screen.focused is widget
+        and not scrolled_as_far_as_it_can(widget)  # (the cheaper look first)
+        and not screen.can_view_entire(widget)
+    ):
+        screen.scroll_to_center(widget, origin_visible=True)
+
+
+def call_later_counted(node: Widget | Screen[Any], callback: Any, *args: object) -> None:
+    """`node.call_later(callback, *args)` with the parameters of what is called counted
+    already: Textual counts them when it runs the callback (`_callback.count_parameters`,
+    kept on the callable as `_param_count`), and a `partial` made anew by each
+    `MessagePump.call_later` is inspected anew (`inspect.signature`: 0.07 ms, a tenth of the
+    hub's messages between a section key and its frame; hub14)."""
+    bound: Any = partial(callback, *args)
+    bound._param_count = 0  # what `count_parameters` would find: all given
+    node.post_message(events.Callback(callback=bound))
+
+
+def scrolled_as_far_as_it_can(widget: Widget) -> bool:
+    """Whether no container of `widget` can scroll at all (each at offset 0 and with nothing
+    to scroll: `Widget.scroll_to_widget` would clamp every container's scroll to where it is,
+    and change nothing; the hub's section tables, which a section key focuses): the walk up
+    the tree that scrolls nothing is saved (hub14)."""
+    node = widget.parent
+    while isinstance(node, Widget):
+        if node.max_scroll_x or node.max_scroll_y or node.scroll_offset:
+            return False
+        node = node.parent
+    return True
 
 
 class SpanCompositor(Compositor):
@@ -1519,3 +1681,75 @@ class BubblesAtOnce(_WidgetMixin):
         if self.is_parent_active and self.is_attached:
             message._bubble_to(parent)
         return True
+# ---- map14b: a screen's full frame drawn ahead while another covers it ----------------------
+class KeepsFullFrame(_ScreenMixin):
+    """A screen whose full frame is drawn in a pause while another screen covers it, and
+    handed to the terminal as it comes back when nothing of it changed meanwhile (see the
+    module docstring). Comes first among the bases."""
+
+    _kept_frame: tuple[Size, LayoutUpdate] | None = None
+
+    def keep_full_frame(self) -> None:
+        """Draw the screen's full frame now, as `Compositor.render_full_update` draws it
+        (covered by another screen, in a pause: nothing asked for a layout, it is laid out at
+        the app's size); its next frame, a full one as it comes back, is that."""
+        app = self.app
+        compositor = self._compositor
+        if (
+            self is app.screen
+            or not self.is_attached
+            or app.is_inline
+            or self._layout_required
+            or compositor.size != app.size
+            or self not in compositor
+        ):
+            return
+        region = compositor.size.region
+        chops = compositor._render_chops(region, lambda y: True)
+        frame = LayoutUpdate([list(chop.values()) for chop in chops], region)
+        self._kept_frame = (compositor.size, frame)
+
+    def _forget_frame(self) -> None:
+        self._kept_frame = None
+
+    async def _on_update(self, message: Any) -> None:
+        """A widget of the screen asked for a repaint (`Screen._on_update`, next, takes it)."""
+        self._forget_frame()
+
+    async def _on_layout(self, message: Any) -> None:
+        """... or for a new layout (`Screen._on_layout`, next, takes it)."""
+        self._forget_frame()
+
+    def _refresh_layout(self, *args: Any, **kwargs: Any) -> None:
+        self._forget_frame()
+        super()._refresh_layout(*args, **kwargs)
+
+    def _on_timer_update(self) -> None:
+        # a repaint handed to the screen at once (`PaintsDirect`), which Textual forgets as
+        # the screen repaints whole
+        if self._dirty_widgets - {self}:
+            self._forget_frame()
+        super()._on_timer_update()
+
+    def _compositor_refresh(self) -> None:
+        kept, self._kept_frame = self._kept_frame, None
+        app = self.app
+        compositor = self._compositor
+        if (
+            kept is None
+            or self is not app.screen
+            or app.is_inline
+            or kept[0] != compositor.size
+            or compositor.size != app.size
+            or compositor.size.region not in compositor._dirty_regions
+            or any(
+                widget._repaint_required and widget.display for widget in compositor.visible_widgets
+            )
+        ):
+            super()._compositor_refresh()
+            return
+        # What `Screen._compositor_refresh` does with a full update (`render_update`).
+        compositor._dirty_regions.clear()
+        app._display(self, kept[1])
+        self._dirty_widgets.clear()
+        app._update_mouse_over(self)

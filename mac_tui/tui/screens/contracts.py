@@ -319,7 +319,7 @@ class ContractsSection(Section):
         assert contract is not None
         g = glyphs_for(self)
         lance = self.default_lance()
-        known, assessment = peek(self.state, r.id, lance)
+        known, assessment = self.peeked(r.id, lance)
         if self._briefed_in is not self.state:
             self._briefed_in, self._briefings = self.state, {}
         key = (r.id, known, g)  # the state's, with its default lance
@@ -388,7 +388,7 @@ class ContractsSection(Section):
             memo[key] = self.preview_text(contract, g)
         show(self.query_one("#preview", Static), memo[key])
         ids = self.frame_ids()
-        known, assessment = peek(self.state, contract.id, ids)
+        known, assessment = self.peeked(contract.id, ids)
         key = ("threat", contract.id, tuple(ids), known, g)
         if key not in memo:
             memo[key] = g.rich(threat_text(c, ids, assessment, known, g))
@@ -396,6 +396,18 @@ class ContractsSection(Section):
         if not known:
             self.request_threats([(contract.id, ids)])
         self.draw_lance()
+
+    def peeked(self, contract_id: str, ids: list[str]) -> tuple[bool, Any]:
+        """`peek` of the threat of `contract_id` with `ids` in this state, kept once known
+        (a known threat stays known in a state; each look hashes the lance's frames)."""
+        memo = self.planned()
+        key: tuple[object, ...] = ("peek", contract_id, tuple(ids))
+        found = memo.get(key)
+        if found is None:
+            found = peek(self.state, contract_id, ids)
+            if found[0]:
+                memo[key] = found
+        return found
 
     def planned(self) -> dict[tuple[object, ...], Any]:
         """What the launch plan worked out in this state, by what it shows."""
@@ -464,27 +476,51 @@ class ContractsSection(Section):
         if frame is None:
             detail.show("No frames. Buy a chassis at a market (3).")
             return
+        # worked out once per state and what it shows: the same text again is the pane's
+        # kept picture (the plan opened again draws no detail anew)
+        memo = self.planned()
+        key = ("frame", frame.id, frame.id in self.selected, glyphs_for(self))
+        text = memo.get(key)
+        if text is None:
+            text = memo[key] = self.frame_detail(frame)
+        detail.show(text)
+
+    def frame_detail(self, frame: Frame) -> str | Text:
+        """What the launch plan says of `frame`, the lance table's highlighted frame."""
         c = self.campaign
         blocker = deploy_blocker(c, frame.id)
         g = glyphs_for(self)
         if blocker:
-            detail.show(g.text(f"{g.no} {frame.name} cannot deploy: {blocker}."))
-            return
+            return g.text(f"{g.no} {frame.name} cannot deploy: {blocker}.")
         warnings = "".join(f" {g.warn} {w}." for w in frame_warnings(c, frame.id))
         if frame.id in self.selected:
             text = f"{g.ok} {frame.name} ({frame.pilot}) is in the lance. Space removes it."
         else:
             text = f"{frame.name} ({frame.pilot}) can deploy. Space adds it."
-        detail.show(g.text(text + warnings))
+        return g.text(text + warnings)
 
     def show_launch_status(self) -> None:
         status = self.query_one("#launch-status", Static)
+        # worked out once per state and what it shows (the plan opened again: no refusal
+        # nor cost asked of the engine again)
+        memo = self.planned()
+        key = ("status", self.contract_id, tuple(self.selected), self.level, glyphs_for(self))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self.launch_status()
+        text, refused = found
+        show(status, text)
+        status.set_class(refused, "refused")
+
+    def launch_status(self) -> tuple[str, bool]:
+        """The launch plan's last line: what a launch would cost, or why it cannot go, and
+        whether it is refused."""
         reason = self.launch_refusal()
         most = catalog().missions.lance.max_frames
         ids = self.frame_ids()
         g = glyphs_for(self)
         if reason:
-            show(status, g.text(f"{g.no} Cannot launch: {reason}"))
+            return g.text(f"{g.no} Cannot launch: {reason}"), True
         else:
             cost = deployment_cost(self.campaign, ids)
             text = (
@@ -497,8 +533,7 @@ class ContractsSection(Section):
             warned = [w for f in ids for w in frame_warnings(self.campaign, f)]
             if warned:
                 text += f"\n{g.warn} " + f"; {g.warn} ".join(warned)
-            show(status, g.text(text))
-        status.set_class(reason is not None, "refused")
+            return g.text(text), False
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "contracts":
