@@ -152,6 +152,12 @@ DIGESTS = {
     "textual.widgets._data_table:DataTable.render_lines": "4e0ae4f0a9bd61c0",
     "textual.widgets._data_table:DataTable._get_offsets": "9b28e6f6d6b488ff",
     "textual.widgets._data_table:DataTable._y_offsets": "fa5c0f8cda9f6cbd",
+    "textual.message_pump:MessagePump.post_message": "cbfe6996db2052f4",
+    "textual.message_pump:MessagePump._dispatch_message": "f2be0916fb2d6cb5",
+    "textual.message_pump:MessagePump._on_message": "12c0b6eb18e5ca10",
+    "textual.message:Message._bubble_to": "9458ef4c5856dac5",
+    "textual.widget:Widget.post_message": "f5b8036fc487dfd4",
+    "textual.widgets._data_table:DataTable._highlight_row": "e54b9f8578b89252",
     # hub14
     "textual.css.styles:RenderStyles.set_rule": "6a75e68810eda731",
     "textual.css.styles:Styles.set_rule": "61760a8fcaf2790e",
@@ -163,6 +169,11 @@ DIGESTS = {
     "textual.widget:Widget.scroll_to_widget": "642e9783efa1d6dc",
     "textual.widget:Widget.max_scroll_x": "6de53c30be96b918",
     "textual.widget:Widget.max_scroll_y": "c2776ff59114a2c0",
+    # map14b
+    "textual._compositor:Compositor.render_update": "772c6b21953aff0e",
+    "textual._compositor:Compositor.render_full_update": "ce99ccda4d2449b7",
+    "textual.screen:Screen._invoke_later": "d59e2de31d1c3717",
+    "textual.message_pump:MessagePump.call_after_refresh": "f64d61b66efbc730",
 }
 
 
@@ -1079,6 +1090,87 @@ async def test_the_hub_under_the_day_report_is_drawn_after_its_frame_and_shows_t
         assert shown[1] == footer._signature(footer.fitted(footer.size.width))
         if pause:
             assert len(frames) == 2  # the report's, then the hub's
+
+
+async def test_a_day_report_of_as_many_short_lines_is_drawn_without_a_layout_and_right(
+    tmp_path: Path,
+) -> None:
+    """The kept report filled again with a text of as many rows as before (a long line wraps
+    to two) asks for no layout; one of another number of rows does: each frame is the
+    picture Textual draws of the report from scratch, every line of the text in it."""
+    from textual._compositor import Compositor
+    from textual.widgets import Static
+
+    from mac_tui.tui.screens.dayreport import DayReportScreen, show_day_report
+
+    app = year_app(tmp_path, "year")
+    long = "A line long enough to wrap in the report's seventy columns, " * 2
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        reflows: list[int] = []
+        reflow = Compositor.reflow
+
+        def counted(self: Compositor, parent: Any, size: Any) -> Any:
+            reflows.append(1)
+            return reflow(self, parent, size)
+
+        Compositor.reflow = counted  # type: ignore[method-assign]
+        try:
+            for lines, laid in (
+                (["one", "two", "three"], True),  # the first showing
+                (["four", "five", "six"], False),
+                (["seven", "eight", "nine", "ten"], True),
+                (["x", long, "z"], False),  # four rows: the long line takes two
+                (["x", "y", long, "z"], True),
+                (["a", "b", "c", "d", "e"], False),
+            ):
+                frames = _count_frames(app)
+                reflows.clear()
+                show_day_report(app, lines)
+                await pilot.pause(0.05)
+                report = app.screen
+                assert isinstance(report, DayReportScreen)
+                assert bool(reflows) == laid, lines
+                written = frames[0].render_segments(app.console)  # type: ignore[attr-defined]
+                assert written == drawn_afresh(app)
+                shown = words(written)
+                assert all(line in shown for line in lines if line != long)
+                text = str(report.query_one("#report-text", Static).render())
+                assert text.count("\n") + 1 >= len(lines)
+                await pilot.press("escape")
+                await pilot.pause(0.05)
+        finally:
+            Compositor.reflow = reflow  # type: ignore[method-assign]
+
+
+async def test_a_terminal_resized_under_the_day_report_finds_the_hub_at_its_new_size(
+    tmp_path: Path,
+) -> None:
+    """The hub hidden under the report gets no Resize while it is (`HidesScreensBehind`);
+    back in front it is laid out at the terminal's new size: the picture Textual draws of it
+    from scratch, the day's status in its first line."""
+    from mac_tui.tui.screens.dayreport import DayReportScreen
+    from mac_tui.tui.screens.hub import HubScreen
+
+    app = year_app(tmp_path, "year")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        hub = app.screen
+        assert isinstance(hub, HubScreen)
+        await pilot.press("d")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, DayReportScreen)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause(0.05)
+        assert app.screen._compositor.size == (120, 40)
+        frames = _count_frames(app)
+        await pilot.press("escape")
+        await pilot.pause(0.05)
+        assert app.screen is hub and hub._compositor.size == (120, 40)
+        assert frames and frames[-1].render_segments(app.console) == drawn_afresh(app)  # type: ignore[attr-defined]
+        assert new_date(app) in hub._compositor.render_strips()[0].text
 
 
 # ---- tab14 -------------------------------------------------------------------------------------

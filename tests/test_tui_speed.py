@@ -432,26 +432,75 @@ async def test_the_battle_keys_frames_leave_the_terminal_as_the_screen_drawn_who
     """A round of battle keys (the panel switching pictures, scrolled or not, the map's
     overlays shown again): what the frames wrote, played on a terminal (pyte), is what the
     whole screen drawn anew shows, after every key."""
-    import pyte
-
     from mac_tui.tui.benchmark import battle_factory, battle_save
 
-    width, height = size
     app = battle_factory(battle_save(1, tmp_path), tmp_path)()
     async with app.run_test(size=size) as pilot:
         terminal = played_on_a_terminal(app)
         app.screen.refresh()
         await pilot.pause()
-        keys = ("f", "tab", "tab", "escape", "c", "escape", "shift+down", "f", "escape")
-        for key in (*keys, "t", "escape", "m", "escape", "l", "f", "tab", "escape", "h"):
+        keys = ("f", "tab", "tab", "escape", "c", "escape", "shift+down", "f", "escape", "L")
+        for key in (*keys, "escape", "t", "escape", "m", "escape", "l", "f", "tab", "escape"):
             await pilot.press(key)
             await pilot.pause()
-            for widget in app.screen.walk_children(with_self=True):
-                widget._styles_cache.clear()  # drawn anew, not from the lines kept
-            whole = pyte.Screen(width, height)
-            update = app.screen._compositor.render_full_update()
-            pyte.Stream(whole).feed(update.render_segments(app.console))
-            assert cells(terminal) == cells(whole), key
+            assert cells(terminal) == cells(drawn_anew(app)), key
+
+
+def drawn_anew(app: App[Any]) -> Any:
+    """The screen in front drawn whole from its widgets' pictures (not from the styled lines
+    they keep), played on a new terminal (pyte)."""
+    import pyte
+
+    for widget in app.screen.walk_children(with_self=True):
+        widget._styles_cache.clear()
+    whole = pyte.Screen(*app.size)
+    update = app.screen._compositor.render_full_update()
+    pyte.Stream(whole).feed(update.render_segments(app.console))
+    return whole
+
+
+async def test_the_battle_back_from_its_log_page_is_its_frame_drawn_while_the_page_showed(
+    tmp_path: Path,
+) -> None:
+    """L, then Esc: the battle's frame drawn in the pause after the page's is the one painted
+    as the battle comes back, and it is what the screen drawn anew shows; a battle that
+    changed under the page is drawn anew."""
+    from mac_tui.tui.benchmark import battle_factory, battle_save
+    from mac_tui.tui.internals import KeepsFullFrame
+    from mac_tui.tui.screens.battle.screen import BattleScreen
+
+    app = battle_factory(battle_save(1, tmp_path), tmp_path)()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        terminal = played_on_a_terminal(app)
+        app.screen.refresh()
+        battle = app.screen
+        assert isinstance(battle, BattleScreen)
+        await pilot.press("f", "escape")  # something drawn besides the first frame
+        await pilot.pause()
+        full_updates: list[object] = []
+        render_full_update = battle._compositor.render_full_update
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            full_updates.append(args)
+            return render_full_update(*args, **kwargs)
+
+        battle._compositor.render_full_update = counted  # type: ignore[method-assign]
+        for changed in (False, True, False):
+            await pilot.press("L")
+            await pilot.pause()
+            assert app.screen is not battle and battle._kept_frame is not None
+            if changed:  # a new message on the battle's message line, under the page
+                battle.show_message(f"A message written while the page showed {changed}")
+                await pilot.pause()
+                assert battle._kept_frame is None
+            full_updates.clear()
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is battle
+            assert len(full_updates) == (1 if changed else 0)  # drawn anew, or the kept frame
+            assert cells(terminal) == cells(drawn_anew(app)), changed
+        assert isinstance(battle, KeepsFullFrame)
 
 
 def layouts_asked(widget: Widget) -> list[bool]:

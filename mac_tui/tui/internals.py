@@ -245,6 +245,41 @@ them.
   plain one (`KeepsStyledLines`), but `StyledLines` styles only plain ones: the detail pane's
   three lines were styled anew at each cursor key and view key, 0.17 ms of the market's Tab
   at 120x40 (0.08 since). `StyledPaddedLines` keeps them too, the padding in each one's key.
+- `KeepsPages` (the tables, their scrollbars): a scroll refreshes a table whole, and a thumb
+  that moved its scrollbar, so each of their lines went through the styles cache again
+  (`StylesCache.render` -> `render_line`) though the page shown was one shown a key before
+  (the pilots' Home and End at 80x24 take turns between two pages: 0.25 ms for the table's
+  and the bar's 15 lines each). A widget says what its lines are drawn from
+  (`_page_key`: a table's rows, scroll, cursor, hover, style and the clears of its line
+  cache; a bar's picture), and a whole repaint of a page drawn before, in the same place,
+  size, backgrounds and line filters (`Widget.render_lines`, a plain box only), gives back
+  the lines it gave then, and leaves the styles cache as that render left it (the page's
+  styled lines in it, none of them to draw again), so a later partial repaint draws as
+  Textual would.
+- `BubblesAtOnce` (the tables' RowHighlighted): a widget posts a message to itself
+  (`MessagePump.post_message`), and on a later turn of its queue dispatches it
+  (`MessagePump._dispatch_message`: to no handler here, `_get_dispatch_methods` walking the
+  table's twenty classes) only to hand it to its parent (`MessagePump._on_message`,
+  `Message._bubble_to`): a turn of the table's queue and its idle for every cursor key, 0.4
+  ms of the pilots' Home and End at 80x24. A message of the kinds named, which the widget
+  has no handler for (by name or `on` decorator, `handles`), is handed to the parent at once,
+  as that dispatch would hand it (the prevented kinds noted on it, stopped at a parent that
+  sent it). Not while a test's message hook or a subscriber to the widget's messages
+  watches its dispatches (`message_hook`, `message_signal`), nor for one not to be dispatched.
+- `KeepsFullFrame` (map14b: the battle screen under its log page): a screen coming back in
+  front repaints whole (`Screen._on_screen_resume` refreshes it; `Compositor.render_update`
+  then makes a full update, `render_full_update`: every widget's every line drawn, cut and
+  joined, 1.4 ms of the battle's 3.3 as Esc closes its log page at 120x40), though nothing of
+  it changed while the page covered it (the battle waits while its log page is open). The
+  screen draws that full frame ahead, as `render_full_update` draws it (`_render_chops` over
+  the whole screen), in the pause after the covering page's frame is painted (the page's
+  `call_after_refresh`: no key waits on it), and hands it to the terminal as its next frame
+  when that is a full one at the same size and nothing of the screen asked for a repaint or
+  a layout meanwhile: a widget's repaint or layout reaches the screen, covered, as a message
+  (`Screen._on_update`, `Screen._on_layout`), and in front, a `PaintsDirect` repaint is a
+  dirty widget the screen's full repaint forgets (`Screen._on_timer_update`); any of them, a
+  new layout, or a widget asking for a repaint during the frame (`OneFrame`'s late ones)
+  drops the kept frame, and the screen is drawn as Textual draws it.
 """
 
 from __future__ import annotations
@@ -256,7 +291,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
 from textual import events
-from textual._compositor import ChopsUpdate, Compositor, ReflowResult
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, ReflowResult
+from textual._context import message_hook as message_hook_context_var
 from textual._styles_cache import StylesCache
 from textual.app import App
 from textual.content import Content
@@ -265,6 +301,8 @@ from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
 from textual.geometry import Region, Size, Spacing
 from textual.layout import DockArrangeResult
+from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
@@ -452,6 +490,23 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._styles_cache:StylesCache.render_line",
         "textual.widgets._data_table:DataTable.render_line",
     ),
+    # map14b
+    "KeepsFullFrame": (
+        "textual._compositor:Compositor.render_update",
+        "textual._compositor:Compositor.render_full_update",
+        "textual._compositor:Compositor._render_chops",
+        "textual.screen:Screen._on_screen_resume",
+        "textual.screen:Screen._compositor_refresh",
+        "textual.screen:Screen._on_timer_update",
+        "textual.screen:Screen._on_update",
+        "textual.screen:Screen._on_layout",
+        "textual.screen:Screen._refresh_layout",
+        "textual.screen:Screen._invoke_later",
+        "textual.message_pump:MessagePump.call_after_refresh",
+        "textual.message_pump:MessagePump._get_dispatch_methods",
+        "textual.widget:Widget._check_refresh",
+        "textual.app:App._background_screens",
+    ),
     "KeptScrollBar (its pictures kept)": (
         "textual.widget:Widget._render_content",
         "textual.widget:Widget.render_line",
@@ -462,6 +517,22 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
     "KeepsPaddedLines, StyledPaddedLines, padded_box": (
         "textual._styles_cache:StylesCache.render_line",
         "textual._styles_cache:StylesCache.render",
+    ),
+    "KeepsPages": (
+        "textual.widget:Widget.render_lines",
+        "textual._styles_cache:StylesCache.render_widget",
+        "textual._styles_cache:StylesCache.render",
+        "textual.widgets._data_table:DataTable._render_line",
+    ),
+    "BubblesAtOnce, handles": (
+        "textual.message_pump:MessagePump.post_message",
+        "textual.message_pump:MessagePump._dispatch_message",
+        "textual.message_pump:MessagePump._get_dispatch_methods",
+        "textual.message_pump:MessagePump._on_message",
+        "textual.message_pump:MessagePump._process_messages_loop",
+        "textual.message:Message._bubble_to",
+        "textual.widget:Widget.post_message",
+        "textual.widgets._data_table:DataTable._highlight_row",
     ),
     "widgets/table.GameTable (its `Repaint`)": (
         "textual.widgets._data_table:DataTable.render_lines",
@@ -1222,11 +1293,58 @@ class SizedInItsLayout(_WidgetMixin):
         return super()._size_updated(size, virtual_size, container_size, layout=False)
 
 
+# ---- tab14: a whole repaint of what was shown before gives back the lines given then -------
+PAGES_KEPT = 8  # pages a widget keeps (a table's first and last page, a bar's two thumbs...)
+
+
+class KeepsPages(_WidgetMixin):
+    """A widget whose whole repaint gives back the very lines it gave before when it shows
+    the same page (`_page_key`) in the same place and look (see the module docstring).
+    Comes first among the bases."""
+
+    _pages: dict[tuple[object, ...], tuple[list[Strip], dict[int, Strip]]] | None = None
+
+    def _page_key(self) -> object | None:
+        """What the widget's lines are drawn from now, all of it (None: nothing kept)."""
+        return None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        key = self._page_key()
+        if key is None or not plain_box(self.styles, None, self.opacity):
+            return super().render_lines(crop)
+        base_background, background = self.background_colors
+        seen = (
+            key,
+            crop,
+            self._size,
+            base_background,
+            background,
+            tuple(self.get_line_filters()),
+        )
+        pages = self._pages
+        if pages is None:
+            pages = self._pages = {}
+        cache = self._styles_cache
+        kept = pages.get(seen)
+        if kept is None:
+            lines = super().render_lines(crop)
+            styled = {y: cache._cache[y] for y in crop.line_range if y in cache._cache}
+            if len(pages) >= PAGES_KEPT:
+                del pages[next(iter(pages))]  # the oldest
+            pages[seen] = (lines, styled)
+            return list(lines)
+        lines, styled = kept
+        # the styles cache as the render would leave it: those lines styled, none to draw
+        cache._cache.update(styled)
+        cache._dirty_lines.difference_update(crop.line_range)
+        return list(lines)
+
+
 INTERNED_KEPT = 256  # distinct lines a scrollbar keeps (a track, a thumb and its two ends)
 PICTURES_KEPT = 16  # pictures a scrollbar keeps (its thumb at the top and the bottom...)
 
 
-class KeptScrollBar(PaintsDirect, KeepsStyledLines, ScrollBar):
+class KeptScrollBar(KeepsPages, PaintsDirect, KeepsStyledLines, ScrollBar):
     """A scrollbar whose lines alike are the same `Strip`, and whose pictures drawn before
     come back as the same lines (see the module docstring)."""
 
@@ -1249,6 +1367,9 @@ class KeptScrollBar(PaintsDirect, KeepsStyledLines, ScrollBar):
                 self._pictures[key] = lines
         self._render_cache = type(self._render_cache)(self.size, lines)
         self._dirty_regions.clear()
+
+    def _page_key(self) -> object | None:
+        return self._picture_key()
 
     def _picture_key(self) -> tuple[object, ...] | None:
         """What the bar's picture is drawn from (`ScrollBar.render`'s renderer and its
@@ -1513,3 +1634,122 @@ class KeepsPaddedLines(_WidgetMixin):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._styles_cache = StyledPaddedLines()
+
+
+# ---- tab14: a message the widget has no handler for, handed to its parent at once -----------
+def handles(cls: type[MessagePump], message: type[Message]) -> bool:
+    """Whether a message pump of class `cls` has a handler of its own for `message` (by name
+    or decorated, as `MessagePump._get_dispatch_methods` looks for them)."""
+    name = message.handler_name
+    for klass in cls.__mro__:
+        found = klass.__dict__.get(f"_{name}") or klass.__dict__.get(name)
+        decorated = klass.__dict__.get("_decorated_handlers") or {}
+        if found is not None or any(issubclass(message, m) for m in decorated):
+            return True
+    return False
+
+
+class BubblesAtOnce(_WidgetMixin):
+    """A widget that hands the messages of `BUBBLES_AT_ONCE` it posts to itself, which it has
+    no handler for, to its parent at once (see the module docstring). Comes first among the
+    bases."""
+
+    BUBBLES_AT_ONCE: tuple[type[Message], ...] = ()
+
+    def post_message(self, message: Message) -> bool:
+        kind = type(message)
+        if (
+            kind not in self.BUBBLES_AT_ONCE
+            or handles(type(self), kind)
+            or message_hook_context_var.get(None) is not None
+            or self.message_signal._subscriptions
+            or message.no_dispatch
+            or not message.bubble
+            or self._closing
+            or self._closed
+            or not self.check_message_enabled(message)
+        ):
+            return super().post_message(message)
+        # `MessagePump.post_message`, then what its dispatch would do: no handler, so
+        # `MessagePump._on_message` bubbles it to the parent
+        message._prevent.update(self._get_prevented_messages())
+        parent = self._parent
+        if parent is None or message._stop_propagation:
+            return True
+        if message._sender is not None and message._sender == parent:
+            message.stop()  # the parent sent it: it stops there
+        if self.is_parent_active and self.is_attached:
+            message._bubble_to(parent)
+        return True
+# ---- map14b: a screen's full frame drawn ahead while another covers it ----------------------
+class KeepsFullFrame(_ScreenMixin):
+    """A screen whose full frame is drawn in a pause while another screen covers it, and
+    handed to the terminal as it comes back when nothing of it changed meanwhile (see the
+    module docstring). Comes first among the bases."""
+
+    _kept_frame: tuple[Size, LayoutUpdate] | None = None
+
+    def keep_full_frame(self) -> None:
+        """Draw the screen's full frame now, as `Compositor.render_full_update` draws it
+        (covered by another screen, in a pause: nothing asked for a layout, it is laid out at
+        the app's size); its next frame, a full one as it comes back, is that."""
+        app = self.app
+        compositor = self._compositor
+        if (
+            self is app.screen
+            or not self.is_attached
+            or app.is_inline
+            or self._layout_required
+            or compositor.size != app.size
+            or self not in compositor
+        ):
+            return
+        region = compositor.size.region
+        chops = compositor._render_chops(region, lambda y: True)
+        frame = LayoutUpdate([list(chop.values()) for chop in chops], region)
+        self._kept_frame = (compositor.size, frame)
+
+    def _forget_frame(self) -> None:
+        self._kept_frame = None
+
+    async def _on_update(self, message: Any) -> None:
+        """A widget of the screen asked for a repaint (`Screen._on_update`, next, takes it)."""
+        self._forget_frame()
+
+    async def _on_layout(self, message: Any) -> None:
+        """... or for a new layout (`Screen._on_layout`, next, takes it)."""
+        self._forget_frame()
+
+    def _refresh_layout(self, *args: Any, **kwargs: Any) -> None:
+        self._forget_frame()
+        super()._refresh_layout(*args, **kwargs)
+
+    def _on_timer_update(self) -> None:
+        # a repaint handed to the screen at once (`PaintsDirect`), which Textual forgets as
+        # the screen repaints whole
+        if self._dirty_widgets - {self}:
+            self._forget_frame()
+        super()._on_timer_update()
+
+    def _compositor_refresh(self) -> None:
+        kept, self._kept_frame = self._kept_frame, None
+        app = self.app
+        compositor = self._compositor
+        if (
+            kept is None
+            or self is not app.screen
+            or app.is_inline
+            or kept[0] != compositor.size
+            or compositor.size != app.size
+            or compositor.size.region not in compositor._dirty_regions
+            or any(
+                widget._repaint_required and widget.display for widget in compositor.visible_widgets
+            )
+        ):
+            super()._compositor_refresh()
+            return
+        # What `Screen._compositor_refresh` does with a full update (`render_update`).
+        compositor._dirty_regions.clear()
+        app._display(self, kept[1])
+        self._dirty_widgets.clear()
+        app._update_mouse_over(self)

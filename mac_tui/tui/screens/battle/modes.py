@@ -190,7 +190,7 @@ class _Walking(_Ordering):
         battle, unit = m.battle, m.actor
         if battle is None or unit is None:
             return NO_OVERLAY
-        reach = preview.reach_hexes(battle, unit, self.sprint, self.reverse)
+        reach = m.reach(unit, self.sprint, self.reverse)
         path: tuple[Hex, ...] = ()
         if cursor in reach:
             path = self.preview(m, unit, cursor).path

@@ -17,6 +17,7 @@ from ....combat.forecast import Forecast, forecast_group
 from ....combat.legal import legal_commands
 from ....combat.state import Battle, Unit
 from ....game import Accepted, Command, step
+from ....hexgrid import Hex
 from ....model import GameState
 from ....players.ai import decide
 from ....players.driver import Seats, battle_seats, policy_to_act
@@ -40,6 +41,9 @@ class Moment:
         factory=dict, eq=False, repr=False
     )
     _forecasts: dict[tuple[str, int, str, str | None], Forecast | None] = field(
+        factory=dict, eq=False, repr=False
+    )
+    _reaches: dict[tuple[str, bool, bool], frozenset[Hex]] = field(
         factory=dict, eq=False, repr=False
     )
     _threats: list[ThreatWork] = field(factory=list, eq=False, repr=False)
@@ -117,6 +121,17 @@ class Moment:
             found = self._previews[key] = preview.fire_preview(
                 self.battle, unit, group, target, location
             )
+        return found
+
+    def reach(self, unit: Unit, sprint: bool, reverse: bool = False) -> frozenset[Hex]:
+        """Every hex a Move (Sprint, reverse Move) of `unit` could end on
+        (`preview.reach_hexes`), worked out once per moment (Move mode's cursor, m then Esc
+        then m, ask for it again)."""
+        assert self.battle is not None
+        key = (unit.id, sprint, reverse)
+        found = self._reaches.get(key)
+        if found is None:
+            found = self._reaches[key] = preview.reach_hexes(self.battle, unit, sprint, reverse)
         return found
 
     def forecast(

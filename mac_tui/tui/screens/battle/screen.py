@@ -46,6 +46,7 @@ from ....players.policy import Decision
 from ...battle_history import BattleHistory, order_of, rebuild
 from ...battle_text import log_lines, reaction_chunks
 from ...glyphs import glyphs_for
+from ...internals import KeepsFullFrame
 from ...pacing import Pending
 from ...tutorial_hints import hint_forms
 from ...widgets.battle_panels import SidePanel
@@ -91,7 +92,7 @@ PANE_LINES = 60  # the log pane's lines after a resume (the history holds them a
 OPENERS = (NewSkirmish, Accept)  # commands that open a battle: nothing before it to rebuild
 
 
-class BattleScreen(GameScreen):
+class BattleScreen(KeepsFullFrame, GameScreen):
     HELP = (
         "The battle. Move the cursor with the arrows, h j k l (west, south, north, east) or "
         "y u b n (the hex diagonals), or click a hex; the panel on the right shows the frame "
@@ -361,6 +362,9 @@ class BattleScreen(GameScreen):
         self._history_page.open(
             lambda: HistoryScreen(title, lines), lambda page: page.reopen(title, lines)
         )
+        # Once the page is painted, in that pause, the battle's frame for its coming back
+        # (Esc) is drawn: the battle waits while the page is open (`KeepsFullFrame`).
+        self.call_after_refresh(self.keep_full_frame)
 
     def on_unmount(self) -> None:
         if self.interrupt_pending is not None:
