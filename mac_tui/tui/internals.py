@@ -1681,6 +1681,8 @@ class BubblesAtOnce(_WidgetMixin):
         if self.is_parent_active and self.is_attached:
             message._bubble_to(parent)
         return True
+
+
 # ---- map14b: a screen's full frame drawn ahead while another covers it ----------------------
 class KeepsFullFrame(_ScreenMixin):
     """A screen whose full frame is drawn in a pause while another screen covers it, and
