@@ -88,6 +88,13 @@ bench keeps the contracts board's threat assessment in a thread of the game: the
 process (which `mac-tui play` starts) ran its battles beside the timed thread on this 2-core machine
 and slowed that thread itself, 2-3x its CPU time while a board was rated (`w` at 80x24 11.3 ms, Esc
 7.8).
+
+The hub's table keys (tab14, `run_hub_keys`' "market view", "market table Home", "pilots table
+Home" and "finances" groups, main ad6c2e7 and after back to back at load 1.2-1.7, CPU medians,
+the empty app's key 1.66-1.78 ms): pilots Home/End at 80x24 4.2-4.4 -> 3.4-3.6 ms, at 120x40
+3.9-4.0 -> 3.1-3.3; market Home/End 3.3-4.7 -> 2.4-2.7 and 3.8-3.9 -> 3.0-3.1; the market's
+Tab 3.9-4.1 -> 3.2-3.3 and 4.1-4.4 -> 3.2; the finances' l 3.7-3.9 -> 3.1-3.3 and 4.2-5.3 ->
+3.3-3.5. Where the CPU went and what cut it: docs/architecture.md (the tables' keys over 2x).
 """
 
 from __future__ import annotations
