@@ -1216,3 +1216,56 @@ async def test_lines_padded_at_their_sides_are_textuals_and_come_back_as_the_sam
             ), widget.id
             same = [a is b for a, b in zip(kept, again, strict=True)]
             assert all(same) if widget.id in ("sides", "left") else not all(same), widget.id
+
+
+# ---- hub14 ---------------------------------------------------------------------------------
+def afresh_in_a_terminal(app: Any, width: int, height: int) -> Any:
+    """A terminal (pyte) showing the screen as Textual's compositor draws it with every
+    widget's styled lines drawn anew (the styles caches emptied, then put back as they were,
+    so the next frames find what they would have found)."""
+    import pyte
+
+    from mac_tui.tui.internals import kept_styled_lines, put_back_styled_lines
+
+    widgets = list(app.screen.walk_children(with_self=True))
+    kept = {widget: kept_styled_lines(widget) for widget in widgets}
+    for widget in widgets:
+        widget._styles_cache.clear()
+    fresh = pyte.Screen(width, height)
+    pyte.Stream(fresh).feed(drawn_afresh(app))
+    for widget, lines in kept.items():
+        put_back_styled_lines(widget, lines)
+    return fresh
+
+
+def cells(terminal: Any) -> list[list[object]]:
+    return [[terminal.buffer[y][x] for x in range(terminal.columns)] for y in range(terminal.lines)]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_section_keys_and_the_launch_plan_leave_what_textual_draws_afresh(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """A section brought back (`ParksChildren.place`: its lines kept, nothing of it repainted;
+    `ParksChildren.arrange` kept) and the launch plan's Enter and Esc write frames that leave
+    the terminal showing, cell for cell, what Textual's compositor draws of the screen with
+    every line drawn anew."""
+    import pyte
+
+    app = year_app(tmp_path, "year", hints=True)
+    async with app.run_test(size=size) as pilot:
+        await show_every_section(app, pilot)
+        width, height = size
+        terminal = pyte.Screen(width, height)
+        stream = pyte.Stream(terminal)
+        stream.feed(drawn_afresh(app))
+        frames = _count_frames(app)
+        keys = ["2", "6", "enter", "escape", "down", "enter", "3", "6", "escape", "7", "1"]
+        for key in [*keys, "4", "5", "2", "6", "enter", "escape"]:
+            await pilot.press(key)
+            await pilot.pause()
+            assert frames, key  # every key here shows something new
+            for frame in frames:
+                stream.feed(frame.render_segments(app.console))  # type: ignore[attr-defined]
+            frames.clear()
+            assert cells(terminal) == cells(afresh_in_a_terminal(app, width, height)), key

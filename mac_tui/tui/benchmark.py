@@ -68,6 +68,12 @@ p95 49.4 -> 10.1), `w` 35.7 -> 10.6 (settled p95 67.6 -> 11.5), Esc closing the 
 first `d` after a load (not timed here: the warm-up) 42 -> 14-17. Details: docs/architecture.md
 (the hub's figures).
 
+Then (hub14, the session's start ad6c2e7 and hub14 back to back, CPU medians; `--hub-sections`
+times the section keys alone, `run_hub`): section keys at 80x24 3.56 -> 3.03 ms (2.1x -> 1.8x the
+empty app's key), at 120x40 3.79 -> 3.35 (2.2x -> 1.9x); the launch plan (`--hub-keys launch`)
+at 80x24 Enter 6.47 -> 3.28, Esc 8.62 -> 3.06, at 120x40 Enter 5.75 -> 3.18, Esc 5.87 -> 2.83
+(1.6-1.9x). Details: docs/architecture.md (the hub's figures, hub14).
+
 Then (dw14, `flock /tmp/mac-bench.lock nice -n 5 python -m mac_tui.tui.benchmark --hub-keys "a day"
 "a week" --presses 72`, main ad6c2e7 and dw14 taking turns twice, load 1.3-2.0, CPU medians; the
 empty app's key 1.5-2.1 ms): at 80x24 `d` 8.3, 9.5 -> 3.75, 4.75, `w` 10.9, 12.1 -> 5.4, 5.1, Esc on
@@ -525,10 +531,11 @@ def hub_factory(save: Path, folder: Path) -> Callable[[], App[Any]]:
 
 
 def run_hub(seed: int = 14, *, presses: int = 120, gap: float = 0.05) -> None:
-    """The hub's section keys (1-7) against the empty app's keys, at 80x24 and 120x40. Last
-    figures (2026-11-28, sect14, load 1-2): CPU median 3.68 ms (2.1x the empty app's key) at
-    80x24, 4.00 (2.2x) at 120x40, p95 4.4 and 5.7 (they were 6.9 and 6.7 ms); before and after
-    and where the CPU goes: docs/architecture.md, the hub's figures."""
+    """The hub's section keys (1-7) against the empty app's keys, at 80x24 and 120x40
+    (alone: `python -m mac_tui.tui.benchmark --hub-sections`). Last figures (2026-11-28,
+    hub14, `--hub-sections` at load 0.8-1.1): CPU median 3.03 ms (1.8x the empty app's key)
+    at 80x24, 3.35 (1.9x) at 120x40, p95 3.4 and 5.2 (the session's start: 3.56 and 3.79);
+    before and after and where the CPU goes: docs/architecture.md, the hub's figures."""
     walk = (SECTION_WALK * (presses // len(SECTION_WALK) + 1))[:presses]
     empty_keys = tuple(str(i % 7 + 1) for i in range(presses))
     with tempfile.TemporaryDirectory() as tmp:

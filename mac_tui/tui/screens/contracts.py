@@ -84,8 +84,14 @@ def show(widget: Static, content: str | Text) -> None:
 class PayoutSlider(Static):
     """The payout level as a row of clickable steps; the chosen one bracketed and bold."""
 
+    _shown: tuple[int, Glyphs, object] | None = None  # the level, glyphs and catalog shown
+
     def show(self, level: int) -> None:
         cat = catalog()
+        shows = (level, glyphs_for(self), cat)
+        if self._shown is not None and self._shown[:2] == shows[:2] and self._shown[2] is cat:
+            return  # (the plan opened again at the same level: nothing new to parse)
+        self._shown = shows
         steps = []
         for p in cat.economy.payout_level:
             if p.level == level:
@@ -191,6 +197,9 @@ class ContractsSection(Section):
         # the launch plan's texts and lance rows worked out in this state, by what they show
         self._planned_in: GameState | None = None
         self._planned: dict[tuple[object, ...], Any] = {}
+        # the threat worker last started: (worker, its state, the (contract, lance) it does)
+        self._assessing: tuple[Worker[None], GameState, set[tuple[str, tuple[str, ...]]]] | None
+        self._assessing = None
 
     def compose(self) -> ComposeResult:
         with PlanSwitch(id="contracts-switcher"):
@@ -225,7 +234,13 @@ class ContractsSection(Section):
         return find_contract(self.campaign, self.contract_id)
 
     def rows(self) -> list[ContractRow]:
-        return contract_rows(self.campaign)
+        """The board's rows in this state (worked out once per state: the key's check, its
+        action and the plan each ask for them)."""
+        memo = self.planned()
+        found: list[ContractRow] | None = memo.get(("rows",))
+        if found is None:
+            found = memo[("rows",)] = contract_rows(self.campaign)
+        return found
 
     def footer_token(self) -> object:
         """What `check_action` reads: the contract planned, the lance and pay chosen, the
@@ -294,7 +309,7 @@ class ContractsSection(Section):
         for r in self.rows():
             contract = find_contract(c, r.id)
             assert contract is not None
-            known, assessment = peek(state, r.id, lance)
+            known, assessment = self.peeked(r.id, lance)
             all_known = all_known and known
             rows.append((r.id, board_cells(r, contract, threat_cell(assessment, known))))
         table.fill(rows)  # the same rows (back from the launch plan): kept as drawn
@@ -347,15 +362,25 @@ class ContractsSection(Section):
         """Assess in the background whatever of `wanted` (contract, lance) is not known yet;
         the board and panel are drawn again when it is."""
         state = self.state
-        missing = [(cid, ids) for cid, ids in wanted if not peek(state, cid, ids)[0]]
+        missing = [(cid, ids) for cid, ids in wanted if not self.peeked(cid, ids)[0]]
+        asked = {(cid, tuple(ids)) for cid, ids in missing}
+        running = self._assessing
+        if (
+            running is not None
+            and running[0].state in (WorkerState.PENDING, WorkerState.RUNNING)
+            and running[1] is state
+            and asked <= running[2]
+        ):
+            return  # being assessed (the board drawn again meanwhile): not from scratch
         if missing:
-            self.run_worker(
+            worker = self.run_worker(
                 partial(self._assess_all, state, missing),
                 thread=True,
                 exclusive=True,
                 group="threat",
                 name="threat",
             )
+            self._assessing = (worker, state, asked)
 
     def _assess_all(self, state: GameState, wanted: list[tuple[str, list[str]]]) -> None:
         worker = get_current_worker()
