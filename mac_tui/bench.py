@@ -410,15 +410,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_campaign(CAMPAIGN_SEED if args.seed is None else args.seed)
     elif args.what == "tui":
         from .tui.benchmark import run as bench_tui
-        from .tui.benchmark import (
-            run_battle_keys,
-            run_battle_screen,
-            run_hub,
-            run_hub_keys,
-            start_like_play,
-        )
+        from .tui.benchmark import run_battle_keys, run_battle_screen, run_hub, run_hub_keys
 
-        start_like_play()  # the threat assessment's helper, as `mac-tui play` has it
         seed = 1 if args.seed is None else args.seed
         bench_tui(seed)
         run_battle_screen(seed, presses=120, gap=0.05)

@@ -26,7 +26,9 @@ checkpoint, or a command already in the save that differs), one that continues a
 than the file loaded (recovered from its backup), a line that is not one of a journal's, a
 command the engine refuses (the commands before it are kept). A last line cut short (the game
 stopped while writing it, so its frame never went out) is dropped without a word. A load never
-writes anything: the next save writes the whole game and empties the journal.
+writes anything: the next save writes the whole game and empties the journal. What reads the
+file alone (a folder's listing, `mac-tui replay`, the servers' high scores) sees a game stopped
+between its journal and its whole save as it was one command before, until it is opened again.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from .savefolder import BACKUP, DAMAGED, Loaded, create_save, load_save, write_s
 from .savetext import SaveText
 
 SAVES_ENV = "MAC_TUI_SAVES"
+UNHASHED_KEPT = 16  # states kept for their checkpoints at most (a game saves after each)
 
 
 def saves_dir() -> Path:
@@ -144,6 +145,8 @@ class Session:
             self.state = outcome.state
             self.commands.append(command)
             self._unhashed.append(self.state)  # its checkpoint when asked for (`checkpoints`)
+            if len(self._unhashed) > UNHASHED_KEPT:  # a long run that never saves
+                self.checkpoints  # noqa: B018 - worked out now: no more states kept
         return outcome
 
     def prime(self) -> None:

@@ -207,3 +207,18 @@ def test_killed_at_any_file_operation_the_game_loads_with_every_day_shown(tmp_pa
             assert verify(loaded.save).ok
             length = n
     assert length > 10
+
+
+def test_checkpoints_come_when_asked_for_and_a_long_run_keeps_few_states() -> None:
+    """`Session.apply` hashes no state; the checkpoints, worked out when asked for (or once
+    `UNHASHED_KEPT` states wait, so a run that never saves keeps no more), are each state's."""
+    from mac_tui.session import UNHASHED_KEPT, checkpoint
+
+    session = Session.new(SEED)
+    states = []
+    for command in (NewCampaign("Long Run"), *[AdvanceDay(1)] * (UNHASHED_KEPT * 2 + 3)):
+        assert isinstance(session.apply(command), Accepted)
+        states.append(session.state)
+        assert len(session._unhashed) <= UNHASHED_KEPT
+    assert session.checkpoints == [checkpoint(s) for s in states]
+    assert not session._unhashed

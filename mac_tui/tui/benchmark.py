@@ -23,12 +23,7 @@ the latency is then the work itself. With `gap=0` (a storm of keys) the latency 
 up to one frame (16.7 ms) of pacing. `cpu` is the CPU time of the app's event loop over the
 same interval (`time.thread_time` in the loop's thread), i.e. the key's work without any
 waiting; background workers (the contracts board's threat assessment, a save's check by
-replay) run in threads of their own and are not counted as a key's cost. As in `mac-tui play`,
-the threat assessment's battles run in the assessor's helper process (`start_like_play`, the
-entry points call it first; `MAC_TUI_ASSESS_NICE=0`: none, in a thread as before): in a thread
-of the bench they held Python's lock under the keys, which no player's game does since
-6e755ce, and `w`'s settled p95 at 120x40 was 21.5 ms in `bench tui` for a median of 14.8
-(`run_hub_keys` on `w` alone, 37 presses: 11.3-11.7 ms p95 with the helper, 17-27 without).
+replay) run in threads of their own and are not counted as a key's cost.
 
 A key may cause more than one frame (a focus change's events reach the widgets after the
 first repaint, and they paint again): `settled` is the CPU time from the key to the last of
@@ -88,10 +83,36 @@ medians before -> after, the empty app's key 1.6 ms): at 80x24 `d` 33.4 -> 9.3 m
 p95 49.4 -> 10.1), `w` 35.7 -> 10.6 (settled p95 67.6 -> 11.5), Esc closing the day report
 8.5 -> 3.6, the launch plan's Enter 16.4 -> 8.8 (day14b: 5.4) and Esc 13.9 -> 9.1 (5.8); at
 120x40 `d` 33.0 -> 9.5, `w` 35.2 -> 10.9, Enter 16.8 -> 9.1 (6.0), Esc 15.0 -> 9.4 (6.5); the
-first `d` after a load (not timed here: the warm-up) 42 -> 14-17. The day's work is all counted:
-its save is written before the key's frame (nothing is left for after it), and the report and
-the hub under it are one frame, checked against Textual's own picture of the screen
-(tests/test_tui_internals.py). Details: docs/architecture.md (the hub's figures).
+first `d` after a load (not timed here: the warm-up) 42 -> 14-17. Details: docs/architecture.md
+(the hub's figures).
+
+Then (hub14, the session's start ad6c2e7 and hub14 back to back, CPU medians; `--hub-sections`
+times the section keys alone, `run_hub`): section keys at 80x24 3.56 -> 3.03 ms (2.1x -> 1.8x the
+empty app's key), at 120x40 3.79 -> 3.35 (2.2x -> 1.9x); the launch plan (`--hub-keys launch`)
+at 80x24 Enter 6.47 -> 3.28, Esc 8.62 -> 3.06, at 120x40 Enter 5.75 -> 3.18, Esc 5.87 -> 2.83
+(1.6-1.9x). Details: docs/architecture.md (the hub's figures, hub14).
+
+Then (dw14, `flock /tmp/mac-bench.lock nice -n 5 python -m mac_tui.tui.benchmark --hub-keys "a day"
+"a week" --presses 72`, main ad6c2e7 and dw14 taking turns twice, load 1.3-2.0, CPU medians; the
+empty app's key 1.5-2.1 ms): at 80x24 `d` 8.3, 9.5 -> 3.75, 4.75, `w` 10.9, 12.1 -> 5.4, 5.1, Esc on
+the report 3.5-3.8 -> 2.8-3.0; at 120x40 `d` 9.2, 9.7 -> 4.7, 4.2, `w` 11.8, 12.0 -> 5.5, 5.1
+(settled p95 13.0, 13.1 -> 6.2, 6.1), Esc 3.5-3.8 -> 3.0-3.1. What a key counts now: the command,
+its line in the save's journal, fsynced (`journal.py`: the day is on disk when its frame goes out),
+and the report's one frame. What it no longer counts comes once that frame is out, in the pause
+after it: the whole save file (and the checkpoint hash), the hub's redraw under the opaque report,
+the hub's footer keys and its lines (`dayreport.show_day_report`'s `behind`,
+`internals.warm_lines`); the CPU of that pause is not a key's, as a background worker's is not. The
+bench keeps the contracts board's threat assessment in a thread of the game: the assessor's helper
+process (which `mac-tui play` starts) ran its battles beside the timed thread on this 2-core machine
+and slowed that thread itself, 2-3x its CPU time while a board was rated (`w` at 80x24 11.3 ms, Esc
+7.8).
+
+The hub's table keys (tab14, `run_hub_keys`' "market view", "market table Home", "pilots table
+Home" and "finances" groups, main ad6c2e7 and after back to back at load 1.2-1.7, CPU medians,
+the empty app's key 1.66-1.78 ms): pilots Home/End at 80x24 4.2-4.4 -> 3.4-3.6 ms, at 120x40
+3.9-4.0 -> 3.1-3.3; market Home/End 3.3-4.7 -> 2.4-2.7 and 3.8-3.9 -> 3.0-3.1; the market's
+Tab 3.9-4.1 -> 3.2-3.3 and 4.1-4.4 -> 3.2; the finances' l 3.7-3.9 -> 3.1-3.3 and 4.2-5.3 ->
+3.3-3.5. Where the CPU went and what cut it: docs/architecture.md (the tables' keys over 2x).
 """
 
 from __future__ import annotations
@@ -527,10 +548,11 @@ def hub_factory(save: Path, folder: Path) -> Callable[[], App[Any]]:
 
 
 def run_hub(seed: int = 14, *, presses: int = 120, gap: float = 0.05) -> None:
-    """The hub's section keys (1-7) against the empty app's keys, at 80x24 and 120x40. Last
-    figures (2026-11-28, sect14, load 1-2): CPU median 3.68 ms (2.1x the empty app's key) at
-    80x24, 4.00 (2.2x) at 120x40, p95 4.4 and 5.7 (they were 6.9 and 6.7 ms); before and after
-    and where the CPU goes: docs/architecture.md, the hub's figures."""
+    """The hub's section keys (1-7) against the empty app's keys, at 80x24 and 120x40
+    (alone: `python -m mac_tui.tui.benchmark --hub-sections`). Last figures (2026-11-28,
+    hub14, `--hub-sections` at load 0.8-1.1): CPU median 3.03 ms (1.8x the empty app's key)
+    at 80x24, 3.35 (1.9x) at 120x40, p95 3.4 and 5.2 (the session's start: 3.56 and 3.79);
+    before and after and where the CPU goes: docs/architecture.md, the hub's figures."""
     walk = (SECTION_WALK * (presses // len(SECTION_WALK) + 1))[:presses]
     empty_keys = tuple(str(i % 7 + 1) for i in range(presses))
     with tempfile.TemporaryDirectory() as tmp:
@@ -640,18 +662,6 @@ def run_hub_keys(
                 os.environ[CONFIG_ENV] = config
 
 
-def start_like_play() -> None:
-    """Start what `mac-tui play` starts before its app (`cli.cmd_play`): the threat
-    assessment's helper process (`players/assessor.py`, at the level `play_level` says), so
-    the board's battles are fought where a player's game fights them, not in a thread of the
-    process timed. Call first, while the process has a single thread (else nothing starts)."""
-    from ..players.assessor import play_level, start
-
-    level = play_level()
-    if level is not None:
-        start(level)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mac_tui.tui.benchmark")
     p.add_argument("--seed", type=int, default=1)
@@ -681,7 +691,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --battle-keys: this size alone",
     )
     args = p.parse_args(argv)
-    start_like_play()
     if args.hub_sections:
         run_hub(presses=args.presses, gap=args.gap)
         return 0

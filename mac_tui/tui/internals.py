@@ -117,7 +117,20 @@ them.
   of the ancestors above a container whose size does not follow its children (no auto width
   or height, climbing while that holds): their arrangements are kept (0.3 ms of a section
   key), and still made anew whenever Textual clears them (a child asking for a layout clears
-  its ancestors' arrangements, `Widget._check_refresh`).
+  its ancestors' arrangements, `Widget._check_refresh`). Since hub14 `place` sets the rule
+  itself and asks the screen for its layout at once (what `Screen._on_layout` does), with
+  the container's arrangement cleared as `Widget._check_refresh` clears it: Textual's setter
+  also repaints the child (its styles cache cleared) and sends an Update and a Layout through
+  the child's queue, two messages and a turn of the loop per child, though the new layout
+  paints what it moved (the reflow marks the regions of every widget placed anew) and a child
+  brought back at its size draws the lines it kept (0.15 ms of a section key; the launch
+  plan's Enter and Esc too; `place_keeping_lines` then finds the child's lines as they
+  were). And the container's arrangement is kept by the children displayed as well as by
+  its size (`ParksChildren.arrange`; Textual keys it by the children's count, which each
+  `place` moves on, so a section key arranged the stack anew though it had arranged it for
+  that section before, 0.1 ms): kept while only `place` changed the children (a mount, a
+  removal or a `display` set another way starts afresh), and forgotten whenever Textual
+  clears the container's arrangements (a child asking for a layout, `Widget._check_refresh`).
 - `focus_unparked` (the hub's section keys, the launch plan's Enter and Esc): Textual moves
   the focus with a Blur to the widget that had it and a Focus to the new one
   (`Screen.set_focus`); each handler restyles its widget for `:focus`
@@ -232,6 +245,27 @@ them.
   plain one (`KeepsStyledLines`), but `StyledLines` styles only plain ones: the detail pane's
   three lines were styled anew at each cursor key and view key, 0.17 ms of the market's Tab
   at 120x40 (0.08 since). `StyledPaddedLines` keeps them too, the padding in each one's key.
+- `KeepsPages` (the tables, their scrollbars): a scroll refreshes a table whole, and a thumb
+  that moved its scrollbar, so each of their lines went through the styles cache again
+  (`StylesCache.render` -> `render_line`) though the page shown was one shown a key before
+  (the pilots' Home and End at 80x24 take turns between two pages: 0.25 ms for the table's
+  and the bar's 15 lines each). A widget says what its lines are drawn from
+  (`_page_key`: a table's rows, scroll, cursor, hover, style and the clears of its line
+  cache; a bar's picture), and a whole repaint of a page drawn before, in the same place,
+  size, backgrounds and line filters (`Widget.render_lines`, a plain box only), gives back
+  the lines it gave then, and leaves the styles cache as that render left it (the page's
+  styled lines in it, none of them to draw again), so a later partial repaint draws as
+  Textual would.
+- `BubblesAtOnce` (the tables' RowHighlighted): a widget posts a message to itself
+  (`MessagePump.post_message`), and on a later turn of its queue dispatches it
+  (`MessagePump._dispatch_message`: to no handler here, `_get_dispatch_methods` walking the
+  table's twenty classes) only to hand it to its parent (`MessagePump._on_message`,
+  `Message._bubble_to`): a turn of the table's queue and its idle for every cursor key, 0.4
+  ms of the pilots' Home and End at 80x24. A message of the kinds named, which the widget
+  has no handler for (by name or `on` decorator, `handles`), is handed to the parent at once,
+  as that dispatch would hand it (the prevented kinds noted on it, stopped at a parent that
+  sent it). Not while a test's message hook or a subscriber to the widget's messages
+  watches its dispatches (`message_hook`, `message_signal`), nor for one not to be dispatched.
 - `KeepsFullFrame` (map14b: the battle screen under its log page): a screen coming back in
   front repaints whole (`Screen._on_screen_resume` refreshes it; `Compositor.render_update`
   then makes a full update, `render_full_update`: every widget's every line drawn, cut and
@@ -253,10 +287,12 @@ from __future__ import annotations
 import asyncio
 import bisect
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
 from textual import events
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, ReflowResult
+from textual._context import message_hook as message_hook_context_var
 from textual._styles_cache import StylesCache
 from textual.app import App
 from textual.content import Content
@@ -264,6 +300,9 @@ from textual.css.styles import StylesBase
 from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
 from textual.geometry import Region, Size, Spacing
+from textual.layout import DockArrangeResult
+from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
@@ -479,12 +518,56 @@ RELIES_ON: dict[str, tuple[str, ...]] = {
         "textual._styles_cache:StylesCache.render_line",
         "textual._styles_cache:StylesCache.render",
     ),
+    "KeepsPages": (
+        "textual.widget:Widget.render_lines",
+        "textual._styles_cache:StylesCache.render_widget",
+        "textual._styles_cache:StylesCache.render",
+        "textual.widgets._data_table:DataTable._render_line",
+    ),
+    "BubblesAtOnce, handles": (
+        "textual.message_pump:MessagePump.post_message",
+        "textual.message_pump:MessagePump._dispatch_message",
+        "textual.message_pump:MessagePump._get_dispatch_methods",
+        "textual.message_pump:MessagePump._on_message",
+        "textual.message_pump:MessagePump._process_messages_loop",
+        "textual.message:Message._bubble_to",
+        "textual.widget:Widget.post_message",
+        "textual.widgets._data_table:DataTable._highlight_row",
+    ),
     "widgets/table.GameTable (its `Repaint`)": (
         "textual.widgets._data_table:DataTable.render_lines",
         "textual.widgets._data_table:DataTable.render_line",
         "textual.widgets._data_table:DataTable._render_line",
         "textual.widgets._data_table:DataTable._get_offsets",
         "textual.widgets._data_table:DataTable._y_offsets",
+    ),
+    # ---- hub14 ----
+    "call_later_counted, scroll_focus_into_view": (
+        "textual._callback:count_parameters",
+        "textual._callback:_invoke",
+        "textual.message_pump:MessagePump.call_later",
+        "textual.screen:Screen.set_focus",
+        "textual.widget:Widget.scroll_to_widget",
+        "textual.widget:Widget.max_scroll_x",
+        "textual.widget:Widget.max_scroll_y",
+    ),
+    "ParksChildren.arrange (kept by the children displayed)": (
+        "textual.widget:Widget.arrange",
+        "textual.widget:Widget._check_refresh",
+        "textual.widget:Widget._clear_arrangement_cache",
+        "textual._node_list:NodeList.displayed",
+        "textual._node_list:NodeList.updated",
+        "textual._compositor:Compositor.reflow",
+    ),
+    "ParksChildren.place (the rule set and the layout asked for directly)": (
+        "textual.css.styles:RenderStyles.set_rule",
+        "textual.css.styles:Styles.set_rule",
+        "textual.css._style_properties:StringEnumProperty.__set__",
+        "textual.dom:DOMNode.display",
+        "textual.widget:Widget.refresh",
+        "textual.widget:Widget._check_refresh",
+        "textual.widget:Widget._clear_arrangement_cache",
+        "textual.screen:Screen._on_layout",
     ),
 }
 
@@ -557,9 +640,66 @@ class ParksChildren(_WidgetMixin):
     """A container whose children take turns: one displayed, the others parked with
     `display` off (see `SpanCompositor.reflow`). Comes first among the bases."""
 
+    # The children's count (`NodeList._updates`) as `place` last left it: the arrangements
+    # kept by displayed child hold while nothing else changed the children (hub14).
+    _placed_updates: int | None = None
+    _arranged: dict[tuple[object, ...], DockArrangeResult] | None = None
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        """`Widget.arrange`, kept by the children displayed as well as by the size (Textual
+        keys it by the children's count, which each `place` moves on: a section key
+        arranged the stack anew for a section it had arranged before; see the module
+        docstring)."""
+        nodes = self._nodes
+        kept = self._arranged
+        if kept is None or nodes._updates != self._placed_updates:
+            kept = self._arranged = {}  # a child mounted, removed or shown by another way
+            self._placed_updates = nodes._updates
+        key = (size, optimal, self.screen.size, tuple(nodes.displayed))
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = super().arrange(size, optimal)
+        return found
+
+    def _clear_arrangement_cache(self) -> None:
+        self._arranged = None  # a child asked for a layout (`Widget._check_refresh`)...
+        super()._clear_arrangement_cache()
+
     def place(self, child: Widget, displayed: bool) -> None:
         """`child.display = displayed`, counted as a change to this container's children
-        only (see the module docstring)."""
+        only, and the screen asked for its new layout at once (see the module docstring)."""
+        try:
+            screen = self.screen
+        except NoScreen:
+            screen = None
+        if screen is None or not child.is_mounted:
+            self._place_as_textual(child, displayed)
+            return
+        # What Textual's `display` setter does (`StringEnumProperty.__set__`: the rule set,
+        # `NodeList.updated`, `Widget.refresh(layout=True)` of the child, then its
+        # `Widget._check_refresh` and the screen's `Screen._on_layout`), less the child's
+        # repaint and its two messages (hub14): the new layout paints what it moved.
+        if not child.styles.set_rule("display", "block" if displayed else "none"):
+            return
+        nodes = self._nodes
+        placed = nodes._updates == self._placed_updates
+        nodes._updates += 1  # this container's displayed children changed
+        if placed:
+            self._placed_updates = nodes._updates  # its kept arrangements hold (`arrange`)
+        child._layout_updates += 1
+        self._layout_updates += 1
+        node: Any = self
+        while node.styles.auto_dimensions:  # `Widget._check_refresh`'s arrangements cleared
+            node = node.parent
+            if not isinstance(node, Widget):
+                break
+            node._clear_arrangement_cache()
+            node._layout_updates += 1
+        screen._layout_required = True  # `Screen._on_layout`
+        screen.check_idle()
+
+    def _place_as_textual(self, child: Widget, displayed: bool) -> None:
+        """`place` through Textual's `display` setter (a child not mounted yet)."""
         counts = [child._nodes]
         node: Any = self
         while not node.styles.auto_dimensions and not isinstance(node, Screen):
@@ -647,11 +787,42 @@ def focus_unparked(screen: Screen[Any], widget: Widget) -> None:
     if not widget.has_focus:
         widget.post_message(events.Focus())
 
-    def scroll_to_center(widget: Widget) -> None:  # as `Screen.set_focus` asks for it
-        if screen.focused is widget and not screen.can_view_entire(widget):
-            screen.scroll_to_center(widget, origin_visible=True)
+    call_later_counted(screen, scroll_focus_into_view, screen, widget)
 
-    screen.call_later(scroll_to_center, widget)
+
+def scroll_focus_into_view(screen: Screen[Any], widget: Widget) -> None:
+    """The scroll `Screen.set_focus` asks for, as it asks for it (unless no container of the
+    widget can scroll at all: nothing to scroll, the walk saved)."""
+    if (
+        screen.focused is widget
+        and not scrolled_as_far_as_it_can(widget)  # (the cheaper look first)
+        and not screen.can_view_entire(widget)
+    ):
+        screen.scroll_to_center(widget, origin_visible=True)
+
+
+def call_later_counted(node: Widget | Screen[Any], callback: Any, *args: object) -> None:
+    """`node.call_later(callback, *args)` with the parameters of what is called counted
+    already: Textual counts them when it runs the callback (`_callback.count_parameters`,
+    kept on the callable as `_param_count`), and a `partial` made anew by each
+    `MessagePump.call_later` is inspected anew (`inspect.signature`: 0.07 ms, a tenth of the
+    hub's messages between a section key and its frame; hub14)."""
+    bound: Any = partial(callback, *args)
+    bound._param_count = 0  # what `count_parameters` would find: all given
+    node.post_message(events.Callback(callback=bound))
+
+
+def scrolled_as_far_as_it_can(widget: Widget) -> bool:
+    """Whether no container of `widget` can scroll at all (each at offset 0 and with nothing
+    to scroll: `Widget.scroll_to_widget` would clamp every container's scroll to where it is,
+    and change nothing; the hub's section tables, which a section key focuses): the walk up
+    the tree that scrolls nothing is saved (hub14)."""
+    node = widget.parent
+    while isinstance(node, Widget):
+        if node.max_scroll_x or node.max_scroll_y or node.scroll_offset:
+            return False
+        node = node.parent
+    return True
 
 
 class SpanCompositor(Compositor):
@@ -1122,11 +1293,58 @@ class SizedInItsLayout(_WidgetMixin):
         return super()._size_updated(size, virtual_size, container_size, layout=False)
 
 
+# ---- tab14: a whole repaint of what was shown before gives back the lines given then -------
+PAGES_KEPT = 8  # pages a widget keeps (a table's first and last page, a bar's two thumbs...)
+
+
+class KeepsPages(_WidgetMixin):
+    """A widget whose whole repaint gives back the very lines it gave before when it shows
+    the same page (`_page_key`) in the same place and look (see the module docstring).
+    Comes first among the bases."""
+
+    _pages: dict[tuple[object, ...], tuple[list[Strip], dict[int, Strip]]] | None = None
+
+    def _page_key(self) -> object | None:
+        """What the widget's lines are drawn from now, all of it (None: nothing kept)."""
+        return None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        key = self._page_key()
+        if key is None or not plain_box(self.styles, None, self.opacity):
+            return super().render_lines(crop)
+        base_background, background = self.background_colors
+        seen = (
+            key,
+            crop,
+            self._size,
+            base_background,
+            background,
+            tuple(self.get_line_filters()),
+        )
+        pages = self._pages
+        if pages is None:
+            pages = self._pages = {}
+        cache = self._styles_cache
+        kept = pages.get(seen)
+        if kept is None:
+            lines = super().render_lines(crop)
+            styled = {y: cache._cache[y] for y in crop.line_range if y in cache._cache}
+            if len(pages) >= PAGES_KEPT:
+                del pages[next(iter(pages))]  # the oldest
+            pages[seen] = (lines, styled)
+            return list(lines)
+        lines, styled = kept
+        # the styles cache as the render would leave it: those lines styled, none to draw
+        cache._cache.update(styled)
+        cache._dirty_lines.difference_update(crop.line_range)
+        return list(lines)
+
+
 INTERNED_KEPT = 256  # distinct lines a scrollbar keeps (a track, a thumb and its two ends)
 PICTURES_KEPT = 16  # pictures a scrollbar keeps (its thumb at the top and the bottom...)
 
 
-class KeptScrollBar(PaintsDirect, KeepsStyledLines, ScrollBar):
+class KeptScrollBar(KeepsPages, PaintsDirect, KeepsStyledLines, ScrollBar):
     """A scrollbar whose lines alike are the same `Strip`, and whose pictures drawn before
     come back as the same lines (see the module docstring)."""
 
@@ -1149,6 +1367,9 @@ class KeptScrollBar(PaintsDirect, KeepsStyledLines, ScrollBar):
                 self._pictures[key] = lines
         self._render_cache = type(self._render_cache)(self.size, lines)
         self._dirty_regions.clear()
+
+    def _page_key(self) -> object | None:
+        return self._picture_key()
 
     def _picture_key(self) -> tuple[object, ...] | None:
         """What the bar's picture is drawn from (`ScrollBar.render`'s renderer and its
@@ -1413,6 +1634,53 @@ class KeepsPaddedLines(_WidgetMixin):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._styles_cache = StyledPaddedLines()
+
+
+# ---- tab14: a message the widget has no handler for, handed to its parent at once -----------
+def handles(cls: type[MessagePump], message: type[Message]) -> bool:
+    """Whether a message pump of class `cls` has a handler of its own for `message` (by name
+    or decorated, as `MessagePump._get_dispatch_methods` looks for them)."""
+    name = message.handler_name
+    for klass in cls.__mro__:
+        found = klass.__dict__.get(f"_{name}") or klass.__dict__.get(name)
+        decorated = klass.__dict__.get("_decorated_handlers") or {}
+        if found is not None or any(issubclass(message, m) for m in decorated):
+            return True
+    return False
+
+
+class BubblesAtOnce(_WidgetMixin):
+    """A widget that hands the messages of `BUBBLES_AT_ONCE` it posts to itself, which it has
+    no handler for, to its parent at once (see the module docstring). Comes first among the
+    bases."""
+
+    BUBBLES_AT_ONCE: tuple[type[Message], ...] = ()
+
+    def post_message(self, message: Message) -> bool:
+        kind = type(message)
+        if (
+            kind not in self.BUBBLES_AT_ONCE
+            or handles(type(self), kind)
+            or message_hook_context_var.get(None) is not None
+            or self.message_signal._subscriptions
+            or message.no_dispatch
+            or not message.bubble
+            or self._closing
+            or self._closed
+            or not self.check_message_enabled(message)
+        ):
+            return super().post_message(message)
+        # `MessagePump.post_message`, then what its dispatch would do: no handler, so
+        # `MessagePump._on_message` bubbles it to the parent
+        message._prevent.update(self._get_prevented_messages())
+        parent = self._parent
+        if parent is None or message._stop_propagation:
+            return True
+        if message._sender is not None and message._sender == parent:
+            message.stop()  # the parent sent it: it stops there
+        if self.is_parent_active and self.is_attached:
+            message._bubble_to(parent)
+        return True
 
 
 # ---- map14b: a screen's full frame drawn ahead while another covers it ----------------------

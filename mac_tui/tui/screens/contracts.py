@@ -84,8 +84,14 @@ def show(widget: Static, content: str | Text) -> None:
 class PayoutSlider(Static):
     """The payout level as a row of clickable steps; the chosen one bracketed and bold."""
 
+    _shown: tuple[int, Glyphs, object] | None = None  # the level, glyphs and catalog shown
+
     def show(self, level: int) -> None:
         cat = catalog()
+        shows = (level, glyphs_for(self), cat)
+        if self._shown is not None and self._shown[:2] == shows[:2] and self._shown[2] is cat:
+            return  # (the plan opened again at the same level: nothing new to parse)
+        self._shown = shows
         steps = []
         for p in cat.economy.payout_level:
             if p.level == level:
@@ -191,6 +197,9 @@ class ContractsSection(Section):
         # the launch plan's texts and lance rows worked out in this state, by what they show
         self._planned_in: GameState | None = None
         self._planned: dict[tuple[object, ...], Any] = {}
+        # the threat worker last started: (worker, its state, the (contract, lance) it does)
+        self._assessing: tuple[Worker[None], GameState, set[tuple[str, tuple[str, ...]]]] | None
+        self._assessing = None
 
     def compose(self) -> ComposeResult:
         with PlanSwitch(id="contracts-switcher"):
@@ -225,7 +234,13 @@ class ContractsSection(Section):
         return find_contract(self.campaign, self.contract_id)
 
     def rows(self) -> list[ContractRow]:
-        return contract_rows(self.campaign)
+        """The board's rows in this state (worked out once per state: the key's check, its
+        action and the plan each ask for them)."""
+        memo = self.planned()
+        found: list[ContractRow] | None = memo.get(("rows",))
+        if found is None:
+            found = memo[("rows",)] = contract_rows(self.campaign)
+        return found
 
     def footer_token(self) -> object:
         """What `check_action` reads: the contract planned, the lance and pay chosen, the
@@ -294,7 +309,7 @@ class ContractsSection(Section):
         for r in self.rows():
             contract = find_contract(c, r.id)
             assert contract is not None
-            known, assessment = peek(state, r.id, lance)
+            known, assessment = self.peeked(r.id, lance)
             all_known = all_known and known
             rows.append((r.id, board_cells(r, contract, threat_cell(assessment, known))))
         table.fill(rows)  # the same rows (back from the launch plan): kept as drawn
@@ -319,7 +334,7 @@ class ContractsSection(Section):
         assert contract is not None
         g = glyphs_for(self)
         lance = self.default_lance()
-        known, assessment = peek(self.state, r.id, lance)
+        known, assessment = self.peeked(r.id, lance)
         if self._briefed_in is not self.state:
             self._briefed_in, self._briefings = self.state, {}
         key = (r.id, known, g)  # the state's, with its default lance
@@ -347,15 +362,25 @@ class ContractsSection(Section):
         """Assess in the background whatever of `wanted` (contract, lance) is not known yet;
         the board and panel are drawn again when it is."""
         state = self.state
-        missing = [(cid, ids) for cid, ids in wanted if not peek(state, cid, ids)[0]]
+        missing = [(cid, ids) for cid, ids in wanted if not self.peeked(cid, ids)[0]]
+        asked = {(cid, tuple(ids)) for cid, ids in missing}
+        running = self._assessing
+        if (
+            running is not None
+            and running[0].state in (WorkerState.PENDING, WorkerState.RUNNING)
+            and running[1] is state
+            and asked <= running[2]
+        ):
+            return  # being assessed (the board drawn again meanwhile): not from scratch
         if missing:
-            self.run_worker(
+            worker = self.run_worker(
                 partial(self._assess_all, state, missing),
                 thread=True,
                 exclusive=True,
                 group="threat",
                 name="threat",
             )
+            self._assessing = (worker, state, asked)
 
     def _assess_all(self, state: GameState, wanted: list[tuple[str, list[str]]]) -> None:
         worker = get_current_worker()
@@ -388,7 +413,7 @@ class ContractsSection(Section):
             memo[key] = self.preview_text(contract, g)
         show(self.query_one("#preview", Static), memo[key])
         ids = self.frame_ids()
-        known, assessment = peek(self.state, contract.id, ids)
+        known, assessment = self.peeked(contract.id, ids)
         key = ("threat", contract.id, tuple(ids), known, g)
         if key not in memo:
             memo[key] = g.rich(threat_text(c, ids, assessment, known, g))
@@ -396,6 +421,18 @@ class ContractsSection(Section):
         if not known:
             self.request_threats([(contract.id, ids)])
         self.draw_lance()
+
+    def peeked(self, contract_id: str, ids: list[str]) -> tuple[bool, Any]:
+        """`peek` of the threat of `contract_id` with `ids` in this state, kept once known
+        (a known threat stays known in a state; each look hashes the lance's frames)."""
+        memo = self.planned()
+        key: tuple[object, ...] = ("peek", contract_id, tuple(ids))
+        found = memo.get(key)
+        if found is None:
+            found = peek(self.state, contract_id, ids)
+            if found[0]:
+                memo[key] = found
+        return found
 
     def planned(self) -> dict[tuple[object, ...], Any]:
         """What the launch plan worked out in this state, by what it shows."""
@@ -464,27 +501,51 @@ class ContractsSection(Section):
         if frame is None:
             detail.show("No frames. Buy a chassis at a market (3).")
             return
+        # worked out once per state and what it shows: the same text again is the pane's
+        # kept picture (the plan opened again draws no detail anew)
+        memo = self.planned()
+        key = ("frame", frame.id, frame.id in self.selected, glyphs_for(self))
+        text = memo.get(key)
+        if text is None:
+            text = memo[key] = self.frame_detail(frame)
+        detail.show(text)
+
+    def frame_detail(self, frame: Frame) -> str | Text:
+        """What the launch plan says of `frame`, the lance table's highlighted frame."""
         c = self.campaign
         blocker = deploy_blocker(c, frame.id)
         g = glyphs_for(self)
         if blocker:
-            detail.show(g.text(f"{g.no} {frame.name} cannot deploy: {blocker}."))
-            return
+            return g.text(f"{g.no} {frame.name} cannot deploy: {blocker}.")
         warnings = "".join(f" {g.warn} {w}." for w in frame_warnings(c, frame.id))
         if frame.id in self.selected:
             text = f"{g.ok} {frame.name} ({frame.pilot}) is in the lance. Space removes it."
         else:
             text = f"{frame.name} ({frame.pilot}) can deploy. Space adds it."
-        detail.show(g.text(text + warnings))
+        return g.text(text + warnings)
 
     def show_launch_status(self) -> None:
         status = self.query_one("#launch-status", Static)
+        # worked out once per state and what it shows (the plan opened again: no refusal
+        # nor cost asked of the engine again)
+        memo = self.planned()
+        key = ("status", self.contract_id, tuple(self.selected), self.level, glyphs_for(self))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self.launch_status()
+        text, refused = found
+        show(status, text)
+        status.set_class(refused, "refused")
+
+    def launch_status(self) -> tuple[str, bool]:
+        """The launch plan's last line: what a launch would cost, or why it cannot go, and
+        whether it is refused."""
         reason = self.launch_refusal()
         most = catalog().missions.lance.max_frames
         ids = self.frame_ids()
         g = glyphs_for(self)
         if reason:
-            show(status, g.text(f"{g.no} Cannot launch: {reason}"))
+            return g.text(f"{g.no} Cannot launch: {reason}"), True
         else:
             cost = deployment_cost(self.campaign, ids)
             text = (
@@ -497,8 +558,7 @@ class ContractsSection(Section):
             warned = [w for f in ids for w in frame_warnings(self.campaign, f)]
             if warned:
                 text += f"\n{g.warn} " + f"; {g.warn} ".join(warned)
-            show(status, g.text(text))
-        status.set_class(reason is not None, "refused")
+            return g.text(text), False
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "contracts":

@@ -76,9 +76,16 @@ class DayReportScreen(
         return glyphs_for(self.app).text(text)
 
     def reopen(self, lines: Sequence[str]) -> None:
-        """Show `lines` instead, from the top (the kept screen, before it is pushed again)."""
+        """Show `lines` instead, from the top (the kept screen, before it is pushed again):
+        laid out again only when the text takes another number of rows at the width it has
+        (Textual's own measure, `get_content_height`, which the layout then finds kept): a
+        report of as many rows as the last one's is only drawn (1 ms of its frame)."""
         self.lines = list(lines)
-        self.query_one("#report-text", Static).update(self._text())
+        static = self.query_one("#report-text", Static)
+        static.update(self._text(), layout=False)
+        size = static.size
+        if not size.width or static.get_content_height(size, size, size.width) != size.height:
+            static.refresh(layout=True)
         self.query_one(VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def action_close(self) -> None:

@@ -20,7 +20,14 @@ from textual.widgets import Static
 from ...campaign.commands import AdvanceDay
 from ..config import Settings, server_game
 from ..glyphs import glyphs_for
-from ..internals import BindingsWhenShown, ParksChildren, SizedInItsLayout, focus_unparked
+from ..internals import (
+    BindingsWhenShown,
+    KeepsPaddedLines,
+    PaintsDirect,
+    ParksChildren,
+    SizedInItsLayout,
+    focus_unparked,
+)
 from ..widgets.footer import GameFooter, Same
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
@@ -31,9 +38,10 @@ from .base import GameScreen
 from .sections import section_classes
 
 
-class SectionTabs(KeepsStrips, Static):
+class SectionTabs(PaintsDirect, KeepsStrips, Static):
     """One line naming the sections with their keys; the current one highlighted (a picture
-    per section, whose strips `KeepsStrips` keeps: a section key draws no tab line anew)."""
+    per section, whose strips `KeepsStrips` keeps: a section key draws no tab line anew),
+    its repaint handed to the screen at once (`internals.PaintsDirect`)."""
 
     DEFAULT_CSS = """
     SectionTabs { height: 1; background: $surface; }
@@ -48,6 +56,12 @@ class SectionTabs(KeepsStrips, Static):
             return
         self._shown = current
         self.update(tabs_content(current), layout=False)
+
+
+class HubMessageLine(KeepsPaddedLines, MessageLine):
+    """The hub's message line, padded at the sides: its lines styled once and kept as the
+    detail panes' are (`internals.KeepsPaddedLines`), so a section's hint coming back is
+    not styled again."""
 
 
 @cache
@@ -173,7 +187,7 @@ class HubScreen(BindingsWhenShown, GameScreen):
         first = section_classes()[0]
         with SectionStack(id="sections", initial=first.__name__):
             yield first(id=first.__name__)  # the others as they are first shown
-        yield MessageLine(id="message")
+        yield HubMessageLine(id="message")
         yield GameFooter()
 
     @property

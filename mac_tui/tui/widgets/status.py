@@ -18,6 +18,7 @@ from ...catalog import catalog
 from ...model import GameState
 from ...ruleset import format_ruleset
 from ..glyphs import glyphs, is_ascii
+from ..internals import laid_size
 
 
 def status_parts(state: GameState) -> list[list[Text]]:
@@ -102,7 +103,8 @@ class StatusBar(Static):
         self._lines = 0  # the lines of the text shown
 
     def show(self, state: GameState) -> None:
-        width = max(20, (self.size.width or self.app.size.width) - 2)
+        # its last layout's width (no look-up of its region on every key: `laid_size`)
+        width = max(20, (laid_size(self).width or self.app.size.width) - 2)
         key = (id(state), width, is_ascii(self))
         if key == self._shown:
             return  # the same state at the same width: nothing to redraw

@@ -37,6 +37,11 @@
   cursor and the hover, its rows' offsets), not once per line as `DataTable.render_line` and
   `_render_line` do (a dozen reactive reads and region look-ups a line, and a walk over the
   rows' locations to find one: the pilots' 15 lines at 80x24 0.26 ms, 0.11 since).
+- A row highlighted goes to the section at once (`internals.BubblesAtOnce`), not through a
+  turn of the table's own queue that only handed it on.
+- A page shown before (a Home or End back, a scroll back) gives back the lines given then
+  (`internals.KeepsPages`, `_page_key`), kept while its line cache is (`LineCache` counts its
+  clears: new component styles, a theme).
 - Home and End move the cursor as `move_cursor` does less its first step, a scroll of the row
   the cursor leaves into view: the first and the last row end up scrolled to the same place
   from anywhere (`_jump`). And its repaints, and its scrollbar's, go to the screen at once
@@ -56,6 +61,7 @@ from rich.style import Style
 from textual import events
 from textual._segment_tools import line_crop
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.coordinate import Coordinate
 from textual.geometry import Region, Size
 from textual.strip import Strip
@@ -64,8 +70,10 @@ from textual.widgets import DataTable
 from textual.widgets._data_table import CursorType, RowKey
 
 from ..internals import (
+    BubblesAtOnce,
     KeepsBarLines,
     KeepsLinesOnNewHeight,
+    KeepsPages,
     KeepsStyledLines,
     PaintsDirect,
     ScrollbarsOnChange,
@@ -95,8 +103,21 @@ class Repaint(NamedTuple):
     offsets: list[tuple[RowKey, int]]  # `DataTable._y_offsets`
 
 
+class LineCache(LRUCache[Any, Strip]):
+    """`DataTable._line_cache`, counting its clears: the table's pages (`KeepsPages`) are
+    kept while its lines are."""
+
+    epoch = 0
+
+    def clear(self) -> None:
+        self.epoch += 1
+        super().clear()
+
+
 class GameTable(
     KeepsRows,
+    BubblesAtOnce,
+    KeepsPages,
     PaintsDirect,
     KeepsLinesOnNewHeight,
     ScrollbarsOnChange,
@@ -118,6 +139,10 @@ class GameTable(
         Binding("end", "last_row", "Last row", show=False, priority=True),
     ]
 
+    #: A row highlighted goes to the section at once (`internals.BubblesAtOnce`): the table
+    #: has no handler of its own for it, and its dispatch there was a turn of its queue.
+    BUBBLES_AT_ONCE = (DataTable.RowHighlighted,)
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         # component styles drawn with, by (focus state, the table's style)
@@ -128,6 +153,7 @@ class GameTable(
         # a style update whose component styles are not checked yet (`_check_styles`)
         self._unchecked: tuple[dict[str, object] | None] | None = None
         self._repaint: Repaint | None = None  # while it repaints (a row cursor's)
+        self._line_cache = LineCache(1000)  # as Textual's, its clears counted
 
     @property
     def rich_style(self) -> Style:
@@ -179,6 +205,16 @@ class GameTable(
             cursor_type=self.cursor_type,
             offsets=self._y_offsets,
         )
+
+    def _page_key(self) -> object | None:
+        """What a row cursor's table draws its lines from: what every line reads
+        (`Repaint`, less the rows' offsets, which follow the update count), the rows (the
+        update count), its focus state and its lines kept (the line cache's clears)."""
+        repaint = self._repaint
+        epoch = getattr(self._line_cache, "epoch", None)
+        if repaint is None or epoch is None:
+            return None
+        return (epoch, self._update_count, self._pseudo_class_state, *repaint[:-1])
 
     def render_line(self, y: int) -> Strip:
         """`DataTable.render_line`, with what every line reads read once per repaint."""
