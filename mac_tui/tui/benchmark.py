@@ -108,11 +108,12 @@ and slowed that thread itself, 2-3x its CPU time while a board was rated (`w` at
 7.8).
 
 The hub's table keys (tab14, `run_hub_keys`' "market view", "market table Home", "pilots table
-Home" and "finances" groups, main ad6c2e7 and after back to back at load 1.2-1.7, CPU medians,
-the empty app's key 1.66-1.78 ms): pilots Home/End at 80x24 4.2-4.4 -> 3.4-3.6 ms, at 120x40
-3.9-4.0 -> 3.1-3.3; market Home/End 3.3-4.7 -> 2.4-2.7 and 3.8-3.9 -> 3.0-3.1; the market's
-Tab 3.9-4.1 -> 3.2-3.3 and 4.1-4.4 -> 3.2; the finances' l 3.7-3.9 -> 3.1-3.3 and 4.2-5.3 ->
-3.3-3.5. Where the CPU went and what cut it: docs/architecture.md (the tables' keys over 2x).
+Home" and "finances" groups, the session's start ad6c2e7 and tab14 (main b5ae0f5 merged) taking
+turns twice at load 1.2-2.2, CPU medians, the empty app's key 1.60-1.92 ms): pilots Home/End at
+80x24 4.3-4.7 -> 3.3-3.5 ms (2.1-2.2x), at 120x40 3.7-3.8 -> 3.1-3.3; market Home/End 3.2-3.4 ->
+2.3-2.5 and 3.7-3.9 -> 3.2-3.3; the market's Tab 3.8-4.3 -> 2.7-2.8 and 3.9-4.1 -> 2.7-2.8; the
+finances' l 3.7 -> 2.7 and 4.1-4.3 -> 2.9-3.2. Where the CPU went and what cut it:
+docs/architecture.md (the tables' keys over 2x).
 """
 
 from __future__ import annotations

@@ -1640,9 +1640,19 @@ class KeepsPaddedLines(_WidgetMixin):
 
 
 # ---- tab14: a message the widget has no handler for, handed to its parent at once -----------
+_HANDLES: dict[tuple[type[MessagePump], type[Message]], bool] = {}
+
+
 def handles(cls: type[MessagePump], message: type[Message]) -> bool:
     """Whether a message pump of class `cls` has a handler of its own for `message` (by name
-    or decorated, as `MessagePump._get_dispatch_methods` looks for them)."""
+    or decorated, as `MessagePump._get_dispatch_methods` looks for them; once per class)."""
+    known = _HANDLES.get((cls, message))
+    if known is None:
+        known = _HANDLES[(cls, message)] = _looks_for(cls, message)
+    return known
+
+
+def _looks_for(cls: type[MessagePump], message: type[Message]) -> bool:
     name = message.handler_name
     for klass in cls.__mro__:
         found = klass.__dict__.get(f"_{name}") or klass.__dict__.get(name)
