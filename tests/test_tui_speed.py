@@ -488,7 +488,10 @@ async def test_the_battle_back_from_its_log_page_is_its_frame_drawn_while_the_pa
         battle._compositor.render_full_update = counted  # type: ignore[method-assign]
         for changed in (False, True, False):
             await pilot.press("L")
-            await pilot.pause()
+            for _ in range(8):  # the page painted, then the battle's frame drawn
+                await pilot.pause()
+                if battle._kept_frame is not None:
+                    break
             assert app.screen is not battle and battle._kept_frame is not None
             if changed:  # a new message on the battle's message line, under the page
                 battle.show_message(f"A message written while the page showed {changed}")

@@ -60,6 +60,24 @@ not move: at 120x40 Esc out of fire mode 3.25 -> 3.26, Esc back from the log pag
 are most of it, as for any screen switch), f 3.21 -> 3.40, Tab 3.35 -> 3.22, c 3.24 -> 3.26,
 m 3.24 -> 3.30 (the lead's 4.37 and 4.94 for the Esc keys were taken under load).
 
+Then (map14b, 2026-11-28; `python -m mac_tui.tui.benchmark --hub-keys galaxy` and
+`--battle-keys all --size 80x24|120x40`, CPU medians, load 0.6-3, the empty app's key
+1.54-1.68 ms in each run): the galaxy cursor at 80x24 3.68/3.63 (2.2x) -> 2.19/2.16 (1.4x),
+at 120x40 3.23/3.13 (1.9x) -> 2.30/2.19 (1.4x); at 120x40 f 3.24 (2.1x) -> 2.77 (1.8x), Tab
+3.21 -> 2.48 (1.6x), c 3.30 -> 2.78 (1.8x), t 3.04 -> 2.54 (1.6x), m 3.25 -> 2.23 (1.4x), Esc
+out of fire mode 3.23 -> 2.60 (1.7x), Esc back from the log page 3.38 (2.1x) -> 1.80 (1.2x);
+at 80x24 f 2.86 -> 2.59 (1.7x), c 2.85 -> 2.68 (1.7x), m 3.15 -> 2.09 (1.3x), Esc back from
+the log page 3.21 -> 1.74 (1.1x), the others 1.3-1.6x. What went: the galaxy panel's new
+layout for another number of lines (1 ms at 80x24), the star map drawn whole per key (its
+rows a size's, kept), the panel text made and counted again, the selection's message climb;
+the battle panel repainted whole on a switch of kind, the map's rows drawn again for an
+overlay shown before, a query of the screen per widget, Move mode's reach asked of the engine
+per key, and the full repaint as the log page closes (drawn in the pause after the page's
+frame: `internals.KeepsFullFrame`). Where a battle key's 2.8 ms go now (f at 120x40,
+thread-time marks): the key's handling 1.1 (the action 0.85: the panel 0.2, the map 0.15),
+the frame 1.2 (the widgets' lines 0.55, the span compositor's cutting 0.4, encoding 0.17),
+Textual's messages and loop 0.5.
+
 The hub's keys that let time pass or open a view (day14, `run_hub_keys`' groups alone, CPU
 medians before -> after, the empty app's key 1.6 ms): at 80x24 `d` 33.4 -> 9.3 ms (settled
 p95 49.4 -> 10.1), `w` 35.7 -> 10.6 (settled p95 67.6 -> 11.5), Esc closing the day report

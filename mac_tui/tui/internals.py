@@ -273,9 +273,12 @@ them.
   it changed while the page covered it (the battle waits while its log page is open). The
   screen draws that full frame ahead, as `render_full_update` draws it (`_render_chops` over
   the whole screen), in the pause after the covering page's frame is painted (the page's
-  `call_after_refresh`: no key waits on it), and hands it to the terminal as its next frame
-  when that is a full one at the same size and nothing of the screen asked for a repaint or
-  a layout meanwhile: a widget's repaint or layout reaches the screen, covered, as a message
+  `call_after_refresh`: no key waits on it; what was waiting to be painted is in it, so it
+  is no longer waited for), and hands it to the terminal as its next frame in front when
+  that is a full one at the same size and nothing of the screen asked for a repaint or a
+  layout meanwhile (Textual counts the screen under the page as current, and paints a
+  repaint of it by handing its regions to the page, `Screen._compositor_refresh`; the kept
+  frame waits through that): a widget's repaint or layout reaches the screen, covered, as a message
   (`Screen._on_update`, `Screen._on_layout`), and in front, a `PaintsDirect` repaint is a
   dirty widget the screen's full repaint forgets (`Screen._on_timer_update`); any of them, a
   new layout, or a widget asking for a repaint during the frame (`OneFrame`'s late ones)
@@ -1720,6 +1723,10 @@ class KeepsFullFrame(_ScreenMixin):
         chops = compositor._render_chops(region, lambda y: True)
         frame = LayoutUpdate([list(chop.values()) for chop in chops], region)
         self._kept_frame = (compositor.size, frame)
+        # What was waiting to be painted is in it (each widget drawn as it is now); a widget
+        # asking for a repaint from now on is one the frame may not show.
+        self._dirty_widgets.clear()
+        compositor._dirty_regions.clear()
 
     def _forget_frame(self) -> None:
         self._kept_frame = None
@@ -1737,19 +1744,21 @@ class KeepsFullFrame(_ScreenMixin):
         super()._refresh_layout(*args, **kwargs)
 
     def _on_timer_update(self) -> None:
-        # a repaint handed to the screen at once (`PaintsDirect`), which Textual forgets as
-        # the screen repaints whole
-        if self._dirty_widgets - {self}:
+        # in front, a repaint handed to the screen at once (`PaintsDirect`), which Textual
+        # forgets as the screen repaints whole (covered, a repaint comes as a message)
+        if self is self.app.screen and self._dirty_widgets - {self}:
             self._forget_frame()
         super()._on_timer_update()
 
     def _compositor_refresh(self) -> None:
-        kept, self._kept_frame = self._kept_frame, None
         app = self.app
+        if self is not app.screen:  # covered: its repaint is handed on to the one in front
+            super()._compositor_refresh()
+            return
+        kept, self._kept_frame = self._kept_frame, None
         compositor = self._compositor
         if (
             kept is None
-            or self is not app.screen
             or app.is_inline
             or kept[0] != compositor.size
             or compositor.size != app.size

@@ -602,81 +602,101 @@ class Painter:
         self, s: Scene, row: int, layout: Layout, cursor: Hex, hover: Hex | None
     ) -> list[LineSig]:
         """The signatures of the drawn lines of one map row, its number in the gutter."""
-        width = s.width
-        terrain = s.terrain
-        base: StyleKey = (BASE,)
+        parts = [
+            self.hex_part(s, from_offset(col, row), layout, cursor, hover) for col in range(s.width)
+        ]
+        return join_row(row, layout, row == to_offset(cursor)[1], parts)
+
+    def hex_part(self, s: Scene, h: Hex, layout: Layout, cursor: Hex, hover: Hex | None) -> HexPart:
+        """The runs one hex draws on its row's top line and (roomy) bottom line."""
         roomy = layout == "roomy"
-        number: StyleKey = (RULER, RULER_ON) if row == to_offset(cursor)[1] else (RULER,)
-        top: list[Run] = [(f"{row + 1:>{GUTTER}}", number)]
-        bottom: list[Run] = [(" " * GUTTER, (RULER,))]
-        if row % 2:
-            top.append(("  " if roomy else " ", base))
-            if roomy:
-                bottom.append(("  ", base))
-        first = row * width
+        col, row = to_offset(h)
+        index = row * s.width + col
+        t = s.terrain[index]
+        glyph = self.glyph(t)
         levels = s.levels
-        for col in range(width):
-            h = from_offset(col, row)
-            t = terrain[first + col]
-            glyph = self.glyph(t)
-            level = levels[first + col] if levels else 0
-            label, mark, bracket, classes = self.look(s, h, t, cursor, hover)
-            out = label is not None and h in s.out
-            feature = s.features.get(h)
-            left_over = None  # O3: durability left of a damaged section
-            if feature is not None:
-                glyph, left_over = self.feature_glyph(feature[0]), feature[1]
-            smoked = h in s.smoke
-            goal = h in s.objectives
-            dazed = s.stunned.get(h) if s.stunned and label is not None else None  # O7.6
-            if not roomy:
-                if label is not None:
-                    if out:
-                        label = label[0] + self.mark("out")
-                    elif dazed is not None:
-                        label = label[0] + self.mark(dazed)
-                    top.append((label, classes))
-                elif mark is None:
-                    slot = self._slot(left_over, smoked, level, bool(levels), goal)
-                    top.append((glyph + slot, classes))
-                elif mark[:6] == "facing" and mark[6:] in ("0", "1", "5"):
-                    # O4.10: a frame facing E, NE or SE: the mark on the side nearer it
-                    top.append((self.mark(mark), _with_mark(classes, mark)))
-                    top.append((glyph, classes))
-                else:
-                    top.append((glyph, classes))
-                    top.append((self.mark(mark), _with_mark(classes, mark)))
-                continue
-            height = str(level) if level else glyph
-            if label is None and smoked and not level:
-                height = SMOKE[0 if self.ascii else 1]
+        level = levels[index] if levels else 0
+        label, mark, bracket, classes = self.look(s, h, t, cursor, hover)
+        out = label is not None and h in s.out
+        feature = s.features.get(h)
+        left_over = None  # O3: durability left of a damaged section
+        if feature is not None:
+            glyph, left_over = self.feature_glyph(feature[0]), feature[1]
+        smoked = h in s.smoke
+        goal = h in s.objectives
+        dazed = s.stunned.get(h) if s.stunned and label is not None else None  # O7.6
+        top: list[Run] = []
+        bottom: list[Run] = []
+        if not roomy:
             if label is not None:
-                left, right = BRACKETS.get(bracket, (" ", " "))
-                top.append((left + label + right, classes))
-                under = self.mark("out") * 2 if out else glyph + height
-                if dazed is not None and not out:
-                    under = self.mark(dazed) * 2
-                bottom.append((" " + under + " ", classes))
+                if out:
+                    label = label[0] + self.mark("out")
+                elif dazed is not None:
+                    label = label[0] + self.mark(dazed)
+                top.append((label, classes))
+            elif mark is None:
+                slot = self._slot(left_over, smoked, level, bool(levels), goal)
+                top.append((glyph + slot, classes))
+            elif mark[:6] == "facing" and mark[6:] in ("0", "1", "5"):
+                # O4.10: a frame facing E, NE or SE: the mark on the side nearer it
+                top.append((self.mark(mark), _with_mark(classes, mark)))
+                top.append((glyph, classes))
             else:
-                if left_over is not None:
-                    top.append((f" {glyph}{left_over}".ljust(4)[:4], classes))
-                elif goal:  # O11: the objective's mark beside the glyph, on both lines
-                    top.append((" " + glyph + OBJECTIVE[0 if self.ascii else 1] + " ", classes))
-                else:
-                    top.append((" " + glyph * 2 + " ", classes))
-                if mark is None:
-                    lead = SMOKE[0 if self.ascii else 1] if smoked else glyph
-                    if goal:
-                        lead = OBJECTIVE[0 if self.ascii else 1]
-                    bottom.append((" " + lead + height + " ", classes))
-                else:
-                    bottom.append((" ", classes))
-                    bottom.append((self.mark(mark) * 2, _with_mark(classes, mark)))
-                    bottom.append((" ", classes))
-        lines = [_merge(top)]
+                top.append((glyph, classes))
+                top.append((self.mark(mark), _with_mark(classes, mark)))
+            return top, bottom
+        height = str(level) if level else glyph
+        if label is None and smoked and not level:
+            height = SMOKE[0 if self.ascii else 1]
+        if label is not None:
+            left, right = BRACKETS.get(bracket, (" ", " "))
+            top.append((left + label + right, classes))
+            under = self.mark("out") * 2 if out else glyph + height
+            if dazed is not None and not out:
+                under = self.mark(dazed) * 2
+            bottom.append((" " + under + " ", classes))
+        else:
+            if left_over is not None:
+                top.append((f" {glyph}{left_over}".ljust(4)[:4], classes))
+            elif goal:  # O11: the objective's mark beside the glyph, on both lines
+                top.append((" " + glyph + OBJECTIVE[0 if self.ascii else 1] + " ", classes))
+            else:
+                top.append((" " + glyph * 2 + " ", classes))
+            if mark is None:
+                lead = SMOKE[0 if self.ascii else 1] if smoked else glyph
+                if goal:
+                    lead = OBJECTIVE[0 if self.ascii else 1]
+                bottom.append((" " + lead + height + " ", classes))
+            else:
+                bottom.append((" ", classes))
+                bottom.append((self.mark(mark) * 2, _with_mark(classes, mark)))
+                bottom.append((" ", classes))
+        return top, bottom
+
+
+#: The runs of one hex on its row's top and bottom lines (the bottom one roomy only).
+HexPart = tuple[list[Run], list[Run]]
+
+
+def join_row(row: int, layout: Layout, cursor_row: bool, parts: Sequence[HexPart]) -> list[LineSig]:
+    """A map row's drawn lines from its hexes' runs, left to right: its number in the gutter
+    (marked on the cursor's row) and the odd rows' shift."""
+    roomy = layout == "roomy"
+    base: StyleKey = (BASE,)
+    number: StyleKey = (RULER, RULER_ON) if cursor_row else (RULER,)
+    top: list[Run] = [(f"{row + 1:>{GUTTER}}", number)]
+    bottom: list[Run] = [(" " * GUTTER, (RULER,))]
+    if row % 2:
+        top.append(("  " if roomy else " ", base))
         if roomy:
-            lines.append(_merge(bottom))
-        return lines
+            bottom.append(("  ", base))
+    for part_top, part_bottom in parts:
+        top.extend(part_top)
+        bottom.extend(part_bottom)
+    lines = [_merge(top)]
+    if roomy:
+        lines.append(_merge(bottom))
+    return lines
 
 
 def _with_mark(classes: StyleKey, mark: str) -> StyleKey:

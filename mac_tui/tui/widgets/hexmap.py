@@ -66,6 +66,7 @@ from .hex_picture import (
     STEPS,
     TOP,
     VERTICAL,
+    HexPart,
     Layout,
     LayoutMode,
     LineSig,
@@ -78,6 +79,7 @@ from .hex_picture import (
     drawing_size,
     frame_label,
     hex_at,
+    join_row,
     largest_map,
     legend,
 )
@@ -87,6 +89,7 @@ __all__ = ["HexMap", "Layout", "Overlay", "drawing_size", "frame_label", "legend
 LINES_KEPT = 1024  # drawn lines kept by their signature (the overlays of a few keys)
 SCENES_KEPT = 16  # overlays of one battle state whose scenes are kept (a mode's, Tab's...)
 ROWS_KEPT = 2048  # map rows' lines kept, by scene, row and layout
+NOWHERE = Hex(-(10**6), -(10**6))  # no hex of any map: a row drawn with no cursor on it
 RULER_ROW = -1  # the ruler's line, among the rows `_redraw` is given
 #: The keypad's digits as hex directions (5 is the centre: no step).
 NUMPAD = {"7": "nw", "9": "ne", "4": "w", "6": "e", "1": "sw", "3": "se", "8": "up", "2": "down"}
@@ -216,11 +219,11 @@ class HexMap(PaintsDirect, KeepsStyledLines, KeepsFocusStyles, Widget, can_focus
         self._strips: dict[int, Strip] = {}
         self._by_sig: dict[LineSig, Strip] = {}  # lines drawn lately, by their signature
         self._styles: dict[StyleKey, Style] = {}
-        # the scenes of this battle's frames under each overlay shown lately, and the lines
-        # of their rows drawn without cursor or hover (a mode's overlay shown again: f, Esc,
-        # f... draws none of its rows again)
+        # the scenes of this battle's frames under each overlay shown lately, and their rows'
+        # hexes drawn without cursor or hover (a mode's overlay shown again: f, Esc, f...
+        # draws none of its rows again; a cursor's row draws its one hex again)
         self._scenes: dict[Overlay, Scene] = {}
-        self._rows: dict[tuple[int, int, Layout], tuple[Scene, list[LineSig]]] = {}
+        self._rows: dict[tuple[int, int, Layout], tuple[Scene, list[HexPart], list[LineSig]]] = {}
         self._held: set[int] | None = None  # rows to redraw at the end of `held()`
         self._held_all = False  # ... all of them
         self._held_full = False  # ... and every line refreshed
@@ -318,20 +321,29 @@ class HexMap(PaintsDirect, KeepsStyledLines, KeepsFocusStyles, Widget, can_focus
         return scene
 
     def _row_lines(self, scene: Scene, row: int) -> list[LineSig]:
-        """The lines of a map row (`Painter.row_lines`), kept per scene for a row with
-        neither the cursor nor the hover on it (those are drawn every time)."""
+        """The lines of a map row (`Painter.row_lines`): its hexes' runs without cursor or
+        hover kept per scene, and on the cursor's or the hover's row those of its hex drawn
+        again and the row joined anew."""
         cursor, hover, layout = self._cursor, self._hover, self._layout
-        if cursor.r == row or (hover is not None and hover.r == row):
-            return self._painter.row_lines(scene, row, layout, cursor, hover)
         key = (id(scene), row, layout)
         kept = self._rows.get(key)
-        if kept is not None and kept[0] is scene:
-            return kept[1]
-        lines = self._painter.row_lines(scene, row, layout, cursor, hover)
-        if len(self._rows) >= ROWS_KEPT:
-            self._rows.clear()
-        self._rows[key] = (scene, lines)  # the scene kept with them: its id names no other
-        return lines
+        if kept is None or kept[0] is not scene:
+            painter = self._painter
+            parts = [
+                painter.hex_part(scene, from_offset(col, row), layout, NOWHERE, None)
+                for col in range(scene.width)
+            ]
+            if len(self._rows) >= ROWS_KEPT:
+                self._rows.clear()
+            # the scene kept with them: its id names no other
+            kept = self._rows[key] = (scene, parts, join_row(row, layout, False, parts))
+        on_row = [h for h in (cursor, hover) if h is not None and h.r == row]
+        if not on_row:
+            return kept[2]
+        parts = list(kept[1])
+        for h in on_row:
+            parts[to_offset(h)[0]] = self._painter.hex_part(scene, h, layout, cursor, hover)
+        return join_row(row, layout, cursor.r == row, parts)
 
     def set_cursor(self, h: Hex) -> None:
         """Move the cursor (ignored off the map); repaints the old and new lines only.
