@@ -50,6 +50,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "mac_tui.save",
             "mac_tui.savefolder",
             "mac_tui.savetext",
+            "mac_tui.journal",
             "mac_tui.snapshot",
         ),
     ),
