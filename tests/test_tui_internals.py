@@ -564,7 +564,6 @@ async def test_a_parked_hub_section_comes_back_at_the_stacks_size(tmp_path: Path
         await pilot.press("1")
         await pilot.pause()
         assert roster.size == stack.size and roster.region == stack.region
-        print("DBG", roster.size, stack.size, resizes, before)
         assert [type(m) for m in resizes] == [events.Resize]  # a new size: a Resize
 
 
