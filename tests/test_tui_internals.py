@@ -33,6 +33,8 @@ from mac_tui.tui.internals import (
 )
 from mac_tui.tui.widgets.footer import GameFooter
 
+from .terminal import afresh_in_a_terminal, cells, drawn_afresh
+
 
 def _count_frames(app: App[Any]) -> list[object]:
     """The frames `app` paints from now on (each full or partial compositor update)."""
@@ -650,14 +652,6 @@ def new_date(app: Any) -> str:
     return str(date_text(app.session.state.campaign.day))
 
 
-def drawn_afresh(app: App[Any]) -> object:
-    """The screen in front (with the screens showing through it) as Textual's compositor
-    draws it from scratch, in the terminal's bytes."""
-    fresh = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
-    assert fresh is not None
-    return fresh.render_segments(app.console)  # type: ignore[union-attr]
-
-
 @pytest.mark.parametrize("key", ["d", "w"])
 async def test_a_day_paints_its_report_and_the_hub_under_it_in_one_right_frame(
     tmp_path: Path, key: str
@@ -1218,29 +1212,6 @@ async def test_lines_padded_at_their_sides_are_textuals_and_come_back_as_the_sam
 
 
 # ---- hub14 ---------------------------------------------------------------------------------
-def afresh_in_a_terminal(app: Any, width: int, height: int) -> Any:
-    """A terminal (pyte) showing the screen as Textual's compositor draws it with every
-    widget's styled lines drawn anew (the styles caches emptied, then put back as they were,
-    so the next frames find what they would have found)."""
-    import pyte
-
-    from mac_tui.tui.internals import kept_styled_lines, put_back_styled_lines
-
-    widgets = list(app.screen.walk_children(with_self=True))
-    kept = {widget: kept_styled_lines(widget) for widget in widgets}
-    for widget in widgets:
-        widget._styles_cache.clear()
-    fresh = pyte.Screen(width, height)
-    pyte.Stream(fresh).feed(drawn_afresh(app))
-    for widget, lines in kept.items():
-        put_back_styled_lines(widget, lines)
-    return fresh
-
-
-def cells(terminal: Any) -> list[list[object]]:
-    return [[terminal.buffer[y][x] for x in range(terminal.columns)] for y in range(terminal.lines)]
-
-
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_section_keys_and_the_launch_plan_leave_what_textual_draws_afresh(
     tmp_path: Path, size: tuple[int, int]
@@ -1267,4 +1238,4 @@ async def test_section_keys_and_the_launch_plan_leave_what_textual_draws_afresh(
             for frame in frames:
                 stream.feed(frame.render_segments(app.console))  # type: ignore[attr-defined]
             frames.clear()
-            assert cells(terminal) == cells(afresh_in_a_terminal(app, width, height)), key
+            assert cells(terminal) == cells(afresh_in_a_terminal(app)), key

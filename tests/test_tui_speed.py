@@ -28,6 +28,8 @@ from mac_tui.tui.widgets.kept_strips import KeepsStrips, KeptStatic
 from mac_tui.tui.widgets.table import GameTable
 from mac_tui.tui.widgets.uniform import UniformLines, uniform
 
+from .terminal import afresh_in_a_terminal, cells, played_on_a_terminal
+
 
 class Collections:
     """The full collections Python makes (through `gc.callbacks`)."""
@@ -382,24 +384,6 @@ async def test_a_new_picture_draws_and_repaints_only_the_lines_that_changed() ->
         assert widget._exchange_repaint_regions() == {widget.outer_size.region}
 
 
-def played_on_a_terminal(app: App[Any]) -> Any:
-    """A terminal (pyte) the app's frames are played on from now on."""
-    import pyte
-    from textual._compositor import CompositorUpdate
-
-    terminal = pyte.Screen(*app.size)
-    stream = pyte.Stream(terminal)
-    display = app._display
-
-    def shown(screen: Any, update: Any) -> None:
-        if isinstance(update, CompositorUpdate):
-            stream.feed(update.render_segments(app.console))
-        display(screen, update)
-
-    app._display = shown  # type: ignore[method-assign]
-    return terminal
-
-
 async def test_a_narrowed_repaint_leaves_the_terminal_as_a_whole_one_would() -> None:
     """What the frames write, played on a terminal (pyte), shows each picture whole."""
     app = App[None]()
@@ -420,11 +404,6 @@ async def test_a_narrowed_repaint_leaves_the_terminal_as_a_whole_one_would() -> 
             assert [line[:12] for line in terminal.display[:8]] == rows
 
 
-def cells(terminal: Any) -> list[list[object]]:
-    """Every cell of a pyte terminal: its character, colours and attributes."""
-    return [[terminal.buffer[y][x] for x in range(terminal.columns)] for y in range(terminal.lines)]
-
-
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_the_battle_keys_frames_leave_the_terminal_as_the_screen_drawn_whole(
     tmp_path: Path, size: tuple[int, int]
@@ -443,20 +422,7 @@ async def test_the_battle_keys_frames_leave_the_terminal_as_the_screen_drawn_who
         for key in (*keys, "escape", "t", "escape", "m", "escape", "l", "f", "tab", "escape"):
             await pilot.press(key)
             await pilot.pause()
-            assert cells(terminal) == cells(drawn_anew(app)), key
-
-
-def drawn_anew(app: App[Any]) -> Any:
-    """The screen in front drawn whole from its widgets' pictures (not from the styled lines
-    they keep), played on a new terminal (pyte)."""
-    import pyte
-
-    for widget in app.screen.walk_children(with_self=True):
-        widget._styles_cache.clear()
-    whole = pyte.Screen(*app.size)
-    update = app.screen._compositor.render_full_update()
-    pyte.Stream(whole).feed(update.render_segments(app.console))
-    return whole
+            assert cells(terminal) == cells(afresh_in_a_terminal(app)), key
 
 
 async def test_the_battle_back_from_its_log_page_is_its_frame_drawn_while_the_page_showed(
@@ -502,7 +468,7 @@ async def test_the_battle_back_from_its_log_page_is_its_frame_drawn_while_the_pa
             await pilot.pause()
             assert app.screen is battle
             assert len(full_updates) == (1 if changed else 0)  # drawn anew, or the kept frame
-            assert cells(terminal) == cells(drawn_anew(app)), changed
+            assert cells(terminal) == cells(afresh_in_a_terminal(app)), changed
         assert isinstance(battle, KeepsFullFrame)
 
 
