@@ -99,7 +99,9 @@ class PilotsSection(Section):
         Binding("a", "assign", "Assign", id="pilots.assign"),
         Binding("u", "unassign", "Unassign", id="pilots.unassign"),
         Binding("t", "train", "Train", id="pilots.train"),
-        Binding("s", "sheet", "Sheet", id="pilots.sheet"),
+        # priority: run as the key reaches the app, not after it went down to the focused
+        # table and climbed back through the section, the stack and the screen
+        Binding("s", "sheet", "Sheet", id="pilots.sheet", priority=True),
     ]
 
     @cached_property
