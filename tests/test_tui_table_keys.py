@@ -139,6 +139,22 @@ def year_app(folder: Path, *, hints: bool = False) -> MacApp:
     return MacApp(saves=folder, settings=Settings(animation="off", hints=hints), load=path)
 
 
+def laid_out_afresh(screen: Any) -> dict[Any, Any]:
+    """The map of `screen` as Textual's layout of the whole screen builds it, every widget
+    arranged afresh (no arrangement kept, `KeepsArrangements`' neither)."""
+    from mac_tui.tui.internals import KeepsArrangements
+
+    key = KeepsArrangements._arrangement_key
+    KeepsArrangements._arrangement_key = lambda *_: None  # type: ignore[method-assign,assignment,return-value]
+    try:
+        for node in screen.walk_children(with_self=True):
+            node._clear_arrangement_cache()
+        whole, _ = screen._compositor._arrange_root(screen, screen.size, visible_only=False)
+    finally:
+        KeepsArrangements._arrangement_key = key  # type: ignore[method-assign]
+    return whole  # type: ignore[no-any-return]
+
+
 #: The detail pane of each section with a table cursor, and what it names of the row.
 DETAILS = {"1": "#frame-detail", "2": "#pilot-detail", "3": "#market-detail"}
 
@@ -147,10 +163,13 @@ DETAILS = {"1": "#frame-detail", "2": "#pilot-detail", "3": "#market-detail"}
 async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_height(
     tmp_path: Path, size: tuple[int, int]
 ) -> None:
-    """A year's hub: each table key (cursor, Home/End, pages) paints one frame; it lays the
-    screen out only when the detail lines took another height (the table then another
-    height), never a second time for the table's scrollbar; the detail names the row; every
-    cell it changed is written."""
+    """A year's hub: each table key (cursor, Home/End, pages) paints one frame; it lays out
+    only when the detail lines took another height (the table then another height), the
+    section alone (`internals.lay_out_within`) into the very map Textual's layout of the
+    whole screen builds, never a second time for the table's scrollbar; the detail names the
+    row; every cell it changed is written."""
+    import mac_tui.tui.widgets.detail as detail_module
+
     app = year_app(tmp_path, hints=True)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -159,12 +178,20 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
         assert isinstance(hub, HubScreen)
         reflows: list[object] = []
         reflow = hub._compositor.reflow
+        lay_out_within = detail_module.lay_out_within
 
         def counted(*args: Any) -> Any:
             reflows.append(args)
             return reflow(*args)
 
+        def counted_within(container: Any) -> bool:
+            laid = lay_out_within(container)
+            if laid:
+                reflows.append(container)
+            return laid
+
         hub._compositor.reflow = counted  # type: ignore[method-assign]
+        detail_module.lay_out_within = counted_within  # type: ignore[assignment]
         for section, selector in DETAILS.items():
             await pilot.press(section)
             await pilot.pause()
@@ -177,6 +204,7 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
                 frames = await press_painting_all_it_changes(app, pilot, key)
                 assert frames == (table.cursor_row != row), (section, key)
                 assert len(reflows) - laid == (detail.size.height != height), (section, key)
+                assert hub._compositor._full_map == laid_out_afresh(hub), (section, key)
                 name = str(table.get_row_at(table.cursor_row)[0 if section != "3" else 1])
                 assert name.split(" ")[-1] in str(detail.render()), (section, key, name)
 

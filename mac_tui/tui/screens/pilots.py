@@ -17,6 +17,7 @@ from ...campaign.state import Frame, Pilot
 from ...catalog import catalog
 from ...combat.formations import slots
 from ..glyphs import glyphs_for
+from ..internals import KeepsArrangements
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.kept_screen import KeptScreen
@@ -77,7 +78,7 @@ def command_text(tactics: int) -> str:
     return f"Commander (O9): Tactics {tactics} earns {many}, once a battle each: {names}."
 
 
-class PilotsSection(Section):
+class PilotsSection(KeepsArrangements, Section):
     TITLE = "Pilots"
     KEY = "2"
     HINT = (
