@@ -1778,22 +1778,6 @@ class KeepsFullFrame(_ScreenMixin):
 
 
 # ---- ps15: a container's arrangement kept by what its children's places follow -----------------
-class _Very:
-    """`thing`, compared by identity (a picture in a key: kept alive by it, never mistaken
-    for another made later at the same address)."""
-
-    __slots__ = ("thing",)
-
-    def __init__(self, thing: object) -> None:
-        self.thing = thing
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Very) and other.thing is self.thing
-
-    def __hash__(self) -> int:
-        return id(self.thing)
-
-
 ARRANGEMENTS_KEPT = 8  # arrangements a container keeps (a detail pane's two or three heights)
 
 
@@ -1805,43 +1789,52 @@ class KeepsArrangements(_WidgetMixin):
     (`Widget.arrange`), and throws it away whenever a child asks for a layout
     (`Widget._check_refresh` -> `Widget._clear_arrangement_cache`): a hub section whose
     detail pane took another number of lines (the pilots' Home and End at 80x24, a cursor
-    key onto a pilot of another kind) had its table and pane arranged anew, 0.3 ms of the
-    key's 3.4 (the layout's box models and `Fraction`s), for the two or three arrangements
-    it takes in turn. Here the arrangements are kept by the size, the viewport, the children's
-    count and, for each child, whether it is displayed, its styles (`Styles._cache_key`: any
-    style changed) and, for a child whose width or height follows its content (auto), the
-    very picture it shows (`Static.visual`, held in the key, compared by identity: the
-    layout measures it); a container with an auto-sized child of another kind arranges as
-    Textual does. Comes first among the bases."""
+    key onto a pilot of another kind) had its table and pane arranged anew (the layout's box
+    models and `Fraction`s: 0.1-0.15 ms of the key's 3.4), for the two or three arrangements
+    it takes in turn. Here the arrangements are kept by the size, the viewport, the
+    children's count and, for each child, whether it is displayed, its styles
+    (`Styles._cache_key`: any style changed) and, for a child whose width or height follows
+    its content (auto), the very picture it shows (`Static.visual`, by its id, the picture
+    kept alive with the arrangement: the layout measures it); a container with an auto-sized
+    child of another kind arranges as Textual does. Comes first among the bases."""
 
-    _arrangements: dict[tuple[object, ...], DockArrangeResult] | None = None
+    _arrangements: dict[tuple[object, ...], tuple[DockArrangeResult, list[object]]] | None = None
 
-    def _arrangement_key(self, size: Size, optimal: bool) -> tuple[object, ...] | None:
+    def _arrangement_key(
+        self, size: Size, optimal: bool
+    ) -> tuple[tuple[object, ...], list[object]] | None:
+        """The key of the arrangement at `size`, and the pictures it names by their id (kept
+        with the arrangement: alive, their ids name no other picture meanwhile); None when a
+        child's size follows something else than a picture."""
         children: list[object] = []
+        pictures: list[object] = []
         for child in self._nodes:
             styles = child.styles
-            picture: object = None
+            picture = None
             if styles.is_auto_width or styles.is_auto_height:
                 if not isinstance(child, Static):
                     return None
-                picture = _Very(child.visual)
+                pictures.append(child.visual)
+                picture = id(child.visual)
             children.append((child, child.display, styles._cache_key, picture))
-        return (size, optimal, self.screen.size, self._nodes._updates, tuple(children))
+        key = (size, optimal, self.screen.size, self._nodes._updates, tuple(children))
+        return key, pictures
 
     def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
-        key = self._arrangement_key(size, optimal)
-        if key is None:
+        keyed = self._arrangement_key(size, optimal)
+        if keyed is None:
             return super().arrange(size, optimal)
+        key, pictures = keyed
         kept = self._arrangements
         if kept is None:
             kept = self._arrangements = {}
         found = kept.get(key)
         if found is None:
-            found = super().arrange(size, optimal)
+            found = (super().arrange(size, optimal), pictures)
             if len(kept) >= ARRANGEMENTS_KEPT:
                 del kept[next(iter(kept))]  # the oldest
             kept[key] = found
-        return found
+        return found[0]
 
 
 RELIES_ON["KeepsArrangements (ps15)"] = (
