@@ -178,9 +178,7 @@ DIGESTS = {
     "textual.message_pump:MessagePump.call_after_refresh": "f64d61b66efbc730",
     # ps15
     "textual._arrange:arrange": "e9a34a6100928ca0",
-    "textual._compositor:Compositor._arrange_root": "e893dcd84bf247f8",
     "textual.css.styles:RenderStyles._cache_key": "494544d4d4636396",
-    "textual.layout:WidgetPlacement.process_offset": "1cb8866f36e00efe",
     "textual.layouts.vertical:VerticalLayout.arrange": "b9e3aee8d11b26a9",
     "textual.widget:Widget._get_box_model": "2af27ebacc60142b",
     "textual.widgets._static:Static.visual": "36def19c40195df6",

@@ -163,13 +163,11 @@ DETAILS = {"1": "#frame-detail", "2": "#pilot-detail", "3": "#market-detail"}
 async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_height(
     tmp_path: Path, size: tuple[int, int]
 ) -> None:
-    """A year's hub: each table key (cursor, Home/End, pages) paints one frame; it lays out
-    only when the detail lines took another height (the table then another height), the
-    section alone (`internals.lay_out_within`) into the very map Textual's layout of the
-    whole screen builds, never a second time for the table's scrollbar; the detail names the
-    row; every cell it changed is written."""
-    import mac_tui.tui.widgets.detail as detail_module
-
+    """A year's hub: each table key (cursor, Home/End, pages) paints one frame; it lays the
+    screen out only when the detail lines took another height (the table then another
+    height), never a second time for the table's scrollbar, into the very map Textual's
+    layout builds with every arrangement made afresh (`KeepsArrangements`); the detail names
+    the row; every cell it changed is written."""
     app = year_app(tmp_path, hints=True)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -178,20 +176,12 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
         assert isinstance(hub, HubScreen)
         reflows: list[object] = []
         reflow = hub._compositor.reflow
-        lay_out_within = detail_module.lay_out_within
 
         def counted(*args: Any) -> Any:
             reflows.append(args)
             return reflow(*args)
 
-        def counted_within(container: Any) -> bool:
-            laid = lay_out_within(container)
-            if laid:
-                reflows.append(container)
-            return laid
-
         hub._compositor.reflow = counted  # type: ignore[method-assign]
-        detail_module.lay_out_within = counted_within  # type: ignore[assignment]
         for section, selector in DETAILS.items():
             await pilot.press(section)
             await pilot.pause()

@@ -304,11 +304,10 @@ from textual.css.stylesheet import Stylesheet
 from textual.dom import NoScreen
 from textual.geometry import Region, Size, Spacing
 from textual.layout import DockArrangeResult
-from textual.map_geometry import MapGeometry
 from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
-from textual.scrollbar import ScrollBar, ScrollBarCorner, ScrollBarRender
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
@@ -1796,7 +1795,9 @@ class KeepsArrangements(_WidgetMixin):
     (`Styles._cache_key`: any style changed) and, for a child whose width or height follows
     its content (auto), the very picture it shows (`Static.visual`, by its id, the picture
     kept alive with the arrangement: the layout measures it); a container with an auto-sized
-    child of another kind arranges as Textual does. Comes first among the bases."""
+    child of another kind arranges as Textual does. `tests/test_tui_table_keys.py` checks the
+    screen's map after each table key against the one Textual's layout builds with every
+    arrangement made afresh. Comes first among the bases."""
 
     _arrangements: dict[tuple[object, ...], tuple[DockArrangeResult, list[object]]] | None = None
 
@@ -1846,172 +1847,4 @@ RELIES_ON["KeepsArrangements (ps15)"] = (
     "textual.layouts.vertical:VerticalLayout.arrange",
     "textual.css.styles:RenderStyles._cache_key",
     "textual.widgets._static:Static.visual",
-)
-
-
-# ---- ps15: a layout of one container's children alone ----------------------------------------
-def lay_out_within(container: Widget) -> bool:
-    """Lay the children of `container` out anew where and at the size the last layout put it,
-    as Textual's layout of the whole screen would place them, and nothing else of the screen;
-    whether it did (False: nothing done, the caller asks for Textual's layout).
-
-    Textual lays out the whole screen whenever a widget asks for a layout
-    (`Screen._refresh_layout` -> `Compositor.reflow` -> `Compositor._arrange_root`: every
-    widget placed again, the screen's map built afresh and compared with the last), though a
-    detail pane under a hub section's table that took another number of lines changes only
-    the places of the section's children: the section's own size never follows them (no auto
-    width or height), so nothing outside it moves (0.55 ms of the pilots' Home and End at
-    80x24, 0.9 with what follows a layout). Here the container's subtree is arranged by
-    Textual's own code (`_arrange_root` with the container as the root, at its size) and put
-    in the screen's map at the container's place: each region and clip moved by its offset,
-    each painting order put under the container's (`MapGeometry.order`: the container's
-    triples, then the subtree's, whose place counts start from the container's own), the clip
-    kept inside the container's. Then what `Compositor.reflow` and `Screen._refresh_layout` do
-    with a new map, for the subtree: the cached views of the map dropped, the places that
-    changed marked dirty (old and new), each widget's new size handed to it
-    (`Widget._size_updated`; a scrollbar's new virtual size asks for no layout of its own, as
-    `OneFrame` sees to) and a Resize sent to each resized one, and the screen prompted to
-    paint. Only when that is all a layout would do: the screen in front, laid out and no
-    layout of it pending, its map not stale; the container placed whole in its clip, shown,
-    not loading, its size not following its children; no widget of the subtree shown or
-    hidden by it (Textual sends those Show and Hide), none placed by overlay, absolute
-    position or constraint (which Textual places against the screen), nor covered.
-    `tests/test_tui_internals.py` compares the map with the one Textual's layout builds."""
-    try:
-        screen = container.screen
-    except NoScreen:
-        return False
-    app = container.app
-    compositor = screen._compositor
-    if (
-        screen is not app.screen
-        or app.is_inline
-        or app._batch_count
-        or not isinstance(screen, OneFrame)
-        or screen.framing
-        or screen._layout_required
-        or compositor._full_map_invalidated
-        or compositor._visible_map is not None
-        or compositor.size != screen.outer_size
-        or not container.display
-        or container.loading
-        or container._cover_widget is not None
-        or container.styles.auto_dimensions
-        or container not in compositor.widgets
-    ):
-        return False
-    full = compositor._full_map
-    geometry = full.get(container)
-    if geometry is None:
-        return False
-    region, order, clip = geometry.region, geometry.order, geometry.clip
-    if clip.intersection(region) != region:
-        return False  # partly clipped: its children's clips are not the container's region
-    container._clear_arrangement_cache()  # what `Widget._check_refresh` clears
-    container._layout_updates += 1
-    local, shown = compositor._arrange_root(container, region.size, visible_only=False)
-    offset = region.offset
-    start = order[-1][2]  # the container's place count: its children's count from it
-    placed: dict[Widget, MapGeometry] = {}
-    for widget, (
-        w_region,
-        w_order,
-        w_clip,
-        virtual_size,
-        container_size,
-        virtual_region,
-        dock_gutter,
-    ) in local.items():
-        if widget is container:
-            continue
-        styles = widget.styles
-        if (
-            widget.absolute_offset is not None
-            or widget._cover_widget is not None
-            or styles.overlay == "screen"
-            or styles.position == "absolute"
-            or styles.has_any_rules("constrain_x", "constrain_y")
-        ):
-            return False
-        if isinstance(widget, ScrollBar | ScrollBarCorner):
-            virtual_region = virtual_region.translate(offset)  # a scrollbar's: on the screen
-        placed[widget] = MapGeometry(
-            w_region.translate(offset),
-            order + tuple((layer, z, count + start) for layer, z, count in w_order[1:]),
-            w_clip.translate(offset).intersection(clip),
-            virtual_size,
-            container_size,
-            virtual_region,
-            dock_gutter,
-        )
-    shown.discard(container)
-    before = {widget: full[widget] for widget in placed if widget in full}
-    was_shown = compositor.widgets
-    below = {
-        widget
-        for widget in full
-        if widget is not container and container in widget.ancestors_with_self
-    }
-    if (
-        len(before) != len(placed)
-        or below != placed.keys()
-        or shown != {widget for widget in below if widget in was_shown}
-    ):
-        return False  # a widget placed or taken away: Textual's layout (Show, Hide)
-    changed = [
-        (widget, before[widget], after)
-        for widget, after in placed.items()
-        if before[widget] != after
-    ]
-    if not changed:
-        return True
-    # `Compositor.reflow`: the new map, its views dropped, the changed places dirty
-    compositor._full_map = {**full, **placed}
-    compositor._cuts = None
-    compositor._layers = None
-    compositor._layers_visible = None
-    compositor._visible_widgets = None
-    if compositor.size.region not in compositor._dirty_regions:
-        for _widget, old, new in changed:
-            for moved in (old, new):
-                if seen := moved.clip.intersection(moved.region):
-                    compositor._dirty_regions.add(seen)
-    # `Screen._refresh_layout`: the sizes handed out, front to back, a Resize to the resized
-    resized = {widget for widget, old, new in changed if old.region.size != new.region.size}
-    resizes: list[tuple[Widget, Message]] = []
-    for widget, new in sorted(placed.items(), key=lambda item: item[1].order, reverse=True):
-        widget._size_updated(new.region.size, new.virtual_size, new.container_size)
-        if isinstance(widget, ScrollBar):
-            widget._layout_required = False  # its virtual size: placed already (`OneFrame`)
-        if widget in resized:
-            resizes.append(
-                (widget, events.Resize(new.region.size, new.virtual_size, new.container_size))
-            )
-    if resizes:  # as Textual's layout sends them: from within the frame, handled after it
-        screen._invoke_later(partial(_send_all, resizes), screen)
-    screen._dirty_widgets.add(container)  # the screen paints what is dirty
-    screen.check_idle()
-    return True
-
-
-def _send_all(messages: list[tuple[Widget, Message]]) -> None:
-    for widget, message in messages:
-        widget.post_message(message)
-
-
-RELIES_ON["lay_out_within (ps15)"] = (
-    "textual._compositor:Compositor.reflow",
-    "textual._compositor:Compositor._arrange_root",
-    "textual._compositor:Compositor.update_widgets",
-    "textual._compositor:Compositor.visible_widgets",
-    "textual._compositor:Compositor.full_map",
-    "textual.layout:WidgetPlacement.process_offset",
-    "textual.screen:Screen._refresh_layout",
-    "textual.screen:Screen._on_timer_update",
-    "textual.screen:Screen._on_layout",
-    "textual.widget:Widget._check_refresh",
-    "textual.widget:Widget.refresh",
-    "textual.widget:Widget._size_updated",
-    "textual.widget:Widget.arrange",
-    "textual.screen:Screen._invoke_later",
 )

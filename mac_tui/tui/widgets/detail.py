@@ -13,9 +13,8 @@ once (`internals.PaintsDirect`).
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widget import Widget
 
-from ..internals import KeepsPaddedLines, PaintsDirect, lay_out_within
+from ..internals import KeepsPaddedLines, PaintsDirect
 from .message_line import MessageLine
 
 
@@ -23,12 +22,5 @@ class DetailPane(KeepsPaddedLines, PaintsDirect, MessageLine):
     """See the module docstring."""
 
     def show(self, text: str | Text) -> None:
-        """Show `text` (markup, as a `Static`'s, or a Rich `Text`): words of another height lay
-        out the section the pane is in, not the whole screen (`internals.lay_out_within`)."""
-        asked = self._layout_required
+        """Show `text` (markup, as a `Static`'s, or a Rich `Text`)."""
         self.say(text)
-        parent = self.parent
-        if not asked and self._layout_required and isinstance(parent, Widget):
-            self._layout_required = False  # not asked of the screen: laid out here
-            if not lay_out_within(parent):
-                self._layout_required = True  # Textual's layout, as `say` asked
