@@ -44,7 +44,10 @@ alone. In `mac-tui play` the assessment runs in a helper process beside the game
 its own on any machine with more than one. The bench keeps it in a thread of the app (a helper
 process slowed the timed thread 2-3x on the 2-core benchmark machine, see below), so to time a
 key as a player's machine runs it, the key waits until the last key's assessment is over. The
-worker's own CPU was never a key's: `thread_time` counts the loop's thread alone.
+worker's own CPU was never a key's: `thread_time` counts the loop's thread alone. The empty
+app's key is timed before each group, at its size, each time in a fresh process, and a key is
+set against the median of all those samples at its size (`Yardstick`): one empty app timed once
+read anywhere from 1.5 to 2.3 ms. Each runner ends with a table of every key against it.
 
 Last figures (2026-11-28, speed14b, load 1.5-2.5, `run_battle_screen` and `run_battle_keys`
 as `bench tui` runs them; CPU medians, the empty app's key 1.74 ms): at 80x24 f 2.96 ms
@@ -158,6 +161,7 @@ from .widgets.hexmap import HexMap, Overlay
 SIZES = ((80, 24), (120, 40))
 SETTLE = 0.03  # seconds without a frame after which a key's repaints are over
 QUIET = 30.0  # seconds a press waits at most for the workers the last key started
+YARD_PRESSES = 40  # the empty app's presses before each group (`Yardstick`)
 PANEL_WIDTH = 38
 
 
@@ -498,20 +502,66 @@ class EmptyApp(App[None]):
         self.query_one("#label", Static).update(f"{key} {self.presses}")
 
 
-def empty_app_baseline(presses: int, gap: float) -> Timings:
-    """An empty Textual app's key-to-repaint, the yardstick of the battle screen's keys."""
-    return isolated(Trial("empty", ("a",) * presses, gap=gap))
+class Yardstick:
+    """The empty app's key (`EmptyApp`), timed in a fresh process before each group of keys at
+    the group's size (`take`), all its samples at a size pooled: a group's keys are set against
+    the median of the whole run's (`ratio`, `table`). One empty app timed once per size was
+    at the mercy of the moment: 1.53-1.98 ms in one run, 1.60-2.26 ms in eight back to back
+    on a machine at load 0.4-0.8, where the pooled median moves little."""
+
+    def __init__(self, presses: int, gap: float) -> None:
+        self.presses, self.gap = presses, gap
+        self.samples: dict[tuple[int, int], list[float]] = {}
+        self.rows: list[tuple[tuple[int, int], str, Timings]] = []
+
+    def take(self, size: tuple[int, int]) -> Timings:
+        t = isolated(Trial("empty", ("a",) * self.presses, size, self.gap))
+        self.samples.setdefault(size, []).extend(t.settled or t.cpu)
+        return t
+
+    def median(self, size: tuple[int, int]) -> float:
+        return statistics.median(self.samples[size])
+
+    def note(self, size: tuple[int, int], label: str, t: Timings) -> None:
+        """Print `t`'s figures now, and keep them for `table`."""
+        print(f"{size[0]}x{size[1]} {label} ({len(t.cpu)}): {t.summary()}", flush=True)
+        self.rows.append((size, label, t))
+
+    def table(self, title: str) -> None:
+        """Every noted key's CPU median to its first frame and its settled p95, against the
+        pooled median of the empty app's key at its size; then the highest of each."""
+        print(f"{title}: CPU medians against the empty app's key (pooled, each size's median)")
+        for size in dict.fromkeys(size for size, _, _ in self.rows):
+            n = len(self.samples[size])
+            print(f"  {size[0]}x{size[1]} empty app key: {self.median(size) * 1000:.2f} ms ({n})")
+        worst: list[tuple[float, float, str]] = []
+        for size, label, t in self.rows:
+            if not t.cpu:
+                continue
+            settled = sorted(t.settled or t.cpu)
+            p95 = settled[min(len(settled) - 1, int(len(settled) * 0.95))]
+            first = statistics.median(t.cpu)
+            worst.append((first / self.median(size), p95, f"{size[0]}x{size[1]} {label}"))
+            print(f"  {size[0]}x{size[1]} {label}: {ratio(t, self.median(size))}")
+        if worst:
+            top = max(worst)
+            slowest = max(worst, key=lambda w: w[1])
+            print(
+                f"{title}: highest median {top[0]:.2f}x the empty app ({top[2]}); "
+                f"highest settled p95 {slowest[1] * 1000:.2f} ms ({slowest[2]})",
+                flush=True,
+            )
 
 
-def ratio(t: Timings, base: Timings) -> str:
-    """The key's median CPU to its first frame and to its last, against the empty app's."""
-    if not t.cpu or not base.cpu:
+def ratio(t: Timings, theirs: float) -> str:
+    """The key's median CPU to its first frame and to its last, against the empty app's
+    `theirs` (seconds)."""
+    if not t.cpu:
         return "-"
-    theirs = statistics.median(base.settled or base.cpu)
     first, last = statistics.median(t.cpu), statistics.median(t.settled or t.cpu)
     return (
-        f"{first * 1000:.2f} ms = {first / theirs:.1f}x the empty app ({theirs * 1000:.2f} ms); "
-        f"settled {last * 1000:.2f} ms = {last / theirs:.1f}x"
+        f"{first * 1000:.2f} ms = {first / theirs:.2f}x the empty app ({theirs * 1000:.2f} ms); "
+        f"settled {last * 1000:.2f} ms = {last / theirs:.2f}x"
     )
 
 
@@ -542,8 +592,7 @@ def run_battle_keys(
     to repaint beside the empty app's (`only`: the keys whose description holds one of these
     words, `sizes`: those sizes alone; `python -m mac_tui.tui.benchmark --battle-keys fire
     Tab --size 120x40`)."""
-    base = empty_app_baseline(max(presses, 20), gap)
-    print(f"empty Textual app, a key that changes one line ({len(base.cpu)}): {base.summary()}")
+    yard = Yardstick(YARD_PRESSES, gap)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         save = str(battle_save(seed, folder))
@@ -553,11 +602,12 @@ def run_battle_keys(
                     continue
                 lead = ("f",) if key == "tab" else ()
                 keys = (*lead, *(cycle * (max(presses, 20) // len(cycle) + 1)))
+                yard.take((width, height))
                 t = isolated(
                     Trial("game", keys, (width, height), gap, 6, (key,), save, str(folder))
                 )
-                print(f"{width}x{height} {what} ({len(t.cpu)}): {t.summary()}")
-                print(f"      cpu median {ratio(t, base)}")
+                yard.note((width, height), what, t)
+    yard.table("battle keys")
 
 
 def run_battle_screen(seed: int, *, presses: int, gap: float) -> None:
@@ -642,7 +692,7 @@ def run_hub(seed: int = 14, *, presses: int = 120, gap: float = 0.05) -> None:
     at 80x24, 3.35 (1.9x) at 120x40, p95 3.4 and 5.2 (the session's start: 3.56 and 3.79);
     before and after and where the CPU goes: docs/architecture.md, the hub's figures."""
     walk = (SECTION_WALK * (presses // len(SECTION_WALK) + 1))[:presses]
-    empty_keys = tuple(str(i % 7 + 1) for i in range(presses))
+    yard = Yardstick(YARD_PRESSES, gap)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         save = str(hub_save(seed, folder))
@@ -652,11 +702,11 @@ def run_hub(seed: int = 14, *, presses: int = 120, gap: float = 0.05) -> None:
         )
         for width, height in SIZES:
             size = (width, height)
-            empty = isolated(Trial("empty", empty_keys, size, gap))
+            yard.take(size)
             hub = isolated(Trial("game", walk, size, gap, save=save, folder=str(folder)))
-            print(f"{width}x{height} empty app key ({len(empty.latency)}): {empty.summary()}")
-            print(f"{width}x{height} hub section key ({len(hub.latency)}): {hub.summary()}")
-            print(f"      cpu median {ratio(hub, empty)}")
+            yard.note(size, "hub section key", hub)
+            yard.take(size)  # a yardstick on each side: the section keys are one long group
+    yard.table("hub section keys")
 
 
 #: The hub's other keys (issue 14: every key within 16.7 ms of CPU and twice the empty app's):
@@ -711,35 +761,21 @@ def run_hub_keys(
                 f"The hub's other keys (seed {seed}'s year, each key {presses // 2} times or "
                 "more after a warm-up), CPU from key to repaint against the empty app's"
             )
-            worst: list[tuple[float, float, str]] = []
+            yard = Yardstick(YARD_PRESSES, gap)
             for width, height in SIZES:
                 size = (width, height)
-                empty = isolated(Trial("empty", ("a",) * max(2 * presses, 60), size, gap))
-                print(f"{width}x{height} empty app key ({len(empty.cpu)}): {empty.summary()}")
                 for what, lead, cycle in HUB_KEYS:
                     if only and not any(word in what for word in only):
                         continue
                     keys = (*lead, *(cycle * (presses // len(cycle) + 3)))
                     warmup = len(lead) + 4
+                    yard.take(size)
                     t = isolated(Trial("game", keys, size, gap, warmup, (), save, str(folder)))
                     for key in dict.fromkeys(cycle):
-                        one = t.of(key)
-                        print(f"{width}x{height} {what}: {key} ({len(one.cpu)}): {one.summary()}")
-                        print(f"      cpu median {ratio(one, empty)}")
-                        if one.cpu:
-                            ms = sorted(one.settled or one.cpu)
-                            p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-                            base = statistics.median(empty.settled or empty.cpu)
-                            label = f"{width}x{height} {key} ({what})"
-                            worst.append((statistics.median(one.cpu) / base, p95, label))
+                        yard.note(size, f"{what}: {key}", t.of(key))
                     if t.missed:
                         print(f"      {t.missed} presses repainted nothing")
-            top = max(worst)
-            slowest = max(worst, key=lambda w: w[1])
-            print(
-                f"hub keys: highest median {top[0]:.1f}x the empty app ({top[2]}); "
-                f"highest settled p95 {slowest[1] * 1000:.2f} ms ({slowest[2]})"
-            )
+            yard.table("hub keys")
         finally:
             if config is None:
                 del os.environ[CONFIG_ENV]
