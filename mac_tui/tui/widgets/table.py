@@ -45,8 +45,8 @@
 - Home and End move the cursor as `move_cursor` does less its first step, a scroll of the row
   the cursor leaves into view: the first and the last row end up scrolled to the same place
   from anywhere (`_jump`); and the rows left and reached are repainted only when the table
-  did not scroll (a scroll repaints it whole; ps15). And its repaints, and its scrollbar's, go to the screen at once
-  (`internals.PaintsDirect`), not through two messages each.
+  did not scroll (a scroll repaints it whole; ps15). And its repaints, and its scrollbar's,
+  go to the screen at once (`internals.PaintsDirect`), not through two messages each.
 - A key that hides the hover cursor (every cursor key: `DataTable._set_hover_cursor(False)`)
   repaints the hover's row only when the hover was shown: Textual repaints it on every key
   (row 0, under the mouse or not), one more line drawn and composed a key.
