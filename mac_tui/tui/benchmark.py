@@ -620,17 +620,19 @@ def run_battle_screen(seed: int, *, presses: int, gap: float) -> None:
             "cursor moves with the frame panel following; in Move mode (reach, path and energy "
             "preview redrawn); aiming (f, then Tab through the targets: the target panel)"
         )
+        yard = Yardstick(YARD_PRESSES, gap)
+        tabs = ("f", *("tab",) * max(presses // 3, 10))
         for width, height in SIZES:
             size = (width, height)
-            idle = isolated(Trial("game", walk, size, gap, save=save, folder=str(folder)))
-            print(f"{width}x{height} idle cursor move ({len(idle.latency)}): {idle.summary()}")
-            moving = isolated(Trial("game", ("m", *walk), size, gap, 6, (), save, str(folder)))
-            print(f"{width}x{height} Move-mode cursor ({len(moving.latency)}): {moving.summary()}")
-            tabs = ("f", *("tab",) * max(presses // 3, 10))
-            aiming = isolated(Trial("game", tabs, size, gap, 6, (), save, str(folder)))
-            print(
-                f"{width}x{height} aiming, next target ({len(aiming.latency)}): {aiming.summary()}"
-            )
+            for what, keys, warmup in (
+                ("idle cursor move", walk, 5),
+                ("Move-mode cursor", ("m", *walk), 6),
+                ("aiming, next target", tabs, 6),
+            ):
+                yard.take(size)
+                t = isolated(Trial("game", keys, size, gap, warmup, (), save, str(folder)))
+                yard.note(size, what, t)
+        yard.table("battle screen")
 
 
 def run(seed: int = 1, *, presses: int = 120, gap: float = 0.05) -> None:
