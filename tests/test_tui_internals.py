@@ -176,6 +176,12 @@ DIGESTS = {
     "textual._compositor:Compositor.render_full_update": "ce99ccda4d2449b7",
     "textual.screen:Screen._invoke_later": "d59e2de31d1c3717",
     "textual.message_pump:MessagePump.call_after_refresh": "f64d61b66efbc730",
+    # ps15
+    "textual._arrange:arrange": "e9a34a6100928ca0",
+    "textual.css.styles:RenderStyles._cache_key": "494544d4d4636396",
+    "textual.layouts.vertical:VerticalLayout.arrange": "b9e3aee8d11b26a9",
+    "textual.widget:Widget._get_box_model": "2af27ebacc60142b",
+    "textual.widgets._static:Static.visual": "36def19c40195df6",
 }
 
 
