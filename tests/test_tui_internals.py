@@ -176,6 +176,9 @@ DIGESTS = {
     "textual._compositor:Compositor.render_full_update": "ce99ccda4d2449b7",
     "textual.screen:Screen._invoke_later": "d59e2de31d1c3717",
     "textual.message_pump:MessagePump.call_after_refresh": "f64d61b66efbc730",
+    # lp15
+    "textual._compositor:ChopsUpdate.render_segments": "4c1cdb567e0b8354",
+    "textual._compositor:ChopsUpdate.__init__": "f40588bd8fbd6469",
 }
 
 

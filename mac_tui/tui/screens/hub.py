@@ -58,10 +58,11 @@ class SectionTabs(PaintsDirect, KeepsStrips, Static):
         self.update(tabs_content(current), layout=False)
 
 
-class HubMessageLine(KeepsPaddedLines, MessageLine):
+class HubMessageLine(PaintsDirect, KeepsPaddedLines, MessageLine):
     """The hub's message line, padded at the sides: its lines styled once and kept as the
     detail panes' are (`internals.KeepsPaddedLines`), so a section's hint coming back is
-    not styled again."""
+    not styled again; its repaint handed to the screen at once (`internals.PaintsDirect`:
+    a section key's hint or `H`'s words cost no Prompt and Update round, lp15)."""
 
 
 @cache
