@@ -182,6 +182,9 @@ DIGESTS = {
     "textual.layouts.vertical:VerticalLayout.arrange": "b9e3aee8d11b26a9",
     "textual.widget:Widget._get_box_model": "2af27ebacc60142b",
     "textual.widgets._static:Static.visual": "36def19c40195df6",
+    # lp15
+    "textual._compositor:ChopsUpdate.render_segments": "4c1cdb567e0b8354",
+    "textual._compositor:ChopsUpdate.__init__": "f40588bd8fbd6469",
 }
 
 
