@@ -65,6 +65,14 @@ class ReportText(KeptStatic):
             self._links_for(content)
         super().update(content, layout=layout)
 
+    def show(self, text: Content, *, layout: bool) -> None:
+        """Show `text`, laid out again if `layout` (the caller counted its rows: `rows_of`),
+        else only drawn."""
+        if text is not self._text:
+            self._links_for(text)
+            self._text = text
+            self.refresh(layout=layout)
+
     def _links_for(self, text: Content) -> None:
         """Links styled only for a text that may hold one: Textual works out the link style
         and restyles every segment of a line for it (a third of a new line's cost), though
@@ -80,7 +88,12 @@ class ReportText(KeptStatic):
         width = laid_size(self).width
         if not width or not self.is_mounted:
             return None
-        lines = self._by_line(text, width, None, self.visual_style)
+        links = self.auto_links
+        self._links_for(text)  # its lines drawn (and kept) as they will be shown
+        try:
+            lines = self._by_line(text, width, None, self.visual_style)
+        finally:
+            self.set_reactive(ReportText.auto_links, links)
         return None if lines is None else len(lines)
 
 
@@ -138,27 +151,33 @@ class DayReportScreen(
         text = "\n".join(lines) or "A quiet day."
         return Content.from_markup(glyphs_for(app).text(text))
 
+    @property
+    def report_text(self) -> ReportText:
+        return self.query_one("#report-text", ReportText)
+
     def rows(self) -> int:
         """The rows the report's text was laid out for."""
-        return laid_size(self.query_one("#report-text", ReportText)).height
+        return laid_size(self.report_text).height
 
-    def text_rows(self, text: Content) -> int | None:
-        """The rows `text` takes at the width of the report's text (None: not known)."""
-        return self.query_one("#report-text", ReportText).rows_of(text)
-
-    def reopen(self, lines: Sequence[str], text: Content | None = None) -> bool:
-        """Show `lines` (as `text`, when given) instead, from the top (the kept screen,
-        before it is pushed again): laid out again only when the text takes another number of
-        rows at the width it has (`ReportText`, which the layout then finds counted): a report
-        of as many rows as the last one's is only drawn, and of it only the lines not drawn
-        before. True when it is laid out again."""
+    def reopen(
+        self, lines: Sequence[str], text: Content | None = None, rows: int | None = None
+    ) -> bool:
+        """Show `lines` instead, from the top (the kept screen, before it is pushed again),
+        as `text` (when given) of `rows` rows (when known) at the width it has: laid out again
+        only when that is another number of rows (a report of as many rows as the last one's
+        is only drawn, and of it only the lines not drawn before). True when it is laid out
+        again."""
         self.lines = list(lines)
-        widget = self.query_one("#report-text", ReportText)
-        before = laid_size(widget).height
+        widget = self.report_text
         content = self._text() if text is None else text
-        widget.update(content)
-        self.query_one(VerticalScroll).scroll_home(animate=False, immediate=True)
-        return widget.rows_of(content) != before
+        if rows is None:
+            rows = widget.rows_of(content)
+        laid = rows is None or rows != laid_size(widget).height
+        widget.show(content, layout=laid)
+        scroll = self.query_one(VerticalScroll)
+        if scroll.scroll_x or scroll.scroll_y:
+            scroll.scroll_home(animate=False, immediate=True)
+        return laid
 
     def action_close(self) -> None:
         self.draw_behind()  # before the hub is in front again (a key before the first frame)
@@ -194,15 +213,18 @@ def kept_reports(app: App[Any]) -> list[DayReportScreen]:
 _shown = itertools.count(1)  # the order reports are shown in (the least lately shown: 0)
 
 
-def _pick(app: App[Any], free: list[DayReportScreen], text: Content) -> DayReportScreen:
+def _pick(
+    app: App[Any], free: list[DayReportScreen], text: Content
+) -> tuple[DayReportScreen, int | None]:
     """The free kept report laid out for as many rows as `text` takes (filled again, it is
-    only drawn), else the one shown least lately (a spare first), laid out again."""
+    only drawn), else the one shown least lately (a spare first), laid out again; and the
+    rows `text` takes (None: not known)."""
     at_size = [screen for screen in free if laid_size(screen) == app.size]
-    rows = at_size[0].text_rows(text) if at_size else None
+    rows = at_size[0].report_text.rows_of(text) if at_size else None
     for screen in at_size:
         if rows is not None and screen.rows() == rows:
-            return screen
-    return min(free, key=lambda screen: screen.shown_at)
+            return screen, rows
+    return min(free, key=lambda screen: screen.shown_at), rows
 
 
 def _add_spare(app: App[Any]) -> None:
@@ -233,8 +255,8 @@ def show_day_report(
     free = [screen for screen in kept if screen.is_mounted and screen not in app.screen_stack]
     if free:
         text = DayReportScreen.text_of(app, lines)
-        report = _pick(app, free, text)
-        laid = report.reopen(lines, text)
+        report, rows = _pick(app, free, text)
+        laid = report.reopen(lines, text, rows)
     else:
         report = DayReportScreen(lines)
         if not kept:
@@ -246,5 +268,5 @@ def show_day_report(
     app.push_screen(report)
     if behind is not None:
         app.call_after_refresh(report.draw_behind, warm=True)
-    if laid and kept and len(kept) < REPORTS_KEPT:
+    if laid and len(kept_reports(app)) < REPORTS_KEPT:
         app.call_after_refresh(_add_spare, app)
