@@ -1085,58 +1085,6 @@ async def test_the_hub_under_the_day_report_is_drawn_after_its_frame_and_shows_t
             assert len(frames) == 2  # the report's, then the hub's
 
 
-async def test_a_day_report_of_as_many_short_lines_is_drawn_without_a_layout_and_right(
-    tmp_path: Path,
-) -> None:
-    """The kept report filled again with a text of as many rows as before (a long line wraps
-    to two) asks for no layout; one of another number of rows does: each frame is the
-    picture Textual draws of the report from scratch, every line of the text in it."""
-    from textual._compositor import Compositor
-    from textual.widgets import Static
-
-    from mac_tui.tui.screens.dayreport import DayReportScreen, show_day_report
-
-    app = year_app(tmp_path, "year")
-    long = "A line long enough to wrap in the report's seventy columns, " * 2
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        reflows: list[int] = []
-        reflow = Compositor.reflow
-
-        def counted(self: Compositor, parent: Any, size: Any) -> Any:
-            reflows.append(1)
-            return reflow(self, parent, size)
-
-        Compositor.reflow = counted  # type: ignore[method-assign]
-        try:
-            for lines, laid in (
-                (["one", "two", "three"], True),  # the first showing
-                (["four", "five", "six"], False),
-                (["seven", "eight", "nine", "ten"], True),
-                (["x", long, "z"], False),  # four rows: the long line takes two
-                (["x", "y", long, "z"], True),
-                (["a", "b", "c", "d", "e"], False),
-            ):
-                frames = _count_frames(app)
-                reflows.clear()
-                show_day_report(app, lines)
-                await pilot.pause(0.05)
-                report = app.screen
-                assert isinstance(report, DayReportScreen)
-                assert bool(reflows) == laid, lines
-                written = frames[0].render_segments(app.console)  # type: ignore[attr-defined]
-                assert written == drawn_afresh(app)
-                shown = words(written)
-                assert all(line in shown for line in lines if line != long)
-                text = str(report.query_one("#report-text", Static).render())
-                assert text.count("\n") + 1 >= len(lines)
-                await pilot.press("escape")
-                await pilot.pause(0.05)
-        finally:
-            Compositor.reflow = reflow  # type: ignore[method-assign]
-
-
 async def test_a_terminal_resized_under_the_day_report_finds_the_hub_at_its_new_size(
     tmp_path: Path,
 ) -> None:
