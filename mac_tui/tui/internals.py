@@ -1268,9 +1268,10 @@ class RepaintsChangedRows(_WidgetMixin):
         if not self.REPAINTS_CHANGED_ROWS:
             return regions
         size = self._size  # its last layout's; no `region` here (see `_rows_now`)
-        if size.region not in regions or any(self.styles.gutter):
+        gutter = self.styles.gutter  # padding or a border at its sides only: a row is a line
+        if size.region not in regions or gutter.top or gutter.bottom:
             return regions
-        rows = self._rows_now(size)
+        rows = self._rows_now(Size(size.width - gutter.width, size.height))
         painted = getattr(self, "_painted", None)
         if (
             rows is None

@@ -275,6 +275,11 @@ class KeptStatic(PaintsDirect, SizedInItsLayout, KeepsStrips, Static):
         if count is None:
             return super().get_content_height(container, viewport, width)
         if self.FILLS_HEIGHT:
-            self._offered = container.height
-            return max(count, container.height)
+            self._offered = self._offer(container, viewport)
+            return max(count, self._offered)
         return count
+
+    def _offer(self, container: Size, viewport: Size) -> int:
+        """The height the layout offers one that `FILLS_HEIGHT`: its container's (less what
+        stands above it in the container, for a subclass that knows)."""
+        return container.height
