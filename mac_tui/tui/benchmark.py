@@ -44,7 +44,10 @@ alone. In `mac-tui play` the assessment runs in a helper process beside the game
 its own on any machine with more than one. The bench keeps it in a thread of the app (a helper
 process slowed the timed thread 2-3x on the 2-core benchmark machine, see below), so to time a
 key as a player's machine runs it, the key waits until the last key's assessment is over. The
-worker's own CPU was never a key's: `thread_time` counts the loop's thread alone. The empty
+worker's own CPU was never a key's: `thread_time` counts the loop's thread alone. Each trial
+opens its own copy of the save: before, the game saved the days `d` and `w` passed into the one
+file every later group opened (the 120x40 `w` group began 33 weeks after the 80x24 one's start,
+and 17 of its presses repainted nothing: the campaign was over). The empty
 app's key is timed before each group, at its size, each time in a fresh process, and a key is
 set against the median of all those samples at its size (`Yardstick`): one empty app timed once
 read anywhere from 1.5 to 2.3 ms. Each runner ends with a table of every key against it.
@@ -144,6 +147,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -321,8 +325,8 @@ async def _workers_done(app: App[Any], within: float) -> bool:
 @frozen
 class Trial:
     """What one fresh process measures (`isolated`): `EmptyApp` (`app="empty"`) or the game
-    opening `save` with `folder` as its saves (`app="game"`), and `measure`'s arguments
-    (`timed`: the keys timed, every key when empty)."""
+    opening a copy of `save` (`app="game"`), and `measure`'s arguments (`timed`: the keys
+    timed, every key when empty)."""
 
     app: str
     keys: tuple[str, ...]
@@ -331,25 +335,28 @@ class Trial:
     warmup: int = 5
     timed: tuple[str, ...] = ()
     save: str = ""
-    folder: str = ""
-
-    def factory(self) -> Callable[[], App[Any]]:
-        if self.app == "empty":
-            return EmptyApp
-        return battle_factory(Path(self.save), Path(self.folder))
 
     def run(self) -> Timings:
+        """Measure, the game opening a copy of the save in a folder of its own: what a trial
+        plays (`d` and `w` save the days they pass) leaves the next trial's save as it was."""
         timed = set(self.timed).__contains__ if self.timed else None
-        return asyncio.run(
-            measure(
-                self.factory(),
-                self.keys,
-                size=self.size,
-                gap=self.gap,
-                warmup=self.warmup,
-                timed=timed,
+        with tempfile.TemporaryDirectory() as tmp:
+            factory: Callable[[], App[Any]] = EmptyApp
+            if self.app != "empty":
+                folder = Path(tmp)
+                save = folder / Path(self.save).name
+                shutil.copyfile(self.save, save)
+                factory = battle_factory(save, folder)
+            return asyncio.run(
+                measure(
+                    factory,
+                    self.keys,
+                    size=self.size,
+                    gap=self.gap,
+                    warmup=self.warmup,
+                    timed=timed,
+                )
             )
-        )
 
 
 def isolated(trial: Trial) -> Timings:
@@ -611,9 +618,7 @@ def run_battle_keys(
                 lead = ("f",) if key == "tab" else ()
                 keys = (*lead, *(cycle * (max(presses, 20) // len(cycle) + 1)))
                 yard.take((width, height))
-                t = isolated(
-                    Trial("game", keys, (width, height), gap, 6, (key,), save, str(folder))
-                )
+                t = isolated(Trial("game", keys, (width, height), gap, 6, (key,), save))
                 yard.note((width, height), what, t)
     yard.table("battle keys")
 
@@ -628,17 +633,19 @@ def run_battle_screen(seed: int, *, presses: int, gap: float) -> None:
             "cursor moves with the frame panel following; in Move mode (reach, path and energy "
             "preview redrawn); aiming (f, then Tab through the targets: the target panel)"
         )
+        yard = Yardstick(YARD_PRESSES, gap)
+        tabs = ("f", *("tab",) * max(presses // 3, 10))
         for width, height in SIZES:
             size = (width, height)
-            idle = isolated(Trial("game", walk, size, gap, save=save, folder=str(folder)))
-            print(f"{width}x{height} idle cursor move ({len(idle.latency)}): {idle.summary()}")
-            moving = isolated(Trial("game", ("m", *walk), size, gap, 6, (), save, str(folder)))
-            print(f"{width}x{height} Move-mode cursor ({len(moving.latency)}): {moving.summary()}")
-            tabs = ("f", *("tab",) * max(presses // 3, 10))
-            aiming = isolated(Trial("game", tabs, size, gap, 6, (), save, str(folder)))
-            print(
-                f"{width}x{height} aiming, next target ({len(aiming.latency)}): {aiming.summary()}"
-            )
+            for what, keys, warmup in (
+                ("idle cursor move", walk, 5),
+                ("Move-mode cursor", ("m", *walk), 6),
+                ("aiming, next target", tabs, 6),
+            ):
+                yard.take(size)
+                t = isolated(Trial("game", keys, size, gap, warmup, (), save))
+                yard.note(size, what, t)
+        yard.table("battle screen")
 
 
 def run(seed: int = 1, *, presses: int = 120, gap: float = 0.05) -> None:
@@ -711,7 +718,7 @@ def run_hub(seed: int = 14, *, presses: int = 120, gap: float = 0.05) -> None:
         for width, height in SIZES:
             size = (width, height)
             yard.take(size)
-            hub = isolated(Trial("game", walk, size, gap, save=save, folder=str(folder)))
+            hub = isolated(Trial("game", walk, size, gap, save=save))
             yard.note(size, "hub section key", hub)
             yard.take(size)  # a yardstick on each side: the section keys are one long group
     yard.table("hub section keys")
@@ -778,7 +785,7 @@ def run_hub_keys(
                     keys = (*lead, *(cycle * (presses // len(cycle) + 3)))
                     warmup = len(lead) + 4
                     yard.take(size)
-                    t = isolated(Trial("game", keys, size, gap, warmup, (), save, str(folder)))
+                    t = isolated(Trial("game", keys, size, gap, warmup, (), save))
                     for key in dict.fromkeys(cycle):
                         yard.note(size, f"{what}: {key}", t.of(key))
                     if t.missed:
