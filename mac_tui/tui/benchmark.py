@@ -139,7 +139,10 @@ times at load 0.7-1.4, CPU medians of the three, the empty app's key 1.5-1.7 ms)
 pilots 3.24 -> 1.93 ms at 80x24 (1.2x), 3.38 -> 2.07 at 120x40 (1.3x); pilots Home/End 3.30-3.35
 -> 2.88-2.90 at 80x24 (1.8x), 3.09-3.13 -> 2.76-2.77 at 120x40 (1.7x); the finances' c/l 2.49/2.71
 -> 2.33/2.53 at 80x24, 2.62/2.86 -> 2.66/2.87 at 120x40 (1.6x/1.8x); Esc on the sheet 2.6-2.7
-(1.6-1.7x). Where they went and what cut them: docs/architecture.md (ps15).
+(1.6-1.7x). With main's dw15 merged (99e1b1b, one run, load 1.0, the empty app's key 1.53 and
+1.62 ms): s 1.94 and 2.03 (1.3x), Home/End 2.82-2.86 (1.9x) and 2.72 (1.7x), c/l 2.33/2.48 and
+2.56/2.77 (1.6x/1.7x at 120x40), Esc on the sheet 2.60-2.65. Where they went and what cut them:
+docs/architecture.md (ps15).
 """
 
 from __future__ import annotations
