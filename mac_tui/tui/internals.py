@@ -289,7 +289,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
@@ -830,6 +830,9 @@ def scrolled_as_far_as_it_can(widget: Widget) -> bool:
     return True
 
 
+NOTHING = Strip([])  # a chop's piece that a frame writes cropped to no cell
+
+
 class SpanCompositor(Compositor):
     """Textual's compositor, drawing for a partial repaint only the lines a changed span
     shows (see the module docstring)."""
@@ -870,70 +873,68 @@ class SpanCompositor(Compositor):
         chop_ends = [cut_set[1:] for cut_set in self.cuts]
         return MovesKept(chops, spans, chop_ends)
 
-    def _span_renders(
-        self,
-        spans: Sequence[tuple[int, int, int]],
-        chops: Sequence[Mapping[int, Strip | None]],
-    ) -> Iterable[tuple[Region, list[Strip]]]:
-        """(the part drawn, its lines) of each visible widget under a span, front to back:
-        the widget's visible part from its first line under a span to its last, leaving out
-        the lines where the widgets in front of it (drawn before it, into `chops`) hide it
-        already (a container under its children), and the widget when they hide it all."""
-        by_row: dict[int, list[tuple[int, int]]] = {}
-        for y, x1, x2 in spans:
-            by_row.setdefault(y, []).append((x1, x2))
-        span_rows = sorted(by_row)  # only the rows with a span are looked at
+    def _span_chops(
+        self, spans: Sequence[tuple[int, int, int]]
+    ) -> Sequence[Mapping[int, Strip | None]]:
+        """`Compositor._render_chops` over the lines the spans show: each visible widget under
+        a span, front to back, drawn from its first line where it shows in a chop a span
+        meets to its last (`Compositor._get_renders` draws every widget over the box around
+        all the changes, in full), and its lines cut into the chops no widget in front of it
+        filled. A widget is drawn on a row only where a chop that a span meets is still
+        empty under it: not where the widgets in front hide it (a container under its
+        children), nor for chops beside the spans that the frame does not write (lp15: a
+        container under a changed row of a table filled the row's other chops too)."""
         cuts = self.cuts
+        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        # per row, the chops a span meets that no widget filled yet (their cuts, in order)
+        wanted: dict[int, list[int]] = {}
+        for y, x1, x2 in spans:
+            row_cuts = cuts[y]
+            first = max(0, bisect.bisect_right(row_cuts, x1) - 1)  # the chop holding x1
+            last = min(bisect.bisect_left(row_cuts, x2), len(row_cuts) - 1)  # cuts < x2
+            met = row_cuts[first:last]
+            found = wanted.get(y)
+            wanted[y] = met if found is None else sorted({*found, *met})
+        span_rows = sorted(wanted)
+        bisect_left = bisect.bisect_left
         for widget, (region, clip) in self.visible_widgets.items():
             seen = region.intersection(clip)
             left, right = seen.x, seen.right
             if not seen.width:
                 continue
-            first = bisect.bisect_left(span_rows, seen.y)
-            last = bisect.bisect_left(span_rows, seen.bottom)
             top = bottom = -1
-            for y in span_rows[first:last]:
-                for x1, x2 in by_row[y]:
-                    if x1 < right and x2 > left:
-                        break
-                else:
-                    continue  # no span of this row under the widget
-                row_cuts, line = cuts[y], chops[y]
-                start = bisect.bisect_left(row_cuts, left)
-                for cut in row_cuts[start : bisect.bisect_left(row_cuts, right, start)]:
-                    if line.get(cut) is None:
-                        break
-                else:
-                    continue  # hidden on this row by what is in front of it
-                if top < 0:
-                    top = y
-                bottom = y + 1
+            for y in span_rows[
+                bisect_left(span_rows, seen.y) : bisect_left(span_rows, seen.bottom)
+            ]:
+                empty = wanted[y]
+                i = bisect_left(empty, left)
+                if i < len(empty) and empty[i] < right:
+                    if top < 0:
+                        top = y
+                    bottom = y + 1
             if top < 0:
-                continue
-            part = Region(left, top, seen.width, bottom - top)
+                continue  # under no span, or hidden wherever a span is
             crop = Region(left - region.x, top - region.y, seen.width, bottom - top)
-            yield part, widget.render_lines(crop)
-
-    def _span_chops(
-        self, spans: Sequence[tuple[int, int, int]]
-    ) -> Sequence[Mapping[int, Strip | None]]:
-        """`Compositor._render_chops` over the lines the spans show."""
-        cuts = self.cuts
-        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
-        shown = {y for y, _, _ in spans}
-        for part, strips in self._span_renders(spans, chops):
-            first_cut, last_cut = part.column_span
-            render_x = part.x
-            for y, strip in zip(part.line_range, strips, strict=False):
-                if y not in shown:
-                    continue
+            strips = widget.render_lines(crop)
+            for y, strip in zip(range(top, bottom), strips, strict=False):
+                empty = wanted.get(y)
+                if empty is None:
+                    continue  # a row no span shows
                 line, row_cuts = chops[y], cuts[y]
-                start = bisect.bisect_left(row_cuts, first_cut)
-                final_cuts = row_cuts[start : bisect.bisect_right(row_cuts, last_cut, start)]
-                pieces = strip.divide([cut - render_x for cut in final_cuts[1:]])
+                start = bisect_left(row_cuts, left)
+                final_cuts = row_cuts[start : bisect.bisect_right(row_cuts, right, start)]
+                pieces = strip.divide([cut - left for cut in final_cuts[1:]])
                 for cut, piece in zip(final_cuts, pieces, strict=False):
                     if line.get(cut) is None:
                         line[cut] = piece
+                del empty[bisect_left(empty, left) : bisect_left(empty, right)]  # filled
+        # A chop starting where a span ends: Textual's compositor draws it (every widget over
+        # the box around the changes, the screen's included, fills every chop of a row), and
+        # `ChopsUpdate` writes it cropped to nothing: a cursor move. The same bytes here.
+        for y, _, x2 in spans:
+            line = chops[y]
+            if x2 in line and line[x2] is None:
+                line[x2] = NOTHING
         return chops
 
 
