@@ -917,8 +917,8 @@ class SpanCompositor(Compositor):
             crop = Region(left - region.x, top - region.y, seen.width, bottom - top)
             strips = widget.render_lines(crop)
             for y, strip in zip(range(top, bottom), strips, strict=False):
-                empty = wanted.get(y)
-                if empty is None:
+                unfilled = wanted.get(y)
+                if unfilled is None:
                     continue  # a row no span shows
                 line, row_cuts = chops[y], cuts[y]
                 start = bisect_left(row_cuts, left)
@@ -927,7 +927,7 @@ class SpanCompositor(Compositor):
                 for cut, piece in zip(final_cuts, pieces, strict=False):
                     if line.get(cut) is None:
                         line[cut] = piece
-                del empty[bisect_left(empty, left) : bisect_left(empty, right)]  # filled
+                del unfilled[bisect_left(unfilled, left) : bisect_left(unfilled, right)]  # filled
         # A chop starting where a span ends: Textual's compositor draws it (every widget over
         # the box around the changes, the screen's included, fills every chop of a row), and
         # `ChopsUpdate` writes it cropped to nothing: a cursor move. The same bytes here.
