@@ -289,7 +289,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
@@ -833,6 +833,18 @@ def scrolled_as_far_as_it_can(widget: Widget) -> bool:
 NOTHING = Strip([])  # a chop's piece that a frame writes cropped to no cell
 
 
+def outermost(regions: Iterable[Region]) -> list[Region]:
+    """`regions` less those inside another one: the same cells, so the same spans
+    (`Compositor._regions_to_spans` merges each row's ranges), found from fewer rows. A new
+    layout marks every widget it placed anew, a section key at 120x40 some twelve regions
+    inside the section's own (184 rows merged into 38: 0.06 ms; lp15)."""
+    kept: list[Region] = []
+    for region in sorted(regions, key=lambda r: r.width * r.height, reverse=True):
+        if not any(outer.contains_region(region) for outer in kept):
+            kept.append(region)
+    return kept
+
+
 class SpanCompositor(Compositor):
     """Textual's compositor, drawing for a partial repaint only the lines a changed span
     shows (see the module docstring)."""
@@ -868,7 +880,7 @@ class SpanCompositor(Compositor):
         self._dirty_regions.clear()
         if not update_regions:
             return None
-        spans = list(self._regions_to_spans(update_regions))
+        spans = list(self._regions_to_spans(outermost(update_regions)))
         chops = self._span_chops(spans)
         chop_ends = [cut_set[1:] for cut_set in self.cuts]
         return MovesKept(chops, spans, chop_ends)
