@@ -417,7 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_battle_screen(seed, presses=120, gap=0.05)
         run_battle_keys(seed, presses=60, gap=0.05)
         run_hub(CAMPAIGN_SEED, presses=120, gap=0.05)
-        run_hub_keys(CAMPAIGN_SEED, presses=24, gap=0.05)
+        run_hub_keys(CAMPAIGN_SEED, presses=60, gap=0.05)
     elif args.what == "ssh":
         from .extras import SSH_MODULES, missing_extra
 

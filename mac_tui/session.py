@@ -169,7 +169,8 @@ class Session:
 
     def unsaved(self, path: Path) -> bool:
         """Has the game changed since it was last saved at `path`?"""
-        return self._saved != (Path(path), len(self.commands)) or not os.path.lexists(path)
+        path = path if isinstance(path, Path) else Path(path)  # (a day asks three times)
+        return self._saved != (path, len(self.commands)) or not os.path.lexists(path)
 
     def save(self, path: Path) -> bool:
         """Save at `path` (atomically, the previous file kept as `.bak`) unless nothing
@@ -189,7 +190,7 @@ class Session:
         end of its journal, fsynced (`journal.append`; the whole file is for `save`, later);
         the whole file when the last save is not at `path` or is gone. True when something
         was written; OSError when it cannot be."""
-        path = Path(path)
+        path = path if isinstance(path, Path) else Path(path)
         saved = self._saved
         if saved is None or saved[0] != path or not os.path.lexists(path):
             return self.save(path)

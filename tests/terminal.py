@@ -1,5 +1,6 @@
 """A terminal (pyte) for the TUI tests that check kept lines and frames: the app's frames
-played on it, the screen drawn from scratch on another, and their cells compared."""
+played on it, the screen drawn from scratch on another, and their cells compared; and the
+layouts a widget asks for."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 
 from textual._compositor import CompositorUpdate
 from textual.app import App
+from textual.geometry import Region
+from textual.widget import Widget
 
 
 def drawn_afresh(app: App[Any]) -> str:
@@ -56,3 +59,16 @@ def afresh_in_a_terminal(app: Any) -> Any:
 def cells(terminal: Any) -> list[list[object]]:
     """Every cell of a terminal: its character, colours and attributes."""
     return [[terminal.buffer[y][x] for x in range(terminal.columns)] for y in range(terminal.lines)]
+
+
+def layouts_asked(widget: Widget) -> list[bool]:
+    """Whether each `refresh` of `widget` from now on asks for a layout."""
+    asked: list[bool] = []
+    refresh = widget.refresh
+
+    def counted(*regions: Region, **kwargs: Any) -> Any:
+        asked.append(bool(kwargs.get("layout")))
+        return refresh(*regions, **kwargs)
+
+    widget.refresh = counted  # type: ignore[method-assign]
+    return asked

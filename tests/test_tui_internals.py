@@ -176,6 +176,12 @@ DIGESTS = {
     "textual._compositor:Compositor.render_full_update": "ce99ccda4d2449b7",
     "textual.screen:Screen._invoke_later": "d59e2de31d1c3717",
     "textual.message_pump:MessagePump.call_after_refresh": "f64d61b66efbc730",
+    # ps15
+    "textual._arrange:arrange": "e9a34a6100928ca0",
+    "textual.css.styles:RenderStyles._cache_key": "494544d4d4636396",
+    "textual.layouts.vertical:VerticalLayout.arrange": "b9e3aee8d11b26a9",
+    "textual.widget:Widget._get_box_model": "2af27ebacc60142b",
+    "textual.widgets._static:Static.visual": "36def19c40195df6",
     # lp15
     "textual._compositor:ChopsUpdate.render_segments": "4c1cdb567e0b8354",
     "textual._compositor:ChopsUpdate.__init__": "f40588bd8fbd6469",
@@ -1088,58 +1094,6 @@ async def test_the_hub_under_the_day_report_is_drawn_after_its_frame_and_shows_t
             assert len(frames) == 2  # the report's, then the hub's
 
 
-async def test_a_day_report_of_as_many_short_lines_is_drawn_without_a_layout_and_right(
-    tmp_path: Path,
-) -> None:
-    """The kept report filled again with a text of as many rows as before (a long line wraps
-    to two) asks for no layout; one of another number of rows does: each frame is the
-    picture Textual draws of the report from scratch, every line of the text in it."""
-    from textual._compositor import Compositor
-    from textual.widgets import Static
-
-    from mac_tui.tui.screens.dayreport import DayReportScreen, show_day_report
-
-    app = year_app(tmp_path, "year")
-    long = "A line long enough to wrap in the report's seventy columns, " * 2
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        reflows: list[int] = []
-        reflow = Compositor.reflow
-
-        def counted(self: Compositor, parent: Any, size: Any) -> Any:
-            reflows.append(1)
-            return reflow(self, parent, size)
-
-        Compositor.reflow = counted  # type: ignore[method-assign]
-        try:
-            for lines, laid in (
-                (["one", "two", "three"], True),  # the first showing
-                (["four", "five", "six"], False),
-                (["seven", "eight", "nine", "ten"], True),
-                (["x", long, "z"], False),  # four rows: the long line takes two
-                (["x", "y", long, "z"], True),
-                (["a", "b", "c", "d", "e"], False),
-            ):
-                frames = _count_frames(app)
-                reflows.clear()
-                show_day_report(app, lines)
-                await pilot.pause(0.05)
-                report = app.screen
-                assert isinstance(report, DayReportScreen)
-                assert bool(reflows) == laid, lines
-                written = frames[0].render_segments(app.console)  # type: ignore[attr-defined]
-                assert written == drawn_afresh(app)
-                shown = words(written)
-                assert all(line in shown for line in lines if line != long)
-                text = str(report.query_one("#report-text", Static).render())
-                assert text.count("\n") + 1 >= len(lines)
-                await pilot.press("escape")
-                await pilot.pause(0.05)
-        finally:
-            Compositor.reflow = reflow  # type: ignore[method-assign]
-
-
 async def test_a_terminal_resized_under_the_day_report_finds_the_hub_at_its_new_size(
     tmp_path: Path,
 ) -> None:
@@ -1242,3 +1196,116 @@ async def test_section_keys_and_the_launch_plan_leave_what_textual_draws_afresh(
                 stream.feed(frame.render_segments(app.console))  # type: ignore[attr-defined]
             frames.clear()
             assert cells(terminal) == cells(afresh_in_a_terminal(app)), key
+
+
+# ---- dw15 ------------------------------------------------------------------------------------
+async def test_day_reports_of_as_many_rows_as_one_before_are_drawn_without_a_layout(
+    tmp_path: Path,
+) -> None:
+    """The app keeps up to `REPORTS_KEPT` day reports, each laid out for the rows of its text:
+    a report of a number of rows one of them was laid out for is that one filled again and
+    drawn with no layout of its screen (days of two and of three lines taking turns), one of
+    rows none has is laid out (a spare one first: another is made, out of sight, after its
+    frame, as after the first report's); each
+    frame is the picture Textual draws of the report from scratch, every line in it."""
+    from textual._compositor import Compositor
+
+    from mac_tui.tui.screens.dayreport import (
+        REPORTS_KEPT,
+        DayReportScreen,
+        kept_reports,
+        show_day_report,
+    )
+
+    app = year_app(tmp_path, "year")
+    long = "A line long enough to wrap in the report's seventy columns, " * 2
+    texts = [
+        ["one", "two"],
+        ["three", "four", "five"],
+        ["six", "seven"],
+        ["eight", "nine", "ten"],
+        ["x", long],
+        ["eleven", "twelve"],
+        ["y", long],
+        ["a", "b", "c", "d", "e", "f"],
+        ["g", "h", "i"],
+        ["j", "k", "l", "m", "n", "o"],
+    ]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        reflowed: list[object] = []
+        reflow = Compositor.reflow
+
+        def counted(self: Compositor, parent: Any, size: Any) -> Any:
+            reflowed.append(self)
+            return reflow(self, parent, size)
+
+        Compositor.reflow = counted  # type: ignore[method-assign]
+        seen: dict[int, object] = {}  # the rows shown before, and the report that showed them
+        try:
+            for lines in texts:
+                frames = _count_frames(app)
+                reflowed.clear()
+                show_day_report(app, lines)
+                await pilot.pause(0.05)
+                await app.workers.wait_for_complete()  # a report made after the frame
+                report = app.screen
+                assert isinstance(report, DayReportScreen)
+                rows = report.rows()
+                laid = report._compositor in reflowed
+                assert laid == (rows not in seen), lines
+                if rows in seen:
+                    assert report is seen[rows]
+                seen = {n: kept for n, kept in seen.items() if kept is not report}
+                seen[rows] = report  # (laid out again, a report shows these rows now)
+                assert len(frames) == 1 or lines is texts[0]  # the first composes the report
+                written = frames[-1].render_segments(app.console)  # type: ignore[attr-defined]
+                assert written == drawn_afresh(app)
+                shown = words(written)
+                assert all(line in shown for line in lines if line != long)
+                assert len(kept_reports(app)) <= REPORTS_KEPT
+                await pilot.press("escape")
+                await pilot.pause(0.05)
+        finally:
+            Compositor.reflow = reflow  # type: ignore[method-assign]
+        assert set(seen) == {2, 3, 6} and len(kept_reports(app)) == REPORTS_KEPT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-2,500 cr  Upkeep, 4 frame(s)\nIt is 02 Jan 2848.",
+        "[b]Bold[/b] is repaired\nIt is 03 Jan 2848.",  # a frame's name is the player's
+        "[@click=app.bell]Ring[/] is back from the refit bay\nplain",
+        "A line long enough to wrap in the report's seventy columns, " * 3,
+    ],
+)
+async def test_the_report_text_draws_what_a_static_draws(tmp_path: Path, text: str) -> None:
+    """`ReportText` draws its lines one by one and kept, and styles links only for a text
+    that may hold one: each line is the one Textual's `Static` draws of the same words
+    (`Visual.to_strips`, as `Widget._render_content`), its markup parsed, a link styled as
+    a link; and its rows are the ones Textual's `Static` measures."""
+    from textual.visual import Visual, visualize
+
+    from mac_tui.tui.screens.dayreport import DayReportScreen, ReportText, show_day_report
+
+    app = year_app(tmp_path, "year")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        for lines in (["first"], text.split("\n")):  # the second: a kept report filled again
+            show_day_report(app, lines)
+            await pilot.pause(0.05)
+            report = app.screen
+            assert isinstance(report, DayReportScreen)
+            widget = report.query_one(ReportText)
+            width, height = widget.size
+            words_shown = "\n".join(lines)
+            style = widget.visual_style
+            theirs = Visual.to_strips(widget, visualize(widget, words_shown), width, None, style)
+            mine = [widget.render_line(y) for y in range(height)]
+            assert height == len(theirs)  # the rows Textual's Static would take
+            assert [list(strip) for strip in mine] == [list(strip) for strip in theirs]
+            await pilot.press("escape")
+            await pilot.pause(0.05)

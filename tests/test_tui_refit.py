@@ -436,3 +436,41 @@ async def test_a_refit_that_would_hold_up_a_repair_says_so(tmp_path: Path) -> No
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         assert "Warning: Enforcer is damaged" in app.screen.message
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_cursor_move_whose_lines_wrap_to_another_count_lays_nothing_out(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """The lines under the diagram fill the room it leaves in the column: a stop whose text
+    wraps to another number of rows repaints them and lays nothing out, and the screen is
+    what Textual draws afresh, blank rows (the column's background) below the text (its
+    padded rows narrowed to those that changed, `internals.RepaintsChangedRows`)."""
+    from mac_tui.tui.screens.refit import RefitDetail
+
+    from .terminal import afresh_in_a_terminal, cells, layouts_asked, played_on_a_terminal
+
+    app = new_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await start(pilot)
+        detail = app.screen.query_one(RefitDetail)
+        terminal = played_on_a_terminal(app)
+        app.screen.refresh()  # a whole frame first: the terminal starts blank
+        await pilot.pause()
+        asked = layouts_asked(detail)
+        rows_seen = set()
+        for _ in range(12):
+            asked.clear()
+            await pilot.press("right")
+            await pilot.pause()
+            rows = len(detail.render().wrap(app.console, detail.content_size.width))
+            room = detail.content_size.height
+            rows_seen.add(rows)
+            assert rows <= room and not any(asked), (rows, room, asked)
+            assert cells(terminal) == cells(afresh_in_a_terminal(app))
+            region = detail.content_region
+            background = terminal.buffer[region.y][region.x - 1].bg  # the padding's
+            for y in range(region.y + rows, region.bottom):
+                row = [terminal.buffer[y][x] for x in range(region.x, region.right)]
+                assert all(c.data == " " and c.bg == background for c in row), y
+        assert len(rows_seen) > 1  # the walk met texts of more than one height

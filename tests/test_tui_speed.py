@@ -28,7 +28,7 @@ from mac_tui.tui.widgets.kept_strips import KeepsStrips, KeptStatic
 from mac_tui.tui.widgets.table import GameTable
 from mac_tui.tui.widgets.uniform import UniformLines, uniform
 
-from .terminal import afresh_in_a_terminal, cells, played_on_a_terminal
+from .terminal import afresh_in_a_terminal, cells, layouts_asked, played_on_a_terminal
 
 
 class Collections:
@@ -378,7 +378,15 @@ async def test_a_new_picture_draws_and_repaints_only_the_lines_that_changed() ->
         widget.render_lines(Region(0, 0, 12, 8))
         widget.refresh()
         assert widget._exchange_repaint_regions() == []
-        widget.styles.padding = (0, 1)  # rows no longer lines: the whole widget, as Textual
+        widget.styles.padding = (0, 1)  # padded at its sides: a row is still a line
+        await pilot.pause()
+        widget.refresh()
+        assert widget._exchange_repaint_regions() == []
+        widget.picture = Text("one\nTWO\nTHREE\nfour\nfive")
+        widget.refresh()  # the changed line's row, padding and all
+        assert widget._exchange_repaint_regions() == [Region(0, 2, 12, 1)]
+        widget.render_lines(Region(0, 0, 12, 8))
+        widget.styles.padding = (1, 1)  # rows no longer lines: the whole widget, as Textual
         await pilot.pause()
         widget.refresh()
         assert widget._exchange_repaint_regions() == {widget.outer_size.region}
@@ -470,19 +478,6 @@ async def test_the_battle_back_from_its_log_page_is_its_frame_drawn_while_the_pa
             assert len(full_updates) == (1 if changed else 0)  # drawn anew, or the kept frame
             assert cells(terminal) == cells(afresh_in_a_terminal(app)), changed
         assert isinstance(battle, KeepsFullFrame)
-
-
-def layouts_asked(widget: Widget) -> list[bool]:
-    """Whether each `refresh` of `widget` from now on asks for a layout."""
-    asked: list[bool] = []
-    refresh = widget.refresh
-
-    def counted(*regions: Region, **kwargs: Any) -> Any:
-        asked.append(bool(kwargs.get("layout")))
-        return refresh(*regions, **kwargs)
-
-    widget.refresh = counted  # type: ignore[method-assign]
-    return asked
 
 
 async def test_a_kept_static_lays_out_only_for_a_new_number_of_lines() -> None:

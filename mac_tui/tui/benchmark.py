@@ -34,6 +34,24 @@ The host is swappable: `measure(app_factory, keys, size=...)` takes any App whos
 widget reacts to `keys` with a repaint (a key that repaints nothing is counted as missed), so
 the same code can time the full battle screen later.
 
+The protocol (2026-11-28, the lead, for issue 14's figures): every group of keys, and the empty
+app's yardstick at each size, is timed in a fresh Python process (`isolated`), and each press
+waits first for the workers the last key started (`measure`'s `quiet`). Before, one process
+timed group after group: the apps timed earlier left their threads running (a board's threat
+assessment is about 3 s of CPU, and a thread cannot be stopped), and their heap and caches,
+and the groups timed late or after `d` and `w` read 0.5-1.5 ms higher than the same group run
+alone. In `mac-tui play` the assessment runs in a helper process beside the game, on a core of
+its own on any machine with more than one. The bench keeps it in a thread of the app (a helper
+process slowed the timed thread 2-3x on the 2-core benchmark machine, see below), so to time a
+key as a player's machine runs it, the key waits until the last key's assessment is over. The
+worker's own CPU was never a key's: `thread_time` counts the loop's thread alone. Each trial
+opens its own copy of the save: before, the game saved the days `d` and `w` passed into the one
+file every later group opened (the 120x40 `w` group began 33 weeks after the 80x24 one's start,
+and 17 of its presses repainted nothing: the campaign was over). The empty
+app's key is timed before each group, at its size, each time in a fresh process, and a key is
+set against the median of all those samples at its size (`Yardstick`): one empty app timed once
+read anywhere from 1.5 to 2.3 ms. Each runner ends with a table of every key against it.
+
 Last figures (2026-11-28, speed14b, load 1.5-2.5, `run_battle_screen` and `run_battle_keys`
 as `bench tui` runs them; CPU medians, the empty app's key 1.74 ms): at 80x24 f 2.96 ms
 (1.7x; was 4.11), Tab 2.97 (1.7x; 4.27), c 2.92 (1.7x; 4.10), L 2.49 (1.4x; 5.83), t 2.71
@@ -120,7 +138,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -128,6 +149,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import cattrs
 from attrs import field, frozen
 from textual import events
 from textual._compositor import CompositorUpdate
@@ -142,6 +164,8 @@ from .widgets.hexmap import HexMap, Overlay
 
 SIZES = ((80, 24), (120, 40))
 SETTLE = 0.03  # seconds without a frame after which a key's repaints are over
+QUIET = 30.0  # seconds a press waits at most for the workers the last key started
+YARD_PRESSES = 40  # the empty app's presses before each group (`Yardstick`)
 PANEL_WIDTH = 38
 
 
@@ -180,6 +204,8 @@ class Timings:
             text += f" | settled cpu {figures(self.settled)}"
         if self.missed:
             text += f" | {self.missed} presses repainted nothing"
+        for note in self.notes:
+            text += f" | {note}"
         return text
 
 
@@ -218,17 +244,20 @@ async def measure(
     gap: float = 0.05,
     timeout: float = 1.0,
     timed: Callable[[str], bool] | None = None,
+    quiet: float = QUIET,
 ) -> Timings:
     """Run `app_factory()` headless at `size`, press `keys` one by one and time each press from
     the key event to the encoded screen update (see the module docstring). With `timed`, only
     the presses of the keys it accepts are counted (the others set the scene: an Escape
-    between two presses of `f`)."""
+    between two presses of `f`). Before each press the app's background workers that the
+    last key started (a board's threat assessment) finish, waited for up to `quiet` seconds:
+    each key is timed on a quiet machine (see the module docstring, the protocol)."""
     app = app_factory()
     latency: list[float] = []
     cpu: list[float] = []
     settled: list[float] = []
     pressed: list[str] = []
-    missed = 0
+    missed = busy = 0
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()  # a loaded save's check by replay, say
@@ -238,6 +267,8 @@ async def measure(
         probe = _DisplayProbe(app)
         try:
             for i, key in enumerate(keys):
+                if not await _workers_done(app, quiet):
+                    busy += 1
                 await asyncio.sleep(gap)
                 probe.done.clear()
                 event = events.Key(key, key if len(key) == 1 else None)
@@ -264,7 +295,82 @@ async def measure(
         finally:
             probe.close()
         frames = probe.frames
-    return Timings(tuple(latency), tuple(cpu), tuple(settled), missed, frames, keys=tuple(pressed))
+    notes = (f"{busy} presses came before the last key's workers were done",) if busy else ()
+    return Timings(
+        tuple(latency), tuple(cpu), tuple(settled), missed, frames, notes, keys=tuple(pressed)
+    )
+
+
+async def _workers_done(app: App[Any], within: float) -> bool:
+    """Wait up to `within` seconds for the app's running workers; False if some still run."""
+    running = [w for w in app.workers if not w.is_finished]
+    if not running:
+        return True
+    try:
+        await asyncio.wait_for(app.workers.wait_for_complete(running), within)
+    except TimeoutError:
+        return False
+    return True
+
+
+# ---- each measure in a fresh process ------------------------------------------------------------
+@frozen
+class Trial:
+    """What one fresh process measures (`isolated`): `EmptyApp` (`app="empty"`) or the game
+    opening a copy of `save` (`app="game"`), and `measure`'s arguments (`timed`: the keys
+    timed, every key when empty)."""
+
+    app: str
+    keys: tuple[str, ...]
+    size: tuple[int, int] = (80, 24)
+    gap: float = 0.05
+    warmup: int = 5
+    timed: tuple[str, ...] = ()
+    save: str = ""
+
+    def run(self) -> Timings:
+        """Measure, the game opening a copy of the save in a folder of its own: what a trial
+        plays (`d` and `w` save the days they pass) leaves the next trial's save as it was."""
+        timed = set(self.timed).__contains__ if self.timed else None
+        with tempfile.TemporaryDirectory() as tmp:
+            factory: Callable[[], App[Any]] = EmptyApp
+            if self.app != "empty":
+                folder = Path(tmp)
+                save = folder / Path(self.save).name
+                shutil.copyfile(self.save, save)
+                factory = battle_factory(save, folder)
+            return asyncio.run(
+                measure(
+                    factory,
+                    self.keys,
+                    size=self.size,
+                    gap=self.gap,
+                    warmup=self.warmup,
+                    timed=timed,
+                )
+            )
+
+
+def isolated(trial: Trial) -> Timings:
+    """`trial.run()` in a fresh Python process (`python -m mac_tui.tui.benchmark --trial`, the
+    trial as JSON on its input, its timings as JSON on the last line of its output): no app
+    timed before it, nor the threads, heap and caches they left, weighs on its figures."""
+    child = subprocess.run(
+        [sys.executable, "-m", "mac_tui.tui.benchmark", "--trial"],
+        input=json.dumps(cattrs.unstructure(trial)),
+        stdout=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    lines = child.stdout.splitlines()
+    if child.returncode != 0 or not lines:
+        raise RuntimeError(f"the trial's process failed ({child.returncode}): {trial}")
+    return cattrs.structure(json.loads(lines[-1]), Timings)
+
+
+def _run_trial() -> None:
+    trial = cattrs.structure(json.loads(sys.stdin.read()), Trial)
+    print(json.dumps(cattrs.unstructure(trial.run())))
 
 
 # ---- the stand-in host: the map beside a panel ------------------------------------------------
@@ -403,20 +509,66 @@ class EmptyApp(App[None]):
         self.query_one("#label", Static).update(f"{key} {self.presses}")
 
 
-def empty_app_baseline(presses: int, gap: float) -> Timings:
-    """An empty Textual app's key-to-repaint, the yardstick of the battle screen's keys."""
-    return asyncio.run(measure(EmptyApp, ("a",) * presses, gap=gap))
+class Yardstick:
+    """The empty app's key (`EmptyApp`), timed in a fresh process before each group of keys at
+    the group's size (`take`), all its samples at a size pooled: a group's keys are set against
+    the median of the whole run's (`ratio`, `table`). One empty app timed once per size was
+    at the mercy of the moment: 1.53-1.98 ms in one run, 1.60-2.26 ms in eight back to back
+    on a machine at load 0.4-0.8, where the pooled median moves little."""
+
+    def __init__(self, presses: int, gap: float) -> None:
+        self.presses, self.gap = presses, gap
+        self.samples: dict[tuple[int, int], list[float]] = {}
+        self.rows: list[tuple[tuple[int, int], str, Timings]] = []
+
+    def take(self, size: tuple[int, int]) -> Timings:
+        t = isolated(Trial("empty", ("a",) * self.presses, size, self.gap))
+        self.samples.setdefault(size, []).extend(t.settled or t.cpu)
+        return t
+
+    def median(self, size: tuple[int, int]) -> float:
+        return statistics.median(self.samples[size])
+
+    def note(self, size: tuple[int, int], label: str, t: Timings) -> None:
+        """Print `t`'s figures now, and keep them for `table`."""
+        print(f"{size[0]}x{size[1]} {label} ({len(t.cpu)}): {t.summary()}", flush=True)
+        self.rows.append((size, label, t))
+
+    def table(self, title: str) -> None:
+        """Every noted key's CPU median to its first frame and its settled p95, against the
+        pooled median of the empty app's key at its size; then the highest of each."""
+        print(f"{title}: CPU medians against the empty app's key (pooled, each size's median)")
+        for size in dict.fromkeys(size for size, _, _ in self.rows):
+            n = len(self.samples[size])
+            print(f"  {size[0]}x{size[1]} empty app key: {self.median(size) * 1000:.2f} ms ({n})")
+        worst: list[tuple[float, float, str]] = []
+        for size, label, t in self.rows:
+            if not t.cpu:
+                continue
+            settled = sorted(t.settled or t.cpu)
+            p95 = settled[min(len(settled) - 1, int(len(settled) * 0.95))]
+            first = statistics.median(t.cpu)
+            worst.append((first / self.median(size), p95, f"{size[0]}x{size[1]} {label}"))
+            print(f"  {size[0]}x{size[1]} {label}: {ratio(t, self.median(size))}")
+        if worst:
+            top = max(worst)
+            slowest = max(worst, key=lambda w: w[1])
+            print(
+                f"{title}: highest median {top[0]:.2f}x the empty app ({top[2]}); "
+                f"highest settled p95 {slowest[1] * 1000:.2f} ms ({slowest[2]})",
+                flush=True,
+            )
 
 
-def ratio(t: Timings, base: Timings) -> str:
-    """The key's median CPU to its first frame and to its last, against the empty app's."""
-    if not t.cpu or not base.cpu:
+def ratio(t: Timings, theirs: float) -> str:
+    """The key's median CPU to its first frame and to its last, against the empty app's
+    `theirs` (seconds)."""
+    if not t.cpu:
         return "-"
-    theirs = statistics.median(base.settled or base.cpu)
     first, last = statistics.median(t.cpu), statistics.median(t.settled or t.cpu)
     return (
-        f"{first * 1000:.2f} ms = {first / theirs:.1f}x the empty app ({theirs * 1000:.2f} ms); "
-        f"settled {last * 1000:.2f} ms = {last / theirs:.1f}x"
+        f"{first * 1000:.2f} ms = {first / theirs:.2f}x the empty app ({theirs * 1000:.2f} ms); "
+        f"settled {last * 1000:.2f} ms = {last / theirs:.2f}x"
     )
 
 
@@ -447,53 +599,45 @@ def run_battle_keys(
     to repaint beside the empty app's (`only`: the keys whose description holds one of these
     words, `sizes`: those sizes alone; `python -m mac_tui.tui.benchmark --battle-keys fire
     Tab --size 120x40`)."""
-    base = empty_app_baseline(max(presses, 20), gap)
-    print(f"empty Textual app, a key that changes one line ({len(base.cpu)}): {base.summary()}")
+    yard = Yardstick(YARD_PRESSES, gap)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        factory = battle_factory(battle_save(seed, folder), folder)
+        save = str(battle_save(seed, folder))
         for width, height in sizes:
             for what, cycle, key in BATTLE_KEYS:
                 if only and not any(word in what for word in only):
                     continue
                 lead = ("f",) if key == "tab" else ()
                 keys = (*lead, *(cycle * (max(presses, 20) // len(cycle) + 1)))
-                t = asyncio.run(
-                    measure(
-                        factory,
-                        keys,
-                        size=(width, height),
-                        gap=gap,
-                        warmup=6,
-                        timed=key.__eq__,
-                    )
-                )
-                print(f"{width}x{height} {what} ({len(t.cpu)}): {t.summary()}")
-                print(f"      cpu median {ratio(t, base)}")
+                yard.take((width, height))
+                t = isolated(Trial("game", keys, (width, height), gap, 6, (key,), save))
+                yard.note((width, height), what, t)
+    yard.table("battle keys")
 
 
 def run_battle_screen(seed: int, *, presses: int, gap: float) -> None:
     walk = (CURSOR_WALK * (presses // len(CURSOR_WALK) + 1))[:presses]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        save = battle_save(seed, folder)
-        factory = battle_factory(save, folder)
+        save = str(battle_save(seed, folder))
         print(
             "The battle screen (MacApp, a quick battle on the largest map, the player's turn): "
             "cursor moves with the frame panel following; in Move mode (reach, path and energy "
             "preview redrawn); aiming (f, then Tab through the targets: the target panel)"
         )
+        yard = Yardstick(YARD_PRESSES, gap)
+        tabs = ("f", *("tab",) * max(presses // 3, 10))
         for width, height in SIZES:
             size = (width, height)
-            idle = asyncio.run(measure(factory, walk, size=size, gap=gap))
-            print(f"{width}x{height} idle cursor move ({len(idle.latency)}): {idle.summary()}")
-            moving = asyncio.run(measure(factory, ("m", *walk), size=size, gap=gap, warmup=6))
-            print(f"{width}x{height} Move-mode cursor ({len(moving.latency)}): {moving.summary()}")
-            tabs = ("f", *("tab",) * max(presses // 3, 10))
-            aiming = asyncio.run(measure(factory, tabs, size=size, gap=gap, warmup=6))
-            print(
-                f"{width}x{height} aiming, next target ({len(aiming.latency)}): {aiming.summary()}"
-            )
+            for what, keys, warmup in (
+                ("idle cursor move", walk, 5),
+                ("Move-mode cursor", ("m", *walk), 6),
+                ("aiming, next target", tabs, 6),
+            ):
+                yard.take(size)
+                t = isolated(Trial("game", keys, size, gap, warmup, (), save))
+                yard.note(size, what, t)
+        yard.table("battle screen")
 
 
 def run(seed: int = 1, *, presses: int = 120, gap: float = 0.05) -> None:
@@ -555,22 +699,21 @@ def run_hub(seed: int = 14, *, presses: int = 120, gap: float = 0.05) -> None:
     at 80x24, 3.35 (1.9x) at 120x40, p95 3.4 and 5.2 (the session's start: 3.56 and 3.79);
     before and after and where the CPU goes: docs/architecture.md, the hub's figures."""
     walk = (SECTION_WALK * (presses // len(SECTION_WALK) + 1))[:presses]
-    empty_keys = tuple(str(i % 7 + 1) for i in range(presses))
+    yard = Yardstick(YARD_PRESSES, gap)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        save = hub_save(seed, folder)
-        factory = hub_factory(save, folder)
+        save = str(hub_save(seed, folder))
         print(
             f"The hub (MacApp, a year of the autopilot's campaign, seed {seed}): the section keys "
             "1-7, each press a new section; against an empty Textual app's key and repaint"
         )
         for width, height in SIZES:
             size = (width, height)
-            empty = asyncio.run(measure(EmptyApp, empty_keys, size=size, gap=gap))
-            hub = asyncio.run(measure(factory, walk, size=size, gap=gap))
-            print(f"{width}x{height} empty app key ({len(empty.latency)}): {empty.summary()}")
-            print(f"{width}x{height} hub section key ({len(hub.latency)}): {hub.summary()}")
-            print(f"      cpu median {ratio(hub, empty)}")
+            yard.take(size)
+            hub = isolated(Trial("game", walk, size, gap, save=save))
+            yard.note(size, "hub section key", hub)
+            yard.take(size)  # a yardstick on each side: the section keys are one long group
+    yard.table("hub section keys")
 
 
 #: The hub's other keys (issue 14: every key within 16.7 ms of CPU and twice the empty app's):
@@ -617,8 +760,7 @@ def run_hub_keys(
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        save = hub_save(seed, folder)
-        factory = hub_factory(save, folder)
+        save = str(hub_save(seed, folder))
         config = os.environ.get(CONFIG_ENV)
         os.environ[CONFIG_ENV] = str(folder / "config.toml")
         try:
@@ -626,36 +768,21 @@ def run_hub_keys(
                 f"The hub's other keys (seed {seed}'s year, each key {presses // 2} times or "
                 "more after a warm-up), CPU from key to repaint against the empty app's"
             )
-            worst: list[tuple[float, float, str]] = []
+            yard = Yardstick(YARD_PRESSES, gap)
             for width, height in SIZES:
                 size = (width, height)
-                empty = asyncio.run(measure(EmptyApp, ("a",) * presses, size=size, gap=gap))
-                print(f"{width}x{height} empty app key ({len(empty.cpu)}): {empty.summary()}")
                 for what, lead, cycle in HUB_KEYS:
                     if only and not any(word in what for word in only):
                         continue
                     keys = (*lead, *(cycle * (presses // len(cycle) + 3)))
-                    t = asyncio.run(
-                        measure(factory, keys, size=size, gap=gap, warmup=len(lead) + 4)
-                    )
+                    warmup = len(lead) + 4
+                    yard.take(size)
+                    t = isolated(Trial("game", keys, size, gap, warmup, (), save))
                     for key in dict.fromkeys(cycle):
-                        one = t.of(key)
-                        print(f"{width}x{height} {what}: {key} ({len(one.cpu)}): {one.summary()}")
-                        print(f"      cpu median {ratio(one, empty)}")
-                        if one.cpu:
-                            ms = sorted(one.settled or one.cpu)
-                            p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-                            base = statistics.median(empty.settled or empty.cpu)
-                            label = f"{width}x{height} {key} ({what})"
-                            worst.append((statistics.median(one.cpu) / base, p95, label))
+                        yard.note(size, f"{what}: {key}", t.of(key))
                     if t.missed:
                         print(f"      {t.missed} presses repainted nothing")
-            top = max(worst)
-            slowest = max(worst, key=lambda w: w[1])
-            print(
-                f"hub keys: highest median {top[0]:.1f}x the empty app ({top[2]}); "
-                f"highest settled p95 {slowest[1] * 1000:.2f} ms ({slowest[2]})"
-            )
+            yard.table("hub keys")
         finally:
             if config is None:
                 del os.environ[CONFIG_ENV]
@@ -691,12 +818,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=[f"{w}x{h}" for w, h in SIZES],
         help="with --battle-keys: this size alone",
     )
+    p.add_argument("--trial", action="store_true", help=argparse.SUPPRESS)  # see `isolated`
     args = p.parse_args(argv)
+    if args.trial:
+        _run_trial()
+        return 0
     if args.hub_sections:
         run_hub(presses=args.presses, gap=args.gap)
         return 0
     if args.hub_keys:
-        run_hub_keys(presses=args.presses // 3, gap=args.gap, only=args.hub_keys)
+        run_hub_keys(presses=args.presses // 2, gap=args.gap, only=args.hub_keys)
         return 0
     if args.battle_keys:
         sizes = [s for s in SIZES if args.size in (None, f"{s[0]}x{s[1]}")]

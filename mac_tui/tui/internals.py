@@ -312,7 +312,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher
+from textual.widgets import ContentSwitcher, Static
 
 from .csscache import same_basis, style_basis
 
@@ -1283,9 +1283,10 @@ class RepaintsChangedRows(_WidgetMixin):
         if not self.REPAINTS_CHANGED_ROWS:
             return regions
         size = self._size  # its last layout's; no `region` here (see `_rows_now`)
-        if size.region not in regions or any(self.styles.gutter):
+        gutter = self.styles.gutter  # padding or a border at its sides only: a row is a line
+        if size.region not in regions or gutter.top or gutter.bottom:
             return regions
-        rows = self._rows_now(size)
+        rows = self._rows_now(Size(size.width - gutter.width, size.height))
         painted = getattr(self, "_painted", None)
         if (
             rows is None
@@ -1789,6 +1790,80 @@ class KeepsFullFrame(_ScreenMixin):
         app._display(self, kept[1])
         self._dirty_widgets.clear()
         app._update_mouse_over(self)
+
+
+# ---- ps15: a container's arrangement kept by what its children's places follow -----------------
+ARRANGEMENTS_KEPT = 8  # arrangements a container keeps (a detail pane's two or three heights)
+
+
+class KeepsArrangements(_WidgetMixin):
+    """A container whose arrangement of its children (`Widget.arrange`) is kept by what
+    their places follow, not only until a child asks for a layout.
+
+    Textual keeps a container's arrangement by its size and its children's count
+    (`Widget.arrange`), and throws it away whenever a child asks for a layout
+    (`Widget._check_refresh` -> `Widget._clear_arrangement_cache`): a hub section whose
+    detail pane took another number of lines (the pilots' Home and End at 80x24, a cursor
+    key onto a pilot of another kind) had its table and pane arranged anew (the layout's box
+    models and `Fraction`s: 0.1-0.15 ms of the key's 3.4), for the two or three arrangements
+    it takes in turn. Here the arrangements are kept by the size, the viewport, the
+    children's count and, for each child, whether it is displayed, its styles
+    (`Styles._cache_key`: any style changed) and, for a child whose width or height follows
+    its content (auto), the very picture it shows (`Static.visual`, by its id, the picture
+    kept alive with the arrangement: the layout measures it); a container with an auto-sized
+    child of another kind arranges as Textual does. `tests/test_tui_table_keys.py` checks the
+    screen's map after each table key against the one Textual's layout builds with every
+    arrangement made afresh. Comes first among the bases."""
+
+    _arrangements: dict[tuple[object, ...], tuple[DockArrangeResult, list[object]]] | None = None
+
+    def _arrangement_key(
+        self, size: Size, optimal: bool
+    ) -> tuple[tuple[object, ...], list[object]] | None:
+        """The key of the arrangement at `size`, and the pictures it names by their id (kept
+        with the arrangement: alive, their ids name no other picture meanwhile); None when a
+        child's size follows something else than a picture."""
+        children: list[object] = []
+        pictures: list[object] = []
+        for child in self._nodes:
+            styles = child.styles
+            picture = None
+            if styles.is_auto_width or styles.is_auto_height:
+                if not isinstance(child, Static):
+                    return None
+                pictures.append(child.visual)
+                picture = id(child.visual)
+            children.append((child, child.display, styles._cache_key, picture))
+        key = (size, optimal, self.screen.size, self._nodes._updates, tuple(children))
+        return key, pictures
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        keyed = self._arrangement_key(size, optimal)
+        if keyed is None:
+            return super().arrange(size, optimal)
+        key, pictures = keyed
+        kept = self._arrangements
+        if kept is None:
+            kept = self._arrangements = {}
+        found = kept.get(key)
+        if found is None:
+            found = (super().arrange(size, optimal), pictures)
+            if len(kept) >= ARRANGEMENTS_KEPT:
+                del kept[next(iter(kept))]  # the oldest
+            kept[key] = found
+        return found[0]
+
+
+RELIES_ON["KeepsArrangements (ps15)"] = (
+    "textual.widget:Widget.arrange",
+    "textual.widget:Widget._check_refresh",
+    "textual.widget:Widget._clear_arrangement_cache",
+    "textual.widget:Widget._get_box_model",
+    "textual._arrange:arrange",
+    "textual.layouts.vertical:VerticalLayout.arrange",
+    "textual.css.styles:RenderStyles._cache_key",
+    "textual.widgets._static:Static.visual",
+)
 
 
 # ---- lp15: a partial frame's cursor moves encoded once per place ----------------------------

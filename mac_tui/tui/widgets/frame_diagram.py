@@ -23,6 +23,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from attrs import frozen
 from rich.text import Text
+from textual.content import Content
 from textual.events import Click
 from textual.geometry import Size
 from textual.message import Message
@@ -259,7 +260,7 @@ class FrameDiagram(PaintsDirect, KeepsStrips, Widget, can_focus=True):
         self._hits = picture[1]
         return picture
 
-    def picture_lines(self, picture: object) -> Iterable[Text] | None:
+    def picture_lines(self, picture: object) -> Iterable[Text | Content] | None:
         drawn = self._drawn
         if drawn is not None and drawn[2] is picture:
             return drawn[2][0]

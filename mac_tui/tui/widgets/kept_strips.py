@@ -61,7 +61,9 @@ Kept = tuple[list[Strip], object]  # the strips and the picture itself
 LEFT_TOP = ("left", "top")
 
 
-def _signature(line: Text) -> tuple[object, ...]:
+def _signature(line: Text | Content) -> tuple[object, ...]:
+    if isinstance(line, Content):
+        return (line.plain, tuple(line.spans))
     return (line.plain, tuple(line.spans), line.style)
 
 
@@ -81,7 +83,7 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
         `picture_lines`)."""
         return self.render()
 
-    def picture_lines(self, picture: object) -> Iterable[Text] | None:
+    def picture_lines(self, picture: object) -> Iterable[Text | Content] | None:
         """The lines of `picture` as Textual splits a rich `Text` (None: a picture of another
         kind, drawn whole)."""
         if isinstance(picture, Text):
@@ -135,7 +137,11 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
             key = (y, _signature(line), look)
             drawn = kept.get(key)
             if drawn is None:
-                content = Content.from_rich_text(line, console=console)
+                content = (
+                    line
+                    if isinstance(line, Content)
+                    else Content.from_rich_text(line, console=console)
+                )
                 drawn = kept[key] = line_strips(self, content, y, width, style)
             strips.extend(drawn)
         if height is not None:
@@ -173,8 +179,9 @@ class KeepsStrips(RepaintsChangedRows, KeepsStyledLines):
 class KeptStatic(PaintsDirect, SizedInItsLayout, KeepsStrips, Static):
     """A `Static` whose lines are kept (`KeepsStrips`) and whose `update` asks for a new layout
     only when its number of lines changes (see the module docstring), its repaint handed to
-    the screen at once (`internals.PaintsDirect`). Its text is a rich `Text` or plain words
-    (no markup).
+    the screen at once (`internals.PaintsDirect`). Its text is a rich `Text`, plain words
+    (no markup), or a Textual `Content` (markup parsed: `Content.from_markup`, as a `Static`
+    parses its words), drawn line by line as a `Text` is.
 
     One that `FILLS_HEIGHT` is as tall as the height its layout offers it while its lines fit
     (its rows below them blank, as the container's would be): a new number of lines lays
@@ -184,29 +191,30 @@ class KeptStatic(PaintsDirect, SizedInItsLayout, KeepsStrips, Static):
     #: As tall as the layout's offer while the lines fit (see above).
     FILLS_HEIGHT = False
 
-    def __init__(self, text: Text | str = "", *, id: str | None = None) -> None:
+    def __init__(self, text: Text | Content | str = "", *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._text = Text(text) if isinstance(text, str) else text
+        self._text: Text | Content = Text(text) if isinstance(text, str) else text
 
-    _split: tuple[Text, list[Text]] | None = None
-    _counted: dict[int, tuple[Text, int, int]] | None = None  # the last texts' line counts
+    _split: tuple[Text | Content, list[Text | Content]] | None = None
+    _counted: dict[int, tuple[Text | Content, int, int]] | None = None  # the last texts' counts
     _offered = 0  # the height the last layout offered (`FILLS_HEIGHT`)
 
-    def render(self) -> Text:
+    def render(self) -> Text | Content:
         return self._text
 
-    def picture_lines(self, picture: object) -> Iterable[Text] | None:
+    def picture_lines(self, picture: object) -> Iterable[Text | Content] | None:
         """The text's lines, split once per text (`update` counts them before and after)."""
-        if not isinstance(picture, Text):
+        if not isinstance(picture, Text | Content):
             return None
         split = self._split
         if split is None or split[0] is not picture:
-            split = self._split = (picture, list(picture.split("\n", allow_blank=True)))
+            lines: list[Text | Content] = [*picture.split("\n", allow_blank=True)]
+            split = self._split = (picture, lines)
         return split[1]
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
-        text = content if isinstance(content, Text) else Text(str(content))
-        if text is self._text or (text == self._text and text.style == self._text.style):
+        text = content if isinstance(content, Text | Content) else Text(str(content))
+        if text is self._text or _signature(text) == _signature(self._text):
             return
         width = laid_size(self).width
         before = self._height(self._line_count(width))
@@ -267,6 +275,11 @@ class KeptStatic(PaintsDirect, SizedInItsLayout, KeepsStrips, Static):
         if count is None:
             return super().get_content_height(container, viewport, width)
         if self.FILLS_HEIGHT:
-            self._offered = container.height
-            return max(count, container.height)
+            self._offered = self._offer(container, viewport)
+            return max(count, self._offered)
         return count
+
+    def _offer(self, container: Size, viewport: Size) -> int:
+        """The height the layout offers one that `FILLS_HEIGHT`: its container's (less what
+        stands above it in the container, for a subclass that knows)."""
+        return container.height

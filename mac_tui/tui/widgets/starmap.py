@@ -20,6 +20,7 @@ from attrs import field, frozen
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
@@ -441,7 +442,7 @@ class StarMap(PaintsDirect, KeepsStrips, Widget, can_focus=True):
         self._hits = picture.hits
         return picture
 
-    def picture_lines(self, picture: object) -> Iterable[Text] | None:
+    def picture_lines(self, picture: object) -> Iterable[Text | Content] | None:
         if isinstance(picture, MapPicture):
             return picture.lines  # held apart already
         return super().picture_lines(picture)
