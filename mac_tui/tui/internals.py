@@ -245,7 +245,8 @@ them.
   plain one (`KeepsStyledLines`), but `StyledLines` styles only plain ones: the detail pane's
   three lines were styled anew at each cursor key and view key, 0.17 ms of the market's Tab
   at 120x40 (0.08 since). `StyledPaddedLines` keeps them too, the padding in each one's key.
-- `KeepsPages` (the tables, their scrollbars): a scroll refreshes a table whole, and a thumb
+- `KeepsPages` (the tables, their scrollbars; since lp15 the footer, its page the focus and
+  `footer_token`): a scroll refreshes a table whole, and a thumb
   that moved its scrollbar, so each of their lines went through the styles cache again
   (`StylesCache.render` -> `render_line`) though the page shown was one shown a key before
   (the pilots' Home and End at 80x24 take turns between two pages: 0.25 ms for the table's
@@ -283,6 +284,20 @@ them.
   dirty widget the screen's full repaint forgets (`Screen._on_timer_update`); any of them, a
   new layout, or a widget asking for a repaint during the frame (`OneFrame`'s late ones)
   drops the kept frame, and the screen is drawn as Textual draws it.
+- `MovesKept`, `outermost` and `SpanCompositor`'s rows (lp15: the hub's section keys, the
+  launch plan, every `GameScreen`'s partial frame): the terminal encoding of a partial frame
+  (`ChopsUpdate.render_segments`) builds each cursor move with Rich (`Control.move_to`: a
+  `Control` and a `Segment` per piece of a line, some 65 for a section key at 120x40);
+  `MovesKept` writes the same string with each move worked out once per place. The frame's
+  spans (`Compositor._regions_to_spans`, every row of every changed region merged) are found
+  from the changed regions that no other one holds (`outermost`: the same cells; a new layout
+  marks each widget it placed, twelve regions inside the section's own). And a widget is drawn
+  on a row only where a chop that a span meets is still empty under it: a container under a
+  changed row of a table was drawn for the row's other chops, which the frame never writes; a
+  chop starting where a span ends, which Textual's compositor fills (the screen is under every
+  change) and `ChopsUpdate` writes cropped to nothing (a cursor move), is given an empty strip,
+  so the bytes are Textual's still (tests/test_tui_internals.py compares them through a round
+  of battle keys, and the hub's frames cell for cell).
 """
 
 from __future__ import annotations
