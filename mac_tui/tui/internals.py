@@ -245,7 +245,8 @@ them.
   plain one (`KeepsStyledLines`), but `StyledLines` styles only plain ones: the detail pane's
   three lines were styled anew at each cursor key and view key, 0.17 ms of the market's Tab
   at 120x40 (0.08 since). `StyledPaddedLines` keeps them too, the padding in each one's key.
-- `KeepsPages` (the tables, their scrollbars): a scroll refreshes a table whole, and a thumb
+- `KeepsPages` (the tables, their scrollbars; since lp15 the footer, its page the focus and
+  `footer_token`): a scroll refreshes a table whole, and a thumb
   that moved its scrollbar, so each of their lines went through the styles cache again
   (`StylesCache.render` -> `render_line`) though the page shown was one shown a key before
   (the pilots' Home and End at 80x24 take turns between two pages: 0.25 ms for the table's
@@ -283,6 +284,20 @@ them.
   dirty widget the screen's full repaint forgets (`Screen._on_timer_update`); any of them, a
   new layout, or a widget asking for a repaint during the frame (`OneFrame`'s late ones)
   drops the kept frame, and the screen is drawn as Textual draws it.
+- `MovesKept`, `outermost` and `SpanCompositor`'s rows (lp15: the hub's section keys, the
+  launch plan, every `GameScreen`'s partial frame): the terminal encoding of a partial frame
+  (`ChopsUpdate.render_segments`) builds each cursor move with Rich (`Control.move_to`: a
+  `Control` and a `Segment` per piece of a line, some 65 for a section key at 120x40);
+  `MovesKept` writes the same string with each move worked out once per place. The frame's
+  spans (`Compositor._regions_to_spans`, every row of every changed region merged) are found
+  from the changed regions that no other one holds (`outermost`: the same cells; a new layout
+  marks each widget it placed, twelve regions inside the section's own). And a widget is drawn
+  on a row only where a chop that a span meets is still empty under it: a container under a
+  changed row of a table was drawn for the row's other chops, which the frame never writes; a
+  chop starting where a span ends, which Textual's compositor fills (the screen is under every
+  change) and `ChopsUpdate` writes cropped to nothing (a cursor move), is given an empty strip,
+  so the bytes are Textual's still (tests/test_tui_internals.py compares them through a round
+  of battle keys, and the hub's frames cell for cell).
 """
 
 from __future__ import annotations
@@ -830,6 +845,21 @@ def scrolled_as_far_as_it_can(widget: Widget) -> bool:
     return True
 
 
+NOTHING = Strip([])  # a chop's piece that a frame writes cropped to no cell
+
+
+def outermost(regions: Iterable[Region]) -> list[Region]:
+    """`regions` less those inside another one: the same cells, so the same spans
+    (`Compositor._regions_to_spans` merges each row's ranges), found from fewer rows. A new
+    layout marks every widget it placed anew, a section key at 120x40 some twelve regions
+    inside the section's own (184 rows merged into 38: 0.06 ms; lp15)."""
+    kept: list[Region] = []
+    for region in sorted(regions, key=lambda r: r.width * r.height, reverse=True):
+        if not any(outer.contains_region(region) for outer in kept):
+            kept.append(region)
+    return kept
+
+
 class SpanCompositor(Compositor):
     """Textual's compositor, drawing for a partial repaint only the lines a changed span
     shows (see the module docstring)."""
@@ -865,75 +895,73 @@ class SpanCompositor(Compositor):
         self._dirty_regions.clear()
         if not update_regions:
             return None
-        spans = list(self._regions_to_spans(update_regions))
+        spans = list(self._regions_to_spans(outermost(update_regions)))
         chops = self._span_chops(spans)
         chop_ends = [cut_set[1:] for cut_set in self.cuts]
         return MovesKept(chops, spans, chop_ends)
 
-    def _span_renders(
-        self,
-        spans: Sequence[tuple[int, int, int]],
-        chops: Sequence[Mapping[int, Strip | None]],
-    ) -> Iterable[tuple[Region, list[Strip]]]:
-        """(the part drawn, its lines) of each visible widget under a span, front to back:
-        the widget's visible part from its first line under a span to its last, leaving out
-        the lines where the widgets in front of it (drawn before it, into `chops`) hide it
-        already (a container under its children), and the widget when they hide it all."""
-        by_row: dict[int, list[tuple[int, int]]] = {}
-        for y, x1, x2 in spans:
-            by_row.setdefault(y, []).append((x1, x2))
-        span_rows = sorted(by_row)  # only the rows with a span are looked at
+    def _span_chops(
+        self, spans: Sequence[tuple[int, int, int]]
+    ) -> Sequence[Mapping[int, Strip | None]]:
+        """`Compositor._render_chops` over the lines the spans show: each visible widget under
+        a span, front to back, drawn from its first line where it shows in a chop a span
+        meets to its last (`Compositor._get_renders` draws every widget over the box around
+        all the changes, in full), and its lines cut into the chops no widget in front of it
+        filled. A widget is drawn on a row only where a chop that a span meets is still
+        empty under it: not where the widgets in front hide it (a container under its
+        children), nor for chops beside the spans that the frame does not write (lp15: a
+        container under a changed row of a table filled the row's other chops too)."""
         cuts = self.cuts
+        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        # per row, the chops a span meets that no widget filled yet (their cuts, in order)
+        wanted: dict[int, list[int]] = {}
+        for y, x1, x2 in spans:
+            row_cuts = cuts[y]
+            first = max(0, bisect.bisect_right(row_cuts, x1) - 1)  # the chop holding x1
+            last = min(bisect.bisect_left(row_cuts, x2), len(row_cuts) - 1)  # cuts < x2
+            met = row_cuts[first:last]
+            found = wanted.get(y)
+            wanted[y] = met if found is None else sorted({*found, *met})
+        span_rows = sorted(wanted)
+        bisect_left = bisect.bisect_left
         for widget, (region, clip) in self.visible_widgets.items():
             seen = region.intersection(clip)
             left, right = seen.x, seen.right
             if not seen.width:
                 continue
-            first = bisect.bisect_left(span_rows, seen.y)
-            last = bisect.bisect_left(span_rows, seen.bottom)
             top = bottom = -1
-            for y in span_rows[first:last]:
-                for x1, x2 in by_row[y]:
-                    if x1 < right and x2 > left:
-                        break
-                else:
-                    continue  # no span of this row under the widget
-                row_cuts, line = cuts[y], chops[y]
-                start = bisect.bisect_left(row_cuts, left)
-                for cut in row_cuts[start : bisect.bisect_left(row_cuts, right, start)]:
-                    if line.get(cut) is None:
-                        break
-                else:
-                    continue  # hidden on this row by what is in front of it
-                if top < 0:
-                    top = y
-                bottom = y + 1
+            for y in span_rows[
+                bisect_left(span_rows, seen.y) : bisect_left(span_rows, seen.bottom)
+            ]:
+                empty = wanted[y]
+                i = bisect_left(empty, left)
+                if i < len(empty) and empty[i] < right:
+                    if top < 0:
+                        top = y
+                    bottom = y + 1
             if top < 0:
-                continue
-            part = Region(left, top, seen.width, bottom - top)
+                continue  # under no span, or hidden wherever a span is
             crop = Region(left - region.x, top - region.y, seen.width, bottom - top)
-            yield part, widget.render_lines(crop)
-
-    def _span_chops(
-        self, spans: Sequence[tuple[int, int, int]]
-    ) -> Sequence[Mapping[int, Strip | None]]:
-        """`Compositor._render_chops` over the lines the spans show."""
-        cuts = self.cuts
-        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
-        shown = {y for y, _, _ in spans}
-        for part, strips in self._span_renders(spans, chops):
-            first_cut, last_cut = part.column_span
-            render_x = part.x
-            for y, strip in zip(part.line_range, strips, strict=False):
-                if y not in shown:
-                    continue
+            strips = widget.render_lines(crop)
+            for y, strip in zip(range(top, bottom), strips, strict=False):
+                unfilled = wanted.get(y)
+                if unfilled is None:
+                    continue  # a row no span shows
                 line, row_cuts = chops[y], cuts[y]
-                start = bisect.bisect_left(row_cuts, first_cut)
-                final_cuts = row_cuts[start : bisect.bisect_right(row_cuts, last_cut, start)]
-                pieces = strip.divide([cut - render_x for cut in final_cuts[1:]])
+                start = bisect_left(row_cuts, left)
+                final_cuts = row_cuts[start : bisect.bisect_right(row_cuts, right, start)]
+                pieces = strip.divide([cut - left for cut in final_cuts[1:]])
                 for cut, piece in zip(final_cuts, pieces, strict=False):
                     if line.get(cut) is None:
                         line[cut] = piece
+                del unfilled[bisect_left(unfilled, left) : bisect_left(unfilled, right)]  # filled
+        # A chop starting where a span ends: Textual's compositor draws it (every widget over
+        # the box around the changes, the screen's included, fills every chop of a row), and
+        # `ChopsUpdate` writes it cropped to nothing: a cursor move. The same bytes here.
+        for y, _, x2 in spans:
+            line = chops[y]
+            if x2 in line and line[x2] is None:
+                line[x2] = NOTHING
         return chops
 
 
