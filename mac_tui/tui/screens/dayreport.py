@@ -33,6 +33,7 @@ from textual.widgets import Label
 from ..glyphs import glyphs_for
 from ..internals import (
     HidesScreensBehind,
+    KeepsFrameRowsScreen,
     PaintsOverScreens,
     RestylesOnChange,
     laid_size,
@@ -103,7 +104,12 @@ class ReportText(KeptStatic):
 
 
 class DayReportScreen(
-    HidesScreensBehind, RestylesOnChange, PaintsOverScreens, UniformLines, ModalScreen[None]
+    KeepsFrameRowsScreen,
+    HidesScreensBehind,
+    RestylesOnChange,
+    PaintsOverScreens,
+    UniformLines,
+    ModalScreen[None],
 ):
     # priority: the report closes as the key reaches the app, not after a trip down to the
     # focused scroll (which takes none of these keys) and back
