@@ -176,6 +176,15 @@ DIGESTS = {
     "textual._compositor:Compositor.render_full_update": "ce99ccda4d2449b7",
     "textual.screen:Screen._invoke_later": "d59e2de31d1c3717",
     "textual.message_pump:MessagePump.call_after_refresh": "f64d61b66efbc730",
+    # ps15
+    "textual._arrange:arrange": "e9a34a6100928ca0",
+    "textual.css.styles:RenderStyles._cache_key": "494544d4d4636396",
+    "textual.layouts.vertical:VerticalLayout.arrange": "b9e3aee8d11b26a9",
+    "textual.widget:Widget._get_box_model": "2af27ebacc60142b",
+    "textual.widgets._static:Static.visual": "36def19c40195df6",
+    # lp15
+    "textual._compositor:ChopsUpdate.render_segments": "4c1cdb567e0b8354",
+    "textual._compositor:ChopsUpdate.__init__": "f40588bd8fbd6469",
     # dw15: KeepsFrameRows
     "textual._compositor:LayoutUpdate.render_segments": "ff329c722506c983",
     "textual.screen:Screen.__init__": "1f509dabafc58436",

@@ -27,6 +27,8 @@ from mac_tui.tui.widgets.detail import DetailPane
 from mac_tui.tui.widgets.footer import GameFooter
 from mac_tui.tui.widgets.table import GameTable
 
+from .terminal import afresh_in_a_terminal, played_on_a_terminal
+from .terminal import cells as terminal_cells
 from .test_tui_internals import _count_frames
 from .test_tui_speed import TABLE_CACHES
 from .wide import YEAR
@@ -137,6 +139,22 @@ def year_app(folder: Path, *, hints: bool = False) -> MacApp:
     return MacApp(saves=folder, settings=Settings(animation="off", hints=hints), load=path)
 
 
+def laid_out_afresh(screen: Any) -> dict[Any, Any]:
+    """The map of `screen` as Textual's layout of the whole screen builds it, every widget
+    arranged afresh (no arrangement kept, `KeepsArrangements`' neither)."""
+    from mac_tui.tui.internals import KeepsArrangements
+
+    key = KeepsArrangements._arrangement_key
+    KeepsArrangements._arrangement_key = lambda *_: None  # type: ignore[method-assign,assignment,return-value]
+    try:
+        for node in screen.walk_children(with_self=True):
+            node._clear_arrangement_cache()
+        whole, _ = screen._compositor._arrange_root(screen, screen.size, visible_only=False)
+    finally:
+        KeepsArrangements._arrangement_key = key  # type: ignore[method-assign]
+    return whole  # type: ignore[no-any-return]
+
+
 #: The detail pane of each section with a table cursor, and what it names of the row.
 DETAILS = {"1": "#frame-detail", "2": "#pilot-detail", "3": "#market-detail"}
 
@@ -147,8 +165,9 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
 ) -> None:
     """A year's hub: each table key (cursor, Home/End, pages) paints one frame; it lays the
     screen out only when the detail lines took another height (the table then another
-    height), never a second time for the table's scrollbar; the detail names the row; every
-    cell it changed is written."""
+    height), never a second time for the table's scrollbar, into the very map Textual's
+    layout builds with every arrangement made afresh (`KeepsArrangements`); the detail names
+    the row; every cell it changed is written."""
     app = year_app(tmp_path, hints=True)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -175,6 +194,7 @@ async def test_a_hub_table_key_paints_one_frame_and_lays_out_only_for_a_new_heig
                 frames = await press_painting_all_it_changes(app, pilot, key)
                 assert frames == (table.cursor_row != row), (section, key)
                 assert len(reflows) - laid == (detail.size.height != height), (section, key)
+                assert hub._compositor._full_map == laid_out_afresh(hub), (section, key)
                 name = str(table.get_row_at(table.cursor_row)[0 if section != "3" else 1])
                 assert name.split(" ")[-1] in str(detail.render()), (section, key, name)
 
@@ -283,29 +303,50 @@ async def test_the_finances_views_switch_in_one_frame_drawing_nothing_from_the_s
 async def test_the_pilot_sheet_is_built_once_and_opened_again_on_each_pilot(
     tmp_path: Path,
 ) -> None:
-    """s opens the installed sheet again (no new screen) on the pilot highlighted now; the
-    sheet and the hub under it are written whole as they change."""
+    """s opens the installed sheet again (no new screen) on the pilot highlighted now, in one
+    frame that shows it as Textual draws it afresh (laid out anew when its text takes
+    another number of rows: the veteran's); Esc brings the hub back in one frame; every cell
+    either changes is written. The hub, hidden under the opaque sheet, is none of Textual's
+    frame work meanwhile."""
+    from copy import copy
+
     from mac_tui.tui.screens.pilot_sheet import PilotSheetScreen, sheet_lines
 
-    app = year_app(tmp_path)
+    from .wide import wide_session
+
+    app = MacApp(saves=tmp_path, settings=Settings(animation="off"))
     async with app.run_test(size=(80, 24)) as pilot:
+        app.start_session(copy(wide_session()), tmp_path / "wide.json")
+        app.show_game()
         await pilot.pause()
-        await pilot.press("2")
+        await pilot.press("2", "end")
         await pilot.pause()
+        await pilot.press("s", "escape")  # the sheet's first showing composes it
+        await pilot.pause()
+        table = app.screen.query_one("#pilots", GameTable)
+        terminal = played_on_a_terminal(app)
         sheets: list[object] = []
-        for row in range(3):
-            await press_painting_all_it_changes(app, pilot, "s")
+        heights: list[int] = []
+        for _ in range(5):  # the last pilots up, the veteran (injured) among them
+            row = table.cursor_row
+            assert await press_painting_all_it_changes(app, pilot, "s") == 1
             sheet = app.screen
             assert isinstance(sheet, PilotSheetScreen)
+            assert terminal_cells(terminal) == terminal_cells(afresh_in_a_terminal(app)), row
+            assert app._background_screens == []  # the hub hidden, not drawn behind
+            assert not app.screen_stack[-2].is_current
             sheets.append(sheet)
             assert app.session is not None and app.session.state.campaign is not None
             c = app.session.state.campaign
             assert sheet.lines == sheet_lines(c, c.pilots[row])
             assert c.pilots[row].callsign in str(sheet.query_one("#sheet").render())
-            await press_painting_all_it_changes(app, pilot, "escape")
+            heights.append(sheet.query_one("#sheet").size.height)
+            assert await press_painting_all_it_changes(app, pilot, "escape") == 1
             assert isinstance(app.screen, HubScreen)
-            await pilot.press("down")
+            assert terminal_cells(terminal) == terminal_cells(afresh_in_a_terminal(app)), row
+            await pilot.press("up")
         assert all(s is sheets[0] for s in sheets)
+        assert len(set(heights)) > 1, heights  # a sheet laid out anew among them
 
 
 async def test_a_tables_scrollbar_draws_alike_lines_as_one_strip_as_textual_draws_them() -> None:

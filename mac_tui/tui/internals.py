@@ -298,6 +298,8 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Self, cast
 
+from rich.console import Console
+from rich.control import Control
 from textual import events
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate, ReflowResult
 from textual._context import message_hook as message_hook_context_var
@@ -315,7 +317,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher
+from textual.widgets import ContentSwitcher, Static
 
 from .csscache import same_basis, style_basis
 
@@ -871,7 +873,7 @@ class SpanCompositor(Compositor):
         spans = list(self._regions_to_spans(update_regions))
         chops = self._span_chops(spans)
         chop_ends = [cut_set[1:] for cut_set in self.cuts]
-        return ChopsUpdate(chops, spans, chop_ends)
+        return MovesKept(chops, spans, chop_ends)
 
     def _span_renders(
         self,
@@ -1780,6 +1782,135 @@ class KeepsFullFrame(_ScreenMixin):
         app._display(self, kept[1])
         self._dirty_widgets.clear()
         app._update_mouse_over(self)
+
+
+# ---- ps15: a container's arrangement kept by what its children's places follow -----------------
+ARRANGEMENTS_KEPT = 8  # arrangements a container keeps (a detail pane's two or three heights)
+
+
+class KeepsArrangements(_WidgetMixin):
+    """A container whose arrangement of its children (`Widget.arrange`) is kept by what
+    their places follow, not only until a child asks for a layout.
+
+    Textual keeps a container's arrangement by its size and its children's count
+    (`Widget.arrange`), and throws it away whenever a child asks for a layout
+    (`Widget._check_refresh` -> `Widget._clear_arrangement_cache`): a hub section whose
+    detail pane took another number of lines (the pilots' Home and End at 80x24, a cursor
+    key onto a pilot of another kind) had its table and pane arranged anew (the layout's box
+    models and `Fraction`s: 0.1-0.15 ms of the key's 3.4), for the two or three arrangements
+    it takes in turn. Here the arrangements are kept by the size, the viewport, the
+    children's count and, for each child, whether it is displayed, its styles
+    (`Styles._cache_key`: any style changed) and, for a child whose width or height follows
+    its content (auto), the very picture it shows (`Static.visual`, by its id, the picture
+    kept alive with the arrangement: the layout measures it); a container with an auto-sized
+    child of another kind arranges as Textual does. `tests/test_tui_table_keys.py` checks the
+    screen's map after each table key against the one Textual's layout builds with every
+    arrangement made afresh. Comes first among the bases."""
+
+    _arrangements: dict[tuple[object, ...], tuple[DockArrangeResult, list[object]]] | None = None
+
+    def _arrangement_key(
+        self, size: Size, optimal: bool
+    ) -> tuple[tuple[object, ...], list[object]] | None:
+        """The key of the arrangement at `size`, and the pictures it names by their id (kept
+        with the arrangement: alive, their ids name no other picture meanwhile); None when a
+        child's size follows something else than a picture."""
+        children: list[object] = []
+        pictures: list[object] = []
+        for child in self._nodes:
+            styles = child.styles
+            picture = None
+            if styles.is_auto_width or styles.is_auto_height:
+                if not isinstance(child, Static):
+                    return None
+                pictures.append(child.visual)
+                picture = id(child.visual)
+            children.append((child, child.display, styles._cache_key, picture))
+        key = (size, optimal, self.screen.size, self._nodes._updates, tuple(children))
+        return key, pictures
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        keyed = self._arrangement_key(size, optimal)
+        if keyed is None:
+            return super().arrange(size, optimal)
+        key, pictures = keyed
+        kept = self._arrangements
+        if kept is None:
+            kept = self._arrangements = {}
+        found = kept.get(key)
+        if found is None:
+            found = (super().arrange(size, optimal), pictures)
+            if len(kept) >= ARRANGEMENTS_KEPT:
+                del kept[next(iter(kept))]  # the oldest
+            kept[key] = found
+        return found[0]
+
+
+RELIES_ON["KeepsArrangements (ps15)"] = (
+    "textual.widget:Widget.arrange",
+    "textual.widget:Widget._check_refresh",
+    "textual.widget:Widget._clear_arrangement_cache",
+    "textual.widget:Widget._get_box_model",
+    "textual._arrange:arrange",
+    "textual.layouts.vertical:VerticalLayout.arrange",
+    "textual.css.styles:RenderStyles._cache_key",
+    "textual.widgets._static:Static.visual",
+)
+
+
+# ---- lp15: a partial frame's cursor moves encoded once per place ----------------------------
+_MOVES: dict[tuple[int, int], str] = {}
+MOVES_KEPT = 16384  # cursor moves kept (a 120x40 screen has 4,800 places)
+
+
+def move_to(x: int, y: int) -> str:
+    """`Control.move_to(x, y).segment.text`, the terminal's cursor move to column `x`, row
+    `y`, worked out once per place (Rich builds a `Control` and its `Segment` for each)."""
+    found = _MOVES.get((x, y))
+    if found is None:
+        if len(_MOVES) >= MOVES_KEPT:
+            _MOVES.clear()
+        found = _MOVES[(x, y)] = Control.move_to(x, y).segment.text
+    return found
+
+
+class MovesKept(ChopsUpdate):
+    """Textual's `ChopsUpdate` (what `SpanCompositor` hands the terminal) whose encoding
+    (`render_segments`, the same string) takes its cursor moves from `move_to`: a section
+    key at 120x40 writes some 65 pieces of lines, each after a move that Rich builds anew
+    (a `Control`, a `Segment`, 0.04 ms of the key)."""
+
+    def render_segments(self, console: Console) -> str:
+        # `ChopsUpdate.render_segments`, with `move_to` (lp15)
+        sequences: list[str] = []
+        append = sequences.append
+        chops = self.chops
+        chop_ends = self.chop_ends
+        last_y = self.spans[-1][0]
+        for y, x1, x2 in self.spans:
+            line = chops[y]
+            ends = chop_ends[y]
+            for end, (x, strip) in zip(ends, line.items(), strict=False):
+                if strip is None:
+                    continue
+                if x > x2 or end <= x1:
+                    continue
+                if x2 > x >= x1 and end <= x2:
+                    append(move_to(x, y))
+                    append(strip.render(console))
+                    continue
+                strip = strip.crop(0, min(end, x2) - x)
+                append(move_to(x, y))
+                append(strip.render(console))
+            if y != last_y:
+                append("\n")
+        return "".join(sequences)
+
+
+RELIES_ON["MovesKept, move_to (lp15)"] = (
+    "textual._compositor:ChopsUpdate.render_segments",
+    "textual._compositor:ChopsUpdate.__init__",
+)
 
 
 # ---- dw15: a full frame gives again the rows drawn from the same lines as the last one --------

@@ -4,6 +4,7 @@ frame and the money by category over the last 30 days. `l`, `c` and `u` switch t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -185,6 +186,17 @@ class FinancesSection(Section):
         super().__init__(id=id)
         self._ledger_drawn: tuple[int, int] | None = None
         self._ledger_kept: object = None
+        self._tabs: dict[tuple[str, str], str] = {}  # (view, marker) -> the tabs' markup
+        self._focused: dict[str, Widget] = {}  # view -> the widget a view key focuses
+
+    @cached_property
+    def switcher(self) -> ContentSwitcher:
+        """The views' switcher, found once (a view key asked for it four times)."""
+        return self.query_one("#fin-switcher", ContentSwitcher)
+
+    @cached_property
+    def view_tabs(self) -> ViewTabs:
+        return self.query_one(ViewTabs)
 
     def on_mount(self) -> None:
         self.query_one("#upkeep-table", DataTable).add_columns("Frame", "Class", "Upkeep/d")
@@ -193,7 +205,7 @@ class FinancesSection(Section):
     # ---- drawing ------------------------------------------------------------------------
     @property
     def view(self) -> str:
-        return self.query_one("#fin-switcher", ContentSwitcher).current or "ledger"
+        return self.switcher.current or "ledger"
 
     def refresh_view(self) -> None:
         session = getattr(self.app, "session", None)
@@ -218,14 +230,19 @@ class FinancesSection(Section):
         summary.update(pack([[Text(p) for p in parts]], width, f" {sep} "))
 
     def _draw_tabs(self) -> None:
-        parts = []
-        for view, key, label in VIEWS:
-            text = f" {key} {label} "
-            if view == self.view:
-                parts.append(f"[reverse bold]{glyphs_for(self).current}{text}[/]")
-            else:
-                parts.append(f"[@click=view('{view}')] {text}[/]")
-        self.query_one(ViewTabs).show("".join(parts))
+        """The views' line, its markup made once per view shown and glyphs."""
+        shown, marker = self.view, glyphs_for(self).current
+        markup = self._tabs.get((shown, marker))
+        if markup is None:
+            parts = []
+            for view, key, label in VIEWS:
+                text = f" {key} {label} "
+                if view == shown:
+                    parts.append(f"[reverse bold]{marker}{text}[/]")
+                else:
+                    parts.append(f"[@click=view('{view}')] {text}[/]")
+            markup = self._tabs[(shown, marker)] = "".join(parts)
+        self.view_tabs.show(markup)
 
     def _money(self, amount: int, text: str | None = None) -> Text:
         theme = self.app.current_theme
@@ -330,10 +347,13 @@ class FinancesSection(Section):
         """Show `view`: every view is drawn from the state already (`refresh_view`, on every
         change of it), so only the tabs change, and the focus (without Textual's repaint of
         the whole screen, `internals.focus_in_place`)."""
-        self.query_one("#fin-switcher", ContentSwitcher).current = view
+        self.switcher.current = view
         self._draw_tabs()
-        focus = {"ledger": "#ledger", "chart": "#credit-chart", "upkeep": "#upkeep-table"}
-        focus_in_place(self.screen, self.query_one(focus[view], Widget))
+        focused = self._focused.get(view)
+        if focused is None:
+            focus = {"ledger": "#ledger", "chart": "#credit-chart", "upkeep": "#upkeep-table"}
+            focused = self._focused[view] = self.query_one(focus[view], Widget)
+        focus_in_place(self.screen, focused)
 
     def action_cycle_view(self) -> None:
         names = [v for v, _, _ in VIEWS]

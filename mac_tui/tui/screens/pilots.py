@@ -17,6 +17,7 @@ from ...campaign.state import Frame, Pilot
 from ...catalog import catalog
 from ...combat.formations import slots
 from ..glyphs import glyphs_for
+from ..internals import KeepsArrangements
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.kept_screen import KeptScreen
@@ -77,7 +78,7 @@ def command_text(tactics: int) -> str:
     return f"Commander (O9): Tactics {tactics} earns {many}, once a battle each: {names}."
 
 
-class PilotsSection(Section):
+class PilotsSection(KeepsArrangements, Section):
     TITLE = "Pilots"
     KEY = "2"
     HINT = (
@@ -99,7 +100,9 @@ class PilotsSection(Section):
         Binding("a", "assign", "Assign", id="pilots.assign"),
         Binding("u", "unassign", "Unassign", id="pilots.unassign"),
         Binding("t", "train", "Train", id="pilots.train"),
-        Binding("s", "sheet", "Sheet", id="pilots.sheet"),
+        # priority: run as the key reaches the app, not after it went down to the focused
+        # table and climbed back through the section, the stack and the screen
+        Binding("s", "sheet", "Sheet", id="pilots.sheet", priority=True),
     ]
 
     @cached_property
@@ -138,8 +141,24 @@ class PilotsSection(Section):
         self.show_detail()
         self.refresh_bindings()
 
+    # (state, settings, row -> detail text): the texts of the state and settings drawn
+    _details: tuple[object, object, dict[int, str]] | None = None
+
     def show_detail(self) -> None:
-        detail = self.query_one("#pilot-detail", DetailPane)
+        """The highlighted pilot's lines, made once per state, settings (the glyphs) and row
+        (Home and End, or a cursor going back, show a row's again: the engine's refusals and
+        the training costs asked once)."""
+        state, settings = self.state, getattr(self.app, "settings", None)
+        kept = self._details
+        if kept is None or kept[0] is not state or kept[1] is not settings:
+            kept = self._details = (state, settings, {})
+        row = self.query_one(DataTable).cursor_row
+        text = kept[2].get(row)
+        if text is None:
+            text = kept[2][row] = self._detail_text()
+        self.query_one("#pilot-detail", DetailPane).show(text)
+
+    def _detail_text(self) -> str:
         c = self.campaign
         pilot = self.selected()
         lines: list[str] = []
@@ -171,7 +190,7 @@ class PilotsSection(Section):
             lines.append(f"Hire (h) greyed: {reason}.")
         else:
             lines.append(f"Hire (h): {hire_terms()}.")
-        detail.show(glyphs_for(self).text("\n".join(lines)))
+        return glyphs_for(self).text("\n".join(lines))
 
     def on_data_table_row_highlighted(self) -> None:
         self.show_detail()

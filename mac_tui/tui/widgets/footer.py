@@ -81,7 +81,22 @@ class GameFooter(PaintsDirect, KeepsStrips, Widget):
         super().notify_style_update()
 
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_moved, immediate=True)
+
+    def bindings_moved(self, screen: Screen[object]) -> None:
+        """The bindings changed (Textual's signal, heard at once): when the focus moved from
+        where the line was drawn, the repaint is asked for now, as `bindings_changed` would
+        ask for it (the keys are read as the line is drawn, after the key's action); else
+        `bindings_changed` looks at the keys on the footer's next turn, once the action that
+        changed them is over (Textual's way for every signal). A section key or the launch
+        plan's Enter so costs no message and turn of the footer's queue (lp15)."""
+        if screen is not self.screen:
+            return
+        shows = self._shows
+        if self._pending or shows is None or shows[0] is not screen.focused:
+            self.bindings_changed(screen)
+        else:
+            self.call_next(self.bindings_changed, screen)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         """A repaint when the line may show other keys: at once when the focus moved (the
