@@ -1933,7 +1933,7 @@ class KeepsFrameRows(Compositor):
     background line is drawn anew each time it is refreshed whole) and cuts are the last
     full update's is that update's row again (the same chops, their bytes kept); any other is cut
     as `_render_chops` cuts it. The bytes written are Textual's (a test compares them with
-    `Compositor.render_full_update`'s)."""
+    `Compositor.render_full_update`'s), its cursor moves made once per place (`LayoutMovesKept`)."""
 
     _kept_rows: list[FrameRow] | None = None
 
@@ -1974,7 +1974,26 @@ class KeepsFrameRows(Compositor):
                         chops_line[cut] = piece
             rows.append((key, cast("list[Strip]", list(chops_line.values())), lines))
         self._kept_rows = rows
-        return LayoutUpdate([row[1] for row in rows], screen_region)
+        return LayoutMovesKept([row[1] for row in rows], screen_region)
+
+
+class LayoutMovesKept(LayoutUpdate):
+    """Textual's `LayoutUpdate` (a full update) whose encoding (`render_segments`, the same
+    string) takes its cursor moves from `move_to` (lp15's, for `ChopsUpdate`): one per row,
+    which Rich builds anew each time (40 at 120x40)."""
+
+    def render_segments(self, console: Console) -> str:
+        # `LayoutUpdate.render_segments`, with `move_to`
+        sequences: list[str] = []
+        append = sequences.append
+        x = self.region.x
+        last = len(self.strips) - 1
+        for index, line in enumerate(self.strips):
+            append(move_to(x, self.region.y + index))
+            sequences.extend([strip.render(console) for strip in line])
+            if index != last:
+                append("\n")
+        return "".join(sequences)
 
 
 class KeepsFrameRowsScreen(_ScreenMixin):
