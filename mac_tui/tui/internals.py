@@ -298,6 +298,11 @@ them.
   change) and `ChopsUpdate` writes cropped to nothing (a cursor move), is given an empty strip,
   so the bytes are Textual's still (tests/test_tui_internals.py compares them through a round
   of battle keys, and the hub's frames cell for cell).
+- `KeepsFrameRows` (dw15: the day report, pushed over the hub each day): a screen pushed
+  again repaints whole, each row cut at its cuts and encoded anew, though only the rows of
+  the report's new text changed; a row made of the same lines (by identity) at the same
+  places under the same cuts as in the last full update is that update's row again, its
+  chops and their bytes kept (see the class).
 """
 
 from __future__ import annotations
@@ -306,7 +311,7 @@ import asyncio
 import bisect
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from rich.console import Console
 from rich.control import Control
@@ -1933,4 +1938,107 @@ class MovesKept(ChopsUpdate):
 RELIES_ON["MovesKept, move_to (lp15)"] = (
     "textual._compositor:ChopsUpdate.render_segments",
     "textual._compositor:ChopsUpdate.__init__",
+)
+
+
+# ---- dw15: a full frame gives again the rows drawn from the same lines as the last one --------
+FrameRow = tuple[tuple[object, ...], list[Strip], list[Strip]]  # (its places, chops, its lines)
+
+
+class KeepsFrameRows(Compositor):
+    """A compositor whose full update gives again each row of its last full update that is
+    made of the very same lines, at the same places and under the same cuts (the day report:
+    its background, border and title rows; only the rows of its new text are cut anew).
+
+    Textual's full update (`Compositor.render_full_update`) draws every visible widget
+    (`Compositor._get_renders`, each from its styles cache when nothing of it changed: the same
+    `Strip` objects), then cuts each row's lines at the row's cuts (`Strip.divide`, new strips)
+    and fills the row front to back, the first strip for a cut winning (`_render_chops`); the
+    terminal's bytes are each chop's `Strip.render`, kept in the strip, so new chops are
+    encoded anew. A day report pushed again thus cut and encoded its 24 or 40 rows, though all
+    but its text's were the rows of its last frame. Here a row whose parts (each widget line's
+    place, columns and the line itself, the same object or equal segments: a screen's
+    background line is drawn anew each time it is refreshed whole) and cuts are the last
+    full update's is that update's row again (the same chops, their bytes kept); any other is cut
+    as `_render_chops` cuts it. The bytes written are Textual's (a test compares them with
+    `Compositor.render_full_update`'s), its cursor moves made once per place (`LayoutMovesKept`)."""
+
+    _kept_rows: list[FrameRow] | None = None
+
+    def render_full_update(self, simplify: bool = False) -> LayoutUpdate:
+        if simplify:  # an SVG export: Textual's own
+            self._kept_rows = None
+            return super().render_full_update(simplify)
+        screen_region = self.size.region
+        self._dirty_regions.clear()
+        cuts = self.cuts
+        parts: list[list[tuple[int, int, int, Strip]]] = [[] for _ in cuts]
+        for region, clip, strips in self._get_renders(screen_region):  # front to back
+            render_region = region.intersection(clip)
+            x = render_region.x
+            first_cut, last_cut = render_region.column_span
+            for y, strip in zip(render_region.line_range, strips, strict=False):
+                parts[y].append((x, first_cut, last_cut, strip))
+        kept = self._kept_rows or []
+        rows: list[FrameRow] = []
+        for y, row in enumerate(parts):
+            key = (tuple(cuts[y]), tuple((x, a, b) for x, a, b, _line in row))
+            lines = [line for *_, line in row]
+            last = kept[y] if y < len(kept) else None
+            if (
+                last is not None
+                and last[0] == key
+                and all(old is new or old == new for old, new in zip(last[2], lines, strict=True))
+            ):
+                rows.append(last)
+                continue
+            chops_line: dict[int, Strip | None] = dict.fromkeys(cuts[y][:-1])
+            get = chops_line.get
+            for x, first_cut, last_cut, line in row:
+                final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+                pieces = line.divide([cut - x for cut in final_cuts[1:]])
+                for cut, piece in zip(final_cuts, pieces, strict=False):
+                    if get(cut) is None:
+                        chops_line[cut] = piece
+            rows.append((key, cast("list[Strip]", list(chops_line.values())), lines))
+        self._kept_rows = rows
+        return LayoutMovesKept([row[1] for row in rows], screen_region)
+
+
+class LayoutMovesKept(LayoutUpdate):
+    """Textual's `LayoutUpdate` (a full update) whose encoding (`render_segments`, the same
+    string) takes its cursor moves from `move_to` (lp15's, for `ChopsUpdate`): one per row,
+    which Rich builds anew each time (40 at 120x40)."""
+
+    def render_segments(self, console: Console) -> str:
+        # `LayoutUpdate.render_segments`, with `move_to`
+        sequences: list[str] = []
+        append = sequences.append
+        x = self.region.x
+        last = len(self.strips) - 1
+        for index, line in enumerate(self.strips):
+            append(move_to(x, self.region.y + index))
+            sequences.extend([strip.render(console) for strip in line])
+            if index != last:
+                append("\n")
+        return "".join(sequences)
+
+
+class KeepsFrameRowsScreen(_ScreenMixin):
+    """A screen whose compositor is a `KeepsFrameRows`. Comes first among the bases."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._compositor = KeepsFrameRows()
+
+
+RELIES_ON["KeepsFrameRows, KeepsFrameRowsScreen (dw15)"] = (
+    "textual._compositor:Compositor.render_full_update",
+    "textual._compositor:Compositor._render_chops",
+    "textual._compositor:Compositor._get_renders",
+    "textual._compositor:Compositor.cuts",
+    "textual._compositor:LayoutUpdate.render_segments",
+    "textual.strip:Strip.divide",
+    "textual.strip:Strip.render",
+    "textual.screen:Screen.__init__",
 )
