@@ -105,6 +105,28 @@ def test_credits_always_equal_the_start_plus_the_ledger() -> None:
     assert c.ledger[-1].balance == c.credits
 
 
+def test_the_ledger_is_in_the_order_of_its_days_and_its_last_deployment_the_latest() -> None:
+    """`runend.last_deployed` reads the ledger from its end: it holds when every entry is
+    dated on or after the one before, through a played campaign's missions."""
+    from mac_tui.campaign.runend import last_deployed
+    from mac_tui.players.autorun import autoplay
+
+    seen: list[int] = []
+
+    def observe(state: GameState) -> None:
+        c = state.campaign
+        if c is None:
+            return
+        days = [e.day for e in c.ledger]
+        assert days == sorted(days)
+        deployments = [e.day for e in c.ledger if e.category == "deployment"]
+        assert last_deployed(c) == max(deployments, default=1)
+        seen.append(len(deployments))
+
+    autoplay(3, days=90, missions=3, observe=observe)
+    assert seen and max(seen) >= 2  # missions were deployed on more than one day
+
+
 def test_injured_pilots_heal_day_by_day() -> None:
     state = new()
     c = camp(state)

@@ -185,6 +185,11 @@ DIGESTS = {
     # lp15
     "textual._compositor:ChopsUpdate.render_segments": "4c1cdb567e0b8354",
     "textual._compositor:ChopsUpdate.__init__": "f40588bd8fbd6469",
+    # dw15: KeepsFrameRows
+    "textual._compositor:LayoutUpdate.render_segments": "ff329c722506c983",
+    "textual.screen:Screen.__init__": "1f509dabafc58436",
+    "textual.strip:Strip.divide": "f6764f25c39e144b",
+    "textual.strip:Strip.render": "2ba7a4913a72125d",
 }
 
 
@@ -1309,3 +1314,39 @@ async def test_the_report_text_draws_what_a_static_draws(tmp_path: Path, text: s
             assert [list(strip) for strip in mine] == [list(strip) for strip in theirs]
             await pilot.press("escape")
             await pilot.pause(0.05)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_day_report_pushed_again_gives_its_rows_again_and_textuals_bytes(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """`KeepsFrameRows`: the kept report pushed again with a text of as many rows writes the
+    bytes Textual's own full update writes of it (`Compositor.render_full_update`), and every
+    row but its text's is the last frame's row again (the same chops, encoded already)."""
+    from textual._compositor import Compositor
+
+    from mac_tui.tui.screens.dayreport import DayReportScreen, ReportText, show_day_report
+
+    app = year_app(tmp_path, "year")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        shown: list[Any] = []
+        for lines in (["one", "two"], ["three", "four"], ["five", "six"]):
+            frames = _count_frames(app)
+            show_day_report(app, lines)
+            await pilot.pause(0.05)
+            await app.workers.wait_for_complete()
+            report = app.screen
+            assert isinstance(report, DayReportScreen)
+            frame = frames[-1]
+            theirs = Compositor.render_full_update(report._compositor)
+            assert frame.render_segments(app.console) == theirs.render_segments(app.console)  # type: ignore[attr-defined]
+            shown.append((report, frame))
+            await pilot.press("escape")
+            await pilot.pause(0.05)
+        (first, _one), (second, two), (third, three) = shown
+        assert first is second is third  # as many rows: the one report filled again
+        text = first.query_one(ReportText).region
+        kept = {y for y, row in enumerate(three.strips) if row is two.strips[y]}
+        assert kept == set(range(size[1])) - set(text.line_range)

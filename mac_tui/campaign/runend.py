@@ -51,8 +51,11 @@ def pilot_fix_cost(campaign: Campaign) -> int:
 
 def last_deployed(campaign: Campaign) -> int:
     """The day the company last deployed frames on a contract (its ledger's deployments,
-    §11.5), or day 1 if it never did."""
-    return max((e.day for e in campaign.ledger if e.category == "deployment"), default=1)
+    §11.5), or day 1 if it never did. The ledger is in the order of its days (`ledger.post`
+    dates each entry today), so the last deployment in it is the latest: read from the end,
+    not the whole year's ledger every day."""
+    latest = (e.day for e in reversed(campaign.ledger) if e.category == "deployment")
+    return next(latest, 1)
 
 
 def can_deploy(campaign: Campaign) -> bool:

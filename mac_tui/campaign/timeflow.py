@@ -74,13 +74,18 @@ def pass_day(campaign: Campaign, dice: Dice) -> tuple[Campaign, list[Event]]:
         pilots.append(p)
         if note:
             events.append(Report(topic="pilots", text=note))
-    campaign = attrs.evolve(campaign, frames=tuple(frames), pilots=tuple(pilots))
+    # Most days most frames and pilots are as they were: their tuples kept when all are.
+    if any(new is not old for new, old in zip(frames, campaign.frames, strict=True)):
+        campaign = attrs.evolve(campaign, frames=tuple(frames))
+    if any(new is not old for new, old in zip(pilots, campaign.pilots, strict=True)):
+        campaign = attrs.evolve(campaign, pilots=tuple(pilots))
     campaign, more = ensure_market(campaign, dice)
     events.extend(more)
     campaign, more = ensure_contracts(campaign, dice)
     events.extend(more)
     negative = campaign.negative_days + 1 if campaign.credits < 0 else 0
-    campaign = attrs.evolve(campaign, negative_days=negative)
+    if negative != campaign.negative_days:
+        campaign = attrs.evolve(campaign, negative_days=negative)
     limit = catalog().economy.failure.negative_credit_days
     if negative >= limit:
         cause = f"credits stayed below zero for {limit} days"

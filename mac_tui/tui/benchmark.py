@@ -125,6 +125,16 @@ process (which `mac-tui play` starts) ran its battles beside the timed thread on
 and slowed that thread itself, 2-3x its CPU time while a board was rated (`w` at 80x24 11.3 ms, Esc
 7.8).
 
+Then (dw15, the same command under this module's fresh-process protocol, main a049ccd and dw15
+taking turns twice at load 0.8-1.4, CPU medians, the empty app's key 1.46-1.68 ms): at 80x24 `d`
+4.87, 3.66 -> 3.20, 3.25 ms (2.0-2.1x), `w` 4.73, 4.57 -> 3.71, 4.20 (2.3-2.7x), Esc on the report
+2.6-3.0 -> 2.3-2.6 (1.5-1.7x); at 120x40 `d` 4.22, 3.69 -> 3.34, 3.57 (2.1x), `w` 5.42, 4.84 ->
+3.97, 4.01 (2.4-2.6x), Esc 2.8-3.0 -> 2.5-2.7 (1.6x). What went: the key's trip down to the
+focused table and back (priority bindings), the report's text wrapped and drawn whole twice a
+day (`dayreport.ReportText`: lines kept), a layout on every day whose report took another
+number of rows than the last (kept reports, one per number of rows). Where the rest goes:
+docs/architecture.md (the days' keys, dw15).
+
 The hub's table keys (tab14, `run_hub_keys`' "market view", "market table Home", "pilots table
 Home" and "finances" groups, the session's start ad6c2e7 and tab14 (main b5ae0f5 merged) taking
 turns twice at load 1.2-2.2, CPU medians, the empty app's key 1.60-1.92 ms): pilots Home/End at

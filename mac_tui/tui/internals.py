@@ -245,7 +245,8 @@ them.
   plain one (`KeepsStyledLines`), but `StyledLines` styles only plain ones: the detail pane's
   three lines were styled anew at each cursor key and view key, 0.17 ms of the market's Tab
   at 120x40 (0.08 since). `StyledPaddedLines` keeps them too, the padding in each one's key.
-- `KeepsPages` (the tables, their scrollbars): a scroll refreshes a table whole, and a thumb
+- `KeepsPages` (the tables, their scrollbars; since lp15 the footer, its page the focus and
+  `footer_token`): a scroll refreshes a table whole, and a thumb
   that moved its scrollbar, so each of their lines went through the styles cache again
   (`StylesCache.render` -> `render_line`) though the page shown was one shown a key before
   (the pilots' Home and End at 80x24 take turns between two pages: 0.25 ms for the table's
@@ -283,6 +284,25 @@ them.
   dirty widget the screen's full repaint forgets (`Screen._on_timer_update`); any of them, a
   new layout, or a widget asking for a repaint during the frame (`OneFrame`'s late ones)
   drops the kept frame, and the screen is drawn as Textual draws it.
+- `MovesKept`, `outermost` and `SpanCompositor`'s rows (lp15: the hub's section keys, the
+  launch plan, every `GameScreen`'s partial frame): the terminal encoding of a partial frame
+  (`ChopsUpdate.render_segments`) builds each cursor move with Rich (`Control.move_to`: a
+  `Control` and a `Segment` per piece of a line, some 65 for a section key at 120x40);
+  `MovesKept` writes the same string with each move worked out once per place. The frame's
+  spans (`Compositor._regions_to_spans`, every row of every changed region merged) are found
+  from the changed regions that no other one holds (`outermost`: the same cells; a new layout
+  marks each widget it placed, twelve regions inside the section's own). And a widget is drawn
+  on a row only where a chop that a span meets is still empty under it: a container under a
+  changed row of a table was drawn for the row's other chops, which the frame never writes; a
+  chop starting where a span ends, which Textual's compositor fills (the screen is under every
+  change) and `ChopsUpdate` writes cropped to nothing (a cursor move), is given an empty strip,
+  so the bytes are Textual's still (tests/test_tui_internals.py compares them through a round
+  of battle keys, and the hub's frames cell for cell).
+- `KeepsFrameRows` (dw15: the day report, pushed over the hub each day): a screen pushed
+  again repaints whole, each row cut at its cuts and encoded anew, though only the rows of
+  the report's new text changed; a row made of the same lines (by identity) at the same
+  places under the same cuts as in the last full update is that update's row again, its
+  chops and their bytes kept (see the class).
 """
 
 from __future__ import annotations
@@ -291,7 +311,7 @@ import asyncio
 import bisect
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from rich.console import Console
 from rich.control import Control
@@ -830,6 +850,21 @@ def scrolled_as_far_as_it_can(widget: Widget) -> bool:
     return True
 
 
+NOTHING = Strip([])  # a chop's piece that a frame writes cropped to no cell
+
+
+def outermost(regions: Iterable[Region]) -> list[Region]:
+    """`regions` less those inside another one: the same cells, so the same spans
+    (`Compositor._regions_to_spans` merges each row's ranges), found from fewer rows. A new
+    layout marks every widget it placed anew, a section key at 120x40 some twelve regions
+    inside the section's own (184 rows merged into 38: 0.06 ms; lp15)."""
+    kept: list[Region] = []
+    for region in sorted(regions, key=lambda r: r.width * r.height, reverse=True):
+        if not any(outer.contains_region(region) for outer in kept):
+            kept.append(region)
+    return kept
+
+
 class SpanCompositor(Compositor):
     """Textual's compositor, drawing for a partial repaint only the lines a changed span
     shows (see the module docstring)."""
@@ -865,75 +900,73 @@ class SpanCompositor(Compositor):
         self._dirty_regions.clear()
         if not update_regions:
             return None
-        spans = list(self._regions_to_spans(update_regions))
+        spans = list(self._regions_to_spans(outermost(update_regions)))
         chops = self._span_chops(spans)
         chop_ends = [cut_set[1:] for cut_set in self.cuts]
         return MovesKept(chops, spans, chop_ends)
 
-    def _span_renders(
-        self,
-        spans: Sequence[tuple[int, int, int]],
-        chops: Sequence[Mapping[int, Strip | None]],
-    ) -> Iterable[tuple[Region, list[Strip]]]:
-        """(the part drawn, its lines) of each visible widget under a span, front to back:
-        the widget's visible part from its first line under a span to its last, leaving out
-        the lines where the widgets in front of it (drawn before it, into `chops`) hide it
-        already (a container under its children), and the widget when they hide it all."""
-        by_row: dict[int, list[tuple[int, int]]] = {}
-        for y, x1, x2 in spans:
-            by_row.setdefault(y, []).append((x1, x2))
-        span_rows = sorted(by_row)  # only the rows with a span are looked at
+    def _span_chops(
+        self, spans: Sequence[tuple[int, int, int]]
+    ) -> Sequence[Mapping[int, Strip | None]]:
+        """`Compositor._render_chops` over the lines the spans show: each visible widget under
+        a span, front to back, drawn from its first line where it shows in a chop a span
+        meets to its last (`Compositor._get_renders` draws every widget over the box around
+        all the changes, in full), and its lines cut into the chops no widget in front of it
+        filled. A widget is drawn on a row only where a chop that a span meets is still
+        empty under it: not where the widgets in front hide it (a container under its
+        children), nor for chops beside the spans that the frame does not write (lp15: a
+        container under a changed row of a table filled the row's other chops too)."""
         cuts = self.cuts
+        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        # per row, the chops a span meets that no widget filled yet (their cuts, in order)
+        wanted: dict[int, list[int]] = {}
+        for y, x1, x2 in spans:
+            row_cuts = cuts[y]
+            first = max(0, bisect.bisect_right(row_cuts, x1) - 1)  # the chop holding x1
+            last = min(bisect.bisect_left(row_cuts, x2), len(row_cuts) - 1)  # cuts < x2
+            met = row_cuts[first:last]
+            found = wanted.get(y)
+            wanted[y] = met if found is None else sorted({*found, *met})
+        span_rows = sorted(wanted)
+        bisect_left = bisect.bisect_left
         for widget, (region, clip) in self.visible_widgets.items():
             seen = region.intersection(clip)
             left, right = seen.x, seen.right
             if not seen.width:
                 continue
-            first = bisect.bisect_left(span_rows, seen.y)
-            last = bisect.bisect_left(span_rows, seen.bottom)
             top = bottom = -1
-            for y in span_rows[first:last]:
-                for x1, x2 in by_row[y]:
-                    if x1 < right and x2 > left:
-                        break
-                else:
-                    continue  # no span of this row under the widget
-                row_cuts, line = cuts[y], chops[y]
-                start = bisect.bisect_left(row_cuts, left)
-                for cut in row_cuts[start : bisect.bisect_left(row_cuts, right, start)]:
-                    if line.get(cut) is None:
-                        break
-                else:
-                    continue  # hidden on this row by what is in front of it
-                if top < 0:
-                    top = y
-                bottom = y + 1
+            for y in span_rows[
+                bisect_left(span_rows, seen.y) : bisect_left(span_rows, seen.bottom)
+            ]:
+                empty = wanted[y]
+                i = bisect_left(empty, left)
+                if i < len(empty) and empty[i] < right:
+                    if top < 0:
+                        top = y
+                    bottom = y + 1
             if top < 0:
-                continue
-            part = Region(left, top, seen.width, bottom - top)
+                continue  # under no span, or hidden wherever a span is
             crop = Region(left - region.x, top - region.y, seen.width, bottom - top)
-            yield part, widget.render_lines(crop)
-
-    def _span_chops(
-        self, spans: Sequence[tuple[int, int, int]]
-    ) -> Sequence[Mapping[int, Strip | None]]:
-        """`Compositor._render_chops` over the lines the spans show."""
-        cuts = self.cuts
-        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
-        shown = {y for y, _, _ in spans}
-        for part, strips in self._span_renders(spans, chops):
-            first_cut, last_cut = part.column_span
-            render_x = part.x
-            for y, strip in zip(part.line_range, strips, strict=False):
-                if y not in shown:
-                    continue
+            strips = widget.render_lines(crop)
+            for y, strip in zip(range(top, bottom), strips, strict=False):
+                unfilled = wanted.get(y)
+                if unfilled is None:
+                    continue  # a row no span shows
                 line, row_cuts = chops[y], cuts[y]
-                start = bisect.bisect_left(row_cuts, first_cut)
-                final_cuts = row_cuts[start : bisect.bisect_right(row_cuts, last_cut, start)]
-                pieces = strip.divide([cut - render_x for cut in final_cuts[1:]])
+                start = bisect_left(row_cuts, left)
+                final_cuts = row_cuts[start : bisect.bisect_right(row_cuts, right, start)]
+                pieces = strip.divide([cut - left for cut in final_cuts[1:]])
                 for cut, piece in zip(final_cuts, pieces, strict=False):
                     if line.get(cut) is None:
                         line[cut] = piece
+                del unfilled[bisect_left(unfilled, left) : bisect_left(unfilled, right)]  # filled
+        # A chop starting where a span ends: Textual's compositor draws it (every widget over
+        # the box around the changes, the screen's included, fills every chop of a row), and
+        # `ChopsUpdate` writes it cropped to nothing: a cursor move. The same bytes here.
+        for y, _, x2 in spans:
+            line = chops[y]
+            if x2 in line and line[x2] is None:
+                line[x2] = NOTHING
         return chops
 
 
@@ -1905,4 +1938,107 @@ class MovesKept(ChopsUpdate):
 RELIES_ON["MovesKept, move_to (lp15)"] = (
     "textual._compositor:ChopsUpdate.render_segments",
     "textual._compositor:ChopsUpdate.__init__",
+)
+
+
+# ---- dw15: a full frame gives again the rows drawn from the same lines as the last one --------
+FrameRow = tuple[tuple[object, ...], list[Strip], list[Strip]]  # (its places, chops, its lines)
+
+
+class KeepsFrameRows(Compositor):
+    """A compositor whose full update gives again each row of its last full update that is
+    made of the very same lines, at the same places and under the same cuts (the day report:
+    its background, border and title rows; only the rows of its new text are cut anew).
+
+    Textual's full update (`Compositor.render_full_update`) draws every visible widget
+    (`Compositor._get_renders`, each from its styles cache when nothing of it changed: the same
+    `Strip` objects), then cuts each row's lines at the row's cuts (`Strip.divide`, new strips)
+    and fills the row front to back, the first strip for a cut winning (`_render_chops`); the
+    terminal's bytes are each chop's `Strip.render`, kept in the strip, so new chops are
+    encoded anew. A day report pushed again thus cut and encoded its 24 or 40 rows, though all
+    but its text's were the rows of its last frame. Here a row whose parts (each widget line's
+    place, columns and the line itself, the same object or equal segments: a screen's
+    background line is drawn anew each time it is refreshed whole) and cuts are the last
+    full update's is that update's row again (the same chops, their bytes kept); any other is cut
+    as `_render_chops` cuts it. The bytes written are Textual's (a test compares them with
+    `Compositor.render_full_update`'s), its cursor moves made once per place (`LayoutMovesKept`)."""
+
+    _kept_rows: list[FrameRow] | None = None
+
+    def render_full_update(self, simplify: bool = False) -> LayoutUpdate:
+        if simplify:  # an SVG export: Textual's own
+            self._kept_rows = None
+            return super().render_full_update(simplify)
+        screen_region = self.size.region
+        self._dirty_regions.clear()
+        cuts = self.cuts
+        parts: list[list[tuple[int, int, int, Strip]]] = [[] for _ in cuts]
+        for region, clip, strips in self._get_renders(screen_region):  # front to back
+            render_region = region.intersection(clip)
+            x = render_region.x
+            first_cut, last_cut = render_region.column_span
+            for y, strip in zip(render_region.line_range, strips, strict=False):
+                parts[y].append((x, first_cut, last_cut, strip))
+        kept = self._kept_rows or []
+        rows: list[FrameRow] = []
+        for y, row in enumerate(parts):
+            key = (tuple(cuts[y]), tuple((x, a, b) for x, a, b, _line in row))
+            lines = [line for *_, line in row]
+            last = kept[y] if y < len(kept) else None
+            if (
+                last is not None
+                and last[0] == key
+                and all(old is new or old == new for old, new in zip(last[2], lines, strict=True))
+            ):
+                rows.append(last)
+                continue
+            chops_line: dict[int, Strip | None] = dict.fromkeys(cuts[y][:-1])
+            get = chops_line.get
+            for x, first_cut, last_cut, line in row:
+                final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+                pieces = line.divide([cut - x for cut in final_cuts[1:]])
+                for cut, piece in zip(final_cuts, pieces, strict=False):
+                    if get(cut) is None:
+                        chops_line[cut] = piece
+            rows.append((key, cast("list[Strip]", list(chops_line.values())), lines))
+        self._kept_rows = rows
+        return LayoutMovesKept([row[1] for row in rows], screen_region)
+
+
+class LayoutMovesKept(LayoutUpdate):
+    """Textual's `LayoutUpdate` (a full update) whose encoding (`render_segments`, the same
+    string) takes its cursor moves from `move_to` (lp15's, for `ChopsUpdate`): one per row,
+    which Rich builds anew each time (40 at 120x40)."""
+
+    def render_segments(self, console: Console) -> str:
+        # `LayoutUpdate.render_segments`, with `move_to`
+        sequences: list[str] = []
+        append = sequences.append
+        x = self.region.x
+        last = len(self.strips) - 1
+        for index, line in enumerate(self.strips):
+            append(move_to(x, self.region.y + index))
+            sequences.extend([strip.render(console) for strip in line])
+            if index != last:
+                append("\n")
+        return "".join(sequences)
+
+
+class KeepsFrameRowsScreen(_ScreenMixin):
+    """A screen whose compositor is a `KeepsFrameRows`. Comes first among the bases."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._compositor = KeepsFrameRows()
+
+
+RELIES_ON["KeepsFrameRows, KeepsFrameRowsScreen (dw15)"] = (
+    "textual._compositor:Compositor.render_full_update",
+    "textual._compositor:Compositor._render_chops",
+    "textual._compositor:Compositor._get_renders",
+    "textual._compositor:Compositor.cuts",
+    "textual._compositor:LayoutUpdate.render_segments",
+    "textual.strip:Strip.divide",
+    "textual.strip:Strip.render",
+    "textual.screen:Screen.__init__",
 )

@@ -1,11 +1,16 @@
 """The day report: what happened while time passed (upkeep, repairs, healing, markets...).
 
-`show_day_report` opens it. One report screen is kept by the app (installed) and filled again
+`show_day_report` opens it. The app keeps its report screens (installed) and fills one again
 for each report: a day (`d`) costs no new screen, no compose of its widgets, no styling of
-them (see `RestylesOnChange`), only the new text laid out and drawn. The hub makes it in a
-pause (`prepare_day_report`), so not even the first day composes it. The report's background
-is opaque: the hub under it shows nothing, and is drawn once the report's frame is out (or as
-the report closes, should that come first), out of Textual's frame work meanwhile
+them (see `RestylesOnChange`), only the new text drawn. The hub makes the first in a pause
+(`prepare_day_report`), so not even the first day composes it. Up to `REPORTS_KEPT` are kept,
+each laid out for the rows of its text: a day of two lines and one of three find each its
+own report, filled again with no layout (`_pick`; a report of rows none has is laid out, and
+another made out of sight after its frame, `_add_spare`). The text is a `ReportText`: each
+line drawn once and kept by what it shows, shared by the kept reports. The report's keys
+(and the hub's `d` and `w`) are priority bindings. The report's background is opaque: the hub
+under it shows nothing, and is drawn once the report's frame is out (or as the report
+closes, should that come first), out of Textual's frame work meanwhile
 (`internals.HidesScreensBehind`); the background, one colour, is drawn for one line and
 repeated (`UniformLines`: 0.5 ms of a day's frame at 120x40 before).
 """
@@ -28,6 +33,7 @@ from textual.widgets import Label
 from ..glyphs import glyphs_for
 from ..internals import (
     HidesScreensBehind,
+    KeepsFrameRowsScreen,
     PaintsOverScreens,
     RestylesOnChange,
     laid_size,
@@ -98,7 +104,12 @@ class ReportText(KeptStatic):
 
 
 class DayReportScreen(
-    HidesScreensBehind, RestylesOnChange, PaintsOverScreens, UniformLines, ModalScreen[None]
+    KeepsFrameRowsScreen,
+    HidesScreensBehind,
+    RestylesOnChange,
+    PaintsOverScreens,
+    UniformLines,
+    ModalScreen[None],
 ):
     # priority: the report closes as the key reaches the app, not after a trip down to the
     # focused scroll (which takes none of these keys) and back

@@ -29,10 +29,12 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import ActiveBinding, Binding
 from textual.events import Click
+from textual.geometry import Region
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 
-from ..internals import PaintsDirect
+from ..internals import KeepsPages, PaintsDirect
 from .kept_strips import KeepsStrips
 
 HELP_ID = "app.help"
@@ -48,8 +50,13 @@ def key_width(display: str, description: str) -> int:
     return cell_len(display) + (1 + cell_len(description) if description else 0) + 1
 
 
-class GameFooter(PaintsDirect, KeepsStrips, Widget):
-    """One line naming the keys of the screen in front (see the module docstring)."""
+class GameFooter(KeepsPages, PaintsDirect, KeepsStrips, Widget):
+    """One line naming the keys of the screen in front (see the module docstring). A line
+    drawn before under the same focus and `footer_token` (the keys the screen says it has),
+    at the same size and look, is given back as it was styled then
+    (`internals.KeepsPages`): a hub section key repainted the footer through Textual's
+    styles cache, 0.17 ms of the frame at 120x40, for the line it drew the last time that
+    section was in front (lp15)."""
 
     DEFAULT_CSS = """
     GameFooter {
@@ -75,6 +82,42 @@ class GameFooter(PaintsDirect, KeepsStrips, Widget):
         # the keys read lately, by (focus, the screen's `footer_token`, width): the token says
         # they are the same while it is (only for screens that have one)
         self._read: dict[tuple[object, object, int], list[Shown]] = {}
+        # what `render` noted of each page `KeepsPages` keeps: the signature and the hits
+        self._paged: dict[object, tuple[object, list[tuple[int, int, str]]]] = {}
+        self._rendered = False  # `render` ran (the page was not kept)
+
+    def _page_key(self) -> tuple[object, ...] | None:
+        """The line's page for `KeepsPages`: the focus and the screen's `footer_token`, with
+        the keys' styles and the look the strips are kept under (None: no token, or keys
+        read afresh for this repaint; drawn as ever)."""
+        if self._fresh is not None or self.text_selection is not None:
+            return None
+        screen = self.screen
+        token = footer_token(screen)
+        if token is None:
+            return None
+        return (screen.focused, token, self.key_styles(), self.visual_style, self.app.theme)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        key = self._page_key()
+        self._rendered = False
+        lines = super().render_lines(crop)  # `render` runs only for a page not kept
+        if key is None:
+            return lines
+        if self._rendered:
+            if len(self._paged) >= KEPT_LINES:
+                del self._paged[next(iter(self._paged))]  # the oldest
+            assert self._shows is not None
+            self._paged[key] = (self._shows[1], self._hits)
+            return lines
+        shown = self._paged.get(key)
+        if shown is None:
+            self.render()  # (forgotten here, kept there): what it notes, the line it gives
+        else:  # given back: what `render` notes of the line drawn
+            self._pending = False
+            self._shows = (key[0], shown[0], key[1])
+            self._hits = shown[1]
+        return lines
 
     def notify_style_update(self) -> None:
         self._styles = None  # Textual forgets them on every refresh; here on a new style
@@ -195,6 +238,7 @@ class GameFooter(PaintsDirect, KeepsStrips, Widget):
         are none of the last `KEPT_LINES` drawn (most keys of a screen change none of them; a
         mode's keys give way to the ones before it again); the same line is the same object,
         whose strips `KeepsStrips` keeps."""
+        self._rendered = True
         key_style, off_style = self.key_styles()
         fresh, self._fresh = self._fresh, None
         width = self.size.width
