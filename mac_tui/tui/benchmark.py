@@ -143,6 +143,14 @@ the size (with the threats known the two sizes differ by 0.16 ms: the frame's li
 encoding). What cut the rest (a message line and footer painted with no message round, `H` a
 priority binding, a frame's cursor moves and spans worked out once, the footer's kept lines):
 docs/architecture.md (the hub's figures, lp15).
+
+Then (ps15, 2026-11-28; `flock /tmp/mac-bench.lock nice -n 5 python -m mac_tui.tui.benchmark
+--hub-keys "pilot sheet" "pilots table Home" finances`, main e618497 and ps15 taking turns three
+times at load 0.7-1.4, CPU medians of the three, the empty app's key 1.5-1.7 ms): `s` on the
+pilots 3.24 -> 1.93 ms at 80x24 (1.2x), 3.38 -> 2.07 at 120x40 (1.3x); pilots Home/End 3.30-3.35
+-> 2.88-2.90 at 80x24 (1.8x), 3.09-3.13 -> 2.76-2.77 at 120x40 (1.7x); the finances' c/l 2.49/2.71
+-> 2.33/2.53 at 80x24, 2.62/2.86 -> 2.66/2.87 at 120x40 (1.6x/1.8x); Esc on the sheet 2.6-2.7
+(1.6-1.7x). Where they went and what cut them: docs/architecture.md (ps15).
 """
 
 from __future__ import annotations

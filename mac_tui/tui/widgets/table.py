@@ -44,8 +44,9 @@
   clears: new component styles, a theme).
 - Home and End move the cursor as `move_cursor` does less its first step, a scroll of the row
   the cursor leaves into view: the first and the last row end up scrolled to the same place
-  from anywhere (`_jump`). And its repaints, and its scrollbar's, go to the screen at once
-  (`internals.PaintsDirect`), not through two messages each.
+  from anywhere (`_jump`); and the rows left and reached are repainted only when the table
+  did not scroll (a scroll repaints it whole; ps15). And its repaints, and its scrollbar's,
+  go to the screen at once (`internals.PaintsDirect`), not through two messages each.
 - A key that hides the hover cursor (every cursor key: `DataTable._set_hover_cursor(False)`)
   repaints the hover's row only when the hover was shown: Textual repaints it on every key
   (row 0, under the mouse or not), one more line drawn and composed a key.
@@ -54,7 +55,7 @@
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Self
 
 from rich.segment import Segment
 from rich.style import Style
@@ -312,7 +313,25 @@ class GameTable(
         ):
             self.move_cursor(row=row)
             return
-        self.cursor_coordinate = Coordinate(row, self.cursor_column)
+        # The rows left and reached are repainted (`watch_cursor_coordinate`) only when the
+        # scroll that follows repaints nothing: a scroll repaints the whole table (0.2 ms of a
+        # Home or End at 80x24 found the two rows' places for nothing).
+        left, scrolled_from = self.cursor_row, round(self.scroll_y)
+        self._rows_repainted = False
+        try:
+            self.cursor_coordinate = Coordinate(row, self.cursor_column)
+        finally:
+            self._rows_repainted = True
+        if round(self.scroll_y) == scrolled_from:
+            self.refresh_row(left)
+            self.refresh_row(row)
+
+    _rows_repainted = True  # False: `refresh_row` waits (`_jump`)
+
+    def refresh_row(self, row_index: int) -> Self:
+        if not self._rows_repainted:
+            return self
+        return super().refresh_row(row_index)
 
     def _style_signature(self) -> tuple[object, ...]:
         return (
