@@ -143,6 +143,17 @@ turns twice at load 1.2-2.2, CPU medians, the empty app's key 1.60-1.92 ms): pil
 finances' l 3.7 -> 2.7 and 4.1-4.3 -> 2.9-3.2. Where the CPU went and what cut it:
 docs/architecture.md (the tables' keys over 2x).
 
+Then (lp15, `flock /tmp/mac-bench.lock nice -n 5 python -m mac_tui.tui.benchmark --hub-keys launch
+hints` and `--hub-sections`, this protocol, load 0.8-1.6, the pooled empty app's key 1.56-1.85
+ms): at 120x40 the launch plan's Enter 2.77 ms (1.49x), Esc 2.51 (1.36x), `H` 2.74 (1.48x), the
+section keys 2.83 (1.75x); at 80x24 2.72 (1.74x), 2.41 (1.54x), 2.56 (1.64x), 2.59 (1.65x). The
+launch plan's 1.8 ms more at 120x40 (4.94 / 4.68 alone, against 3.05 / 2.75 at 80x24) was the
+board's threat assessment running beside whichever size's group first opened the board, not
+the size (with the threats known the two sizes differ by 0.16 ms: the frame's lines and their
+encoding). What cut the rest (a message line and footer painted with no message round, `H` a
+priority binding, a frame's cursor moves and spans worked out once, the footer's kept lines):
+docs/architecture.md (the hub's figures, lp15).
+
 Then (ps15, 2026-11-28; `flock /tmp/mac-bench.lock nice -n 5 python -m mac_tui.tui.benchmark
 --hub-keys "pilot sheet" "pilots table Home" finances`, main e618497 and ps15 taking turns three
 times at load 0.7-1.4, CPU medians of the three, the empty app's key 1.5-1.7 ms): `s` on the
@@ -716,9 +727,9 @@ def hub_factory(save: Path, folder: Path) -> Callable[[], App[Any]]:
 def run_hub(seed: int = 14, *, presses: int = 120, gap: float = 0.05) -> None:
     """The hub's section keys (1-7) against the empty app's keys, at 80x24 and 120x40
     (alone: `python -m mac_tui.tui.benchmark --hub-sections`). Last figures (2026-11-28,
-    hub14, `--hub-sections` at load 0.8-1.1): CPU median 3.03 ms (1.8x the empty app's key)
-    at 80x24, 3.35 (1.9x) at 120x40, p95 3.4 and 5.2 (the session's start: 3.56 and 3.79);
-    before and after and where the CPU goes: docs/architecture.md, the hub's figures."""
+    lp15, `--hub-sections` at load 0.8-0.9): CPU median 2.59 ms (1.65x the empty app's key)
+    at 80x24, 2.83 (1.75x) at 120x40, p95 2.9 and 3.4 (hub14: 3.03 and 3.35); before and
+    after and where the CPU goes: docs/architecture.md, the hub's figures."""
     walk = (SECTION_WALK * (presses // len(SECTION_WALK) + 1))[:presses]
     yard = Yardstick(YARD_PRESSES, gap)
     with tempfile.TemporaryDirectory() as tmp:
