@@ -126,13 +126,14 @@ and slowed that thread itself, 2-3x its CPU time while a board was rated (`w` at
 7.8).
 
 Then (dw15, the same command under this module's fresh-process protocol, main a049ccd and dw15
-taking turns twice at load 0.8-1.4, CPU medians, the empty app's key 1.46-1.68 ms): at 80x24 `d`
-4.87, 3.66 -> 3.20, 3.25 ms (2.0-2.1x), `w` 4.73, 4.57 -> 3.71, 4.20 (2.3-2.7x), Esc on the report
-2.6-3.0 -> 2.3-2.6 (1.5-1.7x); at 120x40 `d` 4.22, 3.69 -> 3.34, 3.57 (2.1x), `w` 5.42, 4.84 ->
-3.97, 4.01 (2.4-2.6x), Esc 2.8-3.0 -> 2.5-2.7 (1.6x). What went: the key's trip down to the
-focused table and back (priority bindings), the report's text wrapped and drawn whole twice a
-day (`dayreport.ReportText`: lines kept), a layout on every day whose report took another
-number of rows than the last (kept reports, one per number of rows). Where the rest goes:
+taking turns five times at load 0.8-1.9, CPU medians, the empty app's key 1.45-1.68 ms): at 80x24
+`d` 3.66-5.24 -> 2.90 ms (1.9x; 3.15-3.32 in earlier rounds), `w` 4.57-5.49 -> 3.73 (2.4x), Esc on
+the report 2.55-3.01 -> 2.33 (1.5x); at 120x40 `d` 3.54-5.12 -> 3.12 (2.0x), `w` 4.84-5.42 -> 3.77
+(2.4x), Esc 2.76-3.04 -> 2.46-2.53 (1.6x). What went: the key's trip down to the focused table
+and back (priority bindings), the report's text wrapped and drawn whole twice a day
+(`dayreport.ReportText`: lines kept), a layout on every day whose report took another number of
+rows than the last (kept reports, one per number of rows), every row of the report's full frame
+cut and encoded anew (`internals.KeepsFrameRows`, `LayoutMovesKept`). Where the rest goes:
 docs/architecture.md (the days' keys, dw15).
 
 The hub's table keys (tab14, `run_hub_keys`' "market view", "market table Home", "pilots table
