@@ -171,7 +171,7 @@ class MacApp(App[None]):
         elif self._new_on_start is not None:
             self.call_after_refresh(self.start_new, self._new_on_start)
         if self._settings_problem:
-            self.notify(self._settings_problem, severity="warning", timeout=8)
+            self.notify(self._settings_problem, severity="warning", timeout=8, markup=False)
         self.check_size()
         self.collector.start()
         self._join_server()
@@ -291,7 +291,7 @@ class MacApp(App[None]):
         if self.no_color != was_no_color:
             self.refresh_css(animate=False)
         if problem:
-            self.notify(problem, severity="warning", timeout=8)
+            self.notify(problem, severity="warning", timeout=8, markup=False)
         if repaint:
             self.repaint_all()
 
@@ -552,7 +552,7 @@ class MacApp(App[None]):
         session = Session.new(seed)
         outcome = session.apply(NewSkirmish(difficulty, rules=format_ruleset(rules)))
         if not isinstance(outcome, Accepted):
-            self.notify(f"Refused: {outcome.reason}", severity="warning")
+            self.notify(f"Refused: {outcome.reason}", severity="warning", markup=False)
             return False
         self.start_session(session, self.saves / f"skirmish-{seed}.json")
         self.show_game()
@@ -565,7 +565,7 @@ class MacApp(App[None]):
         session = Session.new(tutorial.SEED)
         outcome = session.apply(tutorial.opening())
         if not isinstance(outcome, Accepted):
-            self.notify(f"Refused: {outcome.reason}", severity="warning")
+            self.notify(f"Refused: {outcome.reason}", severity="warning", markup=False)
             return False
         self.start_session(session, self.saves / tutorial.SAVE_NAME)
         self.show_game()
@@ -627,7 +627,7 @@ class MacApp(App[None]):
             if hasattr(screen, "show_message"):
                 screen.show_message(text, warning)
         if warning:
-            self.notify(text, severity="warning", timeout=6)
+            self.notify(text, severity="warning", timeout=6, markup=False)
 
     def redraw(self) -> None:
         for screen in self.screen_stack:

@@ -38,6 +38,7 @@ from ..session import Step, Timeline
 from .battle_text import log_lines
 from .config import Settings, load_settings
 from .glyphs import apply_glyphs, glyphs, plain
+from .literal import literal
 from .pacing import Clock, Pending, SystemClock
 from .screens.battle.moment import final_battle
 from .themes import THEMES
@@ -214,14 +215,17 @@ class ReplayScreen(Screen[None]):
         head = self.query_one("#replay-head", Static)
         timeline = self.timeline
         if timeline is None:
-            head.update(f"Replay of {self.file}: replaying its commands...")
+            head.update(literal(f"Replay of {self.file}: replaying its commands..."))
             return
         sep = glyphs(self.ascii).sep
         step = timeline.at(self.index)
         what = step.command.to_text() if step.command is not None else "the start"
         mode = f"playing x{self.speed:g}" if self.playing else f"paused (x{self.speed:g})"
-        head.update(
-            f"Replay of {self.file} {sep} command {self.index}/{timeline.end}: {what} {sep} {mode}"
+        head.update(  # plain words: a command holds what the player typed (`rename F1 [/]`)
+            literal(
+                f"Replay of {self.file} {sep} command {self.index}/{timeline.end}: {what} {sep} "
+                f"{mode}"
+            )
         )
 
     def draw(self) -> None:
@@ -232,7 +236,7 @@ class ReplayScreen(Screen[None]):
             note.update("")
             return
         text = timeline.notice()
-        note.update(plain(text) if self.ascii else text)
+        note.update(literal(plain(text) if self.ascii else text))
         note.display = bool(text)
         self.draw_step(timeline.at(self.index))
 
@@ -262,7 +266,7 @@ class ReplayScreen(Screen[None]):
             shown = active or next(iter(battle.side_units("player")), None)
             panel.show(battle, shown.id if shown is not None else None, ascii_glyphs=self.ascii)
             lines = log_lines(battle, shown_events, ascii_glyphs=self.ascii)
-            events.update("\n".join(lines) or "(nothing to log)")
+            events.update(literal("\n".join(lines)) or "(nothing to log)")  # as the log shows them
             return
         status.update(status_text(step.state, self.ascii))
         lines = [e.describe() for e in step.events]

@@ -30,6 +30,7 @@ from ...catalog import catalog
 from ...ruleset import describe_ruleset
 from ..battle_words import report_words
 from ..glyphs import UNICODE, Glyphs, glyphs_for
+from ..literal import literal
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.footer import GameFooter
 from ..widgets.table import GameTable
@@ -154,12 +155,12 @@ class AfterActionScreen(GameScreen):
                 if isinstance(plan, str):
                     repair += f" ({plan})"
             damage = f"{float(damage_ratio_percent(f)):.0f}% damage"
-            lines.append(f"{f.name} ({f.id}) {f.status} · {damage} · {repair}")
+            lines.append(f"{literal(f.name)} ({f.id}) {f.status} · {damage} · {repair}")
         lines += ["", "[b]Pilots[/b]"]
         for p in c.pilots:
             state = p.status + (f" {p.injury_days}d" if p.status == "injured" else "")
             seat = c.frame_of(p.callsign)
-            where = f" in {seat.name}" if seat is not None else ""
+            where = f" in {literal(seat.name)}" if seat is not None else ""
             mark = pilot_mark(p.status, glyphs_for(self))
             lines.append(f"{mark} {p.callsign}: {state}, {p.xp} XP{where}")
         return "\n".join(lines)
@@ -204,7 +205,7 @@ class AfterActionScreen(GameScreen):
 
     def show_message(self, text: str, warning: bool = False) -> None:
         msg = self.query_one("#message", Static)
-        msg.update(glyphs_for(self).text(text))
+        msg.update(literal(glyphs_for(self).text(text)))  # plain words: names as typed
         msg.set_class(warning, "warning")
 
     # ---- legality -----------------------------------------------------------------------

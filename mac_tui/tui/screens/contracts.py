@@ -32,6 +32,7 @@ from ...players.assess import assess, peek
 from ..glyphs import Glyphs, glyphs_for
 from ..host import host
 from ..internals import ParksChildren, focus_in_place
+from ..literal import literal, rich_literal
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import ConfirmScreen
 from ..widgets.kept_rows import same_content
@@ -491,7 +492,14 @@ class ContractsSection(Section):
                 else f"{g.ok} ready"
             )
             cost = f"{deployment_cost(c, [f.id]):,}"
-            cells = (Text(mark), frame_name(f), ch.designation, f.pilot or "-", cost, status)
+            cells = (
+                Text(mark),
+                rich_literal(frame_name(f)),
+                ch.designation,
+                f.pilot or "-",
+                cost,
+                status,
+            )
             rows.append((f.id, cells))
         return rows
 
@@ -516,13 +524,13 @@ class ContractsSection(Section):
         blocker = deploy_blocker(c, frame.id)
         g = glyphs_for(self)
         if blocker:
-            return g.text(f"{g.no} {frame.name} cannot deploy: {blocker}.")
+            return g.text(literal(f"{g.no} {frame.name} cannot deploy: {blocker}."))
         warnings = "".join(f" {g.warn} {w}." for w in frame_warnings(c, frame.id))
         if frame.id in self.selected:
             text = f"{g.ok} {frame.name} ({frame.pilot}) is in the lance. Space removes it."
         else:
             text = f"{frame.name} ({frame.pilot}) can deploy. Space adds it."
-        return g.text(text + warnings)
+        return g.text(literal(text + warnings))  # plain words: names as typed
 
     def show_launch_status(self) -> None:
         status = self.query_one("#launch-status", Static)
@@ -545,7 +553,7 @@ class ContractsSection(Section):
         ids = self.frame_ids()
         g = glyphs_for(self)
         if reason:
-            return g.text(f"{g.no} Cannot launch: {reason}"), True
+            return g.text(f"{g.no} Cannot launch: {literal(reason)}"), True
         else:
             cost = deployment_cost(self.campaign, ids)
             text = (
@@ -558,7 +566,7 @@ class ContractsSection(Section):
             warned = [w for f in ids for w in frame_warnings(self.campaign, f)]
             if warned:
                 text += f"\n{g.warn} " + f"; {g.warn} ".join(warned)
-            return g.text(text), False
+            return g.text(literal(text)), False  # plain words: names as typed
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "contracts":
@@ -654,7 +662,7 @@ class ContractsSection(Section):
             return
         ids = self.frame_ids()
         c = self.campaign
-        names = ", ".join(f"{c.frame(f).name} ({c.frame(f).pilot})" for f in ids)
+        names = ", ".join(f"{literal(c.frame(f).name)} ({c.frame(f).pilot})" for f in ids)
         level = catalog().payout_level(self.level)
         row = next(r for r in self.rows() if r.id == contract.id)
         text = (
@@ -664,7 +672,7 @@ class ContractsSection(Section):
         )
         warned = [w for f in ids for w in frame_warnings(c, f)]
         if warned:
-            text += "\nWarning: " + "; ".join(warned) + "."
+            text += "\nWarning: " + literal("; ".join(warned)) + "."
 
         def done(ok: bool | None) -> None:
             if ok and self.act(Accept(contract.id, self.level, "+".join(ids))):

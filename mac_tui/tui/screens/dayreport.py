@@ -157,10 +157,10 @@ class DayReportScreen(
 
     @staticmethod
     def text_of(app: App[Any], lines: Sequence[str]) -> Content:
-        """The lines as a `Static` shows them: its words' markup parsed (a frame's name is
-        the player's)."""
+        """The lines as they are: plain words, never read as markup (a frame's name is the
+        player's: `[/]` is shown as typed)."""
         text = "\n".join(lines) or "A quiet day."
-        return Content.from_markup(glyphs_for(app).text(text))
+        return Content(glyphs_for(app).text(text))
 
     @property
     def report_text(self) -> ReportText:

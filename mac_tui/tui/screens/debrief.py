@@ -12,6 +12,7 @@ from ...campaign.debrief import debrief_text
 from ..glyphs import glyphs_for
 from ..host import host
 from ..internals import RestylesOnChange
+from ..literal import literal
 from ..widgets.footer import GameFooter
 
 
@@ -23,7 +24,9 @@ class DebriefScreen(RestylesOnChange, Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(glyphs_for(self.app).text(self.text()), id="debrief")
+            yield Static(
+                glyphs_for(self.app).text(literal(self.text())), id="debrief"
+            )  # plain words
         yield GameFooter()
 
     def text(self) -> str:

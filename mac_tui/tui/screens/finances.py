@@ -19,6 +19,7 @@ from ...campaign.timeflow import daily_upkeep, frame_upkeep
 from ...catalog import catalog
 from ..glyphs import UNICODE, glyphs, glyphs_for
 from ..internals import ParkingSwitcher, focus_in_place
+from ..literal import rich_literal
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.section import Section
 from ..widgets.status import pack
@@ -317,7 +318,7 @@ class FinancesSection(Section):
             cls = cat.classes[cat.chassis[f.chassis].class_]
             cost = frame_upkeep(f)
             table.add_row(
-                f"{f.id} {f.name}",
+                rich_literal(f"{f.id} {f.name}"),
                 cls.name if f.status != "destroyed" else "destroyed",
                 self._money(-cost) if cost else Text("0", justify="right"),
                 key=f.id,

@@ -28,6 +28,7 @@ from ..internals import (
     SizedInItsLayout,
     focus_unparked,
 )
+from ..literal import literal
 from ..widgets.footer import GameFooter, Same
 from ..widgets.kept_strips import KeepsStrips
 from ..widgets.message_line import MessageLine
@@ -292,8 +293,9 @@ class HubScreen(BindingsWhenShown, GameScreen):
 
     def show_message(self, text: str, warning: bool = False) -> None:
         """The message line (`MessageLine`: a new layout only when the text takes another
-        number of lines, the same words drawn once)."""
-        self.query_one("#message", MessageLine).say(glyphs_for(self).text(text), warning)
+        number of lines, the same words drawn once). `text` is plain words, shown as they are
+        (a frame's or the company's name is the player's: never read as markup)."""
+        self.query_one("#message", MessageLine).say(literal(glyphs_for(self).text(text)), warning)
 
     def show_hint(self) -> None:
         """The section's hint on the message line, while hints are on (settings, or H)."""

@@ -15,6 +15,7 @@ from ...campaign.state import Campaign, Pilot
 from ...catalog import catalog
 from ..glyphs import glyphs_for
 from ..internals import HidesScreensBehind, OneFrame, RestylesOnChange
+from ..literal import literal
 from ..widgets.dialogs import DIALOG_CSS
 from ..widgets.uniform import UniformLines
 
@@ -79,7 +80,7 @@ class PilotSheetScreen(
         self.lines = sheet_lines(campaign, pilot)
 
     def _text(self) -> str:
-        return glyphs_for(self.app).text("\n".join(self.lines) + "\n\nEsc closes")
+        return glyphs_for(self.app).text(literal("\n".join(self.lines)) + "\n\nEsc closes")
 
     def compose(self) -> ComposeResult:
         with Vertical():

@@ -18,6 +18,7 @@ from ...catalog import catalog
 from ...combat.formations import slots
 from ..glyphs import glyphs_for
 from ..internals import KeepsArrangements
+from ..literal import literal
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import ChooseScreen, ConfirmScreen
 from ..widgets.kept_screen import KeptScreen
@@ -171,7 +172,7 @@ class PilotsSection(KeepsArrangements, Section):
             elif frame is not None:
                 ch = catalog().chassis[frame.chassis]
                 cls = catalog().classes[ch.class_].name
-                where = f"flies {frame.name} ({frame.id}, {ch.designation} {cls})"
+                where = f"flies {literal(frame.name)} ({frame.id}, {ch.designation} {cls})"
             else:
                 where = "flies no frame: a seats him"
             if pilot.status == "injured":
@@ -260,7 +261,7 @@ class PilotsSection(KeepsArrangements, Section):
             status = f.status.capitalize() + (f" (busy {f.busy_days}d)" if f.busy_days else "")
             seat = f"flown by {f.pilot}" if f.pilot else "empty seat"
             cls = catalog().classes[ch.class_].name
-            options.append((f.id, f"{frame_label(f)} {cls} · {status} · {seat}"))
+            options.append((f.id, f"{literal(frame_label(f))} {cls} · {status} · {seat}"))
         if not options:
             self.say(f"Refused: no frame can take {pilot.callsign}", warning=True)
             return

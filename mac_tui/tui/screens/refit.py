@@ -32,6 +32,7 @@ from ...campaign.refit import (
 from ...campaign.state import Fitting, Frame, Mount, count_of
 from ...catalog import catalog
 from ..glyphs import glyphs_for
+from ..literal import literal
 from ..widgets.dialogs import ConfirmScreen, TableChooseScreen
 from ..widgets.frame_diagram import FrameDiagram
 from ..widgets.kept_strips import KeptStatic
@@ -384,7 +385,7 @@ class RefitSection(Section):
             if value:
                 self.stage_install(frame, key, value)
 
-        title = f"Fit the {where} {size} hardpoint of {frame.name} with:"
+        title = f"Fit the {where} {size} hardpoint of {literal(frame.name)} with:"
         note = (
             "En: energy a shot. Dmg/en: damage per energy (free: no energy, ammo). Range: "
             "best band/longest, in hexes. Acc: accuracy. Spc: space. Equipment has no Dmg."
@@ -460,7 +461,7 @@ class RefitSection(Section):
 
         effects = {v: f"{cells[0]}: {catalog().equipment[v].description}" for v, cells in rows}
         columns = ("Equipment", "Kind", "Energy", "Space", "Have")
-        title = f"Add to {frame.name}:"
+        title = f"Add to {literal(frame.name)}:"
         self.app.push_screen(TableChooseScreen(title, columns, rows, details=effects), chosen)
 
     def action_remove(self) -> None:
@@ -513,14 +514,14 @@ class RefitSection(Section):
         if plan.group_only:
             self._send(frame, command)
             return
-        lines = [f"Refit {frame.name}:"]
+        lines = [f"Refit {literal(frame.name)}:"]
         lines += [f"  install {i}" for i in plan.installs]
         lines += [f"  remove {r}" for r in plan.removals]
         lines.append(f"{plan.changes} change(s): {plan.cost:,} cr,")
         lines.append(f"{plan.days} day(s) in the refit bay.")
         warning = repair_warning(self.campaign, frame, plan.days)
         if warning:
-            lines.append(f"Warning: {warning}")
+            lines.append(f"Warning: {literal(warning)}")
         lines.append("Go ahead?")
 
         def done(ok: bool | None) -> None:

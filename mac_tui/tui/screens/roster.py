@@ -14,6 +14,7 @@ from ...campaign.repair import damage_ratio_percent, full_armor, plan_repair
 from ...campaign.state import Frame
 from ...catalog import catalog
 from ..glyphs import glyphs_for
+from ..literal import literal, rich_literal
 from ..widgets.detail import DetailPane
 from ..widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 from ..widgets.section import Section
@@ -86,7 +87,16 @@ class RosterSection(Section):
             repair = "-" if isinstance(quote, str) else f"{quote.cost:,}/{quote.days}d"
             designation = cat.chassis[f.chassis].designation
             rows.append(
-                (f.id, (frame_name(f), designation, frame_status(f), f.pilot or "-", repair))
+                (
+                    f.id,
+                    (
+                        rich_literal(frame_name(f)),
+                        designation,
+                        frame_status(f),
+                        f.pilot or "-",
+                        repair,
+                    ),
+                )
             )
         table.fill(rows)  # a day that changed no frame: the rows kept as drawn
         self.show_detail()
@@ -114,7 +124,7 @@ class RosterSection(Section):
         ]
         quote = plan_repair(self.campaign, frame.id)
         lines.append(f"Repair: {quote}" if isinstance(quote, str) else "")
-        detail.show(glyphs_for(self).text("\n".join(lines)))
+        detail.show(glyphs_for(self).text(literal("\n".join(lines))))  # plain words
 
     def on_data_table_row_highlighted(self) -> None:
         self.show_detail()
@@ -166,7 +176,7 @@ class RosterSection(Section):
             return
         kind = "Rebuild" if quote.rebuild else "Repair"
         work = f"{'Rush ' if rush else ''}{kind}"
-        text = f"{work} {frame.name} for {quote.cost:,} cr, {quote.days} day(s)?"
+        text = f"{work} {literal(frame.name)} for {quote.cost:,} cr, {quote.days} day(s)?"
 
         def done(ok: bool | None) -> None:
             if ok:
@@ -194,7 +204,7 @@ class RosterSection(Section):
             if callsign:
                 self.act(Assign(callsign, frame.id))
 
-        self.app.push_screen(ChooseScreen(f"Who flies {frame.name}?", options), chosen)
+        self.app.push_screen(ChooseScreen(f"Who flies {literal(frame.name)}?", options), chosen)
 
     def action_unassign(self) -> None:
         frame = self.selected()
@@ -210,7 +220,7 @@ class RosterSection(Section):
             if name:
                 self.act(RenameFrame(frame.id, name))
 
-        self.app.push_screen(AskScreen(f"New name for {frame.name}:", frame.name), named)
+        self.app.push_screen(AskScreen(f"New name for {literal(frame.name)}:", frame.name), named)
 
     def action_sell(self) -> None:
         frame = self.selected()
@@ -221,7 +231,7 @@ class RosterSection(Section):
             self.say(f"Refused: {reason}", warning=True)
             return
         price = frame_sale_price(self.campaign, frame.id)
-        text = f"Sell {frame.name} for {price:,} cr? Its gear goes to the inventory."
+        text = f"Sell {literal(frame.name)} for {price:,} cr? Its gear goes to the inventory."
 
         def done(ok: bool | None) -> None:
             if ok:

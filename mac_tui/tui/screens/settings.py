@@ -112,7 +112,7 @@ def change_settings(app: App[Any], new: Settings, *, save_after_frame: bool = Fa
         try:
             save_change(before, new)
         except OSError as exc:
-            app.notify(f"Could not save {config_path()}: {exc}", severity="error")
+            app.notify(f"Could not save {config_path()}: {exc}", severity="error", markup=False)
 
     if save_after_frame and isinstance(unsaved, list):
         unsaved.append(save)  # written at the app's end if it comes before the frame

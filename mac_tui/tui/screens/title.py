@@ -251,7 +251,7 @@ class TitleScreen(Screen[None]):
         session = Session.new(seed)
         outcome = session.apply(NewCampaign(name, rules=format_ruleset(self.rules)))
         if not isinstance(outcome, Accepted):
-            self.app.notify(f"Refused: {outcome.reason}", severity="warning")
+            self.app.notify(f"Refused: {outcome.reason}", severity="warning", markup=False)
             return
         path = app.new_save_path(name, seed)
         app.start_session(session, path)

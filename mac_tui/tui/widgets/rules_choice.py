@@ -174,7 +174,7 @@ class RulesetScreen(ModalScreen[Ruleset | None]):
         got = toggle(self.chosen, self.choices[i].id)
         if isinstance(got, str):
             self.app.bell()
-            self.notify(glyphs_for(self).text(f"Refused: {got}."), severity="warning")
+            self.notify(glyphs_for(self).text(f"Refused: {got}."), severity="warning", markup=False)
             return
         self.chosen = got
         self.draw()
