@@ -136,6 +136,23 @@ async def test_a_line_that_does_not_parse_says_why(tmp_path: Path) -> None:
         assert message(app) == "Refused: usage: buy KIND ITEM QTY"
 
 
+async def test_typed_markup_is_shown_as_typed(tmp_path: Path) -> None:
+    """What the player types in the palette is never read as markup: neither in the reason a
+    line does not parse (the option's help) nor in a name it gives."""
+    async with MacApp(saves=tmp_path, settings=Settings()).run_test(size=(80, 24)) as pilot:
+        app = await open_hub(pilot, fresh_session(), tmp_path)
+        before = app.session.state
+        options = await palette_options(pilot, "advance-day [/]")
+        assert "got '[/]'" in options[0]  # the help below the option, as typed
+        await pick(pilot, "Run: advance-day [/]")
+        assert app.session.state is before
+        assert message(app).startswith("Refused: ") and message(app).endswith("got '[/]'")
+        await palette_options(pilot, "rename F1 [b]Bold")
+        await pick(pilot, "Run: rename F1 '[b]Bold'")
+        assert app.session.state.campaign.frames[0].name == "[b]Bold"
+        assert message(app).endswith("is now called [b]Bold.")
+
+
 def test_the_text_forms_offered() -> None:
     class App:
         session = fresh_session()

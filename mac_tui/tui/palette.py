@@ -31,6 +31,7 @@ from textual.screen import Screen
 from ..campaign.commands import AdvanceDay, Jump, Travel
 from ..game import Command, CommandSyntaxError, parse_command, verbs
 from .glyphs import glyphs_for
+from .literal import literal
 
 # Keys that only move a cursor: hidden bindings on them are not offered as commands.
 NAVIGATION_KEYS = {"up", "down", "left", "right", "shift+tab", "pageup", "pagedown", "home", "end"}
@@ -168,4 +169,4 @@ class CommandLineProvider(Provider):
     async def search(self, query: str) -> Hits:
         for display, callback, help_text in command_hits(self.app, query):
             score = 1.0 if display.startswith("Run:") else 0.5
-            yield Hit(score, Content(display), callback, text=display, help=help_text)
+            yield Hit(score, Content(display), callback, text=display, help=literal(help_text))
