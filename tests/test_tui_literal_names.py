@@ -71,6 +71,8 @@ async def test_a_frame_and_company_named_in_markup_are_shown_as_typed(
         c = app.session.state.campaign
         assert (c.company, c.frames[0].name) == (company, name)
         assert f"is now called {name}." in text  # the message line
+        report = DayReportScreen.text_of(app, app.last_report())  # as a day report has it
+        assert report.plain.endswith(f"is now called {name}.")
         assert f"F1 {name}" in text  # the roster's table
         assert f"{name}, " in text  # its detail
         await pilot.press("n")
