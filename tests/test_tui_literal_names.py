@@ -22,7 +22,7 @@ from mac_tui.tui.replay import ReplayApp
 from mac_tui.tui.screens.battle import BattleScreen
 from mac_tui.tui.screens.dayreport import DayReportScreen
 from mac_tui.tui.screens.hub import HubScreen
-from mac_tui.tui.widgets.dialogs import AskScreen, ConfirmScreen
+from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
 
 from .cuts import screen_text
 
@@ -78,10 +78,16 @@ async def test_a_frame_and_company_named_in_markup_are_shown_as_typed(
         await pilot.press("n")
         assert isinstance(app.screen, AskScreen)
         assert f"New name for {name}:" in await shown(pilot)
-        await pilot.press("escape")
-        await pilot.press("2")
+        await pilot.press("escape", "down", "p")  # F2's seat: F1's pilot could take it
+        text = await shown(pilot)
+        assert isinstance(app.screen, ChooseScreen) and f"now in {name}" in text
+        await pilot.press("escape", "up", "2")
         text = await shown(pilot)
         assert f"F1 {name}" in text and f"flies {name} (F1" in text  # pilots: table, detail
+        await pilot.press("a")  # F1's pilot: which frame now
+        text = await shown(pilot)
+        assert isinstance(app.screen, ChooseScreen) and f"(now {name})" in text
+        await pilot.press("escape")
         await pilot.press("4")
         assert f"F1 {name}" in await shown(pilot)  # the refit bay's head
         await pilot.press("7")

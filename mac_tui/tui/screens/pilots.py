@@ -269,7 +269,7 @@ class PilotsSection(KeepsArrangements, Section):
         current = c.frame_of(callsign)
         title = f"Which frame does {callsign} fly?"
         if current is not None:
-            title += f" (now {current.name})"
+            title += f" (now {literal(current.name)})"
 
         def chosen(frame_id: str | None) -> None:
             if frame_id:

@@ -192,7 +192,7 @@ class RosterSection(Section):
         for callsign in self._seatable(frame):
             p = self.campaign.pilot(callsign)
             seat = self.campaign.frame_of(callsign)
-            where = f", now in {seat.name}" if seat else ""
+            where = f", now in {literal(seat.name)}" if seat else ""
             options.append(
                 (callsign, f"{callsign}: G{p.gunnery} P{p.piloting} T{p.tactics} {p.status}{where}")
             )
