@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from rich.text import Text
+from textual.app import App
 from textual.content import Content
 
 from mac_tui.campaign.commands import NewCampaign, RenameFrame
@@ -23,6 +24,7 @@ from mac_tui.tui.screens.battle import BattleScreen
 from mac_tui.tui.screens.dayreport import DayReportScreen
 from mac_tui.tui.screens.hub import HubScreen
 from mac_tui.tui.widgets.dialogs import AskScreen, ChooseScreen, ConfirmScreen
+from mac_tui.tui.widgets.history import HistoryScreen
 
 from .cuts import screen_text
 
@@ -129,3 +131,15 @@ async def test_the_replay_viewer_shows_a_typed_name_as_typed(name: str) -> None:
         assert f": {RenameFrame('F1', name).to_text()} " in text  # the head: its command
         assert f"is now called {name}." in text  # what it did
         assert f"Co {name}" in text  # the status
+
+
+async def test_a_searched_word_is_shown_as_typed() -> None:
+    """The battle history's search says the word the player typed back to him."""
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(HistoryScreen("Battle log [b]", ["Ghost fires at [/] x", "a line"]))
+        await pilot.pause()
+        for word, said in (("[/]", '"[/]": line 1, match 1 of 1'), ("[b]zz", '"[b]zz" is not')):
+            await pilot.press("slash", *word, "enter")
+            text = await shown(pilot)
+            assert said in text and "Battle log [b]" in text

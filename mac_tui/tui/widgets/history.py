@@ -26,6 +26,7 @@ from textual.widgets import Input, Static
 
 from ..glyphs import glyphs_for
 from ..internals import KeepsStyledLines, RestylesOnChange
+from ..literal import literal
 from .focus_styles import KeepsFocusStyles
 from .footer import GameFooter
 from .uniform import UniformLines
@@ -221,7 +222,7 @@ class HistoryScreen(RestylesOnChange, UniformLines, Screen[None]):
         g = glyphs_for(self)
         # one line high whatever it says: no new layout (a layout asked for after the screen's
         # first frame would draw the page a second time)
-        self._put("#history-head", g.text(self.title_text))
+        self._put("#history-head", g.text(literal(self.title_text)))
         self.view.focus()
         if laid_out:
             self._to_end()
@@ -282,7 +283,7 @@ class HistoryScreen(RestylesOnChange, UniformLines, Screen[None]):
         if not self.found:
             self.at = None
             self.view.mark(word, None)
-            self.say(g.text(f'"{word}" is not in the history {g.sep} / search again'))
+            self.say(g.text(f'"{literal(word)}" is not in the history {g.sep} / search again'))
             return
         if not keep or self.at is None or self.at >= len(self.found):
             self.at = len(self.found) - 1  # the newest first: the bottom is where the battle is
@@ -294,7 +295,7 @@ class HistoryScreen(RestylesOnChange, UniformLines, Screen[None]):
         self.view.mark(word, self.found[self.at])
         self.say(
             g.text(
-                f'"{word}": line {self.found[self.at] + 1}, match {self.at + 1} of '
+                f'"{literal(word)}": line {self.found[self.at] + 1}, match {self.at + 1} of '
                 f"{len(self.found)} {g.sep} n N next, previous"
             )
         )
