@@ -16,6 +16,7 @@ import pytest
 from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.content import Content
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.widgets import DataTable, Label, Static
@@ -1281,16 +1282,17 @@ async def test_day_reports_of_as_many_rows_as_one_before_are_drawn_without_a_lay
     "text",
     [
         "-2,500 cr  Upkeep, 4 frame(s)\nIt is 02 Jan 2848.",
-        "[b]Bold[/b] is repaired\nIt is 03 Jan 2848.",  # a frame's name is the player's
-        "[@click=app.bell]Ring[/] is back from the refit bay\nplain",
+        "[b]Bold[/b] is repaired\nIt is 03 Jan 2848.",  # a frame's name is the player's:
+        "[@click=app.bell]Ring[/] is back from the refit bay\nplain",  # shown as typed
         "A line long enough to wrap in the report's seventy columns, " * 3,
     ],
 )
 async def test_the_report_text_draws_what_a_static_draws(tmp_path: Path, text: str) -> None:
     """`ReportText` draws its lines one by one and kept, and styles links only for a text
     that may hold one: each line is the one Textual's `Static` draws of the same words
-    (`Visual.to_strips`, as `Widget._render_content`), its markup parsed, a link styled as
-    a link; and its rows are the ones Textual's `Static` measures."""
+    (`Visual.to_strips`, as `Widget._render_content`), as they are (plain words: a frame's
+    name in markup is shown as typed, never styled nor a link); and its rows are the ones
+    Textual's `Static` measures."""
     from textual.visual import Visual, visualize
 
     from mac_tui.tui.screens.dayreport import DayReportScreen, ReportText, show_day_report
@@ -1308,10 +1310,12 @@ async def test_the_report_text_draws_what_a_static_draws(tmp_path: Path, text: s
             width, height = widget.size
             words_shown = "\n".join(lines)
             style = widget.visual_style
-            theirs = Visual.to_strips(widget, visualize(widget, words_shown), width, None, style)
+            plain = Content(words_shown)
+            theirs = Visual.to_strips(widget, visualize(widget, plain), width, None, style)
             mine = [widget.render_line(y) for y in range(height)]
             assert height == len(theirs)  # the rows Textual's Static would take
             assert [list(strip) for strip in mine] == [list(strip) for strip in theirs]
+            assert mine[0].text.startswith(lines[0][:40])  # the words as typed
             await pilot.press("escape")
             await pilot.pause(0.05)
 
