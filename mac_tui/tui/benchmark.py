@@ -362,10 +362,22 @@ class Trial:
     save: str = ""
 
     def run(self) -> Timings:
-        """Measure, the game opening a copy of the save in a folder of its own: what a trial
-        plays (`d` and `w` save the days they pass) leaves the next trial's save as it was."""
+        """Measure, the game opening a copy of the save in a folder of its own, with a copy of
+        the settings: what a trial plays (`d` and `w` save the days they pass, `H` the hints'
+        setting: the `H` group's odd number of presses left the hints off for the groups
+        after it) leaves the next trial's as they were."""
+        import os
+
+        from .config import CONFIG_ENV
+
         timed = set(self.timed).__contains__ if self.timed else None
         with tempfile.TemporaryDirectory() as tmp:
+            config = os.environ.get(CONFIG_ENV)
+            if config is not None:  # the settings a trial saves (H) are its own, as its save
+                mine = Path(tmp) / "config.toml"
+                if Path(config).exists():
+                    shutil.copyfile(config, mine)
+                os.environ[CONFIG_ENV] = str(mine)
             factory: Callable[[], App[Any]] = EmptyApp
             if self.app != "empty":
                 folder = Path(tmp)
