@@ -124,7 +124,7 @@ def test_the_ledger_is_in_the_order_of_its_days_and_its_last_deployment_the_late
         seen.append(len(deployments))
 
     autoplay(3, days=90, missions=3, observe=observe)
-    assert seen and max(seen) >= 2  # missions were deployed on more than one day
+    assert seen and max(seen) >= 2  # the campaign deployed more than once
 
 
 def test_injured_pilots_heal_day_by_day() -> None:

@@ -172,6 +172,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -193,6 +194,7 @@ from textual.widgets import Static
 
 from ..combat.state import Battle
 from ..hexgrid import from_offset
+from .config import CONFIG_ENV
 from .widgets.hexmap import HexMap, Overlay
 
 SIZES = ((80, 24), (120, 40))
@@ -200,6 +202,11 @@ SETTLE = 0.03  # seconds without a frame after which a key's repaints are over
 QUIET = 30.0  # seconds a press waits at most for the workers the last key started
 YARD_PRESSES = 40  # the empty app's presses before each group (`Yardstick`)
 PANEL_WIDTH = 38
+
+
+def p95(ordered: Sequence[float]) -> float:
+    """The 95th percentile of `ordered` (sorted, not empty): the value at 95% of the way."""
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
 
 @frozen
@@ -229,8 +236,9 @@ class Timings:
             ms = sorted(v * 1000 for v in values)
             if not ms:
                 return "-"
-            p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-            return f"median {statistics.median(ms):5.2f}  p95 {p95:5.2f}  worst {ms[-1]:5.2f} ms"
+            return (
+                f"median {statistics.median(ms):5.2f}  p95 {p95(ms):5.2f}  worst {ms[-1]:5.2f} ms"
+            )
 
         text = f"latency {figures(self.latency)} | cpu {figures(self.cpu)}"
         if self.settled:
@@ -366,10 +374,6 @@ class Trial:
         the settings: what a trial plays (`d` and `w` save the days they pass, `H` the hints'
         setting: the `H` group's odd number of presses left the hints off for the groups
         after it) leaves the next trial's as they were."""
-        import os
-
-        from .config import CONFIG_ENV
-
         timed = set(self.timed).__contains__ if self.timed else None
         with tempfile.TemporaryDirectory() as tmp:
             config = os.environ.get(CONFIG_ENV)
@@ -590,10 +594,9 @@ class Yardstick:
         for size, label, t in self.rows:
             if not t.cpu:
                 continue
-            settled = sorted(t.settled or t.cpu)
-            p95 = settled[min(len(settled) - 1, int(len(settled) * 0.95))]
             first = statistics.median(t.cpu)
-            worst.append((first / self.median(size), p95, f"{size[0]}x{size[1]} {label}"))
+            late = p95(sorted(t.settled or t.cpu))
+            worst.append((first / self.median(size), late, f"{size[0]}x{size[1]} {label}"))
             print(f"  {size[0]}x{size[1]} {label}: {ratio(t, self.median(size))}")
         if worst:
             top = max(worst)
@@ -799,10 +802,6 @@ def run_hub_keys(
     key's CPU from key to repaint beside the empty app's (`only`: the groups whose name holds
     one of these words, `python -m mac_tui.tui.benchmark --hub-keys table view`). `H` saves
     the settings: to a temporary file here (MAC_TUI_CONFIG), never the player's."""
-    import os
-
-    from .config import CONFIG_ENV
-
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         save = str(hub_save(seed, folder))

@@ -27,7 +27,6 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.strip import Strip
-from textual.visual import VisualType
 from textual.widgets import Label
 
 from ..glyphs import glyphs_for
@@ -47,14 +46,6 @@ KEPT_NAME = "day-report"  # the first kept report's name among the app's install
 REPORTS_KEPT = 4  # kept reports, each laid out for the rows of its last text
 
 
-def may_link(text: Content) -> bool:
-    """Whether some of `text` may be a link that Textual styles (its markup's `@click`)."""
-    return any(
-        "@click" in style if isinstance(style, str) else "@click" in style.meta
-        for _start, _end, style in text.spans
-    )
-
-
 class ReportText(KeptStatic):
     """The report's lines: each drawn once and kept by what it shows and where (the upkeep's
     line comes back day after day, a week's report holds it seven times), the rows of a text
@@ -64,26 +55,17 @@ class ReportText(KeptStatic):
 
     def __init__(self, text: Content, *, id: str | None = None) -> None:
         super().__init__(text, id=id)
-        self._links_for(text)
-
-    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
-        if isinstance(content, Content):
-            self._links_for(content)
-        super().update(content, layout=layout)
+        # The report's lines are plain words (`DayReportScreen.text_of`), never a link: no
+        # link style worked out and laid over every segment of a line (a third of a new
+        # line's cost), which a line without one is drawn the same without.
+        self.set_reactive(ReportText.auto_links, False)
 
     def show(self, text: Content, *, layout: bool) -> None:
         """Show `text`, laid out again if `layout` (the caller counted its rows: `rows_of`),
         else only drawn."""
         if text is not self._text:
-            self._links_for(text)
             self._text = text
             self.refresh(layout=layout)
-
-    def _links_for(self, text: Content) -> None:
-        """Links styled only for a text that may hold one: Textual works out the link style
-        and restyles every segment of a line for it (a third of a new line's cost), though
-        a line without `@click` is drawn the same without (the report's are plain words)."""
-        self.set_reactive(ReportText.auto_links, may_link(text))
 
     def share_lines(self, kept: dict[tuple[object, ...], list[Strip]]) -> None:
         """Keep the lines drawn in `kept` (the app's kept reports share theirs)."""
@@ -94,12 +76,7 @@ class ReportText(KeptStatic):
         width = laid_size(self).width
         if not width or not self.is_mounted:
             return None
-        links = self.auto_links
-        self._links_for(text)  # its lines drawn (and kept) as they will be shown
-        try:
-            lines = self._by_line(text, width, None, self.visual_style)
-        finally:
-            self.set_reactive(ReportText.auto_links, links)
+        lines = self._by_line(text, width, None, self.visual_style)  # drawn, kept as shown
         return None if lines is None else len(lines)
 
 
