@@ -1923,11 +1923,8 @@ class MovesKept(ChopsUpdate):
                     continue
                 if x > x2 or end <= x1:
                     continue
-                if x2 > x >= x1 and end <= x2:
-                    append(move_to(x, y))
-                    append(strip.render(console))
-                    continue
-                strip = strip.crop(0, min(end, x2) - x)
+                if not (x2 > x >= x1 and end <= x2):
+                    strip = strip.crop(0, min(end, x2) - x)  # the part the span covers
                 append(move_to(x, y))
                 append(strip.render(console))
             if y != last_y:
